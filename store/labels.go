@@ -1,0 +1,254 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// annotatorID returns the id of name, creating the annotator if needed.
+func annotatorID(tx *sql.Tx, name string) (int64, error) {
+	if name == "" {
+		return 0, errors.New("no annotator name (use --as NAME)")
+	}
+	var id int64
+	err := tx.QueryRow("SELECT id FROM annotators WHERE name=?", name).Scan(&id)
+	if err == nil {
+		return id, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	res, err := tx.Exec("INSERT INTO annotators(name, human, created_at) VALUES (?,?,?)", name, 1, now())
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// EnsureAnnotator creates the annotator if it does not exist yet.
+func (s *Store) EnsureAnnotator(name string) error {
+	return s.write(func(tx *sql.Tx) error { _, err := annotatorID(tx, name); return err })
+}
+
+// RecordLabel appends one decision to the log and commits it before
+// returning, so the screen can show it as made. It returns the event id.
+func (s *Store) RecordLabel(l Label) (int64, error) {
+	var id int64
+	err := s.write(func(tx *sql.Tx) error {
+		var err error
+		id, err = recordLabel(tx, l)
+		return err
+	})
+	return id, err
+}
+
+func recordLabel(tx *sql.Tx, l Label) (int64, error) {
+	if err := schema.CheckField(l.Field); err != nil {
+		return 0, err
+	}
+	aid, err := annotatorID(tx, l.Annotator)
+	if err != nil {
+		return 0, err
+	}
+	role := RoleAnnotate
+	if l.Adjudicate {
+		role = RoleAdjudicate
+	}
+	var session any
+	if l.SessionID != 0 {
+		session = l.SessionID
+	}
+	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
+		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, session, l.GuidelinesVersion)
+	if err != nil {
+		return 0, fmt.Errorf("record %s of item %d: %w", l.Field, l.ItemID, err)
+	}
+	id, _ := res.LastInsertId()
+	if l.SessionID != 0 && l.ActiveMs > 0 {
+		if _, err := tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", l.ActiveMs, l.SessionID); err != nil {
+			return 0, err
+		}
+	}
+	if err := refreshCurrent(tx, role, aid, l.ItemID, l.Field); err != nil {
+		return 0, err
+	}
+	if role == RoleAnnotate {
+		return id, refreshDone(tx, aid, l.ItemID)
+	}
+	return id, nil
+}
+
+// refreshCurrent recomputes one row of current_labels from the log: the
+// latest event that is neither a retraction nor retracted. For adjudication the
+// latest adjudicator wins, so the row is kept under annotator 0.
+func refreshCurrent(tx *sql.Tx, role string, aid, item int64, field string) error {
+	keyAID := aid
+	who := "e.annotator_id=? AND"
+	args := []any{aid, item, field, role}
+	if role == RoleAdjudicate {
+		keyAID = 0
+		who = ""
+		args = args[1:]
+	}
+	if _, err := tx.Exec("DELETE FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?", role, keyAID, item, field); err != nil {
+		return err
+	}
+	_, err := tx.Exec(`INSERT INTO current_labels(role,annotator_id,item_id,field,value,event_id)
+		SELECT e.role, `+fmt.Sprint(keyAID)+`, e.item_id, e.field, e.value, e.id FROM label_events e
+		WHERE `+who+` e.item_id=? AND e.field=? AND e.role=? AND e.retracts IS NULL
+		  AND NOT EXISTS (SELECT 1 FROM label_events r WHERE r.retracts=e.id)
+		ORDER BY e.id DESC LIMIT 1`, args...)
+	return err
+}
+
+// labelsOf returns the current labels of one annotator on one item.
+func labelsOf(q querier, aid, item int64) (map[string]string, error) {
+	rows, err := q.Query("SELECT field, value FROM current_labels WHERE role='annotate' AND annotator_id=? AND item_id=?", aid, item)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cur := map[string]string{}
+	for rows.Next() {
+		var f, v string
+		if err := rows.Scan(&f, &v); err != nil {
+			return nil, err
+		}
+		cur[f] = v
+	}
+	return cur, rows.Err()
+}
+
+type querier interface {
+	Query(string, ...any) (*sql.Rows, error)
+	QueryRow(string, ...any) *sql.Row
+}
+
+// refreshDone keeps done_items in step with the labels of (annotator, item).
+// A claim that is the last extracted claim of its answer is only done once the
+// answer is marked missed_claims_checked, so the missed-claims step is resumed
+// after a restart. Writing the marker on a QA pair refreshes that last claim.
+func refreshDone(tx *sql.Tx, aid, item int64) error {
+	var kind string
+	var parent sql.NullInt64
+	if err := tx.QueryRow("SELECT kind, parent_id FROM items WHERE id=?", item).Scan(&kind, &parent); err != nil {
+		return fmt.Errorf("item %d: %w", item, err)
+	}
+	cur, err := labelsOf(tx, aid, item)
+	if err != nil {
+		return err
+	}
+	done := schema.Complete(schema.Kind(kind), cur)
+	if kind == string(schema.KindClaim) && done && parent.Valid {
+		last, err := lastClaimOf(tx, parent.Int64)
+		if err != nil {
+			return err
+		}
+		if last == item {
+			pl, err := labelsOf(tx, aid, parent.Int64)
+			if err != nil {
+				return err
+			}
+			done = pl[schema.MissedClaimsChecked] != ""
+		}
+	}
+	if done {
+		_, err = tx.Exec("INSERT OR IGNORE INTO done_items(annotator_id,item_id,kind) VALUES (?,?,?)", aid, item, kind)
+	} else {
+		_, err = tx.Exec("DELETE FROM done_items WHERE annotator_id=? AND item_id=?", aid, item)
+	}
+	if err != nil {
+		return err
+	}
+	if kind == string(schema.KindQA) {
+		last, err := lastClaimOf(tx, item)
+		if err != nil || last == 0 {
+			return err
+		}
+		return refreshDone(tx, aid, last)
+	}
+	return nil
+}
+
+// lastClaimOf is the extracted claim with the highest position of a QA pair, 0 if none.
+func lastClaimOf(q querier, qa int64) (int64, error) {
+	var id int64
+	err := q.QueryRow(`SELECT c.item_id FROM claims c JOIN items i ON i.id=c.item_id
+		WHERE i.parent_id=? AND c.origin='extracted' ORDER BY c.position DESC, c.item_id DESC LIMIT 1`, qa).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, err
+}
+
+// Undo retracts the annotator's latest standing decision (role annotate) and
+// returns the event it retracted. ErrNothingToUndo when there is none.
+func (s *Store) Undo(annotator string) (Event, error) {
+	var ev Event
+	err := s.write(func(tx *sql.Tx) error {
+		aid, err := annotatorID(tx, annotator)
+		if err != nil {
+			return err
+		}
+		err = tx.QueryRow(`SELECT e.id, e.item_id, i.ext_id, e.field, e.value, e.created_at, e.active_ms, e.session_id
+			FROM label_events e JOIN items i ON i.id=e.item_id
+			WHERE e.annotator_id=? AND e.role='annotate' AND e.retracts IS NULL
+			  AND NOT EXISTS (SELECT 1 FROM label_events r WHERE r.retracts=e.id)
+			ORDER BY e.id DESC LIMIT 1`, aid).Scan(&ev.ID, &ev.ItemID, &ev.ItemExtID, &ev.Field, &ev.Value, &ev.CreatedAt, &ev.ActiveMs, new(sql.NullInt64))
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNothingToUndo
+		}
+		if err != nil {
+			return err
+		}
+		ev.Annotator, ev.Role = annotator, RoleAnnotate
+		if _, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,retracts)
+			VALUES (?,?,?,NULL,'annotate',?,?)`, aid, ev.ItemID, ev.Field, now(), ev.ID); err != nil {
+			return err
+		}
+		if err := refreshCurrent(tx, RoleAnnotate, aid, ev.ItemID, ev.Field); err != nil {
+			return err
+		}
+		return refreshDone(tx, aid, ev.ItemID)
+	})
+	return ev, err
+}
+
+// ErrNothingToUndo is returned by Undo when the annotator has no decision left.
+var ErrNothingToUndo = errors.New("nothing to undo")
+
+// CurrentLabels returns the annotator's current labels on an item (field -> value),
+// including fields that are no longer asked; schema.Counted filters those.
+func (s *Store) CurrentLabels(annotator string, item int64) (map[string]string, error) {
+	var aid int64
+	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return labelsOf(s.db, aid, item)
+}
+
+// History returns every event of the log for an item, oldest first.
+func (s *Store) History(item int64) ([]Event, error) {
+	rows, err := s.db.Query(`SELECT e.id, a.name, e.item_id, i.ext_id, e.field, COALESCE(e.value,''), e.role, e.created_at, e.active_ms, COALESCE(e.retracts,0)
+		FROM label_events e JOIN annotators a ON a.id=e.annotator_id JOIN items i ON i.id=e.item_id WHERE e.item_id=? ORDER BY e.id`, item)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		if err := rows.Scan(&e.ID, &e.Annotator, &e.ItemID, &e.ItemExtID, &e.Field, &e.Value, &e.Role, &e.CreatedAt, &e.ActiveMs, &e.Retracts); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

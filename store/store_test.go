@@ -1,0 +1,243 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func openTemp(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// seed imports n QA pairs with claimsPer claims each.
+func seed(t testing.TB, s *Store, n, claimsPer int) {
+	t.Helper()
+	err := s.Import(func(tx *Tx) error {
+		for i := 1; i <= n; i++ {
+			qa := QAPair{ID: fmt.Sprintf("q%d", i), Source: "GDPR", Language: "en", Question: "Q?", Answer: "A.",
+				Category: "factual_recall", Contexts: []Context{{ID: fmt.Sprintf("p%d", i%3), Text: fmt.Sprintf("para %d", i%3)}}}
+			if _, _, err := tx.PutQA(qa, "h"+qa.ID, "f", false); err != nil {
+				return err
+			}
+			for c := 1; c <= claimsPer; c++ {
+				cl := Claim{ID: fmt.Sprintf("q%d-c%d", i, c), QAID: qa.ID, Position: c, Triplet: [3]string{"s", "p", "o"},
+					Predictions: map[string]string{"refchecker": "entailment"}}
+				if _, _, err := tx.PutClaim(cl, "h"+cl.ID, "f", false); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func label(t *testing.T, s *Store, who, ext, field, value string) {
+	t.Helper()
+	ref, err := s.Resolve(ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RecordLabel(Label{Annotator: who, ItemID: ref.ItemID, Field: field, Value: value, ActiveMs: 1000}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func queueIDs(t *testing.T, s *Store, q QueueQuery) string {
+	t.Helper()
+	es, err := s.Queue(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range es {
+		ids = append(ids, e.ExtID)
+	}
+	return strings.Join(ids, " ")
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.db")
+	s, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.DB().Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()+1))
+	s.Close()
+	_, err = Open(p)
+	if err == nil || !strings.Contains(err.Error(), "newer annotate") {
+		t.Fatalf("want refusal of a newer file, got %v", err)
+	}
+}
+
+func TestQueueFollowsAskedWhenRule(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s, 3, 0)
+	q := QueueQuery{Annotator: "jo", Kind: "qa"}
+	if got := queueIDs(t, s, q); got != "q1 q2 q3" {
+		t.Fatalf("queue %q", got)
+	}
+	// An invalid question is done after its reason alone.
+	label(t, s, "jo", "q1", "question_validity", "invalid")
+	if got := queueIDs(t, s, q); got != "q1 q2 q3" {
+		t.Fatalf("q1 not done yet: %q", got)
+	}
+	label(t, s, "jo", "q1", "invalid_reason", "domain")
+	if got := queueIDs(t, s, q); got != "q2 q3" {
+		t.Fatalf("after invalid+reason: %q", got)
+	}
+	// A valid one needs category, persona, correctness.
+	for _, fv := range [][2]string{{"question_validity", "valid"}, {"category", "factual_recall"}, {"persona", "citizen"}} {
+		label(t, s, "jo", "q2", fv[0], fv[1])
+	}
+	if got := queueIDs(t, s, q); got != "q2 q3" {
+		t.Fatalf("q2 still lacks correctness: %q", got)
+	}
+	label(t, s, "jo", "q2", "answer_correctness", "correct")
+	if got := queueIDs(t, s, q); got != "q3" {
+		t.Fatalf("got %q", got)
+	}
+	// Another annotator's queue is untouched.
+	if got := queueIDs(t, s, QueueQuery{Annotator: "sam", Kind: "qa"}); got != "q1 q2 q3" {
+		t.Fatalf("sam: %q", got)
+	}
+	// Undo of the last decision puts q2 back.
+	ev, err := s.Undo("jo")
+	if err != nil || ev.Field != "answer_correctness" || ev.ItemExtID != "q2" {
+		t.Fatalf("undo: %+v %v", ev, err)
+	}
+	if got := queueIDs(t, s, q); got != "q2 q3" {
+		t.Fatalf("after undo: %q", got)
+	}
+	cur, _ := s.CurrentLabels("jo", ev.ItemID)
+	if _, ok := cur["answer_correctness"]; ok || cur["persona"] != "citizen" {
+		t.Fatalf("current after undo: %v", cur)
+	}
+}
+
+func TestUndoRestoresEarlierValueAndKeepsHistory(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s, 1, 1)
+	label(t, s, "jo", "q1-c1", "claim_validity", "correct")
+	label(t, s, "jo", "q1-c1", "claim_validity", "incorrect")
+	ev, err := s.Undo("jo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := s.CurrentLabels("jo", ev.ItemID)
+	if cur["claim_validity"] != "correct" {
+		t.Fatalf("want the earlier value back, got %v", cur)
+	}
+	h, _ := s.History(ev.ItemID)
+	if len(h) != 3 || h[2].Retracts != h[1].ID {
+		t.Fatalf("history %+v", h)
+	}
+	s.Undo("jo")
+	if _, err := s.Undo("jo"); !errors.Is(err, ErrNothingToUndo) {
+		t.Fatalf("want nothing to undo, got %v", err)
+	}
+}
+
+func TestLastClaimWaitsForMissedClaimsCheck(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s, 1, 2)
+	q := QueueQuery{Annotator: "jo", Kind: "claim"}
+	label(t, s, "jo", "q1-c1", "claim_validity", "incorrect")
+	label(t, s, "jo", "q1-c2", "claim_validity", "correct")
+	label(t, s, "jo", "q1-c2", "entailment", "neutral")
+	if got := queueIDs(t, s, q); got != "q1-c2" {
+		t.Fatalf("last claim must stay until the missed-claims step: %q", got)
+	}
+	qa, _ := s.Resolve("q1")
+	c, err := s.AddClaim("jo", qa.ItemID, [3]string{"x", "y", "z"}, 0, "v1")
+	if err != nil || c.Origin != OriginAnnotator {
+		t.Fatal(c, err)
+	}
+	label(t, s, "jo", "q1", "missed_claims_checked", "added")
+	if got := queueIDs(t, s, q); got != "" {
+		t.Fatalf("queue after check: %q", got)
+	}
+	if last, _ := s.IsLastClaim(mustResolve(t, s, "q1-c2")); !last {
+		t.Fatal("an added claim must not become the answer's last extracted claim")
+	}
+}
+
+func mustResolve(t *testing.T, s *Store, ext string) int64 {
+	r, err := s.Resolve(ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.ItemID
+}
+
+func TestReimportIsNoOpAndChangeNeedsUpdate(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s, 2, 1)
+	var res []PutResult
+	err := s.Import(func(tx *Tx) error {
+		_, r, err := tx.PutQA(QAPair{ID: "q1", Source: "GDPR", Question: "Q?", Answer: "A."}, "hq1", "f", false)
+		res = append(res, r)
+		return err
+	})
+	if err != nil || res[0] != Unchanged {
+		t.Fatal(res, err)
+	}
+	err = s.Import(func(tx *Tx) error {
+		_, _, err := tx.PutQA(QAPair{ID: "q1", Source: "GDPR", Question: "Other?", Answer: "A."}, "other", "f", false)
+		return err
+	})
+	if !errors.Is(err, ErrChanged) {
+		t.Fatalf("want ErrChanged, got %v", err)
+	}
+	err = s.Import(func(tx *Tx) error {
+		_, _, err := tx.PutClaim(Claim{ID: "x-c1", QAID: "nope"}, "h", "f", false)
+		return err
+	})
+	if !errors.Is(err, ErrUnknownPair) {
+		t.Fatalf("want ErrUnknownPair, got %v", err)
+	}
+}
+
+func TestOverlapBalancesAssignments(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s, 90, 0)
+	b, err := s.CreateBatch(BatchSpec{Name: "b1", Kind: "qa", Assign: []string{"a", "b", "c"}, Overlap: 2})
+	if err != nil || b.Size != 90 {
+		t.Fatal(b, err)
+	}
+	per := map[string]int{}
+	for _, who := range []string{"a", "b", "c"} {
+		ids, err := s.BatchItems("b1", who)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per[who] = len(ids)
+		for _, id := range ids {
+			per["item:"+id]++
+		}
+	}
+	for k, n := range per {
+		if strings.HasPrefix(k, "item:") && n != 2 {
+			t.Fatalf("%s has %d annotators, want 2", k, n)
+		}
+	}
+	if per["a"] != 60 || per["b"] != 60 || per["c"] != 60 {
+		t.Fatalf("per annotator %v", per)
+	}
+	// Each queue holds only what is assigned.
+	es, _ := s.Queue(QueueQuery{Annotator: "a", Kind: "qa", Limit: 1000})
+	if len(es) != 60 {
+		t.Fatalf("a's queue holds %d", len(es))
+	}
+}
