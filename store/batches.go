@@ -192,4 +192,3 @@ func int64s(q querier, query string, args ...any) ([]int64, error) {
 	}
 	return out, rows.Err()
 }
-

@@ -286,4 +286,3 @@ func (t *Tx) insertEvent(aid int64, role string, l Label) (int64, error) {
 	}
 	return res.LastInsertId()
 }
-

@@ -24,13 +24,13 @@ type QAPair struct {
 
 // Claim is a claim extracted from (or added to) a QA pair's answer.
 type Claim struct {
-	ID        string
-	QAID      string
-	Position  int
-	Triplet   [3]string // subject, predicate, object; empty for text claims
-	Text      string    // sub-sentence claims
-	Origin    string    // "extracted" | "annotator"
-	AddedBy   string    // annotator who added it (origin "annotator")
+	ID       string
+	QAID     string
+	Position int
+	Triplet  [3]string // subject, predicate, object; empty for text claims
+	Text     string    // sub-sentence claims
+	Origin   string    // "extracted" | "annotator"
+	AddedBy  string    // annotator who added it (origin "annotator")
 	// Predictions by system name; never loaded for the annotation screens.
 	Predictions map[string]string
 	// Filled on read.
