@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/annotate-dev/annotate/store"
+	"github.com/spf13/cobra"
+)
+
+// globals are the flags every command has.
+type globals struct {
+	db   string
+	as   string
+	json bool
+}
+
+// commands registers the constructors of the subcommands; each file adds its
+// own in an init function, so commands can be added without touching this one.
+var commands []func(g *globals) *cobra.Command
+
+func register(f func(g *globals) *cobra.Command) { commands = append(commands, f) }
+
+func newRootCmd() *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:   "annotate",
+		Short: "Annotate and review legal RAG benchmarks in the terminal",
+		Long: `annotate validates generated question-answer pairs and the claims extracted
+from their answers, one keystroke per decision, into one SQLite file; then
+measures RefChecker against the expert labels, computes inter-annotator
+agreement, adjudicates and publishes a Hugging Face dataset.
+
+Run "annotate demo" to try it on the embedded sample.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&g.db, "db", envOr("ANNOTATE_DB", "annotate.db"), "database file ($ANNOTATE_DB)")
+	root.PersistentFlags().StringVar(&g.as, "as", envOr("ANNOTATE_USER", os.Getenv("USER")), "annotator name ($ANNOTATE_USER, else $USER)")
+	root.PersistentFlags().BoolVar(&g.json, "json", false, "print JSON (reporting commands)")
+	for _, f := range commands {
+		root.AddCommand(f(g))
+	}
+	addTUIFlags(root, g)
+	return root
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// open opens the database named by --db.
+func (g *globals) open() (*store.Store, error) { return store.Open(g.db) }
+
+// openExisting opens the database and refuses to create a new, empty one:
+// a report on a mistyped path should say so, not print zeros.
+func (g *globals) openExisting() (*store.Store, error) {
+	if _, err := os.Stat(g.db); err != nil {
+		return nil, &noDBError{path: g.db}
+	}
+	return store.Open(g.db)
+}
+
+type noDBError struct{ path string }
+
+func (e *noDBError) Error() string {
+	return "no database at " + e.path + " (import data first, or pass --db PATH)"
+}
+
+// oneLine keeps an error on one line for stderr.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+}
