@@ -1,13 +1,73 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tui"
+	"github.com/spf13/cobra"
+)
 
 // addTUIFlags makes the bare command open the annotation screens.
 func addTUIFlags(root *cobra.Command, g *globals) {
-	var batch, kind string
-	root.Flags().StringVar(&batch, "batch", "", "open this batch's queue")
-	root.Flags().StringVar(&kind, "kind", "", "open a queue straight away: qa or claim")
+	var o tuiFlags
+	o.add(root)
+	root.Example = `  annotate --as jo                  # home screen
+  annotate --as jo --kind qa        # straight into the QA queue
+  annotate --as jo --batch pilot    # straight into a batch`
+	root.Args = cobra.NoArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		return cmd.Help()
+		s, err := g.openExisting()
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		return o.run(s, g.as, "local")
 	}
+}
+
+type tuiFlags struct {
+	batch, kind  string
+	sessionLimit time.Duration
+}
+
+func (o *tuiFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.batch, "batch", "", "open this batch's queue")
+	cmd.Flags().StringVar(&o.kind, "kind", "", "open a queue straight away: qa or claim")
+	cmd.Flags().DurationVar(&o.sessionLimit, "session-limit", 2*time.Hour, "remind to take a break after this much active time")
+}
+
+func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
+	if annotator == "" {
+		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
+	}
+	if o.kind != "" && o.kind != "qa" && o.kind != "claim" {
+		return fmt.Errorf("--kind %q: must be qa or claim", o.kind)
+	}
+	kind := o.kind
+	if o.batch != "" {
+		bs, err := s.Batches()
+		if err != nil {
+			return err
+		}
+		found := false
+		for _, b := range bs {
+			if b.Name == o.batch {
+				found, kind = true, b.Kind
+			}
+		}
+		if !found {
+			return fmt.Errorf("no batch %q (annotate batch list shows them)", o.batch)
+		}
+	}
+	// SIGTERM and SIGHUP end the program cleanly; decisions are committed as
+	// they are made, so there is nothing left to save.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit})
 }

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/annotate-dev/annotate/store"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	register(func(g *globals) *cobra.Command {
+		cmd := &cobra.Command{Use: "batch", Short: "Cut and list batches of items"}
+		cmd.AddCommand(newBatchCreateCmd(g), newBatchListCmd(g))
+		return cmd
+	})
+}
+
+func newBatchCreateCmd(g *globals) *cobra.Command {
+	var spec store.BatchSpec
+	var assign, overlap string
+	var seed int64
+	cmd := &cobra.Command{
+		Use:   "create NAME",
+		Short: "Cut a batch from the items in no batch yet",
+		Example: `  annotate batch create pilot --kind qa --size 20 --pilot
+  annotate batch create qa-1 --kind qa --size 90 --assign jo,sam,lea --overlap 2 --seed 7
+  annotate batch create claims-1 --kind claim --only-correct-answers --assign jo,sam`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			spec.Name = args[0]
+			if assign != "" {
+				for _, a := range strings.Split(assign, ",") {
+					if a = strings.TrimSpace(a); a != "" {
+						spec.Assign = append(spec.Assign, a)
+					}
+				}
+			}
+			switch overlap {
+			case "", "all":
+				spec.Overlap = 0
+			default:
+				n, err := strconv.Atoi(overlap)
+				if err != nil || n < 1 {
+					return fmt.Errorf("--overlap %q: want a number of annotators per item, or all", overlap)
+				}
+				if len(spec.Assign) == 0 {
+					return fmt.Errorf("--overlap needs --assign")
+				}
+				spec.Overlap = n
+			}
+			if cmd.Flags().Changed("seed") {
+				spec.Seed = &seed
+			}
+			s, err := g.openExisting()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			b, err := s.CreateBatch(spec)
+			if err != nil {
+				return err
+			}
+			who := "everyone"
+			if len(b.Assignees) > 0 {
+				who = strings.Join(b.Assignees, ", ")
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "batch %s: %d %s items, for %s\n", b.Name, b.Size, b.Kind, who)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&spec.Kind, "kind", "qa", "qa or claim")
+	f.IntVar(&spec.Size, "size", 0, "number of items (0: all remaining)")
+	f.BoolVar(&spec.Pilot, "pilot", false, "mark as a pilot batch")
+	f.StringVar(&spec.Source, "source", "", "only items of this source")
+	f.StringVar(&assign, "assign", "", "comma-separated annotators")
+	f.StringVar(&overlap, "overlap", "", "annotators per item (a number, or all)")
+	f.Int64Var(&seed, "seed", 0, "shuffle the items reproducibly with this seed")
+	f.BoolVar(&spec.OnlyCorrectAnswers, "only-correct-answers", false, "claim batches: only claims of answers judged correct")
+	return cmd
+}
+
+func newBatchListCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Short:   "List batches with kind, size, assignees and progress",
+		Example: "  annotate batch list\n  annotate batch list --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.openExisting()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			bs, err := s.Batches()
+			if err != nil {
+				return err
+			}
+			prog, err := s.Progress("")
+			if err != nil {
+				return err
+			}
+			type row struct {
+				Name      string         `json:"name"`
+				Kind      string         `json:"kind"`
+				Pilot     bool           `json:"pilot"`
+				Size      int            `json:"size"`
+				Overlap   int            `json:"overlap"`
+				Assignees []string       `json:"assignees"`
+				Done      map[string]int `json:"done"`
+			}
+			var rows []row
+			for _, b := range bs {
+				r := row{Name: b.Name, Kind: b.Kind, Pilot: b.Pilot, Size: b.Size, Overlap: b.Overlap, Assignees: b.Assignees, Done: map[string]int{}}
+				if r.Assignees == nil {
+					r.Assignees = []string{}
+				}
+				for _, p := range prog {
+					if p.Batch == b.Name {
+						r.Done[p.Annotator] = p.Done
+					}
+				}
+				rows = append(rows, r)
+			}
+			out := cmd.OutOrStdout()
+			if g.json {
+				if rows == nil {
+					rows = []row{}
+				}
+				return json.NewEncoder(out).Encode(rows)
+			}
+			if len(rows) == 0 {
+				fmt.Fprintln(out, "no batches yet (annotate batch create NAME --kind qa --size N)")
+				return nil
+			}
+			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "BATCH\tKIND\tSIZE\tPILOT\tASSIGNEES\tDONE")
+			for _, r := range rows {
+				var done []string
+				for _, p := range prog {
+					if p.Batch == r.Name {
+						done = append(done, fmt.Sprintf("%s %d/%d", p.Annotator, p.Done, p.Total))
+					}
+				}
+				who := strings.Join(r.Assignees, ",")
+				if who == "" {
+					who = "everyone"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Kind, r.Size, yesNo(r.Pilot), who, strings.Join(done, "  "))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return ""
+}
