@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	register(func(g *globals) *cobra.Command {
+		var batch string
+		cmd := &cobra.Command{
+			Use:     "notes",
+			Short:   "Flagged items and notes, grouped by field, for the pilot's feedback meeting",
+			Example: "  annotate notes --batch pilot\n  annotate notes --json",
+			Args:    cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				s, err := g.openExisting()
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				notes, err := s.Notes(batch)
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				if g.json {
+					type row struct {
+						Field     string `json:"field"`
+						Item      string `json:"item"`
+						Kind      string `json:"kind"`
+						Annotator string `json:"annotator"`
+						Flagged   bool   `json:"flagged"`
+						Note      string `json:"note"`
+						At        string `json:"at"`
+					}
+					rows := []row{}
+					for _, n := range notes {
+						rows = append(rows, row{n.Field, n.ItemExtID, n.Kind, n.Annotator, n.Flagged, n.Text, n.CreatedAt})
+					}
+					return json.NewEncoder(out).Encode(rows)
+				}
+				if len(notes) == 0 {
+					fmt.Fprintln(out, "no notes or flags")
+					return nil
+				}
+				field := "\x00"
+				for _, n := range notes {
+					if n.Field != field {
+						field = n.Field
+						title := field
+						if title == "" {
+							title = "(no field)"
+						}
+						fmt.Fprintf(out, "\n## %s\n", title)
+					}
+					mark := " "
+					if n.Flagged {
+						mark = "⚑"
+					}
+					fmt.Fprintf(out, "%s %-22s %-10s %s\n", mark, n.ItemExtID, n.Annotator, n.Text)
+				}
+				return nil
+			},
+		}
+		cmd.Flags().StringVar(&batch, "batch", "", "only items of this batch")
+		return cmd
+	})
+}
