@@ -1,0 +1,206 @@
+package metrics
+
+// Agreement holds the multi-rater statistics of one field, as printed by
+// `annotate agreement`. Each coefficient is computed over its own set of
+// units, which the counts describe.
+type Agreement struct {
+	Units    int // units with at least one label (Gwet's AC1 chance term)
+	Items    int // units with at least two labels (percent agreement, alpha, AC1)
+	Complete int // units labelled by every rater (Fleiss' kappa)
+
+	PercentAgreement  float64
+	FleissKappa       float64
+	FleissPerClass    []float64 // category-specific Fleiss' kappa, len K
+	KrippendorffAlpha float64
+	GwetAC1           float64
+}
+
+// Agree computes every multi-rater statistic in one pass over r.
+func Agree(r Ratings) Agreement {
+	t := tallyRatings(r)
+	return Agreement{
+		Units:             t.units,
+		Items:             t.items,
+		Complete:          t.complete,
+		PercentAgreement:  t.percentAgreement(),
+		FleissKappa:       t.fleiss(),
+		FleissPerClass:    t.fleissPerClass(),
+		KrippendorffAlpha: t.alpha(),
+		GwetAC1:           t.ac1(),
+	}
+}
+
+// PercentAgreement is the mean pairwise percent agreement: over every unit
+// and every pair of raters who both labelled it, agreeing pairs / pairs.
+// It weights a pair of raters by the units they share; with complete data
+// it equals the mean over units and the mean over rater pairs. (irrCAC's
+// pa.coeff.raw instead averages per-unit agreement over units.)
+func PercentAgreement(r Ratings) float64 { return tallyRatings(r).percentAgreement() }
+
+// FleissKappa is Fleiss' kappa over the units labelled by every rater, as
+// statsmodels' fleiss_kappa(table, method="fleiss"). Units with a missing
+// label are left out, not imputed, because Fleiss' chance term assumes the
+// same number of raters per unit.
+func FleissKappa(r Ratings) float64 { return tallyRatings(r).fleiss() }
+
+// FleissPerClass is the category-specific Fleiss' kappa of each category
+// over the complete units (Fleiss 1971, eq. 17):
+// kappa_j = 1 - sum_i n_ij (m - n_ij) / (N m (m-1) p_j q_j).
+// It shows which category the raters find hard; a category never or always
+// used is undefined and reported as 0.
+func FleissPerClass(r Ratings) []float64 { return tallyRatings(r).fleissPerClass() }
+
+// KrippendorffAlpha is Krippendorff's alpha for nominal data with missing
+// values, by the coincidence-matrix method: units with fewer than two labels
+// are not pairable and are dropped. Same as nltk's AnnotationTask.alpha()
+// and irrCAC's krippen.alpha.raw.
+func KrippendorffAlpha(r Ratings) float64 { return tallyRatings(r).alpha() }
+
+// GwetAC1 is Gwet's AC1 (Gwet 2008) for any number of raters, with missing
+// labels handled as irrCAC's gwet.ac1.raw: observed agreement is averaged
+// over units with at least two labels, while the category prevalences of
+// the chance term are averaged over every unit with at least one label
+// (each unit weighted equally, as the share of its raters per category).
+// The chance term uses q = K categories, i.e. gwet.ac1.raw with
+// categ.labels set to the whole schema.
+func GwetAC1(r Ratings) float64 { return tallyRatings(r).ac1() }
+
+// tally holds the sums every statistic needs, gathered in one pass.
+type tally struct {
+	k, raters              int
+	units, items, complete int
+	pairsAgree, pairsTotal int       // sum n_uc(n_uc-1); sum m_u(m_u-1)
+	paSum                  float64   // sum over items of per-unit agreement
+	prevSum                []float64 // sum over units of n_uc / m_u
+	pairable               int       // labels in items (alpha's n)
+	coincidentSame         float64   // sum over items of sum_c n_uc(n_uc-1)/(m_u-1)
+	pairableByCat          []int     // labels per category in items
+	completeByCat          []int     // labels per category in complete units
+	completeDisagreeByCat  []int     // sum over complete units of n_uc(m-n_uc)
+	completeSquares        int       // sum over complete units of sum_c n_uc²
+}
+
+func tallyRatings(r Ratings) tally {
+	r.check()
+	k, m := max(r.K, 0), r.Raters
+	t := tally{
+		k: k, raters: m,
+		prevSum:               make([]float64, k),
+		pairableByCat:         make([]int, k),
+		completeByCat:         make([]int, k),
+		completeDisagreeByCat: make([]int, k),
+	}
+	counts := make([]int, k)
+	// Reciprocals per number of labels, so the hot loop multiplies.
+	inv := make([]float64, m+1)
+	for i := 1; i <= m; i++ {
+		inv[i] = 1 / float64(i)
+	}
+	for row := 0; row+m <= len(r.Codes); row += m {
+		clear(counts)
+		n := 0
+		for _, c := range r.Codes[row : row+m] {
+			if uint(c) < uint(k) {
+				counts[c]++
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		t.units++
+		same := 0
+		for c, v := range counts { // branch-free: K is small
+			t.prevSum[c] += float64(v) * inv[n]
+			same += v * (v - 1)
+		}
+		if n >= 2 {
+			t.items++
+			t.pairsAgree += same
+			t.pairsTotal += n * (n - 1)
+			t.paSum += float64(same) * inv[n] * inv[n-1]
+			t.pairable += n
+			t.coincidentSame += float64(same) * inv[n-1]
+			for c, v := range counts {
+				t.pairableByCat[c] += v
+			}
+		}
+		if n == m {
+			t.complete++
+			for c, v := range counts {
+				t.completeByCat[c] += v
+				t.completeDisagreeByCat[c] += v * (m - v)
+				t.completeSquares += v * v
+			}
+		}
+	}
+	return t
+}
+
+func (t tally) percentAgreement() float64 { return ratio(t.pairsAgree, t.pairsTotal) }
+
+func (t tally) fleiss() float64 {
+	if t.complete == 0 || t.raters < 2 {
+		return 0
+	}
+	nm := float64(t.complete) * float64(t.raters)
+	pe := 0.0
+	for _, v := range t.completeByCat {
+		p := float64(v) / nm
+		pe += p * p
+	}
+	po := (float64(t.completeSquares) - nm) / (nm * float64(t.raters-1))
+	return chanceCorrected(po, pe)
+}
+
+func (t tally) fleissPerClass() []float64 {
+	out := make([]float64, t.k)
+	if t.complete == 0 || t.raters < 2 {
+		return out
+	}
+	nm := float64(t.complete) * float64(t.raters)
+	for c, v := range t.completeByCat {
+		p := float64(v) / nm
+		d := nm * float64(t.raters-1) * p * (1 - p)
+		if d > 0 {
+			out[c] = 1 - float64(t.completeDisagreeByCat[c])/d
+		}
+	}
+	return out
+}
+
+// alpha = 1 - D_o/D_e with, for nominal data,
+// D_o ∝ (n - sum_c o_cc) / n and D_e ∝ (n² - sum_c n_c²) / (n(n-1)).
+func (t tally) alpha() float64 {
+	n := float64(t.pairable)
+	expected := n * n
+	for _, v := range t.pairableByCat {
+		expected -= float64(v) * float64(v)
+	}
+	if t.pairable < 2 || expected <= 0 {
+		return 0
+	}
+	return 1 - (n-1)*(n-t.coincidentSame)/expected
+}
+
+func (t tally) ac1() float64 {
+	if t.items == 0 || t.k < 2 {
+		return 0
+	}
+	pa := t.paSum / float64(t.items)
+	pe := 0.0
+	for _, s := range t.prevSum {
+		p := s / float64(t.units)
+		pe += p * (1 - p)
+	}
+	pe /= float64(t.k - 1)
+	return chanceCorrected(pa, pe)
+}
+
+// chanceCorrected is (po - pe) / (1 - pe), 0 when pe = 1 (undefined).
+func chanceCorrected(po, pe float64) float64 {
+	if pe >= 1 {
+		return 0
+	}
+	return (po - pe) / (1 - pe)
+}
