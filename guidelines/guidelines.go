@@ -1,0 +1,88 @@
+// Package guidelines holds the annotation guidelines of annotate, written for
+// this tool from the ClaimRAG-LAW manual-validation protocol, as embedded
+// Markdown: an introduction and one section per labelled field.
+//
+// Every label records Version, so that labels given under different
+// guidelines can be told apart. Version must change whenever the meaning of
+// the guidelines changes (a new rule, a changed decision, a changed
+// definition or value); pure typo or layout fixes may keep it.
+package guidelines
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+)
+
+// Version identifies the guidelines in force; every label records it.
+// Format: the date of the change, a dot, and a counter for that day.
+// Change it whenever the meaning of any section changes.
+const Version = "2026-11-29.1"
+
+//go:embed md/*.md
+var files embed.FS
+
+// fields lists the labelled fields in the order they are asked: the QA pair's
+// fields, then the claim's, then the answer-level missed-claims step.
+var fields = []string{
+	"question_validity",
+	"invalid_reason",
+	"category",
+	"persona",
+	"answer_correctness",
+	"claim_validity",
+	"entailment",
+	"missed_claims",
+}
+
+// Fields returns the names of the fields that have a section, in the order
+// they are asked.
+func Fields() []string {
+	return append([]string(nil), fields...)
+}
+
+// Intro returns the introduction: what the items are, the fields and keys,
+// and the general principles.
+func Intro() string {
+	return strings.ReplaceAll(read("intro"), "{{VERSION}}", Version)
+}
+
+// Section returns the Markdown guidelines of one field. The name is matched
+// case-insensitively, with spaces and hyphens read as underscores. An unknown
+// field gives an error that lists the known ones.
+func Section(field string) (string, error) {
+	name := normalize(field)
+	for _, f := range fields {
+		if f == name {
+			return read(f), nil
+		}
+	}
+	return "", fmt.Errorf("guidelines: unknown field %q (known fields: %s)",
+		field, strings.Join(fields, ", "))
+}
+
+// All returns the introduction followed by every field's section, in order.
+func All() string {
+	parts := []string{Intro()}
+	for _, f := range fields {
+		parts = append(parts, read(f))
+	}
+	for i := range parts {
+		parts[i] = strings.TrimRight(parts[i], "\n")
+	}
+	return strings.Join(parts, "\n\n") + "\n"
+}
+
+func read(name string) string {
+	b, err := files.ReadFile("md/" + name + ".md")
+	if err != nil {
+		// The files are embedded at build time; a missing one is a bug.
+		panic("guidelines: missing embedded file md/" + name + ".md")
+	}
+	return string(b)
+}
+
+func normalize(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return strings.NewReplacer(" ", "_", "-", "_").Replace(s)
+}

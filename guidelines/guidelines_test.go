@@ -1,0 +1,184 @@
+package guidelines
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// canonical holds the canonical values of each field (DESIGN.md, "Label
+// schema"); for missed_claims, the marker and origin its section must name.
+var canonical = map[string][]string{
+	"question_validity":  {"valid", "invalid"},
+	"invalid_reason":     {"domain", "linguistic", "both"},
+	"category":           {"general_legal_research", "factual_recall", "false_premise", "jurisdiction_time_specific"},
+	"persona":            {"citizen", "civil_officer", "legal_expert"},
+	"answer_correctness": {"correct", "partially_correct", "incorrect"},
+	"claim_validity":     {"correct", "incorrect"},
+	"entailment":         {"entailment", "neutral", "contradiction"},
+	"missed_claims":      {"missed_claims_checked", "annotator"},
+}
+
+func TestFieldsOrder(t *testing.T) {
+	want := []string{"question_validity", "invalid_reason", "category", "persona",
+		"answer_correctness", "claim_validity", "entailment", "missed_claims"}
+	if got := Fields(); !slices.Equal(got, want) {
+		t.Fatalf("Fields() = %v, want %v", got, want)
+	}
+	// The result is a copy: changing it must not change the package's list.
+	f := Fields()
+	f[0] = "x"
+	if Fields()[0] != "question_validity" {
+		t.Fatal("Fields() returns the package's own slice")
+	}
+	if len(canonical) != len(want) {
+		t.Fatalf("test table has %d fields, want %d", len(canonical), len(want))
+	}
+}
+
+func TestVersion(t *testing.T) {
+	if strings.TrimSpace(Version) == "" {
+		t.Fatal("Version is empty")
+	}
+	if !regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\.\d+$`).MatchString(Version) {
+		t.Errorf("Version %q is not DATE.N", Version)
+	}
+	if !strings.Contains(Intro(), Version) || strings.Contains(All(), "{{VERSION}}") {
+		t.Error("the introduction does not show the version")
+	}
+}
+
+func TestSections(t *testing.T) {
+	for _, f := range Fields() {
+		t.Run(f, func(t *testing.T) {
+			s, err := Section(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(s, "## "+f+" ") {
+				t.Errorf("section does not start with a heading naming %q", f)
+			}
+			for _, h := range []string{"### Definition", "### Values", "### When it is asked",
+				"### Decision rules", "### Borderline cases", "### Examples"} {
+				if !strings.Contains(s, "\n"+h+"\n") {
+					t.Errorf("missing heading %q", h)
+				}
+			}
+			for _, v := range canonical[f] {
+				if !regexp.MustCompile("`" + regexp.QuoteMeta(v) + "`").MatchString(s) {
+					t.Errorf("canonical value %q does not appear (as `%s`)", v, v)
+				}
+			}
+			ex := examples(s)
+			if n := strings.Count(ex, "\n#### Example "); n < 2 {
+				t.Errorf("%d examples, want at least 2", n)
+			}
+			if !strings.Contains(ex, "(FR") {
+				t.Error("no example marked (FR")
+			}
+			if !looksFrench(ex) {
+				t.Error("the examples contain no French text")
+			}
+			if !strings.Contains(ex, "(EN") {
+				t.Error("no example marked (EN")
+			}
+		})
+	}
+}
+
+// TestKeys checks that each section says which key picks each value: 1..n in
+// table order, and y/n on the two-way fields.
+func TestKeys(t *testing.T) {
+	twoWay := map[string]bool{"question_validity": true, "claim_validity": true}
+	for f, values := range canonical {
+		if f == "missed_claims" {
+			continue
+		}
+		s, _ := Section(f)
+		for i, v := range values {
+			key := string(rune('1' + i))
+			row := regexp.MustCompile("(?m)^\\|[^\\n]*`" + key + "`[^\\n]*\\| `" + v + "` \\|")
+			if !row.MatchString(s) {
+				t.Errorf("%s: no table row giving key %s for %q", f, key, v)
+			}
+		}
+		if twoWay[f] {
+			for i, k := range []string{"y", "n"} {
+				row := regexp.MustCompile("(?m)^\\| `" + k + "` or `" + string(rune('1'+i)) + "` \\| `" + values[i] + "` \\|")
+				if !row.MatchString(s) {
+					t.Errorf("%s: no row giving key %s for %q", f, k, values[i])
+				}
+			}
+		}
+	}
+	s, _ := Section("missed_claims")
+	for _, k := range []string{"| `a` |", "| `enter` |"} {
+		if !strings.Contains(s, k) {
+			t.Errorf("missed_claims: no row for key %s", k)
+		}
+	}
+}
+
+func TestUnknownField(t *testing.T) {
+	_, err := Section("relevance")
+	if err == nil {
+		t.Fatal("no error for an unknown field")
+	}
+	for _, f := range Fields() {
+		if !strings.Contains(err.Error(), f) {
+			t.Errorf("error %q does not list %q", err, f)
+		}
+	}
+}
+
+func TestSectionNameNormalised(t *testing.T) {
+	want, _ := Section("answer_correctness")
+	for _, name := range []string{"Answer-Correctness", " answer correctness "} {
+		got, err := Section(name)
+		if err != nil || got != want {
+			t.Errorf("Section(%q) = err %v, want the answer_correctness section", name, err)
+		}
+	}
+}
+
+func TestAll(t *testing.T) {
+	all := All()
+	if !strings.HasPrefix(all, "# Annotation guidelines") {
+		t.Error("All() does not start with the introduction")
+	}
+	last := -1
+	for _, f := range Fields() {
+		i := strings.Index(all, "\n## "+f+" ")
+		if i < 0 {
+			t.Fatalf("All() lacks the section %q", f)
+		}
+		if i < last {
+			t.Errorf("section %q out of order", f)
+		}
+		last = i
+	}
+}
+
+func examples(section string) string {
+	_, after, ok := strings.Cut(section, "\n### Examples\n")
+	if !ok {
+		return ""
+	}
+	return after
+}
+
+// looksFrench reports whether s contains accented French letters and several
+// French function words.
+func looksFrench(s string) bool {
+	if !strings.ContainsAny(s, "éèàçêôù") {
+		return false
+	}
+	n := 0
+	for _, w := range []string{" le ", " la ", " les ", " est ", " du ", " des ", " une ", " que ", " pas ", " touche "} {
+		if strings.Contains(s, w) {
+			n++
+		}
+	}
+	return n >= 4
+}
