@@ -1,0 +1,99 @@
+package importer
+
+import (
+	"crypto/sha256"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/annotate-dev/annotate/store"
+)
+
+func openDB(t testing.TB) *store.Store {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func count(t testing.TB, s *store.Store, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := s.DB().QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+func labelsOf(t testing.TB, s *store.Store, annotator string) int {
+	return count(t, s, `SELECT COUNT(*) FROM label_events e JOIN annotators a ON a.id=e.annotator_id WHERE a.name=?`, annotator)
+}
+
+func writeFile(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// shared returns a file of /work/shared/data/refchecker, skipping when absent.
+func shared(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "shared", "data", "refchecker", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not available: %v", p, err)
+	}
+	return p
+}
+
+func fileHash(t testing.TB, p string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+func mustImport(t testing.TB, s *store.Store, files []string, opt Options) Summary {
+	t.Helper()
+	sum, err := Import(s, files, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+func current(t testing.TB, s *store.Store, annotator, ext string) map[string]string {
+	t.Helper()
+	ref, err := s.Resolve(ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := s.CurrentLabels(annotator, ref.ItemID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cur
+}
+
+const nativeGood = `{"id":"g1","source":"GDPR","language":"en","question":"What does Article 1 protect?","answer":"Natural persons.","category":"factual_recall","contexts":[{"id":"gdpr-p1","text":"This Regulation protects natural persons."}],"claims":[{"triplet":["Article 1","protects","natural persons"],"predictions":{"refchecker":"Entailment"}}]}
+{"id":"g2","source":"GDPR","question":"What is personal data?","answer":"Information relating to an identified person.","contexts":[{"id":"gdpr-p4","text":"'personal data' means any information relating to an identified or identifiable natural person."},{"id":"gdpr-p5","text":"An identifiable natural person is one who can be identified."}]}
+`
+
+func readFile(t testing.TB, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

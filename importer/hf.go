@@ -1,0 +1,217 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// The Hugging Face folder of `annotate export --format hf`: data/qa/*.jsonl
+// and data/claims/*.jsonl (one file per split; every split is read), one row
+// per QA pair or claim with the labels of one label set as columns (see
+// exporter/rows.go). Reading one back gives the same items, the predictions,
+// the annotator-added claims (with the claim_added label of who added them)
+// and that label set's labels; importing the exports of several annotators
+// gives all of theirs. Columns that only repeat something (the pair's text on
+// a claim row, claim_ids, notes) are read past.
+
+// AdjudicatedName is the annotator column of rows that carry adjudicated
+// labels; they are imported as adjudications by --annotator, or by an
+// annotator of this name when none is given.
+const AdjudicatedName = "adjudicated"
+
+// hfFiles returns the data files of an exported hf folder, qa before claims,
+// or nil when dir is not one.
+func hfFiles(dir string) ([]string, error) {
+	var out []string
+	for _, config := range []string{"qa", "claims"} {
+		names, err := filepath.Glob(filepath.Join(dir, "data", config, "*.jsonl"))
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(names)
+		out = append(out, names...)
+	}
+	return out, nil
+}
+
+// parseHF reads an exported hf folder.
+func parseHF(dir string, opt Options) ([]*fileData, error) {
+	names, err := hfFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: no data/qa/*.jsonl or data/claims/*.jsonl (want a folder made by annotate export --format hf)", dir)
+	}
+	var out []*fileData
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == 0 {
+			continue
+		}
+		data, err = clean(name, data)
+		if err != nil {
+			return nil, err
+		}
+		f := newFile(name, FormatHF, opt)
+		row := f.hfClaim
+		if filepath.Base(filepath.Dir(name)) == "qa" {
+			row = f.hfPair
+		}
+		err = eachLine(name, data, func(at loc, line []byte) error {
+			m, err := object(at, line)
+			if err != nil {
+				return err
+			}
+			return row(newRec(at, "", m))
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func (f *fileData) hfPair(r *rec) error {
+	var q store.QAPair
+	var err error
+	if q.ID, err = r.needID("id"); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		key      string
+		dst      *string
+		required bool
+	}{{"source", &q.Source, true}, {"question", &q.Question, true}, {"answer", &q.Answer, true},
+		{"language", &q.Language, false}, {"hop", &q.Hop, false}, {"rationale", &q.Rationale, false},
+		{"generated_category", &q.Category, false}} {
+		if p.required {
+			*p.dst, err = r.need(p.key)
+		} else {
+			*p.dst, err = r.str(p.key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if q.Contexts, err = nativeContexts(r); err != nil {
+		return err
+	}
+	r.get("jurisdiction") // the source's; the importer knows the usual ones
+	r.get("claim_ids")
+	r.get("notes")
+	if err := f.addPair(r.at, "id", q, false); err != nil {
+		return err
+	}
+	return f.hfLabels(r, q.ID, schema.KindQA, append(fieldNames(schema.KindQA), schema.MissedClaimsChecked))
+}
+
+func (f *fileData) hfClaim(r *rec) error {
+	c := store.Claim{}
+	var err error
+	if c.ID, err = r.needID("id"); err != nil {
+		return err
+	}
+	if c.QAID, err = r.needID("qa_id"); err != nil {
+		return err
+	}
+	if raw := r.get("position"); raw != nil {
+		if json.Unmarshal(raw, &c.Position) != nil {
+			return r.errf("position", "want an integer, got %s", kind(raw))
+		}
+	}
+	switch trip, text := r.get("triplet"), r.get("text"); {
+	case trip != nil:
+		if c.Triplet, err = triplet(r, "triplet", trip); err != nil {
+			return err
+		}
+	case text != nil:
+		if c.Text, err = r.need("text"); err != nil {
+			return err
+		}
+	default:
+		return r.errf("triplet", "missing: a claim row needs a \"triplet\" or a \"text\"")
+	}
+	if c.Origin, err = r.str("origin"); err != nil {
+		return err
+	}
+	if c.Origin != "" && c.Origin != store.OriginExtracted && c.Origin != store.OriginAnnotator {
+		return r.errf("origin", "want %q or %q, got %q", store.OriginExtracted, store.OriginAnnotator, c.Origin)
+	}
+	if c.AddedBy, err = r.str("added_by"); err != nil {
+		return err
+	}
+	if c.Predictions, err = f.predictions(r, "predictions"); err != nil {
+		return err
+	}
+	for _, k := range []string{"source", "language", "question", "answer", "contexts", "notes"} {
+		r.get(k) // the pair's, repeated on each claim row
+	}
+	if err := f.addClaim(r.at, "id", "qa_id", c); err != nil {
+		return err
+	}
+	// An added claim stands while its claim_added label does: give it back
+	// to who added it.
+	if c.Origin == store.OriginAnnotator && c.AddedBy != "" {
+		if err := f.addLabel(r.at, "added_by", c.AddedBy, c.ID, schema.ClaimAdded, "yes", schema.KindClaim); err != nil {
+			return err
+		}
+	}
+	return f.hfLabels(r, c.ID, schema.KindClaim, fieldNames(schema.KindClaim))
+}
+
+// hfLabels reads the label columns of a row as labels of its annotator column.
+func (f *fileData) hfLabels(r *rec, item string, k schema.Kind, fields []string) error {
+	who, err := r.str("annotator")
+	if err != nil {
+		return err
+	}
+	adjudicated := who == AdjudicatedName
+	if adjudicated && f.opt.Annotator != "" {
+		who = f.opt.Annotator
+	}
+	if who == "" {
+		who = f.opt.Annotator
+	}
+	n := len(f.labels)
+	for _, name := range fields {
+		v, err := r.str(name)
+		if err != nil {
+			return err
+		}
+		if v == "" {
+			continue
+		}
+		if who == "" {
+			return r.errf("annotator", "missing: whose labels are these? (or give --annotator)")
+		}
+		if err := f.addLabel(r.at, name, who, item, name, v, k); err != nil {
+			return err
+		}
+	}
+	for _, l := range f.labels[n:] {
+		l.adjudicate = adjudicated
+	}
+	f.lastLabelsOn(n, "id")
+	keys, _ := r.unknown()
+	f.unknownKeys("", keys)
+	return nil
+}
+
+func fieldNames(k schema.Kind) []string {
+	var out []string
+	for _, fd := range schema.Fields(k) {
+		out = append(out, fd.Name)
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package importer
+
+import "github.com/annotate-dev/annotate/store"
+
+// parseLabels reads native labels JSONL, one decision per line:
+// {"annotator":"sam","item":"gdpr-017-c1","field":"entailment","value":"neutral"}.
+// The annotator may come from Options.Annotator instead. Whether the item
+// exists is checked in the transaction, against the database and this import.
+func parseLabels(f *fileData, data []byte) error {
+	return eachLine(f.name, data, func(at loc, line []byte) error {
+		m, err := object(at, line)
+		if err != nil {
+			return err
+		}
+		r := newRec(at, "", m)
+		who, err := r.str("annotator")
+		if err != nil {
+			return err
+		}
+		if who == "" {
+			who = f.opt.Annotator
+		}
+		if who == "" {
+			return r.errf("annotator", "missing (required, or give --annotator)")
+		}
+		item, err := r.needID("item")
+		if err != nil {
+			return err
+		}
+		field, err := r.need("field")
+		if err != nil {
+			return err
+		}
+		value, err := r.need("value")
+		if err != nil {
+			return err
+		}
+		// An adjudicated label (annotate export --format jsonl) names its role.
+		role, err := r.str("role")
+		if err != nil {
+			return err
+		}
+		if role != "" && role != store.RoleAnnotate && role != store.RoleAdjudicate {
+			return r.errf("role", "want %q or %q, got %q", store.RoleAnnotate, store.RoleAdjudicate, role)
+		}
+		keys, _ := r.unknown()
+		f.unknownKeys("", keys)
+		n := len(f.labels)
+		if err := f.addLabel(at, "field", who, item, field, value, ""); err != nil {
+			return err
+		}
+		for _, l := range f.labels[n:] {
+			l.adjudicate = role == store.RoleAdjudicate
+		}
+		f.lastLabelsOn(n, "item")
+		return nil
+	})
+}

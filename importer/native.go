@@ -1,0 +1,182 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// parseNative reads native JSONL: one QA pair per line with its context
+// units, claims, predictions and labels (DESIGN.md "Import formats" 1).
+func parseNative(f *fileData, data []byte) error {
+	return eachLine(f.name, data, func(at loc, line []byte) error {
+		m, err := object(at, line)
+		if err != nil {
+			return err
+		}
+		return f.nativePair(newRec(at, "", m))
+	})
+}
+
+func (f *fileData) nativePair(r *rec) error {
+	var q store.QAPair
+	var err error
+	if q.ID, err = r.needID("id"); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		key string
+		dst *string
+	}{{"source", &q.Source}, {"question", &q.Question}, {"answer", &q.Answer}} {
+		if *p.dst, err = r.need(p.key); err != nil {
+			return err
+		}
+	}
+	if q.Language, err = r.str("language"); err != nil {
+		return err
+	}
+	if q.Rationale, err = r.str("rationale"); err != nil {
+		return err
+	}
+	if q.Category, err = r.str("category"); err != nil {
+		return err
+	}
+	// The generated category is preselected in the TUI, so it must be
+	// canonical when it can be; an unknown one stays as written.
+	q.Category, _ = schema.Normalize(schema.Category, q.Category)
+	if q.Hop, err = r.str("hop"); err != nil {
+		return err
+	}
+	if q.Hop != "" && q.Hop != "single" && q.Hop != "multi" {
+		return r.errf("hop", "want \"single\" or \"multi\", got %q", q.Hop)
+	}
+	if q.Contexts, err = nativeContexts(r); err != nil {
+		return err
+	}
+	claims, err := r.array("claims")
+	if err != nil {
+		return err
+	}
+	labels := r.get("labels") != nil
+	keys, extra := r.unknown()
+	f.unknownKeys("", keys)
+	q.Extra = extra
+	if err := f.addPair(r.at, "id", q, false); err != nil {
+		return err
+	}
+	if labels {
+		if err := f.labelsObject(r, "labels", q.ID, schema.KindQA); err != nil {
+			return err
+		}
+	}
+	for i, raw := range claims {
+		field := fmt.Sprintf("claims[%d]", i)
+		c, err := r.sub(field, raw)
+		if err != nil {
+			return err
+		}
+		if err := f.nativeClaim(c, q.ID, i+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nativeContexts(r *rec) ([]store.Context, error) {
+	raws, err := r.array("contexts")
+	if err != nil {
+		return nil, err
+	}
+	if raws == nil {
+		return nil, r.errf("contexts", "missing (required: [{\"id\":…,\"text\":…}])")
+	}
+	if len(raws) == 0 {
+		return nil, r.errf("contexts", "empty: a QA pair needs at least one context unit")
+	}
+	out := make([]store.Context, len(raws))
+	for i, raw := range raws {
+		c, err := r.sub("contexts["+strconv.Itoa(i)+"]", raw)
+		if err != nil {
+			return nil, err
+		}
+		if out[i].ID, err = c.needID("id"); err != nil {
+			return nil, err
+		}
+		if out[i].Text, err = c.need("text"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// nativeClaim reads claims[n-1] of pair qa; c's path names it in errors.
+func (f *fileData) nativeClaim(c *rec, qa string, n int) error {
+	field := c.path[:len(c.path)-1]
+	cl := store.Claim{QAID: qa, Position: n}
+	var err error
+	if cl.ID, err = c.id("id"); err != nil {
+		return err
+	}
+	if cl.ID == "" {
+		cl.ID = qa + "-c" + strconv.Itoa(n)
+	}
+	trip, text := c.get("triplet"), c.get("text")
+	switch {
+	case trip != nil && text != nil:
+		return c.errf("triplet", "a claim has a triplet or a text, not both")
+	case trip != nil:
+		if cl.Triplet, err = triplet(c, "triplet", trip); err != nil {
+			return err
+		}
+	case text != nil:
+		if cl.Text, err = c.need("text"); err != nil {
+			return err
+		}
+	default:
+		return c.errf("triplet", "missing: a claim needs a \"triplet\" [subject, predicate, object] or a \"text\"")
+	}
+	if cl.Origin, err = c.str("origin"); err != nil {
+		return err
+	}
+	if cl.Origin != "" && cl.Origin != store.OriginExtracted && cl.Origin != store.OriginAnnotator {
+		return c.errf("origin", "want %q or %q, got %q", store.OriginExtracted, store.OriginAnnotator, cl.Origin)
+	}
+	if cl.AddedBy, err = c.str("added_by"); err != nil {
+		return err
+	}
+	if cl.Predictions, err = f.predictions(c, "predictions"); err != nil {
+		return err
+	}
+	labels := c.get("labels") != nil
+	keys, _ := c.unknown()
+	f.unknownKeys("claims.", keys)
+	if err := f.addClaim(c.at, field, "", cl); err != nil {
+		return err
+	}
+	if labels {
+		return f.labelsObject(c, "labels", cl.ID, schema.KindClaim)
+	}
+	return nil
+}
+
+// predictions reads {"system": "value"}.
+func (f *fileData) predictions(r *rec, key string) (map[string]string, error) {
+	obj, err := r.object(key)
+	if err != nil || len(obj) == 0 {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, sys := range sortedKeys(obj) {
+		var v string
+		if json.Unmarshal(obj[sys], &v) != nil {
+			return nil, r.errf(key+"."+sys, "want a string, got %s", kind(obj[sys]))
+		}
+		if v = f.prediction(sys, v); v != "" {
+			out[sys] = v
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,188 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+)
+
+// rec is one JSON object being read. Its getters check types and name the
+// field in errors; the keys it was asked about are remembered so the rest can
+// be reported as unknown and kept.
+type rec struct {
+	at   loc
+	path string // prefix of field names, e.g. "claims[2]."
+	m    map[string]json.RawMessage
+	used map[string]bool
+}
+
+func newRec(at loc, path string, m map[string]json.RawMessage) *rec {
+	return &rec{at: at, path: path, m: m, used: map[string]bool{}}
+}
+
+// sub reads raw (the value of field) as a nested object.
+func (r *rec) sub(field string, raw json.RawMessage) (*rec, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, r.errf(field, "want an object, got %s", kind(raw))
+	}
+	return newRec(r.at, r.path+field+".", m), nil
+}
+
+func (r *rec) errf(field, format string, args ...any) error {
+	return r.at.errf(r.path+field, format, args...)
+}
+
+// get returns the raw value of key, nil when absent or null.
+func (r *rec) get(key string) json.RawMessage {
+	r.used[key] = true
+	v, ok := r.m[key]
+	if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+		return nil
+	}
+	return v
+}
+
+func (r *rec) has(key string) bool { return r.get(key) != nil }
+
+// str returns an optional string ("" when absent).
+func (r *rec) str(key string) (string, error) {
+	v := r.get(key)
+	if v == nil {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", r.errf(key, "want a string, got %s", kind(v))
+	}
+	return s, nil
+}
+
+// need returns a required, non-empty string.
+func (r *rec) need(key string) (string, error) {
+	if r.get(key) == nil {
+		return "", r.errf(key, "missing (required)")
+	}
+	s, err := r.str(key)
+	if err == nil && s == "" {
+		err = r.errf(key, "empty (required)")
+	}
+	return s, err
+}
+
+// id returns an identifier given as a string or an integer ("" when absent):
+// generated datasets number their records either way.
+func (r *rec) id(key string) (string, error) {
+	v := r.get(key)
+	if v == nil {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s, nil
+	}
+	var n int64
+	if json.Unmarshal(v, &n) == nil {
+		return strconv.FormatInt(n, 10), nil
+	}
+	return "", r.errf(key, "want a string or an integer, got %s", kind(v))
+}
+
+func (r *rec) needID(key string) (string, error) {
+	s, err := r.id(key)
+	if err == nil && s == "" {
+		if r.get(key) == nil {
+			return "", r.errf(key, "missing (required)")
+		}
+		err = r.errf(key, "empty (required)")
+	}
+	return s, err
+}
+
+// array returns an optional array (nil when absent).
+func (r *rec) array(key string) ([]json.RawMessage, error) {
+	v := r.get(key)
+	if v == nil {
+		return nil, nil
+	}
+	var out []json.RawMessage
+	if err := json.Unmarshal(v, &out); err != nil {
+		return nil, r.errf(key, "want an array, got %s", kind(v))
+	}
+	return out, nil
+}
+
+// object returns an optional object (nil when absent).
+func (r *rec) object(key string) (map[string]json.RawMessage, error) {
+	v := r.get(key)
+	if v == nil {
+		return nil, nil
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(v, &out); err != nil {
+		return nil, r.errf(key, "want an object, got %s", kind(v))
+	}
+	return out, nil
+}
+
+// strings reads a value that is one string or an array of strings, as
+// several formats allow for contexts ("reference", "relevant_chunk").
+func (r *rec) strings(key string) ([]string, error) {
+	v := r.get(key)
+	if v == nil {
+		return nil, nil
+	}
+	var one string
+	if json.Unmarshal(v, &one) == nil {
+		return []string{one}, nil
+	}
+	var many []json.RawMessage
+	if json.Unmarshal(v, &many) != nil {
+		return nil, r.errf(key, "want a string or an array of strings, got %s", kind(v))
+	}
+	out := make([]string, len(many))
+	for i, e := range many {
+		if json.Unmarshal(e, &out[i]) != nil {
+			return nil, r.errf(key+"["+strconv.Itoa(i)+"]", "want a string, got %s", kind(e))
+		}
+	}
+	return out, nil
+}
+
+// unknown returns the keys nobody asked about, sorted, and those keys as a
+// compact JSON object (keys sorted) to keep with the item.
+func (r *rec) unknown() ([]string, string) {
+	rest := map[string]json.RawMessage{}
+	var keys []string
+	for k, v := range r.m {
+		if !r.used[k] {
+			rest[k] = v
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, ""
+	}
+	sort.Strings(keys)
+	b, _ := json.Marshal(rest) // map keys are sorted and RawMessage compacted: canonical
+	return keys, string(b)
+}
+
+// triplet reads [subject, predicate, object].
+func triplet(r *rec, field string, raw json.RawMessage) ([3]string, error) {
+	var parts []json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return [3]string{}, r.errf(field, "want an array of 3 strings (subject, predicate, object), got %s", kind(raw))
+	}
+	if len(parts) != 3 {
+		return [3]string{}, r.errf(field, "want 3 strings (subject, predicate, object), got %d elements", len(parts))
+	}
+	var t [3]string
+	for i, p := range parts {
+		if json.Unmarshal(p, &t[i]) != nil {
+			return t, r.errf(field+"["+strconv.Itoa(i)+"]", "want a string, got %s", kind(p))
+		}
+	}
+	return t, nil
+}

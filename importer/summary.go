@@ -1,0 +1,178 @@
+package importer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Counts says what happened to the items of one kind.
+type Counts struct {
+	Added     int `json:"added"`
+	Unchanged int `json:"unchanged"`
+	Updated   int `json:"updated"`
+}
+
+func (c *Counts) add(r store.PutResult) {
+	switch r {
+	case store.Added:
+		c.Added++
+	case store.Updated:
+		c.Updated++
+	default:
+		c.Unchanged++
+	}
+}
+
+// Total is every item seen.
+func (c Counts) Total() int { return c.Added + c.Unchanged + c.Updated }
+
+// FileSummary is what one input file did.
+type FileSummary struct {
+	File            string `json:"file"`
+	Format          string `json:"format"`
+	QA              Counts `json:"qa"`
+	Claims          Counts `json:"claims"`
+	LabelsAdded     int    `json:"labels_added"`
+	LabelsUnchanged int    `json:"labels_unchanged"` // the annotator's current label already had that value
+	// UnknownValues counts label values outside the schema, per field then
+	// value: they are kept verbatim and left out of metrics.
+	UnknownValues map[string]map[string]int `json:"unknown_values,omitempty"`
+	// UnknownPredictions counts system predictions outside the entailment
+	// classes, per system then value (metrics show them as "other").
+	UnknownPredictions map[string]map[string]int `json:"unknown_predictions,omitempty"`
+	// UnknownKeys counts input keys no mapping knows (ClaimRAG-LAW, native):
+	// kept with the QA pair as extra data, never fatal.
+	UnknownKeys map[string]int `json:"unknown_keys,omitempty"`
+}
+
+func (f *FileSummary) count(m *map[string]map[string]int, key, value string) {
+	if *m == nil {
+		*m = map[string]map[string]int{}
+	}
+	if (*m)[key] == nil {
+		(*m)[key] = map[string]int{}
+	}
+	(*m)[key][value]++
+}
+
+// Summary is what one import did, file by file.
+type Summary struct {
+	Files []FileSummary `json:"files"`
+}
+
+// Total adds up the files.
+func (s Summary) Total() FileSummary {
+	var t FileSummary
+	for _, f := range s.Files {
+		t.QA.Added += f.QA.Added
+		t.QA.Unchanged += f.QA.Unchanged
+		t.QA.Updated += f.QA.Updated
+		t.Claims.Added += f.Claims.Added
+		t.Claims.Unchanged += f.Claims.Unchanged
+		t.Claims.Updated += f.Claims.Updated
+		t.LabelsAdded += f.LabelsAdded
+		t.LabelsUnchanged += f.LabelsUnchanged
+	}
+	return t
+}
+
+// NoOp reports whether the import changed nothing: every item and label was
+// already in the database.
+func (s Summary) NoOp() bool {
+	t := s.Total()
+	return t.QA.Added+t.QA.Updated+t.Claims.Added+t.Claims.Updated+t.LabelsAdded == 0
+}
+
+// Warnings lists what was kept but deserves a look, one line each.
+func (s Summary) Warnings() []string {
+	var out []string
+	for _, f := range s.Files {
+		for _, field := range sortedKeys(f.UnknownValues) {
+			for _, v := range byCount(f.UnknownValues[field]) {
+				n := f.UnknownValues[field][v]
+				out = append(out, fmt.Sprintf("warning: %s: %d %s of %s %s unknown value %q (kept, left out of metrics)",
+					f.File, n, plural(n, "label", "labels"), field, plural(n, "has", "have"), v))
+			}
+		}
+		for _, sys := range sortedKeys(f.UnknownPredictions) {
+			for _, v := range byCount(f.UnknownPredictions[sys]) {
+				n := f.UnknownPredictions[sys][v]
+				out = append(out, fmt.Sprintf("warning: %s: %d %s of %s %s unknown value %q (kept, counted as \"other\" in metrics)",
+					f.File, n, plural(n, "prediction", "predictions"), sys, plural(n, "has", "have"), v))
+			}
+		}
+		if len(f.UnknownKeys) > 0 {
+			var keys []string
+			for _, k := range byCount(f.UnknownKeys) {
+				keys = append(keys, fmt.Sprintf("%s (%d)", k, f.UnknownKeys[k]))
+			}
+			out = append(out, fmt.Sprintf("warning: %s: unknown keys, not interpreted (a QA pair's are kept with it as extra data): %s",
+				f.File, strings.Join(keys, ", ")))
+		}
+	}
+	return out
+}
+
+// String is the report printed after an import.
+func (s Summary) String() string {
+	var b strings.Builder
+	t := s.Total()
+	if s.NoOp() {
+		fmt.Fprintf(&b, "nothing changed: all %s, %s and %s are already in the database\n",
+			plural2(t.QA.Total(), "QA pair", "QA pairs"), plural2(t.Claims.Total(), "claim", "claims"),
+			plural2(t.LabelsUnchanged, "label", "labels"))
+	} else {
+		for _, f := range s.Files {
+			fmt.Fprintf(&b, "%s (%s): %s\n", f.File, f.Format, f.line())
+		}
+		if len(s.Files) > 1 {
+			fmt.Fprintf(&b, "total: %s\n", t.line())
+		}
+	}
+	for _, w := range s.Warnings() {
+		b.WriteString(w + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (f FileSummary) line() string {
+	parts := []string{
+		counts(f.QA, "QA pair", "QA pairs"),
+		counts(f.Claims, "claim", "claims"),
+		fmt.Sprintf("%s added", plural2(f.LabelsAdded, "label", "labels")),
+	}
+	if f.LabelsUnchanged > 0 {
+		parts[2] += fmt.Sprintf(", %d already there", f.LabelsUnchanged)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func counts(c Counts, one, many string) string {
+	s := fmt.Sprintf("%s added", plural2(c.Added, one, many))
+	if c.Updated > 0 {
+		s += fmt.Sprintf(", %d updated", c.Updated)
+	}
+	if c.Unchanged > 0 {
+		s += fmt.Sprintf(", %d unchanged", c.Unchanged)
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func plural2(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
+
+// byCount orders keys by descending count, then name.
+func byCount(m map[string]int) []string {
+	keys := sortedKeys(m)
+	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
+	return keys
+}
