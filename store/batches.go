@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -49,7 +48,7 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 		spec.Overlap = len(spec.Assign)
 	}
 	var b Batch
-	err := s.write(func(tx *sql.Tx) error {
+	err := s.write(func(tx *wtx) error {
 		var exists bool
 		tx.QueryRow("SELECT EXISTS(SELECT 1 FROM batches WHERE name=?)", spec.Name).Scan(&exists)
 		if exists {

@@ -9,7 +9,7 @@ import (
 // Tx is one import: everything written through it commits together or not at
 // all (DESIGN.md: an import is all-or-nothing).
 type Tx struct {
-	tx      *sql.Tx
+	tx      *wtx
 	sources map[string]int64
 	// (annotator, item) pairs whose labels changed, to refresh done_items once at the end.
 	touched map[[2]int64]bool
@@ -34,7 +34,7 @@ var ErrUnknownPair = errors.New("unknown QA pair")
 
 // Import runs fn in one transaction; any error rolls everything back.
 func (s *Store) Import(fn func(*Tx) error) error {
-	return s.write(func(tx *sql.Tx) error {
+	return s.write(func(tx *wtx) error {
 		t := &Tx{tx: tx, sources: map[string]int64{}, touched: map[[2]int64]bool{}}
 		if err := fn(t); err != nil {
 			return err
@@ -266,10 +266,11 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, err
 	}
-	if _, err := t.insertEvent(aid, role, l); err != nil {
+	id, err := t.insertEvent(aid, role, l)
+	if err != nil {
 		return false, err
 	}
-	if err := refreshCurrent(t.tx, role, aid, l.ItemID, l.Field); err != nil {
+	if err := setCurrent(t.tx, role, aid, l.ItemID, l.Field, l.Value, id); err != nil {
 		return false, err
 	}
 	if role == RoleAnnotate {

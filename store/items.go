@@ -108,7 +108,7 @@ func (s *Store) IsLastClaim(claim int64) (bool, error) {
 // with a claim_added label, in one transaction. It returns the new claim.
 func (s *Store) AddClaim(annotator string, qa int64, triplet [3]string, sessionID int64, guidelines string) (Claim, error) {
 	var c Claim
-	err := s.write(func(tx *sql.Tx) error {
+	err := s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
 		if err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 )
 
 // annotatorID returns the id of name, creating the annotator if needed.
-func annotatorID(tx *sql.Tx, name string) (int64, error) {
+func annotatorID(tx *wtx, name string) (int64, error) {
 	if name == "" {
 		return 0, errors.New("no annotator name (use --as NAME)")
 	}
@@ -30,14 +30,14 @@ func annotatorID(tx *sql.Tx, name string) (int64, error) {
 
 // EnsureAnnotator creates the annotator if it does not exist yet.
 func (s *Store) EnsureAnnotator(name string) error {
-	return s.write(func(tx *sql.Tx) error { _, err := annotatorID(tx, name); return err })
+	return s.write(func(tx *wtx) error { _, err := annotatorID(tx, name); return err })
 }
 
 // RecordLabel appends one decision to the log and commits it before
 // returning, so the screen can show it as made. It returns the event id.
 func (s *Store) RecordLabel(l Label) (int64, error) {
 	var id int64
-	err := s.write(func(tx *sql.Tx) error {
+	err := s.write(func(tx *wtx) error {
 		var err error
 		id, err = recordLabel(tx, l)
 		return err
@@ -45,7 +45,7 @@ func (s *Store) RecordLabel(l Label) (int64, error) {
 	return id, err
 }
 
-func recordLabel(tx *sql.Tx, l Label) (int64, error) {
+func recordLabel(tx *wtx, l Label) (int64, error) {
 	if err := schema.CheckField(l.Field); err != nil {
 		return 0, err
 	}
@@ -72,7 +72,7 @@ func recordLabel(tx *sql.Tx, l Label) (int64, error) {
 			return 0, err
 		}
 	}
-	if err := refreshCurrent(tx, role, aid, l.ItemID, l.Field); err != nil {
+	if err := setCurrent(tx, role, aid, l.ItemID, l.Field, l.Value, id); err != nil {
 		return 0, err
 	}
 	if role == RoleAnnotate {
@@ -81,10 +81,21 @@ func recordLabel(tx *sql.Tx, l Label) (int64, error) {
 	return id, nil
 }
 
+// setCurrent makes a just-appended event the current label of its key: being
+// the newest event and retracting nothing, it is what refreshCurrent would pick.
+func setCurrent(tx *wtx, role string, aid, item int64, field, value string, event int64) error {
+	if role == RoleAdjudicate {
+		aid = 0
+	}
+	_, err := tx.Exec("INSERT OR REPLACE INTO current_labels(role,annotator_id,item_id,field,value,event_id) VALUES (?,?,?,?,?,?)",
+		role, aid, item, field, value, event)
+	return err
+}
+
 // refreshCurrent recomputes one row of current_labels from the log: the
 // latest event that is neither a retraction nor retracted. For adjudication the
 // latest adjudicator wins, so the row is kept under annotator 0.
-func refreshCurrent(tx *sql.Tx, role string, aid, item int64, field string) error {
+func refreshCurrent(tx *wtx, role string, aid, item int64, field string) error {
 	keyAID := aid
 	who := "e.annotator_id=? AND"
 	args := []any{aid, item, field, role}
@@ -131,7 +142,7 @@ type querier interface {
 // A claim that is the last extracted claim of its answer is only done once the
 // answer is marked missed_claims_checked, so the missed-claims step is resumed
 // after a restart. Writing the marker on a QA pair refreshes that last claim.
-func refreshDone(tx *sql.Tx, aid, item int64) error {
+func refreshDone(tx *wtx, aid, item int64) error {
 	var kind string
 	var parent sql.NullInt64
 	if err := tx.QueryRow("SELECT kind, parent_id FROM items WHERE id=?", item).Scan(&kind, &parent); err != nil {
@@ -188,7 +199,7 @@ func lastClaimOf(q querier, qa int64) (int64, error) {
 // returns the event it retracted. ErrNothingToUndo when there is none.
 func (s *Store) Undo(annotator string) (Event, error) {
 	var ev Event
-	err := s.write(func(tx *sql.Tx) error {
+	err := s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
 		if err != nil {
 			return err

@@ -77,13 +77,13 @@ func (s *Store) migrate() error {
 	if v == len(all) {
 		return nil
 	}
-	return s.write(func(tx *sql.Tx) error {
+	return s.write(func(tx *wtx) error {
 		for _, name := range all[v:] {
 			body, err := migrationFS.ReadFile(name)
 			if err != nil {
 				return err
 			}
-			if _, err := tx.Exec(string(body)); err != nil {
+			if _, err := tx.Tx.Exec(string(body)); err != nil { // several statements: not prepared
 				return fmt.Errorf("migration %s: %w", path.Base(name), err)
 			}
 		}
@@ -93,16 +93,68 @@ func (s *Store) migrate() error {
 }
 
 // write runs fn in one transaction and commits it.
-func (s *Store) write(fn func(tx *sql.Tx) error) error {
+func (s *Store) write(fn func(tx *wtx) error) error {
 	tx, err := s.db.BeginTx(context.Background(), nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	w := &wtx{Tx: tx, stmts: map[string]*sql.Stmt{}}
+	defer w.closeStmts()
+	if err := fn(w); err != nil {
 		tx.Rollback()
 		return err
 	}
 	return tx.Commit()
+}
+
+// wtx is a write transaction that prepares each distinct statement once: the
+// driver prepares on every Exec otherwise, and an import runs the same few
+// statements thousands of times.
+type wtx struct {
+	*sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+func (t *wtx) prepared(q string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := t.Tx.Prepare(q)
+	if err != nil {
+		return nil, err
+	}
+	t.stmts[q] = st
+	return st, nil
+}
+
+func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
+	st, err := t.prepared(q)
+	if err != nil {
+		return nil, err
+	}
+	return st.Exec(args...)
+}
+
+func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
+	st, err := t.prepared(q)
+	if err != nil {
+		return nil, err
+	}
+	return st.Query(args...)
+}
+
+func (t *wtx) QueryRow(q string, args ...any) *sql.Row {
+	st, err := t.prepared(q)
+	if err != nil {
+		return t.Tx.QueryRow(q, args...) // carries the same error to Scan
+	}
+	return st.QueryRow(args...)
+}
+
+func (t *wtx) closeStmts() {
+	for _, st := range t.stmts {
+		st.Close()
+	}
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }

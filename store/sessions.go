@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"time"
 )
 
@@ -15,7 +14,7 @@ type Session struct {
 // StartSession opens a session for the annotator (client: "local", "ssh", "demo").
 func (s *Store) StartSession(annotator, client string) (Session, error) {
 	var sess Session
-	err := s.write(func(tx *sql.Tx) error {
+	err := s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
 		if err != nil {
 			return err
@@ -34,7 +33,7 @@ func (s *Store) StartSession(annotator, client string) (Session, error) {
 // EndSession closes a session. Active time is added label by label already, so
 // a session that is never ended (a crash) still has its time.
 func (s *Store) EndSession(id int64) error {
-	return s.write(func(tx *sql.Tx) error {
+	return s.write(func(tx *wtx) error {
 		_, err := tx.Exec("UPDATE sessions SET ended_at=? WHERE id=? AND ended_at IS NULL", now(), id)
 		return err
 	})
@@ -55,7 +54,7 @@ type Note struct {
 // SetNote records the annotator's note on an item (the latest note wins; an
 // empty text clears it). field is the field on screen when it was written.
 func (s *Store) SetNote(annotator string, item int64, field, text string, session int64) error {
-	return s.write(func(tx *sql.Tx) error {
+	return s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
 		if err != nil {
 			return err
@@ -68,7 +67,7 @@ func (s *Store) SetNote(annotator string, item int64, field, text string, sessio
 
 // SetFlag flags or unflags an item for discussion.
 func (s *Store) SetFlag(annotator string, item int64, field string, flagged bool, session int64) error {
-	return s.write(func(tx *sql.Tx) error {
+	return s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
 		if err != nil {
 			return err
