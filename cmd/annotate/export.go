@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/annotate-dev/annotate/exporter"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	register(func(g *globals) *cobra.Command {
+		var o exporter.Options
+		cmd := &cobra.Command{
+			Use:   "export --out DIR",
+			Short: "Publish the dataset: a Hugging Face folder, the native JSONL files, or CSV tables",
+			Long: `export writes the database into a new folder DIR.
+
+--format hf (default): a Hugging Face dataset folder that
+datasets.load_dataset(DIR, "qa") and load_dataset(DIR, "claims") load as is:
+README.md (the dataset card: YAML header, statistics, label distributions,
+metrics, agreement, protocol, field descriptions), data/qa/SPLIT.jsonl and
+data/claims/SPLIT.jsonl. Every row has the same keys; null means no label.
+
+--format jsonl: the native import formats, items.jsonl (QA pairs with their
+contexts, claims and predictions) and labels.jsonl (every current label of
+every annotator; adjudicated ones carry "role":"adjudicate"). "annotate
+import DIR" reads either folder back.
+
+--format csv: qa.csv and claims.csv, flat tables (RFC 4180, UTF-8).
+
+Labels (hf, csv) come from --annotator NAME or --adjudicated; with neither,
+from the only human annotator. DIR must be new or empty unless --force; the
+export is written beside it and moved into place at the end, so a failed or
+interrupted export leaves nothing half-written.`,
+			Example: `  annotate export --out claimrag-law-hf --annotator jo
+  annotate export --out claimrag-law-hf --adjudicated --license cc-by-sa-4.0 --name "ClaimRAG-LAW v2"
+  annotate export --format jsonl --out backup
+  annotate export --format csv --out tables --annotator sam --with-notes`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				s, err := g.openExisting()
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				// A progress bar only on a terminal: piped or redirected
+				// stderr gets no control characters.
+				if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(f.Fd()) {
+					o.Progress = f
+				}
+				// Ctrl-C stops the export between two rows; its temporary
+				// folder is removed.
+				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				res, err := exporter.Export(ctx, s, o)
+				if err != nil {
+					return err
+				}
+				return printExport(cmd, g, res)
+			},
+		}
+		f := cmd.Flags()
+		f.StringVar(&o.Format, "format", "hf", "hf, jsonl or csv")
+		f.StringVar(&o.Out, "out", "", "folder to create (required)")
+		f.BoolVar(&o.Force, "force", false, "replace DIR if it is not empty")
+		f.StringVar(&o.Split, "split", exporter.DefaultSplit, "hf: split name of the data files")
+		f.StringVar(&o.License, "license", exporter.DefaultLicense, "hf: license of the dataset card")
+		f.StringVar(&o.Name, "name", exporter.DefaultName, "hf: pretty_name and title of the dataset card")
+		f.StringVar(&o.Annotator, "annotator", "", "export this annotator's labels (jsonl: only theirs)")
+		f.BoolVar(&o.Adjudicated, "adjudicated", false, "export the adjudicated labels (jsonl: only those)")
+		f.BoolVar(&o.WithNotes, "with-notes", false, "hf, csv: add the annotators' notes")
+		cmd.MarkFlagRequired("out")
+		return cmd
+	})
+}
+
+func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
+	out := cmd.OutOrStdout()
+	if g.json {
+		return json.NewEncoder(out).Encode(map[string]any{
+			"dir": res.Dir, "format": res.Format, "files": res.Files, "labels_of": res.LabelSet,
+			"qa": res.QA, "claims": res.Claims, "label_lines": res.Labels, "languages": res.Languages,
+		})
+	}
+	what := fmt.Sprintf("%d QA pairs and %d claims", res.QA, res.Claims)
+	switch {
+	case res.Format == "jsonl":
+		what += fmt.Sprintf(" with %d labels", res.Labels)
+		if res.LabelSet != "" {
+			what += " of " + res.LabelSet
+		}
+	case res.LabelSet == "adjudicated":
+		what += " with the adjudicated labels"
+	case res.LabelSet != "":
+		what += " with the labels of " + res.LabelSet
+	}
+	fmt.Fprintf(out, "exported %s to %s: %s\n", what, res.Dir, strings.Join(res.Files, ", "))
+	return nil
+}

@@ -1,0 +1,222 @@
+package exporter
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// The card's measured sections come from package report, so they are the
+// numbers `annotate stats`, `annotate metrics` and `annotate agreement`
+// print for the same label set. They are computed while the data files are
+// written (another connection, the second core), and the full text of the
+// metrics and agreement reports follows each summary, folded.
+
+// cardReports is what the card shows besides the rows themselves.
+type cardReports struct {
+	work      []store.Work
+	stats     *report.StatsReport
+	metrics   *report.MetricsReport   // nil without predictions
+	agreement *report.AgreementReport // nil with fewer than two annotators
+	err       error
+}
+
+// startReports computes the card's reports in the background; the returned
+// function waits for them.
+func (e *exporter) startReports() func() cardReports {
+	done := make(chan cardReports, 1)
+	go func() {
+		var r cardReports
+		defer func() { done <- r }()
+		if r.work, r.err = e.s.Work(); r.err != nil {
+			return
+		}
+		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
+		if r.stats, r.err = report.Stats(e.s, sel); r.err != nil {
+			return
+		}
+		if len(e.systems) > 0 {
+			system := report.DefaultSystem
+			if !slices.Contains(e.systems, system) {
+				system = e.systems[0]
+			}
+			if r.metrics, r.err = report.Metrics(e.s, report.MetricsOptions{Selection: sel, System: system}); r.err != nil {
+				return
+			}
+		}
+		var annotators []string
+		for _, w := range r.work {
+			if w.Annotated {
+				annotators = append(annotators, w.Annotator)
+			}
+		}
+		if len(annotators) >= 2 {
+			r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{Annotators: annotators})
+		}
+	}()
+	return func() cardReports { return <-done }
+}
+
+// sourceKeys lists the report keys of the sources with QA pairs, then "all".
+func (c *card) sourceKeys() []string {
+	var keys []string
+	for _, s := range c.sources {
+		if s.QA > 0 {
+			keys = append(keys, s.Name)
+		}
+	}
+	return append(keys, "all")
+}
+
+func (c *card) sourceLabel(key string) string {
+	if key == "all" {
+		return "**all**"
+	}
+	for _, s := range c.sources {
+		if s.Name == key && s.Language != "" {
+			return fmt.Sprintf("%s (%s)", key, strings.ToUpper(s.Language))
+		}
+	}
+	return key
+}
+
+func (c *card) reports(b *strings.Builder) {
+	c.table1(b)
+	c.metricsSection(b)
+	c.agreementSection(b)
+}
+
+// table1 is the paper's Table 1 for the exported label set.
+func (c *card) table1(b *strings.Builder) {
+	st := c.rep.stats
+	if st == nil {
+		return
+	}
+	b.WriteString("## Statistics (Table 1)\n\n")
+	b.WriteString("| source | QA | judged | valid | P1 | P2 | P3 | CG1 | CG2 | CG3 | CG4 | answers | claims | judged | valid | ε | η | ζ | added |\n")
+	b.WriteString("|---|" + strings.Repeat("---:|", 18) + "\n")
+	persona := schema.Fields(schema.KindQA)[3].Values
+	category := schema.Fields(schema.KindQA)[2].Values
+	entail := schema.Fields(schema.KindClaim)[1].Values
+	for _, k := range c.sourceKeys() {
+		s := st.All
+		if k != "all" {
+			s = st.Sources[k]
+		}
+		if s == nil {
+			continue
+		}
+		cells := []int{s.QA, s.QAJudged, s.QAValid}
+		for _, v := range persona {
+			cells = append(cells, s.Persona[v])
+		}
+		for _, v := range category {
+			cells = append(cells, s.Category[v])
+		}
+		cells = append(cells, s.AnswersWithClaims, s.Claims, s.ClaimsJudged, s.ValidClaims)
+		for _, v := range entail {
+			cells = append(cells, s.Entailment[v])
+		}
+		cells = append(cells, s.ClaimsAdded)
+		fmt.Fprintf(b, "| %s |", c.sourceLabel(k))
+		for _, n := range cells {
+			fmt.Fprintf(b, " %d |", n)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nQA: pairs; judged: with a question validity label; valid: judged valid. " +
+		"P1 citizen, P2 civil officer, P3 legal expert; CG1 general legal research, CG2 factual recall, CG3 false premise, " +
+		"CG4 jurisdiction/time-specific (over valid pairs). answers: answers with extracted claims; claims: extracted claims; " +
+		"valid: judged correct; ε entailment, η neutral, ζ contradiction (over valid claims); added: claims the expert added.\n\n")
+	if n := st.All.CategoryChanged; n > 0 {
+		fmt.Fprintf(b, "The expert changed the generated category of %d valid pair(s).\n\n", n)
+	}
+	leftOut(b, st.NotAsked, st.UnknownValues)
+}
+
+// leftOut says which labels the counts leave out, so none goes unexplained.
+func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map[string]int) {
+	var parts []string
+	for _, f := range sortedKeys(notAsked) {
+		if notAsked[f] > 0 {
+			parts = append(parts, fmt.Sprintf("`%s` %d", f, notAsked[f]))
+		}
+	}
+	if len(parts) > 0 {
+		b.WriteString("Left out of the counts and of the rows: labels of fields no longer asked given the item's other labels " +
+			"(e.g. a persona given before the question was judged invalid; kept in the database's history): " + strings.Join(parts, ", ") + ".\n\n")
+	}
+	parts = nil
+	for _, f := range sortedKeys(unknown) {
+		for _, v := range sortedKeys(unknown[f]) {
+			parts = append(parts, fmt.Sprintf("`%s` = %q: %d", f, v, unknown[f][v]))
+		}
+	}
+	if len(parts) > 0 {
+		b.WriteString("Left out of the counts (but kept verbatim in the rows): label values outside the schema: " + strings.Join(parts, ", ") + ".\n\n")
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func (c *card) metricsSection(b *strings.Builder) {
+	m := c.rep.metrics
+	if m == nil {
+		return
+	}
+	fmt.Fprintf(b, "## Claim extraction and verification (%s)\n\n", m.System)
+	b.WriteString("How good the automatic tools were against the expert (the paper's Section 4.3 and Table 3). " +
+		"Extraction accuracy: claims judged correct over judged extracted claims (Wilson 95% interval). " +
+		"Verification: over claims judged correct with an entailment label and a prediction.\n\n")
+	b.WriteString("| source | judged claims | extraction accuracy % | 95% CI | verified claims | accuracy % | macro F1 % | weighted F1 % | Cohen's κ |\n")
+	b.WriteString("|---|---:|---:|---|---:|---:|---:|---:|---:|\n")
+	for _, k := range c.sourceKeys() {
+		x, v := m.Extraction[k], m.Verification[k]
+		if x == nil || v == nil {
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %d | %.1f | [%.1f, %.1f] | %d | %.1f | %.1f | %.1f | %.3f |\n", c.sourceLabel(k), x.Judged, 100*x.Accuracy,
+			100*x.CI95[0], 100*x.CI95[1], v.N, 100*v.Accuracy, 100*v.MacroF1, 100*v.WeightedF1, v.Kappa)
+	}
+	b.WriteString("\n")
+	folded(b, "Full metrics report (`annotate metrics`)", m.WriteText)
+}
+
+func (c *card) agreementSection(b *strings.Builder) {
+	a := c.rep.agreement
+	if a == nil {
+		return
+	}
+	fmt.Fprintf(b, "## Inter-annotator agreement\n\nBetween %s, per field, over the items labelled by at least two of them.\n\n", strings.Join(a.Annotators, ", "))
+	b.WriteString("| field | items | agreement % | Fleiss' κ | Krippendorff's α | Gwet's AC1 |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, f := range schema.FieldNames() {
+		fa := a.Fields[f]
+		if fa == nil || fa.Items == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "| `%s` | %d | %.1f | %.3f | %.3f | %.3f |\n", f, fa.Items, 100*fa.PercentAgreement, fa.FleissKappa, fa.KrippendorffAlpha, fa.GwetAC1)
+	}
+	b.WriteString("\n")
+	folded(b, "Full agreement report (`annotate agreement`)", a.WriteText)
+}
+
+// folded adds a report's text output in a collapsed block.
+func folded(b *strings.Builder, title string, write func(io.Writer) error) {
+	var t strings.Builder
+	if err := write(&t); err != nil {
+		fmt.Fprintf(&t, "\n(report incomplete: %v)\n", err)
+	}
+	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n```text\n%s```\n\n</details>\n\n", title, strings.TrimLeft(t.String(), "\n"))
+}

@@ -1,0 +1,147 @@
+package exporter
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Flat tables (RFC 4180 via encoding/csv: CRLF line ends, quotes where
+// needed; UTF-8 without a byte order mark). The rows are the hf rows with
+// nested values spread over columns so a spreadsheet shows one value per
+// cell:
+//
+//   - contexts -> context_ids (one id per line) and contexts (the texts,
+//     separated by a blank line);
+//   - claim_ids -> one id per line;
+//   - triplet -> subject, predicate, object (empty for a text claim);
+//   - predictions -> one column prediction_<system> per system.
+//
+// null is an empty cell.
+
+func (e *exporter) csv(dir string) error {
+	nQA, nClaims, err := e.snap.Counts(false)
+	if err != nil {
+		return err
+	}
+	if nQA == 0 {
+		return errNothing
+	}
+	ql := newLayout(schema.KindQA, e.o.WithNotes)
+	if err := e.writeCSV(dir, "qa.csv", ql, nQA, &e.res.QA, func(fn func(row) error) error {
+		return each(e, e.snap.QAs(e.streamOptions(ql)), func(q *store.ExportQA) error { return fn(ql.qaRow(q, e.who)) })
+	}); err != nil {
+		return err
+	}
+	cl := newLayout(schema.KindClaim, e.o.WithNotes)
+	return e.writeCSV(dir, "claims.csv", cl, nClaims, &e.res.Claims, func(fn func(row) error) error {
+		return each(e, e.snap.Claims(e.streamOptions(cl)), func(c *store.ExportClaim) error { return fn(cl.claimRow(c, e.systems, e.who)) })
+	})
+}
+
+func (e *exporter) writeCSV(dir, name string, l layout, total int, count *int, rows func(func(row) error) error) error {
+	f, err := e.openFile(dir, name)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.UseCRLF = true
+	e.prog.begin(strings.TrimSuffix(name, ".csv"), total)
+	n := 0
+	err = w.Write(csvHeader(l, e.systems))
+	var rec []string
+	if err == nil {
+		err = rows(func(r row) error {
+			rec, err = csvRecord(rec[:0], l, r)
+			if err != nil {
+				return err
+			}
+			n++
+			return w.Write(rec)
+		})
+	}
+	if err == nil {
+		w.Flush()
+		err = w.Error()
+	}
+	return e.finish(f, err, count, n)
+}
+
+func csvHeader(l layout, systems []string) []string {
+	var h []string
+	for _, c := range l.cols {
+		switch {
+		case c.typ == tContexts:
+			h = append(h, "context_ids", "contexts")
+		case c.key == "triplet":
+			h = append(h, "subject", "predicate", "object")
+		case c.typ == tPreds:
+			for _, s := range systems {
+				h = append(h, "prediction_"+s)
+			}
+		default:
+			h = append(h, c.key)
+		}
+	}
+	return h
+}
+
+func csvRecord(rec []string, l layout, r row) ([]string, error) {
+	for i, c := range l.cols {
+		switch v := r[i].(type) {
+		case nil:
+			switch {
+			case c.key == "triplet":
+				rec = append(rec, "", "", "")
+			case c.typ == tPreds:
+				// no systems: no columns
+			default:
+				rec = append(rec, "")
+			}
+		case string:
+			rec = append(rec, v)
+		case int:
+			rec = append(rec, strconv.Itoa(v))
+		case []string:
+			if c.key == "triplet" {
+				rec = append(rec, v...)
+			} else {
+				rec = append(rec, strings.Join(v, "\n"))
+			}
+		case json.RawMessage:
+			if c.typ == tContexts {
+				var ctx []store.Context
+				if err := json.Unmarshal(v, &ctx); err != nil {
+					return nil, fmt.Errorf("%s: %w", c.key, err)
+				}
+				ids, texts := make([]string, len(ctx)), make([]string, len(ctx))
+				for j, x := range ctx {
+					ids[j], texts[j] = x.ID, x.Text
+				}
+				rec = append(rec, strings.Join(ids, "\n"), strings.Join(texts, "\n\n"))
+				continue
+			}
+			var list []string // claim_ids
+			if err := json.Unmarshal(v, &list); err != nil {
+				return nil, fmt.Errorf("%s: %w", c.key, err)
+			}
+			rec = append(rec, strings.Join(list, "\n"))
+		case preds:
+			for _, p := range v.values {
+				if p == nil {
+					rec = append(rec, "")
+				} else {
+					rec = append(rec, *p)
+				}
+			}
+		default:
+			return nil, fmt.Errorf("%s: no CSV form for %T", c.key, v)
+		}
+	}
+	return rec, nil
+}

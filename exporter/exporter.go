@@ -1,0 +1,210 @@
+// Package exporter publishes an annotation database (`annotate export`):
+//
+//   - hf: a Hugging Face dataset folder that datasets.load_dataset(DIR, "qa")
+//     and load_dataset(DIR, "claims") load as is: README.md (the dataset card,
+//     YAML header then a body a reader can check the data against),
+//     data/qa/<split>.jsonl and data/claims/<split>.jsonl;
+//   - jsonl: the native import formats, items.jsonl and labels.jsonl, which
+//     `annotate import` reads back into the same state;
+//   - csv: qa.csv and claims.csv, flat tables for a spreadsheet.
+//
+// Rows are read from the store and written one at a time (store.Snapshot), so
+// memory does not grow with the dataset. Everything is written into a
+// temporary folder beside --out and renamed into place at the end, so a failed
+// or interrupted export leaves nothing half-written.
+package exporter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Options are the flags of `annotate export`.
+type Options struct {
+	Format      string // "hf" (default), "jsonl" or "csv"
+	Out         string // folder to create
+	Force       bool   // replace a non-empty Out
+	Split       string // hf: split name, default "test"
+	License     string // hf: card license, default "cc-by-4.0"
+	Name        string // hf: pretty_name
+	Annotator   string // whose labels (jsonl: only this annotator's)
+	Adjudicated bool   // the adjudicated labels instead
+	WithNotes   bool   // hf, csv: add the notes column
+	Progress    io.Writer
+
+	// create opens an output file; tests inject failures through it.
+	create func(path string) (io.WriteCloser, error)
+}
+
+// Defaults of the hf card.
+const (
+	DefaultSplit   = "test"
+	DefaultLicense = "cc-by-4.0"
+	DefaultName    = "annotate legal RAG benchmark"
+)
+
+// Result says what an export wrote.
+type Result struct {
+	Dir       string
+	Format    string
+	Files     []string // relative to Dir
+	LabelSet  string   // "jo", "adjudicated", or "" (jsonl: everyone's)
+	QA        int
+	Claims    int
+	Labels    int // jsonl: label lines
+	Languages []string
+}
+
+// HF split names are word characters, dot-separated (the Hub refuses others).
+var splitName = regexp.MustCompile(`^\w+(\.\w+)*$`)
+
+type exporter struct {
+	ctx     context.Context
+	s       *store.Store
+	snap    *store.Snapshot
+	o       Options
+	prog    *progress
+	create  func(string) (io.WriteCloser, error)
+	labels  store.LabelSet
+	who     string // the label set as rows name it
+	systems []string
+	res     Result
+}
+
+// Export writes the database s as o.Format into o.Out.
+func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
+	o = withDefaults(o)
+	if err := check(o); err != nil {
+		return Result{}, err
+	}
+	if err := checkOut(o.Out, o.Force); err != nil { // before any reading: fail fast
+		return Result{}, err
+	}
+	e := &exporter{ctx: ctx, s: s, o: o, prog: newProgress(o.Progress), create: o.create,
+		res: Result{Dir: o.Out, Format: o.Format}}
+	if e.create == nil {
+		e.create = osCreate
+	}
+	if err := e.chooseLabels(); err != nil {
+		return Result{}, err
+	}
+	snap, err := s.Snapshot()
+	if err != nil {
+		return Result{}, err
+	}
+	defer snap.Close()
+	e.snap = snap
+	if e.systems, err = snap.Systems(); err != nil {
+		return Result{}, err
+	}
+	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv}[o.Format]
+	if err := writeFolder(o.Out, o.Force, fill); err != nil {
+		return Result{}, err
+	}
+	return e.res, nil
+}
+
+func withDefaults(o Options) Options {
+	if o.Format == "" {
+		o.Format = "hf"
+	}
+	if o.Split == "" {
+		o.Split = DefaultSplit
+	}
+	if o.License == "" {
+		o.License = DefaultLicense
+	}
+	if o.Name == "" {
+		o.Name = DefaultName
+	}
+	return o
+}
+
+func check(o Options) error {
+	switch {
+	case o.Format != "hf" && o.Format != "jsonl" && o.Format != "csv":
+		return fmt.Errorf("--format %q: want hf, jsonl or csv", o.Format)
+	case o.Out == "":
+		return errors.New("--out DIR is required")
+	case !splitName.MatchString(o.Split):
+		return fmt.Errorf("--split %q: a split name is letters, digits and underscores, optionally dot-separated (e.g. test, train, validation)", o.Split)
+	case o.WithNotes && o.Format == "jsonl":
+		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
+	}
+	return nil
+}
+
+// chooseLabels applies the reports' rule: --annotator, --adjudicated, else
+// the only annotator. The native format exports everyone's labels unless one
+// set is asked for.
+func (e *exporter) chooseLabels() error {
+	if e.o.Format == "jsonl" && e.o.Annotator == "" && !e.o.Adjudicated {
+		return nil
+	}
+	ls, err := selectLabels(e.s, e.o.Annotator, e.o.Adjudicated)
+	if err != nil {
+		return err
+	}
+	e.labels, e.who = ls, ls.Annotator
+	if ls.Adjudicated {
+		e.who = "adjudicated"
+	}
+	e.res.LabelSet = e.who
+	return nil
+}
+
+// each runs fn on every element of a stream, counting progress and checking
+// for cancellation (Ctrl-C) every 1024 rows.
+func each[T any](e *exporter, seq iter.Seq2[T, error], fn func(T) error) error {
+	n := 0
+	for v, err := range seq {
+		if err != nil {
+			return err
+		}
+		if n++; n&1023 == 0 {
+			if err := e.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+		e.prog.step()
+	}
+	return e.ctx.Err()
+}
+
+// streamOptions are the store options for rows of layout l.
+func (e *exporter) streamOptions(l layout) store.ExportOptions {
+	return store.ExportOptions{Labels: e.labels, Fields: labelNames(l.labels), Notes: l.notes, Systems: e.systems}
+}
+
+// languages lists the languages of the sources (lower-case codes), for the
+// card and the YAML header.
+func (e *exporter) languages() ([]store.SourceInfo, []string, error) {
+	srcs, err := e.snap.Sources()
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	var langs []string
+	for _, s := range srcs {
+		l := strings.ToLower(strings.TrimSpace(s.Language))
+		if l != "" && !seen[l] && s.QA > 0 {
+			seen[l] = true
+			langs = append(langs, l)
+		}
+	}
+	sort.Strings(langs)
+	return srcs, langs, nil
+}
+
+var errNothing = errors.New("nothing to export: the database has no QA pairs (import data first)")

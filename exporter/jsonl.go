@@ -1,0 +1,214 @@
+package exporter
+
+import (
+	"encoding/json"
+	"fmt"
+	"iter"
+	"sort"
+
+	"github.com/annotate-dev/annotate/store"
+)
+
+// The native formats of DESIGN.md ("Import formats" 1 and 2), written so that
+// `annotate import DIR` (or the two files) rebuilds the same items and
+// current labels in another database:
+//
+//   - items.jsonl: one QA pair per line with its contexts and claims inside;
+//     claims carry their predictions, and annotator-added claims their
+//     "origin":"annotator" and "added_by". Unknown keys the pair was imported
+//     with are written back at the top level. No labels inside.
+//   - labels.jsonl: every current label, one per line, as
+//     {"annotator","item","field","value"}. An adjudicated label is written
+//     under the name of the lead who adjudicated with "role":"adjudicate";
+//     every other line has no "role" (an annotator's own label), so the file
+//     stays in the documented labels format. Markers are labels too:
+//     missed_claims_checked on QA pairs, claim_added on added claims.
+//
+// Unlike hf and csv, nothing is filtered: not-asked labels (a persona of a
+// question later judged invalid) and added claims whose addition was undone
+// are kept, because the native export is a copy of the database's state,
+// not a publication.
+
+func (e *exporter) native(dir string) error {
+	if err := e.writeItems(dir); err != nil {
+		return err
+	}
+	return e.writeLabels(dir)
+}
+
+func (e *exporter) writeItems(dir string) error {
+	nQA, _, err := e.snap.Counts(true)
+	if err != nil {
+		return err
+	}
+	if nQA == 0 {
+		return errNothing
+	}
+	f, err := e.openFile(dir, "items.jsonl")
+	if err != nil {
+		return err
+	}
+	opts := store.ExportOptions{AllClaims: true, Systems: e.systems}
+	// Pairs and claims come from two cursors in the same order (pair import
+	// order) and are merged here, so neither side is held in memory.
+	next, stop := iter.Pull2(e.snap.Claims(opts))
+	defer stop()
+	claim, cerr, more := next()
+	var buf []byte
+	nq, nc := 0, 0
+	e.prog.begin("items", nQA)
+	err = each(e, e.snap.QAs(opts), func(q *store.ExportQA) error {
+		buf = appendNativePairHead(buf[:0], q)
+		first := true
+		for more && cerr == nil && claim.QAID == q.ID {
+			if !first {
+				buf = append(buf, ',')
+			}
+			first = false
+			buf = appendNativeClaim(buf, claim, e.systems)
+			nc++
+			claim, cerr, more = next()
+		}
+		if cerr != nil {
+			return cerr
+		}
+		buf = append(buf, ']')
+		var xerr error
+		if buf, xerr = appendExtra(buf, q.Extra); xerr != nil {
+			return fmt.Errorf("QA pair %s: its extra keys: %w", q.ID, xerr)
+		}
+		buf = append(buf, '}', '\n')
+		nq++
+		_, err := f.Write(buf)
+		return err
+	})
+	if err == nil && more {
+		err = cerr // a cursor error after the last pair, or a claim no pair took
+		if err == nil {
+			err = fmt.Errorf("claim %s: its QA pair %s is not in the export", claim.ID, claim.QAID)
+		}
+	}
+	if err := e.finish(f, err, &e.res.QA, nq); err != nil {
+		return err
+	}
+	e.res.Claims = nc
+	return nil
+}
+
+func appendNativePairHead(b []byte, q *store.ExportQA) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, q.ID)
+	b = append(b, `,"source":`...)
+	b = appendString(b, q.Source)
+	// The pair's own language only: one it took from its source is taken
+	// again on import, and the content hash stays the same.
+	if q.Language != "" {
+		b = append(b, `,"language":`...)
+		b = appendString(b, q.Language)
+	}
+	for _, kv := range [][2]string{{"hop", q.Hop}, {"question", q.Question}, {"answer", q.Answer},
+		{"rationale", q.Rationale}, {"category", q.Category}} {
+		b = append(b, ',')
+		b = appendString(b, kv[0])
+		b = append(b, ':')
+		b = appendString(b, kv[1])
+	}
+	b = append(b, `,"contexts":`...)
+	b = append(b, q.ContextsJSON...)
+	return append(b, `,"claims":[`...)
+}
+
+func appendNativeClaim(b []byte, c *store.ExportClaim, systems []string) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, c.ID)
+	if c.IsTriplet() {
+		b = append(b, `,"triplet":`...)
+		b = appendValue(b, c.Triplet[:])
+	} else {
+		b = append(b, `,"text":`...)
+		b = appendString(b, c.Text)
+	}
+	if c.Origin != store.OriginExtracted {
+		b = append(b, `,"origin":`...)
+		b = appendString(b, c.Origin)
+	}
+	if c.AddedBy != "" {
+		b = append(b, `,"added_by":`...)
+		b = appendString(b, c.AddedBy)
+	}
+	n := 0
+	for i, v := range c.Preds {
+		if !v.Valid {
+			continue
+		}
+		if n == 0 {
+			b = append(b, `,"predictions":{`...)
+		} else {
+			b = append(b, ',')
+		}
+		n++
+		b = appendString(b, systems[i])
+		b = append(b, ':')
+		b = appendString(b, v.String)
+	}
+	if n > 0 {
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// appendExtra writes back the keys the pair was imported with that no
+// format field took (kept by the importer as a JSON object), sorted.
+func appendExtra(b []byte, extra string) ([]byte, error) {
+	if extra == "" || extra == "{}" {
+		return b, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(extra), &m); err != nil {
+		return b, err
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b = append(b, ',')
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = append(b, m[k]...)
+	}
+	return b, nil
+}
+
+func (e *exporter) writeLabels(dir string) error {
+	f, err := e.openFile(dir, "labels.jsonl")
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	n := 0
+	e.prog.begin("labels", 0)
+	err = each(e, e.snap.Labels(), func(l store.ExportLabel) error {
+		adjudicated := l.Role == store.RoleAdjudicate
+		if e.who != "" && (adjudicated != e.labels.Adjudicated || !adjudicated && l.Annotator != e.labels.Annotator) {
+			return nil // --annotator or --adjudicated: that set only
+		}
+		buf = append(buf[:0], `{"annotator":`...)
+		buf = appendString(buf, l.Annotator)
+		buf = append(buf, `,"item":`...)
+		buf = appendString(buf, l.Item)
+		buf = append(buf, `,"field":`...)
+		buf = appendString(buf, l.Field)
+		buf = append(buf, `,"value":`...)
+		buf = appendString(buf, l.Value)
+		if adjudicated {
+			buf = append(buf, `,"role":"adjudicate"`...)
+		}
+		buf = append(buf, '}', '\n')
+		n++
+		_, err := f.Write(buf)
+		return err
+	})
+	return e.finish(f, err, &e.res.Labels, n)
+}

@@ -1,0 +1,489 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+)
+
+// Streaming reads for `annotate export`. Each stream is one SQL statement
+// whose rows are handed over one at a time, so exporting a million claims
+// holds one row in memory, not the dataset. Everything per row (contexts,
+// labels, predictions, notes) comes from correlated subqueries on primary
+// keys or indexes, which SQLite answers in microseconds without a sort.
+
+// Snapshot is a read-only transaction: every stream read through it sees the
+// same database state, even while annotators keep labelling during a long
+// export. It takes no write lock (a read-only BEGIN is deferred).
+type Snapshot struct {
+	tx *sql.Tx
+}
+
+// Snapshot starts a read-only transaction; Close ends it.
+func (s *Store) Snapshot() (*Snapshot, error) {
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{tx: tx}, nil
+}
+
+// Close ends the snapshot (nothing was written, so it rolls back).
+func (x *Snapshot) Close() error { return x.tx.Rollback() }
+
+// LabelSet names whose labels an export reads: one annotator's current labels,
+// or the adjudicated ones (the latest adjudication per item and field,
+// whoever adjudicated).
+type LabelSet struct {
+	Annotator   string
+	Adjudicated bool
+}
+
+// ExportOptions shapes the rows of a stream.
+type ExportOptions struct {
+	Labels LabelSet
+	Fields []string // label fields to read as columns, e.g. schema field names
+	Notes  bool     // read the notes of the label set's annotator (all annotators' for adjudicated)
+	// AllClaims keeps annotator-added claims whose addition was undone. A
+	// published dataset leaves them out (they do not stand); a native export
+	// keeps the database as it is.
+	AllClaims bool
+	Systems   []string // prediction columns of claims, in this order
+}
+
+// ExportQA is one QA pair of an export stream.
+type ExportQA struct {
+	QAPair         // Language: the pair's own, "" when it takes the source's
+	SourceLanguage string
+	Jurisdiction   string
+	// ContextsJSON is the pair's context units as a JSON array of
+	// {"id","text"} objects in order, built by SQLite so the writers can
+	// copy it without decoding and re-encoding every paragraph.
+	ContextsJSON json.RawMessage
+	ClaimIDs     json.RawMessage // JSON array of the pair's claim ids in position order
+	Labels       map[string]string
+	Note         sql.NullString
+}
+
+// ExportClaim is one claim of an export stream, with its pair's question,
+// answer and contexts so a claims file stands on its own.
+type ExportClaim struct {
+	Claim
+	Language     string
+	Question     string
+	Answer       string
+	ContextsJSON json.RawMessage  // shared by the claims of a pair: read-only
+	Preds        []sql.NullString // aligned with ExportOptions.Systems
+	Labels       map[string]string
+	Note         sql.NullString
+}
+
+// ExportLabel is one current label of the native labels file.
+type ExportLabel struct {
+	Annotator         string
+	Item              string
+	Field             string
+	Value             string
+	Role              string
+	ActiveMs          int64
+	GuidelinesVersion string
+}
+
+const contextsSQL = `(SELECT COALESCE(json_group_array(json_object('id', cu.ext_id, 'text', cu.text) ORDER BY x.position), '[]')
+	FROM qa_contexts x JOIN context_units cu ON cu.id = x.context_id WHERE x.qa_item_id = %s)`
+
+// standingSQL keeps extracted claims and annotator-added claims whose
+// claim_added label still stands.
+const standingSQL = `(cl.origin <> 'annotator' OR EXISTS (SELECT 1 FROM current_labels ca
+	WHERE ca.item_id = cl.item_id AND ca.field = 'claim_added' AND ca.role = 'annotate'))`
+
+// labelCols returns the label column (every current label of the item in the
+// label set, as one JSON object: one index range read instead of a lookup
+// per field) and the note column, with their arguments.
+func (x *Snapshot) labelCols(o ExportOptions, item string) (string, []any, error) {
+	if len(o.Fields) == 0 && !o.Notes {
+		return ", NULL, NULL", nil, nil // no label set needed
+	}
+	role, aid := RoleAdjudicate, int64(0)
+	if !o.Labels.Adjudicated {
+		err := x.tx.QueryRow("SELECT id FROM annotators WHERE name=?", o.Labels.Annotator).Scan(&aid)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", nil, notFound("annotator", o.Labels.Annotator)
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		role = RoleAnnotate
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, ", (SELECT json_group_object(field, value) FROM current_labels WHERE role=? AND annotator_id=? AND item_id=%s)", item)
+	args := []any{role, aid}
+	switch {
+	case !o.Notes:
+		b.WriteString(", NULL")
+	case o.Labels.Adjudicated:
+		// Adjudication weighs everyone's remarks, so every annotator's latest note.
+		fmt.Fprintf(&b, `, (SELECT group_concat(a.name || ': ' || n.text, char(10)) FROM notes n JOIN annotators a ON a.id = n.annotator_id
+			WHERE n.id IN (SELECT MAX(id) FROM notes WHERE item_id=%s GROUP BY annotator_id) AND n.text <> '')`, item)
+	default:
+		fmt.Fprintf(&b, `, (SELECT NULLIF(n.text, '') FROM notes n WHERE n.item_id=%s AND n.annotator_id=? ORDER BY n.id DESC LIMIT 1)`, item)
+		args = append(args, aid)
+	}
+	return b.String(), args, nil
+}
+
+// scanLabels keeps the asked-for fields of a label column.
+func scanLabels(fields []string, col sql.NullString) (map[string]string, error) {
+	m := make(map[string]string, len(fields))
+	if !col.Valid || len(fields) == 0 {
+		return m, nil
+	}
+	return m, flatObject(col.String, func(k, v string) {
+		for _, f := range fields {
+			if f == k {
+				m[f] = v
+			}
+		}
+	})
+}
+
+// flatObject reads a JSON object of strings as SQLite's json_group_object
+// writes it, calling fn for each member. It exists because encoding/json took
+// a tenth of a million-row export for these two-member objects; strings
+// without escapes (nearly all) are sliced, not copied.
+func flatObject(s string, fn func(k, v string)) error {
+	i := 0
+	next := func(c byte) bool {
+		if i < len(s) && s[i] == c {
+			i++
+			return true
+		}
+		return false
+	}
+	str := func() (string, error) {
+		if !next('"') {
+			return "", fmt.Errorf("bad label object %q at %d", s, i)
+		}
+		start := i
+		for i < len(s) && s[i] != '"' {
+			if s[i] == '\\' { // an escape: find the closing quote, let encoding/json decode
+				end := i
+				for ; end < len(s) && s[end] != '"'; end++ {
+					if s[end] == '\\' {
+						end++
+					}
+				}
+				if end >= len(s) {
+					return "", fmt.Errorf("bad label object %q", s)
+				}
+				var out string
+				err := json.Unmarshal([]byte(s[start-1:end+1]), &out)
+				i = end + 1
+				return out, err
+			}
+			i++
+		}
+		v := s[start:i]
+		if !next('"') {
+			return "", fmt.Errorf("bad label object %q", s)
+		}
+		return v, nil
+	}
+	if !next('{') {
+		return fmt.Errorf("bad label object %q", s)
+	}
+	for !next('}') {
+		if i > 1 && !next(',') {
+			return fmt.Errorf("bad label object %q at %d", s, i)
+		}
+		k, err := str()
+		if err != nil {
+			return err
+		}
+		if !next(':') {
+			return fmt.Errorf("bad label object %q at %d", s, i)
+		}
+		v, err := str()
+		if err != nil {
+			return err
+		}
+		fn(k, v)
+	}
+	return nil
+}
+
+// QAs streams the QA pairs in import order.
+func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
+	return func(yield func(*ExportQA, error) bool) {
+		cols, args, err := x.labelCols(o, "p.id")
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		standing := standingSQL
+		if o.AllClaims {
+			standing = "1"
+		}
+		q := `SELECT p.id, p.ext_id, COALESCE(src.name, ''), q.language, COALESCE(src.language, ''), COALESCE(src.jurisdiction, ''),
+			q.hop, q.question, q.answer, q.rationale, q.category, q.extra, ` + fmt.Sprintf(contextsSQL, "p.id") + `,
+			(SELECT COALESCE(json_group_array(c.ext_id ORDER BY cl.position, c.id), '[]') FROM items c JOIN claims cl ON cl.item_id = c.id
+				WHERE c.parent_id = p.id AND ` + standing + `)` + cols + `
+			FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
+			WHERE p.kind = 'qa' ORDER BY p.id`
+		rows, err := x.tx.Query(q, args...)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r := &ExportQA{}
+			var ctx, ids string
+			var labels sql.NullString
+			if err := rows.Scan(&r.ItemID, &r.ID, &r.Source, &r.Language, &r.SourceLanguage, &r.Jurisdiction, &r.Hop, &r.Question, &r.Answer,
+				&r.Rationale, &r.Category, &r.Extra, &ctx, &ids, &labels, &r.Note); err != nil {
+				yield(nil, err)
+				return
+			}
+			r.ContextsJSON, r.ClaimIDs = json.RawMessage(ctx), json.RawMessage(ids)
+			if r.Labels, err = scanLabels(o.Fields, labels); err != nil {
+				yield(nil, fmt.Errorf("labels of %s: %w", r.ID, err))
+				return
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(nil, err)
+		}
+	}
+}
+
+// pairText is what claim rows repeat from their QA pair.
+type pairText struct {
+	id                         int64
+	language, question, answer string
+	contexts                   json.RawMessage
+}
+
+// Claims streams the claims grouped by QA pair (import order), in position
+// order within a pair, so annotator-added claims follow their answer's. The
+// pair's text comes from a second cursor over the pairs in the same order,
+// read once per pair rather than once per claim (a pair has several claims,
+// and its contexts are the longest text of a row).
+func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
+	return func(yield func(*ExportClaim, error) bool) {
+		cols, args, err := x.labelCols(o, "c.id")
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		var preds strings.Builder
+		var pargs []any
+		for _, sys := range o.Systems {
+			preds.WriteString(", (SELECT value FROM predictions WHERE item_id = c.id AND system = ?)")
+			pargs = append(pargs, sys)
+		}
+		where := "p.kind = 'qa'"
+		if !o.AllClaims {
+			where += " AND " + standingSQL
+		}
+		q := `SELECT p.id, c.id, c.ext_id, p.ext_id, COALESCE(src.name, ''),
+			cl.position, cl.subject, cl.predicate, cl.object, cl.text, cl.origin, COALESCE(a.name, '')` + preds.String() + cols + `
+			FROM items p JOIN items c ON c.parent_id = p.id JOIN claims cl ON cl.item_id = c.id
+			LEFT JOIN sources src ON src.id = c.source_id LEFT JOIN annotators a ON a.id = cl.added_by
+			WHERE ` + where + ` ORDER BY p.id, cl.position, c.id`
+		rows, err := x.tx.Query(q, append(pargs, args...)...)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer rows.Close()
+		pairs, err := x.tx.Query(`SELECT p.id, COALESCE(NULLIF(q.language, ''), src.language, ''), q.question, q.answer, ` +
+			fmt.Sprintf(contextsSQL, "p.id") + ` FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
+			WHERE p.kind = 'qa' ORDER BY p.id`)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer pairs.Close()
+		var pair pairText
+		for rows.Next() {
+			r := &ExportClaim{Preds: make([]sql.NullString, len(o.Systems))}
+			var parent int64
+			var labels sql.NullString
+			dest := []any{&parent, &r.ItemID, &r.ID, &r.QAID, &r.Source, &r.Position,
+				&r.Triplet[0], &r.Triplet[1], &r.Triplet[2], &r.Text, &r.Origin, &r.AddedBy}
+			for i := range r.Preds {
+				dest = append(dest, &r.Preds[i])
+			}
+			if err := rows.Scan(append(dest, &labels, &r.Note)...); err != nil {
+				yield(nil, err)
+				return
+			}
+			for pair.id < parent && pairs.Next() {
+				var ctx string
+				if err := pairs.Scan(&pair.id, &pair.language, &pair.question, &pair.answer, &ctx); err != nil {
+					yield(nil, err)
+					return
+				}
+				pair.contexts = json.RawMessage(ctx)
+			}
+			if pair.id != parent {
+				yield(nil, errors.Join(pairs.Err(), fmt.Errorf("claim %s: its QA pair %s was not read", r.ID, r.QAID)))
+				return
+			}
+			r.Language, r.Question, r.Answer, r.ContextsJSON = pair.language, pair.question, pair.answer, pair.contexts
+			if r.Labels, err = scanLabels(o.Fields, labels); err != nil {
+				yield(nil, fmt.Errorf("labels of %s: %w", r.ID, err))
+				return
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(nil, err)
+		}
+	}
+}
+
+// Labels streams every current label of every annotator in the primary key
+// order of current_labels (no sort): the adjudicated ones first, under the
+// name of who adjudicated, then each annotator's (creation order of the
+// annotators, then import order of the items).
+func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
+	return func(yield func(ExportLabel, error) bool) {
+		rows, err := x.tx.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version
+			FROM current_labels l JOIN label_events e ON e.id = l.event_id JOIN annotators a ON a.id = e.annotator_id
+			JOIN items i ON i.id = l.item_id
+			ORDER BY l.role, l.annotator_id, l.item_id, l.field`)
+		if err != nil {
+			yield(ExportLabel{}, err)
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var l ExportLabel
+			if err := rows.Scan(&l.Annotator, &l.Item, &l.Field, &l.Value, &l.Role, &l.ActiveMs, &l.GuidelinesVersion); err != nil {
+				yield(l, err)
+				return
+			}
+			if !yield(l, nil) {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(ExportLabel{}, err)
+		}
+	}
+}
+
+// Systems lists the systems that have predictions, sorted.
+func (x *Snapshot) Systems() ([]string, error) {
+	return x.strings("SELECT DISTINCT system FROM predictions ORDER BY system")
+}
+
+func (x *Snapshot) strings(q string, args ...any) ([]string, error) {
+	rows, err := x.tx.Query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Counts returns the number of QA pairs and of claims a stream will yield
+// (standing claims unless all), for progress and the card's size category.
+func (x *Snapshot) Counts(all bool) (qa, claims int, err error) {
+	where := standingSQL
+	if all {
+		where = "1"
+	}
+	err = x.tx.QueryRow(`SELECT (SELECT COUNT(*) FROM items WHERE kind = 'qa'),
+		(SELECT COUNT(*) FROM claims cl JOIN items c ON c.id = cl.item_id JOIN items p ON p.id = c.parent_id AND p.kind = 'qa' WHERE `+where+`)`).Scan(&qa, &claims)
+	return qa, claims, err
+}
+
+// SourceInfo describes a source for the dataset card.
+type SourceInfo struct {
+	Name, Language, Jurisdiction string
+	QA                           int
+}
+
+// Sources lists the sources in creation order (the reports' order), with the language of
+// their pairs when the source itself has none.
+func (x *Snapshot) Sources() ([]SourceInfo, error) {
+	rows, err := x.tx.Query(`SELECT s.name, COALESCE(NULLIF(s.language, ''), (SELECT MIN(q.language) FROM qa_pairs q JOIN items i ON i.id = q.item_id
+			WHERE i.source_id = s.id AND q.language <> ''), ''), s.jurisdiction,
+		(SELECT COUNT(*) FROM items i WHERE i.source_id = s.id AND i.kind = 'qa')
+		FROM sources s ORDER BY s.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SourceInfo
+	for rows.Next() {
+		var si SourceInfo
+		if err := rows.Scan(&si.Name, &si.Language, &si.Jurisdiction, &si.QA); err != nil {
+			return nil, err
+		}
+		out = append(out, si)
+	}
+	return out, rows.Err()
+}
+
+// Work is what one annotator did, from the label log (retracted decisions
+// included: their time was spent too).
+type Work struct {
+	Annotator  string
+	Items      int   // distinct items labelled
+	ActiveMs   int64 // active time over every event
+	Annotated  bool  // has labels of their own (role annotate)
+	Adjudicate bool  // made adjudications
+	First      string
+	Last       string
+	Guidelines []string // guidelines versions in force, sorted
+}
+
+// Work lists the annotators who have labels, in creation order, in one scan
+// of the log. It reads outside any snapshot so that it can run beside an
+// export's streams.
+func (s *Store) Work() ([]Work, error) {
+	rows, err := s.db.Query(`SELECT a.name, COUNT(DISTINCT e.item_id), COALESCE(SUM(e.active_ms), 0),
+		MAX(e.role = 'annotate'), MAX(e.role = 'adjudicate'), MIN(e.created_at), MAX(e.created_at),
+		COALESCE(group_concat(DISTINCT NULLIF(e.guidelines_version, '')), '')
+		FROM label_events e JOIN annotators a ON a.id = e.annotator_id GROUP BY e.annotator_id ORDER BY e.annotator_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Work
+	for rows.Next() {
+		var w Work
+		var gl string
+		if err := rows.Scan(&w.Annotator, &w.Items, &w.ActiveMs, &w.Annotated, &w.Adjudicate, &w.First, &w.Last, &gl); err != nil {
+			return nil, err
+		}
+		if gl != "" {
+			w.Guidelines = strings.Split(gl, ",")
+			slices.Sort(w.Guidelines)
+		}
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
