@@ -1,0 +1,268 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// The benchmarks run against a real store file with 200,000 QA pairs and
+// 1,000,000 claims, built once per run with bulk SQL.
+const (
+	benchPairs         = 200_000
+	benchClaimsPerPair = 5
+)
+
+var (
+	bigOnce sync.Once
+	bigDir  string
+	bigPath string
+	bigErr  error
+	bigTook time.Duration
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bigDir != "" {
+		os.RemoveAll(bigDir)
+	}
+	os.Exit(code)
+}
+
+func bigStore(b *testing.B) *store.Store {
+	if testing.Short() {
+		b.Skip("the 200,000-pair store is not built with -short")
+	}
+	bigOnce.Do(func() {
+		t0 := time.Now()
+		bigDir, bigErr = os.MkdirTemp("", "annotate-bench-")
+		if bigErr != nil {
+			return
+		}
+		bigPath = filepath.Join(bigDir, "big.db")
+		bigErr = buildBig(bigPath)
+		bigTook = time.Since(t0)
+	})
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	s, err := store.Open(bigPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+func buildBig(path string) error {
+	s, err := store.Open(path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ctx := context.Background()
+	conn, err := s.DB().Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous=OFF"); err != nil {
+		return err
+	}
+	ctxText := "This Regulation lays down rules relating to the protection of natural persons with regard to the processing of personal data and rules relating to the free movement of personal data. It protects fundamental rights and freedoms of natural persons and in particular their right to the protection of personal data."
+	nClaims := benchPairs * benchClaimsPerPair
+	stmts := []string{
+		`INSERT INTO sources(id,name,language) VALUES (1,'GDPR','en')`,
+		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<%d)
+			INSERT INTO items(id,ext_id,kind,source_id,hash,imported_at) SELECT i,'q'||i,'qa',1,'h','2026-01-01' FROM n`, benchPairs),
+		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<%d)
+			INSERT INTO qa_pairs(item_id,language,hop,question,answer,rationale,category)
+			SELECT i,'en','single','Question '||i||': what does Article '||(i%%99+1)||' of the GDPR protect?',
+			  'Answer '||i||': it protects natural persons with regard to the processing of personal data and the free movement of such data.',
+			  'Article 1(1).', 'factual_recall' FROM n`, benchPairs),
+		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<%d)
+			INSERT INTO context_units(id,ext_id,source_id,text) SELECT i,'p'||i,1,'Paragraph '||i||'. '||'%s' FROM n`, benchPairs, ctxText),
+		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<%d)
+			INSERT INTO qa_contexts(qa_item_id,position,context_id) SELECT i,0,i FROM n`, benchPairs),
+		fmt.Sprintf(`WITH RECURSIVE n(j) AS (SELECT 0 UNION ALL SELECT j+1 FROM n WHERE j<%d)
+			INSERT INTO items(id,ext_id,kind,source_id,parent_id,hash,imported_at)
+			SELECT %d+j,'q'||(j/%d+1)||'-c'||(j%%%d+1),'claim',1,j/%d+1,'h','2026-01-01' FROM n`,
+			nClaims-1, benchPairs+1, benchClaimsPerPair, benchClaimsPerPair, benchClaimsPerPair),
+		fmt.Sprintf(`WITH RECURSIVE n(j) AS (SELECT 0 UNION ALL SELECT j+1 FROM n WHERE j<%d)
+			INSERT INTO claims(item_id,position,subject,predicate,object,origin)
+			SELECT %d+j,j%%%d+1,'The Regulation','protects','natural persons '||j,'extracted' FROM n`,
+			nClaims-1, benchPairs+1, benchClaimsPerPair),
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, q := range stmts {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("%v\n%s", err, q)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, "ANALYZE")
+	return err
+}
+
+// benchModel opens the QA queue of a fresh annotator, runs Init and returns
+// the model with its first item on screen.
+func benchModel(b *testing.B, s *store.Store, who, kind string) (*Model, *harness) {
+	h := &harness{t: b, s: s, clock: newClock()}
+	h.m = New(Options{Store: s, Annotator: who, Kind: kind, Client: "bench"})
+	h.m.e.noTicks = true
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.run(h.m.Init())
+	if h.item() == nil {
+		b.Fatalf("no item on screen:\n%s", h.view())
+	}
+	return h.m, h
+}
+
+// decisionKey is a valid key for the field on screen.
+func decisionKey(m *Model) tea.KeyPressMsg {
+	s := m.cur.(*itemScreen)
+	switch {
+	case s.missed, s.field == schema.Category:
+		return keyMsg("enter")
+	case s.field == schema.QuestionValidity, s.field == schema.ClaimValidity:
+		return keyMsg("y")
+	}
+	return keyMsg("1")
+}
+
+// runUntilSaved runs the command of a key press (the save), feeds its
+// answer back and keeps the commands that answer returns (preloads, queue
+// fetches, counts: background work in the real program) to run after the
+// frame is measured.
+func runUntilSaved(m *Model, cmd tea.Cmd, later *[]tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			runUntilSaved(m, c, later)
+		}
+	case labelSavedMsg, saveFailedMsg:
+		_, next := m.Update(msg)
+		*later = append(*later, next)
+	default:
+		*later = append(*later, func() tea.Msg { return msg })
+	}
+}
+
+var benchRound int
+
+// BenchmarkKeypressToNextFrame: a decision key, its RecordLabel committed
+// (synchronous=FULL), the saved message handled and the next frame
+// rendered. Preloading and queue fetches run between key presses, as they
+// do in the background of the real program.
+func BenchmarkKeypressToNextFrame(b *testing.B) {
+	for _, kind := range []string{"qa", "claim"} {
+		b.Run(kind, func(b *testing.B) { benchKeypress(b, kind) })
+	}
+}
+
+var logBuild sync.Once
+
+func benchKeypress(b *testing.B, kind string) {
+	s := bigStore(b)
+	benchRound++
+	m, h := benchModel(b, s, fmt.Sprintf("bench-%d-%d", time.Now().UnixNano(), benchRound), kind)
+	lat := make([]time.Duration, 0, b.N)
+	tui := make([]time.Duration, 0, b.N) // the TUI's own share: Update and View, without the store's commit
+	var later []tea.Cmd
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := decisionKey(m)
+		t0 := time.Now()
+		_, cmd := m.Update(k)
+		t1 := time.Now()
+		msg := cmd() // the save: RecordLabel, committed
+		t2 := time.Now()
+		runUntilSaved(m, func() tea.Msg { return msg }, &later)
+		_ = m.View()
+		t3 := time.Now()
+		lat = append(lat, t3.Sub(t0))
+		tui = append(tui, t1.Sub(t0)+t3.Sub(t2))
+		b.StopTimer()
+		for _, c := range later {
+			h.run(c)
+		}
+		later = later[:0]
+		if m.cur.(*itemScreen).saving {
+			b.Fatal("the save did not come back")
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	pct := func(d []time.Duration, p float64) float64 {
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		return float64(d[min(len(d)-1, int(p*float64(len(d))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(pct(lat, 0.50), "p50-ms")
+	b.ReportMetric(pct(lat, 0.99), "p99-ms")
+	b.ReportMetric(pct(lat, 1), "max-ms")
+	b.ReportMetric(pct(tui, 0.99), "tui-p99-ms")
+	logBuild.Do(func() {
+		b.Logf("store of %d pairs and %d claims built in %s", benchPairs, benchPairs*benchClaimsPerPair, bigTook.Round(time.Millisecond))
+	})
+}
+
+// BenchmarkFirstFrame: New, Init's commands (session, queue fetch, counts,
+// first item) and the first View with the first item of the queue.
+func BenchmarkFirstFrame(b *testing.B) {
+	s := bigStore(b)
+	b.ResetTimer()
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		benchRound++
+		t0 := time.Now()
+		m, _ := benchModel(b, s, fmt.Sprintf("first-%d-%d", time.Now().UnixNano(), benchRound), "qa")
+		_ = m.View()
+		total += time.Since(t0)
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms")
+}
+
+// BenchmarkHomeFirstFrame: the home screen with its progress rows
+// (store.Progress over every item).
+func BenchmarkHomeFirstFrame(b *testing.B) {
+	s := bigStore(b)
+	b.ResetTimer()
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		h := &harness{t: b, s: s, clock: newClock()}
+		h.m = New(Options{Store: s, Annotator: "home-bench", Client: "bench"})
+		h.m.e.noTicks = true
+		h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+		h.run(h.m.Init())
+		_ = h.m.View()
+		total += time.Since(t0)
+		if hs, ok := h.m.cur.(*homeScreen); !ok || hs.rows == nil {
+			b.Fatal("home has no rows")
+		}
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms")
+}

@@ -1,0 +1,393 @@
+package tui
+
+import (
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Every store call of the TUI is here, as a tea.Cmd returning a typed
+// message: Update never does I/O, and the TUI never runs SQL.
+
+// itemData is everything an annotation screen shows of one item. It is
+// loaded in one Cmd (and ahead of need, for the next items of the queue).
+// It never holds system predictions or another annotator's labels.
+type itemData struct {
+	ref      store.ItemRef
+	qa       store.QAPair      // the QA pair (a claim's: its answer's pair)
+	claim    store.Claim       // kind claim
+	siblings []store.Claim     // the extracted claims of the answer, in order
+	mine     []store.Claim     // claims this annotator added to the answer and that stand
+	isLast   bool              // the last extracted claim of its answer
+	labels   map[string]string // this annotator's current labels on the item
+	parent   map[string]string // … and on the claim's QA pair (missed_claims_checked)
+	note     string
+	flagged  bool
+}
+
+func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }
+
+// loadItem reads one item for one annotator.
+func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, error) {
+	d := &itemData{ref: ref}
+	var err error
+	switch schema.Kind(ref.Kind) {
+	case schema.KindQA:
+		if d.qa, err = s.QA(ref.ItemID); err != nil {
+			return nil, err
+		}
+	case schema.KindClaim:
+		if d.claim, err = s.Claim(ref.ItemID); err != nil {
+			return nil, err
+		}
+		parent, err := s.Resolve(d.claim.QAID)
+		if err != nil {
+			return nil, err
+		}
+		if d.qa, err = s.QA(parent.ItemID); err != nil {
+			return nil, err
+		}
+		all, err := s.ClaimsOf(parent.ItemID)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range all {
+			switch {
+			case c.Origin != store.OriginAnnotator:
+				d.siblings = append(d.siblings, c)
+			case c.AddedBy == annotator:
+				cur, err := s.CurrentLabels(annotator, c.ItemID)
+				if err != nil {
+					return nil, err
+				}
+				if cur[schema.ClaimAdded] != "" {
+					d.mine = append(d.mine, c)
+				}
+			}
+		}
+		if d.claim.Origin != store.OriginAnnotator {
+			if d.isLast, err = s.IsLastClaim(ref.ItemID); err != nil {
+				return nil, err
+			}
+		}
+		if d.parent, err = s.CurrentLabels(annotator, parent.ItemID); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: this screen labels QA pairs and claims")
+	}
+	if d.labels, err = s.CurrentLabels(annotator, ref.ItemID); err != nil {
+		return nil, err
+	}
+	if d.parent == nil {
+		d.parent = map[string]string{}
+	}
+	d.note, d.flagged, err = s.ItemNote(annotator, ref.ItemID)
+	return d, err
+}
+
+// --- messages ---
+
+type sessionStartedMsg struct {
+	id  int64
+	err error
+}
+
+type queueFetchedMsg struct {
+	gen     int
+	entries []store.QueueEntry
+	limit   int
+	err     error
+}
+
+type queueCountMsg struct {
+	gen         int
+	done, total int
+	hasTotal    bool
+	err         error
+}
+
+// itemLoadedMsg answers loadItemCmd; seq tells which request it answers.
+type itemLoadedMsg struct {
+	seq  int
+	ref  store.ItemRef
+	data *itemData
+	err  error
+}
+
+// labelSavedMsg: the decision is committed (event id).
+type labelSavedMsg struct {
+	item    int64
+	field   string
+	value   string
+	eventID int64
+}
+
+// saveFailedMsg: the decision was not written; the screen stays on the field.
+type saveFailedMsg struct {
+	item  int64
+	field string
+	ms    int64
+	err   error
+}
+
+// undoneMsg: the annotator's latest decision was retracted; data is the item
+// to go back to, reloaded.
+type undoneMsg struct {
+	ev   store.Event
+	data *itemData
+	err  error
+}
+
+type claimAddedMsg struct {
+	qa     int64
+	claim  store.Claim
+	marker string // the missed_claims_checked value now recorded ("" if it failed)
+	err    error
+}
+
+type noteSavedMsg struct {
+	item int64
+	text string
+	err  error
+}
+
+type flagSavedMsg struct {
+	item    int64
+	flagged bool
+	err     error
+}
+
+// gotoLoadedMsg answers a "go to item" request.
+type gotoLoadedMsg struct {
+	query string
+	data  *itemData
+	err   error
+}
+
+// homeMsg carries the home screen's queues and today's active time.
+type homeMsg struct {
+	rows    []homeRow
+	todayMs int64
+	err     error
+}
+
+type batchKindMsg struct {
+	batch, kind string
+	err         error
+}
+
+// --- commands ---
+
+func startSessionCmd(s *store.Store, annotator, client string) tea.Cmd {
+	return func() tea.Msg {
+		sess, err := s.StartSession(annotator, client)
+		return sessionStartedMsg{id: sess.ID, err: err}
+	}
+}
+
+func fetchQueueCmd(s *store.Store, gen int, q store.QueueQuery) tea.Cmd {
+	return func() tea.Msg {
+		es, err := s.Queue(q)
+		return queueFetchedMsg{gen: gen, entries: es, limit: q.Limit, err: err}
+	}
+}
+
+func countQueueCmd(s *store.Store, gen int, q store.QueueQuery, withTotal bool) tea.Cmd {
+	return func() tea.Msg {
+		m := queueCountMsg{gen: gen, hasTotal: withTotal}
+		if withTotal {
+			if m.total, m.err = s.QueueTotal(q); m.err != nil {
+				return m
+			}
+		}
+		m.done, m.err = s.QueueDone(q)
+		return m
+	}
+}
+
+func loadItemCmd(s *store.Store, annotator string, seq int, ref store.ItemRef) tea.Cmd {
+	return func() tea.Msg {
+		d, err := loadItem(s, annotator, ref)
+		return itemLoadedMsg{seq: seq, ref: ref, data: d, err: err}
+	}
+}
+
+func saveLabelCmd(s *store.Store, l store.Label) tea.Cmd {
+	return func() tea.Msg {
+		id, err := s.RecordLabel(l)
+		if err != nil {
+			return saveFailedMsg{item: l.ItemID, field: l.Field, ms: l.ActiveMs, err: err}
+		}
+		return labelSavedMsg{item: l.ItemID, field: l.Field, value: l.Value, eventID: id}
+	}
+}
+
+// undoCmd retracts the latest decision and loads the item whose field must
+// be asked again: for a missed-claims marker or an added claim, the last
+// claim of that answer (its missed-claims step).
+func undoCmd(s *store.Store, annotator string) tea.Cmd {
+	return func() tea.Msg {
+		ev, err := s.Undo(annotator)
+		if err != nil {
+			return undoneMsg{err: err}
+		}
+		target, err := undoTarget(s, ev)
+		if err != nil {
+			return undoneMsg{ev: ev, err: err}
+		}
+		d, err := loadItem(s, annotator, target)
+		return undoneMsg{ev: ev, data: d, err: err}
+	}
+}
+
+func undoTarget(s *store.Store, ev store.Event) (store.ItemRef, error) {
+	ref, err := s.Resolve(ev.ItemExtID)
+	if err != nil {
+		return ref, err
+	}
+	var qa int64
+	switch ev.Field {
+	case schema.MissedClaimsChecked:
+		qa = ref.ItemID
+	case schema.ClaimAdded:
+		c, err := s.Claim(ref.ItemID)
+		if err != nil {
+			return ref, err
+		}
+		p, err := s.Resolve(c.QAID)
+		if err != nil {
+			return ref, err
+		}
+		qa = p.ItemID
+	default:
+		return ref, nil
+	}
+	claims, err := s.ClaimsOf(qa)
+	if err != nil {
+		return ref, err
+	}
+	for i := len(claims) - 1; i >= 0; i-- {
+		if claims[i].Origin != store.OriginAnnotator {
+			return store.ItemRef{ItemID: claims[i].ItemID, ExtID: claims[i].ID, Kind: string(schema.KindClaim)}, nil
+		}
+	}
+	return ref, nil
+}
+
+// addClaimCmd adds a missed claim and marks the answer (marker "added"
+// unless it is already so).
+func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64, marker string) tea.Cmd {
+	return func() tea.Msg {
+		c, err := s.AddClaim(annotator, qa, triplet, session, guidelines.Version)
+		if err != nil {
+			return claimAddedMsg{qa: qa, err: err}
+		}
+		m := claimAddedMsg{qa: qa, claim: c, marker: marker}
+		if marker != "added" {
+			_, err = s.RecordLabel(store.Label{Annotator: annotator, ItemID: qa, Field: schema.MissedClaimsChecked,
+				Value: "added", SessionID: session, GuidelinesVersion: guidelines.Version})
+			if err != nil {
+				m.err = err
+			} else {
+				m.marker = "added"
+			}
+		}
+		return m
+	}
+}
+
+func setNoteCmd(s *store.Store, annotator string, item int64, field, text string, session int64) tea.Cmd {
+	return func() tea.Msg {
+		return noteSavedMsg{item: item, text: text, err: s.SetNote(annotator, item, field, text, session)}
+	}
+}
+
+func setFlagCmd(s *store.Store, annotator string, item int64, field string, flagged bool, session int64) tea.Cmd {
+	return func() tea.Msg {
+		return flagSavedMsg{item: item, flagged: flagged, err: s.SetFlag(annotator, item, field, flagged, session)}
+	}
+}
+
+func gotoCmd(s *store.Store, annotator, extID string) tea.Cmd {
+	return func() tea.Msg {
+		ref, err := s.Resolve(extID)
+		if err != nil {
+			return gotoLoadedMsg{query: extID, err: err}
+		}
+		d, err := loadItem(s, annotator, ref)
+		return gotoLoadedMsg{query: extID, data: d, err: err}
+	}
+}
+
+// homeCmd counts the annotator's queues: every QA pair and claim (or the
+// assigned ones), each batch assigned to them or open to everyone, and the
+// active time since midnight. It counts with QueueTotal/QueueDone, which stay
+// fast on large stores (store.Progress also sums time over every item).
+func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
+	return func() tea.Msg {
+		var m homeMsg
+		count := func(r *homeRow) error {
+			q := store.QueueQuery{Annotator: annotator, Kind: r.kind, Batch: r.batch}
+			var err error
+			if r.total, err = s.QueueTotal(q); err != nil {
+				return err
+			}
+			r.done, err = s.QueueDone(q)
+			return err
+		}
+		m.rows = []homeRow{{title: "Queues", header: true}, {title: "QA pairs", kind: "qa"}, {title: "Claims", kind: "claim"}}
+		batches, err := s.Batches()
+		if err != nil {
+			return homeMsg{err: err}
+		}
+		var mine []homeRow
+		for _, b := range batches {
+			assigned := len(b.Assignees) == 0
+			for _, a := range b.Assignees {
+				assigned = assigned || a == annotator
+			}
+			if assigned {
+				title := b.Name
+				if b.Pilot {
+					title += " (pilot)"
+				}
+				mine = append(mine, homeRow{title: title, kind: b.Kind, batch: b.Name, pilot: b.Pilot})
+			}
+		}
+		if len(mine) > 0 {
+			m.rows = append(m.rows, homeRow{title: "Batches", header: true})
+			m.rows = append(m.rows, mine...)
+		}
+		for i := range m.rows {
+			if !m.rows[i].header {
+				if err := count(&m.rows[i]); err != nil {
+					return homeMsg{err: err}
+				}
+			}
+		}
+		y, mo, d := now.Date()
+		m.todayMs, m.err = s.ActiveSince(annotator, time.Date(y, mo, d, 0, 0, 0, 0, now.Location()))
+		return m
+	}
+}
+
+func batchKindCmd(s *store.Store, batch string) tea.Cmd {
+	return func() tea.Msg {
+		bs, err := s.Batches()
+		if err != nil {
+			return batchKindMsg{batch: batch, err: err}
+		}
+		for _, b := range bs {
+			if b.Name == batch {
+				return batchKindMsg{batch: batch, kind: b.Kind}
+			}
+		}
+		return batchKindMsg{batch: batch, err: errors.New("no batch named " + batch)}
+	}
+}

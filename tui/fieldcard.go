@@ -1,0 +1,141 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// prompts are the questions the field card asks (the guidelines, one key
+// away, say how to answer them).
+var prompts = map[string]string{
+	schema.QuestionValidity:  "Is the question valid? Does it make sense (domain) and is it understandable (linguistic)?",
+	schema.InvalidReason:     "Why is the question invalid?",
+	schema.Category:          "Which category is the question? The generated one is preselected: enter accepts it.",
+	schema.Persona:           "Who would ask this question?",
+	schema.AnswerCorrectness: "Is the answer correct?",
+	schema.ClaimValidity:     "Is the claim correct: all required elements, coherent, meaningful?",
+	schema.Entailment:        "How does the claim relate to the context?",
+}
+
+// optionKeys is how an option is chosen: "y/1" on two-way fields, else "1".
+func optionKeys(f schema.Field, i int) string {
+	k := itoa(i + 1)
+	if f.TwoWay {
+		return []string{"y", "n"}[i] + "/" + k
+	}
+	return k
+}
+
+// card renders the field card: the field, its question and its options with
+// their keys, the preselected option marked. compact puts the options on one
+// line (for short terminals).
+func card(st Styles, field, pre string, w int, compact bool) []string {
+	f, ok := schema.Lookup(field)
+	if !ok {
+		return nil
+	}
+	bar := st.Card.Render("▌") + " "
+	inner := w - 2
+	if inner < 1 {
+		return []string{truncate(field, w)}
+	}
+	head := st.Field.Render(truncate(field, inner))
+	if p := prompts[field]; p != "" && textWidth(field)+3 < inner {
+		head += " " + st.Dim.Render(truncate(p, inner-textWidth(field)-1))
+	}
+	lines := []string{bar + head}
+	var opts, plain []string
+	for i, v := range f.Values {
+		k := "[" + optionKeys(f, i) + "]"
+		text := k + " " + v
+		styled := st.Key.Render(k) + " " + st.Option.Render(v)
+		if v == pre {
+			text = "◆ " + text + " (enter)"
+			styled = st.Preselect.Render("◆ " + k + " " + v + " (enter)")
+		}
+		opts = append(opts, styled)
+		plain = append(plain, text)
+	}
+	oneLine := strings.Join(plain, "   ")
+	if compact || textWidth(oneLine) <= inner {
+		if textWidth(oneLine) <= inner {
+			return append(lines, bar+strings.Join(opts, "   "))
+		}
+		// Compact and too wide: the keys and the start of each value.
+		per := max(4, inner/len(f.Values)-2)
+		var short []string
+		for i, v := range f.Values {
+			k := optionKeys(f, i)
+			s := k + " " + truncate(v, max(1, per-textWidth(k)-1))
+			if v == pre {
+				s = st.Preselect.Render("◆" + s)
+			}
+			short = append(short, s)
+		}
+		return append(lines, bar+truncateStyled(strings.Join(short, "  "), inner))
+	}
+	for i, o := range opts {
+		if textWidth(plain[i]) > inner {
+			o = truncateStyled(o, inner)
+		}
+		lines = append(lines, bar+o)
+	}
+	return lines
+}
+
+// missedCard is the card of the missed-claims step.
+func missedCard(st Styles, marker string, added int, w int) []string {
+	bar := st.Card.Render("▌") + " "
+	inner := max(1, w-2)
+	head := st.Field.Render(truncate("missed_claims", inner))
+	q := "Did the extractor miss a claim of this answer?"
+	if added > 0 {
+		q = "You added " + plural(added, "claim") + ". Any other?"
+	}
+	if textWidth("missed_claims")+3 < inner {
+		head += " " + st.Dim.Render(truncate(q, inner-textWidth("missed_claims")-1))
+	}
+	enter := "none missed"
+	if marker != "" || added > 0 {
+		enter = "done with this answer"
+	}
+	opts := st.Key.Render("[a]") + " " + st.Option.Render("add a missed claim") + "   " +
+		st.Key.Render("[enter]") + " " + st.Option.Render(enter)
+	return []string{bar + head, bar + truncateStyled(opts, inner)}
+}
+
+// completeCard is shown for an item opened with nothing left to ask.
+func completeCard(st Styles, w int) []string {
+	bar := st.Card.Render("▌") + " "
+	return []string{bar + st.Field.Render(truncate("Every field of this item is labelled.", max(1, w-2))),
+		bar + truncateStyled(st.Key.Render("[enter]")+" next item   "+st.Key.Render("[u]")+" undo the last decision", max(1, w-2))}
+}
+
+// trail lists the decisions already made on the item, in schema order, at
+// most maxLines lines.
+func trail(st Styles, kind schema.Kind, labels map[string]string, extra []string, w, maxLines int) []string {
+	if maxLines <= 0 {
+		return nil
+	}
+	var parts []string
+	counted := schema.Counted(kind, labels)
+	for _, f := range schema.Fields(kind) {
+		if v := counted[f.Name]; v != "" {
+			parts = append(parts, f.Name+" "+sanitizeLine(v))
+		}
+	}
+	parts = append(parts, extra...)
+	if len(parts) == 0 {
+		return nil
+	}
+	lines := wrap("✓ "+strings.Join(parts, " · "), w)
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+		lines[maxLines-1] = truncate(lines[maxLines-1]+" …", w)
+	}
+	for i := range lines {
+		lines[i] = st.Trail.Render(lines[i])
+	}
+	return lines
+}

@@ -1,0 +1,182 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/glamour/v2"
+
+	"github.com/annotate-dev/annotate/guidelines"
+)
+
+// guideScreen shows the guidelines of one field (or all of them, from home),
+// rendered from Markdown with glamour, in a scrollable viewport over the
+// screen it was opened from. esc, q or ? close it. Rendering takes tens of
+// milliseconds, so it runs in a Cmd; renderings are kept per width and style.
+type guideScreen struct {
+	e     *env
+	under Child
+	field string // "" : all the guidelines
+	vp    viewport.Model
+	shown string // key of the rendering in the viewport
+	w, h  int
+}
+
+// guideRenderedMsg carries a rendering of the guidelines.
+type guideRenderedMsg struct {
+	key, text string
+}
+
+// guideWidth caps the text width of the guidelines: lines of more than
+// about 100 characters are hard to read.
+func guideWidth(w int) int { return max(10, min(w-2, 100)) }
+
+func newGuide(e *env, under Child, field string) (*guideScreen, tea.Cmd) {
+	g := &guideScreen{e: e, under: under, field: field}
+	g.vp = viewport.New()
+	g.SetSize(e.w, e.h)
+	return g, g.render()
+}
+
+func (g *guideScreen) key() string {
+	return g.field + "/" + itoa(guideWidth(g.w)) + "/" + g.e.styles.Glamour
+}
+
+func (g *guideScreen) SetSize(w, h int) {
+	g.w, g.h = w, h
+	g.under.SetSize(w, h)
+	g.vp.SetWidth(w)
+	g.vp.SetHeight(max(1, h-2))
+	g.show()
+}
+
+// show puts the rendering for the current width in the viewport, if there is one.
+func (g *guideScreen) show() {
+	k := g.key()
+	if text, ok := g.e.guides[k]; ok && k != g.shown {
+		g.shown = k
+		g.vp.SetContent(text)
+	}
+}
+
+// render starts rendering for the current width and style unless it is done.
+func (g *guideScreen) render() tea.Cmd {
+	k := g.key()
+	if _, ok := g.e.guides[k]; ok || g.w <= 0 {
+		g.show()
+		return nil
+	}
+	field, style, width := g.field, g.e.styles.Glamour, guideWidth(g.w)
+	return func() tea.Msg {
+		md := guidelines.All()
+		if field != "" {
+			var err error
+			if md, err = guidelines.Section(field); err != nil {
+				return guideRenderedMsg{key: k, text: err.Error()}
+			}
+		}
+		out, err := renderMarkdown(md, style, width)
+		if err != nil {
+			out = md + "\n\n(" + err.Error() + ")"
+		}
+		return guideRenderedMsg{key: k, text: strings.TrimRight(out, "\n")}
+	}
+}
+
+func renderMarkdown(md, style string, width int) (string, error) {
+	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+	if err != nil {
+		return "", err
+	}
+	return r.Render(reflowLists(md))
+}
+
+var listMarker = regexp.MustCompile(`^\s*([-*+]|\d+[.)])\s+`)
+
+// reflowLists joins the continuation lines of list items to their item:
+// glamour keeps a list item's source line breaks, which, once it wraps the
+// text to the terminal, leaves single words on lines of their own.
+func reflowLists(md string) string {
+	var out []string
+	inFence, inItem := false, false
+	for _, l := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			inFence, inItem = !inFence, false
+		case inFence:
+		case listMarker.MatchString(l):
+			inItem = true
+		case inItem && t != "" && (l[0] == ' ' || l[0] == '\t') && !strings.HasPrefix(t, "|") && !strings.HasPrefix(t, ">"):
+			out[len(out)-1] += " " + t
+			continue
+		default:
+			inItem = false
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+func (g *guideScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		var cmds []tea.Cmd
+		switch msg := msg.(type) {
+		case guideRenderedMsg:
+			g.e.guides[msg.key] = msg.text
+			g.show()
+			return g, nil
+		case tea.WindowSizeMsg, tea.BackgroundColorMsg:
+			cmds = append(cmds, g.render())
+		}
+		var cmd tea.Cmd
+		g.under, cmd = g.under.Update(msg)
+		return g, tea.Batch(append(cmds, cmd)...)
+	}
+	k := g.e.keys
+	switch {
+	case keyIs(km, k.Close, k.Quit, k.Help):
+		return g.under, nil
+	case keyIs(km, k.Up):
+		g.vp.ScrollUp(1)
+	case keyIs(km, k.Down):
+		g.vp.ScrollDown(1)
+	case keyIs(km, k.PageUp):
+		g.vp.PageUp()
+	case keyIs(km, k.PageDown):
+		g.vp.PageDown()
+	case keyIs(km, k.Top):
+		g.vp.GotoTop()
+	case keyIs(km, k.Bottom):
+		g.vp.GotoBottom()
+	}
+	return g, nil
+}
+
+func (g *guideScreen) View() string {
+	st := g.e.styles
+	name := g.field
+	if name == "" {
+		name = "all fields"
+	}
+	title := "Guidelines · " + name + " · version " + guidelines.Version
+	body := g.vp.View()
+	if g.shown == "" {
+		body = st.Dim.Render(truncate("Rendering the guidelines…", g.w))
+	} else if g.vp.TotalLineCount() > g.vp.Height() {
+		title += " · " + itoa(int(g.vp.ScrollPercent()*100)) + "%"
+	}
+	head := st.Header.Render(padRight(truncate(" "+title, g.w), g.w))
+	foot := st.Dim.Render(truncate("↑↓ pgup pgdn scroll · esc/q/? close", g.w))
+	return head + "\n" + body + "\n" + foot
+}
+
+func padRight(s string, w int) string {
+	if n := w - textWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}

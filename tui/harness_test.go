@@ -1,0 +1,256 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// clockT is a fake clock tests move by hand.
+type clockT struct{ t time.Time }
+
+func (c *clockT) now() time.Time      { return c.t }
+func (c *clockT) add(d time.Duration) { c.t = c.t.Add(d) }
+func newClock() *clockT               { return &clockT{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)} }
+
+// harness drives the root model at Update level: it sends messages, runs the
+// returned commands synchronously (including tea.Batch and tea.Sequence) and
+// feeds their messages back, until nothing is left to run.
+type harness struct {
+	t     testing.TB
+	s     *store.Store
+	m     *Model
+	clock *clockT
+	quit  bool
+}
+
+var cmdSliceType = reflect.TypeOf([]tea.Cmd(nil))
+
+func openStore(t testing.TB) *store.Store {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func newHarness(t testing.TB, s *store.Store, opt Options) *harness {
+	t.Helper()
+	c := newClock()
+	opt.Store = s
+	if opt.Annotator == "" {
+		opt.Annotator = "jo"
+	}
+	if opt.Now == nil {
+		opt.Now = c.now
+	}
+	h := &harness{t: t, s: s, clock: c}
+	h.m = New(opt)
+	h.m.e.noTicks = true
+	h.m.e.plain = false // whatever NO_COLOR says in the environment of the test
+	h.m.e.setStyles()
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.run(h.m.Init())
+	return h
+}
+
+// send delivers one message and runs what it returns.
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	_, cmd := h.m.Update(msg)
+	h.run(cmd)
+}
+
+// run executes a command tree synchronously.
+func (h *harness) run(cmd tea.Cmd) {
+	h.t.Helper()
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	switch msg := msg.(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.run(c)
+		}
+	case tea.QuitMsg:
+		h.quit = true
+	default:
+		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().ConvertibleTo(cmdSliceType) {
+			for _, c := range v.Convert(cmdSliceType).Interface().([]tea.Cmd) {
+				h.run(c) // tea.Sequence: in order
+			}
+			return
+		}
+		h.send(msg)
+	}
+}
+
+// keyMsg builds the key press of a key name ("enter", "ctrl+c", "y").
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	r := []rune(k)
+	if len(r) != 1 {
+		panic("keyMsg: " + k)
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+// keys presses keys in order.
+func (h *harness) keys(ks ...string) {
+	h.t.Helper()
+	for _, k := range ks {
+		h.send(keyMsg(k))
+	}
+}
+
+// typeText types text into an input.
+func (h *harness) typeText(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// view is the current screen without styling.
+func (h *harness) view() string { return ansi.Strip(h.m.render()) }
+
+// item is the item screen on show (nil if another screen is).
+func (h *harness) item() *itemScreen {
+	s, _ := h.m.cur.(*itemScreen)
+	return s
+}
+
+// at asserts the item and field on screen ("missed" for the missed-claims step).
+func (h *harness) at(ext, field string) {
+	h.t.Helper()
+	s := h.item()
+	if s == nil {
+		h.t.Fatalf("want item %s/%s, screen is %T:\n%s", ext, field, h.m.cur, h.view())
+	}
+	got := s.field
+	if s.missed {
+		got = "missed"
+	}
+	if s.complete() {
+		got = "complete"
+	}
+	if s.d.ref.ExtID != ext || got != field {
+		h.t.Fatalf("on %s/%s, want %s/%s\n%s", s.d.ref.ExtID, got, ext, field, h.view())
+	}
+	if !strings.Contains(h.view(), ext) {
+		h.t.Fatalf("the screen does not show %s:\n%s", ext, h.view())
+	}
+}
+
+func (h *harness) labels(who, ext string) map[string]string {
+	h.t.Helper()
+	ref, err := h.s.Resolve(ext)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	cur, err := h.s.CurrentLabels(who, ref.ItemID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return cur
+}
+
+func (h *harness) wantLabels(ext string, want map[string]string) {
+	h.t.Helper()
+	got := h.labels("jo", ext)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		h.t.Fatalf("labels of %s = %v, want %v", ext, got, want)
+	}
+}
+
+// history lists an item's events as "field=value" ("field=<retract>" for a retraction).
+func (h *harness) history(ext string) string {
+	h.t.Helper()
+	ref, _ := h.s.Resolve(ext)
+	evs, err := h.s.History(ref.ItemID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []string
+	for _, e := range evs {
+		if e.Retracts != 0 {
+			out = append(out, e.Field+"=<retract>")
+		} else {
+			out = append(out, e.Field+"="+e.Value)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// seedQA imports QA pairs q1..qn, each with claims qN-c1..qN-cK (K = claims[i]).
+func seedQA(t testing.TB, s *store.Store, claims ...int) {
+	t.Helper()
+	err := s.Import(func(tx *store.Tx) error {
+		for i, k := range claims {
+			id := fmt.Sprintf("q%d", i+1)
+			qa := store.QAPair{ID: id, Source: "GDPR", Language: "en", Hop: "single",
+				Question:  fmt.Sprintf("Question %d: what does Article %d of the GDPR protect?", i+1, i+1),
+				Answer:    fmt.Sprintf("Answer %d: it protects natural persons with regard to the processing of personal data.", i+1),
+				Rationale: "Article 1(1) states the subject matter.",
+				Category:  "factual_recall",
+				Contexts: []store.Context{{ID: fmt.Sprintf("gdpr-p%d", i+1),
+					Text: "This Regulation lays down rules relating to the protection of natural persons with regard to the processing of personal data and rules relating to the free movement of personal data."}}}
+			if i == 0 {
+				qa.Hop = "multi"
+				qa.Contexts = append(qa.Contexts, store.Context{ID: "gdpr-p-extra",
+					Text: "This Regulation protects fundamental rights and freedoms of natural persons and in particular their right to the protection of personal data."})
+			}
+			if _, _, err := tx.PutQA(qa, "h"+id, "seed", false); err != nil {
+				return err
+			}
+			for c := 1; c <= k; c++ {
+				cl := store.Claim{ID: fmt.Sprintf("%s-c%d", id, c), QAID: id, Position: c,
+					Triplet:     [3]string{"The Regulation", "protects", fmt.Sprintf("natural persons (%d)", c)},
+					Predictions: map[string]string{"refchecker": "PREDICTED-SECRET"}}
+				if _, _, err := tx.PutClaim(cl, "h"+cl.ID, "seed", false); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+var _ = schema.KindQA

@@ -1,0 +1,223 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// homeScreen: the annotator's name, the QA and claim queues and each of
+// their batches with a progress bar, done / remaining, active time today and
+// in this session. enter continues where they left off: the first queue
+// with work, or the selected row.
+type homeScreen struct {
+	e       *env
+	rows    []homeRow
+	sel     int
+	chosen  bool // the annotator moved the selection
+	loading bool
+	err     string
+	todayMs int64
+	w, h    int
+}
+
+type homeRow struct {
+	title       string
+	kind, batch string
+	pilot       bool
+	done, total int
+	header      bool // a section title, not selectable
+}
+
+func newHome(e *env) *homeScreen { return &homeScreen{e: e, loading: true, w: e.w, h: e.h} }
+
+func (h *homeScreen) refresh() tea.Cmd {
+	h.loading = true
+	return homeCmd(h.e.store, h.e.annotator, h.e.now())
+}
+
+func (h *homeScreen) SetSize(w, hh int) { h.w, h.h = w, hh }
+
+func (h *homeScreen) firstWithWork() int {
+	first := -1
+	for i, r := range h.rows {
+		if r.header {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if r.total > r.done {
+			return i
+		}
+	}
+	return max(first, 0)
+}
+
+func (h *homeScreen) clampSel() {
+	if len(h.rows) == 0 {
+		h.sel = 0
+		return
+	}
+	h.sel = min(max(h.sel, 0), len(h.rows)-1)
+	if h.rows[h.sel].header {
+		h.move(1)
+	}
+}
+
+func (h *homeScreen) move(d int) {
+	for i := h.sel + d; i >= 0 && i < len(h.rows); i += d {
+		if !h.rows[i].header {
+			h.sel = i
+			return
+		}
+	}
+}
+
+func (h *homeScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+	e, k := h.e, h.e.keys
+	switch msg := msg.(type) {
+	case homeMsg:
+		h.loading = false
+		if msg.err != nil {
+			h.err = msg.err.Error()
+			return h, nil
+		}
+		h.err = ""
+		h.rows, h.todayMs = msg.rows, msg.todayMs
+		if !h.chosen {
+			h.sel = h.firstWithWork()
+		}
+		h.clampSel()
+	case gotoLoadedMsg:
+		if msg.err != nil {
+			e.err = "Go to " + sanitizeLine(msg.query) + ": " + msg.err.Error()
+			return h, nil
+		}
+		e.err = ""
+		return e.show(nil, msg.data, fromGoto)
+	case undoneMsg:
+		// Not reachable from home; ignore.
+	case tea.KeyPressMsg:
+		switch {
+		case keyIs(msg, k.Quit):
+			return h, tea.Quit
+		case keyIs(msg, k.Up):
+			h.chosen = true
+			h.move(-1)
+		case keyIs(msg, k.Down):
+			h.chosen = true
+			h.move(1)
+		case keyIs(msg, k.Accept):
+			if len(h.rows) == 0 || h.rows[h.sel].header {
+				return h, nil
+			}
+			r := h.rows[h.sel]
+			e.err, e.status = "", ""
+			next, cmd := e.startWork(r.kind, r.batch)
+			next.SetSize(h.w, h.h)
+			return next, cmd
+		case keyIs(msg, k.Goto):
+			return newGotoInput(e, h), nil
+		case keyIs(msg, k.Help):
+			return newGuide(e, h, "")
+		}
+	}
+	return h, nil
+}
+
+func (h *homeScreen) bindings() []key.Binding {
+	k := h.e.keys
+	return []key.Binding{with(k.Accept, "enter", "start"), with(k.Up, "↑/↓", "select"), k.Goto,
+		with(k.Help, "?", "guidelines"), with(k.Quit, "q", "quit")}
+}
+
+func (h *homeScreen) View() string {
+	e, st := h.e, h.e.styles
+	w := h.w
+	var lines []string
+	lines = append(lines, st.Title.Render(truncate("annotate · "+sanitizeLine(e.annotator), w)))
+	today := "today …"
+	if !h.loading || h.rows != nil {
+		today = "today " + clockMs(h.todayMs)
+	}
+	lines = append(lines, st.Dim.Render(truncate("Active time: "+today+" · this session "+clock(e.act.session()), w)), "")
+	switch {
+	case h.err != "":
+		for _, l := range wrap(sanitize(h.err), w) {
+			lines = append(lines, st.Error.Render(l))
+		}
+	case h.rows == nil:
+		lines = append(lines, st.Dim.Render(truncate("Loading your queues…", w)))
+	default:
+		lines = append(lines, h.table(w, max(1, h.h-len(lines)-2))...)
+	}
+	// The keys of the annotation screens, when there is room for them.
+	if full := strings.Split(e.fullHelp(w), "\n"); h.h-len(lines)-2 >= len(full)+2 {
+		lines = append(lines, "", st.Label.Render(truncate("Keys while annotating", w)))
+		for _, l := range full {
+			lines = append(lines, truncateStyled(l, w))
+		}
+	}
+	// Bottom: status and help.
+	for len(lines) < h.h-2 {
+		lines = append(lines, "")
+	}
+	if len(lines) > h.h-2 {
+		lines = lines[:max(0, h.h-2)]
+	}
+	lines = append(lines, e.statusLine(w, false), e.helpBar(h.bindings(), w))
+	return strings.Join(lines, "\n")
+}
+
+// table renders the rows (scrolled to keep the selection visible).
+func (h *homeScreen) table(w, height int) []string {
+	st := h.e.styles
+	numW := 7
+	barW := 0
+	nameW := w - 2 - 2*(numW+1) - 5
+	if w >= 60 {
+		barW = min(20, w/5)
+		nameW -= barW + 1
+	}
+	nameW = max(4, min(nameW, 28))
+	var out []string
+	headLine := "  " + padRight("", nameW) + " " + strings.Repeat(" ", barW)
+	if barW > 0 {
+		headLine += " "
+	}
+	headLine += padLeft("done", numW) + " " + padLeft("left", numW)
+	out = append(out, st.Dim.Render(truncate(headLine, w)))
+	for i, r := range h.rows {
+		if r.header {
+			out = append(out, st.Label.Render(truncate(r.title, w)))
+			continue
+		}
+		line := padRight(truncate(sanitizeLine(r.title), nameW), nameW) + " "
+		if barW > 0 {
+			line += plainBar(r.done, r.total, barW) + " "
+		}
+		line += padLeft(itoa(r.done), numW) + " " + padLeft(itoa(max(0, r.total-r.done)), numW) + " " + padLeft(percent(r.done, r.total), 4)
+		if i == h.sel {
+			out = append(out, st.Selected.Render(truncate("▸ "+line, w)))
+		} else {
+			out = append(out, truncate("  "+line, w))
+		}
+	}
+	if len(out) <= height {
+		return out
+	}
+	// Keep the selected row in view.
+	start := max(0, min(h.sel+1-height/2, len(out)-height))
+	return out[start : start+height]
+}
+
+func padLeft(s string, w int) string {
+	if n := w - textWidth(s); n > 0 {
+		return strings.Repeat(" ", n) + s
+	}
+	return s
+}
+
+func clockMs(ms int64) string { return clock(msDuration(ms)) }

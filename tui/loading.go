@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/store"
+)
+
+// loadingScreen waits for the queue or for an item's data.
+type loadingScreen struct {
+	e     *env
+	ref   store.ItemRef // the item awaited; zero: waiting for the queue
+	title string
+	err   error
+	w, h  int
+}
+
+func newLoading(e *env, ref store.ItemRef, title string) *loadingScreen {
+	return &loadingScreen{e: e, ref: ref, title: title, w: e.w, h: e.h}
+}
+
+func (l *loadingScreen) SetSize(w, h int) { l.w, l.h = w, h }
+
+func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+	e := l.e
+	switch msg := msg.(type) {
+	case itemLoadedMsg:
+		if l.ref.ItemID == 0 || msg.ref.ItemID != l.ref.ItemID {
+			return l, nil
+		}
+		if msg.err != nil {
+			l.err = msg.err
+			return l, nil
+		}
+		if e.work != nil {
+			delete(e.work.cache, l.ref.ItemID)
+			if !hasWork(msg.data) {
+				e.work.finished[l.ref.ItemID] = true
+				return e.advance()
+			}
+		}
+		s := newItemScreen(e, msg.data, fromQueue)
+		s.SetSize(l.w, l.h)
+		var cmd tea.Cmd
+		if e.work != nil {
+			cmd = tea.Batch(e.work.fetch(e), e.work.preload(e))
+		}
+		return s, cmd
+	case queueFetchedMsg:
+		if l.ref.ItemID != 0 || e.work == nil || msg.gen != e.work.gen {
+			return l, nil
+		}
+		if e.work.fetchErr != nil {
+			l.err = e.work.fetchErr
+			return l, nil
+		}
+		return e.advance()
+	case tea.KeyPressMsg:
+		k := e.keys
+		switch {
+		case keyIs(msg, k.Quit, k.Close):
+			return e.goHome()
+		case keyIs(msg, k.Accept) && l.err != nil:
+			// Retry.
+			l.err = nil
+			if l.ref.ItemID != 0 {
+				return l, loadItemCmd(e.store, e.annotator, e.nextSeq(), l.ref)
+			}
+			if e.work != nil {
+				e.work.fetching = true
+				return l, fetchQueueCmd(e.store, e.work.gen, e.work.query(e))
+			}
+		case keyIs(msg, k.Skip) && l.err != nil && l.ref.ItemID != 0:
+			return e.advance()
+		}
+	}
+	return l, nil
+}
+
+func (l *loadingScreen) View() string {
+	st := l.e.styles
+	lines := []string{st.Title.Render(truncate(l.title, l.w))}
+	if l.err != nil {
+		lines = append(lines, "")
+		for _, s := range wrap(sanitize(l.err.Error()), l.w) {
+			lines = append(lines, st.Error.Render(s))
+		}
+		hint := "enter retry · q home"
+		if l.ref.ItemID != 0 {
+			hint = "enter retry · s skip this item · q home"
+		}
+		lines = append(lines, "", st.Dim.Render(truncate(hint, l.w)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// doneScreen says the queue is finished.
+type doneScreen struct {
+	e    *env
+	w, h int
+}
+
+func newDone(e *env) *doneScreen { return &doneScreen{e: e, w: e.w, h: e.h} }
+
+func (d *doneScreen) SetSize(w, h int) { d.w, d.h = w, h }
+
+func (d *doneScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+	e := d.e
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case keyIs(msg, e.keys.Accept) && e.work != nil && e.work.skipped > 0:
+			return e.restartWork()
+		case keyIs(msg, e.keys.Quit, e.keys.Close, e.keys.Accept):
+			return e.goHome()
+		case keyIs(msg, e.keys.Undo):
+			return d, undoCmd(e.store, e.annotator)
+		}
+	}
+	if msg, ok := msg.(undoneMsg); ok {
+		return handleUndo(e, nil, msg)
+	}
+	return d, nil
+}
+
+func (d *doneScreen) View() string {
+	e, st := d.e, d.e.styles
+	var lines []string
+	lines = append(lines, st.Title.Render(truncate("Nothing left in this queue", d.w)), "")
+	if w := e.work; w != nil {
+		if w.counted {
+			lines = append(lines, truncate(plural(w.done, "item")+" of "+itoa(w.total)+" done.", d.w))
+		}
+		if w.skipped > 0 {
+			lines = append(lines, truncate(plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
+		}
+	}
+	lines = append(lines, "", st.Dim.Render(truncate("enter/q home · u undo the last decision", d.w)))
+	if e.err != "" {
+		lines = append(lines, st.Error.Render(truncate(e.err, d.w)))
+	}
+	return strings.Join(lines, "\n")
+}

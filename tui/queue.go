@@ -1,0 +1,293 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Prefetch thresholds: fetch more queue entries when fewer than lowWater are
+// buffered, and load the data of the next preloadDepth items ahead, so that
+// a keypress never waits on a query.
+const (
+	fetchSize    = 50
+	lowWater     = 10
+	preloadDepth = 2
+)
+
+// work is the queue being worked through: a kind (and batch), a buffer of
+// upcoming entries fetched ahead with store.Queue (QueueEntry.Key is the
+// cursor), items to come back to after an undo or a go-to, and the data of
+// the next items, loaded ahead.
+type work struct {
+	kind, batch string
+	gen         int // a restarted queue ignores the answers of the old one
+	buf         []store.QueueEntry
+	after       int64
+	exhausted   bool
+	fetching    bool
+	fetchErr    error
+	done, total int
+	counted     bool
+	back        []store.ItemRef // to come back to, most recent first
+	cache       map[int64]*itemData
+	preloading  map[int]int64 // seq -> item
+	inflight    map[int64]bool
+	finished    map[int64]bool // finished in this run (never shown again from the buffer)
+	skipped     int
+}
+
+func newWork(kind, batch string, gen int) *work {
+	return &work{kind: kind, batch: batch, gen: gen, cache: map[int64]*itemData{}, preloading: map[int]int64{},
+		inflight: map[int64]bool{}, finished: map[int64]bool{}}
+}
+
+func (w *work) query(e *env) store.QueueQuery {
+	return store.QueueQuery{Annotator: e.annotator, Kind: w.kind, Batch: w.batch, After: w.after, Limit: fetchSize}
+}
+
+// startWork opens a queue and returns the screen waiting for its first item.
+func (e *env) startWork(kind, batch string) (Child, tea.Cmd) {
+	gen := 1
+	if e.work != nil {
+		gen = e.work.gen + 1
+	}
+	e.work = newWork(kind, batch, gen)
+	e.act.start()
+	w := e.work
+	w.fetching = true
+	title := "Loading the " + kindName(kind) + " queue…"
+	return newLoading(e, store.ItemRef{}, title), tea.Batch(
+		fetchQueueCmd(e.store, w.gen, w.query(e)),
+		countQueueCmd(e.store, w.gen, w.query(e), true),
+	)
+}
+
+// restart walks the queue again from its beginning (skipped items).
+func (e *env) restartWork() (Child, tea.Cmd) {
+	w := e.work
+	nw := newWork(w.kind, w.batch, w.gen+1)
+	nw.done, nw.total, nw.counted = w.done, w.total, w.counted
+	e.work = nw
+	nw.fetching = true
+	return newLoading(e, store.ItemRef{}, "Loading the "+kindName(w.kind)+" queue…"),
+		fetchQueueCmd(e.store, nw.gen, nw.query(e))
+}
+
+// handle takes the answer to a queue fetch or count.
+func (w *work) handle(e *env, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case queueFetchedMsg:
+		if msg.gen != w.gen {
+			return nil
+		}
+		w.fetching = false
+		if msg.err != nil {
+			w.fetchErr = msg.err
+			return nil
+		}
+		w.fetchErr = nil
+		w.buf = append(w.buf, msg.entries...)
+		if n := len(msg.entries); n > 0 {
+			w.after = msg.entries[n-1].Key
+		}
+		if len(msg.entries) < msg.limit {
+			w.exhausted = true
+		}
+		return w.preload(e)
+	case queueCountMsg:
+		if msg.gen != w.gen || msg.err != nil {
+			return nil
+		}
+		w.done = msg.done
+		if msg.hasTotal {
+			w.total = msg.total
+		}
+		w.counted = true
+	}
+	return nil
+}
+
+// fetch asks for more entries when the buffer runs low.
+func (w *work) fetch(e *env) tea.Cmd {
+	if w.fetching || w.exhausted || len(w.buf) >= lowWater {
+		return nil
+	}
+	w.fetching = true
+	return fetchQueueCmd(e.store, w.gen, w.query(e))
+}
+
+// recount refreshes the done count (after an item is finished or undone).
+func (w *work) recount(e *env) tea.Cmd {
+	return countQueueCmd(e.store, w.gen, w.query(e), false)
+}
+
+// upcoming lists the next n items that would be shown.
+func (w *work) upcoming(n int) []store.ItemRef {
+	var out []store.ItemRef
+	for _, r := range w.back {
+		if len(out) == n {
+			return out
+		}
+		out = append(out, r)
+	}
+	for _, q := range w.buf {
+		if len(out) == n {
+			break
+		}
+		if !w.finished[q.ItemID] {
+			out = append(out, q.ItemRef)
+		}
+	}
+	return out
+}
+
+// preload loads the data of the next items ahead of need.
+func (w *work) preload(e *env) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, r := range w.upcoming(preloadDepth) {
+		if w.cache[r.ItemID] != nil || w.inflight[r.ItemID] {
+			continue
+		}
+		seq := e.nextSeq()
+		w.preloading[seq] = r.ItemID
+		w.inflight[r.ItemID] = true
+		cmds = append(cmds, loadItemCmd(e.store, e.annotator, seq, r))
+	}
+	return tea.Batch(cmds...)
+}
+
+// loaded files preloaded data in the cache.
+func (w *work) loaded(msg itemLoadedMsg) {
+	id, ok := w.preloading[msg.seq]
+	if !ok {
+		return
+	}
+	delete(w.preloading, msg.seq)
+	delete(w.inflight, id)
+	if msg.err == nil && msg.data != nil {
+		w.cache[id] = msg.data
+	}
+}
+
+// forget drops preloaded data: after an undo or a go-to, labels may have
+// changed under it.
+func (w *work) forget() {
+	w.cache = map[int64]*itemData{}
+	for seq := range w.preloading {
+		delete(w.preloading, seq)
+	}
+	w.inflight = map[int64]bool{}
+}
+
+// pop takes the next item to show.
+func (w *work) pop() (store.ItemRef, bool) {
+	if n := len(w.back); n > 0 {
+		r := w.back[0]
+		w.back = w.back[1:]
+		return r, true
+	}
+	for len(w.buf) > 0 {
+		q := w.buf[0]
+		w.buf = w.buf[1:]
+		if !w.finished[q.ItemID] {
+			return q.ItemRef, true
+		}
+	}
+	return store.ItemRef{}, false
+}
+
+// pushBack keeps an unfinished item to come back to.
+func (w *work) pushBack(r store.ItemRef) {
+	for _, b := range w.back {
+		if b.ItemID == r.ItemID {
+			return
+		}
+	}
+	w.back = append([]store.ItemRef{r}, w.back...)
+}
+
+// hasWork reports whether an item has something left to ask.
+func hasWork(d *itemData) bool {
+	if schema.NextField(d.kind(), d.labels) != "" {
+		return true
+	}
+	return d.kind() == schema.KindClaim && d.isLast && d.parent[schema.MissedClaimsChecked] == ""
+}
+
+// advance shows the next item of the queue: from the preloaded data when it
+// is there (no waiting), else through a loading screen.
+func (e *env) advance() (Child, tea.Cmd) {
+	w := e.work
+	if w == nil {
+		return e.goHome()
+	}
+	for {
+		ref, ok := w.pop()
+		if !ok {
+			if w.exhausted {
+				d := newDone(e)
+				d.SetSize(e.w, e.h)
+				return d, nil
+			}
+			l := newLoading(e, store.ItemRef{}, "Loading the next items…")
+			l.SetSize(e.w, e.h)
+			return l, w.fetch(e)
+		}
+		if d := w.cache[ref.ItemID]; d != nil {
+			delete(w.cache, ref.ItemID)
+			if !hasWork(d) {
+				w.finished[ref.ItemID] = true
+				continue
+			}
+			s := newItemScreen(e, d, fromQueue)
+			s.SetSize(e.w, e.h)
+			return s, tea.Batch(w.fetch(e), w.preload(e))
+		}
+		l := newLoading(e, ref, "Loading "+sanitizeLine(ref.ExtID)+"…")
+		l.SetSize(e.w, e.h)
+		var load tea.Cmd
+		if !w.inflight[ref.ItemID] {
+			load = loadItemCmd(e.store, e.annotator, e.nextSeq(), ref)
+		}
+		return l, tea.Batch(load, w.fetch(e))
+	}
+}
+
+// show opens an item out of queue order (undo, go-to), keeping the current
+// one to come back to when it is not finished.
+func (e *env) show(cur *itemScreen, d *itemData, o origin) (Child, tea.Cmd) {
+	if e.work == nil {
+		e.work = newWork(d.ref.Kind, "", 1)
+		e.act.start()
+		s := newItemScreen(e, d, o)
+		s.SetSize(e.w, e.h)
+		return s, tea.Batch(e.work.fetch(e), countQueueCmd(e.store, e.work.gen, e.work.query(e), true))
+	}
+	if cur != nil && !cur.complete() && cur.d.ref.ItemID != d.ref.ItemID {
+		e.work.pushBack(cur.d.ref)
+	}
+	s := newItemScreen(e, d, o)
+	s.SetSize(e.w, e.h)
+	return s, nil
+}
+
+// goHome leaves the queue (nothing to save: every decision is committed).
+func (e *env) goHome() (Child, tea.Cmd) {
+	e.work = nil
+	e.act.stop()
+	h := newHome(e)
+	h.SetSize(e.w, e.h)
+	return h, h.refresh()
+}
+
+func kindName(kind string) string {
+	switch kind {
+	case "qa":
+		return "QA"
+	case "claim":
+		return "claim"
+	}
+	return kind
+}

@@ -1,0 +1,298 @@
+// Package review is the lead's review TUI (`annotate review`, DESIGN.md
+// "People": the lead adjudicates disagreements): two views over one root
+// model.
+//
+//   - Adjudication walks the (item, field)s where the chosen annotators
+//     disagree, field by field in schema order, showing each annotator's
+//     label and note, the item and its context; a digit stores the final
+//     label as the lead's adjudication (store.RecordLabel with Adjudicate),
+//     u takes the last one back, A accepts every agreement at once.
+//   - The system view lists the off-diagonal cells of the expert-versus-
+//     system confusion matrix (e.g. expert contradiction, RefChecker
+//     entailment) and walks the claims of a cell one by one, read-only
+//     except for the lead's flag and note.
+//
+// As in package tui, screens are tui.Child values, styles and keys are
+// passed down, and Update never does I/O: every store call is a tea.Cmd in
+// cmds.go whose typed message the root routes to the screen that asked.
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tui"
+)
+
+// Options configures the review TUI.
+type Options struct {
+	Store *store.Store
+	Lead  string            // who adjudicates (--as)
+	Query store.ReviewQuery // the annotators compared, field, batch
+	// System view: the system and the expert label sets it can compare
+	// against (e cycles through them), the first one shown first.
+	System  string
+	Experts []store.LabelSet
+	// StartSystem opens the system view first.
+	StartSystem bool
+}
+
+// Below this size the screens ask to be enlarged (as package tui does).
+const (
+	minWidth  = 40
+	minHeight = 12
+)
+
+// env is the state every screen shares.
+type env struct {
+	store   *store.Store
+	lead    string
+	query   store.ReviewQuery
+	system  string
+	experts []store.LabelSet
+	expert  int
+
+	styles      tui.Styles
+	dark, plain bool
+	keys        KeyMap
+	help        help.Model
+	w, h        int
+	status, err string
+	seq         int
+	styleGen    int // bumped with the styles: rendered panes are stale
+	showHelp    bool
+
+	adj    *adjScreen
+	cells  *cellsScreen
+	walker *walkerScreen
+}
+
+func (e *env) nextSeq() int { e.seq++; return e.seq }
+
+func (e *env) setStyles() {
+	e.styles = tui.NewStyles(e.dark, e.plain)
+	e.styleGen++
+	e.help.Styles = e.styles.Help
+}
+
+// ok clears the error line after a successful action.
+func (e *env) ok(status string) { e.err, e.status = "", status }
+
+// fail shows an error until the next successful action.
+func (e *env) fail(err error) { e.err = err.Error() }
+
+// Model is the root model.
+type Model struct {
+	e     *env
+	cur   tui.Child
+	start tea.Cmd
+}
+
+// New returns the root model.
+func New(o Options) *Model {
+	if o.System == "" {
+		o.System = "refchecker"
+	}
+	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts,
+		dark: true, plain: os.Getenv("NO_COLOR") != "", keys: DefaultKeyMap(), help: help.New()}
+	e.setStyles()
+	m := &Model{e: e}
+	if o.StartSystem {
+		m.cur, m.start = e.systemView()
+	} else {
+		m.cur, m.start = e.adjudication()
+	}
+	return m
+}
+
+// adjudication returns the adjudication screen, created on first use and
+// reloaded on every visit: the other view may have been away long enough
+// for others to label or adjudicate.
+func (e *env) adjudication() (tui.Child, tea.Cmd) {
+	if e.adj == nil {
+		e.adj = newAdjScreen(e)
+	}
+	return e.adj, e.adj.reload(e.adj.curKey(), e.adj.rev == nil)
+}
+
+// systemView returns the cell list, created on first use and reloaded on
+// every visit (adjudications change the adjudicated expert labels).
+func (e *env) systemView() (tui.Child, tea.Cmd) {
+	if e.cells == nil {
+		e.cells = newCellsScreen(e)
+	}
+	return e.cells, e.cells.reload()
+}
+
+// Init asks for the terminal's background and loads the first view.
+func (m *Model) Init() tea.Cmd { return tea.Batch(tea.RequestBackgroundColor, m.start) }
+
+// Update routes a message: answers of the store go to the screen that
+// asked, whatever is on screen now; keys go to the current screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	e := m.e
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		e.w, e.h = msg.Width, msg.Height
+		m.cur.SetSize(msg.Width, msg.Height)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		e.dark = msg.IsDark()
+		e.setStyles()
+		return m, nil
+	case reviewLoadedMsg, adjudicatedMsg, undoneMsg, acceptedMsg:
+		if e.adj != nil {
+			return m, e.adj.handle(msg)
+		}
+		return m, nil
+	case systemLoadedMsg:
+		if e.cells != nil {
+			return m, e.cells.handle(msg)
+		}
+		return m, nil
+	case detailMsg:
+		if msg.walker && e.walker != nil {
+			e.walker.loaded(msg)
+		} else if !msg.walker && e.adj != nil {
+			e.adj.loaded(msg)
+		}
+		return m, nil
+	case noteSavedMsg:
+		e.applyLead(msg.item, msg.err, "Note saved.", func(d *store.ReviewDetail) { d.LeadNote = msg.text })
+		return m, nil
+	case flagSavedMsg:
+		status := "Flag removed."
+		if msg.flagged {
+			status = "Flagged for discussion."
+		}
+		e.applyLead(msg.item, msg.err, status, func(d *store.ReviewDetail) { d.LeadFlagged = msg.flagged })
+		return m, nil
+	case tea.KeyPressMsg:
+		e.status = ""
+		if msg.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		if e.showHelp {
+			e.showHelp = !keyIs(msg, e.keys.Help, e.keys.Back, e.keys.Quit)
+			return m, nil
+		}
+		if _, typing := m.cur.(*noteInput); !typing && keyIs(msg, e.keys.Help) {
+			e.showHelp = true
+			return m, nil
+		}
+	}
+	var cmd tea.Cmd
+	m.cur, cmd = m.cur.Update(msg)
+	m.cur.SetSize(e.w, e.h)
+	return m, cmd
+}
+
+// applyLead shows a committed note or flag of the lead on the screens
+// showing the item.
+func (e *env) applyLead(item int64, err error, status string, set func(*store.ReviewDetail)) {
+	if err != nil {
+		e.fail(err)
+		return
+	}
+	e.ok(status)
+	for _, d := range []*store.ReviewDetail{e.adjDetail(), e.walkerDetail()} {
+		if d != nil && d.ItemID == item {
+			set(d)
+		}
+	}
+}
+
+func (e *env) adjDetail() *store.ReviewDetail {
+	if e.adj == nil {
+		return nil
+	}
+	return e.adj.detail
+}
+
+func (e *env) walkerDetail() *store.ReviewDetail {
+	if e.walker == nil {
+		return nil
+	}
+	return e.walker.detail
+}
+
+// View renders the current screen, never wider or taller than the terminal.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "annotate review — " + tui.SanitizeLine(m.e.lead)
+	return v
+}
+
+func (m *Model) render() string {
+	e := m.e
+	if e.w <= 0 || e.h <= 0 {
+		return ""
+	}
+	if e.w < minWidth || e.h < minHeight {
+		msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d.", e.w, e.h, minWidth, minHeight)
+		return tui.ClampView(strings.Join(tui.Wrap(msg, e.w), "\n"), e.w, e.h)
+	}
+	if e.showHelp {
+		lines := append([]string{e.styles.Title.Render("Review keys"), ""}, e.fullHelp(e.w)...)
+		lines = append(lines, "", e.styles.Dim.Render(tui.Truncate("? or esc closes", e.w)))
+		for len(lines) < e.h {
+			lines = append(lines, "")
+		}
+		return tui.ClampView(strings.Join(lines, "\n"), e.w, e.h)
+	}
+	return tui.ClampView(m.cur.View(), e.w, e.h)
+}
+
+// Run runs the review TUI until the lead quits (or ctx ends).
+func Run(ctx context.Context, o Options, progOpts ...tea.ProgramOption) error {
+	if o.Store == nil {
+		return errors.New("review: no store")
+	}
+	if o.Lead == "" {
+		return errors.New("review: no adjudicator name (use --as NAME)")
+	}
+	p := tea.NewProgram(New(o), append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		err = nil
+	}
+	return err
+}
+
+// keyIs matches a key press against bindings.
+func keyIs(msg tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(msg, b...) }
+
+// bottom renders the status line (error first) and the help bar.
+func (e *env) bottom(b []key.Binding, w int) []string {
+	st := e.styles
+	status := ""
+	switch {
+	case e.err != "":
+		status = st.Error.Render(tui.Truncate("✗ "+tui.SanitizeLine(e.err), w))
+	case e.status != "":
+		status = st.Status.Render(tui.Truncate(e.status, w))
+	}
+	e.help.SetWidth(w)
+	return []string{status, e.help.ShortHelpView(b)}
+}
+
+// fullHelp renders every key, for the ? overlay.
+func (e *env) fullHelp(w int) []string {
+	k := e.keys
+	e.help.SetWidth(w)
+	return strings.Split(e.help.FullHelpView([][]key.Binding{
+		{k.Pick, k.Yes, k.No, k.Accept, k.Undo},
+		{k.Prev, k.Next, k.Skip, k.Flag, k.Note},
+		{k.Focus, k.Up, k.Down, k.PageUp, k.PageDown},
+		{k.Open, k.Back, k.Expert, k.Mode, k.Quit},
+	}), "\n")
+}
