@@ -1,0 +1,52 @@
+package main
+
+import (
+	"github.com/annotate-dev/annotate/report"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	register(func(g *globals) *cobra.Command {
+		var o report.MetricsOptions
+		cmd := &cobra.Command{
+			Use:   "metrics",
+			Short: "Claim extraction accuracy and recall, and verification P/R/F1 against a system (Table 3)",
+			Long: `metrics measures the automatic tools against the expert's labels, per
+source and overall:
+
+  extraction accuracy  claims labelled correct / claims with a claim_validity
+                       label, with a Wilson 95% interval;
+  extraction recall    over answers marked missed_claims_checked: correct
+                       extracted claims / (those + the claims the expert added);
+  verification         the system's entailment labels (--system, default
+                       refchecker) against the expert's, over claims judged
+                       correct with an entailment label and a prediction:
+                       confusion matrix (a value outside the three classes
+                       goes to a column "other"), precision, recall, F1 and
+                       support per class, macro and weighted averages,
+                       accuracy and Cohen's kappa.
+
+Each step says how many claims it left out and why. --ci adds seeded
+bootstrap 95% intervals for kappa and F1. Labels come from --annotator NAME
+or --adjudicated; with neither, from the only annotator.`,
+			Example: "  annotate metrics\n  annotate metrics --annotator jo --system refchecker --ci\n  annotate metrics --adjudicated --json",
+			Args:    cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				s, err := g.openExisting()
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				rep, err := report.Metrics(s, o)
+				if err != nil {
+					return err
+				}
+				return printReport(cmd.OutOrStdout(), g.json, rep, rep.WriteText)
+			},
+		}
+		addSelectionFlags(cmd, &o.Selection)
+		cmd.Flags().StringVar(&o.System, "system", report.DefaultSystem, "system whose predictions are verified")
+		cmd.Flags().BoolVar(&o.CI, "ci", false, "bootstrap 95% intervals for kappa and F1 (1000 seeded replicates)")
+		return cmd
+	})
+}

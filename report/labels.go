@@ -1,0 +1,291 @@
+package report
+
+import (
+	"github.com/annotate-dev/annotate/metrics"
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Label codes. 0..k-1 index a field's canonical values (schema order); the
+// negative codes say why there is no usable value.
+const (
+	missing  int8 = metrics.Missing // no label
+	unknown  int8 = metrics.Other   // a value outside the schema (left out, counted)
+	notAsked int8 = -3              // a label the asked-when rule drops (e.g. an old persona of an invalid question)
+)
+
+// tracked lists the fields the reports read: the schema's asked fields, then
+// the answer-level markers (missed_claims_checked, claim_added).
+var tracked = func() []schema.Field {
+	fs := schema.AllFields()
+	for _, m := range []string{schema.MissedClaimsChecked, schema.ClaimAdded} {
+		if f, ok := schema.Lookup(m); ok {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}()
+
+// fieldIndex is the index of a field in tracked, -1 if the reports ignore it.
+func fieldIndex(name string) int {
+	for i, f := range tracked {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// mustField is fieldIndex for the schema's own constants.
+func mustField(name string) int {
+	i := fieldIndex(name)
+	if i < 0 {
+		panic("report: field " + name + " is not in the schema")
+	}
+	return i
+}
+
+// valueCode is the code of a canonical value of a tracked field, -1 if none.
+func valueCode(f int, value string) int8 {
+	for i, v := range tracked[f].Values {
+		if v == value {
+			return int8(i)
+		}
+	}
+	return missing
+}
+
+// kindFields lists the tracked fields of a kind.
+func kindFields(k schema.Kind) []int {
+	var out []int
+	for i, f := range tracked {
+		if f.Kind == k {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// labelSet is one rater's current labels as codes: cols[f][item id]. Item
+// ids are SQLite rowids handed out in import order and nothing is deleted,
+// so they are dense and index a slice directly; a column is only allocated
+// for a field the rater used.
+type labelSet struct {
+	cols [][]int8
+	// verbatim keeps the values outside the schema (few), per field and
+	// item, so a report can say which values it left out.
+	verbatim []map[int64]string
+	// stale counts, per field, labels dropped by the asked-when rule.
+	stale []int
+}
+
+func newLabelSet() *labelSet {
+	return &labelSet{
+		cols:     make([][]int8, len(tracked)),
+		verbatim: make([]map[int64]string, len(tracked)),
+		stale:    make([]int, len(tracked)),
+	}
+}
+
+// code returns the code of field f on an item.
+func (l *labelSet) code(f int, item int64) int8 {
+	c := l.cols[f]
+	if item < 0 || item >= int64(len(c)) {
+		return missing
+	}
+	return c[item]
+}
+
+// set records one label; n bounds the item ids.
+func (l *labelSet) set(f int, item int64, value string, n int64) {
+	if l.cols[f] == nil {
+		c := make([]int8, n)
+		for i := range c {
+			c[i] = missing
+		}
+		l.cols[f] = c
+	}
+	code := valueCode(f, value)
+	if code == missing {
+		code = unknown
+		if l.verbatim[f] == nil {
+			l.verbatim[f] = map[int64]string{}
+		}
+		l.verbatim[f][item] = value
+	}
+	l.cols[f][item] = code
+}
+
+// loadLabels reads the labels of the raters (only the given fields; nil:
+// all) and turns them into label sets. n bounds the item ids (0: computed
+// from the labels).
+func loadLabels(r *store.ReportReader, raters []rater, fields []string, n int64) ([]*labelSet, int64, error) {
+	q := store.LabelQuery{Fields: fields}
+	if len(raters) == 1 && raters[0].adjudicated {
+		q.Adjudicated = true
+	} else {
+		for _, rt := range raters {
+			q.Annotators = append(q.Annotators, rt.id)
+		}
+	}
+	rows, err := r.Labels(q)
+	if err != nil {
+		return nil, 0, err
+	}
+	sets, n := labelSets(rows, raters, n)
+	return sets, n, nil
+}
+
+// labelSets encodes label rows into one labelSet per rater, then applies
+// the asked-when rule to each set with its own labels.
+func labelSets(rows []store.ReportLabel, raters []rater, n int64) ([]*labelSet, int64) {
+	for _, l := range rows {
+		n = max(n, l.ItemID+1)
+	}
+	sets := make([]*labelSet, len(raters))
+	byID := make(map[int64]int, len(raters))
+	for i, rt := range raters {
+		sets[i] = newLabelSet()
+		byID[rt.id] = i
+	}
+	// Rows come grouped by annotator and the strings are interned, so the
+	// last lookups are almost always the right ones.
+	lastAID, lastSet := int64(-1), -1
+	lastField, lastF := "", -1
+	for _, l := range rows {
+		if l.AnnotatorID != lastAID {
+			s, ok := byID[l.AnnotatorID]
+			if !ok {
+				continue
+			}
+			lastAID, lastSet = l.AnnotatorID, s
+		}
+		if l.Field != lastField || lastF < 0 {
+			lastField, lastF = l.Field, fieldIndex(l.Field)
+		}
+		if lastF < 0 || l.ItemID < 0 {
+			continue
+		}
+		sets[lastSet].set(lastF, l.ItemID, l.Value, n)
+	}
+	for _, s := range sets {
+		for _, k := range schema.Kinds {
+			s.applyAsked(k, n)
+		}
+	}
+	return sets, n
+}
+
+// applyAsked marks notAsked every label whose field is not asked given the
+// rater's other current labels of the item, by schema's AskedWhen. The rule
+// is evaluated once per distinct combination of codes, not per item: a
+// million items have a few dozen combinations.
+func (l *labelSet) applyAsked(k schema.Kind, n int64) {
+	fs := kindFields(k)
+	var cols [][]int8
+	var present []int // positions in fs of the fields this rater used
+	for i, f := range fs {
+		if l.cols[f] != nil {
+			cols = append(cols, l.cols[f])
+			present = append(present, i)
+		}
+	}
+	if len(cols) == 0 {
+		return
+	}
+	// 4 bits per field hold codes -2..13 shifted by 2; a kind with more
+	// fields than fit falls back to evaluating every item.
+	memoOK := len(cols) <= 16
+	for _, f := range fs {
+		memoOK = memoOK && len(tracked[f].Values) <= 13
+	}
+	memo := map[uint64]uint32{}
+	codes := make([]int8, len(fs))
+	for item := range n {
+		var key uint64
+		labelled := false
+		for j, c := range cols {
+			v := c[item]
+			if v != missing {
+				labelled = true
+			}
+			key |= uint64(v+2) << (4 * j)
+		}
+		if !labelled {
+			continue
+		}
+		mask, ok := memo[key]
+		if !ok || !memoOK {
+			for i := range codes {
+				codes[i] = missing
+			}
+			for j, c := range cols {
+				codes[present[j]] = c[item]
+			}
+			mask = askedMask(fs, codes)
+			if memoOK {
+				memo[key] = mask
+			}
+		}
+		for j, c := range cols {
+			if c[item] != missing && mask&(1<<present[j]) == 0 {
+				c[item] = notAsked
+				l.stale[fs[present[j]]]++
+			}
+		}
+	}
+}
+
+// unknownMarker stands for a value outside the schema when AskedWhen is
+// evaluated: it equals no canonical value, exactly as the verbatim value.
+const unknownMarker = "\x00unknown"
+
+// askedMask evaluates AskedWhen of each field of fs given codes (one per
+// field of fs); bit i says fs[i] is asked.
+func askedMask(fs []int, codes []int8) uint32 {
+	cur := make(map[string]string, len(fs))
+	for i, f := range fs {
+		switch c := codes[i]; {
+		case c >= 0:
+			cur[tracked[f].Name] = tracked[f].Values[c]
+		case c == unknown:
+			cur[tracked[f].Name] = unknownMarker
+		}
+	}
+	var mask uint32
+	for i, f := range fs {
+		if tracked[f].AskedWhen(cur) {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
+// unknownValues counts, per field name and verbatim value, the asked labels
+// whose value is outside the schema: they are left out of every metric.
+func (l *labelSet) unknownValues() map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for f, m := range l.verbatim {
+		for item, v := range m {
+			if l.code(f, item) != unknown {
+				continue // dropped by the asked-when rule
+			}
+			if out[tracked[f].Name] == nil {
+				out[tracked[f].Name] = map[string]int{}
+			}
+			out[tracked[f].Name][v]++
+		}
+	}
+	return out
+}
+
+// staleCounts reports, per field name, labels the asked-when rule dropped.
+func (l *labelSet) staleCounts() map[string]int {
+	out := map[string]int{}
+	for f, n := range l.stale {
+		if n > 0 {
+			out[tracked[f].Name] = n
+		}
+	}
+	return out
+}

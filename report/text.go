@@ -1,0 +1,374 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// Text output: tables aligned with tabwriter, percentages with one decimal
+// like the paper, coefficients (kappa, alpha, AC1) with three.
+
+func pct(x float64) string { return fmt.Sprintf("%.1f", 100*x) }
+
+func coef(x float64) string { return fmt.Sprintf("%.3f", x) }
+
+func ci(c [2]float64) string { return "[" + pct(c[0]) + ", " + pct(c[1]) + "]" }
+
+func ciPtr(c *[2]float64, format func(float64) string) string {
+	if c == nil {
+		return ""
+	}
+	return "[" + format(c[0]) + ", " + format(c[1]) + "]"
+}
+
+// table writes right-aligned columns; the first column is left-aligned by
+// padding it to the widest label.
+type table struct {
+	tw    *tabwriter.Writer
+	width int
+}
+
+func newTable(w io.Writer, labels []string) *table {
+	width := 0
+	for _, l := range labels {
+		width = max(width, len([]rune(l)))
+	}
+	return &table{tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight), width: width}
+}
+
+func (t *table) row(label string, cells ...string) {
+	for len(cells) > 0 && cells[len(cells)-1] == "" {
+		cells = cells[:len(cells)-1] // no trailing blanks
+	}
+	pad := t.width - len([]rune(label))
+	fmt.Fprint(t.tw, label+strings.Repeat(" ", max(pad, 0)))
+	for _, c := range cells {
+		fmt.Fprint(t.tw, "\t"+c)
+	}
+	fmt.Fprint(t.tw, "\t\n")
+}
+
+func (t *table) flush() error { return t.tw.Flush() }
+
+func who(name string, adjudicated bool) string {
+	if adjudicated {
+		return "adjudicated labels"
+	}
+	return "labels of " + name
+}
+
+// WriteText renders the stats as two tables (QA pairs, claims) with sources
+// as rows, like the paper's Table 1.
+func (r *StatsReport) WriteText(w io.Writer) error {
+	labels := []string{""}
+	for _, row := range r.rows {
+		labels = append(labels, row.label)
+	}
+	fmt.Fprintf(w, "Dataset statistics (Table 1), %s\n\nQA pairs\n", who(r.Annotator, r.Adjudicated))
+	t := newTable(w, labels)
+	t.row("", "QA", "judged", "valid", "P1", "P2", "P3", "CG1", "CG2", "CG3", "CG4")
+	for _, row := range r.rows {
+		s := row.s
+		cells := []string{itoa(s.QA), itoa(s.QAJudged), itoa(s.QAValid)}
+		cells = append(cells, classCells(fPersona, s.Persona)...)
+		cells = append(cells, classCells(fCategory, s.Category)...)
+		t.row(row.label, cells...)
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nClaims\n")
+	t = newTable(w, labels)
+	t.row("", "answers", "claims", "judged", "valid", "ε", "η", "ζ", "added")
+	for _, row := range r.rows {
+		s := row.s
+		cells := []string{itoa(s.AnswersWithClaims), itoa(s.Claims), itoa(s.ClaimsJudged), itoa(s.ValidClaims)}
+		cells = append(cells, classCells(fEntailment, s.Entailment)...)
+		t.row(row.label, append(cells, itoa(s.ClaimsAdded))...)
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, `
+QA: pairs imported; judged: with a question_validity label; valid: judged valid.
+P1 citizen, P2 civil_officer, P3 legal_expert; CG1 general_legal_research,
+CG2 factual_recall, CG3 false_premise, CG4 jurisdiction_time_specific (over valid pairs).
+answers: answers with extracted claims; claims: extracted claims; valid: judged
+correct; ε entailment, η neutral, ζ contradiction (over valid claims);
+added: claims the annotator added because the extractor missed them.
+`)
+	if changed := r.All.CategoryChanged; changed > 0 {
+		fmt.Fprintf(w, "The category label differs from the generated category on %d valid pairs.\n", changed)
+	}
+	writeLeftOut(w, r.UnknownValues, r.NotAsked)
+	return nil
+}
+
+func itoa(n int) string { return fmt.Sprint(n) }
+
+// classCells lists counts in the field's value order.
+func classCells(f int, m map[string]int) []string {
+	var out []string
+	for _, v := range tracked[f].Values {
+		out = append(out, itoa(m[v]))
+	}
+	return out
+}
+
+// writeLeftOut says which labels no count includes.
+func writeLeftOut(w io.Writer, unknown map[string]map[string]int, notAsked map[string]int) {
+	if len(unknown) > 0 {
+		fmt.Fprintln(w, "\nLeft out, values outside the schema:")
+		for _, f := range sortedKeys(unknown) {
+			var parts []string
+			for _, v := range sortedKeys(unknown[f]) {
+				parts = append(parts, fmt.Sprintf("%q %d", v, unknown[f][v]))
+			}
+			fmt.Fprintf(w, "  %s: %s\n", f, strings.Join(parts, ", "))
+		}
+	}
+	if len(notAsked) > 0 {
+		var parts []string
+		for _, f := range sortedKeys(notAsked) {
+			parts = append(parts, fmt.Sprintf("%s %d", f, notAsked[f]))
+		}
+		fmt.Fprintf(w, "\nLeft out, labels of fields not asked given the other labels (kept in the history): %s\n", strings.Join(parts, ", "))
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// WriteText renders extraction accuracy, recall and, per source, the
+// verification table of the paper's Table 3.
+func (r *MetricsReport) WriteText(w io.Writer) error {
+	labels := []string{""}
+	for _, k := range r.rows {
+		labels = append(labels, r.show[k])
+	}
+	fmt.Fprintf(w, "Claim extraction, %s\n", who(r.Annotator, r.Adjudicated))
+	t := newTable(w, labels)
+	t.row("", "claims", "judged", "correct", "accuracy %", "95% CI")
+	for _, k := range r.rows {
+		e := r.Extraction[k]
+		t.row(r.show[k], itoa(e.Claims), itoa(e.Judged), itoa(e.Valid), pct(e.Accuracy), ci(e.CI95))
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "accuracy: claims labelled correct / claims with a claim_validity label (Wilson interval).")
+
+	fmt.Fprintf(w, "\nExtraction recall, over answers checked for missed claims\n")
+	if r.Recall[allKey].Answers == 0 {
+		fmt.Fprintln(w, "  no answer is marked missed_claims_checked yet")
+	} else {
+		t = newTable(w, labels)
+		t.row("", "answers", "correct extracted", "added", "recall %", "95% CI")
+		for _, k := range r.rows {
+			e := r.Recall[k]
+			t.row(r.show[k], itoa(e.Answers), itoa(e.CorrectExtracted), itoa(e.Added), pct(e.Recall), ci(e.CI95))
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "recall: correct extracted / (correct extracted + claims the expert added).")
+	}
+	if n := r.Recall[allKey].NotChecked; n > 0 {
+		fmt.Fprintf(w, "  left out, answers with claims not checked for missed claims yet: %d\n", n)
+	}
+
+	fmt.Fprintf(w, "\nClaim verification: %s against the %s\n", r.System, who(r.Annotator, r.Adjudicated))
+	if r.Verification[allKey].N == 0 && len(r.Systems) > 0 && !contains(r.Systems, r.System) {
+		fmt.Fprintf(w, "  no prediction of system %q (systems with predictions: %s)\n", r.System, strings.Join(r.Systems, ", "))
+	}
+	for _, k := range r.rows {
+		if err := r.writeVerification(w, k); err != nil {
+			return err
+		}
+	}
+	if len(r.UnknownPredictions) > 0 {
+		var parts []string
+		for _, v := range sortedKeys(r.UnknownPredictions) {
+			parts = append(parts, fmt.Sprintf("%q %d", v, r.UnknownPredictions[v]))
+		}
+		fmt.Fprintf(w, "\n%s values outside the classes (column other): %s\n", r.System, strings.Join(parts, ", "))
+	}
+	if r.Bootstrap != nil {
+		fmt.Fprintf(w, "\nIntervals: percentile bootstrap, %d replicates, seed %d.\n", r.Bootstrap.Replicates, r.Bootstrap.Seed)
+	}
+	writeLeftOut(w, r.UnknownValues, r.NotAsked)
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *MetricsReport) writeVerification(w io.Writer, key string) error {
+	v := r.Verification[key]
+	fmt.Fprintf(w, "\n%s: %d claims\n", r.show[key], v.N)
+	lo := v.LeftOut
+	if v.N > 0 {
+		labels := append([]string{"class", "macro", "weighted"}, v.classes...)
+		t := newTable(w, labels)
+		head := []string{"support", "P", "R", "F1"}
+		if v.KappaCI95 != nil {
+			head = append(head, "F1 95% CI")
+		}
+		t.row("class", head...)
+		for _, c := range v.classes {
+			s := v.Classes[c]
+			cells := []string{itoa(s.Support), pct(s.Precision), pct(s.Recall), pct(s.F1)}
+			if s.F1CI95 != nil {
+				cells = append(cells, ciPtr(s.F1CI95, pct))
+			}
+			t.row(c, cells...)
+		}
+		macro := []string{"", pct(v.Macro.Precision), pct(v.Macro.Recall), pct(v.Macro.F1)}
+		if v.MacroF1CI != nil {
+			macro = append(macro, ciPtr(v.MacroF1CI, pct))
+		}
+		t.row("macro", macro...)
+		t.row("weighted", "", pct(v.Weighted.Precision), pct(v.Weighted.Recall), pct(v.Weighted.F1))
+		if err := t.flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  accuracy %s%%, Cohen's kappa %s\n", pct(v.Accuracy), strings.TrimSpace(coef(v.Kappa)+" "+ciPtr(v.KappaCI95, coef)))
+		if err := writeConfusion(w, "rows: "+r.Annotator+", columns: "+r.System, v.classes, v.counts.Counts, v.counts.Other); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "  left out %d of %d extracted claims: %d not judged, %d judged incorrect, %d without an entailment label, %d without a %s prediction",
+		lo.Claims-v.N, lo.Claims, lo.NotJudged, lo.JudgedIncorrect, lo.NoEntailment, lo.NoPrediction, r.System)
+	if lo.UnknownValidity+lo.UnknownEntailment > 0 {
+		fmt.Fprintf(w, ", %d with a label value outside the schema", lo.UnknownValidity+lo.UnknownEntailment)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// writeConfusion prints a confusion matrix; the other column only when used.
+func writeConfusion(w io.Writer, title string, classes []string, counts [][]int, other bool) error {
+	fmt.Fprintf(w, "  confusion (%s):\n", title)
+	t := newTable(w, append([]string{""}, classes...))
+	head := append([]string{}, classes...)
+	if other {
+		head = append(head, OtherColumn)
+	}
+	t.row("", head...)
+	for i, c := range classes {
+		var cells []string
+		for _, n := range counts[i] {
+			cells = append(cells, itoa(n))
+		}
+		t.row(c, cells...)
+	}
+	return t.flush()
+}
+
+// WriteText renders the agreement of each field.
+func (r *AgreementReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "Agreement between %s\n", strings.Join(r.Annotators, ", "))
+	for _, name := range r.order {
+		if err := r.writeField(w, name); err != nil {
+			return err
+		}
+	}
+	if r.Bootstrap != nil {
+		fmt.Fprintf(w, "\nIntervals: percentile bootstrap, %d replicates, seed %d.\n", r.Bootstrap.Replicates, r.Bootstrap.Seed)
+	}
+	return nil
+}
+
+func (r *AgreementReport) writeField(w io.Writer, name string) error {
+	fa := r.Fields[name]
+	fmt.Fprintf(w, "\n%s: ", name)
+	if fa.Items == 0 {
+		fmt.Fprintf(w, "no item labelled by two of them\n")
+		r.writeFieldLeftOut(w, fa)
+		return nil
+	}
+	fmt.Fprintf(w, "%d items labelled by at least two, %d by all %d\n", fa.Items, fa.Complete, len(r.Annotators))
+	t := newTable(w, []string{"Krippendorff's alpha"})
+	t.row("percent agreement", pct(fa.PercentAgreement)+"%", "")
+	t.row("Fleiss' kappa", coef(fa.FleissKappa), ciPtr(fa.FleissKappaCI95, coef))
+	t.row("Krippendorff's alpha", coef(fa.KrippendorffAlpha), ciPtr(fa.KrippendorffAlphaCI95, coef))
+	t.row("Gwet's AC1", coef(fa.GwetAC1), ciPtr(fa.GwetAC1CI95, coef))
+	if err := t.flush(); err != nil {
+		return err
+	}
+	var parts []string
+	for _, c := range fa.Classes {
+		parts = append(parts, c+" "+coef(fa.PerClass[c].FleissKappa))
+	}
+	fmt.Fprintf(w, "  per class Fleiss' kappa: %s\n", strings.Join(parts, ", "))
+	labels := []string{"pair"}
+	for _, p := range fa.Pairs {
+		labels = append(labels, p.A+" / "+p.B)
+	}
+	t = newTable(w, labels)
+	head := []string{"n", "agree %", "Cohen's kappa"}
+	t.row("pair", head...)
+	for _, p := range fa.Pairs {
+		t.row(p.A+" / "+p.B, itoa(p.N), pct(p.PercentAgreement), coef(p.CohenKappa), ciPtr(p.CohenKappaCI95, coef))
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	for _, p := range fa.Pairs {
+		if p.N == 0 {
+			continue
+		}
+		if err := writeConfusion(w, "rows: "+p.A+", columns: "+p.B, fa.Classes, p.counts.Counts, false); err != nil {
+			return err
+		}
+	}
+	r.writeFieldLeftOut(w, fa)
+	if fa.Disagreements != nil {
+		fmt.Fprintf(w, "  %d disagreements:\n", len(fa.Disagreements))
+		t = newTable(w, []string{"item"})
+		t.row("item", r.Annotators...)
+		for _, d := range fa.Disagreements {
+			var cells []string
+			for _, a := range r.Annotators {
+				v := d.Labels[a]
+				if v == "" {
+					v = "-"
+				}
+				cells = append(cells, v)
+			}
+			t.row(d.Item, cells...)
+		}
+		return t.flush()
+	}
+	return nil
+}
+
+func (r *AgreementReport) writeFieldLeftOut(w io.Writer, fa *FieldAgreement) {
+	for _, a := range r.Annotators {
+		var parts []string
+		for _, v := range sortedKeys(fa.UnknownValues[a]) {
+			parts = append(parts, fmt.Sprintf("%q %d", v, fa.UnknownValues[a][v]))
+		}
+		if n := fa.NotAsked[a]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d not asked given %s's other labels", n, a))
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(w, "  left out for %s: %s\n", a, strings.Join(parts, ", "))
+		}
+	}
+}
