@@ -1,0 +1,83 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"unicode"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// harmlessOptions are authorized_keys options the server enforces anyway
+// (it never forwards ports, agents or X11 and runs no rc files), so a line
+// carrying them means what it says. Any other option (from=, command=,
+// expiry-time=, cert-authority, …) would be silently ignored, which could let
+// in a key the lead meant to restrict: such a line is refused instead.
+var harmlessOptions = map[string]bool{
+	"restrict": true, "no-port-forwarding": true, "no-agent-forwarding": true,
+	"no-x11-forwarding": true, "no-user-rc": true,
+}
+
+// ParseAuthorizedKeys reads an OpenSSH authorized_keys file and returns the
+// annotator of each key by its SHA256 fingerprint ("SHA256:…"). The
+// annotator's name is the key's comment, which is therefore required. Blank
+// lines and # comments are skipped. Errors name the file and the line.
+func ParseAuthorizedKeys(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("authorized keys: %w", err)
+	}
+	names := map[string]string{}
+	firstLine := map[string]int{} // fingerprint -> line, to name both lines of a conflict
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024) // RSA 16k keys are long lines
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fp, name, err := parseKeyLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		if old, ok := names[fp]; ok && old != name {
+			return nil, fmt.Errorf("%s:%d: this key is already given to %q on line %d; one key is one annotator", path, n, old, firstLine[fp])
+		}
+		names[fp], firstLine[fp] = name, n
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: no keys: add one line per annotator, e.g. \"ssh-ed25519 AAAA… jo\"", path)
+	}
+	return names, nil
+}
+
+// parseKeyLine parses one non-blank line into the key's fingerprint and the
+// annotator named by its comment.
+func parseKeyLine(line string) (fingerprint, name string, err error) {
+	key, comment, options, rest, err := gossh.ParseAuthorizedKey([]byte(line))
+	if err != nil {
+		return "", "", fmt.Errorf("not an authorized_keys line: %w", err)
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return "", "", fmt.Errorf("unexpected text after the key")
+	}
+	for _, o := range options {
+		if !harmlessOptions[strings.ToLower(o)] {
+			return "", "", fmt.Errorf("option %q is not supported by annotate serve; remove it (only restrict and no-*-forwarding are accepted)", o)
+		}
+	}
+	name = strings.TrimSpace(comment)
+	if name == "" {
+		return "", "", fmt.Errorf("the key has no comment: add the annotator's name after the key, e.g. \"%s AAAA… jo\"", key.Type())
+	}
+	if strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return "", "", fmt.Errorf("comment %q: the annotator's name must be one word (it is the name labels are recorded under)", name)
+	}
+	return gossh.FingerprintSHA256(key), name, nil
+}

@@ -1,0 +1,74 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annotate-dev/annotate/store"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+func authorizedLine(k gossh.Signer) string {
+	return strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey())))
+}
+
+func writeKeys(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "authorized_keys")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestParseAuthorizedKeys(t *testing.T) {
+	jo, sam := newKey(t), newKey(t)
+	p := writeKeys(t, "# annotators of the pilot\n\n"+authorizedLine(jo)+" jo\r\nrestrict,no-port-forwarding "+authorizedLine(sam)+" sam\n")
+	got, err := ParseAuthorizedKeys(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{gossh.FingerprintSHA256(jo.PublicKey()): "jo", gossh.FingerprintSHA256(sam.PublicKey()): "sam"}
+	if len(got) != len(want) || got[gossh.FingerprintSHA256(jo.PublicKey())] != "jo" || got[gossh.FingerprintSHA256(sam.PublicKey())] != "sam" {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestParseAuthorizedKeysErrorsNameTheLine(t *testing.T) {
+	jo := authorizedLine(newKey(t))
+	for _, c := range []struct{ name, text, want string }{
+		{"no comment", "# keys\n" + jo + " jo\n" + authorizedLine(newKey(t)) + "\n", ":3: the key has no comment"},
+		{"garbage", jo + " jo\nssh-ed25519 not-base64 sam\n", ":2: not an authorized_keys line"},
+		{"two-word name", jo + " Jo Smith\n", ":1: comment \"Jo Smith\""},
+		{"restricting option", `from="10.0.0.0/8" ` + jo + " jo\n", `:1: option "from=\"10.0.0.0/8\""`},
+		{"one key two names", jo + " jo\n\n" + jo + " sam\n", `:3: this key is already given to "jo" on line 1`},
+		{"empty", "# nobody yet\n", "no keys"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := writeKeys(t, c.text)
+			_, err := ParseAuthorizedKeys(p)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
+				t.Fatalf("error %v; want it to name %s and say %q", err, p, c.want)
+			}
+		})
+	}
+	if _, err := ParseAuthorizedKeys(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Fatal("a missing file parsed")
+	}
+}
+
+func TestNewRefusesAKeyWithoutName(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "annotate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p := writeKeys(t, authorizedLine(newKey(t))+"\n")
+	_, err = New(Config{Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "hk"), AuthorizedKeysPath: p, Store: st})
+	if err == nil || !strings.Contains(err.Error(), p+":1: the key has no comment") {
+		t.Fatalf("New: %v", err)
+	}
+}
