@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tui/review"
+)
+
+func init() {
+	register(func(g *globals) *cobra.Command {
+		var o reviewFlags
+		cmd := &cobra.Command{
+			Use:   "review",
+			Short: "Adjudicate disagreements between annotators; browse expert-versus-system disagreements",
+			Long: `review opens the lead's review screens.
+
+Adjudication (default): the items where the annotators disagree, field by
+field in schema order. A field is compared only among the annotators it is
+asked for, given their own labels. The screen shows each annotator's label
+and note, the item and its context; 1-9 (y/n on two-way fields) stores the
+final label as an adjudication by --as, then the next disagreement comes.
+u undoes the last adjudication, A (then y) accepts every agreement at once,
+←/→ browse, s skips, f flags, m writes a note, v opens the system view.
+
+System view (--system NAME, or v): the claims where the system's entailment
+prediction differs from the expert's label, by class pair (rows expert,
+columns system, as "annotate metrics"), most claims first; enter walks the
+claims of a pair. The expert labels are --annotator NAME or --adjudicated
+(default: the only annotator with labels); e switches between them.
+
+With --json nothing opens: the units (or the class pairs) are printed.`,
+			Example: `  annotate review --as lead
+  annotate review --as lead --annotators jo,sam --field entailment --batch pilot
+  annotate review --as lead --system refchecker --annotator jo
+  annotate review --json --as lead`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if g.as == "" {
+					return errors.New("no adjudicator: pass --as NAME (or set ANNOTATE_USER)")
+				}
+				if o.field != "" {
+					if err := schema.CheckField(o.field); err != nil {
+						return err
+					}
+				}
+				s, err := g.openExisting()
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				return o.run(cmd, g, s)
+			},
+		}
+		f := cmd.Flags()
+		f.StringSliceVar(&o.annotators, "annotators", nil, "compare these annotators (default: every annotator with labels)")
+		f.StringVar(&o.field, "field", "", "only this field (and, for A, the fields it depends on)")
+		f.StringVar(&o.batch, "batch", "", "only the items of this batch")
+		f.StringVar(&o.system, "system", "refchecker", "system view: the system whose predictions are compared")
+		f.StringVar(&o.annotator, "annotator", "", "system view: the expert's labels are this annotator's")
+		f.BoolVar(&o.adjudicated, "adjudicated", false, "system view: the expert labels are the adjudicated ones")
+		return cmd
+	})
+}
+
+type reviewFlags struct {
+	annotators           []string
+	field, batch, system string
+	annotator            string
+	adjudicated          bool
+}
+
+func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error {
+	systemView := cmd.Flags().Changed("system") || o.annotator != "" || o.adjudicated
+	q := store.ReviewQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch}
+	opt := review.Options{Store: s, Lead: g.as, Query: q, System: o.system, StartSystem: systemView}
+	labelled, err := s.LabelledAnnotators()
+	if err != nil {
+		return err
+	}
+	if systemView {
+		first, err := o.expert(labelled)
+		if err != nil {
+			return err
+		}
+		opt.Experts = expertSets(first, labelled)
+		if g.json {
+			rev, err := s.SystemDisagreements(store.SystemQuery{System: o.system, Labels: first, Batch: o.batch})
+			if err != nil {
+				return err
+			}
+			return printSystemReview(cmd.OutOrStdout(), rev)
+		}
+	} else {
+		if opt.Query.Annotators, err = s.Reviewers(o.annotators); err != nil {
+			return err
+		}
+		opt.Experts = expertSets(store.LabelSet{Adjudicated: true}, labelled)
+		if g.json {
+			rev, err := s.Review(opt.Query)
+			if err != nil {
+				return err
+			}
+			return printReview(cmd.OutOrStdout(), g.as, opt.Query, rev)
+		}
+	}
+	// Decisions are committed as they are made: a signal just ends the screen.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return review.Run(ctx, opt)
+}
+
+// expert resolves the system view's expert labels as the reports do:
+// --annotator or --adjudicated, else the only annotator with labels.
+func (o *reviewFlags) expert(labelled []string) (store.LabelSet, error) {
+	switch {
+	case o.annotator != "" && o.adjudicated:
+		return store.LabelSet{}, errors.New("choose --annotator NAME or --adjudicated, not both")
+	case o.adjudicated:
+		return store.LabelSet{Adjudicated: true}, nil
+	case o.annotator != "" && !slices.Contains(labelled, o.annotator):
+		return store.LabelSet{}, fmt.Errorf("no annotator %q with labels (annotators with labels: %s)", o.annotator, strings.Join(labelled, ", "))
+	case o.annotator != "":
+		return store.LabelSet{Annotator: o.annotator}, nil
+	case len(labelled) == 1:
+		return store.LabelSet{Annotator: labelled[0]}, nil
+	case len(labelled) == 0:
+		return store.LabelSet{}, errors.New("no annotator has labels yet: nothing to compare with the system")
+	}
+	return store.LabelSet{}, fmt.Errorf("%d annotators have labels: choose --annotator NAME (%s) or --adjudicated",
+		len(labelled), strings.Join(labelled, ", "))
+}
+
+// expertSets lists what the system view's e cycles through: first, then
+// every annotator with labels and the adjudicated labels.
+func expertSets(first store.LabelSet, labelled []string) []store.LabelSet {
+	out := []store.LabelSet{first}
+	for _, n := range labelled {
+		if first.Adjudicated || n != first.Annotator {
+			out = append(out, store.LabelSet{Annotator: n})
+		}
+	}
+	if !first.Adjudicated {
+		out = append(out, store.LabelSet{Adjudicated: true})
+	}
+	return out
+}
+
+// reviewUnitJSON is one unit of `annotate review --json`.
+type reviewUnitJSON struct {
+	Item     string            `json:"item"`
+	Kind     string            `json:"kind"`
+	Field    string            `json:"field"`
+	Labels   map[string]string `json:"labels"`
+	Final    *string           `json:"final"`
+	State    string            `json:"state"`
+	FollowUp bool              `json:"follow_up"`
+}
+
+func printReview(w io.Writer, lead string, q store.ReviewQuery, rev store.Review) error {
+	units := []reviewUnitJSON{}
+	for _, u := range rev.Units {
+		j := reviewUnitJSON{Item: u.ExtID, Kind: u.Kind, Field: u.Field, Labels: u.Labels, State: u.State.String(), FollowUp: u.FollowUp}
+		if u.Final != "" {
+			j.Final = &u.Final
+		}
+		units = append(units, j)
+	}
+	pending, done, moot := rev.Counts("")
+	return json.NewEncoder(w).Encode(map[string]any{
+		"lead": lead, "annotators": rev.Annotators, "field": q.Field, "batch": q.Batch,
+		"units": units, "pending": pending, "done": done, "not_asked": moot,
+		"agreements": map[string]int{"open": rev.Agreeing, "ready": rev.Ready, "accepted": rev.Accepted},
+	})
+}
+
+func printSystemReview(w io.Writer, rev store.SystemReview) error {
+	type cell struct {
+		Expert string   `json:"expert"`
+		System string   `json:"system"`
+		Count  int      `json:"count"`
+		Items  []string `json:"items"`
+	}
+	cells := []cell{}
+	for _, c := range rev.Cells {
+		ids := make([]string, len(c.Items))
+		for i, it := range c.Items {
+			ids[i] = it.ExtID
+		}
+		cells = append(cells, cell{c.Expert, c.System, len(c.Items), ids})
+	}
+	return json.NewEncoder(w).Encode(map[string]any{
+		"system": rev.System, "expert": rev.Expert, "n": rev.N, "agree": rev.Agree,
+		"confusion": rev.Confusion, "cells": cells,
+	})
+}
