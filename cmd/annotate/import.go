@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/importer"
@@ -34,7 +35,7 @@ no-op; a changed item with an existing id is an error unless --update.`,
 				if err != nil {
 					return err
 				}
-				fmt.Fprint(cmd.OutOrStdout(), sum.String())
+				fmt.Fprintln(cmd.OutOrStdout(), strings.TrimRight(sum.String(), "\n"))
 				return nil
 			},
 		}
