@@ -329,3 +329,19 @@ func TestImportReader(t *testing.T) {
 		t.Fatalf("empty input: %v", err)
 	}
 }
+
+func TestNoOpSummaryNamesOnlyWhatTheFilesHeld(t *testing.T) {
+	for _, tc := range []struct {
+		qa, claims, labels int
+		want               string
+	}{
+		{0, 0, 354, "nothing changed: all 354 labels are already in the database"},
+		{1, 0, 0, "nothing changed: all 1 QA pair is already in the database"},
+		{2, 3, 0, "nothing changed: all 2 QA pairs and 3 claims are already in the database"},
+	} {
+		s := Summary{Files: []FileSummary{{QA: Counts{Unchanged: tc.qa}, Claims: Counts{Unchanged: tc.claims}, LabelsUnchanged: tc.labels}}}
+		if got := strings.TrimSpace(s.String()); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}

@@ -121,9 +121,16 @@ func (s Summary) String() string {
 	var b strings.Builder
 	t := s.Total()
 	if s.NoOp() {
-		fmt.Fprintf(&b, "nothing changed: all %s, %s and %s are already in the database\n",
-			plural2(t.QA.Total(), "QA pair", "QA pairs"), plural2(t.Claims.Total(), "claim", "claims"),
-			plural2(t.LabelsUnchanged, "label", "labels"))
+		var parts []string
+		for _, p := range []struct {
+			n          int
+			one, many string
+		}{{t.QA.Total(), "QA pair", "QA pairs"}, {t.Claims.Total(), "claim", "claims"}, {t.LabelsUnchanged, "label", "labels"}} {
+			if p.n > 0 {
+				parts = append(parts, plural2(p.n, p.one, p.many))
+			}
+		}
+		fmt.Fprintf(&b, "nothing changed: all %s already in the database\n", joinAnd(parts))
 	} else {
 		for _, f := range s.Files {
 			fmt.Fprintf(&b, "%s (%s): %s\n", f.File, f.Format, f.line())
@@ -175,4 +182,18 @@ func byCount(m map[string]int) []string {
 	keys := sortedKeys(m)
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
 	return keys
+}
+
+// joinAnd joins "a", "a and b", "a, b and c".
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return "nothing"
+	case 1:
+		if strings.HasPrefix(parts[0], "1 ") {
+			return parts[0] + " is"
+		}
+		return parts[0] + " are"
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + " are"
 }
