@@ -123,7 +123,7 @@ func (s Summary) String() string {
 	if s.NoOp() {
 		var parts []string
 		for _, p := range []struct {
-			n          int
+			n         int
 			one, many string
 		}{{t.QA.Total(), "QA pair", "QA pairs"}, {t.Claims.Total(), "claim", "claims"}, {t.LabelsUnchanged, "label", "labels"}} {
 			if p.n > 0 {
