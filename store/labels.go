@@ -13,9 +13,13 @@ func annotatorID(tx *wtx, name string) (int64, error) {
 	if name == "" {
 		return 0, errors.New("no annotator name (use --as NAME)")
 	}
+	if id, ok := tx.annotators[name]; ok {
+		return id, nil
+	}
 	var id int64
 	err := tx.QueryRow("SELECT id FROM annotators WHERE name=?", name).Scan(&id)
 	if err == nil {
+		tx.annotators[name] = id
 		return id, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
@@ -25,7 +29,9 @@ func annotatorID(tx *wtx, name string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return res.LastInsertId()
+	id, err = res.LastInsertId()
+	tx.annotators[name] = id
+	return id, err
 }
 
 // EnsureAnnotator creates the annotator if it does not exist yet.

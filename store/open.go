@@ -98,7 +98,7 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 	if err != nil {
 		return err
 	}
-	w := &wtx{Tx: tx, stmts: map[string]*sql.Stmt{}}
+	w := &wtx{Tx: tx, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}}
 	defer w.closeStmts()
 	if err := fn(w); err != nil {
 		tx.Rollback()
@@ -112,7 +112,8 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 // statements thousands of times.
 type wtx struct {
 	*sql.Tx
-	stmts map[string]*sql.Stmt
+	stmts      map[string]*sql.Stmt
+	annotators map[string]int64 // name -> id, looked up or created in this transaction
 }
 
 func (t *wtx) prepared(q string) (*sql.Stmt, error) {

@@ -54,49 +54,52 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 			if assigned && !contains(b.Assignees, a.Name) {
 				continue
 			}
-			scope := `SELECT bi.item_id FROM batch_items bi JOIN batches bt ON bt.id=bi.batch_id WHERE bt.name=?`
-			args := []any{b.Name}
-			if assigned {
-				scope = `SELECT x.item_id FROM assignments x JOIN batches bt ON bt.id=x.batch_id WHERE bt.name=? AND x.annotator_id=?`
-				args = append(args, a.ID)
-			}
-			p, err := s.progressOver(a, scope, args, midnight)
+			p, err := s.progressOf(a, QueueQuery{Annotator: a.Name, Kind: b.Kind, Batch: b.Name}, midnight)
 			if err != nil {
 				return nil, err
 			}
 			if !assigned && p.Done == 0 && p.ActiveMs == 0 {
 				continue
 			}
-			p.Batch, p.Kind, p.Pilot = b.Name, b.Kind, b.Pilot
+			p.Batch, p.Pilot = b.Name, b.Pilot
 			out = append(out, p)
 		}
 		for _, kind := range []string{"qa", "claim"} {
-			scope := `SELECT i.id FROM items i WHERE i.kind=? AND (i.kind<>'claim' OR EXISTS (SELECT 1 FROM claims c WHERE c.item_id=i.id AND c.origin='extracted'))`
-			p, err := s.progressOver(a, scope, []any{kind}, midnight)
+			p, err := s.progressOf(a, QueueQuery{Annotator: a.Name, Kind: kind}, midnight)
 			if err != nil {
 				return nil, err
 			}
-			p.Kind = kind
 			out = append(out, p)
 		}
 	}
 	return out, nil
 }
 
-func (s *Store) progressOver(a Annotator, scope string, args []any, midnight time.Time) (Progress, error) {
-	p := Progress{Annotator: a.Name}
-	all := append(append([]any{}, args...), a.ID)
-	err := s.db.QueryRow(`WITH scope(id) AS (`+scope+`)
-		SELECT (SELECT COUNT(*) FROM scope), (SELECT COUNT(*) FROM done_items d WHERE d.annotator_id=? AND d.item_id IN scope)`,
-		all...).Scan(&p.Total, &p.Done)
+// progressOf measures one queue: its size and done count as the annotation
+// screens count them, and the active time of the annotator's events on it.
+func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progress, error) {
+	p := Progress{Annotator: a.Name, Kind: q.Kind}
+	var err error
+	if p.Total, err = s.QueueTotal(q); err != nil {
+		return p, err
+	}
+	if p.Done, err = s.QueueDone(q); err != nil {
+		return p, err
+	}
+	scope, args, open, err := s.queueScope(q)
 	if err != nil {
 		return p, err
 	}
-	rows, err := s.db.Query(`WITH scope(id) AS (`+scope+`)
-		SELECT e.item_id, SUM(e.active_ms), SUM(CASE WHEN e.created_at>=? THEN e.active_ms ELSE 0 END),
+	// The open queue is every item of the kind: join on the kind rather than
+	// listing a million ids; the annotator's events come from their index.
+	where, wargs := "e.item_id IN ("+scope+")", args
+	if open {
+		where, wargs = "e.item_id IN (SELECT id FROM items WHERE id=e.item_id AND kind=?)", []any{q.Kind}
+	}
+	rows, err := s.db.Query(`SELECT e.item_id, SUM(e.active_ms), SUM(CASE WHEN e.created_at>=? THEN e.active_ms ELSE 0 END),
 		       EXISTS(SELECT 1 FROM done_items d WHERE d.annotator_id=e.annotator_id AND d.item_id=e.item_id)
-		FROM label_events e WHERE e.annotator_id=? AND e.item_id IN scope GROUP BY e.item_id`,
-		append(append(append([]any{}, args...), midnight.Format(time.RFC3339Nano)), a.ID)...)
+		FROM label_events e WHERE e.annotator_id=? AND `+where+` GROUP BY e.item_id`,
+		append([]any{midnight.Format(time.RFC3339Nano), a.ID}, wargs...)...)
 	if err != nil {
 		return p, err
 	}

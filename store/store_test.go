@@ -241,3 +241,38 @@ func TestOverlapBalancesAssignments(t *testing.T) {
 		t.Fatalf("a's queue holds %d", len(es))
 	}
 }
+
+func TestProgressCountsDoneTimeAndMedian(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s, 4, 0)
+	if _, err := s.CreateBatch(BatchSpec{Name: "pilot", Kind: "qa", Size: 2, Assign: []string{"jo"}}); err != nil {
+		t.Fatal(err)
+	}
+	// q1 (in the pilot): invalid + reason = 2 events of 1 s; q3 (outside): 4 events of 1 s.
+	label(t, s, "jo", "q1", "question_validity", "invalid")
+	label(t, s, "jo", "q1", "invalid_reason", "both")
+	for _, fv := range [][2]string{{"question_validity", "valid"}, {"category", "factual_recall"}, {"persona", "citizen"}, {"answer_correctness", "correct"}} {
+		label(t, s, "jo", "q3", fv[0], fv[1])
+	}
+	rows, err := s.Progress("jo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Progress{}
+	for _, p := range rows {
+		got[p.Batch+"/"+p.Kind] = p
+	}
+	pilot := got["pilot/qa"]
+	if pilot.Total != 2 || pilot.Done != 1 || pilot.ActiveMs != 2000 || pilot.MedianMs != 2000 {
+		t.Fatalf("pilot row %+v", pilot)
+	}
+	// 1 item in 2 s of active time is 1800 items per hour.
+	if pilot.ItemsPerHour() != 1800 {
+		t.Fatalf("items/hour %v", pilot.ItemsPerHour())
+	}
+	// jo has an assigned batch, so the kind queue is the assigned items only.
+	all := got["/qa"]
+	if all.Total != 2 || all.Done != 1 {
+		t.Fatalf("qa queue row %+v", all)
+	}
+}
