@@ -130,28 +130,7 @@ func (f *fileData) hfClaim(r *rec) error {
 			return r.errf("position", "want an integer, got %s", kind(raw))
 		}
 	}
-	switch trip, text := r.get("triplet"), r.get("text"); {
-	case trip != nil:
-		if c.Triplet, err = triplet(r, "triplet", trip); err != nil {
-			return err
-		}
-	case text != nil:
-		if c.Text, err = r.need("text"); err != nil {
-			return err
-		}
-	default:
-		return r.errf("triplet", "missing: a claim row needs a \"triplet\" or a \"text\"")
-	}
-	if c.Origin, err = r.str("origin"); err != nil {
-		return err
-	}
-	if c.Origin != "" && c.Origin != store.OriginExtracted && c.Origin != store.OriginAnnotator {
-		return r.errf("origin", "want %q or %q, got %q", store.OriginExtracted, store.OriginAnnotator, c.Origin)
-	}
-	if c.AddedBy, err = r.str("added_by"); err != nil {
-		return err
-	}
-	if c.Predictions, err = f.predictions(r, "predictions"); err != nil {
+	if err := f.claimContent(r, &c, "a claim row"); err != nil {
 		return err
 	}
 	for _, k := range []string{"source", "language", "question", "answer", "contexts", "notes"} {

@@ -123,31 +123,7 @@ func (f *fileData) nativeClaim(c *rec, qa string, n int) error {
 	if cl.ID == "" {
 		cl.ID = qa + "-c" + strconv.Itoa(n)
 	}
-	trip, text := c.get("triplet"), c.get("text")
-	switch {
-	case trip != nil && text != nil:
-		return c.errf("triplet", "a claim has a triplet or a text, not both")
-	case trip != nil:
-		if cl.Triplet, err = triplet(c, "triplet", trip); err != nil {
-			return err
-		}
-	case text != nil:
-		if cl.Text, err = c.need("text"); err != nil {
-			return err
-		}
-	default:
-		return c.errf("triplet", "missing: a claim needs a \"triplet\" [subject, predicate, object] or a \"text\"")
-	}
-	if cl.Origin, err = c.str("origin"); err != nil {
-		return err
-	}
-	if cl.Origin != "" && cl.Origin != store.OriginExtracted && cl.Origin != store.OriginAnnotator {
-		return c.errf("origin", "want %q or %q, got %q", store.OriginExtracted, store.OriginAnnotator, cl.Origin)
-	}
-	if cl.AddedBy, err = c.str("added_by"); err != nil {
-		return err
-	}
-	if cl.Predictions, err = f.predictions(c, "predictions"); err != nil {
+	if err := f.claimContent(c, &cl, "a claim"); err != nil {
 		return err
 	}
 	labels := c.get("labels") != nil
@@ -179,4 +155,36 @@ func (f *fileData) predictions(r *rec, key string) (map[string]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// claimContent reads what a native claim and an exported claim row share: the
+// triplet or text, the origin, who added it, and the system predictions.
+func (f *fileData) claimContent(r *rec, c *store.Claim, what string) error {
+	var err error
+	trip, text := r.get("triplet"), r.get("text")
+	switch {
+	case trip != nil && text != nil:
+		return r.errf("triplet", "a claim has a triplet or a text, not both")
+	case trip != nil:
+		if c.Triplet, err = triplet(r, "triplet", trip); err != nil {
+			return err
+		}
+	case text != nil:
+		if c.Text, err = r.need("text"); err != nil {
+			return err
+		}
+	default:
+		return r.errf("triplet", "missing: %s needs a \"triplet\" [subject, predicate, object] or a \"text\"", what)
+	}
+	if c.Origin, err = r.str("origin"); err != nil {
+		return err
+	}
+	if c.Origin != "" && c.Origin != store.OriginExtracted && c.Origin != store.OriginAnnotator {
+		return r.errf("origin", "want %q or %q, got %q", store.OriginExtracted, store.OriginAnnotator, c.Origin)
+	}
+	if c.AddedBy, err = r.str("added_by"); err != nil {
+		return err
+	}
+	c.Predictions, err = f.predictions(r, "predictions")
+	return err
 }
