@@ -3,24 +3,16 @@ package exporter
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/annotate-dev/annotate/demo"
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
-func openStore(t testing.TB) *store.Store {
-	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func openStore(t testing.TB) *store.Store { return storetest.Open(t) }
 
 // labeler records labels as the TUI would, in sessions with active time.
 type labeler struct {

@@ -7,17 +7,10 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
-func openDB(t testing.TB) *store.Store {
-	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func openDB(t testing.TB) *store.Store { return storetest.Open(t) }
 
 func count(t testing.TB, s *store.Store, query string, args ...any) int {
 	t.Helper()

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // clockT is a fake clock tests move by hand.
@@ -35,15 +35,7 @@ type harness struct {
 
 var cmdSliceType = reflect.TypeOf([]tea.Cmd(nil))
 
-func openStore(t testing.TB) *store.Store {
-	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func openStore(t testing.TB) *store.Store { return storetest.Open(t) }
 
 func newHarness(t testing.TB, s *store.Store, opt Options) *harness {
 	t.Helper()

@@ -3,7 +3,6 @@ package review
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // harness drives the root model at Update level: it sends a message, runs
@@ -137,15 +137,7 @@ func checkFits(t testing.TB, view string, w, h int, what string) {
 	}
 }
 
-func openStore(t testing.TB) *store.Store {
-	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func openStore(t testing.TB) *store.Store { return storetest.Open(t) }
 
 var classes = []string{"entailment", "neutral", "contradiction"}
 
