@@ -266,7 +266,7 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, err
 	}
-	id, err := t.insertEvent(aid, role, l)
+	id, err := insertEvent(t.tx, aid, role, l)
 	if err != nil {
 		return false, err
 	}
@@ -277,13 +277,4 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 		t.touched[[2]int64{aid, l.ItemID}] = true
 	}
 	return true, nil
-}
-
-func (t *Tx) insertEvent(aid int64, role string, l Label) (int64, error) {
-	res, err := t.tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,guidelines_version)
-		VALUES (?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, l.GuidelinesVersion)
-	if err != nil {
-		return 0, err
-	}
-	return res.LastInsertId()
 }

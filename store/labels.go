@@ -63,16 +63,10 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 	if l.Adjudicate {
 		role = RoleAdjudicate
 	}
-	var session any
-	if l.SessionID != 0 {
-		session = l.SessionID
-	}
-	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, session, l.GuidelinesVersion)
+	id, err := insertEvent(tx, aid, role, l)
 	if err != nil {
 		return 0, fmt.Errorf("record %s of item %d: %w", l.Field, l.ItemID, err)
 	}
-	id, _ := res.LastInsertId()
 	if l.SessionID != 0 && l.ActiveMs > 0 {
 		if _, err := tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", l.ActiveMs, l.SessionID); err != nil {
 			return 0, err
@@ -85,6 +79,16 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 		return id, refreshDone(tx, aid, l.ItemID)
 	}
 	return id, nil
+}
+
+// insertEvent appends one decision to the log.
+func insertEvent(tx *wtx, aid int64, role string, l Label) (int64, error) {
+	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
+		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 // setCurrent makes a just-appended event the current label of its key: being
