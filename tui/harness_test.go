@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
+	"github.com/annotate-dev/annotate/tui/tuitest"
 )
 
 // clockT is a fake clock tests move by hand.
@@ -32,8 +32,6 @@ type harness struct {
 	clock *clockT
 	quit  bool
 }
-
-var cmdSliceType = reflect.TypeOf([]tea.Cmd(nil))
 
 func openStore(t testing.TB) *store.Store { return storetest.Open(t) }
 
@@ -67,59 +65,13 @@ func (h *harness) send(msg tea.Msg) {
 // run executes a command tree synchronously.
 func (h *harness) run(cmd tea.Cmd) {
 	h.t.Helper()
-	if cmd == nil {
-		return
-	}
-	msg := cmd()
-	switch msg := msg.(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			h.run(c)
-		}
-	case tea.QuitMsg:
+	if tuitest.Run(cmd, h.send) {
 		h.quit = true
-	default:
-		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().ConvertibleTo(cmdSliceType) {
-			for _, c := range v.Convert(cmdSliceType).Interface().([]tea.Cmd) {
-				h.run(c) // tea.Sequence: in order
-			}
-			return
-		}
-		h.send(msg)
 	}
 }
 
 // keyMsg builds the key press of a key name ("enter", "ctrl+c", "y").
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	}
-	r := []rune(k)
-	if len(r) != 1 {
-		panic("keyMsg: " + k)
-	}
-	return tea.KeyPressMsg{Code: r[0], Text: k}
-}
+func keyMsg(k string) tea.KeyPressMsg { return tuitest.Key(k) }
 
 // keys presses keys in order.
 func (h *harness) keys(ks ...string) {

@@ -3,7 +3,6 @@ package review
 import (
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
+	"github.com/annotate-dev/annotate/tui/tuitest"
 )
 
 // harness drives the root model at Update level: it sends a message, runs
@@ -25,8 +25,6 @@ type harness struct {
 	m    *Model
 	quit bool
 }
-
-var cmdSlice = reflect.TypeOf([]tea.Cmd(nil))
 
 func newHarness(t testing.TB, s *store.Store, o Options, w, h int) *harness {
 	t.Helper()
@@ -48,53 +46,12 @@ func (h *harness) send(msg tea.Msg) {
 
 func (h *harness) run(cmd tea.Cmd) {
 	h.t.Helper()
-	if cmd == nil {
-		return
-	}
-	switch msg := cmd().(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			h.run(c)
-		}
-	case tea.QuitMsg:
+	if tuitest.Run(cmd, h.send) {
 		h.quit = true
-	default:
-		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().ConvertibleTo(cmdSlice) {
-			for _, c := range v.Convert(cmdSlice).Interface().([]tea.Cmd) {
-				h.run(c)
-			}
-			return
-		}
-		h.send(msg)
 	}
 }
 
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	}
-	r := []rune(k)
-	if len(r) != 1 {
-		panic("keyMsg: " + k)
-	}
-	return tea.KeyPressMsg{Code: r[0], Text: k}
-}
+func keyMsg(k string) tea.KeyPressMsg { return tuitest.Key(k) }
 
 func (h *harness) keys(ks ...string) {
 	h.t.Helper()
