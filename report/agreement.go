@@ -124,6 +124,19 @@ func ratingsOf(sets []*labelSet, f int, n int64) (metrics.Ratings, []int64) {
 	for i, s := range sets {
 		cols[i] = s.cols[f]
 	}
+	// Count the units first: growing slices of millions costs more than a
+	// second pass over the columns.
+	units := 0
+	for item := range n {
+		for _, c := range cols {
+			if c != nil && c[item] >= 0 {
+				units++
+				break
+			}
+		}
+	}
+	r.Codes = make([]int, 0, units*m)
+	items = make([]int64, 0, units)
 	row := make([]int, m)
 	for item := range n {
 		labelled := false

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"strings"
+	"sync"
 
 	"github.com/annotate-dev/annotate/store"
 )
@@ -50,27 +52,40 @@ func loadDataset(r *store.ReportReader, sel Selection) (*dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	qas, err := r.QAs(false)
-	if err != nil {
+	// The items and the labels are read at the same time (one snapshot,
+	// the reader decodes in parallel what SQLite hands over in turn).
+	var qas []store.ReportQA
+	var claims []store.ReportClaim
+	var itemsErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { qas, claims, itemsErr = r.QAsAndClaims(false) })
+	q := store.LabelQuery{Adjudicated: rt.adjudicated, Annotators: []int64{rt.id}}
+	if rt.adjudicated {
+		q.Annotators = nil
+	}
+	ld := newLabelLoader([]rater{rt}, 0)
+	err = r.EachLabel(q, ld.add)
+	wg.Wait()
+	if err = cmp.Or(itemsErr, err); err != nil {
 		return nil, err
 	}
-	claims, err := r.Claims(false)
-	if err != nil {
-		return nil, err
-	}
-	q := store.LabelQuery{Adjudicated: rt.adjudicated}
-	if !rt.adjudicated {
-		q.Annotators = []int64{rt.id}
-	}
-	labels, err := r.Labels(q)
-	if err != nil {
-		return nil, err
-	}
-	return newDataset(rt, srcs, qas, claims, labels), nil
+	d := indexDataset(rt, srcs, qas, claims)
+	ld.n = max(ld.n, d.n)
+	sets, n := ld.finish()
+	d.labels, d.n = sets[0], n
+	return d, nil
 }
 
-// newDataset indexes what loadDataset read: no I/O from here on.
+// newDataset indexes rows already read, as loadDataset does.
 func newDataset(rt rater, srcs []store.ReportSource, qas []store.ReportQA, claims []store.ReportClaim, labels []store.ReportLabel) *dataset {
+	d := indexDataset(rt, srcs, qas, claims)
+	sets, n := labelSets(labels, []rater{rt}, d.n)
+	d.labels, d.n = sets[0], n
+	return d
+}
+
+// indexDataset indexes the items: no I/O from here on.
+func indexDataset(rt rater, srcs []store.ReportSource, qas []store.ReportQA, claims []store.ReportClaim) *dataset {
 	d := &dataset{rater: rt, qas: qas, claims: claims}
 	for _, q := range qas {
 		d.n = max(d.n, q.ItemID+1)
@@ -79,8 +94,6 @@ func newDataset(rt rater, srcs []store.ReportSource, qas []store.ReportQA, claim
 		d.n = max(d.n, c.ItemID+1, c.QAItemID+1)
 	}
 	d.indexSources(srcs)
-	sets, n := labelSets(labels, []rater{rt}, d.n)
-	d.labels, d.n = sets[0], n
 	return d
 }
 

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -96,24 +98,117 @@ func (l *labelSet) code(f int, item int64) int8 {
 	return c[item]
 }
 
-// set records one label; n bounds the item ids.
-func (l *labelSet) set(f int, item int64, value string, n int64) {
-	if l.cols[f] == nil {
-		c := make([]int8, n)
-		for i := range c {
-			c[i] = missing
-		}
+// set records one label, growing the field's column as needed (pad makes
+// every column n long once all labels are in).
+func (l *labelSet) set(f int, item int64, value []byte) {
+	c := l.cols[f]
+	if item >= int64(len(c)) {
+		c = growCol(c, max(item+1, 2*int64(len(c)), 1024))
 		l.cols[f] = c
 	}
-	code := valueCode(f, value)
+	code := valueCodeBytes(f, value)
 	if code == missing {
 		code = unknown
 		if l.verbatim[f] == nil {
 			l.verbatim[f] = map[int64]string{}
 		}
-		l.verbatim[f][item] = value
+		l.verbatim[f][item] = string(value)
 	}
-	l.cols[f][item] = code
+	c[item] = code
+}
+
+// growCol extends a column to n items, the new ones missing.
+func growCol(c []int8, n int64) []int8 {
+	old := len(c)
+	c = slices.Grow(c, int(n)-old)[:n]
+	for i := old; i < len(c); i++ {
+		c[i] = missing
+	}
+	return c
+}
+
+// pad makes every column exactly n items long.
+func (l *labelSet) pad(n int64) {
+	for f, c := range l.cols {
+		if c != nil {
+			if int64(len(c)) < n {
+				c = growCol(c, n)
+			}
+			l.cols[f] = c[:n:n]
+		}
+	}
+}
+
+// valueCodeBytes is valueCode for a value read as bytes.
+func valueCodeBytes(f int, value []byte) int8 {
+	for i, v := range tracked[f].Values {
+		if v == string(value) {
+			return int8(i)
+		}
+	}
+	return missing
+}
+
+// labelLoader turns label rows into one labelSet per rater as they are
+// read (store.ReportReader.EachLabel): no string or struct per label.
+type labelLoader struct {
+	sets []*labelSet
+	byID map[int64]int
+	n    int64 // bound of the item ids
+
+	// Rows come grouped by annotator: the last lookup is almost always the
+	// right one.
+	started bool
+	lastAID int64
+	lastSet int // -1: an annotator not asked for
+}
+
+func newLabelLoader(raters []rater, n int64) *labelLoader {
+	ld := &labelLoader{sets: make([]*labelSet, len(raters)), byID: make(map[int64]int, len(raters)), n: n}
+	for i, rt := range raters {
+		ld.sets[i] = newLabelSet()
+		ld.byID[rt.id] = i
+	}
+	return ld
+}
+
+// add records one label; field and value need not outlive the call.
+func (ld *labelLoader) add(aid, item int64, field, value []byte) error {
+	ld.n = max(ld.n, item+1)
+	if aid != ld.lastAID || !ld.started {
+		s, ok := ld.byID[aid]
+		if !ok {
+			s = -1
+		}
+		ld.lastAID, ld.lastSet, ld.started = aid, s, true
+	}
+	if ld.lastSet < 0 {
+		return nil
+	}
+	f := -1
+	for i := range tracked {
+		if tracked[i].Name == string(field) {
+			f = i
+			break
+		}
+	}
+	if f < 0 || item < 0 {
+		return nil
+	}
+	ld.sets[ld.lastSet].set(f, item, value)
+	return nil
+}
+
+// finish pads the columns to the bound of the item ids and applies the
+// asked-when rule to each set with its own labels.
+func (ld *labelLoader) finish() ([]*labelSet, int64) {
+	for _, s := range ld.sets {
+		s.pad(ld.n)
+		for _, k := range schema.Kinds {
+			s.applyAsked(k, ld.n)
+		}
+	}
+	return ld.sets, ld.n
 }
 
 // loadLabels reads the labels of the raters (only the given fields; nil:
@@ -124,56 +219,36 @@ func loadLabels(r *store.ReportReader, raters []rater, fields []string, n int64)
 	if len(raters) == 1 && raters[0].adjudicated {
 		q.Adjudicated = true
 	} else {
+		q.Annotators = []int64{} // not nil: nil is everyone
 		for _, rt := range raters {
 			q.Annotators = append(q.Annotators, rt.id)
 		}
 	}
-	rows, err := r.Labels(q)
-	if err != nil {
+	ld := newLabelLoader(raters, n)
+	if err := r.EachLabel(q, ld.add); err != nil {
 		return nil, 0, err
 	}
-	sets, n := labelSets(rows, raters, n)
+	sets, n := ld.finish()
 	return sets, n, nil
 }
 
-// labelSets encodes label rows into one labelSet per rater, then applies
-// the asked-when rule to each set with its own labels.
+// labelSets encodes label rows already read into one labelSet per rater,
+// as loadLabels does while reading.
 func labelSets(rows []store.ReportLabel, raters []rater, n int64) ([]*labelSet, int64) {
+	ld := newLabelLoader(raters, n)
+	asBytes := map[string][]byte{} // the strings are interned: a handful
+	b := func(s string) []byte {
+		v, ok := asBytes[s]
+		if !ok {
+			v = []byte(s)
+			asBytes[s] = v
+		}
+		return v
+	}
 	for _, l := range rows {
-		n = max(n, l.ItemID+1)
+		ld.add(l.AnnotatorID, l.ItemID, b(l.Field), b(l.Value))
 	}
-	sets := make([]*labelSet, len(raters))
-	byID := make(map[int64]int, len(raters))
-	for i, rt := range raters {
-		sets[i] = newLabelSet()
-		byID[rt.id] = i
-	}
-	// Rows come grouped by annotator and the strings are interned, so the
-	// last lookups are almost always the right ones.
-	lastAID, lastSet := int64(-1), -1
-	lastField, lastF := "", -1
-	for _, l := range rows {
-		if l.AnnotatorID != lastAID {
-			s, ok := byID[l.AnnotatorID]
-			if !ok {
-				continue
-			}
-			lastAID, lastSet = l.AnnotatorID, s
-		}
-		if l.Field != lastField || lastF < 0 {
-			lastField, lastF = l.Field, fieldIndex(l.Field)
-		}
-		if lastF < 0 || l.ItemID < 0 {
-			continue
-		}
-		sets[lastSet].set(lastF, l.ItemID, l.Value, n)
-	}
-	for _, s := range sets {
-		for _, k := range schema.Kinds {
-			s.applyAsked(k, n)
-		}
-	}
-	return sets, n
+	return ld.finish()
 }
 
 // applyAsked marks notAsked every label whose field is not asked given the

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"cmp"
+	"sync"
+
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -120,12 +123,13 @@ func Metrics(s *store.Store, o MetricsOptions) (*MetricsReport, error) {
 		return nil, err
 	}
 	defer r.Close()
+	var preds []store.ReportPrediction
+	var predsErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { preds, predsErr = r.Predictions(o.System) }) // with the dataset, same snapshot
 	d, err := loadDataset(r, o.Selection)
-	if err != nil {
-		return nil, err
-	}
-	preds, err := r.Predictions(o.System)
-	if err != nil {
+	wg.Wait()
+	if err = cmp.Or(err, predsErr); err != nil {
 		return nil, err
 	}
 	systems, err := r.Systems()

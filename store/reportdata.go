@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -8,27 +9,33 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 )
 
 // Bulk reads for the reports (stats, metrics, agreement). Each returns every
-// row of one kind as a plain slice, in one statement (one per annotator for
-// labels): a report over a million claims must not pay a query or a map per
+// row of one kind as a plain slice (or, for labels, hands them over one by
+// one): a report over a million claims must not pay a query or a map per
 // item.
 //
-// With modernc.org/sqlite, handing a row to Go costs far more than SQLite's
-// own work on it: on 3,000,000 labels a COUNT(*) scan takes 0.3 s, stepping
-// the same rows out about 3 s, most of it per column stepped out. Hence:
-//   - rows are stepped through the driver directly (sql.Conn.Raw), skipping
-//     database/sql's per-row locking and Scan conversions (a third faster);
-//   - as few columns as possible: no annotator id on label rows, origin and
-//     added_by folded into one integer, ext ids only on request (they cost
-//     as much as the rest of a claim row, and reports print counts);
+// With modernc.org/sqlite, handing rows to Go costs far more than the
+// reports' own work: stepping 3,000,000 labels out took about 3 s, and even
+// SQLite's bytecode engine alone (running as Go code) takes 0.15 to 0.4 µs a
+// row, so no query over the rows stays under a second. Hence the bulk reads
+// decode the tables' pages themselves (see "Reading b-tree pages" below),
+// which costs tens of nanoseconds a row, and:
 //   - repeated text (fields, values, categories) is interned, so a million
-//     rows hold a handful of strings.
+//     rows hold a handful of strings; labels are handed over as bytes;
+//   - ext ids only on request (reports print counts);
+//   - a reader may be used from several goroutines: one statement runs at a
+//     time, the decoding in parallel (the reports read items, labels and
+//     predictions at once).
 //
-// All reads of one ReportReader see one snapshot (a read transaction), so a
-// report taken while annotators keep working is consistent.
+// All reads of one ReportReader see one snapshot (a read transaction on one
+// connection), so a report taken while annotators keep working is
+// consistent.
 
 // ReportSource is a source with its language.
 type ReportSource struct {
@@ -85,6 +92,14 @@ type LabelQuery struct {
 type ReportReader struct {
 	ctx  context.Context
 	conn *sql.Conn
+
+	// The methods may be called from several goroutines: a statement runs
+	// at a time (mu), the decoding of pages in parallel.
+	mu      sync.Mutex   // held while a statement runs
+	pgMu    sync.Mutex   // guards the fields below
+	pg      *reportPages // reads by pages, once known to work
+	noPages bool         // reads by SQL only
+	systems []string     // every system, when a scan of predictions saw them
 }
 
 // ReportReader opens a read-only snapshot; Close ends it.
@@ -120,6 +135,8 @@ func (r *ReportReader) Close() error {
 // each runs a query and calls fn with each row's values, which are only valid
 // during the call (int64, string, nil, ... as the driver returns them).
 func (r *ReportReader) each(query string, args []any, fn func(row []driver.Value) error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	named := make([]driver.NamedValue, len(args))
 	for i, a := range args {
 		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
@@ -192,6 +209,46 @@ func (in reportInterner) get(v driver.Value) (string, error) {
 	return s, nil
 }
 
+// reportChunks collects rows in fixed-size chunks, then copies them once
+// into a slice of the exact size: growing a slice of millions of rows by
+// appending copies it again and again.
+type reportChunks[T any] struct {
+	full [][]T
+	cur  []T
+	n    int
+	last T // the last row added
+}
+
+func (c *reportChunks[T]) add(v T) {
+	if len(c.cur) == cap(c.cur) {
+		if c.cur != nil {
+			c.full = append(c.full, c.cur)
+		}
+		c.cur = make([]T, 0, min(max(1024, 2*c.n), 1<<16))
+	}
+	c.cur = append(c.cur, v)
+	c.n++
+	c.last = v
+}
+
+func (c *reportChunks[T]) slice() []T {
+	out := make([]T, 0, c.n)
+	for _, f := range c.full {
+		out = append(out, f...)
+	}
+	return append(out, c.cur...)
+}
+
+// bytes is get for bytes read from a page: no allocation once seen.
+func (in reportInterner) bytes(b []byte) string {
+	if c, ok := in[string(b)]; ok {
+		return c
+	}
+	c := string(b)
+	in[c] = c
+	return c
+}
+
 // ints scans a row of integers.
 func reportInts(row []driver.Value, dst ...*int64) error {
 	for i, d := range dst {
@@ -236,7 +293,7 @@ func (r *ReportReader) Annotators() ([]Annotator, error) {
 }
 
 // QAs lists every QA pair in import order, with their ext ids if extIDs.
-func (r *ReportReader) QAs(extIDs bool) ([]ReportQA, error) {
+func (r *ReportReader) qasSQL(extIDs bool) ([]ReportQA, error) {
 	// The answers with extracted claims, in id order. An EXISTS per pair
 	// costs more than this one walk of items' parent index (0.5 s against
 	// 0.1 s for 200,000 pairs); only claims have a parent.
@@ -287,7 +344,7 @@ func (r *ReportReader) QAs(extIDs bool) ([]ReportQA, error) {
 // Claims lists every claim (extracted and annotator-added) in import order,
 // with their ext ids if extIDs: a million ext ids cost as much to read as
 // the rest of the row, and most reports only print counts.
-func (r *ReportReader) Claims(extIDs bool) ([]ReportClaim, error) {
+func (r *ReportReader) claimsSQL(extIDs bool) ([]ReportClaim, error) {
 	ext := "''"
 	if extIDs {
 		ext = "i.ext_id"
@@ -326,7 +383,7 @@ func (r *ReportReader) Claims(extIDs bool) ([]ReportClaim, error) {
 }
 
 // Predictions lists one system's predictions by claim.
-func (r *ReportReader) Predictions(system string) ([]ReportPrediction, error) {
+func (r *ReportReader) predictionsSQL(system string) ([]ReportPrediction, error) {
 	n, err := r.count("SELECT COUNT(*) FROM predictions WHERE system=?", system)
 	if err != nil {
 		return nil, err
@@ -347,7 +404,7 @@ func (r *ReportReader) Predictions(system string) ([]ReportPrediction, error) {
 }
 
 // Systems lists the systems that have predictions, by name.
-func (r *ReportReader) Systems() ([]string, error) {
+func (r *ReportReader) systemsSQL() ([]string, error) {
 	var out []string
 	err := r.each("SELECT DISTINCT system FROM predictions ORDER BY system", nil, func(row []driver.Value) error {
 		s, err := reportText(row[0])
@@ -357,68 +414,218 @@ func (r *ReportReader) Systems() ([]string, error) {
 	return out, err
 }
 
+// labelScope is one contiguous range of current_labels: role and
+// annotator_id lead its primary key.
+type labelScope struct {
+	role string
+	aid  int64
+}
+
+func (r *ReportReader) labelScopes(q LabelQuery) ([]labelScope, error) {
+	if q.Adjudicated {
+		return []labelScope{{RoleAdjudicate, 0}}, nil
+	}
+	ids := q.Annotators
+	if ids == nil {
+		as, err := r.Annotators()
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range as {
+			ids = append(ids, a.ID)
+		}
+	}
+	scopes := make([]labelScope, len(ids))
+	for i, id := range ids {
+		scopes[i] = labelScope{RoleAnnotate, id}
+	}
+	return scopes, nil
+}
+
 // Labels returns the current labels the query selects, one annotator after
 // the other (adjudicated labels under annotator 0), each in item order.
 func (r *ReportReader) Labels(q LabelQuery) ([]ReportLabel, error) {
-	type scope struct {
-		role string
-		aid  int64
+	scopes, err := r.labelScopes(q)
+	if err != nil {
+		return nil, err
 	}
-	var scopes []scope
-	if q.Adjudicated {
-		scopes = []scope{{RoleAdjudicate, 0}}
-	} else {
-		ids := q.Annotators
-		if ids == nil {
-			as, err := r.Annotators()
-			if err != nil {
-				return nil, err
-			}
-			for _, a := range as {
-				ids = append(ids, a.ID)
+	chunks := map[int64]*reportChunks[ReportLabel]{}
+	in := reportInterner{}
+	var last *reportChunks[ReportLabel]
+	err = r.EachLabel(q, func(aid, item int64, field, value []byte) error {
+		if last == nil || last.last.AnnotatorID != aid {
+			if last = chunks[aid]; last == nil {
+				last = &reportChunks[ReportLabel]{}
+				chunks[aid] = last
 			}
 		}
-		for _, id := range ids {
-			scopes = append(scopes, scope{RoleAnnotate, id})
-		}
+		last.add(ReportLabel{AnnotatorID: aid, ItemID: item, Field: in.bytes(field), Value: in.bytes(value)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	// role and annotator_id lead current_labels' primary key, so each scope
-	// is one contiguous range of the table, in (item_id, field) order; a
-	// query per annotator saves stepping out an annotator_id per row.
-	where := "role=? AND annotator_id=?"
-	args := func(sc scope) []any { return []any{sc.role, sc.aid} }
-	if q.Fields != nil {
-		where += " AND field IN (SELECT value FROM json_each(?))"
-		fields := jsonStrings(q.Fields)
-		args = func(sc scope) []any { return []any{sc.role, sc.aid, fields} }
-	}
+	byAID := map[int64][]ReportLabel{}
 	total := 0
+	for aid, c := range chunks {
+		byAID[aid] = c.slice()
+	}
 	for _, sc := range scopes {
-		n, err := r.count("SELECT COUNT(*) FROM current_labels WHERE "+where, args(sc)...)
-		if err != nil {
-			return nil, err
-		}
-		total += n
+		total += len(byAID[sc.aid])
 	}
 	out := make([]ReportLabel, 0, total)
-	in := reportInterner{}
 	for _, sc := range scopes {
-		err := r.each("SELECT item_id, field, value FROM current_labels WHERE "+where, args(sc), func(row []driver.Value) error {
-			l := ReportLabel{AnnotatorID: sc.aid}
-			if err := reportInts(row, &l.ItemID); err != nil {
-				return err
-			}
-			var err1, err2 error
-			l.Field, err1 = in.get(row[1])
-			l.Value, err2 = in.get(row[2])
-			out = append(out, l)
-			return errors.Join(err1, err2)
-		})
-		if err != nil {
-			return nil, err
+		ls := byAID[sc.aid]
+		byKey := func(a, b ReportLabel) int {
+			return cmp.Or(cmp.Compare(a.ItemID, b.ItemID), strings.Compare(a.Field, b.Field))
 		}
+		if !slices.IsSortedFunc(ls, byKey) { // labels read from overflow pages come last
+			slices.SortFunc(ls, byKey)
+		}
+		out = append(out, ls...)
 	}
 	return out, nil
+}
+
+// EachLabel calls fn with each current label the query selects
+// (adjudicated labels under annotator 0), in no particular order; field and
+// value are only valid during the call. The reports turn labels into codes
+// as they go, without a string or a struct per label.
+func (r *ReportReader) EachLabel(q LabelQuery, fn func(annotatorID, itemID int64, field, value []byte) error) error {
+	scopes, err := r.labelScopes(q)
+	if err != nil || len(scopes) == 0 {
+		return err
+	}
+	var fields map[string]bool
+	if q.Fields != nil {
+		fields = make(map[string]bool, len(q.Fields))
+		for _, f := range q.Fields {
+			fields[f] = true
+		}
+	}
+	p, err := r.pages()
+	if err != nil {
+		return err
+	}
+	var pos []int
+	var t *reportTable
+	if p != nil {
+		if t, err = p.table("current_labels"); err == nil {
+			pos, err = t.positions("role", "annotator_id", "item_id", "field", "value")
+		}
+		if err != nil && !errors.Is(err, errNoPages) {
+			return err
+		}
+	}
+	if pos == nil || t.rowid {
+		return r.eachLabelSQL(scopes, q.Fields, fn)
+	}
+	role := scopes[0].role // one role per query
+	aids := map[int64]bool{}
+	for _, sc := range scopes {
+		aids[sc.aid] = true
+	}
+	// Only the subtrees that may hold the scopes' labels, when role and
+	// annotator_id lead the key (they do: the primary key).
+	var keep func(lo, hi []byte) bool
+	if pos[0] == 0 && pos[1] == 1 {
+		keep = func(lo, hi []byte) bool {
+			for aid := range aids {
+				if labelKeyCmp(lo, role, aid) <= 0 && labelKeyCmp(hi, role, aid) >= 0 {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	lastAID, lastOK := int64(-1), false
+	return p.scanRange(t.root, slices.Max(pos)+1, keep, func(e *reportEntry) error {
+		rec := &e.rec
+		if rl, ok := rec.text(pos[0]); !ok || string(rl) != role {
+			return nil
+		}
+		aid, ok := rec.int(pos[1])
+		if !ok {
+			return nil
+		}
+		if aid != lastAID {
+			lastAID, lastOK = aid, aids[aid]
+		}
+		if !lastOK {
+			return nil
+		}
+		field, ok := rec.text(pos[3])
+		if !ok {
+			return nil // the SQL's field IN (...) matches text only
+		}
+		if fields != nil && !fields[string(field)] {
+			return nil
+		}
+		item, err := rec.mustInt(pos[2])
+		if err != nil {
+			return err
+		}
+		value, err := rec.mustText(pos[4])
+		if err != nil {
+			return err
+		}
+		return fn(aid, item, field, value)
+	})
+}
+
+// labelKeyCmp compares the (role, annotator_id) that lead a current_labels
+// key with (role, aid), as SQLite orders them. Where that cannot be told (no
+// key, i.e. no bound; a key cut short; unexpected types) it returns 0, which
+// keeps the subtree whichever bound the key is.
+func labelKeyCmp(key []byte, role string, aid int64) int {
+	if key == nil {
+		return 0
+	}
+	var rec reportRecord
+	if rec.parse(key, 2) != nil || rec.n < 2 {
+		return 0
+	}
+	r, ok := rec.text(0)
+	if !ok || rec.types[0]%2 == 0 { // a blob sorts after every text
+		return 0
+	}
+	if c := strings.Compare(string(r), role); c != 0 {
+		return c
+	}
+	a, ok := rec.int(1)
+	if !ok {
+		return 0
+	}
+	return cmp.Compare(a, aid)
+}
+
+// eachLabelSQL is EachLabel by SQL, one query per scope.
+func (r *ReportReader) eachLabelSQL(scopes []labelScope, fields []string, fn func(aid, item int64, field, value []byte) error) error {
+	where := "role=? AND annotator_id=?"
+	args := func(sc labelScope) []any { return []any{sc.role, sc.aid} }
+	if fields != nil {
+		where += " AND field IN (SELECT value FROM json_each(?))"
+		fs := jsonStrings(fields)
+		args = func(sc labelScope) []any { return []any{sc.role, sc.aid, fs} }
+	}
+	for _, sc := range scopes {
+		err := r.each("SELECT item_id, field, value FROM current_labels WHERE "+where, args(sc), func(row []driver.Value) error {
+			item, err := reportInt(row[0])
+			if err != nil {
+				return err
+			}
+			field, err1 := reportText(row[1])
+			value, err2 := reportText(row[2])
+			if err := errors.Join(err1, err2); err != nil {
+				return err
+			}
+			return fn(sc.aid, item, []byte(field), []byte(value))
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // HasAdjudicated reports whether any adjudicated label exists.
