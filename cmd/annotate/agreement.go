@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
 
@@ -23,18 +24,13 @@ entailment of a claim they judged incorrect); values outside the label
 schema are left out and counted.`,
 			Example: "  annotate agreement\n  annotate agreement --annotators jo,sam --field entailment --disagreements\n  annotate agreement --ci --json",
 			Args:    cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				s, err := g.openExisting()
-				if err != nil {
-					return err
-				}
-				defer s.Close()
+			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				rep, err := report.Agreement(s, o)
 				if err != nil {
 					return err
 				}
 				return printReport(cmd.OutOrStdout(), g.json, rep, rep.WriteText)
-			},
+			}),
 		}
 		cmd.Flags().StringSliceVar(&o.Annotators, "annotators", nil, "compare these annotators (comma-separated; default: every annotator)")
 		cmd.Flags().StringVar(&o.Field, "field", "", "only this field (default: every field)")

@@ -90,12 +90,7 @@ func newBatchListCmd(g *globals) *cobra.Command {
 		Short:   "List batches with kind, size, assignees and progress",
 		Example: "  annotate batch list\n  annotate batch list --json",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.openExisting()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 			bs, err := s.Batches()
 			if err != nil {
 				return err
@@ -153,7 +148,7 @@ func newBatchListCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Kind, r.Size, yesNo(r.Pilot), who, strings.Join(done, "  "))
 			}
 			return tw.Flush()
-		},
+		}),
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/annotate-dev/annotate/exporter"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
@@ -43,12 +44,7 @@ interrupted export leaves nothing half-written.`,
   annotate export --format jsonl --out backup
   annotate export --format csv --out tables --annotator sam --with-notes`,
 			Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				s, err := g.openExisting()
-				if err != nil {
-					return err
-				}
-				defer s.Close()
+			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				// A progress bar only on a terminal: piped or redirected
 				// stderr gets no control characters.
 				if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(f.Fd()) {
@@ -63,7 +59,7 @@ interrupted export leaves nothing half-written.`,
 					return err
 				}
 				return printExport(cmd, g, res)
-			},
+			}),
 		}
 		f := cmd.Flags()
 		f.StringVar(&o.Format, "format", "hf", "hf, jsonl or csv")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
 
@@ -31,18 +32,13 @@ bootstrap 95% intervals for kappa and F1. Labels come from --annotator NAME
 or --adjudicated; with neither, from the only annotator.`,
 			Example: "  annotate metrics\n  annotate metrics --annotator jo --system refchecker --ci\n  annotate metrics --adjudicated --json",
 			Args:    cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				s, err := g.openExisting()
-				if err != nil {
-					return err
-				}
-				defer s.Close()
+			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				rep, err := report.Metrics(s, o)
 				if err != nil {
 					return err
 				}
 				return printReport(cmd.OutOrStdout(), g.json, rep, rep.WriteText)
-			},
+			}),
 		}
 		addSelectionFlags(cmd, &o.Selection)
 		cmd.Flags().StringVar(&o.System, "system", report.DefaultSystem, "system whose predictions are verified")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
 
@@ -15,12 +16,7 @@ func init() {
 			Short:   "Flagged items and notes, grouped by field, for the pilot's feedback meeting",
 			Example: "  annotate notes --batch pilot\n  annotate notes --json",
 			Args:    cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				s, err := g.openExisting()
-				if err != nil {
-					return err
-				}
-				defer s.Close()
+			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				notes, err := s.Notes(batch)
 				if err != nil {
 					return err
@@ -63,7 +59,7 @@ func init() {
 					fmt.Fprintf(out, "%s %-22s %-10s %s\n", mark, n.ItemExtID, n.Annotator, n.Text)
 				}
 				return nil
-			},
+			}),
 		}
 		cmd.Flags().StringVar(&batch, "batch", "", "only items of this batch")
 		return cmd

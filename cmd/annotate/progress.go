@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
 
@@ -17,12 +18,7 @@ func init() {
 			Short:   "Per annotator and batch: done, remaining, active time, items per hour",
 			Example: "  annotate progress\n  annotate progress --annotator jo --json",
 			Args:    cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				s, err := g.openExisting()
-				if err != nil {
-					return err
-				}
-				defer s.Close()
+			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				rows, err := s.Progress(who)
 				if err != nil {
 					return err
@@ -62,7 +58,7 @@ func init() {
 						(time.Duration(p.ActiveMs) * time.Millisecond).Round(time.Second), p.ItemsPerHour(), float64(p.MedianMs)/1000)
 				}
 				return tw.Flush()
-			},
+			}),
 		}
 		cmd.Flags().StringVar(&who, "annotator", "", "only this annotator")
 		return cmd

@@ -64,6 +64,19 @@ func (g *globals) openExisting() (*store.Store, error) {
 	return store.Open(g.db)
 }
 
+// withDB wraps a command body that reads or writes the existing database:
+// it opens the database for the body and closes it when the body returns.
+func (g *globals) withDB(run func(cmd *cobra.Command, args []string, s *store.Store) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		s, err := g.openExisting()
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		return run(cmd, args, s)
+	}
+}
+
 type noDBError struct{ path string }
 
 func (e *noDBError) Error() string {

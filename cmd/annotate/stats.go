@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
 
@@ -25,18 +26,13 @@ question, the entailment of an incorrect claim) never counts, and values
 outside the label schema are left out; both are listed at the end.`,
 			Example: "  annotate stats\n  annotate stats --annotator jo --json\n  annotate stats --adjudicated",
 			Args:    cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				s, err := g.openExisting()
-				if err != nil {
-					return err
-				}
-				defer s.Close()
+			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				rep, err := report.Stats(s, sel)
 				if err != nil {
 					return err
 				}
 				return printReport(cmd.OutOrStdout(), g.json, rep, rep.WriteText)
-			},
+			}),
 		}
 		addSelectionFlags(cmd, &sel)
 		return cmd
