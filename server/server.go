@@ -145,6 +145,15 @@ func (s *Server) ListenAndServe() error {
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}
+	// A Shutdown that comes before Serve has registered the listener closes
+	// the listener itself: Serve then sees a closed connection, not
+	// ErrServerClosed, and that is a clean stop too.
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing && errors.Is(err, net.ErrClosed) {
+		return nil
+	}
 	return err
 }
 

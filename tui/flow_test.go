@@ -591,3 +591,26 @@ func TestBackgroundChangeRestyles(t *testing.T) {
 		t.Fatal("restyled screen differs from one drawn light from the start")
 	}
 }
+
+// A fast typist types the next item's keys before the last save of this one
+// has come back: none of them is lost, and each lands on the field it was
+// meant for.
+func TestTypeAheadAcrossItems(t *testing.T) {
+	s := openStore(t)
+	seedQA(t, s, 0, 0, 0)
+	h := newHarness(t, s, Options{Kind: "qa"})
+	h.at("q1", schema.QuestionValidity)
+	// Deliver every key before running any store command, as if all were
+	// typed within one commit's time; then let the commands run.
+	var cmds []tea.Cmd
+	for _, k := range []string{"y", "1", "2", "3", "n", "2"} {
+		_, cmd := h.m.Update(keyMsg(k))
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		h.run(c)
+	}
+	h.wantLabels("q1", map[string]string{"question_validity": "valid", "category": "general_legal_research",
+		"persona": "civil_officer", "answer_correctness": "incorrect"})
+	h.wantLabels("q2", map[string]string{"question_validity": "invalid", "invalid_reason": "linguistic"})
+}

@@ -321,7 +321,8 @@ func (s *itemScreen) saved(msg labelSavedMsg) (Child, tea.Cmd) {
 			e.work.finished[s.d.ref.ItemID] = true
 			e.work.done++
 			next, cmd := e.advance()
-			return next, tea.Batch(cmd, e.work.recount(e))
+			// Keys typed while the last save was in flight are for the next item.
+			return carry(next, tea.Batch(cmd, e.work.recount(e)), s.queued)
 		}
 		return e.goHome()
 	}

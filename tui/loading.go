@@ -15,6 +15,7 @@ type loadingScreen struct {
 	title string
 	err   error
 	w, h  int
+	typed []tea.KeyPressMsg // decision keys typed before the item arrived
 }
 
 func newLoading(e *env, ref store.ItemRef, title string) *loadingScreen {
@@ -47,7 +48,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 		if e.work != nil {
 			cmd = tea.Batch(e.work.fetch(e), e.work.preload(e))
 		}
-		return s, cmd
+		return carry(s, cmd, l.typed)
 	case queueFetchedMsg:
 		if l.ref.ItemID != 0 || e.work == nil || msg.gen != e.work.gen {
 			return l, nil
@@ -56,7 +57,8 @@ func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 			l.err = e.work.fetchErr
 			return l, nil
 		}
-		return e.advance()
+		next, cmd := e.advance()
+		return carry(next, cmd, l.typed)
 	case tea.KeyPressMsg:
 		k := e.keys
 		switch {
@@ -74,9 +76,30 @@ func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 			}
 		case keyIs(msg, k.Skip) && l.err != nil && l.ref.ItemID != 0:
 			return e.advance()
+		case l.err == nil && keyIs(msg, k.Yes, k.No, k.Pick, k.Accept) && len(l.typed) < 8:
+			l.typed = append(l.typed, msg)
 		}
 	}
 	return l, nil
+}
+
+// carry hands decision keys typed before the next item was on screen to
+// what comes next, so a fast typist loses none: an item screen takes them as
+// if typed there (the first starts a save, the rest wait behind it), a
+// loading screen keeps them until its item arrives. Anything else (the queue
+// is done, an error) drops them: they were meant for an item.
+func carry(next Child, cmd tea.Cmd, keys []tea.KeyPressMsg) (Child, tea.Cmd) {
+	switch n := next.(type) {
+	case *loadingScreen:
+		n.typed = append(n.typed, keys...)
+	case *itemScreen:
+		for _, k := range keys {
+			var c tea.Cmd
+			next, c = n.Update(k)
+			cmd = tea.Batch(cmd, c)
+		}
+	}
+	return next, cmd
 }
 
 func (l *loadingScreen) View() string {
