@@ -6,22 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
-func openStore(t testing.TB) *store.Store {
-	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func openStore(t testing.TB) *store.Store { return storetest.Open(t) }
 
 // builder seeds a store through the import transaction, as the importer
 // does; it keeps the first error so a failing seed says where.
