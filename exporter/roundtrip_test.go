@@ -41,7 +41,7 @@ func currentLabels(t *testing.T, s *store.Store) []string {
 func countedLabels(t *testing.T, s *store.Store, who string) []string {
 	t.Helper()
 	var out []string
-	for _, k := range schema.Kinds {
+	for _, k := range schema.Kinds() {
 		rows, err := s.DB().Query(`SELECT i.id, i.ext_id FROM items i WHERE i.kind=? ORDER BY i.id`, string(k))
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +62,7 @@ func countedLabels(t *testing.T, s *store.Store, who string) []string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for f, v := range schema.Counted(k, cur) {
+			for f, v := range schema.Counted(k, cur, nil) {
 				out = append(out, fmt.Sprintf("%s %s %s", x.ext, f, v))
 			}
 		}

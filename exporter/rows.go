@@ -151,7 +151,7 @@ func (l layout) labelOffset() int {
 // labelValues applies the asked-when rule (a persona of an invalid question
 // is null even if an older label exists) and returns one value per label column.
 func (l layout) labelValues(r row, current map[string]string) row {
-	counted := schema.Counted(l.kind, current)
+	counted := schema.Counted(l.kind, current, nil)
 	for _, c := range l.labels {
 		if v, ok := counted[c.key]; ok {
 			r = append(r, v)

@@ -204,7 +204,7 @@ func (ld *labelLoader) add(aid, item int64, field, value []byte) error {
 func (ld *labelLoader) finish() ([]*labelSet, int64) {
 	for _, s := range ld.sets {
 		s.pad(ld.n)
-		for _, k := range schema.Kinds {
+		for _, k := range schema.Kinds() {
 			s.applyAsked(k, ld.n)
 		}
 	}

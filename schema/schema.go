@@ -1,157 +1,380 @@
 // Package schema is the label schema of DESIGN.md: the item kinds, their fields,
 // the values of each field and the "asked when" rule that decides which fields
 // apply to an item given the labels it already has. Every other package (store,
-// importer, TUI, reports, export) asks this one, so a new item kind is a new
-// entry here plus a migration, not a rewrite.
+// importer, TUI, reports, export) asks this one.
+//
+// Kinds are data: each kind is described once, in a file of its own (qa.go,
+// claim.go, ...), and registered here; generic code walks the registry and
+// never names a kind.
 package schema
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 )
 
 // Kind is an item kind.
 type Kind string
 
-const (
-	KindQA    Kind = "qa"
-	KindClaim Kind = "claim"
-)
-
-// Kinds lists the kinds that have fields to annotate, in queue order.
-var Kinds = []Kind{KindQA, KindClaim}
-
-// Field names.
-const (
-	QuestionValidity    = "question_validity"
-	InvalidReason       = "invalid_reason"
-	Category            = "category"
-	Persona             = "persona"
-	AnswerCorrectness   = "answer_correctness"
-	ClaimValidity       = "claim_validity"
-	Entailment          = "entailment"
-	MissedClaimsChecked = "missed_claims_checked"
-	ClaimAdded          = "claim_added"
-)
-
 // Field describes one labelled field of a kind.
 type Field struct {
 	Name   string
 	Kind   Kind
-	Values []string // canonical values; key 1 picks Values[0]
-	// AskedWhen reports whether the field applies, given the item's current
-	// labels (field -> value). A field not asked is never counted.
-	AskedWhen func(current map[string]string) bool
+	Values []string // canonical values; key 1 picks Values[0]; none: free text
+	// AskedIf lists conditions on the item's earlier fields; the field is
+	// asked when any holds (none: always). Only counted labels are read, so
+	// a field whose condition was asked for and later dropped is not asked.
+	AskedIf []Cond
 	// TwoWay fields answer y (Values[0]) / n (Values[1]).
 	TwoWay bool
+	// Marker fields are set by a step of the flow (not asked field by field)
+	// and never make an item incomplete.
+	Marker bool
+	// Multi fields hold several values, as a JSON array (error categories).
+	Multi bool
+	// Synonyms maps other spellings (already lower-cased, with spaces,
+	// hyphens and slashes as underscores) to a canonical value: the papers'
+	// and tools' own words.
+	Synonyms map[string]string
+	// Role is who answers the field: "" an annotator, RoleLead the lead
+	// reviewing other people's work.
+	Role string
 }
 
-func always(map[string]string) bool { return true }
+// RoleLead marks fields only the lead answers (e.g. the review of a gold answer).
+const RoleLead = "lead"
 
-func is(field, value string) func(map[string]string) bool {
-	return func(cur map[string]string) bool { return cur[field] == value }
+// Cond holds when the field has one of the values.
+type Cond struct {
+	Field  string
+	Values []string
 }
 
-var fields = []Field{
-	{Name: QuestionValidity, Kind: KindQA, Values: []string{"valid", "invalid"}, AskedWhen: always, TwoWay: true},
-	{Name: InvalidReason, Kind: KindQA, Values: []string{"domain", "linguistic", "both"}, AskedWhen: is(QuestionValidity, "invalid")},
-	{Name: Category, Kind: KindQA, Values: []string{"general_legal_research", "factual_recall", "false_premise", "jurisdiction_time_specific"}, AskedWhen: is(QuestionValidity, "valid")},
-	{Name: Persona, Kind: KindQA, Values: []string{"citizen", "civil_officer", "legal_expert"}, AskedWhen: is(QuestionValidity, "valid")},
-	{Name: AnswerCorrectness, Kind: KindQA, Values: []string{"correct", "partially_correct", "incorrect"}, AskedWhen: is(QuestionValidity, "valid")},
-	{Name: ClaimValidity, Kind: KindClaim, Values: []string{"correct", "incorrect"}, AskedWhen: always, TwoWay: true},
-	{Name: Entailment, Kind: KindClaim, Values: []string{"entailment", "neutral", "contradiction"}, AskedWhen: is(ClaimValidity, "correct")},
+func (c Cond) holds(labels map[string]string) bool {
+	v, ok := labels[c.Field]
+	return ok && slices.Contains(c.Values, v)
 }
 
-// markerFields are answer-level markers stored as labels on a QA item but not
-// asked on the QA screen: the claim flow sets them.
-var markerFields = map[string]Field{
-	MissedClaimsChecked: {Name: MissedClaimsChecked, Kind: KindQA, Values: []string{"checked", "added"}, AskedWhen: always},
-	// An annotator-added claim stands while its claim_added label does, so undo
-	// can take the addition back without deleting anything.
-	ClaimAdded: {Name: ClaimAdded, Kind: KindClaim, Values: []string{"yes"}, AskedWhen: always},
+// Spec describes a kind.
+type Spec struct {
+	Kind  Kind
+	Order int    // queue order among kinds (QA pairs before claims)
+	Title string // plural, for screens and reports: "QA pairs"
+	// Parent is the kind of the item's parent (a claim's QA pair), "" none.
+	Parent Kind
+	// Fields in the order they are asked, then markers.
+	Fields []Field
+	// UnlessParent: the item asks nothing when one of these holds on the
+	// parent's counted labels by the same rater (ClaimRAG-LAW §A.3: claims
+	// are validated only for answers judged correct).
+	UnlessParent []Cond
+	// Annotated kinds have queues, batches and screens; others (documents)
+	// are only shown.
+	Annotated bool
 }
 
-// Fields returns the fields of a kind in the order they are asked.
+var registry = map[Kind]*Spec{}
+
+// Register adds a kind; each kind's own file calls it from init.
+func Register(s Spec) {
+	if _, dup := registry[s.Kind]; dup {
+		panic("schema: kind " + string(s.Kind) + " registered twice")
+	}
+	for i := range s.Fields {
+		s.Fields[i].Kind = s.Kind
+	}
+	sp := s
+	registry[s.Kind] = &sp
+}
+
+// Kinds lists the annotated kinds in queue order.
+func Kinds() []Kind {
+	var out []Kind
+	for _, s := range specs() {
+		if s.Annotated {
+			out = append(out, s.Kind)
+		}
+	}
+	return out
+}
+
+// AllKinds lists every kind, annotated or not, in order.
+func AllKinds() []Kind {
+	var out []Kind
+	for _, s := range specs() {
+		out = append(out, s.Kind)
+	}
+	return out
+}
+
+func specs() []*Spec {
+	out := make([]*Spec, 0, len(registry))
+	for _, s := range registry {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Order < out[j].Order })
+	return out
+}
+
+// SpecOf returns a kind's description, nil for an unknown kind.
+func SpecOf(k Kind) *Spec { return registry[k] }
+
+// Known reports whether k is a registered kind.
+func Known(k Kind) bool { return registry[k] != nil }
+
+// KindNames lists the annotated kinds' names, for flags and messages.
+func KindNames() []string {
+	var out []string
+	for _, k := range Kinds() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
+// Children lists the kinds whose parent is k.
+func Children(k Kind) []Kind {
+	var out []Kind
+	for _, s := range specs() {
+		if s.Parent == k && k != "" {
+			out = append(out, s.Kind)
+		}
+	}
+	return out
+}
+
+// Fields returns the asked fields of a kind in the order they are asked.
 func Fields(k Kind) []Field {
+	s := registry[k]
+	if s == nil {
+		return nil
+	}
 	var out []Field
-	for _, f := range fields {
-		if f.Kind == k {
+	for _, f := range s.Fields {
+		if !f.Marker {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// AllFields returns every asked field of every kind, in table order.
-func AllFields() []Field { return append([]Field(nil), fields...) }
-
-// Lookup finds a field (asked or marker) by name.
-func Lookup(name string) (Field, bool) {
-	for _, f := range fields {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	f, ok := markerFields[name]
-	return f, ok
-}
-
-// FieldNames lists the names of the asked fields, for error messages and completion.
-func FieldNames() []string {
-	out := make([]string, len(fields))
-	for i, f := range fields {
-		out[i] = f.Name
+// AllFields returns every asked field of every kind, in kind then table order.
+func AllFields() []Field {
+	var out []Field
+	for _, s := range specs() {
+		out = append(out, Fields(s.Kind)...)
 	}
 	return out
 }
 
-// Asked reports whether field applies to an item with the given current labels.
-func Asked(field string, current map[string]string) bool {
-	f, ok := Lookup(field)
-	return ok && f.AskedWhen(current)
+// KindFields returns every field of a kind, markers included, in order.
+func KindFields(k Kind) []Field {
+	if s := registry[k]; s != nil {
+		return slices.Clone(s.Fields)
+	}
+	return nil
 }
 
-// NextField returns the first asked field of kind k that has no label yet, or
-// "" when the item is complete.
-func NextField(k Kind, current map[string]string) string {
-	for _, f := range fields {
-		if f.Kind == k && f.AskedWhen(current) && current[f.Name] == "" {
+// Lookup finds a field (asked or marker) by name.
+func Lookup(name string) (Field, bool) {
+	for _, s := range specs() {
+		for _, f := range s.Fields {
+			if f.Name == name {
+				return f, true
+			}
+		}
+	}
+	return Field{}, false
+}
+
+// FieldNames lists the names of the asked fields, for error messages and completion.
+func FieldNames() []string {
+	var out []string
+	for _, f := range AllFields() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// Counted applies the asked-when rule to one rater's current labels on an
+// item (and on its parent, nil when the kind has none or it is unknown): it
+// keeps the labels of fields that are asked, dropping e.g. a persona left
+// over from when the question was valid, and every field of a claim whose
+// answer was judged incorrect. Markers always count.
+func Counted(k Kind, item, parent map[string]string) map[string]string {
+	out := make(map[string]string, len(item))
+	s := registry[k]
+	if s == nil {
+		return out
+	}
+	gated := parentGate(s, parent) != ""
+	for _, f := range s.Fields {
+		v, ok := item[f.Name]
+		if !ok {
+			continue
+		}
+		if f.Marker || (!gated && askedGiven(f, out)) {
+			out[f.Name] = v
+		}
+	}
+	return out
+}
+
+// askedGiven evaluates a field's own condition on the counted labels of the
+// fields before it.
+func askedGiven(f Field, counted map[string]string) bool {
+	if len(f.AskedIf) == 0 {
+		return true
+	}
+	for _, c := range f.AskedIf {
+		if c.holds(counted) {
+			return true
+		}
+	}
+	return false
+}
+
+// parentGate returns the first UnlessParent condition that holds on the
+// parent's counted labels, as "field=value", or "" when the item is asked.
+func parentGate(s *Spec, parent map[string]string) string {
+	if len(s.UnlessParent) == 0 || len(parent) == 0 {
+		return ""
+	}
+	pc := Counted(s.Parent, parent, nil)
+	for _, c := range s.UnlessParent {
+		if c.holds(pc) {
+			return c.Field + "=" + pc[c.Field]
+		}
+	}
+	return ""
+}
+
+// ParentGate reports why an item of kind k asks nothing given its parent's
+// labels ("answer_correctness=incorrect"), "" when it is asked.
+func ParentGate(k Kind, parent map[string]string) string {
+	if s := registry[k]; s != nil {
+		return parentGate(s, parent)
+	}
+	return ""
+}
+
+// NotAskedReason says why a label of field on the item is not counted:
+// "answer_correctness=incorrect" (the parent gate), "claim_validity=incorrect"
+// (the field's own condition), "claim_validity unlabelled"; "" when it counts.
+func NotAskedReason(k Kind, field string, item, parent map[string]string) string {
+	s := registry[k]
+	if s == nil {
+		return "unknown kind"
+	}
+	f, ok := fieldOf(s, field)
+	if !ok {
+		return "not a field of " + string(k)
+	}
+	if f.Marker {
+		return ""
+	}
+	if g := parentGate(s, parent); g != "" {
+		return g
+	}
+	counted := Counted(k, item, parent)
+	if askedGiven(f, counted) {
+		return ""
+	}
+	c := f.AskedIf[0]
+	if v, ok := item[c.Field]; ok {
+		if _, counts := counted[c.Field]; counts {
+			return c.Field + "=" + v
+		}
+		return c.Field + " not asked"
+	}
+	return c.Field + " unlabelled"
+}
+
+func fieldOf(s *Spec, name string) (Field, bool) {
+	for _, f := range s.Fields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// NextFieldOf returns the first asked field of kind k that has no label yet
+// by this rater, or "" when the item is complete. parent holds the rater's
+// labels on the parent item (nil when none).
+func NextFieldOf(k Kind, item, parent map[string]string, role string) string {
+	s := registry[k]
+	if s == nil || parentGate(s, parent) != "" {
+		return ""
+	}
+	counted := Counted(k, item, parent)
+	for _, f := range s.Fields {
+		if f.Marker || f.Role != role || !askedGiven(f, counted) {
+			continue
+		}
+		if _, ok := item[f.Name]; !ok || item[f.Name] == "" {
 			return f.Name
 		}
 	}
 	return ""
 }
 
-// Complete reports whether every asked field of the item has a label.
-func Complete(k Kind, current map[string]string) bool { return NextField(k, current) == "" }
+// NextField is NextFieldOf for an annotator, without the parent's labels.
+func NextField(k Kind, item map[string]string) string { return NextFieldOf(k, item, nil, "") }
 
-// Counted filters current labels down to the fields that are asked (and to
-// markers), dropping e.g. a persona left over from when the question was valid.
-func Counted(k Kind, current map[string]string) map[string]string {
-	out := make(map[string]string, len(current))
-	for name, v := range current {
-		if f, ok := Lookup(name); ok && f.Kind == k && f.AskedWhen(current) {
-			out[name] = v
-		}
+// Complete reports whether every field asked of the annotator has a label.
+func Complete(k Kind, item map[string]string) bool { return NextField(k, item) == "" }
+
+// Asked reports whether field applies to an item with the given labels.
+func Asked(field string, item, parent map[string]string) bool {
+	f, ok := Lookup(field)
+	if !ok {
+		return false
 	}
-	return out
+	_, counts := Counted(f.Kind, withField(item, field), parent)[field]
+	return counts
+}
+
+func withField(m map[string]string, field string) map[string]string {
+	if _, ok := m[field]; ok {
+		return m
+	}
+	c := make(map[string]string, len(m)+1)
+	for k, v := range m {
+		c[k] = v
+	}
+	c[field] = "\x00probe"
+	return c
 }
 
 // Normalize maps a label string to its canonical form: case-insensitive, with
-// spaces and hyphens read as underscores ("Partially Correct" ->
-// "partially_correct"). known is false when the result is not a value of the
-// field; the value is then returned verbatim (trimmed) to be kept as is.
+// spaces, hyphens and slashes read as underscores ("Partially Correct" ->
+// "partially_correct", "Jurisdiction/time-specific" ->
+// "jurisdiction_time_specific"), and the field's synonyms ("entailed" ->
+// "entailment"). known is false when the result is not a value of the field;
+// the value is then returned verbatim (trimmed) to be kept as is.
 func Normalize(field, value string) (canonical string, known bool) {
 	v := strings.TrimSpace(value)
-	norm := strings.ToLower(strings.NewReplacer(" ", "_", "-", "_").Replace(v))
 	f, ok := Lookup(field)
 	if !ok {
 		return v, false
 	}
-	for _, c := range f.Values {
-		if c == norm {
-			return c, true
-		}
+	return NormalizeFor(f, v)
+}
+
+// NormalizeFor is Normalize for a field already looked up.
+func NormalizeFor(f Field, value string) (string, bool) {
+	v := strings.TrimSpace(value)
+	norm := strings.ToLower(strings.NewReplacer(" ", "_", "-", "_", "/", "_").Replace(v))
+	for strings.Contains(norm, "__") {
+		norm = strings.ReplaceAll(norm, "__", "_")
+	}
+	if slices.Contains(f.Values, norm) {
+		return norm, true
+	}
+	if c, ok := f.Synonyms[norm]; ok {
+		return c, true
 	}
 	return v, false
 }
@@ -159,15 +382,7 @@ func Normalize(field, value string) (canonical string, known bool) {
 // KnownValue reports whether value is a canonical value of field.
 func KnownValue(field, value string) bool {
 	f, ok := Lookup(field)
-	if !ok {
-		return false
-	}
-	for _, c := range f.Values {
-		if c == value {
-			return true
-		}
-	}
-	return false
+	return ok && slices.Contains(f.Values, value)
 }
 
 // CheckField returns an error naming the known fields when name is not one.
@@ -177,3 +392,7 @@ func CheckField(name string) error {
 	}
 	return fmt.Errorf("unknown field %q (known: %s)", name, strings.Join(FieldNames(), ", "))
 }
+
+// AskedWhen evaluates the field's own condition on an item's labels (not
+// the parent gate of its kind: see Counted).
+func (f Field) AskedWhen(labels map[string]string) bool { return askedGiven(f, labels) }

@@ -42,11 +42,11 @@ func TestCountedDropsFieldsNoLongerAsked(t *testing.T) {
 	// A persona left over from when the question was judged valid never counts.
 	cur := map[string]string{QuestionValidity: "invalid", InvalidReason: "domain", Persona: "citizen", MissedClaimsChecked: "checked"}
 	want := map[string]string{QuestionValidity: "invalid", InvalidReason: "domain", MissedClaimsChecked: "checked"}
-	if got := Counted(KindQA, cur); !reflect.DeepEqual(got, want) {
+	if got := Counted(KindQA, cur, nil); !reflect.DeepEqual(got, want) {
 		t.Errorf("Counted = %v, want %v", got, want)
 	}
 	claim := map[string]string{ClaimValidity: "incorrect", Entailment: "neutral"}
-	if got := Counted(KindClaim, claim); !reflect.DeepEqual(got, map[string]string{ClaimValidity: "incorrect"}) {
+	if got := Counted(KindClaim, claim, nil); !reflect.DeepEqual(got, map[string]string{ClaimValidity: "incorrect"}) {
 		t.Errorf("Counted = %v", got)
 	}
 }
@@ -61,6 +61,18 @@ func TestNormalize(t *testing.T) {
 		{Entailment, "ENTAILMENT", "entailment", true},
 		{Category, "Jurisdiction Time-Specific", "jurisdiction_time_specific", true},
 		{Entailment, "Maybe So", "Maybe So", false},
+		// The papers' and tools' own words (DESIGN.md "Import formats").
+		{Category, "Jurisdiction/time-specific", "jurisdiction_time_specific", true},
+		{ClaimValidity, "Valid", "correct", true},
+		{ClaimValidity, "invalid", "incorrect", true},
+		{Entailment, "entailed", "entailment", true},
+		{Entailment, "Contradictory", "contradiction", true},
+		{Entailment, "contradicted", "contradiction", true},
+		{Entailment, "supported", "entailment", true},
+		{Entailment, "Neutral", "neutral", true},
+		// A synonym of one field is not a value of another.
+		{QuestionValidity, "correct", "correct", false},
+		{AnswerCorrectness, "valid", "valid", false},
 		{"no_such_field", "valid", "valid", false},
 	} {
 		got, known := Normalize(tc.field, tc.in)
@@ -73,5 +85,65 @@ func TestNormalize(t *testing.T) {
 	}
 	if err := CheckField("personna"); err == nil {
 		t.Error("a misspelt field must be refused")
+	}
+}
+
+func TestClaimsAskedOnlyForAnswersJudgedCorrect(t *testing.T) {
+	// ClaimRAG-LAW §A.3: a claim asks nothing when the same rater judged its
+	// question invalid or its answer partially correct or incorrect; a claim
+	// of an unjudged pair (files that bring claims only) is asked.
+	claim := map[string]string{ClaimValidity: "correct", Entailment: "neutral", ClaimAdded: "yes"}
+	for _, tc := range []struct {
+		parent map[string]string
+		want   map[string]string
+		reason string
+	}{
+		{nil, claim, ""},
+		{map[string]string{}, claim, ""},
+		{map[string]string{QuestionValidity: "valid"}, claim, ""},
+		{map[string]string{QuestionValidity: "valid", AnswerCorrectness: "correct"}, claim, ""},
+		{map[string]string{QuestionValidity: "invalid"}, map[string]string{ClaimAdded: "yes"}, "question_validity=invalid"},
+		{map[string]string{QuestionValidity: "valid", AnswerCorrectness: "incorrect"}, map[string]string{ClaimAdded: "yes"}, "answer_correctness=incorrect"},
+		{map[string]string{QuestionValidity: "valid", AnswerCorrectness: "partially_correct"}, map[string]string{ClaimAdded: "yes"}, "answer_correctness=partially_correct"},
+		// An answer label left over from when the question was valid does
+		// not count, so it does not gate the claims either.
+		{map[string]string{AnswerCorrectness: "incorrect"}, claim, ""},
+	} {
+		if got := Counted(KindClaim, claim, tc.parent); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("parent %v: Counted = %v, want %v", tc.parent, got, tc.want)
+		}
+		if got := NotAskedReason(KindClaim, ClaimValidity, claim, tc.parent); got != tc.reason {
+			t.Errorf("parent %v: reason %q, want %q", tc.parent, got, tc.reason)
+		}
+		wantNext := ClaimValidity
+		if tc.reason != "" {
+			wantNext = ""
+		}
+		if got := NextFieldOf(KindClaim, map[string]string{}, tc.parent, ""); got != wantNext {
+			t.Errorf("parent %v: next field %q, want %q", tc.parent, got, wantNext)
+		}
+	}
+	if got := NotAskedReason(KindClaim, Entailment, map[string]string{ClaimValidity: "incorrect", Entailment: "neutral"}, nil); got != "claim_validity=incorrect" {
+		t.Errorf("entailment of an incorrect claim: reason %q", got)
+	}
+	if got := NotAskedReason(KindClaim, Entailment, map[string]string{Entailment: "neutral"}, nil); got != "claim_validity unlabelled" {
+		t.Errorf("entailment without validity: reason %q", got)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	if got := Kinds(); !reflect.DeepEqual(got, []Kind{KindQA, KindClaim}) {
+		t.Errorf("Kinds() = %v", got)
+	}
+	if SpecOf(KindClaim).Parent != KindQA || !reflect.DeepEqual(Children(KindQA), []Kind{KindClaim}) {
+		t.Error("a claim's parent is its QA pair")
+	}
+	for _, f := range AllFields() {
+		if f.Marker {
+			t.Errorf("AllFields lists marker %s", f.Name)
+		}
+		if f.Kind == "" {
+			t.Errorf("field %s has no kind", f.Name)
+		}
 	}
 }

@@ -367,7 +367,7 @@ func planReview(items []*reviewItem, names []string, only string) (Review, []acc
 		fields := schema.Fields(kind)
 		counted := make([]map[string]string, len(names))
 		for i, l := range it.labels {
-			counted[i] = schema.Counted(kind, l)
+			counted[i] = schema.Counted(kind, l, nil)
 		}
 		final := it.final
 		sim := maps.Clone(final) // final plus what this pass accepts
@@ -628,7 +628,7 @@ func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 		if cur.ItemID == 0 {
 			return
 		}
-		counted := schema.Counted(schema.KindClaim, labels)
+		counted := schema.Counted(schema.KindClaim, labels, nil)
 		e := counted[schema.Entailment]
 		if counted[schema.ClaimValidity] != validity.Values[0] || !schema.KnownValue(schema.Entailment, e) {
 			return

@@ -119,7 +119,7 @@ func trail(st Styles, kind schema.Kind, labels map[string]string, extra []string
 		return nil
 	}
 	var parts []string
-	counted := schema.Counted(kind, labels)
+	counted := schema.Counted(kind, labels, nil)
 	for _, f := range schema.Fields(kind) {
 		if v := counted[f.Name]; v != "" {
 			parts = append(parts, f.Name+" "+sanitizeLine(v))

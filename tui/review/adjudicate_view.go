@@ -156,7 +156,7 @@ func absentReason(f schema.Field, labels map[string]string) string {
 
 // trailOf lists the counted labels of the fields before field, "a x · b y".
 func trailOf(k schema.Kind, labels map[string]string, field string) string {
-	counted := schema.Counted(k, labels)
+	counted := schema.Counted(k, labels, nil)
 	var parts []string
 	for _, f := range schema.Fields(k) {
 		if f.Name == field {
