@@ -17,7 +17,7 @@ func TestRefreshDoneMatchesStore(t *testing.T) {
 		`{"id":"a","source":"S","question":"Q","answer":"A","contexts":[{"id":"ca","text":"t"}],"labels":{"jo":{"question_validity":"valid","category":"factual_recall","persona":"citizen","answer_correctness":"correct","missed_claims_checked":"checked"}},` +
 			`"claims":[{"triplet":["a","b","c"],"labels":{"jo":{"claim_validity":"correct","entailment":"neutral"}}},{"triplet":["d","e","f"],"labels":{"jo":{"claim_validity":"incorrect"}}}]}`,
 		// last claim complete but answer not checked; first claim lacks entailment
-		`{"id":"b","source":"S","question":"Q","answer":"A","contexts":[{"id":"cb","text":"t"}],"labels":{"jo":{"question_validity":"invalid","invalid_reason":"both"},"sam":{"question_validity":"valid"}},` +
+		`{"id":"b","source":"S","question":"Q","answer":"A","contexts":[{"id":"cb","text":"t"}],"labels":{"jo":{"question_validity":"valid"},"sam":{"question_validity":"valid"}},` +
 			`"claims":[{"triplet":["a","b","c"],"labels":{"jo":{"claim_validity":"correct"},"sam":{"claim_validity":"incorrect"}}},{"text":"x","labels":{"jo":{"claim_validity":"correct","entailment":"entailment"}}}]}`,
 		// no labels at all on the pair, one claim done for sam only
 		`{"id":"c","source":"S","question":"Q","answer":"A","contexts":[{"id":"cc","text":"t"}],"claims":[{"triplet":["a","b","c"],"labels":{"sam":{"claim_validity":"incorrect"}}}]}`,

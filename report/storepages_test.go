@@ -50,9 +50,9 @@ func TestReportReaderPagesMatchSQL(t *testing.T) {
 			exec(`INSERT INTO items(id,ext_id,kind,source_id,parent_id,hash,imported_at) VALUES (?,?,'claim',1,?,'','t')`,
 				id, fmt.Sprint("c", id, long[:min(len(long), q%300)]), qa)
 			exec(`INSERT INTO claims(item_id,position,text,origin,added_by) VALUES (?,?,?,?,?)`, id, j, long[:len(long)*j/3], origin, by)
-			exec(`INSERT INTO predictions(item_id,system,value) VALUES (?,'refchecker',?)`, id, []string{"entailment", "neutral", "weird " + long}[id%3])
+			exec(`INSERT INTO predictions(item_id,system,field,value) VALUES (?,'refchecker','entailment',?)`, id, []string{"entailment", "neutral", "weird " + long}[id%3])
 			if id%5 == 0 {
-				exec(`INSERT INTO predictions(item_id,system,value) VALUES (?,'other','x')`, id)
+				exec(`INSERT INTO predictions(item_id,system,field,value) VALUES (?,'other','entailment','x')`, id)
 			}
 			for a := 1; a <= 3; a++ {
 				if (id+a)%4 != 0 {

@@ -100,6 +100,9 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 				return fmt.Errorf("assignee %q: %w", name, err)
 			}
 		}
+		if err := tx.touch(ids...); err != nil {
+			return err
+		}
 		slot := 0
 		for pos, id := range ids {
 			if _, err := tx.Exec("INSERT INTO batch_items(batch_id,position,item_id) VALUES (?,?,?)", bid, pos+1, id); err != nil {

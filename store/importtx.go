@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // Tx is one import: everything written through it commits together or not at
@@ -11,8 +13,6 @@ import (
 type Tx struct {
 	tx      *wtx
 	sources map[string]int64
-	// (annotator, item) pairs whose labels changed, to refresh done_items once at the end.
-	touched map[[2]int64]bool
 }
 
 // PutResult says what a Put did.
@@ -35,16 +35,7 @@ var ErrUnknownPair = errors.New("unknown QA pair")
 // Import runs fn in one transaction; any error rolls everything back.
 func (s *Store) Import(fn func(*Tx) error) error {
 	return s.write(func(tx *wtx) error {
-		t := &Tx{tx: tx, sources: map[string]int64{}, touched: map[[2]int64]bool{}}
-		if err := fn(t); err != nil {
-			return err
-		}
-		for k := range t.touched {
-			if err := refreshDone(tx, k[0], k[1]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return fn(&Tx{tx: tx, sources: map[string]int64{}})
 	})
 }
 
@@ -120,14 +111,21 @@ func (t *Tx) putItem(extID, kind string, source, parent int64, hash, file string
 			return 0, 0, err
 		}
 		id, _ = res.LastInsertId()
-		return id, Added, nil
+		return id, Added, t.tx.touch(id)
 	case old == hash:
 		return id, Unchanged, nil
 	case !update:
 		return id, 0, ErrChanged
 	}
+	// The old family (a claim moved to another pair) is recounted too.
+	if err := t.tx.touch(id); err != nil {
+		return 0, 0, err
+	}
 	_, err = t.tx.Exec("UPDATE items SET source_id=?, parent_id=?, hash=?, origin_file=? WHERE id=?", src, par, hash, file, id)
-	return id, Updated, err
+	if err != nil {
+		return 0, 0, err
+	}
+	return id, Updated, t.tx.touch(id)
 }
 
 // PutQA adds a QA pair (and its context units). hash identifies its content.
@@ -164,7 +162,7 @@ func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, 
 			return 0, 0, err
 		}
 	}
-	return id, res, nil
+	return id, res, t.putPredictions(id, ResponseField, q.Predictions)
 }
 
 func (t *Tx) context(c Context, source int64, update bool) (int64, error) {
@@ -219,15 +217,7 @@ func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult
 		id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy); err != nil {
 		return 0, 0, err
 	}
-	if _, err := t.tx.Exec("DELETE FROM predictions WHERE item_id=?", id); err != nil {
-		return 0, 0, err
-	}
-	for sys, v := range c.Predictions {
-		if _, err := t.tx.Exec("INSERT INTO predictions(item_id,system,value) VALUES (?,?,?)", id, sys, v); err != nil {
-			return 0, 0, err
-		}
-	}
-	return id, res, nil
+	return id, res, t.putPredictions(id, schema.Entailment, c.Predictions)
 }
 
 // ItemID resolves an ext id to (item id, kind).
@@ -273,8 +263,18 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 	if err := setCurrent(t.tx, role, aid, l.ItemID, l.Field, l.Value, id); err != nil {
 		return false, err
 	}
-	if role == RoleAnnotate {
-		t.touched[[2]int64{aid, l.ItemID}] = true
+	return true, t.tx.touch(l.ItemID)
+}
+
+// putPredictions replaces an item's predictions of one field (system -> value).
+func (t *Tx) putPredictions(item int64, field string, bySystem map[string]string) error {
+	if _, err := t.tx.Exec("DELETE FROM predictions WHERE item_id=? AND field=?", item, field); err != nil {
+		return err
 	}
-	return true, nil
+	for sys, v := range bySystem {
+		if _, err := t.tx.Exec("INSERT INTO predictions(item_id,system,field,value) VALUES (?,?,?,?)", item, sys, field, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

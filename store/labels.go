@@ -75,10 +75,7 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 	if err := setCurrent(tx, role, aid, l.ItemID, l.Field, l.Value, id); err != nil {
 		return 0, err
 	}
-	if role == RoleAnnotate {
-		return id, refreshDone(tx, aid, l.ItemID)
-	}
-	return id, nil
+	return id, tx.touch(l.ItemID)
 }
 
 // insertEvent appends one decision to the log.
@@ -148,52 +145,6 @@ type querier interface {
 	QueryRow(string, ...any) *sql.Row
 }
 
-// refreshDone keeps done_items in step with the labels of (annotator, item).
-// A claim that is the last extracted claim of its answer is only done once the
-// answer is marked missed_claims_checked, so the missed-claims step is resumed
-// after a restart. Writing the marker on a QA pair refreshes that last claim.
-func refreshDone(tx *wtx, aid, item int64) error {
-	var kind string
-	var parent sql.NullInt64
-	if err := tx.QueryRow("SELECT kind, parent_id FROM items WHERE id=?", item).Scan(&kind, &parent); err != nil {
-		return fmt.Errorf("item %d: %w", item, err)
-	}
-	cur, err := labelsOf(tx, aid, item)
-	if err != nil {
-		return err
-	}
-	done := schema.Complete(schema.Kind(kind), cur)
-	if kind == string(schema.KindClaim) && done && parent.Valid {
-		last, err := lastClaimOf(tx, parent.Int64)
-		if err != nil {
-			return err
-		}
-		if last == item {
-			pl, err := labelsOf(tx, aid, parent.Int64)
-			if err != nil {
-				return err
-			}
-			done = pl[schema.MissedClaimsChecked] != ""
-		}
-	}
-	if done {
-		_, err = tx.Exec("INSERT OR IGNORE INTO done_items(annotator_id,item_id,kind) VALUES (?,?,?)", aid, item, kind)
-	} else {
-		_, err = tx.Exec("DELETE FROM done_items WHERE annotator_id=? AND item_id=?", aid, item)
-	}
-	if err != nil {
-		return err
-	}
-	if kind == string(schema.KindQA) {
-		last, err := lastClaimOf(tx, item)
-		if err != nil || last == 0 {
-			return err
-		}
-		return refreshDone(tx, aid, last)
-	}
-	return nil
-}
-
 // lastClaimOf is the extracted claim with the highest position of a QA pair, 0 if none.
 func lastClaimOf(q querier, qa int64) (int64, error) {
 	var id int64
@@ -233,7 +184,7 @@ func (s *Store) Undo(annotator string) (Event, error) {
 		if err := refreshCurrent(tx, RoleAnnotate, aid, ev.ItemID, ev.Field); err != nil {
 			return err
 		}
-		return refreshDone(tx, aid, ev.ItemID)
+		return tx.touch(ev.ItemID)
 	})
 	return ev, err
 }

@@ -28,14 +28,37 @@ type Store struct {
 	Path string
 }
 
+// migration is one embedded SQL file, numbered by its name (0002_….sql).
+type migration struct {
+	version int
+	name    string
+}
+
+// migrations lists the embedded migrations in version order; their numbers
+// must run 1, 2, 3… without a gap or a repeat, or the build is broken.
+func migrations() []migration {
+	names, _ := fs.Glob(migrationFS, "migrations/*.sql")
+	var out []migration
+	for _, name := range names {
+		base := path.Base(name)
+		num, _, ok := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			panic("store: migration " + base + " is not named NNNN_what.sql")
+		}
+		out = append(out, migration{version: v, name: name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i, m := range out {
+		if m.version != i+1 {
+			panic(fmt.Sprintf("store: migration %s: want version %d", path.Base(m.name), i+1))
+		}
+	}
+	return out
+}
+
 // SchemaVersion is the user_version this build writes.
 func SchemaVersion() int { return len(migrations()) }
-
-func migrations() []string {
-	names, _ := fs.Glob(migrationFS, "migrations/*.sql")
-	sort.Strings(names)
-	return names
-}
 
 // Open opens (and creates or migrates) the database at path with the pragmas of
 // DESIGN.md: WAL, foreign keys, a 5 s busy timeout, synchronous=FULL.
@@ -65,6 +88,8 @@ func (s *Store) Close() error { return s.db.Close() }
 // DB exposes the handle to tests and benchmarks of this module.
 func (s *Store) DB() *sql.DB { return s.db }
 
+// migrate brings the file to this build's schema in one transaction, then
+// makes sure the kept counts were computed by this build's rules.
 func (s *Store) migrate() error {
 	var v int
 	if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
@@ -74,22 +99,25 @@ func (s *Store) migrate() error {
 	if v > len(all) {
 		return fmt.Errorf("the database was written by a newer annotate (schema version %d, this build knows %d): upgrade annotate", v, len(all))
 	}
-	if v == len(all) {
-		return nil
-	}
-	return s.write(func(tx *wtx) error {
-		for _, name := range all[v:] {
-			body, err := migrationFS.ReadFile(name)
-			if err != nil {
-				return err
+	if v < len(all) {
+		err := s.write(func(tx *wtx) error {
+			for _, m := range all[v:] {
+				body, err := migrationFS.ReadFile(m.name)
+				if err != nil {
+					return err
+				}
+				if _, err := tx.Tx.Exec(string(body)); err != nil { // several statements: not prepared
+					return fmt.Errorf("migration %s: %w", path.Base(m.name), err)
+				}
 			}
-			if _, err := tx.Tx.Exec(string(body)); err != nil { // several statements: not prepared
-				return fmt.Errorf("migration %s: %w", path.Base(name), err)
-			}
+			_, err := tx.Exec("PRAGMA user_version = " + strconv.Itoa(len(all)))
+			return err
+		})
+		if err != nil {
+			return err
 		}
-		_, err := tx.Exec("PRAGMA user_version = " + strconv.Itoa(len(all)))
-		return err
-	})
+	}
+	return s.ensureKeptCounts()
 }
 
 // write runs fn in one transaction and commits it.
@@ -98,9 +126,13 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 	if err != nil {
 		return err
 	}
-	w := &wtx{Tx: tx, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}}
+	w := &wtx{Tx: tx, store: s, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}}
 	defer w.closeStmts()
 	if err := fn(w); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := w.finish(); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -112,8 +144,15 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 // statements thousands of times.
 type wtx struct {
 	*sql.Tx
+	store      *Store
 	stmts      map[string]*sql.Stmt
 	annotators map[string]int64 // name -> id, looked up or created in this transaction
+
+	// Items whose families finish recounts (kept.go): in memory, or past
+	// touchSpill in temp.touched.
+	touched     map[int64]struct{}
+	spilled     bool
+	lastTouched int64
 }
 
 func (t *wtx) prepared(q string) (*sql.Stmt, error) {

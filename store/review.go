@@ -201,6 +201,9 @@ func (s *Store) AcceptAgreements(lead string, q ReviewQuery, guidelinesVersion s
 			if err := setCurrent(tx, RoleAdjudicate, aid, a.item, a.field, a.value, id); err != nil {
 				return err
 			}
+			if err := tx.touch(a.item); err != nil {
+				return err
+			}
 		}
 		n = len(acc)
 		return nil
@@ -254,6 +257,9 @@ func (s *Store) UndoAdjudication(lead string) ([]Event, error) {
 				return err
 			}
 			if err := refreshCurrent(tx, RoleAdjudicate, aid, ev.ItemID, ev.Field); err != nil {
+				return err
+			}
+			if err := tx.touch(ev.ItemID); err != nil {
 				return err
 			}
 		}

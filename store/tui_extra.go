@@ -3,7 +3,10 @@ package store
 import (
 	"database/sql"
 	"errors"
+	"strconv"
 	"time"
+
+	"github.com/annotate-dev/annotate/tally"
 )
 
 // Queue sizes for the annotation screens' header ("item k of n"). They count
@@ -40,47 +43,90 @@ func (s *Store) queueScope(q QueueQuery) (string, []any, bool, error) {
 	return "", []any{aid}, true, nil
 }
 
-// QueueTotal is the number of items in a queue, done or not.
+// QueueTotal is the number of items in a queue that ask the annotator
+// something, done or not: claims of answers the annotator judged incorrect
+// (or of invalid questions) are not in it (DESIGN.md, asked-when rule).
 func (s *Store) QueueTotal(q QueueQuery) (int, error) {
-	scope, args, open, err := s.queueScope(q)
-	if err != nil {
-		return 0, err
-	}
-	var n int
-	switch {
-	case !open:
-		err = s.db.QueryRow("SELECT COUNT(*) FROM ("+scope+")", args...).Scan(&n)
-	case q.Kind == "claim":
-		err = s.db.QueryRow("SELECT COUNT(*) FROM claims WHERE origin='extracted'").Scan(&n)
-	default:
-		err = s.db.QueryRow("SELECT COUNT(*) FROM items WHERE kind=?", q.Kind).Scan(&n)
-	}
-	return n, err
+	return s.queueCount(q, tally.Queued, true)
 }
 
 // QueueDone is the number of items of a queue the annotator has finished.
 func (s *Store) QueueDone(q QueueQuery) (int, error) {
-	scope, args, open, err := s.queueScope(q)
+	return s.queueCount(q, tally.Done, false)
+}
+
+// queueCount reads a queue's size (total: items queued minus those gated)
+// or its done count from the kept counts.
+func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
+	var aid int64
+	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	sum := func(name string, rater int64, a string, b ...string) (int, error) {
+		query := "SELECT COALESCE(SUM(n),0) FROM kept_counts WHERE name=? AND rater=? AND a=?"
+		args := []any{name, rater, a}
+		if len(b) > 0 {
+			query += " AND b=?"
+			args = append(args, b[0])
+		}
+		var n int
+		err := s.db.QueryRow(query, args...).Scan(&n)
+		return n, err
+	}
+	// batch counts one batch, of the annotator's own when it has assignees.
+	batch := func(bid int64, kind string, open bool) (int, error) {
+		b := strconv.FormatInt(bid, 10)
+		if !total {
+			return sum(tally.Done+tally.InBatch, aid, kind, b)
+		}
+		rater := aid
+		if open {
+			rater = tally.Anyone
+		}
+		n, err := sum(tally.Queued, rater, kind, b)
+		if err != nil {
+			return 0, err
+		}
+		gated, err := sum(tally.Gated+tally.InBatch, aid, kind, b)
+		return n - gated, err
+	}
+	switch {
+	case q.Batch != "":
+		var bid int64
+		var kind string
+		var assigned bool
+		if err := s.db.QueryRow("SELECT id, kind, EXISTS(SELECT 1 FROM batch_assignees WHERE batch_id=batches.id) FROM batches WHERE name=?", q.Batch).Scan(&bid, &kind, &assigned); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return 0, notFound("batch", q.Batch)
+			}
+			return 0, err
+		}
+		return batch(bid, kind, !assigned)
+	case s.hasAssignments(aid, q.Kind):
+		ids, err := int64s(s.db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", aid, q.Kind)
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		for _, id := range ids {
+			m, err := batch(id, q.Kind, false)
+			if err != nil {
+				return 0, err
+			}
+			n += m
+		}
+		return n, nil
+	}
+	if !total {
+		return sum(tally.Done, aid, q.Kind)
+	}
+	n, err := sum(tally.Items, tally.Anyone, q.Kind)
 	if err != nil {
 		return 0, err
 	}
-	var aid int64
-	if err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return 0, nil
-		}
-		return 0, err
-	}
-	var n int
-	if open {
-		err = s.db.QueryRow(`SELECT COUNT(*) FROM done_items d WHERE d.annotator_id=? AND d.kind=?
-			AND (d.kind<>'claim' OR EXISTS (SELECT 1 FROM claims c WHERE c.item_id=d.item_id AND c.origin='extracted'))`,
-			aid, q.Kind).Scan(&n)
-		return n, err
-	}
-	err = s.db.QueryRow("SELECT COUNT(*) FROM done_items d WHERE d.annotator_id=? AND d.item_id IN ("+scope+")",
-		append([]any{aid}, args...)...).Scan(&n)
-	return n, err
+	gated, err := sum(tally.Gated, aid, q.Kind)
+	return n - gated, err
 }
 
 // ActiveSince is the active time (ms) of the annotator's decisions recorded

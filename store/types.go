@@ -18,6 +18,9 @@ type QAPair struct {
 	Category  string // the generated category
 	Contexts  []Context
 	Extra     string // unknown keys of the input, as a JSON object
+	// Predictions are systems' response-level verdicts (RefChecker's Y):
+	// system -> value.
+	Predictions map[string]string
 	// Filled on read.
 	ItemID int64
 }
@@ -78,3 +81,6 @@ const (
 	OriginExtracted = "extracted"
 	OriginAnnotator = "annotator"
 )
+
+// ResponseField is the field of a response-level prediction on a QA pair.
+const ResponseField = "response"

@@ -1,0 +1,548 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/tally"
+)
+
+// Kept counts. Every write transaction notes the items it changes (touch);
+// before it commits, finish reloads each touched family (a root item and its
+// children: a QA pair and its claims) twice, as it was when the transaction
+// began and as it is now, asks package tally for both contributions, and
+// adds the difference to kept_counts; done_items follows the same way. The
+// state "as it began" is read through a second connection in a read
+// transaction: under WAL it sees the last commit, which is the state this
+// write transaction started from, since it holds the write lock.
+
+// touchSpill is how many touched items a write holds in memory before it
+// moves them into a temporary table (an import touches millions).
+const touchSpill = 20000
+
+// familyChunk is how many families finish loads per query.
+const familyChunk = 256
+
+// touch notes items whose families must be recounted before commit.
+func (t *wtx) touch(ids ...int64) error {
+	for _, id := range ids {
+		if id == t.lastTouched && id != 0 {
+			continue
+		}
+		t.lastTouched = id
+		if t.spilled {
+			if _, err := t.Exec("INSERT OR IGNORE INTO temp.touched(item_id) VALUES (?)", id); err != nil {
+				return err
+			}
+			continue
+		}
+		if t.touched == nil {
+			t.touched = map[int64]struct{}{}
+		}
+		t.touched[id] = struct{}{}
+		if len(t.touched) > touchSpill {
+			if err := t.spill(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *wtx) spill() error {
+	if _, err := t.Tx.Exec("CREATE TEMP TABLE IF NOT EXISTS touched(item_id INTEGER PRIMARY KEY)"); err != nil {
+		return err
+	}
+	for id := range t.touched {
+		if _, err := t.Exec("INSERT OR IGNORE INTO temp.touched(item_id) VALUES (?)", id); err != nil {
+			return err
+		}
+	}
+	t.touched, t.spilled = nil, true
+	return nil
+}
+
+// finish recounts the touched families; the write commits only if it succeeds.
+func (t *wtx) finish() error {
+	if !t.spilled && len(t.touched) == 0 {
+		return nil
+	}
+	var old *readConn
+	defer func() {
+		if old != nil {
+			old.close()
+		}
+	}()
+	delta := map[tally.Key]int{}
+	err := t.eachRootChunk(func(roots []int64) error {
+		if old == nil {
+			var err error
+			if old, err = t.store.openReadConn(); err != nil {
+				return err
+			}
+		}
+		before, err := loadFamilies(old, roots)
+		if err != nil {
+			return fmt.Errorf("kept counts: families before: %w", err)
+		}
+		after, err := loadFamilies(t, roots)
+		if err != nil {
+			return fmt.Errorf("kept counts: families after: %w", err)
+		}
+		skipBefore := map[int64][]int64{}
+		for _, f := range before {
+			res := tally.Compute(f)
+			for k, n := range res.Counts {
+				delta[k] -= n
+			}
+			for id, who := range res.Skip {
+				skipBefore[id] = who
+			}
+		}
+		skipAfter := map[int64][]int64{}
+		members := map[int64]bool{}
+		for _, f := range after {
+			res := tally.Compute(f)
+			for k, n := range res.Counts {
+				delta[k] += n
+			}
+			for id, who := range res.Skip {
+				skipAfter[id] = who
+			}
+			members[f.Root.ID] = true
+			for _, c := range f.Children {
+				members[c.ID] = true
+			}
+		}
+		for _, f := range before {
+			members[f.Root.ID] = true
+			for _, c := range f.Children {
+				members[c.ID] = true
+			}
+		}
+		return t.syncSkips(members, skipBefore, skipAfter)
+	})
+	if err != nil {
+		return err
+	}
+	if err := t.applyDelta(delta); err != nil {
+		return err
+	}
+	t.touched = nil
+	if t.spilled {
+		t.spilled = false
+		if _, err := t.Tx.Exec("DELETE FROM temp.touched"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachRootChunk hands over the roots of the touched families in id order,
+// familyChunk at a time: an item's root is its parent when it has one.
+func (t *wtx) eachRootChunk(fn func(roots []int64) error) error {
+	if !t.spilled {
+		ids := make([]int64, 0, len(t.touched))
+		for id := range t.touched {
+			ids = append(ids, id)
+		}
+		set := map[int64]bool{}
+		for chunk := range slices.Chunk(ids, 500) {
+			rows, err := t.Query("SELECT COALESCE(parent_id, id) FROM items WHERE id IN (SELECT value FROM json_each(?))", jsonInts(chunk))
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var r int64
+				if err := rows.Scan(&r); err != nil {
+					rows.Close()
+					return err
+				}
+				set[r] = true
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		roots := make([]int64, 0, len(set))
+		for r := range set {
+			roots = append(roots, r)
+		}
+		slices.Sort(roots)
+		for chunk := range slices.Chunk(roots, familyChunk) {
+			if err := fn(chunk); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, q := range []string{
+		"CREATE TEMP TABLE IF NOT EXISTS touched_roots(id INTEGER PRIMARY KEY)",
+		"DELETE FROM temp.touched_roots",
+		"INSERT OR IGNORE INTO temp.touched_roots SELECT COALESCE(i.parent_id, i.id) FROM temp.touched t JOIN items i ON i.id = t.item_id",
+	} {
+		if _, err := t.Tx.Exec(q); err != nil {
+			return err
+		}
+	}
+	after := int64(-1 << 62)
+	for {
+		chunk, err := int64s(t, "SELECT id FROM temp.touched_roots WHERE id > ? ORDER BY id LIMIT ?", after, familyChunk)
+		if err != nil {
+			return err
+		}
+		if len(chunk) == 0 {
+			_, err := t.Tx.Exec("DELETE FROM temp.touched_roots")
+			return err
+		}
+		if err := fn(chunk); err != nil {
+			return err
+		}
+		after = chunk[len(chunk)-1]
+	}
+}
+
+// syncSkips brings done_items in step for the members of recounted
+// families: the rows the old contributions implied go, the new ones come.
+func (t *wtx) syncSkips(members map[int64]bool, before, after map[int64][]int64) error {
+	for id := range members {
+		was, now := before[id], after[id]
+		for _, a := range was {
+			if !slices.Contains(now, a) {
+				if _, err := t.Exec("DELETE FROM done_items WHERE item_id=? AND annotator_id=?", id, a); err != nil {
+					return err
+				}
+			}
+		}
+		for _, a := range now {
+			if !slices.Contains(was, a) {
+				if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id) VALUES (?,?)", id, a); err != nil {
+					return fmt.Errorf("kept counts: done_items out of step for item %d, annotator %d: %w", id, a, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// applyDelta adds the differences to kept_counts. A count that would go
+// below zero means the kept counts were not what the families imply: say so
+// and write nothing rather than keep a wrong number.
+func (t *wtx) applyDelta(delta map[tally.Key]int) error {
+	for k, d := range delta {
+		if d == 0 {
+			continue
+		}
+		var n int64
+		err := t.QueryRow(`INSERT INTO kept_counts(name, rater, source_id, a, b, n) VALUES (?,?,?,?,?,?)
+			ON CONFLICT(name, rater, source_id, a, b) DO UPDATE SET n = n + excluded.n RETURNING n`,
+			k.Name, k.Rater, k.Source, k.A, k.B, d).Scan(&n)
+		if err != nil {
+			return err
+		}
+		switch {
+		case n < 0:
+			return fmt.Errorf("kept counts: %s/%d/%d/%s/%s would be %d: the counts are out of step with the labels (reopen with a build that recounts, or report a bug)",
+				k.Name, k.Rater, k.Source, k.A, k.B, n)
+		case n == 0:
+			if _, err := t.Exec("DELETE FROM kept_counts WHERE name=? AND rater=? AND source_id=? AND a=? AND b=?", k.Name, k.Rater, k.Source, k.A, k.B); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// recountAll rebuilds kept_counts and done_items from the labels, family by
+// family, and records the rules that computed them.
+func (t *wtx) recountAll() error {
+	for _, q := range []string{"DELETE FROM kept_counts", "DELETE FROM done_items"} {
+		if _, err := t.Tx.Exec(q); err != nil {
+			return err
+		}
+	}
+	delta := map[tally.Key]int{}
+	after := int64(-1 << 62)
+	for {
+		roots, err := int64s(t, "SELECT id FROM items WHERE parent_id IS NULL AND id > ? ORDER BY id LIMIT ?", after, familyChunk)
+		if err != nil {
+			return err
+		}
+		if len(roots) == 0 {
+			break
+		}
+		fams, err := loadFamilies(t, roots)
+		if err != nil {
+			return err
+		}
+		for _, f := range fams {
+			res := tally.Compute(f)
+			for k, n := range res.Counts {
+				delta[k] += n
+			}
+			for id, who := range res.Skip {
+				for _, a := range who {
+					if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id) VALUES (?,?)", id, a); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		after = roots[len(roots)-1]
+	}
+	if err := t.applyDelta(delta); err != nil {
+		return err
+	}
+	_, err := t.Exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('tally_version', ?)", tally.Version)
+	return err
+}
+
+// ensureKeptCounts recounts when the file's counts were kept by other rules
+// than this build's (or by none: a file just migrated).
+func (s *Store) ensureKeptCounts() error {
+	var v string
+	err := s.db.QueryRow("SELECT value FROM meta WHERE key='tally_version'").Scan(&v)
+	if err == nil && v == tally.Version {
+		return nil
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	return s.write(func(tx *wtx) error { return tx.recountAll() })
+}
+
+// kindAttrs loads a kind's attributes that the counts read: SQL selecting
+// item_id then one column per name, for the ids in the JSON array ?1.
+type kindAttrs struct {
+	names []string
+	sql   string
+}
+
+var attrsOf = map[schema.Kind]kindAttrs{}
+
+// registerAttrs is called from each kind's file.
+func registerAttrs(k schema.Kind, a kindAttrs) { attrsOf[k] = a }
+
+// loadFamilies loads the families of the given roots that exist in what q
+// sees, keyed by root id.
+func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
+	out := map[int64]*tally.Family{}
+	rootsJSON := jsonInts(roots)
+	members := map[int64]*tally.Member{}
+	var ids []int64
+	byKind := map[schema.Kind][]int64{}
+	rows, err := q.Query(`SELECT id, kind, COALESCE(source_id,0), COALESCE(parent_id,0) FROM items WHERE id IN (SELECT value FROM json_each(?1))
+		UNION ALL SELECT id, kind, COALESCE(source_id,0), parent_id FROM items WHERE parent_id IN (SELECT value FROM json_each(?1))
+		ORDER BY 1`, rootsJSON)
+	if err != nil {
+		return nil, err
+	}
+	type row struct {
+		id, src, parent int64
+		kind            string
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.kind, &r.src, &r.parent); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	isRoot := map[int64]bool{}
+	for _, r := range roots {
+		isRoot[r] = true
+	}
+	for _, r := range all {
+		if isRoot[r.id] && out[r.id] == nil {
+			out[r.id] = &tally.Family{Root: tally.Member{ID: r.id, Kind: schema.Kind(r.kind), Source: r.src}}
+		}
+	}
+	for _, r := range all {
+		var m *tally.Member
+		switch {
+		case isRoot[r.id]:
+			m = &out[r.id].Root
+		case out[r.parent] != nil:
+			f := out[r.parent]
+			f.Children = append(f.Children, tally.Member{ID: r.id, Kind: schema.Kind(r.kind), Source: r.src})
+			continue
+		default:
+			continue
+		}
+		members[r.id] = m
+	}
+	// Children were appended by value: point at them now that they stay put.
+	for _, f := range out {
+		for i := range f.Children {
+			members[f.Children[i].ID] = &f.Children[i]
+		}
+	}
+	for id, m := range members {
+		ids = append(ids, id)
+		byKind[m.Kind] = append(byKind[m.Kind], id)
+		m.Attrs = map[string]string{}
+		m.Labels = map[int64]map[string]string{}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	idsJSON := jsonInts(ids)
+	for k, kids := range byKind {
+		a, ok := attrsOf[k]
+		if !ok {
+			continue
+		}
+		rows, err := q.Query(a.sql, jsonInts(kids))
+		if err != nil {
+			return nil, fmt.Errorf("attributes of %s: %w", k, err)
+		}
+		vals := make([]sql.NullString, len(a.names))
+		dest := []any{new(int64)}
+		for i := range vals {
+			dest = append(dest, &vals[i])
+		}
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			m := members[*dest[0].(*int64)]
+			for i, n := range a.names {
+				m.Attrs[n] = vals[i].String
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	err = eachRow(q, "SELECT item_id, field, role, annotator_id, value FROM current_labels WHERE item_id IN (SELECT value FROM json_each(?))", []any{idsJSON},
+		func(sc func(...any) error) error {
+			var item, aid int64
+			var field, role, value string
+			if err := sc(&item, &field, &role, &aid, &value); err != nil {
+				return err
+			}
+			rater := aid
+			if role == RoleAdjudicate {
+				rater = tally.Adjudicated
+			}
+			m := members[item]
+			if m.Labels[rater] == nil {
+				m.Labels[rater] = map[string]string{}
+			}
+			m.Labels[rater][field] = value
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(q, "SELECT item_id, system, field, value FROM predictions WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, system, field", []any{idsJSON},
+		func(sc func(...any) error) error {
+			var item int64
+			var p tally.Prediction
+			if err := sc(&item, &p.System, &p.Field, &p.Value); err != nil {
+				return err
+			}
+			members[item].Predictions = append(members[item].Predictions, p)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(q, `SELECT bi.item_id, bi.batch_id, NOT EXISTS (SELECT 1 FROM batch_assignees x WHERE x.batch_id = bi.batch_id),
+			COALESCE(a.annotator_id, 0)
+		FROM batch_items bi LEFT JOIN assignments a ON a.item_id = bi.item_id AND a.batch_id = bi.batch_id
+		WHERE bi.item_id IN (SELECT value FROM json_each(?)) ORDER BY bi.item_id, bi.batch_id, a.annotator_id`, []any{idsJSON},
+		func(sc func(...any) error) error {
+			var item, batch, aid int64
+			var open bool
+			if err := sc(&item, &batch, &open, &aid); err != nil {
+				return err
+			}
+			m := members[item]
+			n := len(m.Queues)
+			if n == 0 || m.Queues[n-1].Batch != batch {
+				m.Queues = append(m.Queues, tally.Queue{Batch: batch, Open: open})
+				n++
+			}
+			if aid != 0 {
+				m.Queues[n-1].Assigned = append(m.Queues[n-1].Assigned, aid)
+			}
+			return nil
+		})
+	return out, err
+}
+
+// eachRow runs a query and calls fn with a scanner for each row.
+func eachRow(q querier, query string, args []any, fn func(scan func(...any) error) error) error {
+	rows, err := q.Query(query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// readConn is a read transaction on a connection of its own: every query
+// sees the database as of its first read.
+type readConn struct {
+	ctx  context.Context
+	conn *sql.Conn
+}
+
+func (s *Store) openReadConn() (*readConn, error) {
+	ctx := context.Background()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// A plain BEGIN is deferred: no write lock (the pool's BeginTx would say
+	// BEGIN IMMEDIATE, see Open); the readConn starts at the first read.
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	sn := &readConn{ctx: ctx, conn: conn}
+	if _, err := conn.ExecContext(ctx, "SELECT 1 FROM sqlite_schema LIMIT 1"); err != nil {
+		sn.close()
+		return nil, err
+	}
+	return sn, nil
+}
+
+func (sn *readConn) Query(q string, args ...any) (*sql.Rows, error) {
+	return sn.conn.QueryContext(sn.ctx, q, args...)
+}
+
+func (sn *readConn) QueryRow(q string, args ...any) *sql.Row {
+	return sn.conn.QueryRowContext(sn.ctx, q, args...)
+}
+
+func (sn *readConn) close() error {
+	if _, err := sn.conn.ExecContext(sn.ctx, "ROLLBACK"); err != nil {
+		// Still in the transaction, maybe: have the pool drop the
+		// connection rather than hand it to the next caller.
+		sn.conn.Raw(func(any) error { return driver.ErrBadConn })
+		sn.conn.Close()
+		return err
+	}
+	return sn.conn.Close()
+}

@@ -1,0 +1,138 @@
+package tally
+
+import (
+	"strconv"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// Counts of claims (extraction accuracy and recall, verification against a
+// system, the paper's Σ_C).
+const (
+	// SigmaC: the paper's Σ_C, extracted claims of answers judged correct.
+	SigmaC = "sigma_c"
+	// Step: B the first step at which an extracted, asked claim with a
+	// claim_validity label leaves the verification, or StepReady.
+	Step = "verification_step"
+	// Pair: A system, B "expert|system" (the system's value normalised,
+	// verbatim when outside the classes). Claims ready for verification
+	// with a prediction of the system.
+	Pair = "verification_pair"
+	// RecallCorrect: extracted claims judged correct whose answer is marked
+	// missed_claims_checked; RecallAdded: claims the rater added (or, for
+	// adjudication, kept) to such an answer; Added: every standing added
+	// claim.
+	RecallCorrect = "recall_correct"
+	RecallAdded   = "recall_added"
+	Added         = "claims_added"
+)
+
+// Verification steps, in the order a claim is checked.
+const (
+	StepUnknownValidity   = "unknown_claim_validity"
+	StepJudgedIncorrect   = "judged_incorrect"
+	StepNoEntailment      = "no_entailment"
+	StepUnknownEntailment = "unknown_entailment"
+	StepReady             = "ready"
+)
+
+// Claim attributes the store loads.
+const (
+	AttrOrigin   = "origin"   // "extracted" | "annotator"
+	AttrAddedBy  = "added_by" // annotator id of an added claim
+	AttrPosition = "position" // order within the answer
+)
+
+func init() {
+	RegisterKind(schema.KindClaim, KindRules{
+		Queueable: extracted,
+		Finished:  claimFinished,
+		Count:     countClaim,
+	})
+}
+
+func extracted(m *Member) bool { return m.Attrs[AttrOrigin] != "annotator" }
+
+// claimFinished: the last extracted claim of an answer is finished only once
+// the answer is marked missed_claims_checked, so the missed-claims step is
+// resumed after a restart.
+func claimFinished(f *Family, m *Member, r int64) bool {
+	if !isLast(f, m) {
+		return true
+	}
+	return f.Root.Labels[r][schema.MissedClaimsChecked] != ""
+}
+
+// isLast reports whether m is the extracted claim with the highest position
+// (then id) of its answer.
+func isLast(f *Family, m *Member) bool {
+	var last *Member
+	for i := range f.Children {
+		ch := &f.Children[i]
+		if !extracted(ch) {
+			continue
+		}
+		if last == nil || position(ch) > position(last) || position(ch) == position(last) && ch.ID > last.ID {
+			last = ch
+		}
+	}
+	return last != nil && last.ID == m.ID
+}
+
+func position(m *Member) int {
+	n, _ := strconv.Atoi(m.Attrs[AttrPosition])
+	return n
+}
+
+func countClaim(c *Counter, f *Family, m *Member, r int64) {
+	parent := f.Root.Labels[r]
+	pc := schema.Counted(schema.KindQA, parent, nil)
+	marked := pc[schema.MissedClaimsChecked] != ""
+	if !extracted(m) {
+		if m.Labels[r][schema.ClaimAdded] != "yes" || (r != Adjudicated && m.Attrs[AttrAddedBy] != strconv.FormatInt(r, 10)) {
+			return
+		}
+		c.Add(r, Added, "", "", 1)
+		if marked {
+			c.Add(r, RecallAdded, "", "", 1)
+		}
+		return
+	}
+	if pc[schema.QuestionValidity] == "valid" && pc[schema.AnswerCorrectness] == "correct" {
+		c.Add(r, SigmaC, "", "", 1)
+	}
+	if schema.ParentGate(schema.KindClaim, parent) != "" {
+		return // counted apart (Gated, by reason)
+	}
+	counted := f.Counted(m, r)
+	validity, hasValidity := counted[schema.ClaimValidity]
+	if !hasValidity {
+		return // not judged: the reports count those as asked minus judged
+	}
+	step := StepReady
+	entailment, hasEntailment := counted[schema.Entailment]
+	switch {
+	case !schema.KnownValue(schema.ClaimValidity, validity):
+		step = StepUnknownValidity
+	case validity != "correct":
+		step = StepJudgedIncorrect
+	case !hasEntailment:
+		step = StepNoEntailment
+	case !schema.KnownValue(schema.Entailment, entailment):
+		step = StepUnknownEntailment
+	}
+	c.Add(r, Step, "", step, 1)
+	if validity == "correct" && marked {
+		c.Add(r, RecallCorrect, "", "", 1)
+	}
+	if step != StepReady {
+		return
+	}
+	for _, p := range m.Predictions {
+		if p.Field != schema.Entailment {
+			continue
+		}
+		v, _ := schema.Normalize(schema.Entailment, p.Value)
+		c.Add(r, Pair, p.System, entailment+"|"+v, 1)
+	}
+}

@@ -1,0 +1,324 @@
+// Package tally computes what one family of items (a root item and its
+// children: a QA pair and its claims) contributes to the counts the reports,
+// the queues and the progress bars read. It is pure: the store loads a
+// family, asks Compute for its contribution, and keeps the sums up to date
+// in the write transaction by taking each touched family's old contribution
+// away and adding its new one. The same function, summed over every family,
+// is the from-scratch recomputation the tests compare the kept counts with.
+package tally
+
+import (
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// Rater ids of a Key: an annotator's id (> 0), or one of these.
+const (
+	Adjudicated int64 = 0  // the lead's final labels
+	Anyone      int64 = -1 // counts of items, not of anybody's labels
+)
+
+// Key names one kept count.
+type Key struct {
+	Rater  int64
+	Source int64 // source id, 0 for none
+	Name   string
+	A, B   string
+}
+
+// Prediction is a system's verdict on one field of an item.
+type Prediction struct {
+	System, Field, Value string
+}
+
+// Queue is a batch an item is in.
+type Queue struct {
+	Batch    int64
+	Open     bool    // no assignees: every annotator's
+	Assigned []int64 // annotators it is assigned to, when not open
+}
+
+// Member is one item of a family with everything its counts depend on.
+type Member struct {
+	ID     int64
+	Kind   schema.Kind
+	Source int64
+	// Attrs are the kind's own columns the counts read (hop, origin, ...).
+	Attrs map[string]string
+	// Labels are the current labels by rater: annotators (role annotate)
+	// by id, the adjudicated ones under Adjudicated.
+	Labels      map[int64]map[string]string
+	Predictions []Prediction
+	Queues      []Queue
+}
+
+// Family is a root item and its children, in id order.
+type Family struct {
+	Root     Member
+	Children []Member
+}
+
+// Result is a family's contribution.
+type Result struct {
+	Counts map[Key]int
+	// Skip lists, per item, the annotators whose queues skip it: they
+	// finished it, or it asks them nothing (done_items).
+	Skip map[int64][]int64
+}
+
+func (r *Result) add(k Key, n int) {
+	if n != 0 {
+		r.Counts[k] += n
+	}
+}
+
+// KindRules are what a kind adds to the generic counts.
+type KindRules struct {
+	// Queueable reports whether the item is annotated on its own (an
+	// annotator-added claim is not: it lives inside the missed-claims step).
+	Queueable func(m *Member) bool
+	// Finished adds a kind's own condition to "every asked field has a
+	// label" (the last claim of an answer waits for the missed-claims step).
+	Finished func(f *Family, m *Member, rater int64) bool
+	// Count adds the kind's own counts for one rater.
+	Count func(c *Counter, f *Family, m *Member, rater int64)
+	// CountItem adds counts that depend on no rater.
+	CountItem func(c *Counter, f *Family, m *Member)
+}
+
+var rules = map[schema.Kind]KindRules{}
+
+// RegisterKind sets a kind's rules; each kind's file calls it from init.
+func RegisterKind(k schema.Kind, r KindRules) { rules[k] = r }
+
+// Counter is handed to a kind's rules to add counts.
+type Counter struct {
+	res *Result
+	src int64
+}
+
+// Add adds n to a count of the member's source.
+func (c *Counter) Add(rater int64, name, a, b string, n int) {
+	c.res.add(Key{Rater: rater, Source: c.src, Name: name, A: a, B: b}, n)
+}
+
+// Labels returns a rater's labels on a member (nil if none).
+func (m *Member) LabelsOf(rater int64) map[string]string { return m.Labels[rater] }
+
+// ParentLabels returns a rater's labels on the member's parent: the root,
+// when the member is a child.
+func (f *Family) ParentLabels(m *Member, rater int64) map[string]string {
+	if m == &f.Root || m.ID == f.Root.ID {
+		return nil
+	}
+	return f.Root.Labels[rater]
+}
+
+// Counted is the rater's labels on the member that the asked-when rule keeps.
+func (f *Family) Counted(m *Member, rater int64) map[string]string {
+	return schema.Counted(m.Kind, m.Labels[rater], f.ParentLabels(m, rater))
+}
+
+// Compute returns a family's contribution.
+func Compute(f *Family) Result {
+	res := Result{Counts: map[Key]int{}, Skip: map[int64][]int64{}}
+	members := []*Member{&f.Root}
+	for i := range f.Children {
+		members = append(members, &f.Children[i])
+	}
+	for _, m := range members {
+		computeMember(&res, f, m)
+	}
+	return res
+}
+
+func computeMember(res *Result, f *Family, m *Member) {
+	kr := rules[m.Kind]
+	c := &Counter{res: res, src: m.Source}
+	queueable := kr.Queueable == nil || kr.Queueable(m)
+	if kr.CountItem != nil {
+		kr.CountItem(c, f, m)
+	}
+	if queueable {
+		c.Add(Anyone, Items, string(m.Kind), "", 1)
+		for _, p := range m.Predictions {
+			c.Add(Anyone, Predictions, p.System, p.Field, 1)
+		}
+		for _, q := range m.Queues {
+			batch := strconv.FormatInt(q.Batch, 10)
+			if q.Open {
+				c.Add(Anyone, Queued, string(m.Kind), batch, 1)
+			}
+			for _, a := range q.Assigned {
+				c.Add(a, Queued, string(m.Kind), batch, 1)
+			}
+		}
+	}
+	for _, r := range raters(f, m) {
+		if queueable {
+			countLabels(c, f, m, r)
+			if r != Adjudicated {
+				countQueue(res, c, f, m, r, kr)
+			}
+		}
+		if kr.Count != nil {
+			kr.Count(c, f, m, r)
+		}
+	}
+	if queueable {
+		countAgreement(c, f, m)
+	}
+}
+
+// raters lists who has labels on the member or, for a child, on its parent,
+// in id order (Adjudicated first).
+func raters(f *Family, m *Member) []int64 {
+	set := map[int64]bool{}
+	for r := range m.Labels {
+		set[r] = true
+	}
+	if m.ID != f.Root.ID {
+		for r := range f.Root.Labels {
+			set[r] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// countLabels counts the rater's labels by field and value, and those the
+// asked-when rule leaves out by field and reason.
+func countLabels(c *Counter, f *Family, m *Member, r int64) {
+	labels := m.Labels[r]
+	if len(labels) == 0 {
+		return
+	}
+	parent := f.ParentLabels(m, r)
+	counted := schema.Counted(m.Kind, labels, parent)
+	for _, fd := range schema.KindFields(m.Kind) {
+		v, ok := labels[fd.Name]
+		if !ok {
+			continue
+		}
+		if _, counts := counted[fd.Name]; counts {
+			c.Add(r, Label, fd.Name, v, 1)
+		} else {
+			c.Add(r, NotAsked, fd.Name, schema.NotAskedReason(m.Kind, fd.Name, labels, parent), 1)
+		}
+	}
+}
+
+// countQueue decides whether the annotator's queues skip the item, and
+// counts it as finished or as not asked, overall and per batch.
+func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr KindRules) {
+	labels, parent := m.Labels[r], f.ParentLabels(m, r)
+	name := ""
+	reason := schema.ParentGate(m.Kind, parent)
+	switch {
+	case reason != "":
+		name = Gated
+	case len(labels) > 0 && schema.NextFieldOf(m.Kind, labels, parent, "") == "" &&
+		(kr.Finished == nil || kr.Finished(f, m, r)):
+		name = Done
+	default:
+		return
+	}
+	res.Skip[m.ID] = append(res.Skip[m.ID], r)
+	c.Add(r, name, string(m.Kind), reason, 1)
+	for _, q := range m.Queues {
+		if q.Open || slices.Contains(q.Assigned, r) {
+			c.Add(r, name+InBatch, string(m.Kind), strconv.FormatInt(q.Batch, 10), 1)
+		}
+	}
+}
+
+// countAgreement records, per field, which annotators gave which value: the
+// pattern of the item. Every agreement statistic of any subset of
+// annotators is a function of how many items share each pattern.
+func countAgreement(c *Counter, f *Family, m *Member) {
+	var ids []int64
+	for r := range m.Labels {
+		if r != Adjudicated {
+			ids = append(ids, r)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	counted := make([]map[string]string, len(ids))
+	for i, r := range ids {
+		counted[i] = f.Counted(m, r)
+	}
+	final := m.Labels[Adjudicated]
+	finalParent := f.ParentLabels(m, Adjudicated)
+	for _, fd := range schema.Fields(m.Kind) {
+		if fd.Multi || len(fd.Values) == 0 {
+			continue
+		}
+		var b strings.Builder
+		first, disagree := "", false
+		for i, r := range ids {
+			v, ok := counted[i][fd.Name]
+			if !ok || !slices.Contains(fd.Values, v) {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('|')
+			}
+			b.WriteString(strconv.FormatInt(r, 10))
+			b.WriteByte('=')
+			b.WriteString(v)
+			if first == "" {
+				first = v
+			}
+			disagree = disagree || v != first
+		}
+		if b.Len() > 0 {
+			c.Add(Anyone, Agree, fd.Name, b.String(), 1)
+		}
+		if _, decided := final[fd.Name]; disagree && !decided && !moot(m.Kind, fd, final, finalParent) {
+			c.Add(Anyone, OpenDisagreement, fd.Name, "", 1)
+		}
+	}
+}
+
+// moot reports whether the lead's labels already make a field not asked, for
+// good: its prerequisites are decided (the parent's too) and rule it out.
+func moot(k schema.Kind, fd schema.Field, final, finalParent map[string]string) bool {
+	if schema.ParentGate(k, finalParent) != "" {
+		return true
+	}
+	if len(fd.AskedIf) == 0 || schema.Asked(fd.Name, final, finalParent) {
+		return false
+	}
+	for _, c := range fd.AskedIf {
+		if _, ok := final[c.Field]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Pattern is one decoded agreement pattern: annotator id -> value.
+type Pattern map[int64]string
+
+// ParsePattern decodes an Agree count's B.
+func ParsePattern(s string) Pattern {
+	p := Pattern{}
+	for _, part := range strings.Split(s, "|") {
+		id, v, ok := strings.Cut(part, "=")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err == nil {
+			p[n] = v
+		}
+	}
+	return p
+}

@@ -1,0 +1,141 @@
+package tally
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A QA pair with two extracted claims and one claim jo added; jo (7) judged
+// the answer correct and its claims, sam (8) judged it incorrect (so his
+// claim labels are not asked), and RefChecker predicted both claims. Every
+// count below is worked out by hand from DESIGN.md's definitions.
+func demoFamily() *Family {
+	return &Family{
+		Root: Member{ID: 1, Kind: "qa", Source: 1, Attrs: map[string]string{"hop": "single", "category": "factual_recall"},
+			Labels: map[int64]map[string]string{
+				7: {"question_validity": "valid", "category": "factual_recall", "persona": "citizen", "answer_correctness": "correct", "missed_claims_checked": "checked"},
+				8: {"question_validity": "valid", "category": "factual_recall", "persona": "legal_expert", "answer_correctness": "incorrect"},
+			}},
+		Children: []Member{
+			{ID: 2, Kind: "claim", Source: 1, Attrs: map[string]string{AttrOrigin: "extracted", AttrPosition: "1"},
+				Labels: map[int64]map[string]string{
+					7: {"claim_validity": "correct", "entailment": "entailment"},
+					8: {"claim_validity": "correct", "entailment": "neutral"},
+				},
+				Predictions: []Prediction{{"refchecker", "entailment", "Entailment"}},
+				Queues:      []Queue{{Batch: 5, Assigned: []int64{7, 8}}}},
+			{ID: 3, Kind: "claim", Source: 1, Attrs: map[string]string{AttrOrigin: "extracted", AttrPosition: "2"},
+				Labels:      map[int64]map[string]string{7: {"claim_validity": "correct", "entailment": "neutral"}},
+				Predictions: []Prediction{{"refchecker", "entailment", "contradicted"}},
+				Queues:      []Queue{{Batch: 5, Assigned: []int64{8}}}},
+			{ID: 4, Kind: "claim", Source: 1, Attrs: map[string]string{AttrOrigin: "annotator", AttrAddedBy: "7", AttrPosition: "3"},
+				Labels: map[int64]map[string]string{7: {"claim_added": "yes"}}},
+		},
+	}
+}
+
+func TestComputeByHand(t *testing.T) {
+	got := Compute(demoFamily())
+	want := map[string]int{
+		"-1 items qa ": 1, "-1 items claim ": 2, "-1 predictions refchecker entailment": 2, "-1 qa_with_claims  ": 1,
+		// jo's QA labels, Table 1 counts, recall and response level.
+		"7 label question_validity valid": 1, "7 label category factual_recall": 1, "7 label persona citizen": 1,
+		"7 label answer_correctness correct": 1, "7 label missed_claims_checked checked": 1,
+		"7 valid_hop  single": 1, "7 valid_generated_category  factual_recall": 1, "7 sigma_a  ": 1, "7 recall_answers  ": 1,
+		// expert: entailment, neutral -> 1 of 2 not entailed; RefChecker: Entailment, contradicted -> 1 of 2.
+		"7 response refchecker 1/2|1/2": 1,
+		// jo's claims.
+		"7 label claim_validity correct": 2, "7 label entailment entailment": 1, "7 label entailment neutral": 1,
+		"7 sigma_c  ": 2, "7 verification_step  ready": 2, "7 recall_correct  ": 2,
+		"7 verification_pair refchecker entailment|entailment": 1, "7 verification_pair refchecker neutral|contradiction": 1,
+		"7 claims_added  ": 1, "7 recall_added  ": 1,
+		// jo finished the pair and both claims (the last one: the answer is marked).
+		"7 queued claim 5": 1, "8 queued claim 5": 2,
+		"7 done qa ": 1, "7 done claim ": 2, "7 done_in_batch claim 5": 1,
+		// sam: the answer is incorrect, so neither claim is asked of him.
+		"8 label question_validity valid": 1, "8 label category factual_recall": 1, "8 label persona legal_expert": 1,
+		"8 label answer_correctness incorrect": 1, "8 valid_hop  single": 1, "8 valid_generated_category  factual_recall": 1,
+		"8 not_asked claim_validity answer_correctness=incorrect": 1, "8 not_asked entailment answer_correctness=incorrect": 1,
+		"8 done qa ": 1, "8 gated claim answer_correctness=incorrect": 2, "8 gated_in_batch claim 5": 2,
+		// Agreement patterns: sam's claim labels are not counted.
+		"-1 agree question_validity 7=valid|8=valid": 1, "-1 agree category 7=factual_recall|8=factual_recall": 1,
+		"-1 agree persona 7=citizen|8=legal_expert": 1, "-1 agree answer_correctness 7=correct|8=incorrect": 1,
+		"-1 agree claim_validity 7=correct": 2, "-1 agree entailment 7=entailment": 1, "-1 agree entailment 7=neutral": 1,
+		"-1 open_disagreement persona ": 1, "-1 open_disagreement answer_correctness ": 1,
+	}
+	have := map[string]int{}
+	for k, n := range got.Counts {
+		if k.Source != 1 {
+			t.Errorf("%v: source %d", k, k.Source)
+		}
+		have[fmt.Sprintf("%d %s %s %s", k.Rater, k.Name, k.A, k.B)] = n
+	}
+	for _, k := range slices.Sorted(maps.Keys(mergeKeys(want, have))) {
+		if have[k] != want[k] {
+			t.Errorf("%-60q got %d, want %d", k, have[k], want[k])
+		}
+	}
+	skip := map[int64][]int64{1: {7, 8}, 2: {7, 8}, 3: {7, 8}}
+	for id, w := range skip {
+		g := slices.Sorted(slices.Values(got.Skip[id]))
+		if !slices.Equal(g, w) {
+			t.Errorf("skip of item %d: %v, want %v", id, g, w)
+		}
+	}
+	if len(got.Skip) != len(skip) {
+		t.Errorf("skip %v", got.Skip)
+	}
+}
+
+func mergeKeys(a, b map[string]int) map[string]int {
+	m := maps.Clone(a)
+	for k := range b {
+		m[k] = 0
+	}
+	return m
+}
+
+func TestLastClaimWaitsForMissedClaimsStep(t *testing.T) {
+	f := demoFamily()
+	delete(f.Root.Labels[7], "missed_claims_checked")
+	res := Compute(f)
+	if n := res.Counts[Key{Rater: 7, Source: 1, Name: Done, A: "claim"}]; n != 1 {
+		t.Errorf("done claims %d: the last claim waits for the missed-claims step", n)
+	}
+	if n := res.Counts[Key{Rater: 7, Source: 1, Name: RecallNotChecked}]; n != 1 {
+		t.Errorf("an answer with claims, not marked, asked of jo: not checked %d", n)
+	}
+}
+
+func TestAdjudicationSettlesDisagreements(t *testing.T) {
+	f := demoFamily()
+	f.Root.Labels[Adjudicated] = map[string]string{"question_validity": "valid", "persona": "citizen", "answer_correctness": "correct"}
+	res := Compute(f)
+	for k, n := range res.Counts {
+		if k.Name == OpenDisagreement {
+			t.Errorf("still open: %v %d", k, n)
+		}
+	}
+	// The lead judged the question invalid instead: persona is moot.
+	f.Root.Labels[Adjudicated] = map[string]string{"question_validity": "invalid"}
+	res = Compute(f)
+	open := []string{}
+	for k := range res.Counts {
+		if k.Name == OpenDisagreement {
+			open = append(open, k.A)
+		}
+	}
+	if len(open) != 0 {
+		t.Errorf("open after an invalid question: %s", strings.Join(open, ", "))
+	}
+}
+
+func TestParsePattern(t *testing.T) {
+	p := ParsePattern("7=valid|12=invalid")
+	if len(p) != 2 || p[7] != "valid" || p[12] != "invalid" {
+		t.Errorf("%v", p)
+	}
+}
