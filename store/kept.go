@@ -23,7 +23,7 @@ import (
 
 // touchSpill is how many touched items a write holds in memory before it
 // moves them into a temporary table (an import touches millions).
-const touchSpill = 20000
+var touchSpill = 20000
 
 // familyChunk is how many families finish loads per query.
 const familyChunk = 256

@@ -2,6 +2,7 @@ package tally
 
 import (
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"slices"
 	"strings"
@@ -137,5 +138,35 @@ func TestParsePattern(t *testing.T) {
 	p := ParsePattern("7=valid|12=invalid")
 	if len(p) != 2 || p[7] != "valid" || p[12] != "invalid" {
 		t.Errorf("%v", p)
+	}
+}
+
+// TestVersionFingerprint fails when the rules change what a family
+// contributes: a database keeps the counts of the rules that wrote them and
+// is recounted only when Version differs, so change Version with the rules
+// (then copy the new fingerprint here).
+func TestVersionFingerprint(t *testing.T) {
+	const want = "1 18b2d065f2d7467b"
+	var lines []string
+	for _, f := range []*Family{demoFamily(), func() *Family {
+		f := demoFamily()
+		f.Root.Labels[Adjudicated] = map[string]string{"question_validity": "invalid", "invalid_reason": "both"}
+		delete(f.Root.Labels[7], "missed_claims_checked")
+		return f
+	}()} {
+		res := Compute(f)
+		for k, n := range res.Counts {
+			lines = append(lines, fmt.Sprintf("%v=%d", k, n))
+		}
+		for id, who := range res.Skip {
+			lines = append(lines, fmt.Sprintf("skip %d %v", id, slices.Sorted(slices.Values(who))))
+		}
+	}
+	slices.Sort(lines)
+	h := fnv.New64a()
+	h.Write([]byte(strings.Join(lines, "\n")))
+	got := fmt.Sprintf("%s %x", Version, h.Sum64())
+	if got != want {
+		t.Errorf("fingerprint %q, want %q: the rules changed what families contribute; change Version (databases are recounted when opened) and this fingerprint", got, want)
 	}
 }
