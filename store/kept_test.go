@@ -240,9 +240,9 @@ func checkKept(t *testing.T, s *Store) string {
 	// The label log, replayed: the latest event per key that is neither a
 	// retraction nor retracted.
 	type lkey struct {
-		role        string
-		aid, item   int64
-		field       string
+		role      string
+		aid, item int64
+		field     string
 	}
 	latest := map[lkey]struct {
 		id    int64
