@@ -131,7 +131,7 @@ func (c *card) table1(b *strings.Builder) {
 	}
 	b.WriteString("\nQA: pairs; judged: with a question validity label; valid: judged valid. " +
 		"P1 citizen, P2 civil officer, P3 legal expert; CG1 general legal research, CG2 factual recall, CG3 false premise, " +
-		"CG4 jurisdiction/time-specific (over valid pairs). answers: answers with extracted claims; claims: extracted claims; " +
+		"CG4 jurisdiction/time-specific (over valid pairs). answers: answers judged correct that have claims (the paper's Σ_A); claims: their claims (Σ_C); " +
 		"valid: judged correct; ε entailment, η neutral, ζ contradiction (over valid claims); added: claims the expert added.\n\n")
 	if n := st.All.CategoryChanged; n > 0 {
 		fmt.Fprintf(b, "The expert changed the generated category of %d valid pair(s).\n\n", n)
@@ -187,8 +187,8 @@ func (c *card) metricsSection(b *strings.Builder) {
 		if x == nil || v == nil {
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %d | %.1f | [%.1f, %.1f] | %d | %.1f | %.1f | %.1f | %.3f |\n", c.sourceLabel(k), x.Judged, 100*x.Accuracy,
-			100*x.CI95[0], 100*x.CI95[1], v.N, 100*v.Accuracy, 100*v.MacroF1, 100*v.WeightedF1, v.Kappa)
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %d | %s | %s | %s | %s |\n", c.sourceLabel(k), x.Judged, pctCell(x.Accuracy),
+			ciCell(x.CI95), v.N, pctCell(v.Accuracy), pctCell(v.MacroF1), pctCell(v.WeightedF1), coefCell(v.Kappa))
 	}
 	b.WriteString("\n")
 	folded(b, "Full metrics report (`annotate metrics`)", m.WriteText)
@@ -206,7 +206,7 @@ func (c *card) agreementSection(b *strings.Builder) {
 		if fa == nil || fa.Items == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "| `%s` | %d | %.1f | %.3f | %.3f | %.3f |\n", f, fa.Items, 100*fa.PercentAgreement, fa.FleissKappa, fa.KrippendorffAlpha, fa.GwetAC1)
+		fmt.Fprintf(b, "| `%s` | %d | %s | %s | %s | %s |\n", f, fa.Items, pctCell(fa.PercentAgreement), coefCell(fa.FleissKappa), coefCell(fa.KrippendorffAlpha), coefCell(fa.GwetAC1))
 	}
 	b.WriteString("\n")
 	folded(b, "Full agreement report (`annotate agreement`)", a.WriteText)
@@ -219,4 +219,26 @@ func folded(b *strings.Builder, title string, write func(io.Writer) error) {
 		fmt.Fprintf(&t, "\n(report incomplete: %v)\n", err)
 	}
 	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n```text\n%s```\n\n</details>\n\n", title, strings.TrimLeft(t.String(), "\n"))
+}
+
+// pctCell, ciCell and coefCell print a statistic, "—" when it has nothing to count.
+func pctCell(x *float64) string {
+	if x == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f", 100**x)
+}
+
+func ciCell(c *[2]float64) string {
+	if c == nil {
+		return "—"
+	}
+	return fmt.Sprintf("[%.1f, %.1f]", 100*c[0], 100*c[1])
+}
+
+func coefCell(x *float64) string {
+	if x == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", *x)
 }

@@ -13,12 +13,21 @@ type Agreement struct {
 	FleissPerClass    []float64 // category-specific Fleiss' kappa, len K
 	KrippendorffAlpha float64
 	GwetAC1           float64
+
+	// Defined says which coefficients have something to count: with no
+	// unit to compare, or a chance agreement of 1 (every label the same
+	// class), a coefficient is 0/0, which the reports print as null, not
+	// as the 0 the fields above hold then.
+	Defined struct {
+		PercentAgreement, FleissKappa, KrippendorffAlpha, GwetAC1 bool
+		FleissPerClass                                            []bool
+	}
 }
 
 // Agree computes every multi-rater statistic in one pass over r.
 func Agree(r Ratings) Agreement {
 	t := tallyRatings(r)
-	return Agreement{
+	a := Agreement{
 		Units:             t.units,
 		Items:             t.items,
 		Complete:          t.complete,
@@ -28,6 +37,25 @@ func Agree(r Ratings) Agreement {
 		KrippendorffAlpha: t.alpha(),
 		GwetAC1:           t.ac1(),
 	}
+	d := &a.Defined
+	d.PercentAgreement = t.pairsTotal > 0
+	nm := float64(t.complete) * float64(t.raters)
+	pe := 0.0
+	d.FleissPerClass = make([]bool, t.k)
+	for c, v := range t.completeByCat {
+		p := float64(v) / max(nm, 1)
+		pe += p * p
+		d.FleissPerClass[c] = t.complete > 0 && t.raters >= 2 && p > 0 && p < 1
+	}
+	d.FleissKappa = t.complete > 0 && t.raters >= 2 && pe < 1
+	n := float64(t.pairable)
+	expected := n * n
+	for _, v := range t.pairableByCat {
+		expected -= float64(v) * float64(v)
+	}
+	d.KrippendorffAlpha = t.pairable >= 2 && expected > 0
+	d.GwetAC1 = t.items > 0 && t.k >= 2
+	return a
 }
 
 // PercentAgreement is the mean pairwise percent agreement: over every unit

@@ -74,3 +74,29 @@ func kappaFrom(agree int, rowTotal, colTotal []int, n int) float64 {
 	}
 	return (po - pe) / (1 - pe)
 }
+
+// KappaDefined reports whether Kappa has something to count: at least one
+// item, and a chance agreement below 1 (else kappa is 0/0, as scikit-learn's
+// nan, and Kappa's 0 is no measurement).
+func (c Confusion) KappaDefined() bool {
+	k := c.K()
+	n := c.N()
+	if n == 0 {
+		return false
+	}
+	colTotal := make([]int, k)
+	rowTotal := make([]int, k)
+	for t, row := range c.Counts {
+		for p, v := range row {
+			rowTotal[t] += v
+			if p < k {
+				colTotal[p] += v
+			}
+		}
+	}
+	pe := 0.0
+	for i := range rowTotal {
+		pe += float64(rowTotal[i]) * float64(colTotal[i])
+	}
+	return pe < float64(n)*float64(n)
+}

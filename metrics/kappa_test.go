@@ -34,3 +34,27 @@ func TestCohenKappaUndefined(t *testing.T) {
 		t.Fatalf("perfect agreement kappa = %v, want 1", k)
 	}
 }
+
+func TestUndefinedCoefficientsAreSaidSo(t *testing.T) {
+	// scikit-learn: cohen_kappa_score([0,0],[0,0]) is nan (0/0); one
+	// disagreement defines it (-0.0... here 0 with pe < 1).
+	if NewConfusion([]int{0, 0}, []int{0, 0}, 3).KappaDefined() {
+		t.Error("every label the same class: kappa is 0/0")
+	}
+	if NewConfusion(nil, nil, 3).KappaDefined() {
+		t.Error("no item: kappa is undefined")
+	}
+	if !NewConfusion([]int{0, 1}, []int{0, 0}, 3).KappaDefined() {
+		t.Error("two classes seen: kappa is defined")
+	}
+	one := Ratings{Codes: []int{0, Missing, 1, Missing}, Raters: 2, K: 2}
+	a := Agree(one)
+	if a.Defined.PercentAgreement || a.Defined.FleissKappa || a.Defined.KrippendorffAlpha || a.Defined.GwetAC1 {
+		t.Errorf("no unit labelled twice: %+v", a.Defined)
+	}
+	same := Ratings{Codes: []int{0, 0, 0, 0}, Raters: 2, K: 2}
+	a = Agree(same)
+	if !a.Defined.PercentAgreement || a.Defined.FleissKappa || a.Defined.KrippendorffAlpha || !a.Defined.GwetAC1 {
+		t.Errorf("all agree on one class: percent and AC1 defined, kappa and alpha not: %+v", a.Defined)
+	}
+}

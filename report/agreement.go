@@ -1,21 +1,28 @@
 package report
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tally"
 )
 
 // AgreementOptions are the flags of `annotate agreement`.
 type AgreementOptions struct {
-	Annotators    []string // "" or empty: every annotator
-	Field         string   // "": every asked field
-	Disagreements bool     // list the items they disagree on
-	CI            bool     // bootstrap intervals for the kappas, alpha and AC1
+	// Annotators to compare; empty: per field, every annotator with at least
+	// one label of that field.
+	Annotators    []string
+	Field         string // "": every asked field
+	Disagreements bool   // list the items they disagree on
+	CI            bool   // bootstrap intervals for the kappas, alpha and AC1
 }
 
 // AgreementReport is `annotate agreement`.
 type AgreementReport struct {
+	// Annotators lists everyone compared on some field, in creation order.
 	Annotators []string                   `json:"annotators"`
 	Fields     map[string]*FieldAgreement `json:"fields"`
 	Bootstrap  *BootstrapInfo             `json:"bootstrap,omitempty"`
@@ -26,16 +33,22 @@ type AgreementReport struct {
 // FieldAgreement is the agreement of the annotators on one field. Each
 // coefficient has its own set of items: Items (labelled by at least two of
 // them: percent agreement, Krippendorff's alpha, Gwet's AC1), Complete
-// (labelled by all: Fleiss' kappa), a pair's N (Cohen's kappa).
+// (labelled by all: Fleiss' kappa), a pair's N (Cohen's kappa). A
+// coefficient with nothing to count is null.
 type FieldAgreement struct {
+	// Annotators compared on this field; LeftOut those assigned a batch of
+	// the field's kind (or with labels on other fields) but without a label
+	// of this one, left out of the default set.
+	Annotators        []string                   `json:"annotators"`
+	LeftOut           []string                   `json:"left_out"`
 	Classes           []string                   `json:"classes"`
 	Items             int                        `json:"items"`
 	Complete          int                        `json:"complete"`
 	Units             int                        `json:"units"` // labelled by at least one
-	PercentAgreement  float64                    `json:"percent_agreement"`
-	FleissKappa       float64                    `json:"fleiss_kappa"`
-	KrippendorffAlpha float64                    `json:"krippendorff_alpha"`
-	GwetAC1           float64                    `json:"gwet_ac1"`
+	PercentAgreement  *float64                   `json:"percent_agreement"`
+	FleissKappa       *float64                   `json:"fleiss_kappa"`
+	KrippendorffAlpha *float64                   `json:"krippendorff_alpha"`
+	GwetAC1           *float64                   `json:"gwet_ac1"`
 	PerClass          map[string]*ClassAgreement `json:"per_class"`
 	Pairs             []*PairAgreement           `json:"pairs"`
 	// Labels counts each annotator's labels that count; UnknownValues and
@@ -49,11 +62,13 @@ type FieldAgreement struct {
 	FleissKappaCI95       *[2]float64 `json:"fleiss_kappa_ci95,omitempty"`
 	KrippendorffAlphaCI95 *[2]float64 `json:"krippendorff_alpha_ci95,omitempty"`
 	GwetAC1CI95           *[2]float64 `json:"gwet_ac1_ci95,omitempty"`
+
+	raters []rater
 }
 
 // ClassAgreement is the category-specific Fleiss' kappa of one class.
 type ClassAgreement struct {
-	FleissKappa float64 `json:"fleiss_kappa"`
+	FleissKappa *float64 `json:"fleiss_kappa"`
 }
 
 // PairAgreement compares two annotators over the items both labelled.
@@ -61,8 +76,8 @@ type PairAgreement struct {
 	A                string                    `json:"a"`
 	B                string                    `json:"b"`
 	N                int                       `json:"n"`
-	PercentAgreement float64                   `json:"percent_agreement"`
-	CohenKappa       float64                   `json:"cohen_kappa"`
+	PercentAgreement *float64                  `json:"percent_agreement"`
+	CohenKappa       *float64                  `json:"cohen_kappa"`
 	CohenKappaCI95   *[2]float64               `json:"cohen_kappa_ci95,omitempty"`
 	Confusion        map[string]map[string]int `json:"confusion"` // a's label -> b's label -> items
 
@@ -80,142 +95,201 @@ type Disagreement struct {
 // Agreement builds the agreement report.
 func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
 	fields := schema.FieldNames()
-	var load []string // nil: every field
 	if o.Field != "" {
 		if err := schema.CheckField(o.Field); err != nil {
 			return nil, err
 		}
-		f := fieldIndex(o.Field)
 		fields = []string{o.Field}
-		// The asked-when rule needs the other fields of the item's kind.
-		for _, g := range kindFields(tracked[f].Kind) {
-			load = append(load, tracked[g].Name)
+	}
+	var rep *AgreementReport
+	err := s.Read(func(rx *store.ReadTx) error {
+		p, err := loadPeople(rx)
+		if err != nil {
+			return err
 		}
-	}
-	r, err := s.ReportReader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	raters, err := resolveMany(r, o.Annotators)
-	if err != nil {
-		return nil, err
-	}
-	sets, n, err := loadLabels(r, raters, load, 0)
-	if err != nil {
-		return nil, err
-	}
-	rep := computeAgreement(raters, sets, n, fields, o)
-	if o.Disagreements {
-		if err := nameDisagreements(r, rep); err != nil {
-			return nil, err
-		}
-	}
-	return rep, nil
-}
-
-// ratingsOf builds the units x raters matrix of one field: a unit per item
-// at least one rater labelled (with a label that counts), in item order.
-func ratingsOf(sets []*labelSet, f int, n int64) (metrics.Ratings, []int64) {
-	m := len(sets)
-	r := metrics.Ratings{Raters: m, K: len(tracked[f].Values)}
-	var items []int64
-	cols := make([][]int8, m)
-	for i, s := range sets {
-		cols[i] = s.cols[f]
-	}
-	// Count the units first: growing slices of millions costs more than a
-	// second pass over the columns.
-	units := 0
-	for item := range n {
-		for _, c := range cols {
-			if c != nil && c[item] >= 0 {
-				units++
-				break
+		var chosen []rater
+		if len(o.Annotators) > 0 {
+			if chosen, err = explicit(p, o.Annotators); err != nil {
+				return err
 			}
-		}
-	}
-	r.Codes = make([]int, 0, units*m)
-	items = make([]int64, 0, units)
-	row := make([]int, m)
-	for item := range n {
-		labelled := false
-		for i, c := range cols {
-			row[i] = metrics.Missing
-			if c != nil && c[item] >= 0 {
-				row[i] = int(c[item])
-				labelled = true
+			if len(chosen) < 2 {
+				return &TooFewAnnotatorsError{Have: namesOf(chosen), All: len(p.withLabels())}
 			}
-		}
-		if labelled {
-			r.Codes = append(r.Codes, row...)
-			items = append(items, item)
-		}
-	}
-	return r, items
-}
-
-func computeAgreement(raters []rater, sets []*labelSet, n int64, fields []string, o AgreementOptions) *AgreementReport {
-	rep := &AgreementReport{Annotators: namesOf(raters), Fields: map[string]*FieldAgreement{}, order: fields}
-	if o.CI {
-		rep.Bootstrap = &BootstrapInfo{Replicates: BootstrapReplicates, Seed: BootstrapSeed}
-	}
-	for _, name := range fields {
-		f := fieldIndex(name)
-		ratings, items := ratingsOf(sets, f, n)
-		a := metrics.Agree(ratings)
-		classes := tracked[f].Values
-		fa := &FieldAgreement{
-			Classes:           classes,
-			Items:             a.Items,
-			Complete:          a.Complete,
-			Units:             a.Units,
-			PercentAgreement:  a.PercentAgreement,
-			FleissKappa:       a.FleissKappa,
-			KrippendorffAlpha: a.KrippendorffAlpha,
-			GwetAC1:           a.GwetAC1,
-			PerClass:          map[string]*ClassAgreement{},
-			Pairs:             []*PairAgreement{},
-			Labels:            map[string]int{},
-			UnknownValues:     map[string]map[string]int{},
-			NotAsked:          map[string]int{},
-		}
-		for c, k := range a.FleissPerClass {
-			fa.PerClass[classes[c]] = &ClassAgreement{FleissKappa: k}
-		}
-		for i, rt := range raters {
-			fa.Labels[rt.name] = countLabels(sets[i], f)
-			if u := sets[i].unknownValues()[name]; len(u) > 0 {
-				fa.UnknownValues[rt.name] = u
+		} else if len(p.withLabels()) < 2 {
+			var have []string
+			for _, a := range p.withLabels() {
+				have = append(have, a.Name)
 			}
-			if s := sets[i].stale[f]; s > 0 {
-				fa.NotAsked[rt.name] = s
-			}
+			return &TooFewAnnotatorsError{Have: have, All: len(have)}
 		}
-		for i := range raters {
-			for j := i + 1; j < len(raters); j++ {
-				fa.Pairs = append(fa.Pairs, pairAgreement(ratings, raters, i, j, classes, o.CI))
-			}
+		t, err := loadTallies(rx, tally.Agree, tally.Label, tally.NotAsked)
+		if err != nil {
+			return err
 		}
-		if o.CI && ratings.Units() > 0 {
-			bootstrapAgreement(fa, ratings)
+		rep = &AgreementReport{Annotators: []string{}, Fields: map[string]*FieldAgreement{}, order: fields}
+		if o.CI {
+			rep.Bootstrap = &BootstrapInfo{Replicates: BootstrapReplicates, Seed: BootstrapSeed}
+		}
+		everyone := map[int64]bool{}
+		for _, name := range fields {
+			raters := chosen
+			leftOut := []string{}
+			if raters == nil {
+				if raters, leftOut, err = defaultRaters(rx, p, name); err != nil {
+					return err
+				}
+			}
+			for _, r := range raters {
+				everyone[r.id] = true
+			}
+			rep.Fields[name] = fieldAgreement(t, name, raters, leftOut, o)
+		}
+		for _, a := range p.byName() {
+			if everyone[a.ID] {
+				rep.Annotators = append(rep.Annotators, a.Name)
+			}
 		}
 		if o.Disagreements {
-			fa.Disagreements = disagreements(ratings, items, raters, classes)
+			return disagreements(rx, rep)
 		}
-		rep.Fields[name] = fa
-	}
-	return rep
+		return nil
+	})
+	return rep, err
 }
 
-func countLabels(s *labelSet, f int) int {
-	n := 0
-	for _, c := range s.cols[f] {
-		if c >= 0 {
-			n++
+// defaultRaters are the annotators with a label of the field that counts, by
+// name (so a database and its re-imported export agree); left out, those
+// who could have one (assigned a batch of the field's kind, or with labels
+// of other fields) but have none.
+func defaultRaters(rx *store.ReadTx, p *people, field string) ([]rater, []string, error) {
+	f, _ := schema.Lookup(field)
+	assigned, err := rx.Assignees(string(f.Kind))
+	if err != nil {
+		return nil, nil, err
+	}
+	var raters []rater
+	leftOut := []string{}
+	for _, a := range p.byName() {
+		switch {
+		case p.fields[field][a.ID]:
+			raters = append(raters, rater{id: a.ID, name: a.Name})
+		case p.labelled[a.ID] || slices.Contains(assigned, a.ID):
+			leftOut = append(leftOut, a.Name)
 		}
 	}
-	return n
+	return raters, leftOut, nil
+}
+
+// ratingsOf builds the units x raters matrix of one field from the kept
+// patterns: a unit per item at least one of the raters labelled, items
+// sharing a pattern next to each other in a fixed order.
+func ratingsOf(t *tallies, field string, raters []rater, classes []string) metrics.Ratings {
+	type pattern struct {
+		codes []int
+		n     int
+	}
+	byCodes := map[string]*pattern{}
+	t.each(tally.Anyone, 0, true, tally.Agree, func(k tally.Key, n int) {
+		if k.A != field {
+			return
+		}
+		p := tally.ParsePattern(k.B)
+		codes := make([]int, len(raters))
+		any := false
+		for i, r := range raters {
+			codes[i] = metrics.Missing
+			if v, ok := p[r.id]; ok {
+				codes[i] = slices.Index(classes, v)
+				any = any || codes[i] >= 0
+			}
+		}
+		if !any {
+			return
+		}
+		key := string(intsKey(codes))
+		if byCodes[key] == nil {
+			byCodes[key] = &pattern{codes: codes}
+		}
+		byCodes[key].n += n
+	})
+	list := make([]*pattern, 0, len(byCodes))
+	for _, p := range byCodes {
+		list = append(list, p)
+	}
+	slices.SortFunc(list, func(a, b *pattern) int { return slices.Compare(a.codes, b.codes) })
+	r := metrics.Ratings{Raters: len(raters), K: len(classes)}
+	for _, p := range list {
+		for range p.n {
+			r.Codes = append(r.Codes, p.codes...)
+		}
+	}
+	return r
+}
+
+func intsKey(v []int) []byte {
+	b := make([]byte, 0, 2*len(v))
+	for _, x := range v {
+		b = append(b, byte(x+3), ',')
+	}
+	return b
+}
+
+func fieldAgreement(t *tallies, name string, raters []rater, leftOut []string, o AgreementOptions) *FieldAgreement {
+	classes := schemaValues(name)
+	ratings := ratingsOf(t, name, raters, classes)
+	var a metrics.Agreement
+	if len(raters) > 0 {
+		a = metrics.Agree(ratings)
+	} else {
+		a.FleissPerClass = make([]float64, len(classes))
+		a.Defined.FleissPerClass = make([]bool, len(classes))
+	}
+	fa := &FieldAgreement{
+		Annotators:        namesOf(raters),
+		LeftOut:           leftOut,
+		Classes:           classes,
+		Items:             a.Items,
+		Complete:          a.Complete,
+		Units:             a.Units,
+		PercentAgreement:  defined(a.PercentAgreement, a.Defined.PercentAgreement),
+		FleissKappa:       defined(a.FleissKappa, a.Defined.FleissKappa),
+		KrippendorffAlpha: defined(a.KrippendorffAlpha, a.Defined.KrippendorffAlpha),
+		GwetAC1:           defined(a.GwetAC1, a.Defined.GwetAC1),
+		PerClass:          map[string]*ClassAgreement{},
+		Pairs:             []*PairAgreement{},
+		Labels:            map[string]int{},
+		UnknownValues:     map[string]map[string]int{},
+		NotAsked:          map[string]int{},
+		raters:            raters,
+	}
+	if fa.Annotators == nil {
+		fa.Annotators = []string{}
+	}
+	for c, k := range a.FleissPerClass {
+		fa.PerClass[classes[c]] = &ClassAgreement{FleissKappa: defined(k, a.Defined.FleissPerClass[c])}
+	}
+	for _, rt := range raters {
+		n := 0
+		for _, v := range classes {
+			n += t.sum(rt.id, 0, true, tally.Label, name, strPtr(v))
+		}
+		fa.Labels[rt.name] = n
+		if u := unknownValues(t, rt.id, schema.AllFields())[name]; len(u) > 0 {
+			fa.UnknownValues[rt.name] = u
+		}
+		if s := notAsked(t, rt.id)[name]; s > 0 {
+			fa.NotAsked[rt.name] = s
+		}
+	}
+	for i := range raters {
+		for j := i + 1; j < len(raters); j++ {
+			fa.Pairs = append(fa.Pairs, pairAgreement(ratings, raters, i, j, classes, o.CI))
+		}
+	}
+	if o.CI && a.Units > 0 {
+		bootstrapAgreement(fa, ratings)
+	}
+	return fa
 }
 
 func pairAgreement(r metrics.Ratings, raters []rater, i, j int, classes []string, ci bool) *PairAgreement {
@@ -226,8 +300,9 @@ func pairAgreement(r metrics.Ratings, raters []rater, i, j int, classes []string
 	cm := metrics.NewConfusion(a, b, r.K)
 	p := &PairAgreement{
 		A: raters[i].name, B: raters[j].name, N: n,
-		PercentAgreement: cm.Accuracy(), CohenKappa: kappa,
-		Confusion: map[string]map[string]int{}, counts: cm,
+		PercentAgreement: defined(cm.Accuracy(), n > 0),
+		CohenKappa:       defined(kappa, cm.KappaDefined()),
+		Confusion:        map[string]map[string]int{}, counts: cm,
 	}
 	for x, row := range cm.Counts {
 		p.Confusion[classes[x]] = map[string]int{}
@@ -259,53 +334,60 @@ func bootstrapAgreement(fa *FieldAgreement, r metrics.Ratings) {
 	n := r.Units()
 	buf := make([]int, len(r.Codes))
 	agree := func(idx []int) metrics.Agreement { return metrics.Agree(resampleRatings(r, idx, buf)) }
-	fa.FleissKappaCI95 = interval(n, func(idx []int) float64 { return agree(idx).FleissKappa })
-	fa.KrippendorffAlphaCI95 = interval(n, func(idx []int) float64 { return agree(idx).KrippendorffAlpha })
-	fa.GwetAC1CI95 = interval(n, func(idx []int) float64 { return agree(idx).GwetAC1 })
-}
-
-// disagreements lists the units where at least two labels differ; the item
-// ids are turned into ext ids by nameDisagreements.
-func disagreements(r metrics.Ratings, items []int64, raters []rater, classes []string) []Disagreement {
-	out := []Disagreement{}
-	m := r.Raters
-	for u := range r.Units() {
-		row := r.Codes[u*m : (u+1)*m]
-		first, differ := -1, false
-		for _, c := range row {
-			if c < 0 {
-				continue
-			}
-			if first < 0 {
-				first = c
-			} else if c != first {
-				differ = true
-			}
-		}
-		if !differ {
-			continue
-		}
-		d := Disagreement{id: items[u], Labels: map[string]string{}}
-		for i, c := range row {
-			if c >= 0 {
-				d.Labels[raters[i].name] = classes[c]
-			}
-		}
-		out = append(out, d)
+	if fa.FleissKappa != nil {
+		fa.FleissKappaCI95 = interval(n, func(idx []int) float64 { return agree(idx).FleissKappa })
 	}
-	return out
+	if fa.KrippendorffAlpha != nil {
+		fa.KrippendorffAlphaCI95 = interval(n, func(idx []int) float64 { return agree(idx).KrippendorffAlpha })
+	}
+	if fa.GwetAC1 != nil {
+		fa.GwetAC1CI95 = interval(n, func(idx []int) float64 { return agree(idx).GwetAC1 })
+	}
 }
 
-// nameDisagreements replaces the item ids of the disagreements by ext ids,
-// in one query for all fields.
-func nameDisagreements(r *store.ReportReader, rep *AgreementReport) error {
+// disagreements lists, per field, the items where at least two of the
+// field's annotators gave different values that count, in item order.
+func disagreements(rx *store.ReadTx, rep *AgreementReport) error {
 	var ids []int64
 	for _, name := range rep.order {
-		for _, d := range rep.Fields[name].Disagreements {
+		fa := rep.Fields[name]
+		fa.Disagreements = []Disagreement{}
+		err := rx.FamiliesWithField(name, func(fams []*tally.Family) error {
+			for _, f := range fams {
+				members := []*tally.Member{&f.Root}
+				for i := range f.Children {
+					members = append(members, &f.Children[i])
+				}
+				for _, m := range members {
+					d := Disagreement{id: m.ID, Labels: map[string]string{}}
+					first, differ := "", false
+					for _, r := range fa.raters {
+						v, ok := f.Counted(m, r.id)[name]
+						if !ok || !slices.Contains(fa.Classes, v) {
+							continue
+						}
+						d.Labels[r.name] = v
+						if first == "" {
+							first = v
+						}
+						differ = differ || v != first
+					}
+					if differ {
+						fa.Disagreements = append(fa.Disagreements, d)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(fa.Disagreements, func(a, b Disagreement) int { return cmp.Compare(a.id, b.id) })
+		for _, d := range fa.Disagreements {
 			ids = append(ids, d.id)
 		}
 	}
-	ext, err := r.ExtIDs(ids)
+	ext, err := rx.ExtIDs(ids)
 	if err != nil {
 		return err
 	}

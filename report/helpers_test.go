@@ -91,8 +91,20 @@ func (b *builder) labels(who, item string, kv ...string) {
 	}
 }
 
-func near(t *testing.T, name string, got, want, tol float64) {
+// near checks a statistic; a nil one (nothing to count) is never near.
+func near[T float64 | *float64](t *testing.T, name string, value T, want, tol float64) {
 	t.Helper()
+	var got float64
+	switch v := any(value).(type) {
+	case float64:
+		got = v
+	case *float64:
+		if v == nil {
+			t.Errorf("%s = null, want %.10g", name, want)
+			return
+		}
+		got = *v
+	}
 	if math.IsNaN(got) || math.Abs(got-want) > tol {
 		t.Errorf("%s = %.10g, want %.10g (±%g)", name, got, want, tol)
 	}

@@ -85,9 +85,16 @@ func TestJSONShapes(t *testing.T) {
 			}
 		}
 		v := "verification." + src + "."
-		for _, k := range []string{"n", "accuracy", "macro_f1", "weighted_f1", "kappa"} {
-			if _, ok := at(t, m, v+k).(float64); !ok {
+		// A source without verified claims has nothing to count: null,
+		// never 0 (DESIGN.md "Metrics").
+		n, _ := at(t, m, v+"n").(float64)
+		for _, k := range []string{"accuracy", "macro_f1", "weighted_f1", "kappa"} {
+			got := at(t, m, v+k)
+			if _, ok := got.(float64); n > 0 && !ok {
 				t.Errorf("%s%s is not a number", v, k)
+			}
+			if n == 0 && got != nil {
+				t.Errorf("%s%s = %v over no claim, want null", v, k, got)
 			}
 		}
 		for _, c := range nli {
@@ -118,9 +125,18 @@ func TestJSONShapes(t *testing.T) {
 	m = jsonMap(t, ar)
 	for _, f := range []string{"question_validity", "invalid_reason", "category", "persona", "answer_correctness", "claim_validity", "entailment"} {
 		p := "fields." + f + "."
-		for _, k := range []string{"items", "percent_agreement", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1"} {
-			if _, ok := at(t, m, p+k).(float64); !ok {
+		items, ok := at(t, m, p+"items").(float64)
+		if !ok {
+			t.Errorf("%sitems is not a number", p)
+		}
+		// The pairs' QA fields have no labels: nothing to count is null.
+		for _, k := range []string{"percent_agreement", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1"} {
+			got := at(t, m, p+k)
+			if _, ok := got.(float64); items > 0 && !ok {
 				t.Errorf("%s%s is not a number", p, k)
+			}
+			if items == 0 && got != nil {
+				t.Errorf("%s%s = %v over no item, want null", p, k, got)
 			}
 		}
 		if _, ok := at(t, m, p+"pairs").([]any); !ok {
@@ -133,10 +149,10 @@ func TestJSONShapes(t *testing.T) {
 			t.Errorf("per_class.%s.fleiss_kappa", c)
 		}
 	}
-	if at(t, m, e+"pairs.0.a") != "jo" || at(t, m, e+"pairs.0.b") != "sam" || at(t, m, e+"pairs.0.n") != 6.0 || at(t, m, e+"items") != 8.0 {
-		t.Errorf("agreement values off: %v", at(t, m, e+"pairs.0"))
+	if at(t, m, e+"pairs.1.a") != "jo" || at(t, m, e+"pairs.1.b") != "sam" || at(t, m, e+"pairs.1.n") != 6.0 || at(t, m, e+"items") != 8.0 {
+		t.Errorf("agreement values off: %v", at(t, m, e+"pairs.1"))
 	}
-	near(t, "pairs.0.cohen_kappa", at(t, m, e+"pairs.0.cohen_kappa").(float64), 0.5, 1e-12)
+	near(t, "pairs.1.cohen_kappa", at(t, m, e+"pairs.1.cohen_kappa").(float64), 0.5, 1e-12)
 	if _, ok := at(t, m, "fields.entailment").(map[string]any)["disagreements"]; ok {
 		t.Errorf("disagreements key without --disagreements")
 	}

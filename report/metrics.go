@@ -1,12 +1,13 @@
 package report
 
 import (
-	"cmp"
-	"sync"
+	"slices"
+	"strings"
 
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tally"
 )
 
 // DefaultSystem is the system `annotate metrics` compares against.
@@ -28,12 +29,16 @@ type MetricsReport struct {
 	Extraction   map[string]*Extraction   `json:"extraction"`
 	Recall       map[string]*Recall       `json:"extraction_recall"`
 	Verification map[string]*Verification `json:"verification"`
+	// ResponseLevel is RefChecker's own meta-evaluation, per source, when
+	// the system judged claims of responses the expert judged.
+	ResponseLevel map[string]*ResponseLevel `json:"response_level"`
 	// UnknownValues counts asked labels with values outside the schema, per
 	// field and value; UnknownPredictions the system's values outside the
 	// classes among the claims verified (the confusion's "other" column).
 	UnknownValues      map[string]map[string]int `json:"unknown_values"`
 	UnknownPredictions map[string]int            `json:"unknown_predictions"`
 	NotAsked           map[string]int            `json:"not_asked"`
+	OpenDisagreements  map[string]int            `json:"open_disagreements,omitempty"`
 	Bootstrap          *BootstrapInfo            `json:"bootstrap,omitempty"`
 	// Systems lists every system with predictions, to help a mistyped --system.
 	Systems []string `json:"systems"`
@@ -45,25 +50,26 @@ type MetricsReport struct {
 // Extraction is the claim extraction accuracy of one source: claims the
 // expert labelled correct over extracted claims with a claim_validity label.
 type Extraction struct {
-	Claims    int        `json:"claims"` // extracted claims
-	Judged    int        `json:"judged"`
-	Valid     int        `json:"valid"`
-	Accuracy  float64    `json:"accuracy"`
-	CI95      [2]float64 `json:"ci95"` // Wilson
-	NotJudged int        `json:"not_judged"`
-	Unknown   int        `json:"unknown_value"` // claim_validity outside the schema
+	Claims    int         `json:"claims"`    // extracted claims
+	NotAsked  int         `json:"not_asked"` // of answers judged unusable (the protocol asks nothing of them)
+	Judged    int         `json:"judged"`
+	Valid     int         `json:"valid"`
+	Accuracy  *float64    `json:"accuracy"`
+	CI95      *[2]float64 `json:"ci95"` // Wilson
+	NotJudged int         `json:"not_judged"`
+	Unknown   int         `json:"unknown_value"` // claim_validity outside the schema
 }
 
 // Recall is the claim extraction recall of one source, over the answers the
 // expert checked for missed claims: correct extracted claims over those
 // plus the claims the expert added.
 type Recall struct {
-	Answers          int        `json:"answers"`             // answers marked missed_claims_checked
-	NotChecked       int        `json:"answers_not_checked"` // answers with extracted claims, not marked: left out
-	CorrectExtracted int        `json:"correct_extracted"`
-	Added            int        `json:"added"`
-	Recall           float64    `json:"recall"`
-	CI95             [2]float64 `json:"ci95"` // Wilson
+	Answers          int         `json:"answers"`             // answers marked missed_claims_checked
+	NotChecked       int         `json:"answers_not_checked"` // answers with claims asked, not marked: left out
+	CorrectExtracted int         `json:"correct_extracted"`
+	Added            int         `json:"added"`
+	Recall           *float64    `json:"recall"`
+	CI95             *[2]float64 `json:"ci95"` // Wilson
 }
 
 // Verification scores the system's entailment labels against the expert's
@@ -72,10 +78,10 @@ type Verification struct {
 	N          int                       `json:"n"`
 	Classes    map[string]*ClassScores   `json:"classes"`
 	Confusion  map[string]map[string]int `json:"confusion"` // expert -> system -> count; column "other" always present
-	Accuracy   float64                   `json:"accuracy"`
-	MacroF1    float64                   `json:"macro_f1"`
-	WeightedF1 float64                   `json:"weighted_f1"`
-	Kappa      float64                   `json:"kappa"`
+	Accuracy   *float64                  `json:"accuracy"`
+	MacroF1    *float64                  `json:"macro_f1"`
+	WeightedF1 *float64                  `json:"weighted_f1"`
+	Kappa      *float64                  `json:"kappa"`
 	Macro      Averages                  `json:"macro"`
 	Weighted   Averages                  `json:"weighted"`
 	LeftOut    LeftOut                   `json:"left_out"`
@@ -85,7 +91,8 @@ type Verification struct {
 	counts     metrics.Confusion
 }
 
-// ClassScores are one class's scores.
+// ClassScores are one class's scores; with an empty denominator a score is
+// 0, as scikit-learn's zero_division=0.
 type ClassScores struct {
 	Precision float64     `json:"precision"`
 	Recall    float64     `json:"recall"`
@@ -104,7 +111,8 @@ type Averages struct {
 // LeftOut says why claims of a source are not in the verification: each
 // claim is counted at the first step it fails, in this order.
 type LeftOut struct {
-	Claims            int `json:"claims"` // extracted claims of the source
+	Claims            int `json:"claims"`    // extracted claims of the source
+	NotAsked          int `json:"not_asked"` // of answers judged unusable
 	NotJudged         int `json:"not_judged"`
 	UnknownValidity   int `json:"unknown_claim_validity"`
 	JudgedIncorrect   int `json:"judged_incorrect"`
@@ -113,268 +121,235 @@ type LeftOut struct {
 	NoPrediction      int `json:"no_prediction"`
 }
 
+// metricsCounts are the kept counts metrics reads.
+var metricsCounts = []string{tally.Items, tally.Gated, tally.Step, tally.Pair, tally.Label, tally.NotAsked,
+	tally.RecallAnswers, tally.RecallNotChecked, tally.RecallCorrect, tally.RecallAdded, tally.Predictions,
+	tally.Response, tally.OpenDisagreement}
+
 // Metrics builds the extraction and verification report.
 func Metrics(s *store.Store, o MetricsOptions) (*MetricsReport, error) {
 	if o.System == "" {
 		o.System = DefaultSystem
 	}
-	r, err := s.ReportReader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	var preds []store.ReportPrediction
-	var predsErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { preds, predsErr = r.Predictions(o.System) }) // with the dataset, same snapshot
-	d, err := loadDataset(r, o.Selection)
-	wg.Wait()
-	if err = cmp.Or(err, predsErr); err != nil {
-		return nil, err
-	}
-	systems, err := r.Systems()
-	if err != nil {
-		return nil, err
-	}
-	rep := computeMetrics(d, o, preds)
-	rep.Systems = append([]string{}, systems...) // [] rather than null in JSON
-	return rep, nil
+	var rep *MetricsReport
+	err := s.Read(func(rx *store.ReadTx) error {
+		rt, err := resolve(rx, o.Selection)
+		if err != nil {
+			return err
+		}
+		t, err := loadTallies(rx, metricsCounts...)
+		if err != nil {
+			return err
+		}
+		rep = computeMetrics(rt, t, o)
+		return nil
+	})
+	return rep, err
 }
 
-// predictionCodes encodes a system's predictions by item id, reading them
-// as the importer would (case and spaces do not matter).
-func predictionCodes(preds []store.ReportPrediction, n int64) (codes []int8, verbatim map[int64]string) {
-	for _, p := range preds {
-		n = max(n, p.ItemID+1)
+func computeMetrics(rt rater, t *tallies, o MetricsOptions) *MetricsReport {
+	rep := &MetricsReport{
+		Annotator:          rt.name,
+		Adjudicated:        rt.adjudicated,
+		System:             o.System,
+		Extraction:         map[string]*Extraction{},
+		Recall:             map[string]*Recall{},
+		Verification:       map[string]*Verification{},
+		ResponseLevel:      map[string]*ResponseLevel{},
+		UnknownValues:      unknownValues(t, rt.id, schema.Fields(schema.KindClaim)),
+		UnknownPredictions: map[string]int{},
+		NotAsked:           notAsked(t, rt.id),
+		Systems:            []string{}, // [] rather than null in JSON
+		show:               map[string]string{},
 	}
-	codes = make([]int8, n)
-	for i := range codes {
-		codes[i] = missing
+	systems := map[string]bool{}
+	t.each(tally.Anyone, 0, true, tally.Predictions, func(k tally.Key, _ int) {
+		if k.B == schema.Entailment {
+			systems[k.A] = true
+		}
+	})
+	for s := range systems {
+		rep.Systems = append(rep.Systems, s)
 	}
-	memo := map[string]int8{}
-	for _, p := range preds {
-		c, ok := memo[p.Value]
-		if !ok {
-			canon, known := schema.Normalize(schema.Entailment, p.Value)
-			c = unknown
-			if known {
-				c = valueCode(fEntailment, canon)
+	slices.Sort(rep.Systems)
+	if o.CI {
+		rep.Bootstrap = &BootstrapInfo{Replicates: BootstrapReplicates, Seed: BootstrapSeed}
+	}
+	if rt.adjudicated {
+		rep.OpenDisagreements = openDisagreements(t)
+	}
+	add := func(key, show string, src int64, all bool) {
+		rep.rows = append(rep.rows, key)
+		rep.show[key] = show
+		rep.Extraction[key] = extraction(rt, t, src, all)
+		rep.Recall[key] = recall(rt, t, src, all)
+		rep.Verification[key] = verification(rt, t, src, all, o, rep.UnknownPredictions, all)
+		if rl := responseLevel(rt, t, src, all, o.System); rl != nil {
+			rep.ResponseLevel[key] = rl
+		}
+	}
+	for _, src := range t.sources {
+		add(src.name, src.label(), src.id, false)
+	}
+	add(allKey, "Total", 0, true)
+	return rep
+}
+
+// claimAccounts are the counts both extraction and verification start from.
+type claimAccounts struct {
+	claims, notAsked int
+	steps            map[string]int
+}
+
+func claimCounts(rt rater, t *tallies, src int64, all bool) claimAccounts {
+	a := claimAccounts{
+		claims: t.sum(tally.Anyone, src, all, tally.Items, string(schema.KindClaim), nil),
+		steps:  map[string]int{},
+	}
+	a.notAsked = t.sum(rt.id, src, all, tally.Gated, string(schema.KindClaim), nil)
+	t.each(rt.id, src, all, tally.Step, func(k tally.Key, n int) { a.steps[k.B] += n })
+	return a
+}
+
+func extraction(rt rater, t *tallies, src int64, all bool) *Extraction {
+	a := claimCounts(rt, t, src, all)
+	e := &Extraction{Claims: a.claims}
+	e.Unknown = a.steps[tally.StepUnknownValidity]
+	e.Valid = t.sum(rt.id, src, all, tally.Label, schema.ClaimValidity, strPtr("correct"))
+	e.Judged = e.Valid + t.sum(rt.id, src, all, tally.Label, schema.ClaimValidity, strPtr("incorrect"))
+	e.NotAsked = a.notAsked
+	e.NotJudged = e.Claims - e.NotAsked - e.Judged - e.Unknown
+	e.Accuracy = ratio(e.Valid, e.Judged)
+	e.CI95 = wilson(e.Valid, e.Judged)
+	return e
+}
+
+func strPtr(s string) *string { return &s }
+
+// wilson is the Wilson 95% interval of k of n, nil when n is 0.
+func wilson(k, n int) *[2]float64 {
+	if n == 0 {
+		return nil
+	}
+	lo, hi := metrics.Wilson(k, n)
+	return &[2]float64{lo, hi}
+}
+
+func recall(rt rater, t *tallies, src int64, all bool) *Recall {
+	r := &Recall{
+		Answers:          t.sum(rt.id, src, all, tally.RecallAnswers, "", nil),
+		NotChecked:       t.sum(rt.id, src, all, tally.RecallNotChecked, "", nil),
+		CorrectExtracted: t.sum(rt.id, src, all, tally.RecallCorrect, "", nil),
+		Added:            t.sum(rt.id, src, all, tally.RecallAdded, "", nil),
+	}
+	r.Recall = ratio(r.CorrectExtracted, r.CorrectExtracted+r.Added)
+	r.CI95 = wilson(r.CorrectExtracted, r.CorrectExtracted+r.Added)
+	return r
+}
+
+// verification scores the system against the rater on the claims ready for
+// it; unknown collects the system's values outside the classes (overall row).
+func verification(rt rater, t *tallies, src int64, all bool, o MetricsOptions, unknown map[string]int, overall bool) *Verification {
+	a := claimCounts(rt, t, src, all)
+	classes := slices.Clone(schemaValues(schema.Entailment))
+	k := len(classes)
+	var truth, pred []int
+	t.each(rt.id, src, all, tally.Pair, func(key tally.Key, n int) {
+		if key.A != o.System {
+			return
+		}
+		expert, system, _ := strings.Cut(key.B, "|")
+		tc := slices.Index(classes, expert)
+		pc := slices.Index(classes, system)
+		if pc < 0 {
+			pc = metrics.Other
+			if overall {
+				unknown[system] += n
 			}
-			memo[p.Value] = c
 		}
-		if p.ItemID < 0 {
-			continue
+		for range n {
+			truth, pred = append(truth, tc), append(pred, pc)
 		}
-		codes[p.ItemID] = c
-		if c == unknown {
-			if verbatim == nil {
-				verbatim = map[int64]string{}
-			}
-			verbatim[p.ItemID] = p.Value
-		}
+	})
+	sortPairs(truth, pred)
+	cm := metrics.NewConfusion(truth, pred, k)
+	r := cm.Report()
+	n := r.N
+	lo := LeftOut{
+		Claims:            a.claims,
+		NotAsked:          a.notAsked,
+		UnknownValidity:   a.steps[tally.StepUnknownValidity],
+		JudgedIncorrect:   a.steps[tally.StepJudgedIncorrect],
+		NoEntailment:      a.steps[tally.StepNoEntailment],
+		UnknownEntailment: a.steps[tally.StepUnknownEntailment],
+		NoPrediction:      a.steps[tally.StepReady] - n,
 	}
-	return codes, verbatim
+	judged := 0
+	for _, v := range a.steps {
+		judged += v
+	}
+	lo.NotJudged = a.claims - lo.NotAsked - judged
+	v := &Verification{
+		N:          n,
+		Classes:    map[string]*ClassScores{},
+		Confusion:  map[string]map[string]int{},
+		Accuracy:   defined(r.Accuracy, n > 0),
+		MacroF1:    defined(r.Macro.F1, n > 0),
+		WeightedF1: defined(r.Weighted.F1, n > 0),
+		Kappa:      defined(r.Kappa, cm.KappaDefined()),
+		Macro:      Averages{r.Macro.Precision, r.Macro.Recall, r.Macro.F1},
+		Weighted:   Averages{r.Weighted.Precision, r.Weighted.Recall, r.Weighted.F1},
+		LeftOut:    lo,
+		classes:    classes,
+		counts:     cm,
+	}
+	for c, name := range classes {
+		s := r.Classes[c]
+		v.Classes[name] = &ClassScores{Precision: s.Precision, Recall: s.Recall, F1: s.F1, Support: s.Support}
+		row := map[string]int{OtherColumn: 0}
+		for p, cnt := range cm.Counts[c] {
+			col := OtherColumn
+			if p < k {
+				col = classes[p]
+			}
+			row[col] = cnt
+		}
+		v.Confusion[name] = row
+	}
+	if o.CI && n > 0 {
+		bootstrapVerification(v, pairs{truth, pred}, k)
+	}
+	return v
+}
+
+// sortPairs orders the (expert, system) pairs, so that a bootstrap resamples
+// the same list whatever order the counts were read in.
+func sortPairs(truth, pred []int) {
+	idx := make([]int, len(truth))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if truth[a] != truth[b] {
+			return truth[a] - truth[b]
+		}
+		return pred[a] - pred[b]
+	})
+	t2, p2 := make([]int, len(idx)), make([]int, len(idx))
+	for i, j := range idx {
+		t2[i], p2[i] = truth[j], pred[j]
+	}
+	copy(truth, t2)
+	copy(pred, p2)
 }
 
 // pairs are the (expert, system) codes of the verified claims of a source.
 type pairs struct{ truth, pred []int }
 
-func computeMetrics(d *dataset, o MetricsOptions, preds []store.ReportPrediction) *MetricsReport {
-	l := d.labels
-	pc, verbatim := predictionCodes(preds, d.n)
-	ns := len(d.sources)
-	ext := make([]Extraction, ns)
-	rec := make([]Recall, ns)
-	left := make([]LeftOut, ns)
-	ver := make([]pairs, ns)
-	unknownPred := map[string]int{}
-
-	for _, q := range d.qas {
-		switch {
-		case l.code(fMissedChecked, q.ItemID) >= 0:
-			rec[d.src(q.SourceID)].Answers++
-		case q.HasClaims:
-			rec[d.src(q.SourceID)].NotChecked++
-		}
-	}
-	for _, c := range d.claims {
-		s := d.src(c.SourceID)
-		checked := l.code(fMissedChecked, c.QAItemID) >= 0
-		if c.Origin == store.OriginAnnotator {
-			if checked && standing(d.rater, l, c) {
-				rec[s].Added++
-			}
-			continue
-		}
-		e, lo := &ext[s], &left[s]
-		e.Claims++
-		lo.Claims++
-		v := l.code(fClaimValidity, c.ItemID)
-		switch {
-		case v == missing:
-			e.NotJudged++
-			lo.NotJudged++
-			continue
-		case v < 0: // unknown (notAsked cannot happen: validity is always asked)
-			e.Unknown++
-			lo.UnknownValidity++
-			continue
-		}
-		e.Judged++
-		if v != correct {
-			lo.JudgedIncorrect++
-			continue
-		}
-		e.Valid++
-		if checked {
-			rec[s].CorrectExtracted++
-		}
-		ent := l.code(fEntailment, c.ItemID)
-		switch {
-		case ent == missing || ent == notAsked:
-			lo.NoEntailment++
-			continue
-		case ent < 0:
-			lo.UnknownEntailment++
-			continue
-		}
-		p := missing
-		if c.ItemID < int64(len(pc)) {
-			p = pc[c.ItemID]
-		}
-		if p == missing {
-			lo.NoPrediction++
-			continue
-		}
-		if p == unknown {
-			unknownPred[verbatim[c.ItemID]]++
-		}
-		ver[s].truth = append(ver[s].truth, int(ent))
-		ver[s].pred = append(ver[s].pred, int(p))
-	}
-
-	rep := &MetricsReport{
-		Annotator:          d.rater.name,
-		Adjudicated:        d.rater.adjudicated,
-		System:             o.System,
-		Extraction:         map[string]*Extraction{},
-		Recall:             map[string]*Recall{},
-		Verification:       map[string]*Verification{},
-		UnknownValues:      l.unknownValues(),
-		UnknownPredictions: unknownPred,
-		NotAsked:           l.staleCounts(),
-		show:               map[string]string{},
-	}
-	if o.CI {
-		rep.Bootstrap = &BootstrapInfo{Replicates: BootstrapReplicates, Seed: BootstrapSeed}
-	}
-	var allExt Extraction
-	var allRec Recall
-	var allLeft LeftOut
-	var all pairs
-	for i, src := range d.sources {
-		key := src.name
-		rep.rows = append(rep.rows, key)
-		rep.show[key] = src.label()
-		rep.Extraction[key] = finishExtraction(ext[i])
-		rep.Recall[key] = finishRecall(rec[i])
-		rep.Verification[key] = verify(ver[i], left[i], o.CI)
-		allExt.add(ext[i])
-		allRec.add(rec[i])
-		allLeft.add(left[i])
-		all.truth = append(all.truth, ver[i].truth...)
-		all.pred = append(all.pred, ver[i].pred...)
-	}
-	rep.rows = append(rep.rows, allKey)
-	rep.show[allKey] = "Total"
-	rep.Extraction[allKey] = finishExtraction(allExt)
-	rep.Recall[allKey] = finishRecall(allRec)
-	rep.Verification[allKey] = verify(all, allLeft, o.CI)
-	return rep
-}
-
-func finishExtraction(e Extraction) *Extraction {
-	e.Accuracy = ratio(e.Valid, e.Judged)
-	e.CI95[0], e.CI95[1] = metrics.Wilson(e.Valid, e.Judged)
-	return &e
-}
-
-func finishRecall(r Recall) *Recall {
-	r.Recall = ratio(r.CorrectExtracted, r.CorrectExtracted+r.Added)
-	r.CI95[0], r.CI95[1] = metrics.Wilson(r.CorrectExtracted, r.CorrectExtracted+r.Added)
-	return &r
-}
-
-func (e *Extraction) add(o Extraction) {
-	e.Claims += o.Claims
-	e.Judged += o.Judged
-	e.Valid += o.Valid
-	e.NotJudged += o.NotJudged
-	e.Unknown += o.Unknown
-}
-
-func (r *Recall) add(o Recall) {
-	r.Answers += o.Answers
-	r.NotChecked += o.NotChecked
-	r.CorrectExtracted += o.CorrectExtracted
-	r.Added += o.Added
-}
-
-func (l *LeftOut) add(o LeftOut) {
-	l.Claims += o.Claims
-	l.NotJudged += o.NotJudged
-	l.UnknownValidity += o.UnknownValidity
-	l.JudgedIncorrect += o.JudgedIncorrect
-	l.NoEntailment += o.NoEntailment
-	l.UnknownEntailment += o.UnknownEntailment
-	l.NoPrediction += o.NoPrediction
-}
-
-// verify scores one source's pairs.
-func verify(p pairs, left LeftOut, ci bool) *Verification {
-	classes := tracked[fEntailment].Values
-	k := len(classes)
-	cm := metrics.NewConfusion(p.truth, p.pred, k)
-	r := cm.Report()
-	v := &Verification{
-		N:          r.N,
-		Classes:    map[string]*ClassScores{},
-		Confusion:  map[string]map[string]int{},
-		Accuracy:   r.Accuracy,
-		MacroF1:    r.Macro.F1,
-		WeightedF1: r.Weighted.F1,
-		Kappa:      r.Kappa,
-		Macro:      Averages{r.Macro.Precision, r.Macro.Recall, r.Macro.F1},
-		Weighted:   Averages{r.Weighted.Precision, r.Weighted.Recall, r.Weighted.F1},
-		LeftOut:    left,
-		classes:    classes,
-		counts:     cm,
-	}
-	for t, name := range classes {
-		s := r.Classes[t]
-		v.Classes[name] = &ClassScores{Precision: s.Precision, Recall: s.Recall, F1: s.F1, Support: s.Support}
-		row := map[string]int{OtherColumn: 0}
-		for pi, n := range cm.Counts[t] {
-			col := OtherColumn
-			if pi < k {
-				col = classes[pi]
-			}
-			row[col] = n
-		}
-		v.Confusion[name] = row
-	}
-	if ci && r.N > 0 {
-		bootstrapVerification(v, p, k)
-	}
-	return v
+func schemaValues(field string) []string {
+	f, _ := schema.Lookup(field)
+	return f.Values
 }
 
 // OtherColumn names the confusion column of system values outside the classes.
 const OtherColumn = "other"
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}

@@ -132,7 +132,7 @@ func TestMetricsPaths(t *testing.T) {
 	}
 	if !strings.Contains(out, `refchecker values outside the classes (column other): "unknown" 1`) ||
 		!strings.Contains(out, `claim_validity: "yes" 1`) ||
-		!strings.Contains(out, "left out 6 of 16 extracted claims: 1 not judged, 1 judged incorrect, 1 without an entailment label, 1 without a refchecker prediction, 2 with a label value outside the schema") {
+		!strings.Contains(out, "left out 6 of 16 extracted claims: 0 not asked, 1 not judged, 1 judged incorrect, 1 without an entailment label, 1 without a refchecker prediction, 2 with a label value outside the schema") {
 		t.Errorf("text does not account for the left-out claims")
 	}
 	if f := lineFields(t, section(t, out, "A: 10 claims\n"), "contradiction"); strings.Join(f, " ") != "2 50.0 50.0 50.0" {
@@ -221,7 +221,7 @@ func TestMetricsCI(t *testing.T) {
 		ci  *[2]float64
 		est float64
 	}{
-		"kappa": {v.KappaCI95, v.Kappa}, "macro F1": {v.MacroF1CI, v.MacroF1},
+		"kappa": {v.KappaCI95, *v.Kappa}, "macro F1": {v.MacroF1CI, *v.MacroF1},
 		"ε F1": {v.Classes["entailment"].F1CI95, v.Classes["entailment"].F1},
 		"ζ F1": {v.Classes["contradiction"].F1CI95, v.Classes["contradiction"].F1},
 	} {

@@ -70,8 +70,8 @@ var (
 )
 
 // seedPaper builds ClaimRAG-LAW's label set as annotator "expert": every QA
-// pair valid with the persona and category counts of Table 1, claims spread
-// over the answers, the first `valid` claims correct with Table 1's classes,
+// pair valid with the persona and category counts of Table 1, the first Σ_A
+// answers judged correct and their claims spread over them, the first `valid` claims correct with Table 1's classes,
 // and for CIVIL RefChecker's predictions per civilConfusion (incorrect claims
 // get a prediction too: they must be left out as judged incorrect).
 func seedPaper(t testing.TB, s *store.Store) {
@@ -82,9 +82,16 @@ func seedPaper(t testing.TB, s *store.Store) {
 				// The generator said factual_recall for every pair; the expert's
 				// category labels give Table 1's counts.
 				b.qa(id, src.name, src.lang, "factual_recall")
+				// Claims were extracted from the answers judged correct
+				// (Table 1's Σ_A); the other answers were judged
+				// partially correct or incorrect and have no claims.
+				answer := "answer_correctness=correct"
+				if i >= src.answers {
+					answer = []string{"answer_correctness=partially_correct", "answer_correctness=incorrect"}[i%2]
+				}
 				b.labels("expert", id, "question_validity=valid",
 					"persona="+pick(i, src.persona[:], personas),
-					"category="+pick(i, src.category[:], categories))
+					"category="+pick(i, src.category[:], categories), answer)
 			}
 			inClass := [3]int{}
 			for j := range src.claims {
@@ -134,22 +141,28 @@ func TestStatsTable1(t *testing.T) {
 	}
 	out := render(t, rep.WriteText)
 	t.Log("\n" + out)
-	// Table 1, read across: ΣQA P1 P2 P3 CG1..CG4 | ΣA ΣC Valid ε η ζ. Our QA
-	// table also has judged and valid (all pairs are valid in the final
-	// dataset), the claims table judged (all claims are) and added (none).
+	// Table 1, read across: ΣQA P1 P2 P3 CG1..CG4 Σ_A Σ_C Valid ε η ζ.
+	table1 := section(t, out, "Dataset statistics")
 	qa := section(t, out, "QA pairs\n")
 	claims := section(t, out, "Claims\n")
 	for _, c := range []struct {
-		row       string
-		qa, claim string
+		row               string
+		table1, qa, claim string
 	}{
-		{"GDPR (EN)", "149 149 149 20 77 52 131 9 8 1", "63 520 520 453 295 151 7 0"},
-		{"CIVIL (FR)", "168 168 168 35 29 104 137 24 5 2", "89 448 448 385 284 77 24 0"},
-		{"Total", "317 317 317 55 106 156 268 33 13 3", "152 968 968 838 579 228 31 0"},
+		{"GDPR (EN)", "149 20 77 52 131 9 8 1 63 520 453 295 151 7", "149 149 149 149 0 63 43 43", "520 0 520 453 0"},
+		{"CIVIL (FR)", "168 35 29 104 137 24 5 2 89 448 385 284 77 24", "168 168 168 168 0 89 39 40", "448 0 448 385 0"},
+		{"Total", "317 55 106 156 268 33 13 3 152 968 838 579 228 31", "317 317 317 317 0 152 82 83", "968 0 968 838 0"},
 	} {
+		if got := strings.Join(lineFields(t, table1, c.row), " "); got != c.table1 {
+			t.Errorf("Table 1 row %s = %s, want %s", c.row, got, c.table1)
+		}
+		// imported judged valid single multi | correct partial incorrect:
+		// pairs past Σ_A alternate partial (even index) and incorrect (odd);
+		// GDPR 63..148 has 43 of each, CIVIL 89..167 39 even and 40 odd.
 		if got := strings.Join(lineFields(t, qa, c.row), " "); got != c.qa {
 			t.Errorf("QA row %s = %s, want %s", c.row, got, c.qa)
 		}
+		// extracted, not asked, judged, valid, added.
 		if got := strings.Join(lineFields(t, claims, c.row), " "); got != c.claim {
 			t.Errorf("claims row %s = %s, want %s", c.row, got, c.claim)
 		}
@@ -203,7 +216,7 @@ func TestMetricsTable3Civil(t *testing.T) {
 	if g := rep.Verification["GDPR"]; g.N != 0 || g.LeftOut.NoPrediction != 453 || g.LeftOut.JudgedIncorrect != 67 {
 		t.Errorf("GDPR verification %+v", g.LeftOut)
 	}
-	if !strings.Contains(out, "left out 67 of 520 extracted claims: 0 not judged, 67 judged incorrect, 0 without an entailment label, 453 without a refchecker prediction") &&
+	if !strings.Contains(out, "left out 67 of 520 extracted claims: 0 not asked, 0 not judged, 67 judged incorrect, 0 without an entailment label, 453 without a refchecker prediction") &&
 		!strings.Contains(out, "left out 520 of 520") {
 		t.Errorf("GDPR left-out line missing")
 	}
@@ -226,7 +239,7 @@ func TestMetricsTable3Civil(t *testing.T) {
 		near(t, c.key+" ci lo", e.CI95[0], c.lo, 1e-12)
 		near(t, c.key+" ci hi", e.CI95[1], c.hi, 1e-12)
 	}
-	if got := strings.Join(lineFields(t, out, "Total"), " "); got != "968 968 838 86.6 [84.3, 88.6]" {
+	if got := strings.Join(lineFields(t, out, "Total"), " "); got != "968 0 968 838 86.6 [84.3, 88.6]" {
 		t.Errorf("extraction Total row = %s", got)
 	}
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // seedStale: jo first judged q1 valid with a persona, then changed q1 to
-// invalid; jo judged c1 correct with an entailment, then changed c1 to
-// incorrect. The old persona and entailment stay current labels (the log
+// invalid; jo judged c1 (of q2) correct with an entailment, then changed c1
+// to incorrect. The old persona and entailment stay current labels (the log
 // keeps them) but are not asked any more, so they must count nowhere.
 // sam labelled the same items without changing their mind.
 func seedStale(t *testing.T) *store.Store {
@@ -18,7 +18,9 @@ func seedStale(t *testing.T) *store.Store {
 	seed(t, s, func(b *builder) {
 		b.qa("q1", "GDPR", "en", "factual_recall")
 		b.qa("q2", "GDPR", "en", "factual_recall")
-		b.claim("q1", "c1", map[string]string{"refchecker": "neutral"})
+		// Both claims belong to q2, which both judge valid: the claims of
+		// an invalid question ask nothing at all (protocol_test.go).
+		b.claim("q2", "c1", map[string]string{"refchecker": "neutral"})
 		b.claim("q2", "c2", map[string]string{"refchecker": "entailment"})
 		b.labels("jo", "q1", "question_validity=valid", "persona=citizen", "question_validity=invalid")
 		b.labels("jo", "q2", "question_validity=valid", "persona=legal_expert")
@@ -85,14 +87,14 @@ func TestAskedWhenRule(t *testing.T) {
 		}
 	}
 	// question_validity: jo says invalid, sam valid on q1.
-	if qv := a.Fields["question_validity"]; qv.Items != 2 || qv.PercentAgreement != 0.5 {
+	if qv := a.Fields["question_validity"]; qv.Items != 2 || qv.PercentAgreement == nil || *qv.PercentAgreement != 0.5 {
 		t.Errorf("question_validity items %d agreement %v", qv.Items, qv.PercentAgreement)
 	}
 }
 
 func TestSelection(t *testing.T) {
 	empty := openStore(t)
-	if _, err := Stats(empty, Selection{}); err == nil || !strings.Contains(err.Error(), "no annotator yet") {
+	if _, err := Stats(empty, Selection{}); err == nil || !strings.Contains(err.Error(), "no annotator has labels yet") {
 		t.Errorf("empty store: %v", err)
 	}
 	if _, err := Agreement(empty, AgreementOptions{}); err == nil || !strings.Contains(err.Error(), "has none") {
@@ -104,8 +106,8 @@ func TestSelection(t *testing.T) {
 		sel  Selection
 		want string
 	}{
-		{Selection{}, "2 annotators: choose --annotator NAME (jo, sam) or --adjudicated"},
-		{Selection{Annotator: "bob"}, `no annotator "bob" (annotators: jo, sam)`},
+		{Selection{}, "2 annotators have labels: choose --annotator NAME (jo, sam) or --adjudicated"},
+		{Selection{Annotator: "bob"}, `no annotator "bob" (annotators with labels: jo, sam)`},
 		{Selection{Annotator: "jo", Adjudicated: true}, "not both"},
 		{Selection{Adjudicated: true}, "no adjudicated labels yet"},
 	} {
@@ -148,7 +150,7 @@ func TestSelection(t *testing.T) {
 	if err != nil || st.Annotator != "jo" || st.All.QAValid != 1 {
 		t.Errorf("only annotator: %v %+v", err, st)
 	}
-	if _, err := Agreement(one, AgreementOptions{}); err == nil || err.Error() != "agreement needs at least two annotators; the database has one (jo)" {
+	if _, err := Agreement(one, AgreementOptions{}); err == nil || err.Error() != "agreement needs at least two annotators with labels; the database has one (jo)" {
 		t.Errorf("agreement with one annotator: %v", err)
 	}
 }

@@ -1,8 +1,11 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tally"
 )
 
 // StatsReport is `annotate stats`: the paper's Table 1 per source and overall.
@@ -17,6 +20,9 @@ type StatsReport struct {
 	// NotAsked counts, per field, labels the asked-when rule leaves out
 	// (e.g. a persona kept from when the question was valid).
 	NotAsked map[string]int `json:"not_asked"`
+	// OpenDisagreements counts, per field, the items where annotators
+	// disagree and the lead has not decided yet (adjudicated labels only).
+	OpenDisagreements map[string]int `json:"open_disagreements,omitempty"`
 
 	rows []statsRow // display order, for the text renderer
 }
@@ -26,212 +32,184 @@ type statsRow struct {
 	s     *SourceStats
 }
 
-// SourceStats are the Table 1 counts of one source (or of all).
+// SourceStats are the Table 1 counts of one source (or of all). The paper's
+// columns: ΣQA is QAValid, Σ_A AnswersWithClaims, Σ_C Claims, Valid
+// ValidClaims.
 type SourceStats struct {
 	Language string `json:"language,omitempty"`
 	QA       int    `json:"qa"`        // QA pairs imported
 	QAJudged int    `json:"qa_judged"` // with a question_validity label
-	QAValid  int    `json:"qa_valid"`
-	// Over valid pairs; every class is present, zeros included.
-	Persona  map[string]int `json:"persona"`
-	Category map[string]int `json:"category"`
+	QAValid  int    `json:"qa_valid"`  // ΣQA: judged valid
+	// Over valid pairs: hop, answer correctness, persona and category, with
+	// shares (of the valid pairs; null without one). Every class is present.
+	Hop               map[string]int      `json:"hop"`
+	AnswerCorrectness map[string]int      `json:"answer_correctness"`
+	AnswerShare       map[string]*float64 `json:"answer_correctness_share"`
+	Persona           map[string]int      `json:"persona"`
+	PersonaShare      map[string]*float64 `json:"persona_share"`
+	Category          map[string]int      `json:"category"`
+	CategoryShare     map[string]*float64 `json:"category_share"`
 	// The generator's categories of the same valid pairs, and how many the
 	// expert changed (among pairs with a category label).
 	GeneratedCategory map[string]int `json:"generated_category"`
 	CategoryChanged   int            `json:"category_changed"`
-	// Answers with at least one extracted claim; extracted claims; judged
-	// (claim_validity); valid (correct); entailment classes over valid claims.
-	AnswersWithClaims int            `json:"answers_with_claims"`
-	Claims            int            `json:"claims"`
-	ClaimsJudged      int            `json:"claims_judged"`
-	ValidClaims       int            `json:"valid_claims"`
-	Entailment        map[string]int `json:"entailment"`
+	// Σ_A: answers judged correct (of valid pairs) that have extracted
+	// claims; Σ_C: their claims. QAWithClaims and ClaimsExtracted count
+	// every pair with claims and every extracted claim, judged or not.
+	AnswersWithClaims int `json:"answers_with_claims"`
+	Claims            int `json:"claims"`
+	QAWithClaims      int `json:"qa_with_claims"`
+	ClaimsExtracted   int `json:"claims_extracted"`
+	// Claims not asked because of their pair's labels, by reason
+	// ("question_validity=invalid", "answer_correctness=incorrect", ...).
+	ClaimsNotAsked map[string]int `json:"claims_not_asked"`
+	// Over the claims asked: judged (claim_validity), valid (correct), and
+	// entailment classes over valid claims.
+	ClaimsJudged int            `json:"claims_judged"`
+	ValidClaims  int            `json:"valid_claims"`
+	Entailment   map[string]int `json:"entailment"`
 	// Claims the annotator added because the extractor missed them (and
 	// whose addition stands); not in the counts above, which are about the
 	// extractor's claims.
 	ClaimsAdded int `json:"claims_added"`
 }
 
-// statsCounts accumulates one row with arrays indexed by codes.
-type statsCounts struct {
-	qa, qaJudged, qaValid          int
-	persona, category, generated   []int
-	categoryChanged                int
-	answers, claims, judged, valid int
-	entailment                     []int
-	added                          int
-}
-
-func newStatsCounts() *statsCounts {
-	return &statsCounts{
-		persona:    make([]int, len(tracked[fPersona].Values)),
-		category:   make([]int, len(tracked[fCategory].Values)),
-		generated:  make([]int, len(tracked[fCategory].Values)),
-		entailment: make([]int, len(tracked[fEntailment].Values)),
-	}
-}
-
-// Field indexes and value codes the reports use.
-var (
-	fQuestionValidity = mustField(schema.QuestionValidity)
-	fCategory         = mustField(schema.Category)
-	fPersona          = mustField(schema.Persona)
-	fClaimValidity    = mustField(schema.ClaimValidity)
-	fEntailment       = mustField(schema.Entailment)
-	fMissedChecked    = mustField(schema.MissedClaimsChecked)
-	fClaimAdded       = mustField(schema.ClaimAdded)
-
-	valid   = valueCode(fQuestionValidity, "valid")
-	correct = valueCode(fClaimValidity, "correct")
-	addedOK = valueCode(fClaimAdded, "yes")
-)
+// statsCounts are the kept counts the stats read.
+var statsCounts = []string{tally.Items, tally.Label, tally.NotAsked, tally.Gated, tally.ValidHop, tally.ValidGenerated,
+	tally.CategoryChanged, tally.SigmaA, tally.SigmaC, tally.QAWithClaims, tally.Added, tally.OpenDisagreement}
 
 // Stats builds the Table 1 report from the labels sel selects.
 func Stats(s *store.Store, sel Selection) (*StatsReport, error) {
-	r, err := s.ReportReader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	d, err := loadDataset(r, sel)
-	if err != nil {
-		return nil, err
-	}
-	return computeStats(d), nil
+	var rep *StatsReport
+	err := s.Read(func(rx *store.ReadTx) error {
+		rt, err := resolve(rx, sel)
+		if err != nil {
+			return err
+		}
+		t, err := loadTallies(rx, statsCounts...)
+		if err != nil {
+			return err
+		}
+		rep = computeStats(rt, t)
+		return nil
+	})
+	return rep, err
 }
 
-func computeStats(d *dataset) *StatsReport {
-	per := make([]*statsCounts, len(d.sources))
-	for i := range per {
-		per[i] = newStatsCounts()
-	}
-	l := d.labels
-	for _, q := range d.qas {
-		c := per[d.src(q.SourceID)]
-		c.qa++
-		if q.HasClaims {
-			c.answers++
-		}
-		v := l.code(fQuestionValidity, q.ItemID)
-		if v < 0 {
-			continue
-		}
-		c.qaJudged++
-		if v != valid {
-			continue
-		}
-		c.qaValid++
-		if p := l.code(fPersona, q.ItemID); p >= 0 {
-			c.persona[p]++
-		}
-		cat := l.code(fCategory, q.ItemID)
-		if cat >= 0 {
-			c.category[cat]++
-		}
-		if g := valueCode(fCategory, q.Category); g >= 0 {
-			c.generated[g]++
-			if cat >= 0 && cat != g {
-				c.categoryChanged++
-			}
-		}
-	}
-	for _, cl := range d.claims {
-		c := per[d.src(cl.SourceID)]
-		if cl.Origin == store.OriginAnnotator {
-			if standing(d.rater, l, cl) {
-				c.added++
-			}
-			continue
-		}
-		c.claims++
-		v := l.code(fClaimValidity, cl.ItemID)
-		if v < 0 {
-			continue
-		}
-		c.judged++
-		if v != correct {
-			continue
-		}
-		c.valid++
-		if e := l.code(fEntailment, cl.ItemID); e >= 0 {
-			c.entailment[e]++
-		}
-	}
+func computeStats(rt rater, t *tallies) *StatsReport {
 	rep := &StatsReport{
-		Annotator:     d.rater.name,
-		Adjudicated:   d.rater.adjudicated,
+		Annotator:     rt.name,
+		Adjudicated:   rt.adjudicated,
 		Sources:       map[string]*SourceStats{},
-		UnknownValues: l.unknownValues(),
-		NotAsked:      l.staleCounts(),
+		UnknownValues: unknownValues(t, rt.id, schema.AllFields()),
+		NotAsked:      notAsked(t, rt.id),
 	}
-	all := newStatsCounts()
-	for i, c := range per {
-		all.add(c)
-		st := c.export(d.sources[i].language)
-		rep.Sources[d.sources[i].name] = st
-		rep.rows = append(rep.rows, statsRow{d.sources[i].label(), st})
+	for _, src := range t.sources {
+		st := sourceStats(rt, t, src.id, false)
+		st.Language = src.language
+		rep.Sources[src.name] = st
+		rep.rows = append(rep.rows, statsRow{src.label(), st})
 	}
-	rep.All = all.export("")
+	rep.All = sourceStats(rt, t, 0, true)
 	rep.rows = append(rep.rows, statsRow{"Total", rep.All})
+	if rt.adjudicated {
+		rep.OpenDisagreements = openDisagreements(t)
+	}
 	return rep
 }
 
-// standing reports whether an annotator-added claim counts for the rater:
-// its claim_added label stands (undo retracts it) and, for an annotator,
-// they added it themselves.
-func standing(rt rater, l *labelSet, c store.ReportClaim) bool {
-	if l.code(fClaimAdded, c.ItemID) != addedOK {
-		return false
+func sourceStats(rt rater, t *tallies, src int64, all bool) *SourceStats {
+	r := rt.id
+	one := func(name, a, b string) int { return t.sum(r, src, all, name, a, &b) }
+	anyB := func(name, a string) int { return t.sum(r, src, all, name, a, nil) }
+	classes := func(field string) map[string]int {
+		f, _ := schema.Lookup(field)
+		m := map[string]int{}
+		for _, v := range f.Values {
+			m[v] = one(tally.Label, field, v)
+		}
+		return m
 	}
-	return rt.adjudicated || c.AddedBy == rt.id
+	st := &SourceStats{
+		QA:                t.sum(tally.Anyone, src, all, tally.Items, string(schema.KindQA), nil),
+		QAValid:           one(tally.Label, schema.QuestionValidity, "valid"),
+		Hop:               map[string]int{"single": one(tally.ValidHop, "", "single"), "multi": one(tally.ValidHop, "", "multi")},
+		AnswerCorrectness: classes(schema.AnswerCorrectness),
+		Persona:           classes(schema.Persona),
+		Category:          classes(schema.Category),
+		GeneratedCategory: map[string]int{},
+		CategoryChanged:   anyB(tally.CategoryChanged, ""),
+		AnswersWithClaims: anyB(tally.SigmaA, ""),
+		Claims:            anyB(tally.SigmaC, ""),
+		QAWithClaims:      t.sum(tally.Anyone, src, all, tally.QAWithClaims, "", nil),
+		ClaimsExtracted:   t.sum(tally.Anyone, src, all, tally.Items, string(schema.KindClaim), nil),
+		ClaimsNotAsked:    map[string]int{},
+		Entailment:        classes(schema.Entailment),
+		ValidClaims:       one(tally.Label, schema.ClaimValidity, "correct"),
+		ClaimsAdded:       anyB(tally.Added, ""),
+	}
+	st.QAJudged = sumValues(classes(schema.QuestionValidity))
+	st.ClaimsJudged = sumValues(classes(schema.ClaimValidity))
+	f, _ := schema.Lookup(schema.Category)
+	for _, v := range f.Values {
+		st.GeneratedCategory[v] = one(tally.ValidGenerated, "", v)
+	}
+	t.each(r, src, all, tally.Gated, func(k tally.Key, n int) {
+		if k.A == string(schema.KindClaim) {
+			st.ClaimsNotAsked[k.B] += n
+		}
+	})
+	st.AnswerShare = shares(st.AnswerCorrectness, st.QAValid)
+	st.PersonaShare = shares(st.Persona, st.QAValid)
+	st.CategoryShare = shares(st.Category, st.QAValid)
+	return st
 }
 
-func (c *statsCounts) add(o *statsCounts) {
-	c.qa += o.qa
-	c.qaJudged += o.qaJudged
-	c.qaValid += o.qaValid
-	addInts(c.persona, o.persona)
-	addInts(c.category, o.category)
-	addInts(c.generated, o.generated)
-	c.categoryChanged += o.categoryChanged
-	c.answers += o.answers
-	c.claims += o.claims
-	c.judged += o.judged
-	c.valid += o.valid
-	addInts(c.entailment, o.entailment)
-	c.added += o.added
+func sumValues(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
 
-func addInts(dst, src []int) {
-	for i, v := range src {
-		dst[i] += v
+// shares divides each count by the whole (nil shares when the whole is 0).
+func shares(m map[string]int, whole int) map[string]*float64 {
+	out := make(map[string]*float64, len(m))
+	for k, v := range m {
+		out[k] = ratio(v, whole)
 	}
+	return out
 }
 
-func (c *statsCounts) export(lang string) *SourceStats {
-	return &SourceStats{
-		Language:          lang,
-		QA:                c.qa,
-		QAJudged:          c.qaJudged,
-		QAValid:           c.qaValid,
-		Persona:           classMap(fPersona, c.persona),
-		Category:          classMap(fCategory, c.category),
-		GeneratedCategory: classMap(fCategory, c.generated),
-		CategoryChanged:   c.categoryChanged,
-		AnswersWithClaims: c.answers,
-		Claims:            c.claims,
-		ClaimsJudged:      c.judged,
-		ValidClaims:       c.valid,
-		Entailment:        classMap(fEntailment, c.entailment),
-		ClaimsAdded:       c.added,
-	}
+// unknownValues counts, per field and value, a rater's labels that count but
+// whose value is outside the schema.
+func unknownValues(t *tallies, r int64, fields []schema.Field) map[string]map[string]int {
+	out := map[string]map[string]int{}
+	t.each(r, 0, true, tally.Label, func(k tally.Key, n int) {
+		f, ok := schema.Lookup(k.A)
+		if !ok || f.Marker || slices.Contains(f.Values, k.B) || !slices.ContainsFunc(fields, func(g schema.Field) bool { return g.Name == f.Name }) {
+			return
+		}
+		if out[k.A] == nil {
+			out[k.A] = map[string]int{}
+		}
+		out[k.A][k.B] += n
+	})
+	return out
 }
 
-// classMap names counts by the field's values.
-func classMap(f int, counts []int) map[string]int {
-	m := make(map[string]int, len(counts))
-	for i, v := range counts {
-		m[tracked[f].Values[i]] = v
-	}
-	return m
+// notAsked counts, per field, a rater's labels the asked-when rule leaves out.
+func notAsked(t *tallies, r int64) map[string]int {
+	out := map[string]int{}
+	t.each(r, 0, true, tally.NotAsked, func(k tally.Key, n int) { out[k.A] += n })
+	return out
+}
+
+// openDisagreements counts, per field, the disagreements the lead has not
+// decided.
+func openDisagreements(t *tallies) map[string]int {
+	out := map[string]int{}
+	t.each(tally.Anyone, 0, true, tally.OpenDisagreement, func(k tally.Key, n int) { out[k.A] += n })
+	return out
 }

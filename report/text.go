@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // Text output: tables aligned with tabwriter, percentages with one decimal
@@ -15,7 +17,30 @@ func pct(x float64) string { return fmt.Sprintf("%.1f", 100*x) }
 
 func coef(x float64) string { return fmt.Sprintf("%.3f", x) }
 
-func ci(c [2]float64) string { return "[" + pct(c[0]) + ", " + pct(c[1]) + "]" }
+// undefinedText stands for a statistic with nothing to count.
+const undefinedText = "—"
+
+// pctOf and coefOf print a statistic that may be undefined.
+func pctOf(x *float64) string {
+	if x == nil {
+		return undefinedText
+	}
+	return pct(*x)
+}
+
+func coefOf(x *float64) string {
+	if x == nil {
+		return undefinedText
+	}
+	return coef(*x)
+}
+
+func ci(c *[2]float64) string {
+	if c == nil {
+		return undefinedText
+	}
+	return "[" + pct(c[0]) + ", " + pct(c[1]) + "]"
+}
 
 func ciPtr(c *[2]float64, format func(float64) string) string {
 	if c == nil {
@@ -60,60 +85,116 @@ func who(name string, adjudicated bool) string {
 	return "labels of " + name
 }
 
-// WriteText renders the stats as two tables (QA pairs, claims) with sources
-// as rows, like the paper's Table 1.
+// WriteText renders the stats like the paper's Table 1 (sources as rows),
+// then the shares of valid pairs and the counts behind them.
 func (r *StatsReport) WriteText(w io.Writer) error {
 	labels := []string{""}
 	for _, row := range r.rows {
 		labels = append(labels, row.label)
 	}
-	fmt.Fprintf(w, "Dataset statistics (Table 1), %s\n\nQA pairs\n", who(r.Annotator, r.Adjudicated))
+	fmt.Fprintf(w, "Dataset statistics (Table 1), %s\n\n", who(r.Annotator, r.Adjudicated))
 	t := newTable(w, labels)
-	t.row("", "QA", "judged", "valid", "P1", "P2", "P3", "CG1", "CG2", "CG3", "CG4")
+	t.row("", "ΣQA", "P1", "P2", "P3", "CG1", "CG2", "CG3", "CG4", "Σ_A", "Σ_C", "Valid", "ε", "η", "ζ")
 	for _, row := range r.rows {
 		s := row.s
-		cells := []string{itoa(s.QA), itoa(s.QAJudged), itoa(s.QAValid)}
-		cells = append(cells, classCells(fPersona, s.Persona)...)
-		cells = append(cells, classCells(fCategory, s.Category)...)
+		cells := []string{itoa(s.QAValid)}
+		cells = append(cells, classCells(schema.Persona, s.Persona)...)
+		cells = append(cells, classCells(schema.Category, s.Category)...)
+		cells = append(cells, itoa(s.AnswersWithClaims), itoa(s.Claims), itoa(s.ValidClaims))
+		cells = append(cells, classCells(schema.Entailment, s.Entailment)...)
 		t.row(row.label, cells...)
 	}
 	if err := t.flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nClaims\n")
+	fmt.Fprint(w, `ΣQA: valid QA pairs. P1 citizen, P2 civil_officer, P3 legal_expert; CG1 general_legal_research,
+CG2 factual_recall, CG3 false_premise, CG4 jurisdiction_time_specific (over valid pairs).
+Σ_A: answers judged correct that have claims; Σ_C: their claims. Valid: claims judged correct;
+ε entailment, η neutral, ζ contradiction (over valid claims).
+`)
+
+	fmt.Fprintf(w, "\nShares of valid pairs (%%)\n")
 	t = newTable(w, labels)
-	t.row("", "answers", "claims", "judged", "valid", "ε", "η", "ζ", "added")
+	t.row("", "P1", "P2", "P3", "CG1", "CG2", "CG3", "CG4", "correct", "partial", "incorrect")
 	for _, row := range r.rows {
 		s := row.s
-		cells := []string{itoa(s.AnswersWithClaims), itoa(s.Claims), itoa(s.ClaimsJudged), itoa(s.ValidClaims)}
-		cells = append(cells, classCells(fEntailment, s.Entailment)...)
-		t.row(row.label, append(cells, itoa(s.ClaimsAdded))...)
+		cells := shareCells(schema.Persona, s.PersonaShare)
+		cells = append(cells, shareCells(schema.Category, s.CategoryShare)...)
+		cells = append(cells, shareCells(schema.AnswerCorrectness, s.AnswerShare)...)
+		t.row(row.label, cells...)
 	}
 	if err := t.flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, `
-QA: pairs imported; judged: with a question_validity label; valid: judged valid.
-P1 citizen, P2 civil_officer, P3 legal_expert; CG1 general_legal_research,
-CG2 factual_recall, CG3 false_premise, CG4 jurisdiction_time_specific (over valid pairs).
-answers: answers with extracted claims; claims: extracted claims; valid: judged
-correct; ε entailment, η neutral, ζ contradiction (over valid claims);
-added: claims the annotator added because the extractor missed them.
-`)
+
+	fmt.Fprintf(w, "\nQA pairs\n")
+	t = newTable(w, labels)
+	t.row("", "imported", "judged", "valid", "single", "multi", "correct", "partial", "incorrect")
+	for _, row := range r.rows {
+		s := row.s
+		cells := []string{itoa(s.QA), itoa(s.QAJudged), itoa(s.QAValid), itoa(s.Hop["single"]), itoa(s.Hop["multi"])}
+		cells = append(cells, classCells(schema.AnswerCorrectness, s.AnswerCorrectness)...)
+		t.row(row.label, cells...)
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "judged: with a question_validity label; single, multi (hop) and answer correctness over valid pairs.")
+
+	fmt.Fprintf(w, "\nClaims\n")
+	t = newTable(w, labels)
+	t.row("", "extracted", "not asked", "judged", "valid", "added")
+	for _, row := range r.rows {
+		s := row.s
+		t.row(row.label, itoa(s.ClaimsExtracted), itoa(sumValues(s.ClaimsNotAsked)), itoa(s.ClaimsJudged), itoa(s.ValidClaims), itoa(s.ClaimsAdded))
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "not asked: claims of questions judged invalid or of answers judged partially correct or incorrect\n(ClaimRAG-LAW validates claims of correct answers only); added: claims the annotator added\nbecause the extractor missed them.")
+	if reasons := r.All.ClaimsNotAsked; len(reasons) > 0 {
+		var parts []string
+		for _, k := range sortedKeys(reasons) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, reasons[k]))
+		}
+		fmt.Fprintf(w, "Claims not asked, by reason: %s\n", strings.Join(parts, ", "))
+	}
 	if changed := r.All.CategoryChanged; changed > 0 {
 		fmt.Fprintf(w, "The category label differs from the generated category on %d valid pairs.\n", changed)
 	}
+	writeOpen(w, r.OpenDisagreements)
 	writeLeftOut(w, r.UnknownValues, r.NotAsked)
 	return nil
+}
+
+// writeOpen says how many disagreements the lead has still to decide.
+func writeOpen(w io.Writer, open map[string]int) {
+	if len(open) == 0 {
+		return
+	}
+	var parts []string
+	for _, f := range sortedKeys(open) {
+		parts = append(parts, fmt.Sprintf("%s %d", f, open[f]))
+	}
+	fmt.Fprintf(w, "\nStill open: %d disagreements not adjudicated yet (%s); `annotate review` decides them.\n", sumValues(open), strings.Join(parts, ", "))
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
 
 // classCells lists counts in the field's value order.
-func classCells(f int, m map[string]int) []string {
+func classCells(field string, m map[string]int) []string {
 	var out []string
-	for _, v := range tracked[f].Values {
+	for _, v := range schemaValues(field) {
 		out = append(out, itoa(m[v]))
+	}
+	return out
+}
+
+// shareCells lists shares (as percentages) in the field's value order.
+func shareCells(field string, m map[string]*float64) []string {
+	var out []string
+	for _, v := range schemaValues(field) {
+		out = append(out, pctOf(m[v]))
 	}
 	return out
 }
@@ -157,15 +238,16 @@ func (r *MetricsReport) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "Claim extraction, %s\n", who(r.Annotator, r.Adjudicated))
 	t := newTable(w, labels)
-	t.row("", "claims", "judged", "correct", "accuracy %", "95% CI")
+	t.row("", "claims", "not asked", "judged", "correct", "accuracy %", "95% CI")
 	for _, k := range r.rows {
 		e := r.Extraction[k]
-		t.row(r.show[k], itoa(e.Claims), itoa(e.Judged), itoa(e.Valid), pct(e.Accuracy), ci(e.CI95))
+		t.row(r.show[k], itoa(e.Claims), itoa(e.NotAsked), itoa(e.Judged), itoa(e.Valid), pctOf(e.Accuracy), ci(e.CI95))
 	}
 	if err := t.flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "accuracy: claims labelled correct / claims with a claim_validity label (Wilson interval).")
+	fmt.Fprintln(w, "accuracy: claims labelled correct / claims with a claim_validity label (Wilson interval);")
+	fmt.Fprintln(w, "not asked: claims of questions judged invalid or answers judged partially correct or incorrect.")
 
 	fmt.Fprintf(w, "\nExtraction recall, over answers checked for missed claims\n")
 	if r.Recall[allKey].Answers == 0 {
@@ -175,7 +257,7 @@ func (r *MetricsReport) WriteText(w io.Writer) error {
 		t.row("", "answers", "correct extracted", "added", "recall %", "95% CI")
 		for _, k := range r.rows {
 			e := r.Recall[k]
-			t.row(r.show[k], itoa(e.Answers), itoa(e.CorrectExtracted), itoa(e.Added), pct(e.Recall), ci(e.CI95))
+			t.row(r.show[k], itoa(e.Answers), itoa(e.CorrectExtracted), itoa(e.Added), pctOf(e.Recall), ci(e.CI95))
 		}
 		if err := t.flush(); err != nil {
 			return err
@@ -202,10 +284,36 @@ func (r *MetricsReport) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\n%s values outside the classes (column other): %s\n", r.System, strings.Join(parts, ", "))
 	}
+	if err := r.writeResponseLevel(w, labels); err != nil {
+		return err
+	}
 	if r.Bootstrap != nil {
 		fmt.Fprintf(w, "\nIntervals: percentile bootstrap, %d replicates, seed %d.\n", r.Bootstrap.Replicates, r.Bootstrap.Seed)
 	}
+	writeOpen(w, r.OpenDisagreements)
 	writeLeftOut(w, r.UnknownValues, r.NotAsked)
+	return nil
+}
+
+// writeResponseLevel renders RefChecker's response-level meta-evaluation.
+func (r *MetricsReport) writeResponseLevel(w io.Writer, labels []string) error {
+	if len(r.ResponseLevel) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nResponse level (RefChecker's meta-evaluation): %s against the %s\n", r.System, who(r.Annotator, r.Adjudicated))
+	t := newTable(w, labels)
+	t.row("", "responses", "accuracy %", "Fact F1 %", "NonFact F1 %", "Pearson %", "Spearman %")
+	for _, k := range r.rows {
+		rl := r.ResponseLevel[k]
+		if rl == nil {
+			continue
+		}
+		t.row(r.show[k], itoa(rl.Responses), pctOf(rl.Accuracy), pct(rl.FactF1), pct(rl.NonFactF1), pctOf(rl.Pearson), pctOf(rl.Spearman))
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "a response is factual when every claim is entailed; Pearson and Spearman of the share of claims not entailed.")
 	return nil
 }
 
@@ -247,13 +355,13 @@ func (r *MetricsReport) writeVerification(w io.Writer, key string) error {
 		if err := t.flush(); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "  accuracy %s%%, Cohen's kappa %s\n", pct(v.Accuracy), strings.TrimSpace(coef(v.Kappa)+" "+ciPtr(v.KappaCI95, coef)))
+		fmt.Fprintf(w, "  accuracy %s%%, Cohen's kappa %s\n", pctOf(v.Accuracy), strings.TrimSpace(coefOf(v.Kappa)+" "+ciPtr(v.KappaCI95, coef)))
 		if err := writeConfusion(w, "rows: "+r.Annotator+", columns: "+r.System, v.classes, v.counts.Counts, v.counts.Other); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(w, "  left out %d of %d extracted claims: %d not judged, %d judged incorrect, %d without an entailment label, %d without a %s prediction",
-		lo.Claims-v.N, lo.Claims, lo.NotJudged, lo.JudgedIncorrect, lo.NoEntailment, lo.NoPrediction, r.System)
+	fmt.Fprintf(w, "  left out %d of %d extracted claims: %d not asked, %d not judged, %d judged incorrect, %d without an entailment label, %d without a %s prediction",
+		lo.Claims-v.N, lo.Claims, lo.NotAsked, lo.NotJudged, lo.JudgedIncorrect, lo.NoEntailment, lo.NoPrediction, r.System)
 	if lo.UnknownValidity+lo.UnknownEntailment > 0 {
 		fmt.Fprintf(w, ", %d with a label value outside the schema", lo.UnknownValidity+lo.UnknownEntailment)
 	}
@@ -284,6 +392,12 @@ func writeConfusion(w io.Writer, title string, classes []string, counts [][]int,
 func (r *AgreementReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "Agreement between %s\n", strings.Join(r.Annotators, ", "))
 	for _, name := range r.order {
+		fa := r.Fields[name]
+		if len(fa.LeftOut) > 0 {
+			fmt.Fprintf(w, "  %s: left out %s (no label of this field)\n", name, strings.Join(fa.LeftOut, ", "))
+		}
+	}
+	for _, name := range r.order {
 		if err := r.writeField(w, name); err != nil {
 			return err
 		}
@@ -296,24 +410,28 @@ func (r *AgreementReport) WriteText(w io.Writer) error {
 
 func (r *AgreementReport) writeField(w io.Writer, name string) error {
 	fa := r.Fields[name]
-	fmt.Fprintf(w, "\n%s: ", name)
+	fmt.Fprintf(w, "\n%s (%s): ", name, strings.Join(fa.Annotators, ", "))
 	if fa.Items == 0 {
 		fmt.Fprintf(w, "no item labelled by two of them\n")
 		r.writeFieldLeftOut(w, fa)
 		return nil
 	}
-	fmt.Fprintf(w, "%d items labelled by at least two, %d by all %d\n", fa.Items, fa.Complete, len(r.Annotators))
+	fmt.Fprintf(w, "%d items labelled by at least two, %d by all %d\n", fa.Items, fa.Complete, len(fa.Annotators))
 	t := newTable(w, []string{"Krippendorff's alpha"})
-	t.row("percent agreement", pct(fa.PercentAgreement)+"%", "")
-	t.row("Fleiss' kappa", coef(fa.FleissKappa), ciPtr(fa.FleissKappaCI95, coef))
-	t.row("Krippendorff's alpha", coef(fa.KrippendorffAlpha), ciPtr(fa.KrippendorffAlphaCI95, coef))
-	t.row("Gwet's AC1", coef(fa.GwetAC1), ciPtr(fa.GwetAC1CI95, coef))
+	percent := pctOf(fa.PercentAgreement)
+	if fa.PercentAgreement != nil {
+		percent += "%"
+	}
+	t.row("percent agreement", percent, "")
+	t.row("Fleiss' kappa", coefOf(fa.FleissKappa), ciPtr(fa.FleissKappaCI95, coef))
+	t.row("Krippendorff's alpha", coefOf(fa.KrippendorffAlpha), ciPtr(fa.KrippendorffAlphaCI95, coef))
+	t.row("Gwet's AC1", coefOf(fa.GwetAC1), ciPtr(fa.GwetAC1CI95, coef))
 	if err := t.flush(); err != nil {
 		return err
 	}
 	var parts []string
 	for _, c := range fa.Classes {
-		parts = append(parts, c+" "+coef(fa.PerClass[c].FleissKappa))
+		parts = append(parts, c+" "+coefOf(fa.PerClass[c].FleissKappa))
 	}
 	fmt.Fprintf(w, "  per class Fleiss' kappa: %s\n", strings.Join(parts, ", "))
 	labels := []string{"pair"}
@@ -324,7 +442,7 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 	head := []string{"n", "agree %", "Cohen's kappa"}
 	t.row("pair", head...)
 	for _, p := range fa.Pairs {
-		t.row(p.A+" / "+p.B, itoa(p.N), pct(p.PercentAgreement), coef(p.CohenKappa), ciPtr(p.CohenKappaCI95, coef))
+		t.row(p.A+" / "+p.B, itoa(p.N), pctOf(p.PercentAgreement), coefOf(p.CohenKappa), ciPtr(p.CohenKappaCI95, coef))
 	}
 	if err := t.flush(); err != nil {
 		return err
@@ -341,10 +459,10 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 	if fa.Disagreements != nil {
 		fmt.Fprintf(w, "  %d disagreements:\n", len(fa.Disagreements))
 		t = newTable(w, []string{"item"})
-		t.row("item", r.Annotators...)
+		t.row("item", fa.Annotators...)
 		for _, d := range fa.Disagreements {
 			var cells []string
-			for _, a := range r.Annotators {
+			for _, a := range fa.Annotators {
 				v := d.Labels[a]
 				if v == "" {
 					v = "-"
@@ -359,7 +477,7 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 }
 
 func (r *AgreementReport) writeFieldLeftOut(w io.Writer, fa *FieldAgreement) {
-	for _, a := range r.Annotators {
+	for _, a := range fa.Annotators {
 		var parts []string
 		for _, v := range sortedKeys(fa.UnknownValues[a]) {
 			parts = append(parts, fmt.Sprintf("%q %d", v, fa.UnknownValues[a][v]))

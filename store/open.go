@@ -205,3 +205,16 @@ var ErrNotFound = errors.New("not found")
 func notFound(what, name string) error { return fmt.Errorf("%s %q: %w", what, name, ErrNotFound) }
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+// jsonInts passes a list of ids as one JSON parameter (json_each), which has
+// no limit on its length, unlike bound parameters.
+func jsonInts(v []int64) string {
+	b := []byte{'['}
+	for i, n := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, n, 10)
+	}
+	return string(append(b, ']'))
+}

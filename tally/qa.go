@@ -53,9 +53,6 @@ func hasExtracted(f *Family) bool {
 
 func countQA(c *Counter, f *Family, m *Member, r int64) {
 	labels := m.Labels[r]
-	if len(labels) == 0 {
-		return
-	}
 	counted := schema.Counted(schema.KindQA, labels, nil)
 	withClaims := hasExtracted(f)
 	if counted[schema.QuestionValidity] == "valid" {

@@ -164,6 +164,8 @@ func computeMember(res *Result, f *Family, m *Member) {
 			countLabels(c, f, m, r)
 			if r != Adjudicated {
 				countQueue(res, c, f, m, r, kr)
+			} else if reason := schema.ParentGate(m.Kind, f.ParentLabels(m, r)); reason != "" {
+				c.Add(r, Gated, string(m.Kind), reason, 1)
 			}
 		}
 		if kr.Count != nil {
@@ -175,8 +177,10 @@ func computeMember(res *Result, f *Family, m *Member) {
 	}
 }
 
-// raters lists who has labels on the member or, for a child, on its parent,
-// in id order (Adjudicated first).
+// raters lists who has labels on the member or, for a child, on its parent
+// (whose labels decide what the child asks), or, for the root, on a child
+// (whose labels make up the root's answer-level counts), in id order
+// (Adjudicated first).
 func raters(f *Family, m *Member) []int64 {
 	set := map[int64]bool{}
 	for r := range m.Labels {
@@ -185,6 +189,12 @@ func raters(f *Family, m *Member) []int64 {
 	if m.ID != f.Root.ID {
 		for r := range f.Root.Labels {
 			set[r] = true
+		}
+	} else {
+		for i := range f.Children {
+			for r := range f.Children[i].Labels {
+				set[r] = true
+			}
 		}
 	}
 	return slices.Sorted(maps.Keys(set))

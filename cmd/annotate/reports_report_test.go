@@ -185,12 +185,12 @@ func TestReportCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--db", one, "agreement"}, "annotate: agreement needs at least two annotators; the database has one (jo)\n"},
+		{[]string{"--db", one, "agreement"}, "annotate: agreement needs at least two annotators with labels; the database has one (jo)\n"},
 		{[]string{"--db", two, "agreement", "--annotators", "jo"}, "annotate: agreement needs at least two annotators; --annotators names 1 (jo)\n"},
-		{[]string{"--db", two, "stats"}, "annotate: 2 annotators: choose --annotator NAME (jo, sam) or --adjudicated\n"},
+		{[]string{"--db", two, "stats"}, "annotate: 2 annotators have labels: choose --annotator NAME (jo, sam) or --adjudicated\n"},
 		{[]string{"--db", two, "metrics", "--adjudicated"}, "annotate: no adjudicated labels yet (adjudicate disagreements with `annotate review`, or choose --annotator NAME)\n"},
 		{[]string{"--db", two, "metrics", "--annotator", "jo", "--adjudicated"}, "annotate: choose --annotator NAME or --adjudicated, not both\n"},
-		{[]string{"--db", two, "stats", "--annotator", "bob"}, "annotate: no annotator \"bob\" (annotators: jo, sam)\n"},
+		{[]string{"--db", two, "stats", "--annotator", "bob"}, "annotate: no annotator \"bob\" (annotators with labels: jo, sam)\n"},
 		{[]string{"--db", two, "agreement", "--field", "colour"}, "annotate: unknown field \"colour\""},
 		{[]string{"--db", filepath.Join(t.TempDir(), "none.db"), "stats"}, "annotate: no database at "},
 	} {

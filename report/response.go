@@ -1,0 +1,184 @@
+package report
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/annotate-dev/annotate/tally"
+)
+
+// ResponseLevel is RefChecker's response-level meta-evaluation
+// (benchmark/evaluation/corr.py): a response is factual when every claim is
+// entailed; its hallucination rate is the share of claims not entailed.
+// Over the responses the expert judged at least one claim of (and the
+// system judged some claim of), the system's factual verdicts against the
+// expert's (accuracy, F1 of the factual and of the non-factual class) and
+// the correlation of the two rates.
+type ResponseLevel struct {
+	Responses int      `json:"responses"`
+	Accuracy  *float64 `json:"accuracy"`
+	FactF1    float64  `json:"fact_f1"`    // 0 with an empty denominator, as scikit-learn
+	NonFactF1 float64  `json:"nonfact_f1"` // likewise
+	Pearson   *float64 `json:"pearson"`    // null when either rate is constant
+	Spearman  *float64 `json:"spearman"`
+}
+
+// responsePair is one response's rates: k of n expert-judged claims not
+// entailed, j of m system-judged claims not entailed.
+type responsePair struct{ k, n, j, m int }
+
+func parseResponse(b string) (responsePair, bool) {
+	e, s, ok := strings.Cut(b, "|")
+	if !ok {
+		return responsePair{}, false
+	}
+	var p responsePair
+	var err1, err2 error
+	p.k, p.n, err1 = fraction(e)
+	p.j, p.m, err2 = fraction(s)
+	return p, err1 == nil && err2 == nil && p.n > 0
+}
+
+func fraction(s string) (int, int, error) {
+	a, b, _ := strings.Cut(s, "/")
+	x, err := strconv.Atoi(a)
+	if err != nil {
+		return 0, 0, err
+	}
+	y, err := strconv.Atoi(b)
+	return x, y, err
+}
+
+func responseLevel(rt rater, t *tallies, src int64, all bool, system string) *ResponseLevel {
+	var ps []responsePair
+	var counts []int
+	t.each(rt.id, src, all, tally.Response, func(k tally.Key, n int) {
+		if k.A != system {
+			return
+		}
+		if p, ok := parseResponse(k.B); ok {
+			ps = append(ps, p)
+			counts = append(counts, n)
+		}
+	})
+	if len(ps) == 0 {
+		return nil
+	}
+	// A fixed order, so sums come out the same whatever order the map gave.
+	idx := make([]int, len(ps))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		pa, pb := ps[a], ps[b]
+		return slices.Compare([]int{pa.k, pa.n, pa.j, pa.m}, []int{pb.k, pb.n, pb.j, pb.m})
+	})
+	var gt, sys []float64
+	var gtFact, sysFact []bool
+	for _, i := range idx {
+		p := ps[i]
+		sr := 0.0
+		if p.m > 0 {
+			sr = float64(p.j) / float64(p.m)
+		}
+		for range counts[i] {
+			gt = append(gt, float64(p.k)/float64(p.n))
+			sys = append(sys, sr)
+			gtFact = append(gtFact, p.k == 0)
+			sysFact = append(sysFact, p.j == 0)
+		}
+	}
+	rl := &ResponseLevel{Responses: len(gt)}
+	same := 0
+	for i := range gtFact {
+		if gtFact[i] == sysFact[i] {
+			same++
+		}
+	}
+	rl.Accuracy = ratio(same, len(gt))
+	rl.FactF1 = binaryF1(gtFact, sysFact, true)
+	rl.NonFactF1 = binaryF1(gtFact, sysFact, false)
+	rl.Pearson = pearson(gt, sys)
+	rl.Spearman = pearson(ranks(gt), ranks(sys))
+	return rl
+}
+
+// binaryF1 is scikit-learn's f1_score with pos_label pos (0 when undefined).
+func binaryF1(truth, pred []bool, pos bool) float64 {
+	tp, fp, fn := 0, 0, 0
+	for i := range truth {
+		switch {
+		case truth[i] == pos && pred[i] == pos:
+			tp++
+		case truth[i] != pos && pred[i] == pos:
+			fp++
+		case truth[i] == pos && pred[i] != pos:
+			fn++
+		}
+	}
+	if 2*tp+fp+fn == 0 {
+		return 0
+	}
+	return 2 * float64(tp) / float64(2*tp+fp+fn)
+}
+
+// pearson is the Pearson correlation, nil when either side is constant (as
+// scipy's nan).
+func pearson(x, y []float64) *float64 {
+	n := float64(len(x))
+	if n < 2 {
+		return nil
+	}
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= n
+	my /= n
+	var sxy, sxx, syy float64
+	for i := range x {
+		dx, dy := x[i]-mx, y[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return nil
+	}
+	r := sxy / math.Sqrt(sxx*syy)
+	return ptr(math.Max(-1, math.Min(1, r)))
+}
+
+// ranks are the 1-based ranks of x, ties given their average rank (scipy's
+// rankdata "average", which spearmanr uses).
+func ranks(x []float64) []float64 {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case x[a] < x[b]:
+			return -1
+		case x[a] > x[b]:
+			return 1
+		}
+		return 0
+	})
+	out := make([]float64, len(x))
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
+			j++
+		}
+		avg := float64(i+j)/2 + 1
+		for k := i; k <= j; k++ {
+			out[idx[k]] = avg
+		}
+		i = j + 1
+	}
+	return out
+}
