@@ -44,6 +44,9 @@ type Options struct {
 	create func(path string) (io.WriteCloser, error)
 }
 
+// Formats lists the formats --format accepts.
+var Formats = []string{"hf", "jsonl", "csv"}
+
 // Defaults of the hf card.
 const (
 	DefaultSplit   = "test"

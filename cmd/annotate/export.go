@@ -10,7 +10,6 @@ import (
 
 	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +46,7 @@ interrupted export leaves nothing half-written.`,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				// A progress bar only on a terminal: piped or redirected
 				// stderr gets no control characters.
-				if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(f.Fd()) {
+				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
 					o.Progress = f
 				}
 				// Ctrl-C stops the export between two rows; its temporary

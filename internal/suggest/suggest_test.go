@@ -1,0 +1,31 @@
+package suggest
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestDistance(t *testing.T) {
+	// Textbook values: kitten→sitting needs 3 edits (k→s, e→i, +g).
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"kitten", "sitting", 3}, {"", "abc", 3}, {"abc", "abc", 0}, {"flaw", "lawn", 2}, {"é", "e", 1}} {
+		if got := Distance(c.a, c.b); got != c.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestClose(t *testing.T) {
+	known := []string{"GDPR", "CIVIL", "gdpr-2"}
+	if got := Close("gdpr", known, 2); !slices.Equal(got, []string{"GDPR"}) {
+		t.Errorf("case: %v", got)
+	}
+	if got := Close("CIVL", known, 2); !slices.Equal(got, []string{"CIVIL"}) {
+		t.Errorf("typo: %v", got)
+	}
+	if got := Close("penal", known, 2); got != nil {
+		t.Errorf("far: %v", got)
+	}
+}
