@@ -60,8 +60,12 @@ func notFoundError(what, typed string, known []string) error {
 	if len(known) == 0 {
 		return fmt.Errorf("%s (there is none yet)", msg)
 	}
-	if len(known) > 12 {
-		return fmt.Errorf("%s (%d %ss, e.g. %s)", msg, len(known), what, strings.Join(known[:12], ", "))
+	whats := what + "s"
+	if strings.HasSuffix(what, "ch") {
+		whats = what + "es"
 	}
-	return fmt.Errorf("%s (%ss: %s)", msg, what, strings.Join(known, ", "))
+	if len(known) > 12 {
+		return fmt.Errorf("%s (%d %s, e.g. %s)", msg, len(known), whats, strings.Join(known[:12], ", "))
+	}
+	return fmt.Errorf("%s (%s: %s)", msg, whats, strings.Join(known, ", "))
 }

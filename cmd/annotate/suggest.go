@@ -23,6 +23,10 @@ func rejectUnknownCommands(root *cobra.Command) {
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
+		// cobra applies its default distance only on its own path.
+		if c.SuggestionsMinimumDistance <= 0 {
+			c.SuggestionsMinimumDistance = 2
+		}
 		if c == root || !c.HasSubCommands() || c.Runnable() {
 			return
 		}
