@@ -46,8 +46,7 @@ data is refused, never mixed with the sample.`,
 						os.RemoveAll(filepath.Dir(d.path))
 						return
 					}
-					fmt.Fprintf(cmd.ErrOrStderr(), "demo database kept at %s; reopen it with:\n  annotate --db %s --as %s\n",
-						d.path, shellQuote(d.path), shellQuote(who))
+					fmt.Fprint(cmd.ErrOrStderr(), keptMessage(d.path, who))
 				}()
 				return o.run(d.s, who, "demo")
 			},
@@ -56,6 +55,12 @@ data is refused, never mixed with the sample.`,
 		cmd.Flags().BoolVar(&keep, "keep", false, "keep the demo database and print the command that reopens it")
 		return cmd
 	})
+}
+
+// keptMessage says where the demo database is and how to reopen it, as a
+// command that can be pasted into a shell.
+func keptMessage(path, who string) string {
+	return fmt.Sprintf("demo database kept at %s; reopen it with:\n  annotate --db %s --as %s\n", path, shellQuote(path), shellQuote(who))
 }
 
 // demoDB is the database the demo runs on.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -107,7 +108,8 @@ func (rep *sessionsReport) writeText(w io.Writer, who string) error {
 			fmt.Fprintf(w, "; %d longer than %s", a.OverLimit, short(limit))
 		}
 		fmt.Fprintln(w)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		var table strings.Builder
+		tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  STARTED\tLENGTH\tACTIVE\tDECISIONS\tCLIENT\t")
 		for _, r := range a.Sessions {
 			var marks string
@@ -125,6 +127,11 @@ func (rep *sessionsReport) writeText(w io.Writer, who string) error {
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		for _, line := range strings.SplitAfter(table.String(), "\n") {
+			if line != "" {
+				fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+			}
 		}
 	}
 	fmt.Fprintln(w, "\nLength is wall clock, from start to end; a session not closed (the program was killed or crashed, or is still open) "+
