@@ -57,6 +57,9 @@ interrupted export leaves nothing half-written.`,
 				if err != nil {
 					return err
 				}
+				for _, n := range res.Notes {
+					fmt.Fprintln(cmd.ErrOrStderr(), "annotate:", n)
+				}
 				return printExport(cmd, g, res)
 			}),
 		}
@@ -81,6 +84,7 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 		return json.NewEncoder(out).Encode(map[string]any{
 			"dir": res.Dir, "format": res.Format, "files": res.Files, "labels_of": res.LabelSet,
 			"qa": res.QA, "claims": res.Claims, "label_lines": res.Labels, "languages": res.Languages,
+			"cleaned_up": append([]string{}, res.Notes...),
 		})
 	}
 	what := fmt.Sprintf("%d QA pairs and %d claims", res.QA, res.Claims)
