@@ -52,7 +52,7 @@ var Formats = []string{"hf", "jsonl", "csv"}
 const (
 	DefaultSplit   = "test"
 	DefaultLicense = "cc-by-4.0"
-	DefaultName    = "annotate legal RAG benchmark"
+	DefaultName    = "annotate RAG benchmark"
 )
 
 // Result says what an export wrote.
@@ -149,6 +149,8 @@ func check(o Options) error {
 		return fmt.Errorf("--split %q: a split name is letters, digits and underscores, optionally dot-separated (e.g. test, train, validation)", o.Split)
 	case o.WithNotes && o.Format == "jsonl":
 		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
+	case o.Format == "hf":
+		return checkLicense(o.License)
 	}
 	return nil
 }

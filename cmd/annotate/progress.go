@@ -7,13 +7,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
 
-// activeTimeRule says how active time is counted, in the words of DESIGN.md
-// and the README (the TUI's timer, tui/timer.go, measures it).
-const activeTimeRule = "Active time is the sum of the gaps between key presses on an item, each gap counted up to 5 minutes."
+// activeTimeRule says how active time is counted (one sentence for the
+// card, progress, README and DESIGN.md).
+const activeTimeRule = exporter.ActiveTimeRule
 
 // defaultSessionLimit is the paper's "at most two hours" per sitting, the
 // default of the screens' break reminder (--session-limit) too.

@@ -2,7 +2,10 @@
 // messages that say "did you mean …?".
 package suggest
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Close returns the known names that match typed in another case, else
 // those within maxEdits edits of it (case-insensitive), in known's order.
@@ -43,4 +46,30 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// Nearest returns up to limit known names within maxEdits edits of typed,
+// or that typed begins (at least two characters), nearest first, ties in
+// known's order.
+func Nearest(typed string, known []string, maxEdits, limit int) []string {
+	type cand struct {
+		name string
+		d, i int
+	}
+	var cs []cand
+	for i, k := range known {
+		d := Distance(typed, k)
+		if len([]rune(typed)) >= 2 && strings.HasPrefix(k, typed) {
+			d = min(d, 1)
+		}
+		if d <= maxEdits {
+			cs = append(cs, cand{k, d, i})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+	var out []string
+	for _, c := range cs[:min(limit, len(cs))] {
+		out = append(out, c.name)
+	}
+	return out
 }

@@ -29,3 +29,18 @@ func TestClose(t *testing.T) {
 		t.Errorf("far: %v", got)
 	}
 }
+
+func TestNearest(t *testing.T) {
+	known := []string{"apache-2.0", "mit", "cc-by-4.0", "cc-by-sa-4.0", "cc-by-nc-4.0", "cc0-1.0", "gpl-3.0"}
+	for typed, want := range map[string][]string{
+		"apache2":   {"apache-2.0"}, // 2 edits
+		"cc-by-4":   {"cc-by-4.0"},  // a prefix; cc-by-sa-4.0 is 5 edits away
+		"cc-by-4.1": {"cc-by-4.0"},  // 1 edit
+		"mitt":      {"mit"},
+		"zzzzzzzz":  nil,
+	} {
+		if got := Nearest(typed, known, 3, 5); !slices.Equal(got, want) {
+			t.Errorf("Nearest(%q) = %v, want %v", typed, got, want)
+		}
+	}
+}
