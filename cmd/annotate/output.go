@@ -31,6 +31,10 @@ func runSafely(args []string, stdout, stderr io.Writer) error {
 	errOut := &textsafe.Writer{W: stderr}
 	root.SetOut(out)
 	root.SetErr(errOut)
+	// cobra's completion command takes its writer when it is made: make it
+	// now, behind the sanitiser, and guard its group against typos too.
+	root.InitDefaultCompletionCmd()
+	rejectUnknownCommands(root)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err != nil && !errors.As(err, new(exitError)) {

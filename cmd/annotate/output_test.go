@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/spf13/cobra"
 )
 
 // Hostile data: an OSC that sets the window title and rings the bell, a C1
@@ -268,5 +269,26 @@ func TestNoCommandWritesAroundTheSanitiser(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("only %d files checked: run from the package folder", checked)
+	}
+}
+
+// The shell completion scripts hold no control character, so the sanitiser
+// passes them through byte for byte.
+func TestCompletionScriptsUnchanged(t *testing.T) {
+	for shell, gen := range map[string]func(*cobra.Command, io.Writer) error{
+		"bash": func(c *cobra.Command, w io.Writer) error { return c.GenBashCompletionV2(w, true) },
+		"zsh":  (*cobra.Command).GenZshCompletion,
+		"fish": func(c *cobra.Command, w io.Writer) error { return c.GenFishCompletion(w, true) },
+	} {
+		var direct, through bytes.Buffer
+		if err := gen(newRootCmd(), &direct); err != nil {
+			t.Fatal(err)
+		}
+		if err := runSafely([]string{"completion", shell}, &through, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if direct.Len() < 1000 || through.String() != direct.String() {
+			t.Errorf("%s: the script changed on its way out (%d bytes, %d through the sanitiser)", shell, direct.Len(), through.Len())
+		}
 	}
 }
