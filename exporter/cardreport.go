@@ -177,7 +177,7 @@ func (c *card) metricsSection(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "## Claim extraction and verification (%s)\n\n", m.System)
-	b.WriteString("How good the automatic tools were against the expert (the paper's Section 4.3 and Table 3). " +
+	b.WriteString("How good the automatic tools were against the human labels (the paper's Section 4.3 and Table 3). " +
 		"Extraction accuracy: claims judged correct over judged extracted claims (Wilson 95% interval). " +
 		"Verification: over claims judged correct with an entailment label and a prediction.\n\n")
 	b.WriteString("| source | judged claims | extraction accuracy % | 95% CI | verified claims | accuracy % | macro F1 % | weighted F1 % | Cohen's κ |\n")

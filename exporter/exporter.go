@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/annotate-dev/annotate/store"
 )
@@ -44,11 +45,14 @@ type Options struct {
 	create func(path string) (io.WriteCloser, error)
 }
 
+// Formats lists the formats --format accepts.
+var Formats = []string{"hf", "jsonl", "csv"}
+
 // Defaults of the hf card.
 const (
 	DefaultSplit   = "test"
 	DefaultLicense = "cc-by-4.0"
-	DefaultName    = "annotate legal RAG benchmark"
+	DefaultName    = "annotate RAG benchmark"
 )
 
 // Result says what an export wrote.
@@ -61,6 +65,7 @@ type Result struct {
 	Claims    int
 	Labels    int // jsonl: label lines
 	Languages []string
+	Notes     []string // the leftovers of killed exports cleaned up (or left) first
 }
 
 // HF split names are word characters, dot-separated (the Hub refuses others).
@@ -85,11 +90,17 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 	if err := check(o); err != nil {
 		return Result{}, err
 	}
+	// What killed exports into the same --out left behind goes first: it
+	// may even be the previous export to put back.
+	notes := cleanStale(o.Out, time.Now())
 	if err := checkOut(o.Out, o.Force); err != nil { // before any reading: fail fast
-		return Result{}, err
+		if len(notes) > 0 {
+			err = fmt.Errorf("%w (first %s)", err, strings.Join(notes, "; "))
+		}
+		return Result{Notes: notes}, err
 	}
 	e := &exporter{ctx: ctx, s: s, o: o, prog: newProgress(o.Progress), create: o.create,
-		res: Result{Dir: o.Out, Format: o.Format}}
+		res: Result{Dir: o.Out, Format: o.Format, Notes: notes}}
 	if e.create == nil {
 		e.create = osCreate
 	}
@@ -138,6 +149,8 @@ func check(o Options) error {
 		return fmt.Errorf("--split %q: a split name is letters, digits and underscores, optionally dot-separated (e.g. test, train, validation)", o.Split)
 	case o.WithNotes && o.Format == "jsonl":
 		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
+	case o.Format == "hf":
+		return checkLicense(o.License)
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func checkOut(out string, force bool) error {
 // parent, so the final rename is on one file system and atomic) and puts it
 // in place only once fill has succeeded. A failed or interrupted export
 // removes its temporary folder and leaves out as it was: absent, or the
-// previous export.
+// previous export. A killed one leaves them to the next export (stale.go).
 func writeFolder(out string, force bool, fill func(tmp string) error) (err error) {
 	if err := checkOut(out, force); err != nil {
 		return err
@@ -48,8 +48,14 @@ func writeFolder(out string, force bool, fill func(tmp string) error) (err error
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	lock, err := newTempLock(parent, base)
 	if err != nil {
+		return err
+	}
+	defer lock.release()
+	tmp := lock.dir
+	// A published dataset is readable (the umask still applies).
+	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return err
 	}
 	defer func() {
@@ -57,10 +63,6 @@ func writeFolder(out string, force bool, fill func(tmp string) error) (err error
 			os.RemoveAll(tmp)
 		}
 	}()
-	// MkdirTemp makes a private folder; a published dataset is readable.
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
 	if err := fill(tmp); err != nil {
 		return err
 	}

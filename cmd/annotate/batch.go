@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -32,11 +33,22 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			spec.Name = args[0]
-			if assign != "" {
-				for _, a := range strings.Split(assign, ",") {
-					if a = strings.TrimSpace(a); a != "" {
-						spec.Assign = append(spec.Assign, a)
-					}
+			if err := checkName("batch name", spec.Name); err != nil {
+				return err
+			}
+			if spec.Size < 0 {
+				return fmt.Errorf("--size %d: want a number of items, or 0 for every remaining item", spec.Size)
+			}
+			if spec.Kind != "qa" && spec.Kind != "claim" {
+				return fmt.Errorf("--kind %q: must be qa or claim", spec.Kind)
+			}
+			if spec.OnlyCorrectAnswers && spec.Kind != "claim" {
+				return fmt.Errorf("--only-correct-answers applies to claim batches (--kind claim)")
+			}
+			if cmd.Flags().Changed("assign") {
+				var err error
+				if spec.Assign, err = parseNames("--assign", assign); err != nil {
+					return err
 				}
 			}
 			switch overlap {
@@ -50,6 +62,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 				if len(spec.Assign) == 0 {
 					return fmt.Errorf("--overlap needs --assign")
 				}
+				if n > len(spec.Assign) {
+					return fmt.Errorf("--overlap %d: must be between 1 and the number of assignees (%d)", n, len(spec.Assign))
+				}
 				spec.Overlap = n
 			}
 			if cmd.Flags().Changed("seed") {
@@ -60,6 +75,13 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if err := checkBatchPool(s, spec); err != nil {
+				return err
+			}
+			known, err := annotatorNames(s)
+			if err != nil {
+				return err
+			}
 			b, err := s.CreateBatch(spec)
 			if err != nil {
 				return err
@@ -68,13 +90,22 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if len(b.Assignees) > 0 {
 				who = strings.Join(b.Assignees, ", ")
 			}
+			var added []string
+			for _, a := range b.Assignees {
+				if !slices.Contains(known, a) {
+					added = append(added, a)
+				}
+			}
+			if len(added) > 0 {
+				who += " (new annotator" + plural(len(added)) + ": " + strings.Join(added, ", ") + ")"
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "batch %s: %d %s items, for %s\n", b.Name, b.Size, b.Kind, who)
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&spec.Kind, "kind", "qa", "qa or claim")
-	f.IntVar(&spec.Size, "size", 0, "number of items (0: all remaining)")
+	f.IntVar(&spec.Size, "size", 0, "number of items (0: every remaining item)")
 	f.BoolVar(&spec.Pilot, "pilot", false, "mark as a pilot batch")
 	f.StringVar(&spec.Source, "source", "", "only items of this source")
 	f.StringVar(&assign, "assign", "", "comma-separated annotators")
@@ -150,6 +181,66 @@ func newBatchListCmd(g *globals) *cobra.Command {
 			return tw.Flush()
 		}),
 	}
+}
+
+// checkBatchPool says why a batch would be empty, by its real cause: an
+// unknown source (or one in another case), no items of the kind, every item
+// already in a batch, no answer judged correct yet.
+func checkBatchPool(s *store.Store, spec store.BatchSpec) error {
+	where := ""
+	if spec.Source != "" {
+		x, err := s.Snapshot()
+		if err != nil {
+			return err
+		}
+		srcs, err := x.Sources()
+		x.Close()
+		if err != nil {
+			return err
+		}
+		var names []string
+		for _, src := range srcs {
+			names = append(names, src.Name)
+		}
+		if !slices.Contains(names, spec.Source) {
+			return notFoundError("source", spec.Source, names)
+		}
+		where = " of source " + spec.Source
+	}
+	p, err := s.BatchPool(spec.Kind, spec.Source)
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.Items == 0 && spec.Kind == "claim":
+		return fmt.Errorf("no claims%s to put in batch %q: import claims first", where, spec.Name)
+	case p.Items == 0:
+		return fmt.Errorf("no QA pairs%s to put in batch %q: import data first", where, spec.Name)
+	case p.Free == 0:
+		return fmt.Errorf("no %s items left%s for batch %q: every one (%d) is in a batch already (annotate batch list)", spec.Kind, where, spec.Name, p.Items)
+	case spec.OnlyCorrectAnswers && p.CorrectAnswers == 0:
+		return fmt.Errorf("no answer%s is judged correct yet: --only-correct-answers takes the claims of answers labelled answer_correctness=correct", where)
+	case spec.OnlyCorrectAnswers && p.FreeOfCorrect == 0:
+		return fmt.Errorf("the claims of the %d answer%s judged correct%s are all in batches already", p.CorrectAnswers, plural(p.CorrectAnswers), where)
+	}
+	return nil
+}
+
+// annotatorNames lists the annotators' names in creation order.
+func annotatorNames(s *store.Store) ([]string, error) {
+	as, err := s.Annotators()
+	names := make([]string, len(as))
+	for i, a := range as {
+		names[i] = a.Name
+	}
+	return names, err
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func yesNo(b bool) string {

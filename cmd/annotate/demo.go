@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/annotate-dev/annotate/demo"
 	"github.com/annotate-dev/annotate/importer"
@@ -21,39 +24,103 @@ func init() {
 			Long: `demo creates a temporary database, imports the embedded sample (GDPR in
 English, the Code civil in French: QA pairs, context paragraphs and claims
 with RefChecker predictions) and opens the annotation screens. The database
-is removed on exit unless --keep.`,
-			Example: "  annotate demo\n  annotate demo --as jo --kind claim --keep",
+is removed on exit unless --keep, which prints the command that reopens it.
+
+With --db PATH the sample is seeded into PATH instead, which is kept: PATH
+must not exist yet (or be a database with no items); a database that holds
+data is refused, never mixed with the sample.`,
+			Example: "  annotate demo\n  annotate demo --as jo --kind claim --keep\n  annotate demo --db sample.db",
 			Args:    cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				dir, err := os.MkdirTemp("", "annotate-demo-")
+				d, err := openDemo(g.db, cmd.Flags().Changed("db"))
 				if err != nil {
 					return err
 				}
-				path := filepath.Join(dir, "demo.db")
-				s, err := seedDemo(path)
-				if err != nil {
-					os.RemoveAll(dir)
-					return err
-				}
-				defer func() {
-					s.Close()
-					if keep {
-						fmt.Fprintf(cmd.ErrOrStderr(), "demo database kept at %s\n", path)
-					} else {
-						os.RemoveAll(dir)
-					}
-				}()
 				who := g.as
 				if who == "" {
 					who = "demo"
 				}
-				return o.run(s, who, "demo")
+				defer func() {
+					d.s.Close()
+					if d.temp && !keep {
+						os.RemoveAll(filepath.Dir(d.path))
+						return
+					}
+					fmt.Fprint(cmd.ErrOrStderr(), keptMessage(d.path, who))
+				}()
+				return o.run(d.s, who, "demo")
 			},
 		}
 		o.add(cmd)
-		cmd.Flags().BoolVar(&keep, "keep", false, "keep the demo database and print its path on exit")
+		cmd.Flags().BoolVar(&keep, "keep", false, "keep the demo database and print the command that reopens it")
 		return cmd
 	})
+}
+
+// keptMessage says where the demo database is and how to reopen it, as a
+// command that can be pasted into a shell.
+func keptMessage(path, who string) string {
+	return fmt.Sprintf("demo database kept at %s; reopen it with:\n  annotate --db %s --as %s\n", path, shellQuote(path), shellQuote(who))
+}
+
+// demoDB is the database the demo runs on.
+type demoDB struct {
+	s    *store.Store
+	path string
+	temp bool // in a temporary folder of its own, removed unless --keep
+}
+
+// openDemo seeds the sample into a new temporary database, or into the
+// database the user named with --db if it is new or holds no items.
+func openDemo(dbFlag string, named bool) (demoDB, error) {
+	if !named {
+		dir, err := os.MkdirTemp("", "annotate-demo-")
+		if err != nil {
+			return demoDB{}, err
+		}
+		path := filepath.Join(dir, "demo.db")
+		s, err := seedDemo(path)
+		if err != nil {
+			os.RemoveAll(dir)
+			return demoDB{}, err
+		}
+		return demoDB{s: s, path: path, temp: true}, nil
+	}
+	_, statErr := os.Stat(dbFlag)
+	existed := statErr == nil
+	if existed {
+		s, err := store.Open(dbFlag)
+		if err != nil {
+			return demoDB{}, fmt.Errorf("--db %s: %w", dbFlag, err)
+		}
+		x, err := s.Snapshot()
+		if err != nil {
+			s.Close()
+			return demoDB{}, err
+		}
+		qa, claims, err := x.Counts(true)
+		x.Close()
+		s.Close()
+		if err != nil {
+			return demoDB{}, err
+		}
+		if qa+claims > 0 {
+			return demoDB{}, fmt.Errorf("--db %s already holds data (%d QA pair%s, %d claim%s): the demo seeds a new database; "+
+				"give a path that does not exist, or open this one with annotate --db %s", dbFlag, qa, plural(qa), claims, plural(claims), shellQuote(dbFlag))
+		}
+	} else if !errors.Is(statErr, os.ErrNotExist) {
+		return demoDB{}, fmt.Errorf("--db %s: %w", dbFlag, statErr)
+	}
+	s, err := seedDemo(dbFlag)
+	if err != nil {
+		if !existed { // leave nothing behind that the user did not have
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				os.Remove(dbFlag + suffix)
+			}
+		}
+		return demoDB{}, err
+	}
+	return demoDB{s: s, path: dbFlag}, nil
 }
 
 // seedDemo creates a database at path holding the embedded sample.
@@ -67,4 +134,15 @@ func seedDemo(path string) (*store.Store, error) {
 		return nil, fmt.Errorf("seeding the demo: %w", err)
 	}
 	return s, nil
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// shellQuote quotes a word for a POSIX shell, so the printed command can be
+// pasted as is.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +46,7 @@ interrupted export leaves nothing half-written.`,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				// A progress bar only on a terminal: piped or redirected
 				// stderr gets no control characters.
-				if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(f.Fd()) {
+				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
 					o.Progress = f
 				}
 				// Ctrl-C stops the export between two rows; its temporary
@@ -57,6 +56,9 @@ interrupted export leaves nothing half-written.`,
 				res, err := exporter.Export(ctx, s, o)
 				if err != nil {
 					return err
+				}
+				for _, n := range res.Notes {
+					fmt.Fprintln(cmd.ErrOrStderr(), "annotate:", n)
 				}
 				return printExport(cmd, g, res)
 			}),
@@ -82,6 +84,7 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 		return json.NewEncoder(out).Encode(map[string]any{
 			"dir": res.Dir, "format": res.Format, "files": res.Files, "labels_of": res.LabelSet,
 			"qa": res.QA, "claims": res.Claims, "label_lines": res.Labels, "languages": res.Languages,
+			"cleaned_up": append([]string{}, res.Notes...),
 		})
 	}
 	what := fmt.Sprintf("%d QA pairs and %d claims", res.QA, res.Claims)

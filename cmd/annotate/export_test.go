@@ -55,12 +55,8 @@ func seedExportDB(t *testing.T, annotators ...string) string {
 // cli runs a command line in-process and returns stdout and stderr.
 func cli(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
-	root := newRootCmd()
 	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(args)
-	err := root.Execute()
+	err := runSafely(args, &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 

@@ -15,17 +15,15 @@ func main() {
 // run executes the command line and returns the exit status, so tests can
 // call it in-process (testscript).
 func run(args []string) int {
-	root := newRootCmd()
-	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		var ex exitError
-		if errors.As(err, &ex) {
-			return ex.code
-		}
-		fmt.Fprintln(os.Stderr, "annotate:", oneLine(err))
-		return 1
+	err := runSafely(args, os.Stdout, os.Stderr)
+	var ex exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ex):
+		return ex.code
 	}
-	return 0
+	return 1
 }
 
 // exitError ends the program with a status and no further message (the

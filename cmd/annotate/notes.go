@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
@@ -17,6 +18,11 @@ func init() {
 			Example: "  annotate notes --batch pilot\n  annotate notes --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
+				if batch != "" {
+					if err := checkBatch(s, batch); err != nil {
+						return err
+					}
+				}
 				notes, err := s.Notes(batch)
 				if err != nil {
 					return err
@@ -64,4 +70,20 @@ func init() {
 		cmd.Flags().StringVar(&batch, "batch", "", "only items of this batch")
 		return cmd
 	})
+}
+
+// checkBatch refuses a batch name that is not in the database.
+func checkBatch(s *store.Store, name string) error {
+	bs, err := s.Batches()
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(bs))
+	for i, b := range bs {
+		names[i] = b.Name
+	}
+	if !slices.Contains(names, name) {
+		return notFoundError("batch", name, names)
+	}
+	return nil
 }

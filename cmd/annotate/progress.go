@@ -3,22 +3,66 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"text/tabwriter"
 	"time"
 
+	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
 
+// activeTimeRule says how active time is counted (one sentence for the
+// card, progress, README and DESIGN.md).
+const activeTimeRule = exporter.ActiveTimeRule
+
+// defaultSessionLimit is the paper's "at most two hours" per sitting, the
+// default of the screens' break reminder (--session-limit) too.
+const defaultSessionLimit = 2 * time.Hour
+
 func init() {
 	register(func(g *globals) *cobra.Command {
 		var who string
+		var sessions bool
+		var limit time.Duration
 		cmd := &cobra.Command{
-			Use:     "progress",
-			Short:   "Per annotator and batch: done, remaining, active time, items per hour",
-			Example: "  annotate progress\n  annotate progress --annotator jo --json",
+			Use:   "progress",
+			Short: "Per annotator and batch: done, remaining, active time, items per hour; --sessions: each sitting",
+			Long: `progress shows, per annotator and queue (a batch, or every item of a
+kind): items done and remaining, active time, items per hour of active time
+and the median active seconds per finished item.
+
+--sessions lists each annotator's sessions instead: start, length (wall
+clock, from start to end; a session that was never closed, because the
+program was killed or crashed or is still open, counts until its last
+decision, note or flag and is marked "not closed"), active time and
+decisions, and flags those longer than --session-limit (default 2h, the
+paper's "at most two hours").
+
+` + activeTimeRule,
+			Example: "  annotate progress\n  annotate progress --annotator jo --json\n  annotate progress --sessions --session-limit 90m",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
+				if who != "" {
+					names, err := annotatorNames(s)
+					if err != nil {
+						return err
+					}
+					if !slices.Contains(names, who) {
+						return notFoundError("annotator", who, names)
+					}
+				}
+				if sessions {
+					spans, err := s.SessionSpans(who)
+					if err != nil {
+						return err
+					}
+					rep := buildSessionsReport(spans, limit)
+					if g.json {
+						return json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
+					}
+					return rep.writeText(cmd.OutOrStdout(), who)
+				}
 				rows, err := s.Progress(who)
 				if err != nil {
 					return err
@@ -57,10 +101,17 @@ func init() {
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%.1f\t%.1f\t\n", p.Annotator, queue, p.Kind, p.Done, p.Remaining(),
 						(time.Duration(p.ActiveMs) * time.Millisecond).Round(time.Second), p.ItemsPerHour(), float64(p.MedianMs)/1000)
 				}
-				return tw.Flush()
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+				fmt.Fprintln(out, "\n"+activeTimeRule)
+				return nil
 			}),
 		}
-		cmd.Flags().StringVar(&who, "annotator", "", "only this annotator")
+		f := cmd.Flags()
+		f.StringVar(&who, "annotator", "", "only this annotator")
+		f.BoolVar(&sessions, "sessions", false, "list each annotator's sessions: start, length, active time, those over --session-limit")
+		f.DurationVar(&limit, "session-limit", defaultSessionLimit, "with --sessions: flag sessions longer than this (wall clock)")
 		return cmd
 	})
 }

@@ -66,12 +66,8 @@ func seedReportDB(t *testing.T, annotators ...string) string {
 // returns what it printed.
 func execute(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	root := newRootCmd()
 	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(io.Discard)
-	root.SetArgs(args)
-	err := root.Execute()
+	err := runSafely(args, &out, io.Discard)
 	return out.String(), err
 }
 

@@ -42,6 +42,8 @@ Run "annotate demo" to try it on the embedded sample.`,
 		root.AddCommand(f(g))
 	}
 	addTUIFlags(root, g)
+	rejectUnknownCommands(root)
+	registerCompletions(root, g)
 	return root
 }
 

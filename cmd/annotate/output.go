@@ -1,0 +1,59 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/annotate-dev/annotate/internal/textsafe"
+	"github.com/charmbracelet/x/term"
+)
+
+// The output layer: everything a command prints goes through cmd.OutOrStdout()
+// and cmd.ErrOrStderr(), which are textsafe writers, so a data string (an
+// annotator name, an item id, a source name, a note) never reaches the
+// terminal raw, whatever command prints it and however. Text output shows a
+// control character as a visible picture (ESC as ␛, BEL as ␇; C1 controls and
+// bidi overrides as �). JSON output (--json) keeps the same values: its
+// control characters, C1 ones included, are written as \u escapes, so a
+// program reading it gets the data back exactly (see textsafe.Writer).
+// Error messages are written through the same writer. The screens (TUI) draw
+// on the terminal themselves and sanitise with the same rules.
+
+// runSafely runs the command line with stdout and stderr behind the
+// sanitiser; an error is printed on stderr as "annotate: MESSAGE" (unless it
+// is an exitError, whose command printed its own) and returned.
+func runSafely(args []string, stdout, stderr io.Writer) error {
+	root := newRootCmd()
+	jsonFlag := root.PersistentFlags().Lookup("json")
+	out := &textsafe.Writer{W: stdout, JSON: func() bool { return jsonFlag.Value.String() == "true" }}
+	errOut := &textsafe.Writer{W: stderr}
+	root.SetOut(out)
+	root.SetErr(errOut)
+	// cobra's completion command takes its writer when it is made: make it
+	// now, behind the sanitiser, and guard its group against typos too.
+	root.InitDefaultCompletionCmd()
+	rejectUnknownCommands(root)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil && !errors.As(err, new(exitError)) {
+		fmt.Fprintln(errOut, "annotate:", oneLine(err))
+	}
+	out.Flush()
+	errOut.Flush()
+	return err
+}
+
+// terminalOf returns the terminal behind an output writer, or nil when the
+// output is piped or redirected. Only drawing that prints no data string
+// (the export's progress bar: "\r", a bar, counts, "ESC[K") may use it.
+func terminalOf(w io.Writer) *os.File {
+	if s, ok := w.(*textsafe.Writer); ok {
+		w = s.W
+	}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		return f
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+// Package suggest finds the names close to a mistyped one, for error
+// messages that say "did you mean …?".
+package suggest
+
+import (
+	"slices"
+	"strings"
+)
+
+// Close returns the known names that match typed in another case, else
+// those within maxEdits edits of it (case-insensitive), in known's order.
+func Close(typed string, known []string, maxEdits int) []string {
+	var same, near []string
+	lt := strings.ToLower(typed)
+	for _, k := range known {
+		switch {
+		case strings.EqualFold(k, typed):
+			same = append(same, k)
+		case Distance(strings.ToLower(k), lt) <= maxEdits:
+			near = append(near, k)
+		}
+	}
+	if len(same) > 0 {
+		return same
+	}
+	return near
+}
+
+// Distance is the Levenshtein distance between two strings, by rune.
+func Distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// Nearest returns up to limit known names within maxEdits edits of typed,
+// or that typed begins (at least two characters), nearest first, ties in
+// known's order.
+func Nearest(typed string, known []string, maxEdits, limit int) []string {
+	type cand struct {
+		name string
+		d, i int
+	}
+	var cs []cand
+	for i, k := range known {
+		d := Distance(typed, k)
+		if len([]rune(typed)) >= 2 && strings.HasPrefix(k, typed) {
+			d = min(d, 1)
+		}
+		if d <= maxEdits {
+			cs = append(cs, cand{k, d, i})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+	var out []string
+	for _, c := range cs[:min(limit, len(cs))] {
+		out = append(out, c.name)
+	}
+	return out
+}
