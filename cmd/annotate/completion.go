@@ -18,10 +18,7 @@ import (
 // database given by --db. Completion never creates a database and stays
 // quiet on any error (no file, a locked or foreign file): it offers nothing.
 func registerCompletions(root *cobra.Command, g *globals) {
-	kinds := make([]string, len(schema.Kinds))
-	for i, k := range schema.Kinds {
-		kinds[i] = string(k)
-	}
+	kinds := schema.KindNames()
 	annotators := g.fromDB(annotatorNames)
 	batches := g.fromDB(func(s *store.Store) ([]string, error) {
 		bs, err := s.Batches()
