@@ -351,5 +351,6 @@ func schemaValues(field string) []string {
 	return f.Values
 }
 
-// OtherColumn names the confusion column of system values outside the classes.
-const OtherColumn = "other"
+// OtherColumn names the confusion column of system values outside the
+// classes (the same column review shows).
+const OtherColumn = tally.OtherClass

@@ -34,7 +34,7 @@ func init() {
 					"entailed": "entailment", "entails": "entailment", "supported": "entailment",
 					"contradictory": "contradiction", "contradicted": "contradiction", "contradicts": "contradiction",
 				}},
-			{Name: ClaimAdded, Values: []string{"yes"}, Marker: true},
+			{Name: ClaimAdded, Values: []string{"yes", "no"}, Marker: true},
 		},
 	})
 }

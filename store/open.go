@@ -218,3 +218,6 @@ func jsonInts(v []int64) string {
 	}
 	return string(append(b, ']'))
 }
+
+// errNoRows is database/sql's "no row": a lookup found nothing.
+var errNoRows = sql.ErrNoRows

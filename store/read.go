@@ -10,7 +10,7 @@ import (
 // the same commit, so a report or a screen taken while annotators keep
 // working adds up. Screens, reports and export all read through Read.
 type ReadTx struct {
-	c *readConn
+	q querier // a read transaction, or the write transaction of WriteTx
 }
 
 // Read runs fn on a snapshot.
@@ -20,7 +20,20 @@ func (s *Store) Read(fn func(rx *ReadTx) error) error {
 		return err
 	}
 	defer c.close()
-	return fn(&ReadTx{c: c})
+	return fn(&ReadTx{q: c})
+}
+
+// WriteTx is a write transaction that reads what it writes: the same reads
+// as ReadTx, seeing its own changes, then the writes (one commit).
+type WriteTx struct {
+	ReadTx
+	tx *wtx
+}
+
+// Update runs fn in one write transaction; the kept counts are brought up to
+// date before it commits.
+func (s *Store) Update(fn func(wx *WriteTx) error) error {
+	return s.write(func(tx *wtx) error { return fn(&WriteTx{ReadTx: ReadTx{q: tx}, tx: tx}) })
 }
 
 // Count is one kept count (package tally says what each name counts).
@@ -33,7 +46,7 @@ type Count struct {
 func (rx *ReadTx) Counts(names ...string) ([]Count, error) {
 	var out []Count
 	for _, name := range names {
-		err := eachRow(rx.c, "SELECT rater, source_id, a, b, n FROM kept_counts WHERE name=?", []any{name}, func(sc func(...any) error) error {
+		err := eachRow(rx.q, "SELECT rater, source_id, a, b, n FROM kept_counts WHERE name=?", []any{name}, func(sc func(...any) error) error {
 			c := Count{Key: tally.Key{Name: name}}
 			if err := sc(&c.Rater, &c.Source, &c.A, &c.B, &c.N); err != nil {
 				return err
@@ -59,7 +72,7 @@ type Source struct {
 // Sources lists the sources by id.
 func (rx *ReadTx) Sources() ([]Source, error) {
 	var out []Source
-	err := eachRow(rx.c, "SELECT id, name, language, jurisdiction FROM sources ORDER BY id", nil, func(sc func(...any) error) error {
+	err := eachRow(rx.q, "SELECT id, name, language, jurisdiction FROM sources ORDER BY id", nil, func(sc func(...any) error) error {
 		var s Source
 		err := sc(&s.ID, &s.Name, &s.Language, &s.Jurisdiction)
 		out = append(out, s)
@@ -71,7 +84,7 @@ func (rx *ReadTx) Sources() ([]Source, error) {
 // Annotators lists the annotators in creation order.
 func (rx *ReadTx) Annotators() ([]Annotator, error) {
 	var out []Annotator
-	err := eachRow(rx.c, "SELECT id, name, human FROM annotators ORDER BY id", nil, func(sc func(...any) error) error {
+	err := eachRow(rx.q, "SELECT id, name, human FROM annotators ORDER BY id", nil, func(sc func(...any) error) error {
 		var a Annotator
 		err := sc(&a.ID, &a.Name, &a.Human)
 		out = append(out, a)
@@ -83,7 +96,7 @@ func (rx *ReadTx) Annotators() ([]Annotator, error) {
 // Assignees lists the ids of the annotators assigned to a batch of a kind
 // ("" : any kind).
 func (rx *ReadTx) Assignees(kind string) ([]int64, error) {
-	return int64s(rx.c, `SELECT DISTINCT x.annotator_id FROM batch_assignees x JOIN batches b ON b.id = x.batch_id
+	return int64s(rx.q, `SELECT DISTINCT x.annotator_id FROM batch_assignees x JOIN batches b ON b.id = x.batch_id
 		WHERE ? = '' OR b.kind = ? ORDER BY 1`, kind, kind)
 }
 
@@ -91,7 +104,7 @@ func (rx *ReadTx) Assignees(kind string) ([]int64, error) {
 // unknown id gives "".
 func (rx *ReadTx) ExtIDs(ids []int64) ([]string, error) {
 	byID := make(map[int64]string, len(ids))
-	err := eachRow(rx.c, "SELECT id, ext_id FROM items WHERE id IN (SELECT value FROM json_each(?))", []any{jsonInts(ids)},
+	err := eachRow(rx.q, "SELECT id, ext_id FROM items WHERE id IN (SELECT value FROM json_each(?))", []any{jsonInts(ids)},
 		func(sc func(...any) error) error {
 			var id int64
 			var ext string
@@ -110,14 +123,14 @@ func (rx *ReadTx) ExtIDs(ids []int64) ([]string, error) {
 // families whose items carry at least two annotators' labels of field: the
 // few a report lists item by item (agreement's disagreements).
 func (rx *ReadTx) FamiliesWithField(field string, fn func([]*tally.Family) error) error {
-	roots, err := int64s(rx.c, `SELECT DISTINCT COALESCE(i.parent_id, i.id) FROM items i
+	roots, err := int64s(rx.q, `SELECT DISTINCT COALESCE(i.parent_id, i.id) FROM items i
 		WHERE i.id IN (SELECT item_id FROM current_labels WHERE field = ? AND role = 'annotate' GROUP BY item_id HAVING COUNT(*) >= 2)
 		ORDER BY 1`, field)
 	if err != nil {
 		return err
 	}
 	for _, chunk := range chunks(roots, familyChunk) {
-		fams, err := loadFamilies(rx.c, chunk)
+		fams, err := loadFamilies(rx.q, chunk)
 		if err != nil {
 			return fmt.Errorf("families: %w", err)
 		}

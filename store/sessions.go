@@ -80,7 +80,11 @@ func (s *Store) SetFlag(annotator string, item int64, field string, flagged bool
 
 // ItemNote returns the annotator's current note text and flag on an item.
 func (s *Store) ItemNote(annotator string, item int64) (text string, flagged bool, err error) {
-	err = s.db.QueryRow(`SELECT
+	return itemNote(s.db, annotator, item)
+}
+
+func itemNote(q querier, annotator string, item int64) (text string, flagged bool, err error) {
+	err = q.QueryRow(`SELECT
 		COALESCE((SELECT n.text FROM notes n JOIN annotators a ON a.id=n.annotator_id WHERE a.name=? AND n.item_id=? ORDER BY n.id DESC LIMIT 1),''),
 		COALESCE((SELECT f.flagged FROM flags f JOIN annotators a ON a.id=f.annotator_id WHERE a.name=? AND f.item_id=? ORDER BY f.id DESC LIMIT 1),0)`,
 		annotator, item, annotator, item).Scan(&text, &flagged)

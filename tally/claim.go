@@ -101,38 +101,59 @@ func countClaim(c *Counter, f *Family, m *Member, r int64) {
 	if pc[schema.QuestionValidity] == "valid" && pc[schema.AnswerCorrectness] == "correct" {
 		c.Add(r, SigmaC, "", "", 1)
 	}
-	if schema.ParentGate(schema.KindClaim, parent) != "" {
-		return // counted apart (Gated, by reason)
-	}
-	counted := f.Counted(m, r)
-	validity, hasValidity := counted[schema.ClaimValidity]
-	if !hasValidity {
-		return // not judged: the reports count those as asked minus judged
-	}
-	step := StepReady
-	entailment, hasEntailment := counted[schema.Entailment]
-	switch {
-	case !schema.KnownValue(schema.ClaimValidity, validity):
-		step = StepUnknownValidity
-	case validity != "correct":
-		step = StepJudgedIncorrect
-	case !hasEntailment:
-		step = StepNoEntailment
-	case !schema.KnownValue(schema.Entailment, entailment):
-		step = StepUnknownEntailment
+	step, entailment := Verify(f, m, r)
+	if step == "" {
+		return // not asked (counted apart as Gated) or not judged yet
 	}
 	c.Add(r, Step, "", step, 1)
-	if validity == "correct" && marked {
+	if marked && step != StepUnknownValidity && step != StepJudgedIncorrect {
 		c.Add(r, RecallCorrect, "", "", 1)
 	}
 	if step != StepReady {
 		return
 	}
 	for _, p := range m.Predictions {
-		if p.Field != schema.Entailment {
-			continue
+		if p.Field == schema.Entailment {
+			c.Add(r, Pair, p.System, entailment+"|"+Predicted(p), 1)
 		}
-		v, _ := schema.Normalize(schema.Entailment, p.Value)
-		c.Add(r, Pair, p.System, entailment+"|"+v, 1)
 	}
+}
+
+// Verify is the one rule of what enters the verification of a system
+// against a rater (metrics' Table 3 and review's expert-versus-system
+// view): an extracted claim asked of the rater, labelled correct, with an
+// entailment label in the classes. It returns the step at which the claim
+// leaves (StepReady when it does not) and the rater's entailment; step ""
+// for a claim not asked or without a claim_validity label.
+func Verify(f *Family, m *Member, r int64) (step, entailment string) {
+	if !extracted(m) || schema.ParentGate(schema.KindClaim, f.ParentLabels(m, r)) != "" {
+		return "", ""
+	}
+	counted := f.Counted(m, r)
+	validity, ok := counted[schema.ClaimValidity]
+	if !ok {
+		return "", ""
+	}
+	entailment, hasEntailment := counted[schema.Entailment]
+	switch {
+	case !schema.KnownValue(schema.ClaimValidity, validity):
+		return StepUnknownValidity, ""
+	case validity != "correct":
+		return StepJudgedIncorrect, ""
+	case !hasEntailment:
+		return StepNoEntailment, ""
+	case !schema.KnownValue(schema.Entailment, entailment):
+		return StepUnknownEntailment, ""
+	}
+	return StepReady, entailment
+}
+
+// OtherClass names the column of a system's values outside the classes.
+const OtherClass = "other"
+
+// Predicted is a system's value as the verification reads it: normalised
+// like an imported label, verbatim when outside the classes.
+func Predicted(p Prediction) string {
+	v, _ := schema.Normalize(p.Field, p.Value)
+	return v
 }

@@ -1,0 +1,326 @@
+// Package review is the pure part of adjudication (`annotate review`): given
+// the labels of the annotators compared and the lead's final labels, which
+// (item, field)s wait for the lead, which agreements can be accepted in bulk
+// and in what order. The store loads the items and writes the decisions;
+// nothing here does I/O.
+//
+// Labels count by the asked-when rule applied to each annotator's own labels
+// (and their labels on the item's parent: a claim of an answer an annotator
+// judged incorrect asks that annotator nothing), as in the reports; the
+// lead's final labels obey the same rule as a label set of their own. Fields
+// are walked in schema order and agreements accepted field by field, parents
+// before children, so an entailment is accepted only once the claim's
+// validity (and its answer's correctness) is decided.
+package review
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// Ref names an item.
+type Ref struct {
+	ID    int64
+	Ext   string
+	Kind  schema.Kind
+	Added bool // an annotator-added claim (its only field is claim_added)
+}
+
+// Item is one item's labels as review reads them.
+type Item struct {
+	Ref
+	Parent int64 // the parent item's id, 0 for none
+	// Labels and ParentLabels are each compared annotator's (by index)
+	// current labels on the item and on its parent.
+	Labels, ParentLabels []map[string]string
+	// Final and FinalParent are the adjudicated labels.
+	Final, FinalParent map[string]string
+}
+
+// State says where a unit stands.
+type State int
+
+const (
+	Pending State = iota // waits for the lead's decision
+	Done                 // adjudicated
+	Moot                 // not asked given the item's adjudicated labels
+)
+
+func (s State) String() string { return [...]string{"pending", "done", "not_asked"}[s] }
+
+// Unit is one (item, field) to adjudicate.
+type Unit struct {
+	Ref
+	Field string
+	// Labels holds each annotator's label that counts; an annotator without
+	// one is absent.
+	Labels   map[string]string
+	Final    string // the adjudicated value, "" if none
+	FollowUp bool   // fewer than two labels, but asked given the adjudicated labels
+	State    State
+}
+
+// Plan is what review walks through.
+type Plan struct {
+	Annotators []string
+	Units      []Unit // field by field in schema order, items in import order
+	// Agreements: (item, field)s where at least two annotators have a label
+	// that counts and all agree. Agreeing ones are not adjudicated yet
+	// (nor moot), Ready of them Accept would accept now, Accepted ones
+	// carry an adjudication already.
+	Agreeing, Ready, Accepted int
+}
+
+// Counts returns the units of a field ("" : all) by state.
+func (p Plan) Counts(field string) (pending, done, moot int) {
+	for _, u := range p.Units {
+		if field != "" && u.Field != field {
+			continue
+		}
+		switch u.State {
+		case Pending:
+			pending++
+		case Done:
+			done++
+		default:
+			moot++
+		}
+	}
+	return
+}
+
+// Acceptance is one label the bulk accept writes.
+type Acceptance struct {
+	Item         int64
+	Field, Value string
+}
+
+// fieldsOf lists the fields review compares on an item: the asked fields
+// and the answer-level marker of its kind; an annotator-added claim has only
+// its claim_added (keep it, or drop it).
+func fieldsOf(r Ref) []schema.Field {
+	var out []schema.Field
+	for _, f := range schema.KindFields(r.Kind) {
+		switch {
+		case r.Added:
+			if f.Name == schema.ClaimAdded {
+				out = append(out, f)
+			}
+		case f.Name != schema.ClaimAdded:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Make classifies every (item, field) of the items into units and
+// agreements and lists the agreements that are ready to accept. only
+// restricts the units to one field; the agreements then cover that field
+// and the fields before it in its kind. Items come in any order; parents
+// are planned before their children.
+func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
+	p := Plan{Annotators: names}
+	items = slices.Clone(items)
+	slices.SortStableFunc(items, func(a, b Item) int {
+		ra, rb := root(a), root(b)
+		if ra != rb {
+			return cmpInt(ra, rb)
+		}
+		return cmpInt(a.ID, b.ID)
+	})
+	byField := map[string][]Unit{}
+	var acc []Acceptance
+	// sims are the final labels plus what this pass accepts, by item: a
+	// child reads its parent's.
+	sims := map[int64]map[string]string{}
+	for _, it := range items {
+		fields := fieldsOf(it.Ref)
+		counted := make([]map[string]string, len(names))
+		for i := range names {
+			counted[i] = schema.Counted(it.Kind, at(it.Labels, i), at(it.ParentLabels, i))
+		}
+		final := it.Final
+		finalParent := it.FinalParent
+		if s, ok := sims[it.Parent]; ok && it.Parent != 0 {
+			finalParent = s
+		}
+		sim := maps.Clone(final)
+		if sim == nil {
+			sim = map[string]string{}
+		}
+		sims[it.ID] = sim
+		last := len(fields) - 1 // the last field whose agreements count
+		if only != "" {
+			last = slices.IndexFunc(fields, func(f schema.Field) bool { return f.Name == only })
+		}
+		spec := schema.SpecOf(it.Kind)
+		for fi, f := range fields {
+			inScope := fi <= last
+			labels := map[string]string{}
+			for i, c := range counted {
+				if v := c[f.Name]; v != "" {
+					labels[names[i]] = v
+				}
+			}
+			common, agree := agreed(f, labels)
+			asked := f.Marker || schema.Asked(f.Name, final, finalParent)
+			moot := !asked && settled(f, spec, final, finalParent, fields[:fi])
+			// A field asked only given other decisions, now made, that fewer
+			// than two annotators answered: the lead answers it.
+			conditional := len(f.AskedIf) > 0 || it.Added || len(spec.UnlessParent) > 0 && decided(spec, finalParent)
+			followUp := len(labels) < 2 && asked && conditional
+			if agree && inScope {
+				switch {
+				case final[f.Name] != "":
+					p.Accepted++
+				case !moot:
+					p.Agreeing++
+					if sim[f.Name] == "" && (f.Marker || schema.Asked(f.Name, sim, finalParent)) {
+						acc = append(acc, Acceptance{it.ID, f.Name, common})
+						sim[f.Name] = common
+					}
+				}
+			}
+			// An added claim is kept in bulk when the answer it was added to
+			// is adjudicated (or accepted) as having had claims added.
+			if it.Added && f.Name == schema.ClaimAdded && inScope && final[f.Name] == "" && sim[f.Name] == "" &&
+				finalParent[schema.MissedClaimsChecked] == "added" && len(labels) == 1 {
+				acc = append(acc, Acceptance{it.ID, f.Name, "yes"})
+				sim[f.Name] = "yes"
+				p.Agreeing++
+			}
+			if (only == "" || only == f.Name) && (len(labels) >= 2 && !agree || followUp) {
+				u := Unit{Ref: it.Ref, Field: f.Name, Labels: labels, Final: final[f.Name], FollowUp: followUp}
+				switch {
+				case moot:
+					u.State = Moot
+				case u.Final != "":
+					u.State = Done
+				}
+				byField[f.Name] = append(byField[f.Name], u)
+			}
+			if fi == last {
+				break
+			}
+		}
+	}
+	for _, k := range schema.Kinds() {
+		for _, f := range schema.KindFields(k) {
+			us := byField[f.Name]
+			slices.SortStableFunc(us, func(a, b Unit) int { return cmpInt(a.ID, b.ID) })
+			p.Units = append(p.Units, us...)
+		}
+	}
+	p.Ready = len(acc)
+	return p, acc
+}
+
+func root(it Item) int64 {
+	if it.Parent != 0 {
+		return it.Parent
+	}
+	return it.ID
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func at(ls []map[string]string, i int) map[string]string {
+	if i < len(ls) {
+		return ls[i]
+	}
+	return nil
+}
+
+// agreed returns the common value of at least two labels that all agree.
+// A common value outside the schema is no agreement: the lead decides it.
+func agreed(f schema.Field, labels map[string]string) (string, bool) {
+	if len(labels) < 2 {
+		return "", false
+	}
+	common := ""
+	for _, v := range labels {
+		if common != "" && v != common {
+			return "", false
+		}
+		common = v
+	}
+	return common, slices.Contains(f.Values, common)
+}
+
+// settled reports whether f's asked-when answer given the adjudicated labels
+// can no longer change: it stays the same whatever values the earlier fields
+// (and the parent's fields its kind is gated on) without an adjudication
+// get, or if they get none. So a field that is not asked and settled is
+// moot, while one waiting on an undecided prerequisite is not.
+func settled(f schema.Field, spec *schema.Spec, final, finalParent map[string]string, earlier []schema.Field) bool {
+	want := schema.Asked(f.Name, final, finalParent)
+	type slot struct {
+		field  schema.Field
+		parent bool
+	}
+	var open []slot
+	for _, e := range earlier {
+		if final[e.Name] == "" && !e.Marker {
+			open = append(open, slot{e, false})
+		}
+	}
+	if spec != nil && spec.Parent != "" {
+		for _, pf := range schema.Fields(spec.Parent) {
+			if finalParent[pf.Name] == "" {
+				open = append(open, slot{pf, true})
+			}
+		}
+	}
+	cur, curParent := maps.Clone(final), maps.Clone(finalParent)
+	if cur == nil {
+		cur = map[string]string{}
+	}
+	if curParent == nil {
+		curParent = map[string]string{}
+	}
+	var try func(k int) bool
+	try = func(k int) bool {
+		if k == len(open) {
+			return schema.Asked(f.Name, cur, curParent) == want
+		}
+		m := cur
+		if open[k].parent {
+			m = curParent
+		}
+		name := open[k].field.Name
+		defer delete(m, name)
+		delete(m, name)
+		if !try(k + 1) {
+			return false
+		}
+		for _, v := range open[k].field.Values {
+			m[name] = v
+			if !try(k + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	return try(0)
+}
+
+// decided reports whether the lead has decided every parent field the kind
+// is gated on (that is asked): only then does the gate say the item is asked.
+func decided(spec *schema.Spec, finalParent map[string]string) bool {
+	for _, c := range spec.UnlessParent {
+		if schema.Asked(c.Field, finalParent, nil) && finalParent[c.Field] == "" {
+			return false
+		}
+	}
+	return true
+}
