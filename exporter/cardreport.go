@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -49,14 +50,11 @@ func (e *exporter) startReports() func() cardReports {
 				return
 			}
 		}
-		var annotators []string
-		for _, w := range r.work {
-			if w.Annotated {
-				annotators = append(annotators, w.Annotator)
-			}
-		}
-		if len(annotators) >= 2 {
-			r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{Annotators: annotators})
+		// The same annotators as `annotate agreement` and review: per field,
+		// those with labels of it.
+		var few *report.TooFewAnnotatorsError
+		if r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{}); errors.As(r.err, &few) {
+			r.agreement, r.err = nil, nil
 		}
 	}()
 	return func() cardReports { return <-done }

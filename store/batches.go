@@ -4,21 +4,27 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // BatchSpec describes a batch to cut.
 type BatchSpec struct {
 	Name    string
-	Kind    string // "qa" | "claim"
+	Kind    string // an annotated kind
 	Size    int    // 0: every remaining item
 	Pilot   bool
 	Source  string   // only items of this source
+	Hop     string   // "single" | "multi": only items of pairs with this hop ("" : any)
 	Assign  []string // assignees; none: open to everyone
 	Overlap int      // each item goes to Overlap assignees; 0 or len(Assign): to all
 	Seed    *int64   // shuffle the chosen items reproducibly
-	// OnlyCorrectAnswers keeps claims whose answer some annotator judged correct
-	// (the paper's flow: claims are verified only for correct answers).
+	// OnlyCorrectAnswers keeps the items of answers judged correct (the
+	// paper's flow: claims are verified only for correct answers), judged by
+	// the assignee they go to (an assignee gets only claims of answers they
+	// judged correct), or with Adjudicated by the lead.
 	OnlyCorrectAnswers bool
+	Adjudicated        bool
 }
 
 // Batch is a batch with its members' count and assignees.
@@ -31,18 +37,87 @@ type Batch struct {
 	Source    string
 	Assignees []string
 	CreatedAt string
+	// Short lists the assignees who got fewer items than the overlap asked
+	// for, because they did not judge enough answers correct.
+	Short []string
+}
+
+// kindSQL is what batch selection needs of a kind, as SQL over items i;
+// each kind registers its own (kind_*.go).
+type kindSQL struct {
+	queueable string // condition: the item has a queue of its own ("" : always)
+	hop       string // expression: the hop of the item's pair ("" : no hop)
+	answer    string // expression: the id of the pair whose answer gates the item ("" : none)
+}
+
+var sqlOf = map[schema.Kind]kindSQL{}
+
+func registerSQL(k schema.Kind, s kindSQL) { sqlOf[k] = s }
+
+// answerCorrect is the condition that the pair at expr was judged valid
+// with a correct answer by the rater the role and annotator columns name.
+func answerCorrect(expr, who string) string {
+	one := func(field, value string) string {
+		return "EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = " + expr + " AND l.field = '" + field + "' AND l.value = '" + value + "' AND " + who + ")"
+	}
+	return one(schema.QuestionValidity, "valid") + " AND " + one(schema.AnswerCorrectness, "correct")
+}
+
+// candidates is the SQL condition (over items i) of a spec's items, and its
+// arguments: the kind, a source, a hop; free restricts to items in no batch
+// of their kind; correct to items of answers judged correct (by one of
+// assignees, or adjudicated).
+func candidates(spec BatchSpec, free, correct bool, assignees []int64) (string, []any, error) {
+	k, ok := sqlOf[schema.Kind(spec.Kind)]
+	if sp := schema.SpecOf(schema.Kind(spec.Kind)); sp == nil || !sp.Annotated || !ok {
+		return "", nil, fmt.Errorf("batch kind %q: must be one of %s", spec.Kind, strings.Join(schema.KindNames(), ", "))
+	}
+	where := []string{"i.kind = ?"}
+	args := []any{spec.Kind}
+	if k.queueable != "" {
+		where = append(where, k.queueable)
+	}
+	if free {
+		where = append(where, "NOT EXISTS (SELECT 1 FROM batch_items bi JOIN batches b ON b.id = bi.batch_id WHERE bi.item_id = i.id AND b.kind = i.kind)")
+	}
+	if spec.Source != "" {
+		where = append(where, "i.source_id = (SELECT id FROM sources WHERE name = ?)")
+		args = append(args, spec.Source)
+	}
+	if spec.Hop != "" {
+		if k.hop == "" {
+			return "", nil, fmt.Errorf("--hop: %s items have no hop", spec.Kind)
+		}
+		where = append(where, k.hop+" = ?")
+		args = append(args, spec.Hop)
+	}
+	if correct {
+		if k.answer == "" {
+			return "", nil, fmt.Errorf("--only-correct-answers: %s items belong to no answer", spec.Kind)
+		}
+		switch {
+		case spec.Adjudicated:
+			where = append(where, answerCorrect(k.answer, "l.role = 'adjudicate'"))
+		default:
+			where = append(where, answerCorrect(k.answer, "l.role = 'annotate' AND l.annotator_id IN (SELECT value FROM json_each(?))"))
+			args = append(args, jsonInts(assignees), jsonInts(assignees))
+		}
+	}
+	return strings.Join(where, " AND "), args, nil
 }
 
 // CreateBatch takes the next items of a kind that are in no batch of that kind
-// yet (import order, optionally one source), shuffles them with the seed if
-// given, and assigns them. Each item goes to Overlap assignees, balanced
-// round-robin, so every assignee gets the same number of items when they divide.
+// yet (import order, optionally one source or hop), shuffles them with the
+// seed if given, and assigns them. Each item goes to Overlap assignees,
+// balanced round-robin, so every assignee gets the same number of items when
+// they divide; with OnlyCorrectAnswers (not adjudicated), only to assignees
+// who judged its answer correct, the least loaded first.
 func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
-	if spec.Kind != "qa" && spec.Kind != "claim" {
-		return Batch{}, fmt.Errorf("batch kind %q: must be qa or claim", spec.Kind)
-	}
 	if spec.Overlap < 0 || spec.Overlap > len(spec.Assign) {
 		return Batch{}, fmt.Errorf("--overlap %d: must be between 1 and the number of assignees (%d)", spec.Overlap, len(spec.Assign))
+	}
+	if spec.OnlyCorrectAnswers && !spec.Adjudicated && len(spec.Assign) == 0 {
+		return Batch{}, fmt.Errorf("--only-correct-answers takes each assignee's own answer labels: name them with --assign, or use --adjudicated for the lead's")
 	}
 	if spec.Overlap == 0 {
 		spec.Overlap = len(spec.Assign)
@@ -54,19 +129,19 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 		if exists {
 			return fmt.Errorf("batch %q exists already", spec.Name)
 		}
-		where := []string{"i.kind=?", "NOT EXISTS (SELECT 1 FROM batch_items bi JOIN batches b ON b.id=bi.batch_id WHERE bi.item_id=i.id AND b.kind=i.kind)"}
-		args := []any{spec.Kind}
-		if spec.Kind == "claim" {
-			where = append(where, "EXISTS (SELECT 1 FROM claims c WHERE c.item_id=i.id AND c.origin='extracted')")
+		aids := make([]int64, len(spec.Assign))
+		for i, name := range spec.Assign {
+			var err error
+			if aids[i], err = annotatorID(tx, name); err != nil {
+				return err
+			}
 		}
-		if spec.Source != "" {
-			where = append(where, "i.source_id=(SELECT id FROM sources WHERE name=?)")
-			args = append(args, spec.Source)
+		perAssignee := spec.OnlyCorrectAnswers && !spec.Adjudicated
+		where, args, err := candidates(spec, true, spec.OnlyCorrectAnswers, aids)
+		if err != nil {
+			return err
 		}
-		if spec.OnlyCorrectAnswers {
-			where = append(where, "EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id=i.parent_id AND l.role='annotate' AND l.field='answer_correctness' AND l.value='correct')")
-		}
-		q := "SELECT i.id FROM items i WHERE " + strings.Join(where, " AND ") + " ORDER BY i.id"
+		q := "SELECT i.id FROM items i WHERE " + where + " ORDER BY i.id"
 		if spec.Size > 0 {
 			q += fmt.Sprintf(" LIMIT %d", spec.Size)
 		}
@@ -91,11 +166,7 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 			return err
 		}
 		bid, _ := res.LastInsertId()
-		aids := make([]int64, len(spec.Assign))
 		for i, name := range spec.Assign {
-			if aids[i], err = annotatorID(tx, name); err != nil {
-				return err
-			}
 			if _, err := tx.Exec("INSERT INTO batch_assignees(batch_id,annotator_id) VALUES (?,?)", bid, aids[i]); err != nil {
 				return fmt.Errorf("assignee %q: %w", name, err)
 			}
@@ -103,22 +174,147 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 		if err := tx.touch(ids...); err != nil {
 			return err
 		}
+		var eligible map[int64][]int
+		if perAssignee {
+			if eligible, err = eligibleAssignees(tx, spec, ids, aids); err != nil {
+				return err
+			}
+		}
+		load := make([]int, len(aids))
 		slot := 0
 		for pos, id := range ids {
 			if _, err := tx.Exec("INSERT INTO batch_items(batch_id,position,item_id) VALUES (?,?,?)", bid, pos+1, id); err != nil {
 				return err
 			}
-			for j := 0; j < spec.Overlap; j++ {
-				if _, err := tx.Exec("INSERT INTO assignments(batch_id,annotator_id,item_id) VALUES (?,?,?)", bid, aids[slot%len(aids)], id); err != nil {
+			var to []int
+			if perAssignee {
+				to = leastLoaded(eligible[id], load, spec.Overlap)
+			} else {
+				for j := 0; j < spec.Overlap; j++ {
+					to = append(to, slot%len(aids))
+					slot++
+				}
+			}
+			for _, a := range to {
+				load[a]++
+				if _, err := tx.Exec("INSERT INTO assignments(batch_id,annotator_id,item_id) VALUES (?,?,?)", bid, aids[a], id); err != nil {
 					return err
 				}
-				slot++
 			}
 		}
 		b = Batch{Name: spec.Name, Kind: spec.Kind, Pilot: spec.Pilot, Size: len(ids), Overlap: spec.Overlap, Source: spec.Source, Assignees: spec.Assign}
+		if perAssignee {
+			want := len(ids) * spec.Overlap / max(len(aids), 1)
+			for i, n := range load {
+				if n < want {
+					b.Short = append(b.Short, spec.Assign[i])
+				}
+			}
+		}
 		return nil
 	})
 	return b, err
+}
+
+// eligibleAssignees lists, per item, the assignees (by index) who judged
+// the item's answer correct.
+func eligibleAssignees(tx *wtx, spec BatchSpec, ids, aids []int64) (map[int64][]int, error) {
+	k := sqlOf[schema.Kind(spec.Kind)]
+	index := map[int64]int{}
+	for i, a := range aids {
+		index[a] = i
+	}
+	out := map[int64][]int{}
+	for _, chunk := range chunks(ids, 500) {
+		err := eachRow(tx, `SELECT i.id, a.value FROM items i, json_each(?) a WHERE i.id IN (SELECT value FROM json_each(?))
+			AND `+answerCorrect(k.answer, "l.role = 'annotate' AND l.annotator_id = a.value")+` ORDER BY i.id, a.key`,
+			[]any{jsonInts(aids), jsonInts(chunk)}, func(sc func(...any) error) error {
+				var item, aid int64
+				if err := sc(&item, &aid); err != nil {
+					return err
+				}
+				out[item] = append(out[item], index[aid])
+				return nil
+			})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// leastLoaded picks up to n of the eligible assignees with the fewest items
+// so far (the earlier listed first on ties).
+func leastLoaded(eligible []int, load []int, n int) []int {
+	picked := []int{}
+	taken := map[int]bool{}
+	for len(picked) < n {
+		best := -1
+		for _, a := range eligible {
+			if !taken[a] && (best < 0 || load[a] < load[best]) {
+				best = a
+			}
+		}
+		if best < 0 {
+			break
+		}
+		taken[best] = true
+		picked = append(picked, best)
+	}
+	return picked
+}
+
+// BatchPool counts the items a new batch could take, to say why one would
+// be empty.
+type BatchPool struct {
+	Items int // of the kind (and source and hop)
+	Free  int // of those, in no batch of the kind yet
+	// CorrectAnswers counts the answers (with items of the kind) judged
+	// correct, by the assignees or adjudicated; FreeOfCorrect the free items
+	// of those answers.
+	CorrectAnswers int
+	FreeOfCorrect  int
+}
+
+// BatchPool reads the counts of a prospective batch.
+func (s *Store) BatchPool(spec BatchSpec) (BatchPool, error) {
+	var p BatchPool
+	aids := []int64{}
+	for _, name := range spec.Assign {
+		var id int64
+		if err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", name).Scan(&id); err == nil {
+			aids = append(aids, id)
+		}
+	}
+	count := func(free, correct bool) (int, error) {
+		where, args, err := candidates(spec, free, correct, aids)
+		if err != nil {
+			return 0, err
+		}
+		var n int
+		err = s.db.QueryRow("SELECT COUNT(*) FROM items i WHERE "+where, args...).Scan(&n)
+		return n, err
+	}
+	var err error
+	if p.Items, err = count(false, false); err != nil {
+		return p, err
+	}
+	if p.Free, err = count(true, false); err != nil {
+		return p, err
+	}
+	k := sqlOf[schema.Kind(spec.Kind)]
+	if !spec.OnlyCorrectAnswers || k.answer == "" {
+		return p, nil
+	}
+	if p.FreeOfCorrect, err = count(true, true); err != nil {
+		return p, err
+	}
+	where, args, err := candidates(spec, false, true, aids)
+	if err != nil {
+		return p, err
+	}
+	err = s.db.QueryRow("SELECT COUNT(DISTINCT "+k.answer+") FROM items i WHERE "+where, args...).Scan(&p.CorrectAnswers)
+	return p, err
 }
 
 // Batches lists every batch in creation order.
@@ -194,3 +390,4 @@ func int64s(q querier, query string, args ...any) ([]int64, error) {
 	}
 	return out, rows.Err()
 }
+

@@ -37,3 +37,12 @@ func loadClaims(q querier, ids []int64) (map[int64]any, error) {
 	})
 	return out, err
 }
+
+func init() {
+	registerSQL(schema.KindClaim, kindSQL{
+		// An annotator-added claim lives inside the missed-claims step.
+		queueable: "EXISTS (SELECT 1 FROM claims c WHERE c.item_id = i.id AND c.origin = 'extracted')",
+		hop:       "(SELECT hop FROM qa_pairs WHERE item_id = i.parent_id)",
+		answer:    "i.parent_id",
+	})
+}

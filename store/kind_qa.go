@@ -47,3 +47,7 @@ func loadQAs(q querier, ids []int64) (map[int64]any, error) {
 	})
 	return out, err
 }
+
+func init() {
+	registerSQL(schema.KindQA, kindSQL{hop: "(SELECT hop FROM qa_pairs WHERE item_id = i.id)"})
+}

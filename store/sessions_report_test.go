@@ -148,7 +148,7 @@ func TestBatchPool(t *testing.T) {
 	}
 	pool := func(kind, src string) store.BatchPool {
 		t.Helper()
-		p, err := s.BatchPool(kind, src)
+		p, err := s.BatchPool(store.BatchSpec{Kind: kind, Source: src, OnlyCorrectAnswers: kind == "claim", Assign: []string{"jo"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,8 +158,10 @@ func TestBatchPool(t *testing.T) {
 		t.Errorf("no labels: %+v", p)
 	}
 	ref, _ := s.Resolve("g1")
-	if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: ref.ItemID, Field: "answer_correctness", Value: "correct"}); err != nil {
-		t.Fatal(err)
+	for _, l := range [][2]string{{"question_validity", "valid"}, {"answer_correctness", "correct"}} {
+		if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: ref.ItemID, Field: l[0], Value: l[1]}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, err := s.CreateBatch(store.BatchSpec{Name: "b", Kind: "claim", Size: 1}); err != nil { // takes g1-c1
 		t.Fatal(err)

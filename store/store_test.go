@@ -276,3 +276,85 @@ func TestProgressCountsDoneTimeAndMedian(t *testing.T) {
 		t.Fatalf("qa queue row %+v", all)
 	}
 }
+
+func TestOnlyCorrectAnswersUsesEachAssigneesOwnLabels(t *testing.T) {
+	s := openTemp(t)
+	err := s.Import(func(tx *Tx) error {
+		for i, hop := range []string{"single", "multi", "single"} {
+			qa := QAPair{ID: fmt.Sprintf("q%d", i+1), Source: "GDPR", Question: "Q?", Answer: "A.", Hop: hop,
+				Contexts: []Context{{ID: fmt.Sprintf("p%d", i), Text: "t"}}}
+			if _, _, err := tx.PutQA(qa, qa.ID, "f", false); err != nil {
+				return err
+			}
+			for _, c := range []string{"a", "b"} {
+				cl := Claim{ID: fmt.Sprintf("q%d-%s", i+1, c), QAID: qa.ID, Position: int(c[0]), Triplet: [3]string{"s", "p", "o"}}
+				if _, _, err := tx.PutClaim(cl, cl.ID, "f", false); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := func(who, qa, answer string) {
+		label(t, s, who, qa, "question_validity", "valid")
+		label(t, s, who, qa, "answer_correctness", answer)
+	}
+	judge("jo", "q1", "correct")
+	judge("jo", "q2", "correct")
+	judge("sam", "q1", "correct")
+	judge("sam", "q2", "incorrect")
+	judge("sam", "q3", "correct")
+	b, err := s.CreateBatch(BatchSpec{Name: "c", Kind: "claim", OnlyCorrectAnswers: true, Assign: []string{"jo", "sam"}, Overlap: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Eligible: q1's claims jo and sam, q2's jo only (sam judged it
+	// incorrect), q3's sam only (jo did not judge it). The least loaded
+	// eligible assignee takes each claim in turn.
+	if b.Size != 6 {
+		t.Errorf("size %d", b.Size)
+	}
+	for who, want := range map[string]string{"jo": "q1-a q2-a q2-b", "sam": "q1-b q3-a q3-b"} {
+		got, err := s.BatchItems("c", who)
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("%s: %v %v, want %s", who, got, err, want)
+		}
+	}
+	// Every claim in each queue is asked of its assignee.
+	for _, who := range []string{"jo", "sam"} {
+		if n, _ := s.QueueTotal(QueueQuery{Annotator: who, Batch: "c"}); n != 3 {
+			t.Errorf("%s's queue: %d asked, want 3", who, n)
+		}
+	}
+
+	// Nothing is left for another batch, whoever's labels choose.
+	if _, err := s.CreateBatch(BatchSpec{Name: "none", Kind: "claim", OnlyCorrectAnswers: true, Adjudicated: true}); err == nil {
+		t.Error("every claim is in a batch already")
+	}
+	if _, err := s.CreateBatch(BatchSpec{Name: "nobody", Kind: "claim", OnlyCorrectAnswers: true}); err == nil || !strings.Contains(err.Error(), "--assign") {
+		t.Errorf("only correct answers of nobody: %v", err)
+	}
+}
+
+func TestBatchByHop(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s, 4, 1)
+	err := s.Import(func(tx *Tx) error {
+		qa := QAPair{ID: "m1", Source: "GDPR", Question: "Q?", Answer: "A.", Hop: "multi", Contexts: []Context{{ID: "x", Text: "a"}, {ID: "y", Text: "b"}}}
+		_, _, err := tx.PutQA(qa, "m1", "f", false)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.CreateBatch(BatchSpec{Name: "multi", Kind: "qa", Hop: "multi"})
+	if err != nil || b.Size != 1 {
+		t.Fatalf("multi-hop batch: %+v %v", b, err)
+	}
+	if got, _ := s.BatchItems("multi", ""); strings.Join(got, " ") != "m1" {
+		t.Errorf("items %v", got)
+	}
+}

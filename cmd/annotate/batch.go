@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -39,11 +40,17 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if spec.Size < 0 {
 				return fmt.Errorf("--size %d: want a number of items, or 0 for every remaining item", spec.Size)
 			}
-			if spec.Kind != "qa" && spec.Kind != "claim" {
-				return fmt.Errorf("--kind %q: must be qa or claim", spec.Kind)
+			if !slices.Contains(schema.KindNames(), spec.Kind) {
+				return fmt.Errorf("--kind %q: must be one of %s", spec.Kind, strings.Join(schema.KindNames(), ", "))
 			}
-			if spec.OnlyCorrectAnswers && spec.Kind != "claim" {
-				return fmt.Errorf("--only-correct-answers applies to claim batches (--kind claim)")
+			if spec.OnlyCorrectAnswers && schema.SpecOf(schema.Kind(spec.Kind)).Parent != schema.KindQA {
+				return fmt.Errorf("--only-correct-answers applies to batches of items of an answer (--kind %s)", kindsOfAnswers())
+			}
+			if spec.Adjudicated && !spec.OnlyCorrectAnswers {
+				return fmt.Errorf("--adjudicated goes with --only-correct-answers: the lead's answer labels choose the claims")
+			}
+			if spec.Hop != "" && spec.Hop != "single" && spec.Hop != "multi" {
+				return fmt.Errorf("--hop %q: must be single or multi", spec.Hop)
 			}
 			if cmd.Flags().Changed("assign") {
 				var err error
@@ -100,6 +107,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 				who += " (new annotator" + plural(len(added)) + ": " + strings.Join(added, ", ") + ")"
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "batch %s: %d %s items, for %s\n", b.Name, b.Size, b.Kind, who)
+			if len(b.Short) > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "fewer items than the overlap asks for %s: they judged fewer of these answers correct\n", strings.Join(b.Short, ", "))
+			}
 			return nil
 		},
 	}
@@ -111,7 +121,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 	f.StringVar(&assign, "assign", "", "comma-separated annotators")
 	f.StringVar(&overlap, "overlap", "", "annotators per item (a number, or all)")
 	f.Int64Var(&seed, "seed", 0, "shuffle the items reproducibly with this seed")
-	f.BoolVar(&spec.OnlyCorrectAnswers, "only-correct-answers", false, "claim batches: only claims of answers judged correct")
+	f.BoolVar(&spec.OnlyCorrectAnswers, "only-correct-answers", false, "claim batches: each assignee gets only claims of answers they judged correct")
+	f.BoolVar(&spec.Adjudicated, "adjudicated", false, "with --only-correct-answers: answers the lead adjudicated correct")
+	f.StringVar(&spec.Hop, "hop", "", "only items of single-hop or multi-hop pairs (single or multi)")
 	return cmd
 }
 
@@ -207,19 +219,24 @@ func checkBatchPool(s *store.Store, spec store.BatchSpec) error {
 		}
 		where = " of source " + spec.Source
 	}
-	p, err := s.BatchPool(spec.Kind, spec.Source)
+	if spec.OnlyCorrectAnswers && !spec.Adjudicated && len(spec.Assign) == 0 {
+		return fmt.Errorf("--only-correct-answers takes each assignee's own answer labels: name them with --assign, or use --adjudicated for the lead's")
+	}
+	p, err := s.BatchPool(spec)
 	if err != nil {
 		return err
 	}
 	switch {
-	case p.Items == 0 && spec.Kind == "claim":
-		return fmt.Errorf("no claims%s to put in batch %q: import claims first", where, spec.Name)
 	case p.Items == 0:
-		return fmt.Errorf("no QA pairs%s to put in batch %q: import data first", where, spec.Name)
+		return fmt.Errorf("no %s%s to put in batch %q: import them first", strings.ToLower(schema.SpecOf(schema.Kind(spec.Kind)).Title), where, spec.Name)
 	case p.Free == 0:
 		return fmt.Errorf("no %s items left%s for batch %q: every one (%d) is in a batch already (annotate batch list)", spec.Kind, where, spec.Name, p.Items)
 	case spec.OnlyCorrectAnswers && p.CorrectAnswers == 0:
-		return fmt.Errorf("no answer%s is judged correct yet: --only-correct-answers takes the claims of answers labelled answer_correctness=correct", where)
+		by := "by " + strings.Join(spec.Assign, " or ")
+		if spec.Adjudicated {
+			by = "by the lead"
+		}
+		return fmt.Errorf("no answer%s is judged correct %s yet: --only-correct-answers takes the claims of answers labelled answer_correctness=correct", where, by)
 	case spec.OnlyCorrectAnswers && p.FreeOfCorrect == 0:
 		return fmt.Errorf("the claims of the %d answer%s judged correct%s are all in batches already", p.CorrectAnswers, plural(p.CorrectAnswers), where)
 	}
@@ -248,4 +265,13 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return ""
+}
+
+// kindsOfAnswers names the kinds whose items belong to an answer.
+func kindsOfAnswers() string {
+	var out []string
+	for _, k := range schema.Children(schema.KindQA) {
+		out = append(out, string(k))
+	}
+	return strings.Join(out, ", ")
 }
