@@ -36,9 +36,9 @@ type AgreementReport struct {
 // (labelled by all: Fleiss' kappa), a pair's N (Cohen's kappa). A
 // coefficient with nothing to count is null.
 type FieldAgreement struct {
-	// Annotators compared on this field; LeftOut those assigned a batch of
-	// the field's kind (or with labels on other fields) but without a label
-	// of this one, left out of the default set.
+	// Annotators compared on this field; LeftOut the campaign's other
+	// annotators (assigned a batch, or with labels of other fields), who
+	// have no label of this one, left out of the default set.
 	Annotators        []string                   `json:"annotators"`
 	LeftOut           []string                   `json:"left_out"`
 	Classes           []string                   `json:"classes"`
@@ -158,12 +158,11 @@ func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
 }
 
 // defaultRaters are the annotators with a label of the field that counts, by
-// name (so a database and its re-imported export agree); left out, those
-// who could have one (assigned a batch of the field's kind, or with labels
-// of other fields) but have none.
+// name (so a database and its re-imported export agree); left out, the
+// campaign's other annotators (assigned a batch, or with labels of other
+// fields), who have none.
 func defaultRaters(rx *store.ReadTx, p *people, field string) ([]rater, []string, error) {
-	f, _ := schema.Lookup(field)
-	assigned, err := rx.Assignees(string(f.Kind))
+	assigned, err := rx.Assignees("")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -37,9 +37,9 @@ type Batch struct {
 	Source    string
 	Assignees []string
 	CreatedAt string
-	// Short lists the assignees who got fewer items than the overlap asked
-	// for, because they did not judge enough answers correct.
-	Short []string
+	// Got counts, with OnlyCorrectAnswers per assignee, the items each got:
+	// only those of answers they judged correct.
+	Got map[string]int
 }
 
 // kindSQL is what batch selection needs of a kind, as SQL over items i;
@@ -204,11 +204,9 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 		}
 		b = Batch{Name: spec.Name, Kind: spec.Kind, Pilot: spec.Pilot, Size: len(ids), Overlap: spec.Overlap, Source: spec.Source, Assignees: spec.Assign}
 		if perAssignee {
-			want := len(ids) * spec.Overlap / max(len(aids), 1)
+			b.Got = map[string]int{}
 			for i, n := range load {
-				if n < want {
-					b.Short = append(b.Short, spec.Assign[i])
-				}
+				b.Got[spec.Assign[i]] = n
 			}
 		}
 		return nil

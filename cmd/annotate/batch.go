@@ -107,8 +107,12 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 				who += " (new annotator" + plural(len(added)) + ": " + strings.Join(added, ", ") + ")"
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "batch %s: %d %s items, for %s\n", b.Name, b.Size, b.Kind, who)
-			if len(b.Short) > 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), "fewer items than the overlap asks for %s: they judged fewer of these answers correct\n", strings.Join(b.Short, ", "))
+			if b.Got != nil {
+				var parts []string
+				for _, a := range b.Assignees {
+					parts = append(parts, fmt.Sprintf("%s %d", a, b.Got[a]))
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "each gets the claims of answers they judged correct: %s\n", strings.Join(parts, ", "))
 			}
 			return nil
 		},

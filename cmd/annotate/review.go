@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/review"
@@ -41,11 +42,15 @@ columns system, as "annotate metrics"), most claims first; enter walks the
 claims of a pair. The expert labels are --annotator NAME or --adjudicated
 (default: the only annotator with labels); e switches between them.
 
-With --json nothing opens: the units (or the class pairs) are printed.`,
+With --json nothing opens: the units (or the class pairs) are printed.
+With --accept nothing opens either: every agreement ready to accept is
+accepted, as A does on the screen, and the count printed (repeat it after
+deciding the disagreements that agreements wait on).`,
 			Example: `  annotate review --as lead
   annotate review --as lead --annotators jo,sam --field entailment --batch pilot
   annotate review --as lead --system refchecker --annotator jo
-  annotate review --json --as lead`,
+  annotate review --json --as lead
+  annotate review --accept --as lead`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if g.as == "" {
@@ -71,6 +76,7 @@ With --json nothing opens: the units (or the class pairs) are printed.`,
 		f.StringVar(&o.system, "system", "refchecker", "system view: the system whose predictions are compared")
 		f.StringVar(&o.annotator, "annotator", "", "system view: the expert's labels are this annotator's")
 		f.BoolVar(&o.adjudicated, "adjudicated", false, "system view: the expert labels are the adjudicated ones")
+		f.BoolVar(&o.accept, "accept", false, "accept every agreement that is ready (as A on the screen), print how many, open nothing")
 		return cmd
 	})
 }
@@ -80,6 +86,7 @@ type reviewFlags struct {
 	field, batch, system string
 	annotator            string
 	adjudicated          bool
+	accept               bool
 }
 
 func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error {
@@ -106,6 +113,9 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 	} else {
 		if opt.Query.Annotators, err = s.Reviewers(o.annotators); err != nil {
 			return err
+		}
+		if o.accept {
+			return acceptAll(cmd.OutOrStdout(), g, s, opt.Query)
 		}
 		opt.Experts = expertSets(store.LabelSet{Adjudicated: true}, labelled)
 		if g.json {
@@ -205,4 +215,25 @@ func printSystemReview(w io.Writer, rev store.SystemReview) error {
 		"system": rev.System, "expert": rev.Expert, "n": rev.N, "agree": rev.Agree,
 		"confusion": rev.Confusion, "cells": cells,
 	})
+}
+
+// acceptAll accepts every ready agreement, as A does on the review screen.
+func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery) error {
+	n, err := s.AcceptAgreements(g.as, q, guidelines.Version)
+	if err != nil {
+		return err
+	}
+	rev, err := s.Review(q)
+	if err != nil {
+		return err
+	}
+	pending, _, _ := rev.Counts("")
+	if g.json {
+		return json.NewEncoder(w).Encode(map[string]any{"accepted": n, "pending": pending, "ready": rev.Ready})
+	}
+	fmt.Fprintf(w, "accepted %d agreements as %s; %d disagreements wait for a decision (annotate review --as %s)\n", n, g.as, pending, g.as)
+	if rev.Ready > 0 {
+		fmt.Fprintf(w, "%d more agreements became ready: run --accept again\n", rev.Ready)
+	}
+	return nil
 }
