@@ -388,4 +388,3 @@ func int64s(q querier, query string, args ...any) ([]int64, error) {
 	}
 	return out, rows.Err()
 }
-
