@@ -91,7 +91,11 @@ func (t *Tx) existing(extID, kind string) (int64, string, error) {
 	return id, hash, nil
 }
 
-func (t *Tx) putItem(extID, kind string, source, parent int64, hash, file string, update bool) (int64, PutResult, error) {
+// PutItem adds (or, with update, replaces) the shared row of an item of a
+// kind; the kind's own file then writes its rows. A changed item is an
+// error without update; an identical one is Unchanged and written no further.
+func (t *Tx) PutItem(k schema.Kind, extID string, source, parent int64, hash, file string, update bool) (int64, PutResult, error) {
+	kind := string(k)
 	id, old, err := t.existing(extID, kind)
 	if err != nil {
 		return 0, 0, err
@@ -126,98 +130,6 @@ func (t *Tx) putItem(extID, kind string, source, parent int64, hash, file string
 		return 0, 0, err
 	}
 	return id, Updated, t.tx.touch(id)
-}
-
-// PutQA adds a QA pair (and its context units). hash identifies its content.
-func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, error) {
-	src, err := t.Source(q.Source, q.Language, "")
-	if err != nil {
-		return 0, 0, err
-	}
-	id, res, err := t.putItem(q.ID, "qa", src, 0, hash, file, update)
-	if err != nil || res == Unchanged {
-		return id, res, err
-	}
-	extra := q.Extra
-	if extra == "" {
-		extra = "{}"
-	}
-	hop := q.Hop
-	if hop == "" {
-		hop = "single"
-	}
-	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra) VALUES (?,?,?,?,?,?,?,?)`,
-		id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra); err != nil {
-		return 0, 0, err
-	}
-	if _, err := t.tx.Exec("DELETE FROM qa_contexts WHERE qa_item_id=?", id); err != nil {
-		return 0, 0, err
-	}
-	for i, c := range q.Contexts {
-		cid, err := t.context(c, src, update)
-		if err != nil {
-			return 0, 0, fmt.Errorf("contexts[%d]: %w", i, err)
-		}
-		if _, err := t.tx.Exec("INSERT INTO qa_contexts(qa_item_id,position,context_id) VALUES (?,?,?)", id, i, cid); err != nil {
-			return 0, 0, err
-		}
-	}
-	return id, res, t.putPredictions(id, ResponseField, q.Predictions)
-}
-
-func (t *Tx) context(c Context, source int64, update bool) (int64, error) {
-	var id int64
-	var text string
-	err := t.tx.QueryRow("SELECT id, text FROM context_units WHERE ext_id=?", c.ID).Scan(&id, &text)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		res, err := t.tx.Exec("INSERT INTO context_units(ext_id,source_id,text) VALUES (?,?,?)", c.ID, source, c.Text)
-		if err != nil {
-			return 0, err
-		}
-		return res.LastInsertId()
-	case err != nil:
-		return 0, err
-	case text == c.Text:
-		return id, nil
-	case !update:
-		return 0, fmt.Errorf("context unit %q exists with a different text (use --update to replace it)", c.ID)
-	}
-	_, err = t.tx.Exec("UPDATE context_units SET text=? WHERE id=?", c.Text, id)
-	return id, err
-}
-
-// PutClaim adds a claim of an existing QA pair (by ext id), with its predictions.
-func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult, error) {
-	var qa, src int64
-	err := t.tx.QueryRow("SELECT id, COALESCE(source_id,0) FROM items WHERE ext_id=? AND kind='qa'", c.QAID).Scan(&qa, &src)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, 0, fmt.Errorf("%w %q", ErrUnknownPair, c.QAID)
-	}
-	if err != nil {
-		return 0, 0, err
-	}
-	id, res, err := t.putItem(c.ID, "claim", src, qa, hash, file, update)
-	if err != nil || res == Unchanged {
-		return id, res, err
-	}
-	origin := c.Origin
-	if origin == "" {
-		origin = OriginExtracted
-	}
-	var addedBy any
-	if c.AddedBy != "" {
-		aid, err := annotatorID(t.tx, c.AddedBy)
-		if err != nil {
-			return 0, 0, err
-		}
-		addedBy = aid
-	}
-	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by) VALUES (?,?,?,?,?,?,?,?)`,
-		id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy); err != nil {
-		return 0, 0, err
-	}
-	return id, res, t.putPredictions(id, schema.Entailment, c.Predictions)
 }
 
 // ItemID resolves an ext id to (item id, kind).
@@ -266,8 +178,8 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 	return true, t.tx.touch(l.ItemID)
 }
 
-// putPredictions replaces an item's predictions of one field (system -> value).
-func (t *Tx) putPredictions(item int64, field string, bySystem map[string]string) error {
+// PutPredictions replaces an item's predictions of one field (system -> value).
+func (t *Tx) PutPredictions(item int64, field string, bySystem map[string]string) error {
 	if _, err := t.tx.Exec("DELETE FROM predictions WHERE item_id=? AND field=?", item, field); err != nil {
 		return err
 	}

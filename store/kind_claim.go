@@ -1,6 +1,11 @@
 package store
 
 import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
 )
@@ -45,4 +50,125 @@ func init() {
 		hop:       "(SELECT hop FROM qa_pairs WHERE item_id = i.parent_id)",
 		answer:    "i.parent_id",
 	})
+}
+
+// PutClaim adds a claim of an existing QA pair (by ext id), with its predictions.
+func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult, error) {
+	var qa, src int64
+	err := t.tx.QueryRow("SELECT id, COALESCE(source_id,0) FROM items WHERE ext_id=? AND kind=?", c.QAID, schema.KindQA).Scan(&qa, &src)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, fmt.Errorf("%w %q", ErrUnknownPair, c.QAID)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	id, res, err := t.PutItem(schema.KindClaim, c.ID, src, qa, hash, file, update)
+	if err != nil || res == Unchanged {
+		return id, res, err
+	}
+	origin := c.Origin
+	if origin == "" {
+		origin = OriginExtracted
+	}
+	var addedBy any
+	if c.AddedBy != "" {
+		aid, err := annotatorID(t.tx, c.AddedBy)
+		if err != nil {
+			return 0, 0, err
+		}
+		addedBy = aid
+	}
+	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by) VALUES (?,?,?,?,?,?,?,?)`,
+		id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy); err != nil {
+		return 0, 0, err
+	}
+	return id, res, t.PutPredictions(id, schema.Entailment, c.Predictions)
+}
+
+
+// Claim loads a claim without its system predictions: the annotation screens
+// are blind, so what they load cannot show a prediction.
+func (s *Store) Claim(item int64) (Claim, error) {
+	var c Claim
+	var addedBy sql.NullString
+	err := s.db.QueryRow(`SELECT i.ext_id, p.ext_id, c.position, c.subject, c.predicate, c.object, c.text, c.origin, a.name, COALESCE(src.name,'')
+		FROM items i JOIN claims c ON c.item_id=i.id JOIN items p ON p.id=i.parent_id
+		LEFT JOIN annotators a ON a.id=c.added_by LEFT JOIN sources src ON src.id=i.source_id WHERE i.id=?`, item).
+		Scan(&c.ID, &c.QAID, &c.Position, &c.Triplet[0], &c.Triplet[1], &c.Triplet[2], &c.Text, &c.Origin, &addedBy, &c.Source)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, notFound(string(schema.KindClaim), "#"+strconv.FormatInt(item, 10))
+	}
+	c.ItemID, c.AddedBy = item, addedBy.String
+	return c, err
+}
+
+// ClaimsOf lists the claims of a QA pair in position order (without predictions).
+func (s *Store) ClaimsOf(qa int64) ([]Claim, error) {
+	rows, err := s.db.Query(`SELECT i.id FROM items i JOIN claims c ON c.item_id=i.id WHERE i.parent_id=? ORDER BY c.position, i.id`, qa)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	out := make([]Claim, 0, len(ids))
+	for _, id := range ids {
+		c, err := s.Claim(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// IsLastClaim reports whether a claim is the last extracted claim of its answer.
+func (s *Store) IsLastClaim(claim int64) (bool, error) {
+	var parent int64
+	if err := s.db.QueryRow("SELECT parent_id FROM items WHERE id=?", claim).Scan(&parent); err != nil {
+		return false, err
+	}
+	last, err := lastClaimOf(s.db, parent)
+	return last == claim, err
+}
+
+// AddClaim records a claim the annotator added because the extractor missed it,
+// with a claim_added label, in one transaction. It returns the new claim.
+func (s *Store) AddClaim(annotator string, qa int64, triplet [3]string, sessionID int64, guidelines string) (Claim, error) {
+	var c Claim
+	err := s.write(func(tx *wtx) error {
+		aid, err := annotatorID(tx, annotator)
+		if err != nil {
+			return err
+		}
+		var qaExt string
+		var src sql.NullInt64
+		if err := tx.QueryRow("SELECT ext_id, source_id FROM items WHERE id=? AND kind=?", qa, schema.KindQA).Scan(&qaExt, &src); err != nil {
+			return err
+		}
+		var n, maxPos int
+		tx.QueryRow("SELECT COUNT(*), COALESCE(MAX(c.position),0) FROM claims c JOIN items i ON i.id=c.item_id WHERE i.parent_id=?", qa).Scan(&n, &maxPos)
+		ext := qaExt + "-" + annotator + "-a" + strconv.FormatInt(int64(n+1), 10)
+		res, err := tx.Exec("INSERT INTO items(ext_id,kind,source_id,parent_id,hash,imported_at) VALUES (?,?,?,?,?,?)",
+			ext, schema.KindClaim, src, qa, "", now())
+		if err != nil {
+			return err
+		}
+		id, _ := res.LastInsertId()
+		if _, err := tx.Exec("INSERT INTO claims(item_id,position,subject,predicate,object,origin,added_by) VALUES (?,?,?,?,?,?,?)",
+			id, maxPos+1, triplet[0], triplet[1], triplet[2], OriginAnnotator, aid); err != nil {
+			return err
+		}
+		c = Claim{ID: ext, QAID: qaExt, Position: maxPos + 1, Triplet: triplet, Origin: OriginAnnotator, AddedBy: annotator, ItemID: id}
+		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: id, Field: "claim_added", Value: "yes", SessionID: sessionID, GuidelinesVersion: guidelines})
+		return err
+	})
+	return c, err
 }

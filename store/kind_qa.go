@@ -1,6 +1,13 @@
 package store
 
-import "github.com/annotate-dev/annotate/schema"
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/annotate-dev/annotate/schema"
+)
 
 // The QA pair kind's rows: qa_pairs, with its context units.
 
@@ -51,3 +58,96 @@ func loadQAs(q querier, ids []int64) (map[int64]any, error) {
 func init() {
 	registerSQL(schema.KindQA, kindSQL{hop: "(SELECT hop FROM qa_pairs WHERE item_id = i.id)"})
 }
+
+// PutQA adds a QA pair (and its context units). hash identifies its content.
+func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, error) {
+	src, err := t.Source(q.Source, q.Language, "")
+	if err != nil {
+		return 0, 0, err
+	}
+	id, res, err := t.PutItem(schema.KindQA, q.ID, src, 0, hash, file, update)
+	if err != nil || res == Unchanged {
+		return id, res, err
+	}
+	extra := q.Extra
+	if extra == "" {
+		extra = "{}"
+	}
+	hop := q.Hop
+	if hop == "" {
+		hop = "single"
+	}
+	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra) VALUES (?,?,?,?,?,?,?,?)`,
+		id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra); err != nil {
+		return 0, 0, err
+	}
+	if _, err := t.tx.Exec("DELETE FROM qa_contexts WHERE qa_item_id=?", id); err != nil {
+		return 0, 0, err
+	}
+	for i, c := range q.Contexts {
+		cid, err := t.context(c, src, update)
+		if err != nil {
+			return 0, 0, fmt.Errorf("contexts[%d]: %w", i, err)
+		}
+		if _, err := t.tx.Exec("INSERT INTO qa_contexts(qa_item_id,position,context_id) VALUES (?,?,?)", id, i, cid); err != nil {
+			return 0, 0, err
+		}
+	}
+	return id, res, t.PutPredictions(id, ResponseField, q.Predictions)
+}
+
+func (t *Tx) context(c Context, source int64, update bool) (int64, error) {
+	var id int64
+	var text string
+	err := t.tx.QueryRow("SELECT id, text FROM context_units WHERE ext_id=?", c.ID).Scan(&id, &text)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		res, err := t.tx.Exec("INSERT INTO context_units(ext_id,source_id,text) VALUES (?,?,?)", c.ID, source, c.Text)
+		if err != nil {
+			return 0, err
+		}
+		return res.LastInsertId()
+	case err != nil:
+		return 0, err
+	case text == c.Text:
+		return id, nil
+	case !update:
+		return 0, fmt.Errorf("context unit %q exists with a different text (use --update to replace it)", c.ID)
+	}
+	_, err = t.tx.Exec("UPDATE context_units SET text=? WHERE id=?", c.Text, id)
+	return id, err
+}
+
+
+// QA loads a QA pair with its context units in order.
+func (s *Store) QA(item int64) (QAPair, error) {
+	var q QAPair
+	err := s.db.QueryRow(`SELECT i.ext_id, COALESCE(src.name,''), p.language, p.hop, p.question, p.answer, p.rationale, p.category, p.extra
+		FROM items i JOIN qa_pairs p ON p.item_id=i.id LEFT JOIN sources src ON src.id=i.source_id WHERE i.id=?`, item).
+		Scan(&q.ID, &q.Source, &q.Language, &q.Hop, &q.Question, &q.Answer, &q.Rationale, &q.Category, &q.Extra)
+	if errors.Is(err, sql.ErrNoRows) {
+		return q, notFound("QA pair", "#"+strconv.FormatInt(item, 10))
+	}
+	if err != nil {
+		return q, err
+	}
+	q.ItemID = item
+	if q.Language == "" {
+		s.db.QueryRow("SELECT language FROM sources WHERE name=?", q.Source).Scan(&q.Language)
+	}
+	rows, err := s.db.Query(`SELECT c.ext_id, c.text FROM qa_contexts x JOIN context_units c ON c.id=x.context_id
+		WHERE x.qa_item_id=? ORDER BY x.position`, item)
+	if err != nil {
+		return q, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c Context
+		if err := rows.Scan(&c.ID, &c.Text); err != nil {
+			return q, err
+		}
+		q.Contexts = append(q.Contexts, c)
+	}
+	return q, rows.Err()
+}
+

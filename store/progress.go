@@ -3,6 +3,8 @@ package store
 import (
 	"sort"
 	"time"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // Progress is how far one annotator is in one queue: a batch, or (Batch "")
@@ -64,7 +66,8 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 			p.Batch, p.Pilot = b.Name, b.Pilot
 			out = append(out, p)
 		}
-		for _, kind := range []string{"qa", "claim"} {
+		for _, k := range schema.Kinds() {
+			kind := string(k)
 			p, err := s.progressOf(a, QueueQuery{Annotator: a.Name, Kind: kind}, midnight)
 			if err != nil {
 				return nil, err

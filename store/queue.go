@@ -4,12 +4,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // QueueQuery asks for the next items an annotator has not finished.
 type QueueQuery struct {
 	Annotator string
-	Kind      string // "qa" | "claim"
+	Kind      string // an annotated kind
 	Batch     string // "" : the annotator's assigned items, else every item of the kind
 	After     int64  // cursor: Entry.Key of the last entry already held
 	Limit     int
@@ -34,7 +36,10 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		return nil, err
 	}
 	notDone := "NOT EXISTS (SELECT 1 FROM done_items d WHERE d.annotator_id=? AND d.item_id=i.id)"
-	extracted := "(i.kind<>'claim' OR EXISTS (SELECT 1 FROM claims c WHERE c.item_id=i.id AND c.origin='extracted'))"
+	queueable := "1"
+	if k := sqlOf[schema.Kind(q.Kind)]; k.queueable != "" {
+		queueable = k.queueable
+	}
 	var rows *sql.Rows
 	switch {
 	case q.Batch != "":
@@ -66,7 +71,7 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 			ORDER BY b.batch_id, b.position LIMIT ?`, aid, q.Kind, q.After, aid, q.Limit)
 	default:
 		rows, err = s.db.Query(`SELECT i.id, i.ext_id, i.kind, i.id FROM items i
-			WHERE i.kind=? AND i.id>? AND `+notDone+` AND `+extracted+` ORDER BY i.id LIMIT ?`, q.Kind, q.After, aid, q.Limit)
+			WHERE i.kind=? AND i.id>? AND `+notDone+` AND `+queueable+` ORDER BY i.id LIMIT ?`, q.Kind, q.After, aid, q.Limit)
 	}
 	if err != nil {
 		return nil, err
