@@ -1,6 +1,5 @@
 package store
 
-
 // ItemRef names an item.
 type ItemRef struct {
 	ItemID int64
@@ -13,4 +12,3 @@ func (s *Store) Resolve(extID string) (ItemRef, error) {
 	id, kind, err := itemID(s.db, extID)
 	return ItemRef{ItemID: id, ExtID: extID, Kind: kind}, err
 }
-

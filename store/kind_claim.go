@@ -85,7 +85,6 @@ func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult
 	return id, res, t.PutPredictions(id, schema.Entailment, c.Predictions)
 }
 
-
 // Claim loads a claim without its system predictions: the annotation screens
 // are blind, so what they load cannot show a prediction.
 func (s *Store) Claim(item int64) (Claim, error) {

@@ -118,7 +118,6 @@ func (t *Tx) context(c Context, source int64, update bool) (int64, error) {
 	return id, err
 }
 
-
 // QA loads a QA pair with its context units in order.
 func (s *Store) QA(item int64) (QAPair, error) {
 	var q QAPair
@@ -150,4 +149,3 @@ func (s *Store) QA(item int64) (QAPair, error) {
 	}
 	return q, rows.Err()
 }
-
