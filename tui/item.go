@@ -11,6 +11,8 @@ import (
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // origin says how an item came on screen.
@@ -38,7 +40,7 @@ type itemScreen struct {
 	saving    bool   // a write (or an undo) is in flight: decisions wait
 	queued    []tea.KeyPressMsg
 
-	pane    pane
+	pane    ui.Pane
 	focus   bool // the context pane has the focus
 	paneKey string
 	words   map[string]bool // the claim's words, for highlighting
@@ -49,7 +51,7 @@ type itemScreen struct {
 func newItemScreen(e *env, d *itemData, o origin) *itemScreen {
 	s := &itemScreen{e: e, d: d, origin: o, w: e.w, h: e.h}
 	if d.kind() == schema.KindClaim {
-		s.words = claimWords(d.claim)
+		s.words = ui.ClaimWords(d.claim)
 	}
 	s.recompute()
 	return s
@@ -102,7 +104,7 @@ func (s *itemScreen) preselected() string {
 	return v
 }
 
-func (s *itemScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := s.e
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -124,7 +126,7 @@ func (s *itemScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 		return handleUndo(e, s, msg)
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = "Go to " + sanitizeLine(msg.query) + ": " + msg.err.Error()
+			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error()
 			return s, nil
 		}
 		e.err = ""
@@ -193,7 +195,7 @@ func (s *itemScreen) mine(item int64) bool {
 	return item == s.d.ref.ItemID || (s.d.kind() == schema.KindClaim && item == s.d.qa.ItemID)
 }
 
-func (s *itemScreen) key(msg tea.KeyPressMsg) (Child, tea.Cmd) {
+func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	e, k := s.e, s.e.keys
 	switch {
 	case keyIs(msg, k.Quit):
@@ -213,22 +215,22 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (Child, tea.Cmd) {
 		s.focus = false
 		return s, nil
 	case keyIs(msg, k.PageUp):
-		s.pane.page(-1)
+		s.pane.Page(-1)
 		return s, nil
 	case keyIs(msg, k.PageDown):
-		s.pane.page(1)
+		s.pane.Page(1)
 		return s, nil
 	case s.focus && keyIs(msg, k.Up):
-		s.pane.scroll(-1)
+		s.pane.Scroll(-1)
 		return s, nil
 	case s.focus && keyIs(msg, k.Down):
-		s.pane.scroll(1)
+		s.pane.Scroll(1)
 		return s, nil
 	case s.focus && keyIs(msg, k.Top):
-		s.pane.top()
+		s.pane.Top()
 		return s, nil
 	case s.focus && keyIs(msg, k.Bottom):
-		s.pane.bottom()
+		s.pane.Bottom()
 		return s, nil
 	case keyIs(msg, k.Undo):
 		if s.saving {
@@ -244,7 +246,7 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (Child, tea.Cmd) {
 		if e.work != nil && !s.complete() {
 			e.work.skipped++
 		}
-		e.status = "Skipped " + sanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
+		e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
 		return e.advance()
 	case keyIs(msg, k.Yes, k.No, k.Pick, k.Accept, k.Add):
 		return s.decide(msg)
@@ -253,7 +255,7 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (Child, tea.Cmd) {
 }
 
 // decide turns a decision key into a save.
-func (s *itemScreen) decide(msg tea.KeyPressMsg) (Child, tea.Cmd) {
+func (s *itemScreen) decide(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	e, k := s.e, s.e.keys
 	if s.saving {
 		if len(s.queued) < 8 {
@@ -302,7 +304,7 @@ func (s *itemScreen) save(item int64, field, value string) tea.Cmd {
 }
 
 // saved: the decision is committed; show the next field, or the next item.
-func (s *itemScreen) saved(msg labelSavedMsg) (Child, tea.Cmd) {
+func (s *itemScreen) saved(msg labelSavedMsg) (ui.Child, tea.Cmd) {
 	e := s.e
 	if !s.mine(msg.item) {
 		return s, nil
@@ -336,8 +338,8 @@ func (s *itemScreen) saved(msg labelSavedMsg) (Child, tea.Cmd) {
 
 // handleUndo goes back to the item of the retracted decision and asks the
 // field again (cur may be nil when undo came from the done screen).
-func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (Child, tea.Cmd) {
-	stay := func() Child {
+func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
+	stay := func() ui.Child {
 		if cur != nil {
 			return cur
 		}
@@ -354,7 +356,7 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (Child, tea.Cmd) {
 		return stay(), nil
 	}
 	e.err = ""
-	e.status = "Undone: " + msg.ev.Field + " = " + sanitizeLine(msg.ev.Value) + " on " + sanitizeLine(msg.ev.ItemExtID) + "."
+	e.status = "Undone: " + msg.ev.Field + " = " + ui.SanitizeLine(msg.ev.Value) + " on " + ui.SanitizeLine(msg.ev.ItemExtID) + "."
 	var cmd tea.Cmd
 	if e.work != nil {
 		e.work.forget()
@@ -381,29 +383,29 @@ func (s *itemScreen) bindings() []key.Binding {
 	k := s.e.keys
 	out := []key.Binding{k.Undo, k.Skip, k.Flag, k.Note, k.Help}
 	if s.focus {
-		out = append(out, with(k.Focus, "tab", "leave context"), with(k.Up, "↑↓", "scroll"))
+		out = append(out, ui.With(k.Focus, "tab", "leave context"), ui.With(k.Up, "↑↓", "scroll"))
 	} else {
 		out = append(out, k.Focus)
 	}
 	out = append(out, k.Quit, k.Goto)
 	switch {
 	case s.complete():
-		out = append(out, with(k.Accept, "enter", "next item"))
+		out = append(out, ui.With(k.Accept, "enter", "next item"))
 	case s.missed:
 		out = append(out, k.Add)
 		if s.d.parent[schema.MissedClaimsChecked] != "" || len(s.d.mine) > 0 {
-			out = append(out, with(k.Accept, "enter", "done"))
+			out = append(out, ui.With(k.Accept, "enter", "done"))
 		} else {
-			out = append(out, with(k.Accept, "enter", "none missed"))
+			out = append(out, ui.With(k.Accept, "enter", "none missed"))
 		}
 	default:
 		f, _ := schema.Lookup(s.field)
 		if f.TwoWay {
-			out = append(out, with(k.Yes, "y", f.Values[0]), with(k.No, "n", f.Values[1]))
+			out = append(out, ui.With(k.Yes, "y", f.Values[0]), ui.With(k.No, "n", f.Values[1]))
 		} else {
-			out = append(out, with(k.Pick, "1-"+strconv.Itoa(len(f.Values)), "pick"))
+			out = append(out, ui.With(k.Pick, "1-"+strconv.Itoa(len(f.Values)), "pick"))
 			if p := s.preselected(); p != "" {
-				out = append(out, with(k.Accept, "enter", "accept"))
+				out = append(out, ui.With(k.Accept, "enter", "accept"))
 			}
 		}
 	}
@@ -445,7 +447,7 @@ func (s *itemScreen) View() string {
 		full = true
 		top = top[:topMax]
 		if topMax > 0 {
-			top[topMax-1] = st.Dim.Render(truncate("… continued in the pane below (tab to scroll)", w))
+			top[topMax-1] = st.Dim.Render(ui.Truncate("… continued in the pane below (tab to scroll)", w))
 		}
 	}
 	paneH := body - len(top)
@@ -456,11 +458,11 @@ func (s *itemScreen) View() string {
 		key := itoa(w) + "/" + itoa(s.version) + "/" + boolStr(full) + "/" + boolStr(s.missed) + "/" + itoa(len(s.d.mine)) + "/" + itoa(s.e.styleGen)
 		if key != s.paneKey {
 			s.paneKey = key
-			s.pane.setLines(s.paneContent(w, full))
+			s.pane.SetLines(s.paneContent(w, full))
 		}
-		s.pane.setHeight(paneH - 1)
-		pane = append(pane, paneTitle(st, s.paneTitle(), s.focus, s.pane.percent(), s.pane.scrollable(), w))
-		pane = append(pane, s.pane.view()...)
+		s.pane.SetHeight(paneH - 1)
+		pane = append(pane, ui.PaneTitle(st, s.paneTitle(), s.focus, s.pane.Percent(), s.pane.Scrollable(), w))
+		pane = append(pane, s.pane.View()...)
 	} else {
 		for i := 0; i < paneH; i++ {
 			pane = append(pane, "")
@@ -488,7 +490,7 @@ func (s *itemScreen) top(w int) []string {
 	st := s.e.styles
 	switch {
 	case s.d.kind() == schema.KindQA:
-		return qaTop(st, s.d.qa, w)
+		return ui.QATop(st, s.d.qa, w)
 	case s.missed:
 		return missedTop(st, s.d, w)
 	}
@@ -547,25 +549,25 @@ func (s *itemScreen) header(w int) string {
 	if s.d.kind() == schema.KindClaim {
 		kind = "Claim"
 	}
-	var pieces []piece
-	pieces = append(pieces, piece{text: kind + " " + sanitizeLine(s.d.ref.ExtID)})
+	var pieces []ui.Piece
+	pieces = append(pieces, ui.Piece{Text: kind + " " + ui.SanitizeLine(s.d.ref.ExtID)})
 	switch s.origin {
 	case fromUndo:
-		pieces = append(pieces, piece{text: "(back by undo)", optional: true})
+		pieces = append(pieces, ui.Piece{Text: "(back by undo)", Optional: true})
 	case fromGoto:
-		pieces = append(pieces, piece{text: "(go to)", optional: true})
+		pieces = append(pieces, ui.Piece{Text: "(go to)", Optional: true})
 	}
 	if wk := e.work; wk != nil {
 		if wk.batch != "" {
-			pieces = append(pieces, piece{text: "batch " + sanitizeLine(wk.batch), optional: true})
+			pieces = append(pieces, ui.Piece{Text: "batch " + ui.SanitizeLine(wk.batch), Optional: true})
 		}
 		if wk.counted && string(s.d.kind()) == wk.kind {
 			k := min(wk.done+1, max(wk.total, 1))
 			if s.complete() {
 				k = wk.done
 			}
-			pieces = append(pieces, piece{text: "item " + itoa(k) + " of " + itoa(wk.total)})
-			pieces = append(pieces, piece{text: plainBar(wk.done, wk.total, 10) + " " + percent(wk.done, wk.total), optional: true})
+			pieces = append(pieces, ui.Piece{Text: "item " + itoa(k) + " of " + itoa(wk.total)})
+			pieces = append(pieces, ui.Piece{Text: ui.Bar(wk.done, wk.total, 10) + " " + ui.Percent(wk.done, wk.total), Optional: true})
 		}
 	}
 	var right []string
@@ -577,17 +579,17 @@ func (s *itemScreen) header(w int) string {
 	}
 	right = append(right, "session "+clock(e.act.session()))
 	r := " " + strings.Join(right, "  ") + " "
-	if ansiWidth(r) > w/2 {
+	if ui.Width(r) > w/2 {
 		r = " session " + clock(e.act.session()) + " "
 		if s.d.flagged {
 			r = " ⚑" + r
 		}
 	}
-	leftW := max(0, w-ansiWidth(r))
-	l := " " + fitPieces(pieces, " · ", max(0, leftW-1))
-	l = truncateStyled(l, leftW)
-	pad := max(0, w-ansiWidth(l)-ansiWidth(r))
+	leftW := max(0, w-ui.Width(r))
+	l := " " + ui.FitPieces(pieces, " · ", max(0, leftW-1))
+	l = ui.TruncateStyled(l, leftW)
+	pad := max(0, w-ui.Width(l)-ui.Width(r))
 	line := l + strings.Repeat(" ", pad) + r
-	line = truncateStyled(line, w)
+	line = ui.TruncateStyled(line, w)
 	return st.Header.Render(line)
 }

@@ -6,6 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // loadingScreen waits for the queue or for an item's data.
@@ -24,7 +26,7 @@ func newLoading(e *env, ref store.ItemRef, title string) *loadingScreen {
 
 func (l *loadingScreen) SetSize(w, h int) { l.w, l.h = w, h }
 
-func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := l.e
 	switch msg := msg.(type) {
 	case itemLoadedMsg:
@@ -88,7 +90,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 // if typed there (the first starts a save, the rest wait behind it), a
 // loading screen keeps them until its item arrives. Anything else (the queue
 // is done, an error) drops them: they were meant for an item.
-func carry(next Child, cmd tea.Cmd, keys []tea.KeyPressMsg) (Child, tea.Cmd) {
+func carry(next ui.Child, cmd tea.Cmd, keys []tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	switch n := next.(type) {
 	case *loadingScreen:
 		n.typed = append(n.typed, keys...)
@@ -104,17 +106,17 @@ func carry(next Child, cmd tea.Cmd, keys []tea.KeyPressMsg) (Child, tea.Cmd) {
 
 func (l *loadingScreen) View() string {
 	st := l.e.styles
-	lines := []string{st.Title.Render(truncate(l.title, l.w))}
+	lines := []string{st.Title.Render(ui.Truncate(l.title, l.w))}
 	if l.err != nil {
 		lines = append(lines, "")
-		for _, s := range wrap(sanitize(l.err.Error()), l.w) {
+		for _, s := range ui.Wrap(ui.Sanitize(l.err.Error()), l.w) {
 			lines = append(lines, st.Error.Render(s))
 		}
 		hint := "enter retry · q home"
 		if l.ref.ItemID != 0 {
 			hint = "enter retry · s skip this item · q home"
 		}
-		lines = append(lines, "", st.Dim.Render(truncate(hint, l.w)))
+		lines = append(lines, "", st.Dim.Render(ui.Truncate(hint, l.w)))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -129,7 +131,7 @@ func newDone(e *env) *doneScreen { return &doneScreen{e: e, w: e.w, h: e.h} }
 
 func (d *doneScreen) SetSize(w, h int) { d.w, d.h = w, h }
 
-func (d *doneScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := d.e
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
@@ -150,18 +152,18 @@ func (d *doneScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 func (d *doneScreen) View() string {
 	e, st := d.e, d.e.styles
 	var lines []string
-	lines = append(lines, st.Title.Render(truncate("Nothing left in this queue", d.w)), "")
+	lines = append(lines, st.Title.Render(ui.Truncate("Nothing left in this queue", d.w)), "")
 	if w := e.work; w != nil {
 		if w.counted {
-			lines = append(lines, truncate(plural(w.done, "item")+" of "+itoa(w.total)+" done.", d.w))
+			lines = append(lines, ui.Truncate(ui.Plural(w.done, "item")+" of "+itoa(w.total)+" done.", d.w))
 		}
 		if w.skipped > 0 {
-			lines = append(lines, truncate(plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
+			lines = append(lines, ui.Truncate(ui.Plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
 		}
 	}
-	lines = append(lines, "", st.Dim.Render(truncate("enter/q home · u undo the last decision", d.w)))
+	lines = append(lines, "", st.Dim.Render(ui.Truncate("enter/q home · u undo the last decision", d.w)))
 	if e.err != "" {
-		lines = append(lines, st.Error.Render(truncate(e.err, d.w)))
+		lines = append(lines, st.Error.Render(ui.Truncate(e.err, d.w)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // Prefetch thresholds: fetch more queue entries when fewer than lowWater are
@@ -48,7 +50,7 @@ func (w *work) query(e *env) store.QueueQuery {
 }
 
 // startWork opens a queue and returns the screen waiting for its first item.
-func (e *env) startWork(kind, batch string) (Child, tea.Cmd) {
+func (e *env) startWork(kind, batch string) (ui.Child, tea.Cmd) {
 	gen := 1
 	if e.work != nil {
 		gen = e.work.gen + 1
@@ -65,7 +67,7 @@ func (e *env) startWork(kind, batch string) (Child, tea.Cmd) {
 }
 
 // restart walks the queue again from its beginning (skipped items).
-func (e *env) restartWork() (Child, tea.Cmd) {
+func (e *env) restartWork() (ui.Child, tea.Cmd) {
 	w := e.work
 	nw := newWork(w.kind, w.batch, w.gen+1)
 	nw.done, nw.total, nw.counted = w.done, w.total, w.counted
@@ -218,7 +220,7 @@ func hasWork(d *itemData) bool {
 
 // advance shows the next item of the queue: from the preloaded data when it
 // is there (no waiting), else through a loading screen.
-func (e *env) advance() (Child, tea.Cmd) {
+func (e *env) advance() (ui.Child, tea.Cmd) {
 	w := e.work
 	if w == nil {
 		return e.goHome()
@@ -245,7 +247,7 @@ func (e *env) advance() (Child, tea.Cmd) {
 			s.SetSize(e.w, e.h)
 			return s, tea.Batch(w.fetch(e), w.preload(e))
 		}
-		l := newLoading(e, ref, "Loading "+sanitizeLine(ref.ExtID)+"…")
+		l := newLoading(e, ref, "Loading "+ui.SanitizeLine(ref.ExtID)+"…")
 		l.SetSize(e.w, e.h)
 		var load tea.Cmd
 		if !w.inflight[ref.ItemID] {
@@ -257,7 +259,7 @@ func (e *env) advance() (Child, tea.Cmd) {
 
 // show opens an item out of queue order (undo, go-to), keeping the current
 // one to come back to when it is not finished.
-func (e *env) show(cur *itemScreen, d *itemData, o origin) (Child, tea.Cmd) {
+func (e *env) show(cur *itemScreen, d *itemData, o origin) (ui.Child, tea.Cmd) {
 	if e.work == nil {
 		e.work = newWork(d.ref.Kind, "", 1)
 		e.act.start()
@@ -274,7 +276,7 @@ func (e *env) show(cur *itemScreen, d *itemData, o origin) (Child, tea.Cmd) {
 }
 
 // goHome leaves the queue (nothing to save: every decision is committed).
-func (e *env) goHome() (Child, tea.Cmd) {
+func (e *env) goHome() (ui.Child, tea.Cmd) {
 	e.work = nil
 	e.act.stop()
 	h := newHome(e)

@@ -3,10 +3,10 @@
 // a claim screen with the missed-claims step, the guidelines one key away,
 // notes, flags, skip, go-to and undo.
 //
-// One root Model holds the current screen, a Child. Screens, overlays and
-// inputs are Children: Update returns the Child to show next (itself, another
+// One root Model holds the current screen, a ui.Child. Screens, overlays and
+// inputs are Children: Update returns the ui.Child to show next (itself, another
 // screen, or the screen under a closing overlay), so moving between screens is
-// just returning another Child. State every screen needs (the store, the
+// just returning another ui.Child. State every screen needs (the store, the
 // annotator, the session, styles, keys, the size, the queue being worked
 // through) lives in one env shared by pointer.
 //
@@ -25,9 +25,10 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // Options configures the TUI.
@@ -39,14 +40,6 @@ type Options struct {
 	Client       string        // "local", "ssh", "demo" (recorded on the session)
 	SessionLimit time.Duration // break reminder after this much active time (default 2h)
 	Now          func() time.Time
-}
-
-// Child is a screen, an overlay or an input. Update returns the Child to
-// show from now on.
-type Child interface {
-	Update(msg tea.Msg) (Child, tea.Cmd)
-	View() string
-	SetSize(w, h int)
 }
 
 // Minimum size below which the TUI asks to be enlarged.
@@ -63,9 +56,9 @@ type env struct {
 	limit     time.Duration
 	now       func() time.Time
 
-	styles      Styles
+	styles      ui.Styles
 	dark, plain bool
-	keys        KeyMap
+	keys        ui.KeyMap
 	help        help.Model
 	w, h        int
 	session     int64
@@ -83,14 +76,14 @@ func (e *env) nextSeq() int { e.seq++; return e.seq }
 
 func (e *env) setStyles() {
 	e.styleGen++
-	e.styles = NewStyles(e.dark, e.plain)
+	e.styles = ui.NewStyles(e.dark, e.plain)
 	e.help.Styles = e.styles.Help
 }
 
 // Model is the root model of the TUI.
 type Model struct {
 	e     *env
-	cur   Child
+	cur   ui.Child
 	start tea.Cmd // what Init starts besides the session
 	// Ended is set once the program asked to quit.
 	quitting bool
@@ -110,7 +103,7 @@ func New(opt Options) *Model {
 	e := &env{
 		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
 		dark: true, plain: os.Getenv("NO_COLOR") != "",
-		keys: DefaultKeyMap(), help: help.New(), guides: map[string]string{},
+		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{},
 	}
 	e.act.now = opt.Now
 	e.nextBreak = opt.SessionLimit
@@ -120,7 +113,7 @@ func New(opt Options) *Model {
 	case opt.Kind != "":
 		m.cur, m.start = e.startWork(opt.Kind, opt.Batch)
 	case opt.Batch != "":
-		m.cur = newLoading(e, store.ItemRef{}, "Opening batch "+sanitizeLine(opt.Batch)+"…")
+		m.cur = newLoading(e, store.ItemRef{}, "Opening batch "+ui.SanitizeLine(opt.Batch)+"…")
 		m.start = batchKindCmd(e.store, opt.Batch)
 	default:
 		h := newHome(e)
@@ -217,7 +210,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.WindowTitle = "annotate — " + sanitizeLine(m.e.annotator)
+	v.WindowTitle = "annotate — " + ui.SanitizeLine(m.e.annotator)
 	return v
 }
 
@@ -227,29 +220,14 @@ func (m *Model) render() string {
 		return ""
 	}
 	if e.w < minWidth || e.h < minHeight {
-		return clampView(tooSmall(e), e.w, e.h)
+		return ui.ClampView(tooSmall(e), e.w, e.h)
 	}
-	return clampView(m.cur.View(), e.w, e.h)
+	return ui.ClampView(m.cur.View(), e.w, e.h)
 }
 
 func tooSmall(e *env) string {
 	msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d. Nothing is lost.", e.w, e.h, minWidth, minHeight)
-	return strings.Join(wrap(msg, e.w), "\n")
-}
-
-// clampView cuts a rendering to w×h cells: a last safety net, the screens
-// lay themselves out to fit.
-func clampView(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if len(l) > w && ansi.StringWidth(l) > w { // a line is never wider than its bytes
-			lines[i] = ansi.Truncate(l, w, "")
-		}
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(ui.Wrap(msg, e.w), "\n")
 }
 
 func lookupEnv(env []string, k string) string {

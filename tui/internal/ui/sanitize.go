@@ -1,17 +1,17 @@
-package tui
+package ui
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// sanitize makes text from imported files inert before it is displayed: an
+// Sanitize makes text from imported files inert before it is displayed: an
 // escape sequence, a control character or a bidirectional override can never
 // move the cursor, change colours or reorder the screen. Control characters
 // become their visible "control picture" (ESC shows as ␛, BEL as ␇, CR as ␍),
 // C1 controls, invalid UTF-8 and bidi controls become "�". Newlines are kept
 // (the wrapper breaks on them); a tab becomes a space.
-func sanitize(s string) string {
+func Sanitize(s string) string {
 	if isPlain(s) {
 		return frenchSpacing(s)
 	}
@@ -52,10 +52,10 @@ func sanitize(s string) string {
 var frenchSpacing = strings.NewReplacer("« ", "«\u00a0", " »", "\u00a0»", " :", "\u00a0:", " ;", "\u00a0;",
 	" !", "\u00a0!", " ?", "\u00a0?").Replace
 
-// sanitizeLine is sanitize for text shown on one line (ids, names, inputs):
+// SanitizeLine is Sanitize for text shown on one line (ids, names, inputs):
 // a newline shows as ␤.
-func sanitizeLine(s string) string {
-	return strings.ReplaceAll(sanitize(s), "\n", "\u2424")
+func SanitizeLine(s string) string {
+	return strings.ReplaceAll(Sanitize(s), "\n", "\u2424")
 }
 
 // isPlain reports whether s is printable ASCII plus newlines (the fast path).
@@ -71,4 +71,24 @@ func isPlain(s string) bool {
 
 func isBidiControl(r rune) bool {
 	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u061c'
+}
+
+// cleanInput makes typed or pasted text one line of plain text: newlines
+// and tabs become spaces; control characters, bidirectional formatting and
+// invalid UTF-8 are dropped.
+func cleanInput(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size <= 1:
+		case r == '\n' || r == '\r' || r == '\t' || r == '\u2028' || r == '\u2029':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -1,0 +1,32 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
+)
+
+// helpBar renders the key help of a screen from KeyMap bindings.
+func (e *env) helpBar(b []key.Binding, w int) string {
+	return strings.Join(ui.HelpBar(&e.help, b, w), "\n")
+}
+
+// fullHelp renders every key of the annotation screens in columns.
+func (e *env) fullHelp(w int) string {
+	return strings.Join(ui.FullHelp(&e.help, e.keys.AnnotateHelp(), w), "\n")
+}
+
+// statusLine is the line above the help bar: an error (kept until the next
+// successful action), else a status, else "saving…" while a write is in flight.
+func (e *env) statusLine(w int, saving bool) string {
+	waiting := ""
+	if saving {
+		waiting = "saving…"
+	}
+	return ui.StatusLine(e.styles, e.err, e.status, waiting, w)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
