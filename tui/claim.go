@@ -3,13 +3,36 @@ package tui
 import (
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
+
+func init() {
+	registerKind(kindView{
+		kind: schema.KindClaim, label: "Claim", queue: "Claims", noun: "claim",
+		top: func(st ui.Styles, d *itemData, at step, w int) []string {
+			if at.kind == askMissed {
+				return missedTop(st, d, w)
+			}
+			return claimTop(st, d, w)
+		},
+		pane: func(st ui.Styles, d *itemData, at step, w int, full bool) []string {
+			if at.kind == askMissed {
+				return missedPane(st, d, w, full)
+			}
+			return claimPane(st, d, w, full)
+		},
+		paneTitle: func(_ *itemData, at step) string {
+			if at.kind == askMissed {
+				return "Claims and context"
+			}
+			return "Answer and context"
+		},
+		stepCard: func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
+	})
+}
 
 // The claim screen: the claim (subject | predicate | object, or the
 // sub-sentence text) above the pane; the pane holds the answer it came from
@@ -38,7 +61,8 @@ func claimTop(st ui.Styles, d *itemData, w int) []string {
 }
 
 // claimPane: the answer the claim came from and the context, highlighted.
-func claimPane(st ui.Styles, d *itemData, words map[string]bool, w int, full bool) []string {
+func claimPane(st ui.Styles, d *itemData, w int, full bool) []string {
+	words := ui.ClaimWords(d.claim)
 	var out []string
 	if full {
 		out = append(out, claimTop(st, d, w)...)
@@ -93,39 +117,23 @@ func numberedClaims(st ui.Styles, cs []store.Claim, w int) []string {
 	return out
 }
 
-// decideMissed: `a` opens the three inputs of a missed claim, enter closes
-// the step (missed_claims_checked = checked, or added after additions).
-func (s *itemScreen) decideMissed(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
-	e, k := s.e, s.e.keys
-	switch {
-	case keyIs(msg, k.Add):
-		return newAddClaimInput(e, s), nil
-	case keyIs(msg, k.Accept):
-		marker := s.d.parent[schema.MissedClaimsChecked]
-		if marker != "" {
-			// Already marked (claims were added here): move on.
-			s.addedHere = false
-			s.recompute()
-			if e.work != nil {
-				e.work.finished[s.d.ref.ItemID] = true
-				e.work.done++
-				next, cmd := e.advance()
-				return next, tea.Batch(cmd, e.work.recount(e))
-			}
-			return e.goHome()
-		}
-		value := "checked"
-		if len(s.d.mine) > 0 {
-			value = "added"
-		}
-		return s, s.save(s.d.qa.ItemID, schema.MissedClaimsChecked, value)
+// missedCard is the card of the missed-claims step.
+func missedCard(st ui.Styles, marker string, added int, w int) []string {
+	bar := st.Card.Render("▌") + " "
+	inner := max(1, w-2)
+	head := st.Field.Render(ui.Truncate("missed_claims", inner))
+	q := "Did the extractor miss a claim of this answer?"
+	if added > 0 {
+		q = "You added " + ui.Plural(added, "claim") + ". Any other?"
 	}
-	return s, nil
-}
-
-// addClaim is called by the add-claim input with the three parts.
-func (s *itemScreen) addClaim(t [3]string) tea.Cmd {
-	e := s.e
-	s.saving = true
-	return addClaimCmd(e.store, e.annotator, s.d.qa.ItemID, t, e.session, s.d.parent[schema.MissedClaimsChecked])
+	if ui.TextWidth("missed_claims")+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(q, inner-ui.TextWidth("missed_claims")-1))
+	}
+	enter := "none missed"
+	if marker != "" || added > 0 {
+		enter = "done with this answer"
+	}
+	opts := st.Key.Render("[a]") + " " + st.Option.Render("add a missed claim") + "   " +
+		st.Key.Render("[enter]") + " " + st.Option.Render(enter)
+	return []string{bar + head, bar + ui.TruncateStyled(opts, inner)}
 }

@@ -341,7 +341,10 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			r.done, err = s.QueueDone(q)
 			return err
 		}
-		m.rows = []homeRow{{title: "Queues", header: true}, {title: "QA pairs", kind: "qa"}, {title: "Claims", kind: "claim"}}
+		m.rows = []homeRow{{title: "Queues", header: true}}
+		for _, k := range Kinds() {
+			m.rows = append(m.rows, homeRow{title: viewOf(schema.Kind(k)).queue, kind: k})
+		}
 		batches, err := s.Batches()
 		if err != nil {
 			return homeMsg{err: err}

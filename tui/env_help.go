@@ -20,13 +20,15 @@ func (e *env) fullHelp(w int) string {
 }
 
 // statusLine is the line above the help bar: an error (kept until the next
-// successful action), else a status, else "saving…" while a write is in flight.
-func (e *env) statusLine(w int, saving bool) string {
-	waiting := ""
-	if saving {
-		waiting = "saving…"
+// successful action) or the keys the full type-ahead queue refused, else a
+// status, else what the screen waits for (a save, the database, the keys
+// typed ahead).
+func (e *env) statusLine(w int, saving, slow bool) string {
+	err := e.err
+	if err == "" {
+		err = e.refusedLine()
 	}
-	return ui.StatusLine(e.styles, e.err, e.status, waiting, w)
+	return ui.StatusLine(e.styles, err, e.status, e.waitingLine(saving, slow), w)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

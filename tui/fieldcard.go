@@ -86,27 +86,6 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 	return lines
 }
 
-// missedCard is the card of the missed-claims step.
-func missedCard(st ui.Styles, marker string, added int, w int) []string {
-	bar := st.Card.Render("▌") + " "
-	inner := max(1, w-2)
-	head := st.Field.Render(ui.Truncate("missed_claims", inner))
-	q := "Did the extractor miss a claim of this answer?"
-	if added > 0 {
-		q = "You added " + ui.Plural(added, "claim") + ". Any other?"
-	}
-	if ui.TextWidth("missed_claims")+3 < inner {
-		head += " " + st.Dim.Render(ui.Truncate(q, inner-ui.TextWidth("missed_claims")-1))
-	}
-	enter := "none missed"
-	if marker != "" || added > 0 {
-		enter = "done with this answer"
-	}
-	opts := st.Key.Render("[a]") + " " + st.Option.Render("add a missed claim") + "   " +
-		st.Key.Render("[enter]") + " " + st.Option.Render(enter)
-	return []string{bar + head, bar + ui.TruncateStyled(opts, inner)}
-}
-
 // completeCard is shown for an item opened with nothing left to ask.
 func completeCard(st ui.Styles, w int) []string {
 	bar := st.Card.Render("▌") + " "

@@ -169,7 +169,7 @@ func (h *homeScreen) View() string {
 	if len(lines) > h.h-2 {
 		lines = lines[:max(0, h.h-2)]
 	}
-	lines = append(lines, e.statusLine(w, false), e.helpBar(h.bindings(), w))
+	lines = append(lines, e.statusLine(w, false, false), e.helpBar(h.bindings(), w))
 	return strings.Join(lines, "\n")
 }
 

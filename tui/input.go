@@ -115,6 +115,7 @@ func newNoteInput(e *env, s *itemScreen) *inputScreen {
 	item, field := s.d.ref.ItemID, s.guideField()
 	return newInput(e, s, "Note on "+ui.SanitizeLine(s.d.ref.ExtID)+" (empty to clear)", []string{"note"}, true, s.d.note,
 		func(v []string) tea.Cmd {
+			s.saving = true
 			return setNoteCmd(e.store, e.annotator, item, field, v[0], e.session)
 		})
 }
@@ -125,6 +126,7 @@ func newGotoInput(e *env, under ui.Child) *inputScreen {
 		if v[0] == "" {
 			return nil
 		}
+		e.going = true
 		return gotoCmd(e.store, e.annotator, v[0])
 	})
 }

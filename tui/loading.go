@@ -17,7 +17,8 @@ type loadingScreen struct {
 	title string
 	err   error
 	w, h  int
-	typed []tea.KeyPressMsg // decision keys typed before the item arrived
+	// dropped says how many keys typed ahead were not applied because of err.
+	dropped string
 }
 
 func newLoading(e *env, ref store.ItemRef, title string) *loadingScreen {
@@ -25,6 +26,17 @@ func newLoading(e *env, ref store.ItemRef, title string) *loadingScreen {
 }
 
 func (l *loadingScreen) SetSize(w, h int) { l.w, l.h = w, h }
+
+// busy: keys typed while the item or the queue loads wait for it
+// (typeahead.go); after an error the screen takes them (retry, skip, home).
+func (l *loadingScreen) busy() bool { return l.err == nil }
+
+// fail shows an error; the keys typed ahead were meant for the item and
+// are not applied.
+func (l *loadingScreen) fail(err error) {
+	l.err = err
+	l.dropped = l.e.notApplied()
+}
 
 func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := l.e
@@ -34,7 +46,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			return l, nil
 		}
 		if msg.err != nil {
-			l.err = msg.err
+			l.fail(msg.err)
 			return l, nil
 		}
 		if e.work != nil {
@@ -50,17 +62,16 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		if e.work != nil {
 			cmd = tea.Batch(e.work.fetch(e), e.work.preload(e))
 		}
-		return carry(s, cmd, l.typed)
+		return s, cmd
 	case queueFetchedMsg:
 		if l.ref.ItemID != 0 || e.work == nil || msg.gen != e.work.gen {
 			return l, nil
 		}
 		if e.work.fetchErr != nil {
-			l.err = e.work.fetchErr
+			l.fail(e.work.fetchErr)
 			return l, nil
 		}
-		next, cmd := e.advance()
-		return carry(next, cmd, l.typed)
+		return e.advance()
 	case tea.KeyPressMsg:
 		k := e.keys
 		switch {
@@ -68,7 +79,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			return e.goHome()
 		case keyIs(msg, k.Accept) && l.err != nil:
 			// Retry.
-			l.err = nil
+			l.err, l.dropped = nil, ""
 			if l.ref.ItemID != 0 {
 				return l, loadItemCmd(e.store, e.annotator, e.nextSeq(), l.ref)
 			}
@@ -78,30 +89,11 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			}
 		case keyIs(msg, k.Skip) && l.err != nil && l.ref.ItemID != 0:
 			return e.advance()
-		case l.err == nil && keyIs(msg, k.Yes, k.No, k.Pick, k.Accept) && len(l.typed) < 8:
-			l.typed = append(l.typed, msg)
+		case l.err != nil:
+			e.status = msg.String() + ": nothing to decide until the item loads (enter retries, s skips it, q goes home)."
 		}
 	}
 	return l, nil
-}
-
-// carry hands decision keys typed before the next item was on screen to
-// what comes next, so a fast typist loses none: an item screen takes them as
-// if typed there (the first starts a save, the rest wait behind it), a
-// loading screen keeps them until its item arrives. Anything else (the queue
-// is done, an error) drops them: they were meant for an item.
-func carry(next ui.Child, cmd tea.Cmd, keys []tea.KeyPressMsg) (ui.Child, tea.Cmd) {
-	switch n := next.(type) {
-	case *loadingScreen:
-		n.typed = append(n.typed, keys...)
-	case *itemScreen:
-		for _, k := range keys {
-			var c tea.Cmd
-			next, c = n.Update(k)
-			cmd = tea.Batch(cmd, c)
-		}
-	}
-	return next, cmd
 }
 
 func (l *loadingScreen) View() string {
@@ -109,7 +101,7 @@ func (l *loadingScreen) View() string {
 	lines := []string{st.Title.Render(ui.Truncate(l.title, l.w))}
 	if l.err != nil {
 		lines = append(lines, "")
-		for _, s := range ui.Wrap(ui.Sanitize(l.err.Error()), l.w) {
+		for _, s := range ui.Wrap(ui.Sanitize(l.err.Error()+l.dropped), l.w) {
 			lines = append(lines, st.Error.Render(s))
 		}
 		hint := "enter retry · q home"
@@ -118,18 +110,24 @@ func (l *loadingScreen) View() string {
 		}
 		lines = append(lines, "", st.Dim.Render(ui.Truncate(hint, l.w)))
 	}
+	if status := l.e.statusLine(l.w, false, false); status != "" {
+		lines = append(lines, "", status)
+	}
 	return strings.Join(lines, "\n")
 }
 
 // doneScreen says the queue is finished.
 type doneScreen struct {
-	e    *env
-	w, h int
+	e       *env
+	undoing bool // an undo is in flight: keys wait for the item it brings back
+	w, h    int
 }
 
 func newDone(e *env) *doneScreen { return &doneScreen{e: e, w: e.w, h: e.h} }
 
 func (d *doneScreen) SetSize(w, h int) { d.w, d.h = w, h }
+
+func (d *doneScreen) busy() bool { return d.undoing }
 
 func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := d.e
@@ -140,10 +138,14 @@ func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		case keyIs(msg, e.keys.Quit, e.keys.Close, e.keys.Accept):
 			return e.goHome()
 		case keyIs(msg, e.keys.Undo):
+			d.undoing = true
 			return d, undoCmd(e.store, e.annotator)
+		default:
+			e.status = msg.String() + ": nothing left to decide in this queue (enter/q home, u undo)."
 		}
 	}
 	if msg, ok := msg.(undoneMsg); ok {
+		d.undoing = false
 		return handleUndo(e, nil, msg)
 	}
 	return d, nil
@@ -162,8 +164,8 @@ func (d *doneScreen) View() string {
 		}
 	}
 	lines = append(lines, "", st.Dim.Render(ui.Truncate("enter/q home · u undo the last decision", d.w)))
-	if e.err != "" {
-		lines = append(lines, st.Error.Render(ui.Truncate(e.err, d.w)))
+	if status := e.statusLine(d.w, d.undoing, false); status != "" {
+		lines = append(lines, status)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -1,22 +1,32 @@
 package tui
 
 import (
-	"github.com/annotate-dev/annotate/store"
-
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // The QA screen: the question, the answer (rationale dimmed), source,
-// language and hop above the context pane; the field card below. Fields follow
-// the label schema, asking only what applies (schema.NextField).
+// language and hop above the context pane, every context unit in the pane;
+// the field card below. Fields follow the label schema, asking only what
+// applies (schema.NextField); the generated category is preselected.
 
-// qaPane is the pane's content: every context unit (and the full question
-// and answer first when they did not fit above).
-func qaPane(st ui.Styles, q store.QAPair, w int, full bool) []string {
-	var out []string
-	if full {
-		out = append(out, ui.QATop(st, q, w)...)
-		out = append(out, "")
-	}
-	return append(out, ui.ContextLines(st, q.Contexts, w, nil)...)
+func init() {
+	registerKind(kindView{
+		kind: schema.KindQA, label: "QA", queue: "QA pairs", noun: "QA",
+		top: func(st ui.Styles, d *itemData, _ step, w int) []string { return ui.QATop(st, d.qa, w) },
+		pane: func(st ui.Styles, d *itemData, _ step, w int, full bool) []string {
+			var out []string
+			if full {
+				out = append(out, ui.QATop(st, d.qa, w)...)
+				out = append(out, "")
+			}
+			return append(out, ui.ContextLines(st, d.qa.Contexts, w, nil)...)
+		},
+		paneTitle: func(d *itemData, _ step) string {
+			if n := len(d.qa.Contexts); n > 1 {
+				return "Context (" + itoa(n) + " units)"
+			}
+			return "Context"
+		},
+	})
 }

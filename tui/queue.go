@@ -211,12 +211,7 @@ func (w *work) pushBack(r store.ItemRef) {
 }
 
 // hasWork reports whether an item has something left to ask.
-func hasWork(d *itemData) bool {
-	if schema.NextField(d.kind(), d.labels) != "" {
-		return true
-	}
-	return d.kind() == schema.KindClaim && d.isLast && d.parent[schema.MissedClaimsChecked] == ""
-}
+func hasWork(d *itemData) bool { return newFlow(d).Next().kind != stepDone }
 
 // advance shows the next item of the queue: from the preloaded data when it
 // is there (no waiting), else through a loading screen.
@@ -284,12 +279,5 @@ func (e *env) goHome() (ui.Child, tea.Cmd) {
 	return h, h.refresh()
 }
 
-func kindName(kind string) string {
-	switch kind {
-	case "qa":
-		return "QA"
-	case "claim":
-		return "claim"
-	}
-	return kind
-}
+// kindName is how the screens name a kind's queue ("the QA queue").
+func kindName(kind string) string { return viewOf(schema.Kind(kind)).noun }

@@ -36,7 +36,7 @@ type Options struct {
 	Store        *store.Store
 	Annotator    string
 	Batch        string        // "": none
-	Kind         string        // "qa" | "claim" | "" (home screen)
+	Kind         string        // a kind of Kinds() to open its queue; "": the home screen
 	Client       string        // "local", "ssh", "demo" (recorded on the session)
 	SessionLimit time.Duration // break reminder after this much active time (default 2h)
 	Now          func() time.Time
@@ -70,6 +70,9 @@ type env struct {
 	noTicks     bool              // tests: no timers
 	guides      map[string]string // rendered guidelines by field/width/style
 	styleGen    int               // bumped when the styles change (cached renderings are redone)
+	ahead       typeahead         // keys waiting for the screen (typeahead.go)
+	going       bool              // a go-to is on its way: keys wait for the item
+	saves       int               // saves started, to match a saveSlowMsg to its save
 }
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
@@ -182,28 +185,86 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if e.work != nil {
 			cmds = append(cmds, e.work.handle(e, msg))
 		}
+	case gotoLoadedMsg:
+		e.going = false
 	case itemLoadedMsg:
 		if e.work != nil {
 			e.work.loaded(msg)
 		}
 	case tea.KeyPressMsg:
 		e.act.touch()
-		// A new key clears the status line; an error stays until the next
-		// successful action.
-		e.status = ""
+		if cmd, waits := m.typedAhead(msg); waits {
+			return m, cmd
+		}
+		return m, m.key(msg)
 	case tea.QuitMsg:
 		m.quitting = true
 	}
 	var cmd tea.Cmd
 	m.cur, cmd = m.cur.Update(msg)
-	cmds = append(cmds, cmd)
-	if _, ok := msg.(tea.KeyPressMsg); ok && e.work != nil && breakDue(&e.act, e.nextBreak) {
+	cmds = append(cmds, cmd, m.drain())
+	return m, tea.Batch(cmds...)
+}
+
+// typedAhead queues a key while the screen waits or keys wait before it
+// (typeahead.go); it reports whether it took the key. ctrl+c never waits:
+// it is the way out of a database that does not answer; the keys waiting
+// are then not applied, and the status line says so.
+func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	e := m.e
+	if !m.busy() && len(e.ahead.keys) == 0 {
+		e.ahead.refused = 0 // typing to an idle screen again
+		return nil, false
+	}
+	if msg.String() == "ctrl+c" {
+		n := e.ahead.drop()
+		e.going = false
+		cmd := m.apply(msg)
+		if n > 0 {
+			e.status = "Left: " + ui.Plural(n, "key") + " typed ahead " + isAre(n) + " not applied."
+		}
+		return cmd, true
+	}
+	if !e.ahead.push(msg) {
+		return bell(), true
+	}
+	return nil, true
+}
+
+// busy reports whether the screen cannot take a key now: it waits for a
+// save or a load, or a go-to is on its way.
+func (m *Model) busy() bool { return m.e.going || isBusy(m.cur) }
+
+// key hands a key press to the screen, then the keys that waited for it.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	cmd := m.apply(msg)
+	return tea.Batch(cmd, m.drain())
+}
+
+// apply hands one key press to the screen; a new key clears the status
+// line (an error stays until the next successful action). The break
+// reminder shows after a key once no key waits.
+func (m *Model) apply(msg tea.KeyPressMsg) tea.Cmd {
+	e := m.e
+	e.status = ""
+	var cmd tea.Cmd
+	m.cur, cmd = m.cur.Update(msg)
+	if e.work != nil && len(e.ahead.keys) == 0 && breakDue(&e.act, e.nextBreak) {
 		if _, already := m.cur.(*breakScreen); !already {
 			m.cur = newBreak(e, m.cur)
 			m.cur.SetSize(e.w, e.h)
 		}
 	}
-	return m, tea.Batch(cmds...)
+	return cmd
+}
+
+// drain applies the keys that waited, in order, while the screen takes them.
+func (m *Model) drain() tea.Cmd {
+	var cmds []tea.Cmd
+	for len(m.e.ahead.keys) > 0 && !m.busy() {
+		cmds = append(cmds, m.apply(m.e.ahead.pop()))
+	}
+	return tea.Batch(cmds...)
 }
 
 // View renders the current screen, never wider or taller than the terminal.
@@ -248,8 +309,8 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	if opt.Annotator == "" {
 		return errors.New("tui: no annotator name (use --as NAME)")
 	}
-	if opt.Kind != "" && opt.Kind != "qa" && opt.Kind != "claim" {
-		return fmt.Errorf("tui: kind %q: must be qa or claim", opt.Kind)
+	if err := CheckKind(opt.Kind); err != nil {
+		return fmt.Errorf("tui: %w", err)
 	}
 	m := New(opt)
 	// The session starts before the program, so that it is ended however
