@@ -106,7 +106,7 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		}
 		s.saving, s.slow = false, false
 		e.act.giveBack(msg.ms)
-		e.err = "Not saved: " + msg.field + ": " + msg.err.Error() + " — press the key again to retry." + e.notApplied()
+		e.err = "Not saved: " + msg.field + ": " + msg.err.Error() + e.notApplied("after it") + " Press the key again to retry."
 		return s, nil
 	case undoneMsg:
 		s.saving, s.slow = false, false

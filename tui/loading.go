@@ -35,7 +35,7 @@ func (l *loadingScreen) busy() bool { return l.err == nil }
 // are not applied.
 func (l *loadingScreen) fail(err error) {
 	l.err = err
-	l.dropped = l.e.notApplied()
+	l.dropped = l.e.notApplied("ahead")
 }
 
 func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {

@@ -84,14 +84,14 @@ func (e *env) slowTimer() tea.Cmd {
 	return tea.Tick(slowSave, func(time.Time) tea.Msg { return saveSlowMsg{seq: seq} })
 }
 
-// notApplied drops the waiting keys after a failure and says so ("" when
-// none waited).
-func (e *env) notApplied() string {
+// notApplied drops the waiting keys after a failure and says so, to follow
+// the error ("" when none waited).
+func (e *env) notApplied(when string) string {
 	n := e.ahead.drop()
 	if n == 0 {
 		return ""
 	}
-	return " " + ui.Plural(n, "key") + " typed after it " + isAre(n) + " not applied."
+	return "; " + ui.Plural(n, "key") + " typed " + when + " " + isAre(n) + " not applied."
 }
 
 func isAre(n int) string {
