@@ -18,11 +18,11 @@ func init() {
 			}
 			return claimTop(st, d, w)
 		},
-		pane: func(st ui.Styles, d *itemData, at step, w int, full bool) []string {
+		pane: func(st ui.Styles, d *itemData, at step, w int) []string {
 			if at.kind == askMissed {
-				return missedPane(st, d, w, full)
+				return missedPane(st, d, w)
 			}
-			return claimPane(st, d, w, full)
+			return claimPane(st, d, w)
 		},
 		paneTitle: func(_ *itemData, at step) string {
 			if at.kind == askMissed {
@@ -61,13 +61,9 @@ func claimTop(st ui.Styles, d *itemData, w int) []string {
 }
 
 // claimPane: the answer the claim came from and the context, highlighted.
-func claimPane(st ui.Styles, d *itemData, w int, full bool) []string {
+func claimPane(st ui.Styles, d *itemData, w int) []string {
 	words := ui.ClaimWords(d.claim)
 	var out []string
-	if full {
-		out = append(out, claimTop(st, d, w)...)
-		out = append(out, "")
-	}
 	ans := ui.Sanitize(d.qa.Answer)
 	out = append(out, ui.Labelled(st, "Answer", ans, w, nil, ui.HighlightSpans(ans, words, st.Highlight))...)
 	out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(d.qa.Question), w)), "")
@@ -82,12 +78,8 @@ func missedTop(st ui.Styles, d *itemData, w int) []string {
 
 // missedPane lists the claims extracted from the answer and those the
 // annotator added, then the context.
-func missedPane(st ui.Styles, d *itemData, w int, full bool) []string {
+func missedPane(st ui.Styles, d *itemData, w int) []string {
 	var out []string
-	if full {
-		out = append(out, missedTop(st, d, w)...)
-		out = append(out, "")
-	}
 	out = append(out, st.Label.Render(ui.Truncate("Claims extracted from this answer ("+itoa(len(d.siblings))+")", w)))
 	out = append(out, numberedClaims(st, d.siblings, w)...)
 	if len(d.mine) > 0 {

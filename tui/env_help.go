@@ -9,9 +9,14 @@ import (
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// helpBar renders the key help of a screen from KeyMap bindings.
-func (e *env) helpBar(b []key.Binding, w int) string {
-	return strings.Join(ui.HelpBar(&e.help, b, w), "\n")
+// helpBar renders the key help of a screen from KeyMap bindings: on two
+// lines when the terminal has room for them, else on one.
+func (e *env) helpBar(b []key.Binding, w int) []string {
+	lines := 2
+	if e.h < 16 {
+		lines = 1
+	}
+	return ui.HelpBar(&e.help, b, w, lines)
 }
 
 // fullHelp renders every key of the annotation screens in columns.

@@ -465,8 +465,8 @@ func TestHomeScreen(t *testing.T) {
 	if _, ok := h.m.cur.(*homeScreen); !ok {
 		t.Fatalf("q does not go home: %T", h.m.cur)
 	}
-	h.keys("enter") // the first queue with work: QA
-	h.at("q1", schema.QuestionValidity)
+	h.keys("enter") // continues the queue last worked in: claims (issue 10, item 10)
+	h.at("q1-c1", schema.ClaimValidity)
 	h.keys("ctrl+c", "q")
 	if !h.quit {
 		t.Fatal("q on home does not quit")

@@ -9,10 +9,11 @@ import (
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// homeScreen: the annotator's name, the QA and claim queues and each of
-// their batches with a progress bar, done / remaining, active time today and
-// in this session. enter continues where they left off: the first queue
-// with work, or the selected row.
+// homeScreen: the annotator's name, the queue of each kind and the batches
+// assigned to them, with a progress bar, done / remaining, active time today
+// and in this session. enter continues where they left off: the queue they
+// last worked in (in this session, else the queue of their latest decision)
+// while it has work, else the first queue with work, or the selected row.
 type homeScreen struct {
 	e       *env
 	rows    []homeRow
@@ -57,6 +58,34 @@ func (h *homeScreen) firstWithWork() int {
 	return max(first, 0)
 }
 
+// lastWorked is the row of the queue last worked in, if it has work left:
+// the queue left in this session, else the batch (or the kind's queue)
+// holding the latest decision. Otherwise the first row with work.
+func (h *homeScreen) lastWorked(msg homeMsg) int {
+	e := h.e
+	find := func(kind string, batches ...string) int {
+		for _, b := range batches {
+			for i, r := range h.rows {
+				if !r.header && r.kind == kind && r.batch == b && r.total > r.done {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	i := -1
+	switch {
+	case e.lastKind != "":
+		i = find(e.lastKind, e.lastBatch)
+	case msg.lastKind != "":
+		i = find(msg.lastKind, append(msg.lastBatches, "")...)
+	}
+	if i < 0 {
+		i = h.firstWithWork()
+	}
+	return i
+}
+
 func (h *homeScreen) clampSel() {
 	if len(h.rows) == 0 {
 		h.sel = 0
@@ -89,7 +118,7 @@ func (h *homeScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		h.err = ""
 		h.rows, h.todayMs = msg.rows, msg.todayMs
 		if !h.chosen {
-			h.sel = h.firstWithWork()
+			h.sel = h.lastWorked(msg)
 		}
 		h.clampSel()
 	case gotoLoadedMsg:
@@ -138,6 +167,8 @@ func (h *homeScreen) bindings() []key.Binding {
 func (h *homeScreen) View() string {
 	e, st := h.e, h.e.styles
 	w := h.w
+	bottom := append([]string{e.statusLine(w, false, false)}, e.helpBar(h.bindings(), w)...)
+	room := h.h - len(bottom) // lines above the status and help
 	var lines []string
 	lines = append(lines, st.Title.Render(ui.Truncate("annotate · "+ui.SanitizeLine(e.annotator), w)))
 	today := "today …"
@@ -153,23 +184,23 @@ func (h *homeScreen) View() string {
 	case h.rows == nil:
 		lines = append(lines, st.Dim.Render(ui.Truncate("Loading your queues…", w)))
 	default:
-		lines = append(lines, h.table(w, max(1, h.h-len(lines)-2))...)
+		lines = append(lines, h.table(w, max(1, room-len(lines)))...)
 	}
 	// The keys of the annotation screens, when there is room for them.
-	if full := strings.Split(e.fullHelp(w), "\n"); h.h-len(lines)-2 >= len(full)+2 {
+	if full := strings.Split(e.fullHelp(w), "\n"); room-len(lines) >= len(full)+2 {
 		lines = append(lines, "", st.Label.Render(ui.Truncate("Keys while annotating", w)))
 		for _, l := range full {
 			lines = append(lines, ui.TruncateStyled(l, w))
 		}
 	}
 	// Bottom: status and help.
-	for len(lines) < h.h-2 {
+	for len(lines) < room {
 		lines = append(lines, "")
 	}
-	if len(lines) > h.h-2 {
-		lines = lines[:max(0, h.h-2)]
+	if len(lines) > room {
+		lines = lines[:max(0, room)]
 	}
-	lines = append(lines, e.statusLine(w, false, false), e.helpBar(h.bindings(), w))
+	lines = append(lines, bottom...)
 	return strings.Join(lines, "\n")
 }
 

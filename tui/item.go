@@ -403,7 +403,7 @@ func (s *itemScreen) View() string {
 	e, st := s.e, s.e.styles
 	w, h := s.w, s.h
 	bottom := []string{e.statusLine(w, s.saving, s.slow)}
-	bottom = append(bottom, strings.Split(e.helpBar(s.bindings(), w), "\n")...)
+	bottom = append(bottom, e.helpBar(s.bindings(), w)...)
 	cardLines := s.card(w, false)
 	trailLines := s.trail(w, 2)
 	room := func() int { return h - 1 - len(cardLines) - len(trailLines) - len(bottom) }
@@ -421,7 +421,7 @@ func (s *itemScreen) View() string {
 		Header:    s.header(w),
 		Top:       view.top(st, d, at, w),
 		PaneTitle: view.paneTitle(d, at),
-		Pane:      func(w int, full bool) []string { return view.pane(st, d, at, w, full) },
+		Pane:      func(w int) []string { return view.pane(st, d, at, w) },
 		// The pane changes with the item's data, the step and the claims
 		// added; not with each decision.
 		PaneKey: itoa(s.version) + "/" + at.kindKey() + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen),
@@ -468,12 +468,10 @@ func (s *itemScreen) header(w int) string {
 		if wk.batch != "" {
 			pieces = append(pieces, ui.Piece{Text: "batch " + ui.SanitizeLine(wk.batch), Optional: true})
 		}
-		if wk.counted && string(s.d.kind()) == wk.kind {
-			k := min(wk.done+1, max(wk.total, 1))
-			if s.complete() {
-				k = wk.done
+		if wk.counted && s.d.ref.Kind == wk.kind {
+			if p, ok := wk.pos[s.d.ref.ItemID]; ok {
+				pieces = append(pieces, ui.Piece{Text: "item " + itoa(p) + " of " + itoa(wk.total)})
 			}
-			pieces = append(pieces, ui.Piece{Text: "item " + itoa(k) + " of " + itoa(wk.total)})
 			pieces = append(pieces, ui.Piece{Text: ui.Bar(wk.done, wk.total, 10) + " " + ui.Percent(wk.done, wk.total), Optional: true})
 		}
 	}

@@ -18,11 +18,11 @@ type kindView struct {
 	queue string // the home screen's row: "QA pairs"
 	noun  string // "Loading the QA queue…"
 
-	// top is the item above the context pane at a step; pane what the pane
-	// shows under it (full: the item did not fit above, show it first);
+	// top is the item above the context pane at a step (what does not fit
+	// is continued in the pane); pane what the pane shows under it;
 	// paneTitle the pane's title.
 	top       func(st ui.Styles, d *itemData, at step, w int) []string
-	pane      func(st ui.Styles, d *itemData, at step, w int, full bool) []string
+	pane      func(st ui.Styles, d *itemData, at step, w int) []string
 	paneTitle func(d *itemData, at step) string
 	// stepCard draws the card of a step of the kind's own (the missed-claims
 	// step); nil when the kind has none.
@@ -39,8 +39,7 @@ func viewOf(k schema.Kind) kindView {
 		return v
 	}
 	none := func(ui.Styles, *itemData, step, int) []string { return nil }
-	return kindView{kind: k, label: string(k), queue: string(k), noun: string(k), top: none,
-		pane:      func(ui.Styles, *itemData, step, int, bool) []string { return nil },
+	return kindView{kind: k, label: string(k), queue: string(k), noun: string(k), top: none, pane: none,
 		paneTitle: func(*itemData, step) string { return "Context" }}
 }
 

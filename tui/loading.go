@@ -56,11 +56,9 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 				return e.advance()
 			}
 		}
-		s := newItemScreen(e, msg.data, fromQueue)
-		s.SetSize(l.w, l.h)
-		var cmd tea.Cmd
+		s, cmd := e.open(msg.data, fromQueue)
 		if e.work != nil {
-			cmd = tea.Batch(e.work.fetch(e), e.work.preload(e))
+			cmd = tea.Batch(cmd, e.work.fetch(e), e.work.preload(e))
 		}
 		return s, cmd
 	case queueFetchedMsg:

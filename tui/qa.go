@@ -14,13 +14,8 @@ func init() {
 	registerKind(kindView{
 		kind: schema.KindQA, label: "QA", queue: "QA pairs", noun: "QA",
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string { return ui.QATop(st, d.qa, w) },
-		pane: func(st ui.Styles, d *itemData, _ step, w int, full bool) []string {
-			var out []string
-			if full {
-				out = append(out, ui.QATop(st, d.qa, w)...)
-				out = append(out, "")
-			}
-			return append(out, ui.ContextLines(st, d.qa.Contexts, w, nil)...)
+		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
+			return ui.ContextLines(st, d.qa.Contexts, w, nil)
 		},
 		paneTitle: func(d *itemData, _ step) string {
 			if n := len(d.qa.Contexts); n > 1 {

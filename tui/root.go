@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -40,7 +41,21 @@ type Options struct {
 	Client       string        // "local", "ssh", "demo" (recorded on the session)
 	SessionLimit time.Duration // break reminder after this much active time (default 2h)
 	Now          func() time.Time
+	// Terminal is what Run draws on (default: the program's output); its
+	// window title is saved before and restored after (SaveTitle,
+	// RestoreTitle). nil: the title is not touched.
+	Terminal io.Writer
 }
+
+// SaveTitle and RestoreTitle push the terminal's window title on its title
+// stack and pop it back (xterm window operations 22 and 23, which tmux,
+// VTE, kitty, iTerm2 and xterm honour). The screens set the title to
+// "annotate — NAME" and Bubble Tea blanks it on exit: restoring gives the
+// annotator back the title they had.
+const (
+	SaveTitle    = "\x1b[22;0t"
+	RestoreTitle = "\x1b[23;0t"
+)
 
 // Minimum size below which the TUI asks to be enlarged.
 const (
@@ -72,7 +87,9 @@ type env struct {
 	styleGen    int               // bumped when the styles change (cached renderings are redone)
 	ahead       typeahead         // keys waiting for the screen (typeahead.go)
 	going       bool              // a go-to is on its way: keys wait for the item
-	saves       int               // saves started, to match a saveSlowMsg to its save
+	// The queue last worked in during this session: home's enter continues it.
+	lastKind, lastBatch string
+	saves               int // saves started, to match a saveSlowMsg to its save
 }
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
@@ -181,7 +198,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur, cmd = e.startWork(msg.kind, msg.batch)
 		m.cur.SetSize(e.w, e.h)
 		return m, cmd
-	case queueFetchedMsg, queueCountMsg:
+	case queueFetchedMsg, queueCountMsg, positionMsg:
 		if e.work != nil {
 			cmds = append(cmds, e.work.handle(e, msg))
 		}
@@ -320,8 +337,16 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 		return err
 	}
 	m.e.session = sess.ID
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opt.Terminal != nil {
+		opts = append(opts, tea.WithOutput(opt.Terminal))
+		io.WriteString(opt.Terminal, SaveTitle)
+	}
+	p := tea.NewProgram(m, append(opts, progOpts...)...)
 	_, err = p.Run()
+	if opt.Terminal != nil {
+		io.WriteString(opt.Terminal, RestoreTitle)
+	}
 	if id := m.e.session; id != 0 {
 		if endErr := opt.Store.EndSession(id); endErr != nil && err == nil {
 			err = endErr

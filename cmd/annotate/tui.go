@@ -70,5 +70,6 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	// they are made, so there is nothing left to save.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit})
+	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
+		Terminal: os.Stdout})
 }

@@ -54,7 +54,7 @@ func (a *adjScreen) View() string {
 		d := a.detail
 		f.Top = itemTop(st, d, w)
 		f.Mid = a.labelRows(w)
-		f.Pane = func(w int, full bool) []string { return itemPane(st, d, w, full) }
+		f.Pane = func(w int) []string { return itemPane(st, d, w) }
 		f.PaneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
 		f.PaneTitle = paneTitleOf(d)
 		f.Card = a.card(w)

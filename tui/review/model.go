@@ -285,7 +285,11 @@ func reviewKeys() ui.KeyMap {
 
 // bottom renders the status line (error first) and the help bar.
 func (e *env) bottom(b []key.Binding, w int) []string {
-	return append([]string{ui.StatusLine(e.styles, e.err, e.status, "", w)}, ui.HelpBar(&e.help, b, w)...)
+	lines := 2
+	if e.h < 16 {
+		lines = 1
+	}
+	return append([]string{ui.StatusLine(e.styles, e.err, e.status, "", w)}, ui.HelpBar(&e.help, b, w, lines)...)
 }
 
 // fullHelp renders every key, for the ? overlay.

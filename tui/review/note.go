@@ -61,7 +61,7 @@ func (n *noteInput) View() string {
 	for _, l := range strings.Split(n.in.View(), "\n") {
 		panel = append(panel, ui.TruncateStyled(l, n.w))
 	}
-	panel = append(panel, ui.HelpBar(&n.e.help, []key.Binding{ui.With(n.e.keys.Accept, "enter", "save"), ui.With(n.e.keys.Close, "esc", "cancel")}, n.w)...)
+	panel = append(panel, ui.HelpBar(&n.e.help, []key.Binding{ui.With(n.e.keys.Accept, "enter", "save"), ui.With(n.e.keys.Close, "esc", "cancel")}, n.w, 1)...)
 	under := strings.Split(n.under.View(), "\n")
 	keep := max(0, n.h-len(panel))
 	if len(under) > keep {

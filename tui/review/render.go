@@ -27,13 +27,9 @@ func itemTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
 
 // itemPane is the pane's content: for a claim, the answer it comes from
 // (words shared with the claim highlighted) and the question; then every
-// context unit. full puts the item first, when it did not fit above.
-func itemPane(st ui.Styles, d *store.ReviewDetail, w int, full bool) []string {
+// context unit (what of the item did not fit above is continued over it).
+func itemPane(st ui.Styles, d *store.ReviewDetail, w int) []string {
 	var out []string
-	if full {
-		out = append(out, itemTop(st, d, w)...)
-		out = append(out, "")
-	}
 	if d.Kind == string(schema.KindClaim) {
 		out = append(out, ui.HighlightedAnswer(st, d.QA.Answer, ui.ClaimWords(d.Claim), w)...)
 		out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(d.QA.Question), w)), "")

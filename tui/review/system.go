@@ -298,7 +298,7 @@ func (s *walkerScreen) View() string {
 		d := s.detail
 		f.Top = itemTop(st, d, w)
 		f.Mid = s.verdicts(w)
-		f.Pane = func(w int, full bool) []string { return itemPane(st, d, w, full) }
+		f.Pane = func(w int) []string { return itemPane(st, d, w) }
 		f.PaneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
 		f.PaneTitle = paneTitleOf(d)
 	}

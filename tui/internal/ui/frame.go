@@ -8,17 +8,18 @@ import (
 )
 
 // Frame is one screen's parts, laid out by PaneState.Render to exactly the
-// terminal's size: the header, the item (cut to two fifths of the room),
-// the fixed middle (e.g. each annotator's label), the context pane taking
-// what is left, the card and the bottom lines (status and help).
+// terminal's size: the header, the item (cut to two fifths of the room, the
+// rest of it continued at the top of the pane, never shown twice), the
+// fixed middle (e.g. each annotator's label), the context pane taking what
+// is left, the card and the bottom lines (status and help).
 type Frame struct {
 	Header    string
 	Top       []string
 	Mid       []string
 	PaneTitle string
-	// Pane renders the pane's content at a width; full asks for the item
-	// first, when it did not fit above. nil: no pane.
-	Pane    func(w int, full bool) []string
+	// Pane renders the pane's content at a width (under what is continued
+	// of Top). nil: no pane.
+	Pane    func(w int) []string
 	PaneKey string // changes when the pane's content does
 	Card    []string
 	Bottom  []string
@@ -87,21 +88,26 @@ func (p *PaneState) Render(st Styles, f Frame, w, h int) string {
 	case rest < 3:
 		topMax = 0
 	}
-	full := false
+	var continued []string // the lines of the item that go to the pane
 	if len(top) > topMax {
-		full = true
-		top = append([]string(nil), top[:topMax]...)
+		cut := max(0, topMax-1)
+		continued = top[cut:]
+		top = append([]string(nil), top[:cut]...)
 		if topMax > 0 {
-			top[topMax-1] = st.Dim.Render(Truncate("… continued in the pane below (tab to scroll)", w))
+			top = append(top, st.Dim.Render(Truncate("… continued in the pane below (tab to scroll)", w)))
 		}
 	}
 	paneH := rest - len(top)
 	var pane []string
 	if paneH >= 2 && f.Pane != nil {
-		key := f.PaneKey + "/" + strconv.Itoa(w) + "/" + strconv.FormatBool(full)
+		key := f.PaneKey + "/" + strconv.Itoa(w) + "/" + strconv.Itoa(len(continued))
 		if key != p.key {
 			p.key = key
-			p.Pane.SetLines(f.Pane(w, full))
+			lines := continued
+			if len(lines) > 0 {
+				lines = append(append([]string(nil), lines...), "")
+			}
+			p.Pane.SetLines(append(lines, f.Pane(w)...))
 		}
 		p.Pane.SetHeight(paneH - 1)
 		pane = append(pane, PaneTitle(st, f.PaneTitle, p.Focus, p.Pane.Percent(), p.Pane.Scrollable(), w))

@@ -7,11 +7,45 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// HelpBar renders the key help of a screen from KeyMap bindings, on one
-// line (bubbles/help drops what does not fit and ends with "…").
-func HelpBar(h *help.Model, b []key.Binding, w int) []string {
-	h.SetWidth(w)
-	return []string{h.ShortHelpView(b)}
+// HelpBar renders the key help of a screen from KeyMap bindings on at most
+// maxLines lines of w cells: what does not fit on a line wraps to the next
+// (never cutting a key from its description); what does not fit on the
+// last line is left out and an ellipsis says so.
+func HelpBar(h *help.Model, b []key.Binding, w, maxLines int) []string {
+	st := h.Styles
+	sep := st.ShortSeparator.Inline(true).Render(h.ShortSeparator)
+	sepW := Width(sep)
+	ellipsis := st.Ellipsis.Inline(true).Render(" …")
+	var lines []string
+	line, lineW := "", 0
+	for _, kb := range b {
+		if !kb.Enabled() {
+			continue
+		}
+		item := st.ShortKey.Inline(true).Render(kb.Help().Key) + " " + st.ShortDesc.Inline(true).Render(kb.Help().Desc)
+		itemW := Width(item)
+		switch {
+		case lineW == 0 && itemW <= w:
+			line, lineW = item, itemW
+			continue
+		case lineW > 0 && lineW+sepW+itemW <= w:
+			line, lineW = line+sep+item, lineW+sepW+itemW
+			continue
+		case len(lines)+1 < maxLines && itemW <= w:
+			lines = append(lines, line)
+			line, lineW = item, itemW
+			continue
+		}
+		// Out of room.
+		if lineW+Width(ellipsis) <= w {
+			line += ellipsis
+		}
+		break
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, TruncateStyled(line, w))
+	}
+	return lines
 }
 
 // FullHelp renders groups of keys in columns.

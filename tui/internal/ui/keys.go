@@ -76,7 +76,7 @@ func (k KeyMap) AnnotateHelp() [][]key.Binding {
 		{k.Yes, k.No, k.Pick, k.Accept, k.Add},
 		{k.Undo, k.Skip, k.Flag, k.Note, k.Goto},
 		{k.Help, k.Focus, k.Up, k.Down, k.PageUp, k.PageDown},
-		{k.Close, k.Quit},
+		{k.Top, k.Bottom, k.Close, k.Quit},
 	}
 }
 
@@ -85,7 +85,7 @@ func (k KeyMap) ReviewHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{With(k.Pick, "1-9", "final label"), k.Yes, k.No, k.AcceptAll, k.Undo},
 		{k.Prev, k.Next, k.Skip, k.Flag, k.Note},
-		{k.Focus, k.Up, k.Down, k.PageUp, k.PageDown},
+		{k.Focus, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{With(k.Accept, "enter", "open"), With(k.Close, "esc", "back"), k.Expert, k.Mode, With(k.Quit, "q", "quit")},
 	}
 }

@@ -13,8 +13,11 @@ func PaneTitle(st Styles, title string, focus bool, percent int, scrollable bool
 		t += "(" + strconv.Itoa(percent) + "%) "
 	}
 	if focus {
-		t = "▶ " + title + " — ↑↓ pgup pgdn scroll, tab/esc leave "
-		t = Truncate(t, w)
+		t = "▶ " + title + " "
+		if scrollable {
+			t += "(" + strconv.Itoa(percent) + "%) "
+		}
+		t = Truncate(t+"— ↑↓ pgup pgdn home end scroll, tab/esc leave ", w)
 		return st.Focus.Render(t + strings.Repeat(" ", max(0, w-TextWidth(t))))
 	}
 	t = Truncate(t, w)
