@@ -42,6 +42,10 @@ func (h *homeScreen) refresh() tea.Cmd {
 
 func (h *homeScreen) SetSize(w, hh int) { h.w, h.h = w, hh }
 
+// busy: keys typed before the queues first show wait for them (enter must
+// find its row).
+func (h *homeScreen) busy() bool { return h.rows == nil && h.err == "" && h.loading }
+
 func (h *homeScreen) firstWithWork() int {
 	first := -1
 	for i, r := range h.rows {
@@ -123,7 +127,7 @@ func (h *homeScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		h.clampSel()
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error()
+			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error() + e.notApplied("after it")
 			return h, nil
 		}
 		e.err = ""

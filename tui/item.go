@@ -113,7 +113,7 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		return handleUndo(e, s, msg)
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error()
+			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error() + e.notApplied("after it")
 			return s, nil
 		}
 		e.err = ""
@@ -330,10 +330,15 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
 		return d
 	}
 	if msg.err != nil {
+		// The keys typed after the undo were meant for what it would have
+		// brought back.
 		if errors.Is(msg.err, store.ErrNothingToUndo) {
-			e.status = "Nothing to undo."
+			e.err, e.status = "", "Nothing to undo."
+			if dropped := e.notApplied("after it"); dropped != "" {
+				e.status = "Nothing to undo" + dropped
+			}
 		} else {
-			e.err = "Undo failed: " + msg.err.Error()
+			e.err = "Undo failed: " + msg.err.Error() + e.notApplied("after it")
 		}
 		return stay(), nil
 	}

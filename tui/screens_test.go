@@ -263,3 +263,25 @@ func TestNoClipboardUnderSSH(t *testing.T) {
 		}
 	}
 }
+
+// Keys typed after a go-to or an undo that fails were meant for what it
+// would have shown: they are not applied, and the screen says so.
+func TestKeysAfterAFailedGotoOrUndoAreNotApplied(t *testing.T) {
+	s := openStore(t)
+	seedQA(t, s, 0, 0)
+	h := newHarness(t, s, Options{Kind: string(schema.KindQA)})
+	h.keys("g")
+	h.typeText("zz")
+	_, find := h.m.Update(keyMsg("enter")) // the go-to is on its way…
+	h.m.Update(keyMsg("y"))                // …and y waits for its item
+	h.run(find)
+	h.wantOnScreen("Go to zz: no item has this id or an id starting with it; 1 key typed after it was not applied.")
+	h.wantLabels("q1", map[string]string{})
+	_, undo := h.m.Update(keyMsg("u"))
+	h.m.Update(keyMsg("n"))
+	h.m.Update(keyMsg("2"))
+	h.run(undo)
+	h.wantOnScreen("Nothing to undo; 2 keys typed after it were not applied.")
+	h.wantLabels("q1", map[string]string{})
+	h.at("q1", schema.QuestionValidity)
+}
