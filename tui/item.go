@@ -51,7 +51,6 @@ type itemScreen struct {
 func newItemScreen(e *env, d *itemData, o origin) *itemScreen {
 	s := &itemScreen{e: e, origin: o, w: e.w, h: e.h}
 	s.setData(d)
-	s.version = 0
 	return s
 }
 
@@ -197,7 +196,7 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		return newGotoInput(e, s), nil
 	case keyIs(msg, k.Flag):
 		s.saving = true
-		return s, setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.guideField(), !s.d.flagged, e.session)
+		return s, setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.at.field, !s.d.flagged, e.session)
 	case keyIs(msg, k.Undo):
 		s.saving = true
 		return s, undoCmd(e.store, e.annotator)
@@ -211,6 +210,12 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	}
 	if in, ok := decisionInput(k, msg); ok {
 		return s.decide(in)
+	}
+	switch {
+	case keyIs(msg, k.Up, k.Down, k.Top, k.Bottom):
+		e.status = msg.String() + " scrolls the context pane once it has the focus: tab first."
+	case msg.Text != "":
+		e.status = msg.String() + " is not a key of this screen: the keys are below, ? has the guidelines."
 	}
 	return s, nil
 }

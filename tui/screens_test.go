@@ -145,6 +145,10 @@ func TestKeyOfNoOptionIsExplained(t *testing.T) {
 	h.keys("y")
 	h.at("q1", schema.AnswerCorrectness)
 	h.wantOnScreen("y is not an option of answer_correctness: press 1-3.")
+	h.keys("x")
+	h.wantOnScreen("x is not a key of this screen")
+	h.keys("down")
+	h.wantOnScreen("down scrolls the context pane once it has the focus: tab first.")
 	h.keys("2")
 	h.at("q2", schema.QuestionValidity) // …and the field still answers its own keys
 }
