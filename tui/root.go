@@ -8,11 +8,15 @@
 // screen, or the screen under a closing overlay), so moving between screens is
 // just returning another ui.Child. State every screen needs (the store, the
 // annotator, the session, styles, keys, the size, the queue being worked
-// through) lives in one env shared by pointer.
+// through) lives in one env shared by pointer. The widgets, the key map and
+// the styles are those of every screen of annotate (tui/internal/ui); each
+// kind of item registers its screen from its own file (kinds.go, qa.go,
+// claim.go); the annotation of an item is a pure state machine (step.go).
 //
 // Update never does I/O: every store call is a tea.Cmd (cmds.go) whose typed
 // message comes back to Update. A decision is shown as made only once its
-// labelSavedMsg has come back, i.e. once the store has committed it.
+// labelSavedMsg has come back, i.e. once the store has committed it. Keys
+// typed meanwhile wait in order at the root (typeahead.go).
 package tui
 
 import (
