@@ -141,9 +141,9 @@ func benchModel(b *testing.B, s *store.Store, who, kind string) (*Model, *harnes
 func decisionKey(m *Model) tea.KeyPressMsg {
 	s := m.cur.(*itemScreen)
 	switch {
-	case s.missed, s.field == schema.Category:
+	case s.at.kind == askMissed, s.at.field == schema.Category:
 		return keyMsg("enter")
-	case s.field == schema.QuestionValidity, s.field == schema.ClaimValidity:
+	case s.at.field == schema.QuestionValidity, s.at.field == schema.ClaimValidity:
 		return keyMsg("y")
 	}
 	return keyMsg("1")

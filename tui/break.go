@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // breakScreen reminds the annotator to take a break after SessionLimit of
@@ -12,17 +14,17 @@ import (
 // another SessionLimit.
 type breakScreen struct {
 	e     *env
-	under Child
+	under ui.Child
 	w, h  int
 }
 
-func newBreak(e *env, under Child) *breakScreen {
+func newBreak(e *env, under ui.Child) *breakScreen {
 	return &breakScreen{e: e, under: under, w: e.w, h: e.h}
 }
 
 func (b *breakScreen) SetSize(w, h int) { b.w, b.h = w, h; b.under.SetSize(w, h) }
 
-func (b *breakScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+func (b *breakScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmd tea.Cmd
@@ -42,7 +44,7 @@ func (b *breakScreen) View() string {
 	msg := "You have annotated for " + clock(b.e.act.session()) + " of active time in this session. " +
 		"Time for a break: everything is saved. Press enter to continue."
 	inner := max(10, min(60, b.w-6))
-	lines := wrap(msg, inner)
+	lines := ui.Wrap(msg, inner)
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1).BorderForeground(st.Warn.GetBackground())
 	body := box.Render(st.Warn.Render(strings.Join(padLines(lines, inner), "\n")))
 	return lipgloss.Place(b.w, b.h, lipgloss.Center, lipgloss.Center, body)
@@ -51,7 +53,7 @@ func (b *breakScreen) View() string {
 func padLines(lines []string, w int) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = padRight(l, w)
+		out[i] = ui.PadRight(l, w)
 	}
 	return out
 }

@@ -3,12 +3,36 @@ package tui
 import (
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
+
+func init() {
+	registerKind(kindView{
+		kind: schema.KindClaim, label: "Claim", queue: "Claims", noun: "claim",
+		top: func(st ui.Styles, d *itemData, at step, w int) []string {
+			if at.kind == askMissed {
+				return missedTop(st, d, w)
+			}
+			return claimTop(st, d, w)
+		},
+		pane: func(st ui.Styles, d *itemData, at step, w int) []string {
+			if at.kind == askMissed {
+				return missedPane(st, d, w)
+			}
+			return claimPane(st, d, w)
+		},
+		paneTitle: func(_ *itemData, at step) string {
+			if at.kind == askMissed {
+				return "Claims and context"
+			}
+			return "Answer and context"
+		},
+		stepCard: func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
+	})
+}
 
 // The claim screen: the claim (subject | predicate | object, or the
 // sub-sentence text) above the pane; the pane holds the answer it came from
@@ -17,32 +41,8 @@ import (
 // claim of an answer comes the missed-claims step: `a` adds a claim the
 // extractor missed (three inputs), enter says none were missed.
 
-// claimText renders a claim on wrapped lines, the parts of a triple styled.
-func claimText(st Styles, c store.Claim, w int) []string {
-	if !c.IsTriplet() {
-		return wrapStyled(sanitize(c.Text), nil, w, nil)
-	}
-	sep := " │ "
-	var b strings.Builder
-	var spans []span
-	styles := []lipgloss.Style{st.Subject, st.Predicate, st.Object}
-	for i, part := range c.Triplet {
-		if i > 0 {
-			spans = append(spans, span{b.Len(), b.Len() + len(sep), st.Dim})
-			b.WriteString(sep)
-		}
-		p := sanitizeLine(part)
-		if p == "" {
-			p = "∅"
-		}
-		spans = append(spans, span{b.Len(), b.Len() + len(p), styles[i]})
-		b.WriteString(p)
-	}
-	return wrapStyled(b.String(), spans, w, nil)
-}
-
 // claimTop is the fixed part of the claim screen.
-func claimTop(st Styles, d *itemData, w int) []string {
+func claimTop(st ui.Styles, d *itemData, w int) []string {
 	pos, n := 0, len(d.siblings)
 	for i, c := range d.siblings {
 		if c.ItemID == d.ref.ItemID {
@@ -51,61 +51,54 @@ func claimTop(st Styles, d *itemData, w int) []string {
 	}
 	title := "Claim"
 	if pos > 0 {
-		title += " " + itoa(pos) + " of " + itoa(n) + " of " + sanitizeLine(d.qa.ID)
+		title += " " + itoa(pos) + " of " + itoa(n) + " of " + ui.SanitizeLine(d.qa.ID)
 	}
 	if d.claim.Origin == store.OriginAnnotator {
 		title += " (added by an annotator)"
 	}
-	out := []string{st.Label.Render(truncate(title, w))}
-	return append(out, claimText(st, d.claim, w)...)
+	out := []string{st.Label.Render(ui.Truncate(title, w))}
+	return append(out, ui.ClaimText(st, d.claim, w)...)
 }
 
 // claimPane: the answer the claim came from and the context, highlighted.
-func claimPane(st Styles, d *itemData, words map[string]bool, w int, full bool) []string {
+func claimPane(st ui.Styles, d *itemData, w int) []string {
+	words := ui.ClaimWords(d.claim)
 	var out []string
-	if full {
-		out = append(out, claimTop(st, d, w)...)
-		out = append(out, "")
-	}
-	ans := sanitize(d.qa.Answer)
-	out = append(out, labelled(st, "Answer", ans, w, nil, highlightSpans(ans, words, st.Highlight))...)
-	out = append(out, st.Dim.Render(truncate("Question: "+sanitizeLine(d.qa.Question), w)), "")
-	return append(out, contextLines(st, d.qa.Contexts, w, words)...)
+	ans := ui.Sanitize(d.qa.Answer)
+	out = append(out, ui.Labelled(st, "Answer", ans, w, nil, ui.HighlightSpans(ans, words, st.Highlight))...)
+	out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(d.qa.Question), w)), "")
+	return append(out, ui.ContextLines(st, d.qa.Contexts, w, words)...)
 }
 
 // missedTop: the answer whose claims are checked.
-func missedTop(st Styles, d *itemData, w int) []string {
-	out := []string{st.Label.Render(truncate("Missed claims · answer of "+sanitizeLine(d.qa.ID), w))}
-	return append(out, wrapStyled(sanitize(d.qa.Answer), nil, w, nil)...)
+func missedTop(st ui.Styles, d *itemData, w int) []string {
+	out := []string{st.Label.Render(ui.Truncate("Missed claims · answer of "+ui.SanitizeLine(d.qa.ID), w))}
+	return append(out, ui.WrapStyled(ui.Sanitize(d.qa.Answer), nil, w, nil)...)
 }
 
 // missedPane lists the claims extracted from the answer and those the
 // annotator added, then the context.
-func missedPane(st Styles, d *itemData, w int, full bool) []string {
+func missedPane(st ui.Styles, d *itemData, w int) []string {
 	var out []string
-	if full {
-		out = append(out, missedTop(st, d, w)...)
-		out = append(out, "")
-	}
-	out = append(out, st.Label.Render(truncate("Claims extracted from this answer ("+itoa(len(d.siblings))+")", w)))
+	out = append(out, st.Label.Render(ui.Truncate("Claims extracted from this answer ("+itoa(len(d.siblings))+")", w)))
 	out = append(out, numberedClaims(st, d.siblings, w)...)
 	if len(d.mine) > 0 {
-		out = append(out, "", st.Label.Render(truncate("Claims you added ("+itoa(len(d.mine))+")", w)))
+		out = append(out, "", st.Label.Render(ui.Truncate("Claims you added ("+itoa(len(d.mine))+")", w)))
 		out = append(out, numberedClaims(st, d.mine, w)...)
 	}
 	out = append(out, "")
-	return append(out, contextLines(st, d.qa.Contexts, w, nil)...)
+	return append(out, ui.ContextLines(st, d.qa.Contexts, w, nil)...)
 }
 
-func numberedClaims(st Styles, cs []store.Claim, w int) []string {
+func numberedClaims(st ui.Styles, cs []store.Claim, w int) []string {
 	var out []string
 	for i, c := range cs {
 		num := itoa(i+1) + ". "
-		ind := textWidth(num)
+		ind := ui.TextWidth(num)
 		if w-ind < 8 {
 			ind, num = 0, ""
 		}
-		for j, l := range claimText(st, c, max(1, w-ind)) {
+		for j, l := range ui.ClaimText(st, c, max(1, w-ind)) {
 			if j == 0 {
 				out = append(out, num+l)
 			} else {
@@ -116,39 +109,23 @@ func numberedClaims(st Styles, cs []store.Claim, w int) []string {
 	return out
 }
 
-// decideMissed: `a` opens the three inputs of a missed claim, enter closes
-// the step (missed_claims_checked = checked, or added after additions).
-func (s *itemScreen) decideMissed(msg tea.KeyPressMsg) (Child, tea.Cmd) {
-	e, k := s.e, s.e.keys
-	switch {
-	case keyIs(msg, k.Add):
-		return newAddClaimInput(e, s), nil
-	case keyIs(msg, k.Accept):
-		marker := s.d.parent[schema.MissedClaimsChecked]
-		if marker != "" {
-			// Already marked (claims were added here): move on.
-			s.addedHere = false
-			s.recompute()
-			if e.work != nil {
-				e.work.finished[s.d.ref.ItemID] = true
-				e.work.done++
-				next, cmd := e.advance()
-				return next, tea.Batch(cmd, e.work.recount(e))
-			}
-			return e.goHome()
-		}
-		value := "checked"
-		if len(s.d.mine) > 0 {
-			value = "added"
-		}
-		return s, s.save(s.d.qa.ItemID, schema.MissedClaimsChecked, value)
+// missedCard is the card of the missed-claims step.
+func missedCard(st ui.Styles, marker string, added int, w int) []string {
+	bar := st.Card.Render("▌") + " "
+	inner := max(1, w-2)
+	head := st.Field.Render(ui.Truncate("missed_claims", inner))
+	q := "Did the extractor miss a claim of this answer?"
+	if added > 0 {
+		q = "You added " + ui.Plural(added, "claim") + ". Any other?"
 	}
-	return s, nil
-}
-
-// addClaim is called by the add-claim input with the three parts.
-func (s *itemScreen) addClaim(t [3]string) tea.Cmd {
-	e := s.e
-	s.saving = true
-	return addClaimCmd(e.store, e.annotator, s.d.qa.ItemID, t, e.session, s.d.parent[schema.MissedClaimsChecked])
+	if ui.TextWidth("missed_claims")+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(q, inner-ui.TextWidth("missed_claims")-1))
+	}
+	enter := "none missed"
+	if marker != "" || added > 0 {
+		enter = "done with this answer"
+	}
+	opts := st.Key.Render("[a]") + " " + st.Option.Render("add a missed claim") + "   " +
+		st.Key.Render("[enter]") + " " + st.Option.Render(enter)
+	return []string{bar + head, bar + ui.TruncateStyled(opts, inner)}
 }

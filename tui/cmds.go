@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -105,6 +106,17 @@ type queueFetchedMsg struct {
 	err     error
 }
 
+// positionMsg answers positionCmd: the item's order key and position in
+// the queue (in: false when it is not in the queue).
+type positionMsg struct {
+	gen  int
+	item int64
+	key  int64
+	pos  int
+	in   bool
+	err  error
+}
+
 type queueCountMsg struct {
 	gen         int
 	done, total int
@@ -170,11 +182,14 @@ type gotoLoadedMsg struct {
 	err   error
 }
 
-// homeMsg carries the home screen's queues and today's active time.
+// homeMsg carries the home screen's queues, today's active time and the
+// annotator's latest decision (its kind and the batches holding its item).
 type homeMsg struct {
-	rows    []homeRow
-	todayMs int64
-	err     error
+	rows        []homeRow
+	todayMs     int64
+	lastKind    string
+	lastBatches []string
+	err         error
 }
 
 type batchKindMsg struct {
@@ -207,6 +222,23 @@ func countQueueCmd(s *store.Store, gen int, q store.QueueQuery, withTotal bool) 
 			}
 		}
 		m.done, m.err = s.QueueDone(q)
+		return m
+	}
+}
+
+// positionCmd finds an item's position in a queue: its order key (asked
+// for when not known), then the items between the nearest known position
+// (fromKey, fromPos; zero: the start) and it.
+func positionCmd(s *store.Store, gen int, q store.QueueQuery, item, key int64, known bool, fromKey int64, fromPos int) tea.Cmd {
+	return func() tea.Msg {
+		m := positionMsg{gen: gen, item: item, key: key, in: true}
+		if !known {
+			if m.key, m.in, m.err = s.QueueKey(q, item); m.err != nil || !m.in {
+				return m
+			}
+		}
+		n, err := s.QueueRank(q, fromKey, m.key)
+		m.pos, m.err = fromPos+n, err
 		return m
 	}
 }
@@ -314,14 +346,33 @@ func setFlagCmd(s *store.Store, annotator string, item int64, field string, flag
 	}
 }
 
-func gotoCmd(s *store.Store, annotator, extID string) tea.Cmd {
+// gotoCmd finds the item a typed id names (store.FindItems: the exact id,
+// else the id ignoring case, else a unique start of an id) and loads it.
+// Several: it says which, a few of them.
+func gotoCmd(s *store.Store, annotator, typed string) tea.Cmd {
+	const shown = 5
 	return func() tea.Msg {
-		ref, err := s.Resolve(extID)
-		if err != nil {
-			return gotoLoadedMsg{query: extID, err: err}
+		refs, err := s.FindItems(typed, shown)
+		switch {
+		case err != nil:
+		case len(refs) == 0:
+			err = errors.New("no item has this id or an id starting with it")
+		case len(refs) > 1:
+			ids := make([]string, 0, shown+1)
+			for i, r := range refs {
+				if i == shown {
+					ids = append(ids, "…")
+					break
+				}
+				ids = append(ids, r.ExtID)
+			}
+			err = errors.New("several items match: " + strings.Join(ids, ", ") + "; type more of the id")
 		}
-		d, err := loadItem(s, annotator, ref)
-		return gotoLoadedMsg{query: extID, data: d, err: err}
+		if err != nil {
+			return gotoLoadedMsg{query: typed, err: err}
+		}
+		d, err := loadItem(s, annotator, refs[0])
+		return gotoLoadedMsg{query: typed, data: d, err: err}
 	}
 }
 
@@ -341,7 +392,10 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			r.done, err = s.QueueDone(q)
 			return err
 		}
-		m.rows = []homeRow{{title: "Queues", header: true}, {title: "QA pairs", kind: "qa"}, {title: "Claims", kind: "claim"}}
+		m.rows = []homeRow{{title: "Queues", header: true}}
+		for _, k := range Kinds() {
+			m.rows = append(m.rows, homeRow{title: viewOf(schema.Kind(k)).queue, kind: k})
+		}
 		batches, err := s.Batches()
 		if err != nil {
 			return homeMsg{err: err}
@@ -371,6 +425,11 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 				}
 			}
 		}
+		last, holding, err := s.LastWorked(annotator)
+		if err != nil {
+			return homeMsg{err: err}
+		}
+		m.lastKind, m.lastBatches = last.Kind, holding
 		y, mo, d := now.Date()
 		m.todayMs, m.err = s.ActiveSince(annotator, time.Date(y, mo, d, 0, 0, 0, 0, now.Location()))
 		return m

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // prompts are the questions the field card asks (the guidelines, one key
@@ -30,7 +32,7 @@ func optionKeys(f schema.Field, i int) string {
 // card renders the field card: the field, its question and its options with
 // their keys, the preselected option marked. compact puts the options on one
 // line (for short terminals).
-func card(st Styles, field, pre string, w int, compact bool) []string {
+func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 	f, ok := schema.Lookup(field)
 	if !ok {
 		return nil
@@ -38,11 +40,11 @@ func card(st Styles, field, pre string, w int, compact bool) []string {
 	bar := st.Card.Render("▌") + " "
 	inner := w - 2
 	if inner < 1 {
-		return []string{truncate(field, w)}
+		return []string{ui.Truncate(field, w)}
 	}
-	head := st.Field.Render(truncate(field, inner))
-	if p := prompts[field]; p != "" && textWidth(field)+3 < inner {
-		head += " " + st.Dim.Render(truncate(p, inner-textWidth(field)-1))
+	head := st.Field.Render(ui.Truncate(field, inner))
+	if p := prompts[field]; p != "" && ui.TextWidth(field)+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(p, inner-ui.TextWidth(field)-1))
 	}
 	lines := []string{bar + head}
 	var opts, plain []string
@@ -58,8 +60,8 @@ func card(st Styles, field, pre string, w int, compact bool) []string {
 		plain = append(plain, text)
 	}
 	oneLine := strings.Join(plain, "   ")
-	if compact || textWidth(oneLine) <= inner {
-		if textWidth(oneLine) <= inner {
+	if compact || ui.TextWidth(oneLine) <= inner {
+		if ui.TextWidth(oneLine) <= inner {
 			return append(lines, bar+strings.Join(opts, "   "))
 		}
 		// Compact and too wide: the keys and the start of each value.
@@ -67,54 +69,33 @@ func card(st Styles, field, pre string, w int, compact bool) []string {
 		var short []string
 		for i, v := range f.Values {
 			k := optionKeys(f, i)
-			s := k + " " + truncate(v, max(1, per-textWidth(k)-1))
+			s := k + " " + ui.Truncate(v, max(1, per-ui.TextWidth(k)-1))
 			if v == pre {
 				s = st.Preselect.Render("◆" + s)
 			}
 			short = append(short, s)
 		}
-		return append(lines, bar+truncateStyled(strings.Join(short, "  "), inner))
+		return append(lines, bar+ui.TruncateStyled(strings.Join(short, "  "), inner))
 	}
 	for i, o := range opts {
-		if textWidth(plain[i]) > inner {
-			o = truncateStyled(o, inner)
+		if ui.TextWidth(plain[i]) > inner {
+			o = ui.TruncateStyled(o, inner)
 		}
 		lines = append(lines, bar+o)
 	}
 	return lines
 }
 
-// missedCard is the card of the missed-claims step.
-func missedCard(st Styles, marker string, added int, w int) []string {
-	bar := st.Card.Render("▌") + " "
-	inner := max(1, w-2)
-	head := st.Field.Render(truncate("missed_claims", inner))
-	q := "Did the extractor miss a claim of this answer?"
-	if added > 0 {
-		q = "You added " + plural(added, "claim") + ". Any other?"
-	}
-	if textWidth("missed_claims")+3 < inner {
-		head += " " + st.Dim.Render(truncate(q, inner-textWidth("missed_claims")-1))
-	}
-	enter := "none missed"
-	if marker != "" || added > 0 {
-		enter = "done with this answer"
-	}
-	opts := st.Key.Render("[a]") + " " + st.Option.Render("add a missed claim") + "   " +
-		st.Key.Render("[enter]") + " " + st.Option.Render(enter)
-	return []string{bar + head, bar + truncateStyled(opts, inner)}
-}
-
 // completeCard is shown for an item opened with nothing left to ask.
-func completeCard(st Styles, w int) []string {
+func completeCard(st ui.Styles, w int) []string {
 	bar := st.Card.Render("▌") + " "
-	return []string{bar + st.Field.Render(truncate("Every field of this item is labelled.", max(1, w-2))),
-		bar + truncateStyled(st.Key.Render("[enter]")+" next item   "+st.Key.Render("[u]")+" undo the last decision", max(1, w-2))}
+	return []string{bar + st.Field.Render(ui.Truncate("Every field of this item is labelled.", max(1, w-2))),
+		bar + ui.TruncateStyled(st.Key.Render("[enter]")+" next item   "+st.Key.Render("[u]")+" undo the last decision", max(1, w-2))}
 }
 
 // trail lists the decisions already made on the item, in schema order, at
 // most maxLines lines.
-func trail(st Styles, kind schema.Kind, labels map[string]string, extra []string, w, maxLines int) []string {
+func trail(st ui.Styles, kind schema.Kind, labels map[string]string, extra []string, w, maxLines int) []string {
 	if maxLines <= 0 {
 		return nil
 	}
@@ -122,17 +103,17 @@ func trail(st Styles, kind schema.Kind, labels map[string]string, extra []string
 	counted := schema.Counted(kind, labels, nil)
 	for _, f := range schema.Fields(kind) {
 		if v := counted[f.Name]; v != "" {
-			parts = append(parts, f.Name+" "+sanitizeLine(v))
+			parts = append(parts, f.Name+" "+ui.SanitizeLine(v))
 		}
 	}
 	parts = append(parts, extra...)
 	if len(parts) == 0 {
 		return nil
 	}
-	lines := wrap("✓ "+strings.Join(parts, " · "), w)
+	lines := ui.Wrap("✓ "+strings.Join(parts, " · "), w)
 	if len(lines) > maxLines {
 		lines = lines[:maxLines]
-		lines[maxLines-1] = truncate(lines[maxLines-1]+" …", w)
+		lines[maxLines-1] = ui.Truncate(lines[maxLines-1]+" …", w)
 	}
 	for i := range lines {
 		lines[i] = st.Trail.Render(lines[i])

@@ -180,7 +180,7 @@ func TestContextPaneFocus(t *testing.T) {
 	h := newHarness(t, s, Options{Kind: "qa"})
 	h.send(tea.WindowSizeMsg{Width: 60, Height: 16})
 	h.keys("down")
-	if h.item().pane.off != 0 {
+	if h.item().pane.Pane.Offset() != 0 {
 		t.Fatal("arrows scroll the pane without the focus")
 	}
 	h.keys("tab")
@@ -188,11 +188,11 @@ func TestContextPaneFocus(t *testing.T) {
 		t.Fatalf("no focus shown:\n%s", h.view())
 	}
 	h.keys("down", "down")
-	if h.item().pane.off != 2 {
-		t.Fatalf("pane offset %d after two downs", h.item().pane.off)
+	if h.item().pane.Pane.Offset() != 2 {
+		t.Fatalf("pane offset %d after two downs", h.item().pane.Pane.Offset())
 	}
 	h.keys("pgup", "tab")
-	if h.item().pane.off != 0 || h.item().focus {
+	if h.item().pane.Pane.Offset() != 0 || h.item().pane.Focus {
 		t.Fatal("pgup/tab")
 	}
 	h.keys("y")
@@ -465,8 +465,8 @@ func TestHomeScreen(t *testing.T) {
 	if _, ok := h.m.cur.(*homeScreen); !ok {
 		t.Fatalf("q does not go home: %T", h.m.cur)
 	}
-	h.keys("enter") // the first queue with work: QA
-	h.at("q1", schema.QuestionValidity)
+	h.keys("enter") // continues the queue last worked in: claims (issue 10, item 10)
+	h.at("q1-c1", schema.ClaimValidity)
 	h.keys("ctrl+c", "q")
 	if !h.quit {
 		t.Fatal("q on home does not quit")

@@ -9,6 +9,8 @@ import (
 	"charm.land/glamour/v2"
 
 	"github.com/annotate-dev/annotate/guidelines"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // guideScreen shows the guidelines of one field (or all of them, from home),
@@ -17,7 +19,7 @@ import (
 // milliseconds, so it runs in a Cmd; renderings are kept per width and style.
 type guideScreen struct {
 	e     *env
-	under Child
+	under ui.Child
 	field string // "" : all the guidelines
 	vp    viewport.Model
 	shown string // key of the rendering in the viewport
@@ -33,7 +35,7 @@ type guideRenderedMsg struct {
 // about 100 characters are hard to read.
 func guideWidth(w int) int { return max(10, min(w-2, 100)) }
 
-func newGuide(e *env, under Child, field string) (*guideScreen, tea.Cmd) {
+func newGuide(e *env, under ui.Child, field string) (*guideScreen, tea.Cmd) {
 	g := &guideScreen{e: e, under: under, field: field}
 	g.vp = viewport.New()
 	g.SetSize(e.w, e.h)
@@ -120,7 +122,7 @@ func reflowLists(md string) string {
 	return strings.Join(out, "\n")
 }
 
-func (g *guideScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+func (g *guideScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmds []tea.Cmd
@@ -165,18 +167,11 @@ func (g *guideScreen) View() string {
 	title := "Guidelines · " + name + " · version " + guidelines.Version
 	body := g.vp.View()
 	if g.shown == "" {
-		body = st.Dim.Render(truncate("Rendering the guidelines…", g.w))
+		body = st.Dim.Render(ui.Truncate("Rendering the guidelines…", g.w))
 	} else if g.vp.TotalLineCount() > g.vp.Height() {
 		title += " · " + itoa(int(g.vp.ScrollPercent()*100)) + "%"
 	}
-	head := st.Header.Render(padRight(truncate(" "+title, g.w), g.w))
-	foot := st.Dim.Render(truncate("↑↓ pgup pgdn scroll · esc/q/? close", g.w))
+	head := st.Header.Render(ui.PadRight(ui.Truncate(" "+title, g.w), g.w))
+	foot := st.Dim.Render(ui.Truncate("↑↓ pgup pgdn scroll · esc/q/? close", g.w))
 	return head + "\n" + body + "\n" + foot
-}
-
-func padRight(s string, w int) string {
-	if n := w - textWidth(s); n > 0 {
-		return s + strings.Repeat(" ", n)
-	}
-	return s
 }

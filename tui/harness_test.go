@@ -105,10 +105,7 @@ func (h *harness) at(ext, field string) {
 	if s == nil {
 		h.t.Fatalf("want item %s/%s, screen is %T:\n%s", ext, field, h.m.cur, h.view())
 	}
-	got := s.field
-	if s.missed {
-		got = "missed"
-	}
+	got := s.at.String()
 	if s.complete() {
 		got = "complete"
 	}

@@ -5,12 +5,15 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// homeScreen: the annotator's name, the QA and claim queues and each of
-// their batches with a progress bar, done / remaining, active time today and
-// in this session. enter continues where they left off: the first queue
-// with work, or the selected row.
+// homeScreen: the annotator's name, the queue of each kind and the batches
+// assigned to them, with a progress bar, done / remaining, active time today
+// and in this session. enter continues where they left off: the queue they
+// last worked in (in this session, else the queue of their latest decision)
+// while it has work, else the first queue with work, or the selected row.
 type homeScreen struct {
 	e       *env
 	rows    []homeRow
@@ -39,6 +42,10 @@ func (h *homeScreen) refresh() tea.Cmd {
 
 func (h *homeScreen) SetSize(w, hh int) { h.w, h.h = w, hh }
 
+// busy: keys typed before the queues first show wait for them (enter must
+// find its row).
+func (h *homeScreen) busy() bool { return h.rows == nil && h.err == "" && h.loading }
+
 func (h *homeScreen) firstWithWork() int {
 	first := -1
 	for i, r := range h.rows {
@@ -53,6 +60,34 @@ func (h *homeScreen) firstWithWork() int {
 		}
 	}
 	return max(first, 0)
+}
+
+// lastWorked is the row of the queue last worked in, if it has work left:
+// the queue left in this session, else the batch (or the kind's queue)
+// holding the latest decision. Otherwise the first row with work.
+func (h *homeScreen) lastWorked(msg homeMsg) int {
+	e := h.e
+	find := func(kind string, batches ...string) int {
+		for _, b := range batches {
+			for i, r := range h.rows {
+				if !r.header && r.kind == kind && r.batch == b && r.total > r.done {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	i := -1
+	switch {
+	case e.lastKind != "":
+		i = find(e.lastKind, e.lastBatch)
+	case msg.lastKind != "":
+		i = find(msg.lastKind, append(msg.lastBatches, "")...)
+	}
+	if i < 0 {
+		i = h.firstWithWork()
+	}
+	return i
 }
 
 func (h *homeScreen) clampSel() {
@@ -75,7 +110,7 @@ func (h *homeScreen) move(d int) {
 	}
 }
 
-func (h *homeScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+func (h *homeScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e, k := h.e, h.e.keys
 	switch msg := msg.(type) {
 	case homeMsg:
@@ -87,12 +122,12 @@ func (h *homeScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 		h.err = ""
 		h.rows, h.todayMs = msg.rows, msg.todayMs
 		if !h.chosen {
-			h.sel = h.firstWithWork()
+			h.sel = h.lastWorked(msg)
 		}
 		h.clampSel()
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = "Go to " + sanitizeLine(msg.query) + ": " + msg.err.Error()
+			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error() + e.notApplied("after it")
 			return h, nil
 		}
 		e.err = ""
@@ -129,45 +164,47 @@ func (h *homeScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 
 func (h *homeScreen) bindings() []key.Binding {
 	k := h.e.keys
-	return []key.Binding{with(k.Accept, "enter", "start"), with(k.Up, "↑/↓", "select"), k.Goto,
-		with(k.Help, "?", "guidelines"), with(k.Quit, "q", "quit")}
+	return []key.Binding{ui.With(k.Accept, "enter", "start"), ui.With(k.Up, "↑/↓", "select"), k.Goto,
+		ui.With(k.Help, "?", "guidelines"), ui.With(k.Quit, "q", "quit")}
 }
 
 func (h *homeScreen) View() string {
 	e, st := h.e, h.e.styles
 	w := h.w
+	bottom := append([]string{e.statusLine(w, false, false)}, e.helpBar(h.bindings(), w)...)
+	room := h.h - len(bottom) // lines above the status and help
 	var lines []string
-	lines = append(lines, st.Title.Render(truncate("annotate · "+sanitizeLine(e.annotator), w)))
+	lines = append(lines, st.Title.Render(ui.Truncate("annotate · "+ui.SanitizeLine(e.annotator), w)))
 	today := "today …"
 	if !h.loading || h.rows != nil {
 		today = "today " + clockMs(h.todayMs)
 	}
-	lines = append(lines, st.Dim.Render(truncate("Active time: "+today+" · this session "+clock(e.act.session()), w)), "")
+	lines = append(lines, st.Dim.Render(ui.Truncate("Active time: "+today+" · this session "+clock(e.act.session()), w)), "")
 	switch {
 	case h.err != "":
-		for _, l := range wrap(sanitize(h.err), w) {
+		for _, l := range ui.Wrap(ui.Sanitize(h.err), w) {
 			lines = append(lines, st.Error.Render(l))
 		}
 	case h.rows == nil:
-		lines = append(lines, st.Dim.Render(truncate("Loading your queues…", w)))
+		lines = append(lines, st.Dim.Render(ui.Truncate("Loading your queues…", w)))
 	default:
-		lines = append(lines, h.table(w, max(1, h.h-len(lines)-2))...)
+		lines = append(lines, h.table(w, max(1, room-len(lines)))...)
 	}
 	// The keys of the annotation screens, when there is room for them.
-	if full := strings.Split(e.fullHelp(w), "\n"); h.h-len(lines)-2 >= len(full)+2 {
-		lines = append(lines, "", st.Label.Render(truncate("Keys while annotating", w)))
+	if full := strings.Split(e.fullHelp(w), "\n"); room-len(lines) >= len(full)+2 {
+		lines = append(lines, "", st.Label.Render(ui.Truncate("Keys while annotating", w)))
 		for _, l := range full {
-			lines = append(lines, truncateStyled(l, w))
+			lines = append(lines, ui.TruncateStyled(l, w))
 		}
 	}
 	// Bottom: status and help.
-	for len(lines) < h.h-2 {
+	for len(lines) < room {
 		lines = append(lines, "")
 	}
-	if len(lines) > h.h-2 {
-		lines = lines[:max(0, h.h-2)]
+	if len(lines) > room {
+		lines = lines[:max(0, room)]
 	}
-	lines = append(lines, e.statusLine(w, false), e.helpBar(h.bindings(), w))
+	lines = append(lines, bottom...)
 	return strings.Join(lines, "\n")
 }
 
@@ -183,26 +220,26 @@ func (h *homeScreen) table(w, height int) []string {
 	}
 	nameW = max(4, min(nameW, 28))
 	var out []string
-	headLine := "  " + padRight("", nameW) + " " + strings.Repeat(" ", barW)
+	headLine := "  " + ui.PadRight("", nameW) + " " + strings.Repeat(" ", barW)
 	if barW > 0 {
 		headLine += " "
 	}
-	headLine += padLeft("done", numW) + " " + padLeft("left", numW)
-	out = append(out, st.Dim.Render(truncate(headLine, w)))
+	headLine += ui.PadLeft("done", numW) + " " + ui.PadLeft("left", numW)
+	out = append(out, st.Dim.Render(ui.Truncate(headLine, w)))
 	for i, r := range h.rows {
 		if r.header {
-			out = append(out, st.Label.Render(truncate(r.title, w)))
+			out = append(out, st.Label.Render(ui.Truncate(r.title, w)))
 			continue
 		}
-		line := padRight(truncate(sanitizeLine(r.title), nameW), nameW) + " "
+		line := ui.PadRight(ui.Truncate(ui.SanitizeLine(r.title), nameW), nameW) + " "
 		if barW > 0 {
-			line += plainBar(r.done, r.total, barW) + " "
+			line += ui.Bar(r.done, r.total, barW) + " "
 		}
-		line += padLeft(itoa(r.done), numW) + " " + padLeft(itoa(max(0, r.total-r.done)), numW) + " " + padLeft(percent(r.done, r.total), 4)
+		line += ui.PadLeft(itoa(r.done), numW) + " " + ui.PadLeft(itoa(max(0, r.total-r.done)), numW) + " " + ui.PadLeft(ui.Percent(r.done, r.total), 4)
 		if i == h.sel {
-			out = append(out, st.Selected.Render(truncate("▸ "+line, w)))
+			out = append(out, st.Selected.Render(ui.Truncate("▸ "+line, w)))
 		} else {
-			out = append(out, truncate("  "+line, w))
+			out = append(out, ui.Truncate("  "+line, w))
 		}
 	}
 	if len(out) <= height {
@@ -211,13 +248,6 @@ func (h *homeScreen) table(w, height int) []string {
 	// Keep the selected row in view.
 	start := max(0, min(h.sel+1-height/2, len(out)-height))
 	return out[start : start+height]
-}
-
-func padLeft(s string, w int) string {
-	if n := w - textWidth(s); n > 0 {
-		return strings.Repeat(" ", n) + s
-	}
-	return s
 }
 
 func clockMs(ms int64) string { return clock(msDuration(ms)) }

@@ -11,6 +11,8 @@ import (
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // origin says how an item came on screen.
@@ -22,109 +24,95 @@ const (
 	fromUndo
 )
 
-// itemScreen is the annotation screen of one item: the QA screen (qa.go) or
-// the claim screen with its missed-claims step (claim.go). Both share the
-// decision flow here: a decision key starts a save Cmd; the next field
-// appears only when the labelSavedMsg comes back; a failed save leaves the
-// screen on the same field with the error shown.
+// itemScreen is the annotation screen of one item, whatever its kind (the
+// kind's own file registers how it is drawn: kinds.go). The annotation
+// itself is a flow (step.go): a decision key becomes an action; a save
+// starts a Cmd; the next step appears only when its labelSavedMsg comes
+// back and the flow has applied it; a failed save leaves the screen on the
+// same step with the error shown. Keys typed while a save is in flight wait
+// in the root's type-ahead queue (typeahead.go), never here.
 type itemScreen struct {
 	e      *env
 	d      *itemData
 	origin origin
+	view   kindView
 
-	field     string // the field asked ("" on the missed-claims step or when complete)
-	missed    bool   // on the missed-claims step
-	addedHere bool   // a claim was added on this screen: stay on the step
-	saving    bool   // a write (or an undo) is in flight: decisions wait
-	queued    []tea.KeyPressMsg
+	flow       flow
+	at         step // flow.Next()
+	openedDone bool // nothing was left to ask when the item opened
+	saving     bool // a write (or an undo) is in flight
+	slow       bool // … for longer than slowSave
 
-	pane    pane
-	focus   bool // the context pane has the focus
-	paneKey string
-	words   map[string]bool // the claim's words, for highlighting
+	pane    ui.PaneState
 	w, h    int
 	version int // bumped when the item's data is reloaded
 }
 
 func newItemScreen(e *env, d *itemData, o origin) *itemScreen {
-	s := &itemScreen{e: e, d: d, origin: o, w: e.w, h: e.h}
-	if d.kind() == schema.KindClaim {
-		s.words = claimWords(d.claim)
-	}
-	s.recompute()
+	s := &itemScreen{e: e, origin: o, w: e.w, h: e.h}
+	s.setData(d)
 	return s
 }
 
 func (s *itemScreen) SetSize(w, h int) { s.w, s.h = w, h }
 
-// recompute derives the field to ask from the current labels (schema.NextField):
-// after an undo this re-asks the retracted field and the fields depending on it.
-func (s *itemScreen) recompute() {
-	d := s.d
-	s.field = schema.NextField(d.kind(), d.labels)
-	s.missed = d.kind() == schema.KindClaim && s.field == "" && d.isLast &&
-		(d.parent[schema.MissedClaimsChecked] == "" || s.addedHere)
-}
-
-// setData replaces the item's data (reloaded after an undo or a go-to).
+// setData shows an item's data as loaded (first, or again after an undo or
+// a go-to): the flow starts over from its labels.
 func (s *itemScreen) setData(d *itemData) {
 	s.d = d
+	s.view = viewOf(d.kind())
 	s.version++
-	s.recompute()
+	s.flow = newFlow(d)
+	s.at = s.flow.Next()
+	s.openedDone = s.at.kind == stepDone
 }
 
 // complete reports whether nothing is left to ask on this item.
-func (s *itemScreen) complete() bool { return s.field == "" && !s.missed }
+func (s *itemScreen) complete() bool { return s.at.kind == stepDone }
+
+// busy reports whether a write is in flight: keys wait (typeahead.go).
+func (s *itemScreen) busy() bool { return s.saving }
 
 // guideField is the guidelines section of what is on screen.
 func (s *itemScreen) guideField() string {
-	if s.missed {
+	switch s.at.kind {
+	case askField:
+		return s.at.field
+	case askMissed:
 		return "missed_claims"
 	}
-	if s.field != "" {
-		return s.field
+	if fs := schema.Fields(s.d.kind()); len(fs) > 0 {
+		return fs[0].Name
 	}
-	if s.d.kind() == schema.KindClaim {
-		return schema.ClaimValidity
-	}
-	return schema.QuestionValidity
+	return ""
 }
 
-// preselected is the option enter accepts: the generated category.
-func (s *itemScreen) preselected() string {
-	if s.field != schema.Category {
-		return ""
-	}
-	v, ok := schema.Normalize(schema.Category, s.d.qa.Category)
-	if !ok {
-		return ""
-	}
-	return v
-}
-
-func (s *itemScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := s.e
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return s.key(msg)
 	case labelSavedMsg:
 		return s.saved(msg)
+	case saveSlowMsg:
+		if s.saving && msg.seq == s.saveSeq() {
+			s.slow = true
+		}
+		return s, nil
 	case saveFailedMsg:
 		if !s.mine(msg.item) {
 			return s, nil
 		}
-		s.saving = false
-		s.queued = nil
+		s.saving, s.slow = false, false
 		e.act.giveBack(msg.ms)
-		e.err = "Not saved: " + msg.field + ": " + msg.err.Error() + " — press the key again to retry."
+		e.err = "Not saved: " + msg.field + ": " + msg.err.Error() + e.notApplied("after it") + " Press the key again to retry."
 		return s, nil
 	case undoneMsg:
-		s.saving = false
-		s.queued = nil
+		s.saving, s.slow = false, false
 		return handleUndo(e, s, msg)
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = "Go to " + sanitizeLine(msg.query) + ": " + msg.err.Error()
+			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error() + e.notApplied("after it")
 			return s, nil
 		}
 		e.err = ""
@@ -138,14 +126,11 @@ func (s *itemScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 		if msg.qa != s.d.qa.ItemID {
 			return s, nil
 		}
-		s.saving = false
+		s.saving, s.slow = false, false
 		if msg.claim.ItemID != 0 {
 			s.d.mine = append(s.d.mine, msg.claim)
-			s.addedHere = true
+			s.flow = s.flow.Apply(event{kind: evClaimAdded, value: msg.marker})
 			e.work.forget()
-		}
-		if msg.marker != "" {
-			s.d.parent[schema.MissedClaimsChecked] = msg.marker
 		}
 		if msg.err != nil {
 			e.err = "Not saved: " + msg.err.Error()
@@ -153,10 +138,11 @@ func (s *itemScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 			e.err = ""
 			e.status = "Claim added. a: add another · enter: done with this answer"
 		}
-		s.recompute()
+		s.at = s.flow.Next()
 		return s, nil
 	case noteSavedMsg:
 		if msg.item == s.d.ref.ItemID {
+			s.saving = false
 			if msg.err != nil {
 				e.err = "Note not saved: " + msg.err.Error()
 			} else {
@@ -171,6 +157,7 @@ func (s *itemScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 		return s, nil
 	case flagSavedMsg:
 		if msg.item == s.d.ref.ItemID {
+			s.saving = false
 			if msg.err != nil {
 				e.err = "Flag not saved: " + msg.err.Error()
 			} else {
@@ -190,11 +177,14 @@ func (s *itemScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 // mine reports whether a save answer concerns this screen's item (or its
 // answer, for the missed-claims marker).
 func (s *itemScreen) mine(item int64) bool {
-	return item == s.d.ref.ItemID || (s.d.kind() == schema.KindClaim && item == s.d.qa.ItemID)
+	return item == s.d.ref.ItemID || item == s.d.qa.ItemID
 }
 
-func (s *itemScreen) key(msg tea.KeyPressMsg) (Child, tea.Cmd) {
+func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	e, k := s.e, s.e.keys
+	if s.pane.ScrollKey(k, msg) {
+		return s, nil
+	}
 	switch {
 	case keyIs(msg, k.Quit):
 		return e.goHome()
@@ -205,139 +195,138 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (Child, tea.Cmd) {
 	case keyIs(msg, k.Goto):
 		return newGotoInput(e, s), nil
 	case keyIs(msg, k.Flag):
-		return s, setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.field, !s.d.flagged, e.session)
-	case keyIs(msg, k.Focus):
-		s.focus = !s.focus
-		return s, nil
-	case keyIs(msg, k.Close):
-		s.focus = false
-		return s, nil
-	case keyIs(msg, k.PageUp):
-		s.pane.page(-1)
-		return s, nil
-	case keyIs(msg, k.PageDown):
-		s.pane.page(1)
-		return s, nil
-	case s.focus && keyIs(msg, k.Up):
-		s.pane.scroll(-1)
-		return s, nil
-	case s.focus && keyIs(msg, k.Down):
-		s.pane.scroll(1)
-		return s, nil
-	case s.focus && keyIs(msg, k.Top):
-		s.pane.top()
-		return s, nil
-	case s.focus && keyIs(msg, k.Bottom):
-		s.pane.bottom()
-		return s, nil
+		s.saving = true
+		return s, setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.at.field, !s.d.flagged, e.session)
 	case keyIs(msg, k.Undo):
-		if s.saving {
-			return s, nil
-		}
 		s.saving = true
 		return s, undoCmd(e.store, e.annotator)
 	case keyIs(msg, k.Skip):
-		if s.saving {
-			return s, nil
-		}
 		e.act.drop()
 		if e.work != nil && !s.complete() {
 			e.work.skipped++
 		}
-		e.status = "Skipped " + sanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
+		e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
 		return e.advance()
-	case keyIs(msg, k.Yes, k.No, k.Pick, k.Accept, k.Add):
-		return s.decide(msg)
+	}
+	if in, ok := decisionInput(k, msg); ok {
+		return s.decide(in)
+	}
+	switch {
+	case keyIs(msg, k.Up, k.Down, k.Top, k.Bottom):
+		e.status = msg.String() + " scrolls the context pane once it has the focus: tab first."
+	case msg.Text != "":
+		e.status = msg.String() + " is not a key of this screen: the keys are below, ? has the guidelines."
 	}
 	return s, nil
 }
 
-// decide turns a decision key into a save.
-func (s *itemScreen) decide(msg tea.KeyPressMsg) (Child, tea.Cmd) {
-	e, k := s.e, s.e.keys
-	if s.saving {
-		if len(s.queued) < 8 {
-			s.queued = append(s.queued, msg)
-		}
-		return s, nil
-	}
-	if s.complete() {
-		if keyIs(msg, k.Accept) {
-			return e.advance()
-		}
-		return s, nil
-	}
-	if s.missed {
-		return s.decideMissed(msg)
-	}
-	f, _ := schema.Lookup(s.field)
-	value := ""
+// decisionInput names a decision key for the flow.
+func decisionInput(k ui.KeyMap, msg tea.KeyPressMsg) (input, bool) {
+	key := msg.String()
 	switch {
-	case keyIs(msg, k.Yes) && f.TwoWay:
-		value = f.Values[0]
-	case keyIs(msg, k.No) && f.TwoWay:
-		value = f.Values[1]
+	case keyIs(msg, k.Yes):
+		return input{kind: inYes, key: key}, true
+	case keyIs(msg, k.No):
+		return input{kind: inNo, key: key}, true
 	case keyIs(msg, k.Pick):
-		n, _ := strconv.Atoi(msg.String())
-		if n >= 1 && n <= len(f.Values) {
-			value = f.Values[n-1]
-		}
+		n, _ := strconv.Atoi(key)
+		return input{kind: inPick, n: n, key: key}, true
 	case keyIs(msg, k.Accept):
-		value = s.preselected()
+		return input{kind: inAccept, key: key}, true
+	case keyIs(msg, k.Add):
+		return input{kind: inAdd, key: key}, true
 	}
-	if value == "" {
-		return s, nil
-	}
-	return s, s.save(s.d.ref.ItemID, s.field, value)
+	return input{}, false
 }
 
-// save starts writing one decision.
+// decide carries out what the flow makes of a decision key.
+func (s *itemScreen) decide(in input) (ui.Child, tea.Cmd) {
+	e := s.e
+	a := s.flow.Decide(in)
+	switch a.kind {
+	case actSave:
+		item := s.d.ref.ItemID
+		if a.onAnswer {
+			item = s.d.qa.ItemID
+		}
+		return s, s.save(item, a.field, a.value)
+	case actAddOpen:
+		return newAddClaimInput(e, s), nil
+	case actClose:
+		s.flow = s.flow.Apply(event{kind: evStepClosed})
+		return s.next()
+	case actNextItem:
+		return s.finish()
+	}
+	e.status = a.why
+	return s, nil
+}
+
+// save starts writing one decision (and the timer that says so if the
+// database keeps it waiting).
 func (s *itemScreen) save(item int64, field, value string) tea.Cmd {
 	e := s.e
-	s.saving = true
-	return saveLabelCmd(e.store, store.Label{
+	s.saving, s.slow = true, false
+	e.saves++
+	return tea.Batch(saveLabelCmd(e.store, store.Label{
 		Annotator: e.annotator, ItemID: item, Field: field, Value: value,
 		ActiveMs: e.act.take(), SessionID: e.session, GuidelinesVersion: guidelines.Version,
-	})
+	}), e.slowTimer())
 }
 
-// saved: the decision is committed; show the next field, or the next item.
-func (s *itemScreen) saved(msg labelSavedMsg) (Child, tea.Cmd) {
+func (s *itemScreen) saveSeq() int { return s.e.saves }
+
+// addClaim is called by the add-claim input with the three parts.
+func (s *itemScreen) addClaim(t [3]string) tea.Cmd {
 	e := s.e
+	s.saving = true
+	return addClaimCmd(e.store, e.annotator, s.d.qa.ItemID, t, e.session, s.flow.marker)
+}
+
+// saved: the decision is committed; the flow moves on.
+func (s *itemScreen) saved(msg labelSavedMsg) (ui.Child, tea.Cmd) {
 	if !s.mine(msg.item) {
 		return s, nil
 	}
-	s.saving = false
-	e.err = ""
+	s.saving, s.slow = false, false
+	s.e.err = ""
 	if msg.item == s.d.ref.ItemID {
-		s.d.labels[msg.field] = msg.value
+		s.flow = s.flow.Apply(event{kind: evLabelled, field: msg.field, value: msg.value})
 	} else {
 		s.d.parent[msg.field] = msg.value
-		s.addedHere = false
+		s.flow = s.flow.Apply(event{kind: evMarked, value: msg.value})
 	}
-	s.recompute()
-	if s.complete() {
-		if e.work != nil {
-			e.work.finished[s.d.ref.ItemID] = true
-			e.work.done++
-			next, cmd := e.advance()
-			// Keys typed while the last save was in flight are for the next item.
-			return carry(next, tea.Batch(cmd, e.work.recount(e)), s.queued)
-		}
-		return e.goHome()
-	}
-	if len(s.queued) > 0 {
-		k := s.queued[0]
-		s.queued = s.queued[1:]
-		return s.decide(k)
+	return s.next()
+}
+
+// next shows the step the flow is at, or finishes the item.
+func (s *itemScreen) next() (ui.Child, tea.Cmd) {
+	s.at = s.flow.Next()
+	if s.at.kind == stepDone {
+		return s.finish()
 	}
 	return s, nil
+}
+
+// finish is the one way an item is left as done: it is counted (unless it
+// was done when it opened) and the next item of the queue is shown.
+func (s *itemScreen) finish() (ui.Child, tea.Cmd) {
+	e := s.e
+	if e.work == nil {
+		return e.goHome()
+	}
+	if id := s.d.ref.ItemID; !s.openedDone && !e.work.finished[id] {
+		e.work.finished[id] = true
+		e.work.done++
+	}
+	next, cmd := e.advance()
+	return next, tea.Batch(cmd, e.work.recount(e))
 }
 
 // handleUndo goes back to the item of the retracted decision and asks the
 // field again (cur may be nil when undo came from the done screen).
-func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (Child, tea.Cmd) {
-	stay := func() Child {
+func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
+	stay := func() ui.Child {
 		if cur != nil {
 			return cur
 		}
@@ -346,15 +335,20 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (Child, tea.Cmd) {
 		return d
 	}
 	if msg.err != nil {
+		// The keys typed after the undo were meant for what it would have
+		// brought back.
 		if errors.Is(msg.err, store.ErrNothingToUndo) {
-			e.status = "Nothing to undo."
+			e.err, e.status = "", "Nothing to undo."
+			if dropped := e.notApplied("after it"); dropped != "" {
+				e.status = "Nothing to undo" + dropped
+			}
 		} else {
-			e.err = "Undo failed: " + msg.err.Error()
+			e.err = "Undo failed: " + msg.err.Error() + e.notApplied("after it")
 		}
 		return stay(), nil
 	}
 	e.err = ""
-	e.status = "Undone: " + msg.ev.Field + " = " + sanitizeLine(msg.ev.Value) + " on " + sanitizeLine(msg.ev.ItemExtID) + "."
+	e.status = "Undone: " + msg.ev.Field + " = " + ui.SanitizeLine(msg.ev.Value) + " on " + ui.SanitizeLine(msg.ev.ItemExtID) + "."
 	var cmd tea.Cmd
 	if e.work != nil {
 		e.work.forget()
@@ -366,7 +360,6 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (Child, tea.Cmd) {
 		cmd = e.work.recount(e)
 	}
 	if cur != nil && msg.data.ref.ItemID == cur.d.ref.ItemID {
-		cur.addedHere = false
 		cur.setData(msg.data)
 		return cur, cmd
 	}
@@ -380,30 +373,30 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (Child, tea.Cmd) {
 func (s *itemScreen) bindings() []key.Binding {
 	k := s.e.keys
 	out := []key.Binding{k.Undo, k.Skip, k.Flag, k.Note, k.Help}
-	if s.focus {
-		out = append(out, with(k.Focus, "tab", "leave context"), with(k.Up, "↑↓", "scroll"))
+	if s.pane.Focus {
+		out = append(out, ui.With(k.Focus, "tab", "leave context"), ui.With(k.Up, "↑↓", "scroll"))
 	} else {
 		out = append(out, k.Focus)
 	}
 	out = append(out, k.Quit, k.Goto)
-	switch {
-	case s.complete():
-		out = append(out, with(k.Accept, "enter", "next item"))
-	case s.missed:
+	switch s.at.kind {
+	case stepDone:
+		out = append(out, ui.With(k.Accept, "enter", "next item"))
+	case askMissed:
 		out = append(out, k.Add)
-		if s.d.parent[schema.MissedClaimsChecked] != "" || len(s.d.mine) > 0 {
-			out = append(out, with(k.Accept, "enter", "done"))
+		if s.flow.marker != "" || s.flow.added > 0 {
+			out = append(out, ui.With(k.Accept, "enter", "done"))
 		} else {
-			out = append(out, with(k.Accept, "enter", "none missed"))
+			out = append(out, ui.With(k.Accept, "enter", "none missed"))
 		}
 	default:
-		f, _ := schema.Lookup(s.field)
+		f, _ := schema.Lookup(s.at.field)
 		if f.TwoWay {
-			out = append(out, with(k.Yes, "y", f.Values[0]), with(k.No, "n", f.Values[1]))
+			out = append(out, ui.With(k.Yes, "y", f.Values[0]), ui.With(k.No, "n", f.Values[1]))
 		} else {
-			out = append(out, with(k.Pick, "1-"+strconv.Itoa(len(f.Values)), "pick"))
-			if p := s.preselected(); p != "" {
-				out = append(out, with(k.Accept, "enter", "accept"))
+			out = append(out, ui.With(k.Pick, "1-"+strconv.Itoa(len(f.Values)), "pick"))
+			if s.flow.preselected() != "" {
+				out = append(out, ui.With(k.Accept, "enter", "accept"))
 			}
 		}
 	}
@@ -412,160 +405,84 @@ func (s *itemScreen) bindings() []key.Binding {
 
 func keyIs(msg tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(msg, b...) }
 
-// View lays the screen out: header, the fixed part (question and answer, or
-// the claim), the context pane taking the remaining height, the field card,
-// the trail of decisions, the status line and the help bar.
+// View lays the screen out (ui.Frame): header, the item (question and
+// answer, or the claim), the context pane taking the remaining height, the
+// field card and the trail of decisions, the status line and the help bar.
+// On a short terminal the trail, then the card, shrink first.
 func (s *itemScreen) View() string {
 	e, st := s.e, s.e.styles
 	w, h := s.w, s.h
-	header := s.header(w)
-	status := e.statusLine(w, s.saving)
-	helpBar := e.helpBar(s.bindings(), w)
+	bottom := []string{e.statusLine(w, s.saving, s.slow)}
+	bottom = append(bottom, e.helpBar(s.bindings(), w)...)
 	cardLines := s.card(w, false)
 	trailLines := s.trail(w, 2)
-	fixed := func() int { return 1 + len(cardLines) + len(trailLines) + 2 }
-	if h-fixed() < 6 {
+	room := func() int { return h - 1 - len(cardLines) - len(trailLines) - len(bottom) }
+	if room() < 6 {
 		trailLines = s.trail(w, 1)
 	}
-	if h-fixed() < 5 {
+	if room() < 5 {
 		cardLines = s.card(w, true)
 	}
-	if h-fixed() < 4 {
+	if room() < 4 {
 		trailLines = nil
 	}
-	body := max(0, h-fixed())
-
-	top := s.top(w)
-	full := false
-	topMax := max(1, body*2/5)
-	if body < 3 {
-		topMax = 0
+	d, at, view := s.d, s.at, s.view
+	f := ui.Frame{
+		Header:    s.header(w),
+		Top:       view.top(st, d, at, w),
+		PaneTitle: view.paneTitle(d, at),
+		Pane:      func(w int) []string { return view.pane(st, d, at, w) },
+		// The pane changes with the item's data, the step and the claims
+		// added; not with each decision.
+		PaneKey: itoa(s.version) + "/" + at.kindKey() + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen),
+		Card:    append(cardLines, trailLines...),
+		Bottom:  bottom,
 	}
-	if len(top) > topMax {
-		full = true
-		top = top[:topMax]
-		if topMax > 0 {
-			top[topMax-1] = st.Dim.Render(truncate("… continued in the pane below (tab to scroll)", w))
-		}
-	}
-	paneH := body - len(top)
-	var pane []string
-	if paneH >= 2 {
-		// The pane changes with the width, the item's data, the step and the
-		// claims added; not with each decision.
-		key := itoa(w) + "/" + itoa(s.version) + "/" + boolStr(full) + "/" + boolStr(s.missed) + "/" + itoa(len(s.d.mine)) + "/" + itoa(s.e.styleGen)
-		if key != s.paneKey {
-			s.paneKey = key
-			s.pane.setLines(s.paneContent(w, full))
-		}
-		s.pane.setHeight(paneH - 1)
-		pane = append(pane, paneTitle(st, s.paneTitle(), s.focus, s.pane.percent(), s.pane.scrollable(), w))
-		pane = append(pane, s.pane.view()...)
-	} else {
-		for i := 0; i < paneH; i++ {
-			pane = append(pane, "")
-		}
-	}
-
-	lines := make([]string, 0, h)
-	lines = append(lines, header)
-	lines = append(lines, top...)
-	lines = append(lines, pane...)
-	lines = append(lines, cardLines...)
-	lines = append(lines, trailLines...)
-	lines = append(lines, status, helpBar)
-	return strings.Join(lines, "\n")
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
-
-func (s *itemScreen) top(w int) []string {
-	st := s.e.styles
-	switch {
-	case s.d.kind() == schema.KindQA:
-		return qaTop(st, s.d.qa, w)
-	case s.missed:
-		return missedTop(st, s.d, w)
-	}
-	return claimTop(st, s.d, w)
-}
-
-func (s *itemScreen) paneContent(w int, full bool) []string {
-	st := s.e.styles
-	switch {
-	case s.d.kind() == schema.KindQA:
-		return qaPane(st, s.d.qa, w, full)
-	case s.missed:
-		return missedPane(st, s.d, w, full)
-	}
-	return claimPane(st, s.d, s.words, w, full)
-}
-
-func (s *itemScreen) paneTitle() string {
-	switch {
-	case s.d.kind() == schema.KindClaim && s.missed:
-		return "Claims and context"
-	case s.d.kind() == schema.KindClaim:
-		return "Answer and context"
-	case len(s.d.qa.Contexts) > 1:
-		return "Context (" + itoa(len(s.d.qa.Contexts)) + " units)"
-	}
-	return "Context"
+	return s.pane.Render(st, f, w, h)
 }
 
 func (s *itemScreen) card(w int, compact bool) []string {
 	st := s.e.styles
-	switch {
-	case s.missed:
-		return missedCard(st, s.d.parent[schema.MissedClaimsChecked], len(s.d.mine), w)
-	case s.complete():
+	switch s.at.kind {
+	case askMissed:
+		if s.view.stepCard != nil {
+			return s.view.stepCard(st, s.flow, w)
+		}
+	case stepDone:
 		return completeCard(st, w)
 	}
-	return card(st, s.field, s.preselected(), w, compact)
+	return card(st, s.at.field, s.flow.preselected(), w, compact)
 }
 
 func (s *itemScreen) trail(w, maxLines int) []string {
 	var extra []string
-	if s.d.kind() == schema.KindClaim {
-		if m := s.d.parent[schema.MissedClaimsChecked]; m != "" && s.d.isLast {
-			extra = append(extra, "missed_claims_checked "+m)
-		}
+	if m := s.flow.marker; m != "" && s.flow.lastClaim {
+		extra = append(extra, schema.MissedClaimsChecked+" "+m)
 	}
-	return trail(s.e.styles, s.d.kind(), s.d.labels, extra, w, maxLines)
+	return trail(s.e.styles, s.d.kind(), s.flow.labels, extra, w, maxLines)
 }
 
 // header: where the annotator is (queue, batch, item k of n, progress), the
 // item's id, its flag and note markers and the session clock.
 func (s *itemScreen) header(w int) string {
 	e, st := s.e, s.e.styles
-	kind := "QA"
-	if s.d.kind() == schema.KindClaim {
-		kind = "Claim"
-	}
-	var pieces []piece
-	pieces = append(pieces, piece{text: kind + " " + sanitizeLine(s.d.ref.ExtID)})
+	var pieces []ui.Piece
+	pieces = append(pieces, ui.Piece{Text: s.view.label + " " + ui.SanitizeLine(s.d.ref.ExtID)})
 	switch s.origin {
 	case fromUndo:
-		pieces = append(pieces, piece{text: "(back by undo)", optional: true})
+		pieces = append(pieces, ui.Piece{Text: "(back by undo)", Optional: true})
 	case fromGoto:
-		pieces = append(pieces, piece{text: "(go to)", optional: true})
+		pieces = append(pieces, ui.Piece{Text: "(go to)", Optional: true})
 	}
 	if wk := e.work; wk != nil {
 		if wk.batch != "" {
-			pieces = append(pieces, piece{text: "batch " + sanitizeLine(wk.batch), optional: true})
+			pieces = append(pieces, ui.Piece{Text: "batch " + ui.SanitizeLine(wk.batch), Optional: true})
 		}
-		if wk.counted && string(s.d.kind()) == wk.kind {
-			k := min(wk.done+1, max(wk.total, 1))
-			if s.complete() {
-				k = wk.done
+		if wk.counted && s.d.ref.Kind == wk.kind {
+			if p, ok := wk.pos[s.d.ref.ItemID]; ok {
+				pieces = append(pieces, ui.Piece{Text: "item " + itoa(p) + " of " + itoa(wk.total)})
 			}
-			pieces = append(pieces, piece{text: "item " + itoa(k) + " of " + itoa(wk.total)})
-			pieces = append(pieces, piece{text: plainBar(wk.done, wk.total, 10) + " " + percent(wk.done, wk.total), optional: true})
+			pieces = append(pieces, ui.Piece{Text: ui.Bar(wk.done, wk.total, 10) + " " + ui.Percent(wk.done, wk.total), Optional: true})
 		}
 	}
 	var right []string
@@ -577,17 +494,17 @@ func (s *itemScreen) header(w int) string {
 	}
 	right = append(right, "session "+clock(e.act.session()))
 	r := " " + strings.Join(right, "  ") + " "
-	if ansiWidth(r) > w/2 {
+	if ui.Width(r) > w/2 {
 		r = " session " + clock(e.act.session()) + " "
 		if s.d.flagged {
 			r = " ⚑" + r
 		}
 	}
-	leftW := max(0, w-ansiWidth(r))
-	l := " " + fitPieces(pieces, " · ", max(0, leftW-1))
-	l = truncateStyled(l, leftW)
-	pad := max(0, w-ansiWidth(l)-ansiWidth(r))
+	leftW := max(0, w-ui.Width(r))
+	l := " " + ui.FitPieces(pieces, " · ", max(0, leftW-1))
+	l = ui.TruncateStyled(l, leftW)
+	pad := max(0, w-ui.Width(l)-ui.Width(r))
 	line := l + strings.Repeat(" ", pad) + r
-	line = truncateStyled(line, w)
+	line = ui.TruncateStyled(line, w)
 	return st.Header.Render(line)
 }

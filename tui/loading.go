@@ -6,6 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // loadingScreen waits for the queue or for an item's data.
@@ -15,7 +17,8 @@ type loadingScreen struct {
 	title string
 	err   error
 	w, h  int
-	typed []tea.KeyPressMsg // decision keys typed before the item arrived
+	// dropped says how many keys typed ahead were not applied because of err.
+	dropped string
 }
 
 func newLoading(e *env, ref store.ItemRef, title string) *loadingScreen {
@@ -24,7 +27,18 @@ func newLoading(e *env, ref store.ItemRef, title string) *loadingScreen {
 
 func (l *loadingScreen) SetSize(w, h int) { l.w, l.h = w, h }
 
-func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+// busy: keys typed while the item or the queue loads wait for it
+// (typeahead.go); after an error the screen takes them (retry, skip, home).
+func (l *loadingScreen) busy() bool { return l.err == nil }
+
+// fail shows an error; the keys typed ahead were meant for the item and
+// are not applied.
+func (l *loadingScreen) fail(err error) {
+	l.err = err
+	l.dropped = l.e.notApplied("ahead")
+}
+
+func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := l.e
 	switch msg := msg.(type) {
 	case itemLoadedMsg:
@@ -32,7 +46,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 			return l, nil
 		}
 		if msg.err != nil {
-			l.err = msg.err
+			l.fail(msg.err)
 			return l, nil
 		}
 		if e.work != nil {
@@ -42,23 +56,20 @@ func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 				return e.advance()
 			}
 		}
-		s := newItemScreen(e, msg.data, fromQueue)
-		s.SetSize(l.w, l.h)
-		var cmd tea.Cmd
+		s, cmd := e.open(msg.data, fromQueue)
 		if e.work != nil {
-			cmd = tea.Batch(e.work.fetch(e), e.work.preload(e))
+			cmd = tea.Batch(cmd, e.work.fetch(e), e.work.preload(e))
 		}
-		return carry(s, cmd, l.typed)
+		return s, cmd
 	case queueFetchedMsg:
 		if l.ref.ItemID != 0 || e.work == nil || msg.gen != e.work.gen {
 			return l, nil
 		}
 		if e.work.fetchErr != nil {
-			l.err = e.work.fetchErr
+			l.fail(e.work.fetchErr)
 			return l, nil
 		}
-		next, cmd := e.advance()
-		return carry(next, cmd, l.typed)
+		return e.advance()
 	case tea.KeyPressMsg:
 		k := e.keys
 		switch {
@@ -66,7 +77,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 			return e.goHome()
 		case keyIs(msg, k.Accept) && l.err != nil:
 			// Retry.
-			l.err = nil
+			l.err, l.dropped = nil, ""
 			if l.ref.ItemID != 0 {
 				return l, loadItemCmd(e.store, e.annotator, e.nextSeq(), l.ref)
 			}
@@ -76,60 +87,47 @@ func (l *loadingScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 			}
 		case keyIs(msg, k.Skip) && l.err != nil && l.ref.ItemID != 0:
 			return e.advance()
-		case l.err == nil && keyIs(msg, k.Yes, k.No, k.Pick, k.Accept) && len(l.typed) < 8:
-			l.typed = append(l.typed, msg)
+		case l.err != nil:
+			e.status = msg.String() + ": nothing to decide until the item loads (enter retries, s skips it, q goes home)."
 		}
 	}
 	return l, nil
 }
 
-// carry hands decision keys typed before the next item was on screen to
-// what comes next, so a fast typist loses none: an item screen takes them as
-// if typed there (the first starts a save, the rest wait behind it), a
-// loading screen keeps them until its item arrives. Anything else (the queue
-// is done, an error) drops them: they were meant for an item.
-func carry(next Child, cmd tea.Cmd, keys []tea.KeyPressMsg) (Child, tea.Cmd) {
-	switch n := next.(type) {
-	case *loadingScreen:
-		n.typed = append(n.typed, keys...)
-	case *itemScreen:
-		for _, k := range keys {
-			var c tea.Cmd
-			next, c = n.Update(k)
-			cmd = tea.Batch(cmd, c)
-		}
-	}
-	return next, cmd
-}
-
 func (l *loadingScreen) View() string {
 	st := l.e.styles
-	lines := []string{st.Title.Render(truncate(l.title, l.w))}
+	lines := []string{st.Title.Render(ui.Truncate(l.title, l.w))}
 	if l.err != nil {
 		lines = append(lines, "")
-		for _, s := range wrap(sanitize(l.err.Error()), l.w) {
+		for _, s := range ui.Wrap(ui.Sanitize(l.err.Error()+l.dropped), l.w) {
 			lines = append(lines, st.Error.Render(s))
 		}
 		hint := "enter retry · q home"
 		if l.ref.ItemID != 0 {
 			hint = "enter retry · s skip this item · q home"
 		}
-		lines = append(lines, "", st.Dim.Render(truncate(hint, l.w)))
+		lines = append(lines, "", st.Dim.Render(ui.Truncate(hint, l.w)))
+	}
+	if status := l.e.statusLine(l.w, false, false); status != "" {
+		lines = append(lines, "", status)
 	}
 	return strings.Join(lines, "\n")
 }
 
 // doneScreen says the queue is finished.
 type doneScreen struct {
-	e    *env
-	w, h int
+	e       *env
+	undoing bool // an undo is in flight: keys wait for the item it brings back
+	w, h    int
 }
 
 func newDone(e *env) *doneScreen { return &doneScreen{e: e, w: e.w, h: e.h} }
 
 func (d *doneScreen) SetSize(w, h int) { d.w, d.h = w, h }
 
-func (d *doneScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
+func (d *doneScreen) busy() bool { return d.undoing }
+
+func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := d.e
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
@@ -138,10 +136,14 @@ func (d *doneScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 		case keyIs(msg, e.keys.Quit, e.keys.Close, e.keys.Accept):
 			return e.goHome()
 		case keyIs(msg, e.keys.Undo):
+			d.undoing = true
 			return d, undoCmd(e.store, e.annotator)
+		default:
+			e.status = msg.String() + ": nothing left to decide in this queue (enter/q home, u undo)."
 		}
 	}
 	if msg, ok := msg.(undoneMsg); ok {
+		d.undoing = false
 		return handleUndo(e, nil, msg)
 	}
 	return d, nil
@@ -150,18 +152,18 @@ func (d *doneScreen) Update(msg tea.Msg) (Child, tea.Cmd) {
 func (d *doneScreen) View() string {
 	e, st := d.e, d.e.styles
 	var lines []string
-	lines = append(lines, st.Title.Render(truncate("Nothing left in this queue", d.w)), "")
+	lines = append(lines, st.Title.Render(ui.Truncate("Nothing left in this queue", d.w)), "")
 	if w := e.work; w != nil {
 		if w.counted {
-			lines = append(lines, truncate(plural(w.done, "item")+" of "+itoa(w.total)+" done.", d.w))
+			lines = append(lines, ui.Truncate(ui.Plural(w.done, "item")+" of "+itoa(w.total)+" done.", d.w))
 		}
 		if w.skipped > 0 {
-			lines = append(lines, truncate(plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
+			lines = append(lines, ui.Truncate(ui.Plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
 		}
 	}
-	lines = append(lines, "", st.Dim.Render(truncate("enter/q home · u undo the last decision", d.w)))
-	if e.err != "" {
-		lines = append(lines, st.Error.Render(truncate(e.err, d.w)))
+	lines = append(lines, "", st.Dim.Render(ui.Truncate("enter/q home · u undo the last decision", d.w)))
+	if status := e.statusLine(d.w, d.undoing, false); status != "" {
+		lines = append(lines, status)
 	}
 	return strings.Join(lines, "\n")
 }

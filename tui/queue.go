@@ -5,6 +5,8 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // Prefetch thresholds: fetch more queue entries when fewer than lowWater are
@@ -36,11 +38,19 @@ type work struct {
 	inflight    map[int64]bool
 	finished    map[int64]bool // finished in this run (never shown again from the buffer)
 	skipped     int
+	// Positions in the queue ("item N of M"): the order key of the items
+	// fetched, and the positions known; a position is counted from the
+	// nearest known one before it (store.QueueRank), so each count is short.
+	keyOf   map[int64]int64 // item -> order key
+	pos     map[int64]int   // item -> position, 1-based
+	atKey   map[int64]int   // order key -> position
+	placing map[int64]bool  // a position count is on its way
 }
 
 func newWork(kind, batch string, gen int) *work {
 	return &work{kind: kind, batch: batch, gen: gen, cache: map[int64]*itemData{}, preloading: map[int]int64{},
-		inflight: map[int64]bool{}, finished: map[int64]bool{}}
+		inflight: map[int64]bool{}, finished: map[int64]bool{},
+		keyOf: map[int64]int64{}, pos: map[int64]int{}, atKey: map[int64]int{}, placing: map[int64]bool{}}
 }
 
 func (w *work) query(e *env) store.QueueQuery {
@@ -48,12 +58,13 @@ func (w *work) query(e *env) store.QueueQuery {
 }
 
 // startWork opens a queue and returns the screen waiting for its first item.
-func (e *env) startWork(kind, batch string) (Child, tea.Cmd) {
+func (e *env) startWork(kind, batch string) (ui.Child, tea.Cmd) {
 	gen := 1
 	if e.work != nil {
 		gen = e.work.gen + 1
 	}
 	e.work = newWork(kind, batch, gen)
+	e.lastKind, e.lastBatch = kind, batch
 	e.act.start()
 	w := e.work
 	w.fetching = true
@@ -65,7 +76,7 @@ func (e *env) startWork(kind, batch string) (Child, tea.Cmd) {
 }
 
 // restart walks the queue again from its beginning (skipped items).
-func (e *env) restartWork() (Child, tea.Cmd) {
+func (e *env) restartWork() (ui.Child, tea.Cmd) {
 	w := e.work
 	nw := newWork(w.kind, w.batch, w.gen+1)
 	nw.done, nw.total, nw.counted = w.done, w.total, w.counted
@@ -89,6 +100,9 @@ func (w *work) handle(e *env, msg tea.Msg) tea.Cmd {
 		}
 		w.fetchErr = nil
 		w.buf = append(w.buf, msg.entries...)
+		for _, q := range msg.entries {
+			w.keyOf[q.ItemID] = q.Key
+		}
 		if n := len(msg.entries); n > 0 {
 			w.after = msg.entries[n-1].Key
 		}
@@ -96,6 +110,12 @@ func (w *work) handle(e *env, msg tea.Msg) tea.Cmd {
 			w.exhausted = true
 		}
 		return w.preload(e)
+	case positionMsg:
+		delete(w.placing, msg.item)
+		if msg.gen != w.gen || msg.err != nil || !msg.in {
+			return nil
+		}
+		w.keyOf[msg.item], w.pos[msg.item], w.atKey[msg.key] = msg.key, msg.pos, msg.pos
 	case queueCountMsg:
 		if msg.gen != w.gen || msg.err != nil {
 			return nil
@@ -107,6 +127,30 @@ func (w *work) handle(e *env, msg tea.Msg) tea.Cmd {
 		w.counted = true
 	}
 	return nil
+}
+
+// place asks for the position of an item of the queue's kind, unless it is
+// known or on its way.
+func (w *work) place(e *env, d *itemData) tea.Cmd {
+	id := d.ref.ItemID
+	if d.ref.Kind != w.kind || w.placing[id] {
+		return nil
+	}
+	if _, ok := w.pos[id]; ok {
+		return nil
+	}
+	w.placing[id] = true
+	key, known := w.keyOf[id]
+	var fromKey int64
+	fromPos := 0
+	if known {
+		for k, p := range w.atKey {
+			if k <= key && k > fromKey {
+				fromKey, fromPos = k, p
+			}
+		}
+	}
+	return positionCmd(e.store, w.gen, w.query(e), id, key, known, fromKey, fromPos)
 }
 
 // fetch asks for more entries when the buffer runs low.
@@ -209,16 +253,11 @@ func (w *work) pushBack(r store.ItemRef) {
 }
 
 // hasWork reports whether an item has something left to ask.
-func hasWork(d *itemData) bool {
-	if schema.NextField(d.kind(), d.labels) != "" {
-		return true
-	}
-	return d.kind() == schema.KindClaim && d.isLast && d.parent[schema.MissedClaimsChecked] == ""
-}
+func hasWork(d *itemData) bool { return newFlow(d).Next().kind != stepDone }
 
 // advance shows the next item of the queue: from the preloaded data when it
 // is there (no waiting), else through a loading screen.
-func (e *env) advance() (Child, tea.Cmd) {
+func (e *env) advance() (ui.Child, tea.Cmd) {
 	w := e.work
 	if w == nil {
 		return e.goHome()
@@ -241,11 +280,10 @@ func (e *env) advance() (Child, tea.Cmd) {
 				w.finished[ref.ItemID] = true
 				continue
 			}
-			s := newItemScreen(e, d, fromQueue)
-			s.SetSize(e.w, e.h)
-			return s, tea.Batch(w.fetch(e), w.preload(e))
+			s, place := e.open(d, fromQueue)
+			return s, tea.Batch(place, w.fetch(e), w.preload(e))
 		}
-		l := newLoading(e, ref, "Loading "+sanitizeLine(ref.ExtID)+"…")
+		l := newLoading(e, ref, "Loading "+ui.SanitizeLine(ref.ExtID)+"…")
 		l.SetSize(e.w, e.h)
 		var load tea.Cmd
 		if !w.inflight[ref.ItemID] {
@@ -257,24 +295,32 @@ func (e *env) advance() (Child, tea.Cmd) {
 
 // show opens an item out of queue order (undo, go-to), keeping the current
 // one to come back to when it is not finished.
-func (e *env) show(cur *itemScreen, d *itemData, o origin) (Child, tea.Cmd) {
+func (e *env) show(cur *itemScreen, d *itemData, o origin) (ui.Child, tea.Cmd) {
 	if e.work == nil {
 		e.work = newWork(d.ref.Kind, "", 1)
+		e.lastKind, e.lastBatch = d.ref.Kind, ""
 		e.act.start()
-		s := newItemScreen(e, d, o)
-		s.SetSize(e.w, e.h)
-		return s, tea.Batch(e.work.fetch(e), countQueueCmd(e.store, e.work.gen, e.work.query(e), true))
+		s, place := e.open(d, o)
+		return s, tea.Batch(place, e.work.fetch(e), countQueueCmd(e.store, e.work.gen, e.work.query(e), true))
 	}
 	if cur != nil && !cur.complete() && cur.d.ref.ItemID != d.ref.ItemID {
 		e.work.pushBack(cur.d.ref)
 	}
+	return e.open(d, o)
+}
+
+// open puts an item on screen and asks for its position in the queue.
+func (e *env) open(d *itemData, o origin) (*itemScreen, tea.Cmd) {
 	s := newItemScreen(e, d, o)
 	s.SetSize(e.w, e.h)
-	return s, nil
+	if e.work == nil {
+		return s, nil
+	}
+	return s, e.work.place(e, d)
 }
 
 // goHome leaves the queue (nothing to save: every decision is committed).
-func (e *env) goHome() (Child, tea.Cmd) {
+func (e *env) goHome() (ui.Child, tea.Cmd) {
 	e.work = nil
 	e.act.stop()
 	h := newHome(e)
@@ -282,12 +328,5 @@ func (e *env) goHome() (Child, tea.Cmd) {
 	return h, h.refresh()
 }
 
-func kindName(kind string) string {
-	switch kind {
-	case "qa":
-		return "QA"
-	case "claim":
-		return "claim"
-	}
-	return kind
-}
+// kindName is how the screens name a kind's queue ("the QA queue").
+func kindName(kind string) string { return viewOf(schema.Kind(kind)).noun }

@@ -61,6 +61,8 @@ func TestResizeSweep(t *testing.T) {
 		{"done", Options{Kind: "qa"}, []string{"s", "s"}, ""},
 		{"break", Options{Kind: "qa", SessionLimit: time.Minute}, []string{"tab", "tab"}, ""},
 		{"loading", Options{Kind: "qa"}, nil, ""},
+		{"typed-ahead", Options{Kind: "qa"}, nil, ""},
+		{"goto-ambiguous", Options{Kind: "qa"}, []string{"g"}, "civil\r"},
 	}
 	var sizes [][2]int
 	for w := 20; w <= 300; w += 7 {
@@ -86,6 +88,13 @@ func TestResizeSweep(t *testing.T) {
 				if typed != sc.text {
 					h.keys("enter")
 				}
+			}
+			if sc.name == "typed-ahead" { // a save in flight, keys waiting, the database slow
+				h.m.Update(keyMsg("y"))
+				for i := 0; i < 20; i++ {
+					h.m.Update(keyMsg("1"))
+				}
+				h.send(saveSlowMsg{seq: h.m.e.saves})
 			}
 			if sc.name == "loading" {
 				h.m.cur = newLoading(h.m.e, store.ItemRef{ItemID: 1, ExtID: strings.Repeat("id", 80)}, "Loading "+strings.Repeat("id", 80))

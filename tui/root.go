@@ -3,31 +3,37 @@
 // a claim screen with the missed-claims step, the guidelines one key away,
 // notes, flags, skip, go-to and undo.
 //
-// One root Model holds the current screen, a Child. Screens, overlays and
-// inputs are Children: Update returns the Child to show next (itself, another
+// One root Model holds the current screen, a ui.Child. Screens, overlays and
+// inputs are Children: Update returns the ui.Child to show next (itself, another
 // screen, or the screen under a closing overlay), so moving between screens is
-// just returning another Child. State every screen needs (the store, the
+// just returning another ui.Child. State every screen needs (the store, the
 // annotator, the session, styles, keys, the size, the queue being worked
-// through) lives in one env shared by pointer.
+// through) lives in one env shared by pointer. The widgets, the key map and
+// the styles are those of every screen of annotate (tui/internal/ui); each
+// kind of item registers its screen from its own file (kinds.go, qa.go,
+// claim.go); the annotation of an item is a pure state machine (step.go).
 //
 // Update never does I/O: every store call is a tea.Cmd (cmds.go) whose typed
 // message comes back to Update. A decision is shown as made only once its
-// labelSavedMsg has come back, i.e. once the store has committed it.
+// labelSavedMsg has come back, i.e. once the store has committed it. Keys
+// typed meanwhile wait in order at the root (typeahead.go).
 package tui
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // Options configures the TUI.
@@ -35,19 +41,25 @@ type Options struct {
 	Store        *store.Store
 	Annotator    string
 	Batch        string        // "": none
-	Kind         string        // "qa" | "claim" | "" (home screen)
+	Kind         string        // a kind of Kinds() to open its queue; "": the home screen
 	Client       string        // "local", "ssh", "demo" (recorded on the session)
 	SessionLimit time.Duration // break reminder after this much active time (default 2h)
 	Now          func() time.Time
+	// Terminal is what Run draws on (default: the program's output); its
+	// window title is saved before and restored after (SaveTitle,
+	// RestoreTitle). nil: the title is not touched.
+	Terminal io.Writer
 }
 
-// Child is a screen, an overlay or an input. Update returns the Child to
-// show from now on.
-type Child interface {
-	Update(msg tea.Msg) (Child, tea.Cmd)
-	View() string
-	SetSize(w, h int)
-}
+// SaveTitle and RestoreTitle push the terminal's window title on its title
+// stack and pop it back (xterm window operations 22 and 23, which tmux,
+// VTE, kitty, iTerm2 and xterm honour). The screens set the title to
+// "annotate — NAME" and Bubble Tea blanks it on exit: restoring gives the
+// annotator back the title they had.
+const (
+	SaveTitle    = "\x1b[22;0t"
+	RestoreTitle = "\x1b[23;0t"
+)
 
 // Minimum size below which the TUI asks to be enlarged.
 const (
@@ -63,9 +75,9 @@ type env struct {
 	limit     time.Duration
 	now       func() time.Time
 
-	styles      Styles
+	styles      ui.Styles
 	dark, plain bool
-	keys        KeyMap
+	keys        ui.KeyMap
 	help        help.Model
 	w, h        int
 	session     int64
@@ -77,20 +89,25 @@ type env struct {
 	noTicks     bool              // tests: no timers
 	guides      map[string]string // rendered guidelines by field/width/style
 	styleGen    int               // bumped when the styles change (cached renderings are redone)
+	ahead       typeahead         // keys waiting for the screen (typeahead.go)
+	going       bool              // a go-to is on its way: keys wait for the item
+	// The queue last worked in during this session: home's enter continues it.
+	lastKind, lastBatch string
+	saves               int // saves started, to match a saveSlowMsg to its save
 }
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
 
 func (e *env) setStyles() {
 	e.styleGen++
-	e.styles = NewStyles(e.dark, e.plain)
+	e.styles = ui.NewStyles(e.dark, e.plain)
 	e.help.Styles = e.styles.Help
 }
 
 // Model is the root model of the TUI.
 type Model struct {
 	e     *env
-	cur   Child
+	cur   ui.Child
 	start tea.Cmd // what Init starts besides the session
 	// Ended is set once the program asked to quit.
 	quitting bool
@@ -110,7 +127,7 @@ func New(opt Options) *Model {
 	e := &env{
 		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
 		dark: true, plain: os.Getenv("NO_COLOR") != "",
-		keys: DefaultKeyMap(), help: help.New(), guides: map[string]string{},
+		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{},
 	}
 	e.act.now = opt.Now
 	e.nextBreak = opt.SessionLimit
@@ -120,7 +137,7 @@ func New(opt Options) *Model {
 	case opt.Kind != "":
 		m.cur, m.start = e.startWork(opt.Kind, opt.Batch)
 	case opt.Batch != "":
-		m.cur = newLoading(e, store.ItemRef{}, "Opening batch "+sanitizeLine(opt.Batch)+"…")
+		m.cur = newLoading(e, store.ItemRef{}, "Opening batch "+ui.SanitizeLine(opt.Batch)+"…")
 		m.start = batchKindCmd(e.store, opt.Batch)
 	default:
 		h := newHome(e)
@@ -185,39 +202,97 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cur, cmd = e.startWork(msg.kind, msg.batch)
 		m.cur.SetSize(e.w, e.h)
 		return m, cmd
-	case queueFetchedMsg, queueCountMsg:
+	case queueFetchedMsg, queueCountMsg, positionMsg:
 		if e.work != nil {
 			cmds = append(cmds, e.work.handle(e, msg))
 		}
+	case gotoLoadedMsg:
+		e.going = false
 	case itemLoadedMsg:
 		if e.work != nil {
 			e.work.loaded(msg)
 		}
 	case tea.KeyPressMsg:
 		e.act.touch()
-		// A new key clears the status line; an error stays until the next
-		// successful action.
-		e.status = ""
+		if cmd, waits := m.typedAhead(msg); waits {
+			return m, cmd
+		}
+		return m, m.key(msg)
 	case tea.QuitMsg:
 		m.quitting = true
 	}
 	var cmd tea.Cmd
 	m.cur, cmd = m.cur.Update(msg)
-	cmds = append(cmds, cmd)
-	if _, ok := msg.(tea.KeyPressMsg); ok && e.work != nil && breakDue(&e.act, e.nextBreak) {
+	cmds = append(cmds, cmd, m.drain())
+	return m, tea.Batch(cmds...)
+}
+
+// typedAhead queues a key while the screen waits or keys wait before it
+// (typeahead.go); it reports whether it took the key. ctrl+c never waits:
+// it is the way out of a database that does not answer; the keys waiting
+// are then not applied, and the status line says so.
+func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	e := m.e
+	if !m.busy() && len(e.ahead.keys) == 0 {
+		e.ahead.refused = 0 // typing to an idle screen again
+		return nil, false
+	}
+	if msg.String() == "ctrl+c" {
+		n := e.ahead.drop()
+		e.going = false
+		cmd := m.apply(msg)
+		if n > 0 {
+			e.status = "Left: " + ui.Plural(n, "key") + " typed ahead " + isAre(n) + " not applied."
+		}
+		return cmd, true
+	}
+	if !e.ahead.push(msg) {
+		return bell(), true
+	}
+	return nil, true
+}
+
+// busy reports whether the screen cannot take a key now: it waits for a
+// save or a load, or a go-to is on its way.
+func (m *Model) busy() bool { return m.e.going || isBusy(m.cur) }
+
+// key hands a key press to the screen, then the keys that waited for it.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	cmd := m.apply(msg)
+	return tea.Batch(cmd, m.drain())
+}
+
+// apply hands one key press to the screen; a new key clears the status
+// line (an error stays until the next successful action). The break
+// reminder shows after a key once no key waits.
+func (m *Model) apply(msg tea.KeyPressMsg) tea.Cmd {
+	e := m.e
+	e.status = ""
+	var cmd tea.Cmd
+	m.cur, cmd = m.cur.Update(msg)
+	if e.work != nil && len(e.ahead.keys) == 0 && breakDue(&e.act, e.nextBreak) {
 		if _, already := m.cur.(*breakScreen); !already {
 			m.cur = newBreak(e, m.cur)
 			m.cur.SetSize(e.w, e.h)
 		}
 	}
-	return m, tea.Batch(cmds...)
+	return cmd
+}
+
+// drain applies the keys that waited, in order, while the screen takes them.
+func (m *Model) drain() tea.Cmd {
+	var cmds []tea.Cmd
+	for len(m.e.ahead.keys) > 0 && !m.busy() {
+		cmds = append(cmds, m.apply(m.e.ahead.pop()))
+	}
+	return tea.Batch(cmds...)
 }
 
 // View renders the current screen, never wider or taller than the terminal.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.WindowTitle = "annotate — " + sanitizeLine(m.e.annotator)
+	v.WindowTitle = "annotate — " + ui.SanitizeLine(m.e.annotator)
 	return v
 }
 
@@ -227,29 +302,14 @@ func (m *Model) render() string {
 		return ""
 	}
 	if e.w < minWidth || e.h < minHeight {
-		return clampView(tooSmall(e), e.w, e.h)
+		return ui.ClampView(tooSmall(e), e.w, e.h)
 	}
-	return clampView(m.cur.View(), e.w, e.h)
+	return ui.ClampView(m.cur.View(), e.w, e.h)
 }
 
 func tooSmall(e *env) string {
 	msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d. Nothing is lost.", e.w, e.h, minWidth, minHeight)
-	return strings.Join(wrap(msg, e.w), "\n")
-}
-
-// clampView cuts a rendering to w×h cells: a last safety net, the screens
-// lay themselves out to fit.
-func clampView(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if len(l) > w && ansi.StringWidth(l) > w { // a line is never wider than its bytes
-			lines[i] = ansi.Truncate(l, w, "")
-		}
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(ui.Wrap(msg, e.w), "\n")
 }
 
 func lookupEnv(env []string, k string) string {
@@ -270,8 +330,8 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	if opt.Annotator == "" {
 		return errors.New("tui: no annotator name (use --as NAME)")
 	}
-	if opt.Kind != "" && opt.Kind != "qa" && opt.Kind != "claim" {
-		return fmt.Errorf("tui: kind %q: must be qa or claim", opt.Kind)
+	if err := CheckKind(opt.Kind); err != nil {
+		return fmt.Errorf("tui: %w", err)
 	}
 	m := New(opt)
 	// The session starts before the program, so that it is ended however
@@ -281,8 +341,16 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 		return err
 	}
 	m.e.session = sess.ID
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opt.Terminal != nil {
+		opts = append(opts, tea.WithOutput(opt.Terminal))
+		io.WriteString(opt.Terminal, SaveTitle)
+	}
+	p := tea.NewProgram(m, append(opts, progOpts...)...)
 	_, err = p.Run()
+	if opt.Terminal != nil {
+		io.WriteString(opt.Terminal, RestoreTitle)
+	}
 	if id := m.e.session; id != 0 {
 		if endErr := opt.Store.EndSession(id); endErr != nil && err == nil {
 			err = endErr

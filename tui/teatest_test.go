@@ -26,7 +26,7 @@ func (o *observed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := o.Model.Update(msg)
 	where := ""
 	if s, ok := o.Model.cur.(*itemScreen); ok && !s.saving {
-		where = s.d.ref.ExtID + "/" + s.field
+		where = s.d.ref.ExtID + "/" + s.at.String()
 	}
 	o.mu.Lock()
 	o.where = where

@@ -57,3 +57,9 @@ func terminalOf(w io.Writer) *os.File {
 	}
 	return nil
 }
+
+// rawTerminal is the terminal itself, for the annotation screens only: Bubble
+// Tea draws with escape sequences of its own (and the window title is saved
+// and restored through it), while every data string it shows has gone
+// through the screens' own sanitiser (tui/internal/ui, the same rules).
+func rawTerminal() *os.File { return os.Stdout }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,7 +39,7 @@ type tuiFlags struct {
 
 func (o *tuiFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.batch, "batch", "", "open this batch's queue")
-	cmd.Flags().StringVar(&o.kind, "kind", "", "open a queue straight away: qa or claim")
+	cmd.Flags().StringVar(&o.kind, "kind", "", "open a queue straight away: "+strings.Join(tui.Kinds(), " or "))
 	cmd.Flags().DurationVar(&o.sessionLimit, "session-limit", 2*time.Hour, "remind to take a break after this much active time")
 }
 
@@ -46,8 +47,8 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	if annotator == "" {
 		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
-	if o.kind != "" && o.kind != "qa" && o.kind != "claim" {
-		return fmt.Errorf("--kind %q: must be qa or claim", o.kind)
+	if err := tui.CheckKind(o.kind); err != nil {
+		return fmt.Errorf("--%w", err)
 	}
 	kind := o.kind
 	if o.batch != "" {
@@ -69,5 +70,6 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	// they are made, so there is nothing left to save.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit})
+	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
+		Terminal: rawTerminal()})
 }

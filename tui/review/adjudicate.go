@@ -8,7 +8,8 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tui"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // adjScreen is the adjudication view: one review unit at a time. A digit
@@ -32,7 +33,7 @@ type adjScreen struct {
 	detailSeq int
 	saving    bool // an adjudication, undo or acceptance is in flight
 	confirm   bool // A asked: waiting for y
-	p         paneState
+	p         ui.PaneState
 	w, h      int
 }
 
@@ -104,7 +105,7 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 			e.fail(msg.err)
 			return nil
 		}
-		e.ok("✓ " + tui.SanitizeLine(msg.ext) + " " + msg.key.field + " → " + msg.value + "  (u undoes)")
+		e.ok("✓ " + ui.SanitizeLine(msg.ext) + " " + msg.key.field + " → " + msg.value + "  (u undoes)")
 		i := a.find(msg.key)
 		if i >= 0 {
 			a.rev.Units[i].Final, a.rev.Units[i].State = msg.value, store.UnitDone
@@ -126,10 +127,10 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 			return nil
 		case len(msg.evs) == 1:
 			ev := msg.evs[0]
-			e.ok("Undone: " + tui.SanitizeLine(ev.ItemExtID) + " " + ev.Field + " → " + tui.SanitizeLine(ev.Value))
+			e.ok("Undone: " + ui.SanitizeLine(ev.ItemExtID) + " " + ev.Field + " → " + ui.SanitizeLine(ev.Value))
 			return a.reload(unitKey{ev.ItemID, ev.Field}, false)
 		}
-		e.ok("Undone: the acceptance of " + plural(len(msg.evs), "agreeing label") + ".")
+		e.ok("Undone: the acceptance of " + ui.Plural(len(msg.evs), "agreeing label") + ".")
 		return a.reload(a.curKey(), false)
 	case acceptedMsg:
 		a.saving = false
@@ -137,7 +138,7 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 			e.fail(msg.err)
 			return nil
 		}
-		e.ok(plural(msg.n, "agreeing label") + " accepted as adjudicated (u undoes them all).")
+		e.ok(ui.Plural(msg.n, "agreeing label") + " accepted as adjudicated (u undoes them all).")
 		return a.reload(a.curKey(), true)
 	}
 	return nil
@@ -170,7 +171,7 @@ func (a *adjScreen) show(i int) tea.Cmd {
 	}
 	if a.detail == nil || a.detail.ItemID != u.ItemID {
 		a.detail, a.detailErr = nil, nil
-		a.p.reset()
+		a.p.Reset()
 	}
 	a.detailSeq = a.e.nextSeq()
 	return loadDetailCmd(a.e.store, u.ItemRef, a.rev.Annotators, a.e.lead, false, a.detailSeq)
@@ -194,7 +195,7 @@ func (a *adjScreen) ready() bool {
 	return u != nil && a.detail != nil && a.detail.ItemID == u.ItemID
 }
 
-func (a *adjScreen) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
+func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return a, nil
@@ -209,7 +210,7 @@ func (a *adjScreen) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
 		e.ok("Cancelled: nothing accepted.")
 		return a, nil
 	}
-	if a.p.scrollKey(k, km) {
+	if a.p.ScrollKey(k, km) {
 		return a, nil
 	}
 	switch {
@@ -225,7 +226,7 @@ func (a *adjScreen) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
 		}
 		a.saving = true
 		return a, undoCmd(e.store, e.lead)
-	case keyIs(km, k.Accept):
+	case keyIs(km, k.AcceptAll):
 		a.askAccept()
 		return a, nil
 	case keyIs(km, k.Prev), keyIs(km, k.Next):
@@ -252,7 +253,7 @@ func (a *adjScreen) askAccept() {
 	case a.rev.Ready > 0:
 		a.confirm = true
 	case a.rev.Agreeing > 0:
-		e.ok(plural(a.rev.Agreeing, "agreement") + " wait for the adjudication of a field they depend on.")
+		e.ok(ui.Plural(a.rev.Agreeing, "agreement") + " wait for the adjudication of a field they depend on.")
 	default:
 		e.ok("No agreement left to accept.")
 	}

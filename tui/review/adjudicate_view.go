@@ -8,7 +8,8 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tui"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // The adjudication screen's rendering: header, the item, one row per
@@ -17,56 +18,56 @@ import (
 func (a *adjScreen) bindings() []key.Binding {
 	k := a.e.keys
 	if a.confirm {
-		return []key.Binding{with(k.Yes, "y", "accept"), with(k.No, "n/esc", "cancel")}
+		return []key.Binding{ui.With(k.Yes, "y", "accept"), ui.With(k.No, "n/esc", "cancel")}
 	}
 	var out []key.Binding
 	if u := a.unit(); u != nil && u.State != store.UnitMoot {
 		if f, _ := schema.Lookup(u.Field); f.TwoWay {
-			out = append(out, with(k.Pick, "y/n/1-2", "final label"))
+			out = append(out, ui.With(k.Pick, "y/n/1-2", "final label"))
 		} else {
-			out = append(out, with(k.Pick, "1-"+itoa(len(f.Values)), "final label"))
+			out = append(out, ui.With(k.Pick, "1-"+itoa(len(f.Values)), "final label"))
 		}
 	}
 	out = append(out, k.Undo)
 	if a.rev != nil && a.rev.Ready > 0 {
-		out = append(out, k.Accept)
+		out = append(out, k.AcceptAll)
 	}
-	return append(out, with(k.Prev, "←/→", "browse"), k.Skip, k.Flag, k.Note, k.Focus, k.Mode, k.Help, k.Quit)
+	return append(out, ui.With(k.Prev, "←/→", "browse"), k.Skip, k.Flag, k.Note, k.Focus, k.Mode, k.Help, k.Quit)
 }
 
 func (a *adjScreen) View() string {
 	e, st := a.e, a.e.styles
 	w := a.w
-	f := frame{header: a.header(w), bottom: e.bottom(a.bindings(), w)}
+	f := ui.Frame{Header: a.header(w), Bottom: e.bottom(a.bindings(), w)}
 	switch {
 	case a.loadErr != nil:
-		f.top = message(st, "Could not load the review: "+a.loadErr.Error(), w, true)
+		f.Top = ui.Message(st, "Could not load the review: "+a.loadErr.Error(), w, true)
 	case a.rev == nil:
-		f.top = message(st, "Loading the disagreements…", w, false)
+		f.Top = ui.Message(st, "Loading the disagreements…", w, false)
 	case a.unit() == nil:
-		f.top = a.summary(w)
+		f.Top = a.summary(w)
 	case a.detailErr != nil:
-		f.top = message(st, "Could not load "+a.unit().ExtID+": "+a.detailErr.Error(), w, true)
+		f.Top = ui.Message(st, "Could not load "+a.unit().ExtID+": "+a.detailErr.Error(), w, true)
 	case !a.ready():
-		f.top = message(st, "Loading "+a.unit().ExtID+"…", w, false)
+		f.Top = ui.Message(st, "Loading "+a.unit().ExtID+"…", w, false)
 	default:
 		d := a.detail
-		f.top = itemTop(st, d, w)
-		f.mid = a.labelRows(w)
-		f.pane = func(w int, full bool) []string { return itemPane(st, d, w, full) }
-		f.paneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
-		f.paneTitle = paneTitleOf(d)
-		f.card = a.card(w)
+		f.Top = itemTop(st, d, w)
+		f.Mid = a.labelRows(w)
+		f.Pane = func(w int) []string { return itemPane(st, d, w) }
+		f.PaneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
+		f.PaneTitle = paneTitleOf(d)
+		f.Card = a.card(w)
 	}
 	if a.confirm {
-		f.card = confirmCard(st, "Accept "+plural(a.rev.Ready, "agreeing label")+" as your adjudication, in one go?", w)
+		f.Card = confirmCard(st, "Accept "+ui.Plural(a.rev.Ready, "agreeing label")+" as your adjudication, in one go?", w)
 	}
-	return a.p.render(st, f, w, a.h)
+	return a.p.Render(st, f, w, a.h)
 }
 
 // header: the field, k of n within it, its counts, the agreements.
 func (a *adjScreen) header(w int) string {
-	ps := []piece{{text: "Review"}}
+	ps := []ui.Piece{{Text: "Review"}}
 	if a.rev != nil {
 		field := "" // on the summary: every field
 		if u := a.unit(); u != nil {
@@ -80,18 +81,18 @@ func (a *adjScreen) header(w int) string {
 					}
 				}
 			}
-			ps = append(ps, piece{text: field}, piece{text: itoa(k) + " of " + itoa(n)})
+			ps = append(ps, ui.Piece{Text: field}, ui.Piece{Text: itoa(k) + " of " + itoa(n)})
 		}
 		pending, done, moot := a.rev.Counts(field)
-		ps = append(ps, piece{text: itoa(done) + " done, " + itoa(pending) + " to do", optional: true})
+		ps = append(ps, ui.Piece{Text: itoa(done) + " done, " + itoa(pending) + " to do", Optional: true})
 		if moot > 0 {
-			ps = append(ps, piece{text: itoa(moot) + " not asked", optional: true})
+			ps = append(ps, ui.Piece{Text: itoa(moot) + " not asked", Optional: true})
 		}
 		if a.rev.Agreeing > 0 {
-			ps = append(ps, piece{text: itoa(a.rev.Agreeing) + " agree", optional: true})
+			ps = append(ps, ui.Piece{Text: itoa(a.rev.Agreeing) + " agree", Optional: true})
 		}
 	}
-	return header(a.e.styles, ps, "as "+a.e.lead, w)
+	return ui.Header(a.e.styles, ps, "as "+a.e.lead, w)
 }
 
 // labelRows shows each annotator's label with its key, why there is none
@@ -102,14 +103,14 @@ func (a *adjScreen) labelRows(w int) []string {
 	f, _ := schema.Lookup(u.Field)
 	nameW := 0
 	for _, n := range a.rev.Annotators {
-		nameW = max(nameW, tui.TextWidth(tui.SanitizeLine(n)))
+		nameW = max(nameW, ui.TextWidth(ui.SanitizeLine(n)))
 	}
 	nameW = min(nameW, max(4, w/4))
 	var out []string
 	for _, n := range a.rev.Annotators {
-		line := st.Label.Render(padRight(tui.SanitizeLine(n), nameW)) + "  "
+		line := st.Label.Render(ui.PadRight(ui.SanitizeLine(n), nameW)) + "  "
 		if v, ok := u.Labels[n]; ok {
-			line += st.Key.Render("["+optionKey(f, v)+"]") + " " + st.Text.Render(tui.SanitizeLine(v))
+			line += st.Key.Render("["+optionKey(f, v)+"]") + " " + st.Text.Render(ui.SanitizeLine(v))
 		} else {
 			line += st.Dim.Render("— " + absentReason(f, d.Labels[n]))
 		}
@@ -117,17 +118,17 @@ func (a *adjScreen) labelRows(w int) []string {
 			line += "  " + st.Flag.Render("⚑")
 		}
 		if note := d.Notes[n]; note != "" {
-			line += "  " + st.Dim.Render("✎ "+tui.SanitizeLine(note))
+			line += "  " + st.Dim.Render("✎ "+ui.SanitizeLine(note))
 		}
-		out = append(out, tui.TruncateStyled(line, w))
+		out = append(out, ui.TruncateStyled(line, w))
 	}
 	switch {
 	case u.State == store.UnitMoot:
-		out = append(out, st.Dim.Render(tui.Truncate("Not asked given the adjudicated labels ("+trailOf(schema.Kind(u.Kind), d.Final, f.Name)+")", w)))
+		out = append(out, st.Dim.Render(ui.Truncate("Not asked given the adjudicated labels ("+trailOf(schema.Kind(u.Kind), d.Final, f.Name)+")", w)))
 	case u.Final != "":
-		out = append(out, st.Trail.Render(tui.Truncate("✓ final: ["+optionKey(f, u.Final)+"] "+tui.SanitizeLine(u.Final)+" (adjudicated; a key revises it)", w)))
+		out = append(out, st.Trail.Render(ui.Truncate("✓ final: ["+optionKey(f, u.Final)+"] "+ui.SanitizeLine(u.Final)+" (adjudicated; a key revises it)", w)))
 	case u.FollowUp:
-		out = append(out, st.Dim.Render(tui.Truncate("Asked given the adjudicated labels ("+trailOf(schema.Kind(u.Kind), d.Final, f.Name)+")", w)))
+		out = append(out, st.Dim.Render(ui.Truncate("Asked given the adjudicated labels ("+trailOf(schema.Kind(u.Kind), d.Final, f.Name)+")", w)))
 	}
 	if d.LeadFlagged || d.LeadNote != "" {
 		mine := "you:"
@@ -135,9 +136,9 @@ func (a *adjScreen) labelRows(w int) []string {
 			mine += " ⚑ flagged"
 		}
 		if d.LeadNote != "" {
-			mine += " ✎ " + tui.SanitizeLine(d.LeadNote)
+			mine += " ✎ " + ui.SanitizeLine(d.LeadNote)
 		}
-		out = append(out, st.Flag.Render(tui.Truncate(mine, w)))
+		out = append(out, st.Flag.Render(ui.Truncate(mine, w)))
 	}
 	return out
 }
@@ -163,7 +164,7 @@ func trailOf(k schema.Kind, labels map[string]string, field string) string {
 			break
 		}
 		if v := counted[f.Name]; v != "" {
-			parts = append(parts, f.Name+" "+tui.SanitizeLine(v))
+			parts = append(parts, f.Name+" "+ui.SanitizeLine(v))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -190,7 +191,7 @@ func (a *adjScreen) card(w int) []string {
 	f, _ := schema.Lookup(u.Field)
 	bar := st.Card.Render("▌") + " "
 	inner := max(1, w-2)
-	head := st.Field.Render(tui.Truncate(f.Name, inner))
+	head := st.Field.Render(ui.Truncate(f.Name, inner))
 	prompt := "pick the final label"
 	switch {
 	case u.State == store.UnitMoot:
@@ -198,15 +199,15 @@ func (a *adjScreen) card(w int) []string {
 	case u.Final != "":
 		prompt = "adjudicated; a key revises it"
 	}
-	if tui.TextWidth(f.Name)+3 < inner {
-		head += " " + st.Dim.Render(tui.Truncate(prompt, inner-tui.TextWidth(f.Name)-1))
+	if ui.TextWidth(f.Name)+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(prompt, inner-ui.TextWidth(f.Name)-1))
 	}
 	var opts []string
 	for _, v := range f.Values {
 		var who []string
 		for _, n := range a.rev.Annotators {
 			if u.Labels[n] == v {
-				who = append(who, tui.SanitizeLine(n))
+				who = append(who, ui.SanitizeLine(n))
 			}
 		}
 		o := st.Key.Render("["+optionKey(f, v)+"]") + " " + st.Option.Render(v)
@@ -240,19 +241,19 @@ func flow(opts []string, sep string, w int) []string {
 		case ansi.StringWidth(line+sep+o) <= w:
 			line += sep + o
 		default:
-			out = append(out, tui.TruncateStyled(line, w))
+			out = append(out, ui.TruncateStyled(line, w))
 			line = o
 		}
 	}
-	return append(out, tui.TruncateStyled(line, w))
+	return append(out, ui.TruncateStyled(line, w))
 }
 
 // confirmCard asks a yes/no question in place of the decision card.
-func confirmCard(st tui.Styles, question string, w int) []string {
+func confirmCard(st ui.Styles, question string, w int) []string {
 	bar := st.Card.Render("▌") + " "
 	inner := max(1, w-2)
-	return []string{bar + st.Field.Render(tui.Truncate(question, inner)),
-		bar + tui.TruncateStyled(st.Key.Render("[y]")+" yes   "+st.Key.Render("[n]")+" no", inner)}
+	return []string{bar + st.Field.Render(ui.Truncate(question, inner)),
+		bar + ui.TruncateStyled(st.Key.Render("[y]")+" yes   "+st.Key.Render("[n]")+" no", inner)}
 }
 
 // summary is shown when no unit waits for a decision.
@@ -271,29 +272,22 @@ func (a *adjScreen) summary(w int) []string {
 	if pending > 0 {
 		title = itoa(pending) + " units wait for a decision."
 	}
-	out = append(out, message(st, title, w, false)...)
+	out = append(out, ui.Message(st, title, w, false)...)
 	for _, f := range schema.AllFields() {
 		p, d, m := rev.Counts(f.Name)
 		if p+d+m == 0 {
 			continue
 		}
-		out = append(out, tui.Truncate("  "+padRight(f.Name, 20)+" "+itoa(d)+" done, "+itoa(p)+" to do", w))
+		out = append(out, ui.Truncate("  "+ui.PadRight(f.Name, 20)+" "+itoa(d)+" done, "+itoa(p)+" to do", w))
 	}
 	out = append(out, "")
 	switch {
 	case rev.Ready > 0:
-		out = append(out, message(st, plural(rev.Ready, "agreement")+" can be accepted as adjudicated: press A.", w, false)...)
+		out = append(out, ui.Message(st, ui.Plural(rev.Ready, "agreement")+" can be accepted as adjudicated: press A.", w, false)...)
 	case rev.Agreeing > 0:
-		out = append(out, message(st, plural(rev.Agreeing, "agreement")+" wait for the adjudication of a field they depend on.", w, false)...)
+		out = append(out, ui.Message(st, ui.Plural(rev.Agreeing, "agreement")+" wait for the adjudication of a field they depend on.", w, false)...)
 	case rev.Accepted > 0:
-		out = append(out, message(st, "Every agreement is accepted ("+itoa(rev.Accepted)+").", w, false)...)
+		out = append(out, ui.Message(st, "Every agreement is accepted ("+itoa(rev.Accepted)+").", w, false)...)
 	}
-	return append(out, message(st, "← → browse the decided units · u undoes your last adjudication · v system view", w, false)...)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return itoa(n) + " " + word + "s"
+	return append(out, ui.Message(st, "← → browse the decided units · u undoes your last adjudication · v system view", w, false)...)
 }

@@ -150,3 +150,10 @@ func unitIDs(rev store.Review, field string) []string {
 	slices.Sort(out)
 	return out
 }
+
+func boolStr(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

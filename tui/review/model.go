@@ -12,7 +12,7 @@
 //     entailment) and walks the claims of a cell one by one, read-only
 //     except for the lead's flag and note.
 //
-// As in package tui, screens are tui.Child values, styles and keys are
+// As in package tui, screens are ui.Child values, styles and keys are
 // passed down, and Update never does I/O: every store call is a tea.Cmd in
 // cmds.go whose typed message the root routes to the screen that asked.
 package review
@@ -29,7 +29,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tui"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // Options configures the review TUI.
@@ -60,9 +61,9 @@ type env struct {
 	experts []store.LabelSet
 	expert  int
 
-	styles      tui.Styles
+	styles      ui.Styles
 	dark, plain bool
-	keys        KeyMap
+	keys        ui.KeyMap
 	help        help.Model
 	w, h        int
 	status, err string
@@ -78,7 +79,7 @@ type env struct {
 func (e *env) nextSeq() int { e.seq++; return e.seq }
 
 func (e *env) setStyles() {
-	e.styles = tui.NewStyles(e.dark, e.plain)
+	e.styles = ui.NewStyles(e.dark, e.plain)
 	e.styleGen++
 	e.help.Styles = e.styles.Help
 }
@@ -92,7 +93,7 @@ func (e *env) fail(err error) { e.err = err.Error() }
 // Model is the root model.
 type Model struct {
 	e     *env
-	cur   tui.Child
+	cur   ui.Child
 	start tea.Cmd
 }
 
@@ -102,7 +103,7 @@ func New(o Options) *Model {
 		o.System = "refchecker"
 	}
 	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts,
-		dark: true, plain: os.Getenv("NO_COLOR") != "", keys: DefaultKeyMap(), help: help.New()}
+		dark: true, plain: os.Getenv("NO_COLOR") != "", keys: reviewKeys(), help: help.New()}
 	e.setStyles()
 	m := &Model{e: e}
 	if o.StartSystem {
@@ -116,7 +117,7 @@ func New(o Options) *Model {
 // adjudication returns the adjudication screen, created on first use and
 // reloaded on every visit: the other view may have been away long enough
 // for others to label or adjudicate.
-func (e *env) adjudication() (tui.Child, tea.Cmd) {
+func (e *env) adjudication() (ui.Child, tea.Cmd) {
 	if e.adj == nil {
 		e.adj = newAdjScreen(e)
 	}
@@ -125,7 +126,7 @@ func (e *env) adjudication() (tui.Child, tea.Cmd) {
 
 // systemView returns the cell list, created on first use and reloaded on
 // every visit (adjudications change the adjudicated expert labels).
-func (e *env) systemView() (tui.Child, tea.Cmd) {
+func (e *env) systemView() (ui.Child, tea.Cmd) {
 	if e.cells == nil {
 		e.cells = newCellsScreen(e)
 	}
@@ -181,7 +182,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		if e.showHelp {
-			e.showHelp = !keyIs(msg, e.keys.Help, e.keys.Back, e.keys.Quit)
+			e.showHelp = !keyIs(msg, e.keys.Help, e.keys.Close, e.keys.Quit)
 			return m, nil
 		}
 		if _, typing := m.cur.(*noteInput); !typing && keyIs(msg, e.keys.Help) {
@@ -228,7 +229,7 @@ func (e *env) walkerDetail() *store.ReviewDetail {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.WindowTitle = "annotate review — " + tui.SanitizeLine(m.e.lead)
+	v.WindowTitle = "annotate review — " + ui.SanitizeLine(m.e.lead)
 	return v
 }
 
@@ -239,17 +240,17 @@ func (m *Model) render() string {
 	}
 	if e.w < minWidth || e.h < minHeight {
 		msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d.", e.w, e.h, minWidth, minHeight)
-		return tui.ClampView(strings.Join(tui.Wrap(msg, e.w), "\n"), e.w, e.h)
+		return ui.ClampView(strings.Join(ui.Wrap(msg, e.w), "\n"), e.w, e.h)
 	}
 	if e.showHelp {
 		lines := append([]string{e.styles.Title.Render("Review keys"), ""}, e.fullHelp(e.w)...)
-		lines = append(lines, "", e.styles.Dim.Render(tui.Truncate("? or esc closes", e.w)))
+		lines = append(lines, "", e.styles.Dim.Render(ui.Truncate("? or esc closes", e.w)))
 		for len(lines) < e.h {
 			lines = append(lines, "")
 		}
-		return tui.ClampView(strings.Join(lines, "\n"), e.w, e.h)
+		return ui.ClampView(strings.Join(lines, "\n"), e.w, e.h)
 	}
-	return tui.ClampView(m.cur.View(), e.w, e.h)
+	return ui.ClampView(m.cur.View(), e.w, e.h)
 }
 
 // Run runs the review TUI until the lead quits (or ctx ends).
@@ -271,28 +272,25 @@ func Run(ctx context.Context, o Options, progOpts ...tea.ProgramOption) error {
 // keyIs matches a key press against bindings.
 func keyIs(msg tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(msg, b...) }
 
+// reviewKeys is the one KeyMap of every screen, with the help the review
+// screens give some keys: a digit picks the final label, ? lists every key,
+// q quits.
+func reviewKeys() ui.KeyMap {
+	k := ui.DefaultKeyMap()
+	k.Pick = ui.With(k.Pick, "1-9", "final label")
+	k.Help = ui.With(k.Help, "?", "all keys")
+	k.Quit = ui.With(k.Quit, "q", "quit")
+	return k
+}
+
 // bottom renders the status line (error first) and the help bar.
 func (e *env) bottom(b []key.Binding, w int) []string {
-	st := e.styles
-	status := ""
-	switch {
-	case e.err != "":
-		status = st.Error.Render(tui.Truncate("✗ "+tui.SanitizeLine(e.err), w))
-	case e.status != "":
-		status = st.Status.Render(tui.Truncate(e.status, w))
+	lines := 2
+	if e.h < 16 {
+		lines = 1
 	}
-	e.help.SetWidth(w)
-	return []string{status, e.help.ShortHelpView(b)}
+	return append([]string{ui.StatusLine(e.styles, e.err, e.status, "", w)}, ui.HelpBar(&e.help, b, w, lines)...)
 }
 
 // fullHelp renders every key, for the ? overlay.
-func (e *env) fullHelp(w int) []string {
-	k := e.keys
-	e.help.SetWidth(w)
-	return strings.Split(e.help.FullHelpView([][]key.Binding{
-		{k.Pick, k.Yes, k.No, k.Accept, k.Undo},
-		{k.Prev, k.Next, k.Skip, k.Flag, k.Note},
-		{k.Focus, k.Up, k.Down, k.PageUp, k.PageDown},
-		{k.Open, k.Back, k.Expert, k.Mode, k.Quit},
-	}), "\n")
-}
+func (e *env) fullHelp(w int) []string { return ui.FullHelp(&e.help, e.keys.ReviewHelp(), w) }

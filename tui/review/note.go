@@ -7,7 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tui"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // noteInput edits the lead's note on an item over the last lines of the
@@ -16,15 +17,16 @@ import (
 // the annotators' for the feedback meeting.
 type noteInput struct {
 	e     *env
-	under tui.Child
+	under ui.Child
 	ref   store.ItemRef
 	field string
-	in    tui.LineInput
+	in    *ui.Input
 	w, h  int
 }
 
-func newNoteInput(e *env, under tui.Child, ref store.ItemRef, field, current string) *noteInput {
+func newNoteInput(e *env, under ui.Child, ref store.ItemRef, field, current string) *noteInput {
 	n := &noteInput{e: e, under: under, ref: ref, field: field, w: e.w, h: e.h}
+	n.in = ui.NewInput(e.styles, true, true) // the review runs on the lead's own machine
 	n.in.SetValue(current)
 	n.SetSize(e.w, e.h)
 	return n
@@ -33,32 +35,33 @@ func newNoteInput(e *env, under tui.Child, ref store.ItemRef, field, current str
 func (n *noteInput) SetSize(w, h int) {
 	n.w, n.h = w, h
 	n.under.SetSize(w, h)
-	n.in.SetPrompt("note: ", max(1, w-7))
+	n.in.SetSize(w, h-4)
 }
 
-func (n *noteInput) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
+func (n *noteInput) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case keyIs(km, n.e.keys.Back):
+		case keyIs(km, n.e.keys.Close):
 			n.e.ok("Cancelled: the note is unchanged.")
 			return n.under, nil
-		case keyIs(km, n.e.keys.Open):
+		case keyIs(km, n.e.keys.Accept):
 			text := strings.TrimSpace(n.in.Value())
 			return n.under, setNoteCmd(n.e.store, n.e.lead, n.ref.ItemID, n.field, text)
 		}
 	}
-	n.in.Update(msg)
-	return n, nil
+	return n, n.in.Update(msg)
 }
 
 func (n *noteInput) View() string {
 	st := n.e.styles
 	panel := []string{
 		st.Rule.Render(strings.Repeat("─", n.w)),
-		st.Title.Render(tui.Truncate("Your note on "+tui.SanitizeLine(n.ref.ExtID)+" (empty clears it)", n.w)),
-		tui.TruncateStyled(n.in.View(st), n.w),
-		n.e.help.ShortHelpView([]key.Binding{with(n.e.keys.Open, "enter", "save"), with(n.e.keys.Back, "esc", "cancel")}),
+		st.Title.Render(ui.Truncate("Your note on "+ui.SanitizeLine(n.ref.ExtID)+" (empty clears it)", n.w)),
 	}
+	for _, l := range strings.Split(n.in.View(), "\n") {
+		panel = append(panel, ui.TruncateStyled(l, n.w))
+	}
+	panel = append(panel, ui.HelpBar(&n.e.help, []key.Binding{ui.With(n.e.keys.Accept, "enter", "save"), ui.With(n.e.keys.Close, "esc", "cancel")}, n.w, 1)...)
 	under := strings.Split(n.under.View(), "\n")
 	keep := max(0, n.h-len(panel))
 	if len(under) > keep {

@@ -8,7 +8,8 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tui"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // The system view: where a system's entailment predictions disagree with
@@ -59,7 +60,7 @@ func (c *cellsScreen) handle(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (c *cellsScreen) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
+func (c *cellsScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return c, nil
@@ -84,7 +85,7 @@ func (c *cellsScreen) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
 		c.sel = max(0, c.sel-1)
 	case keyIs(km, k.Down):
 		c.sel = min(len(c.rev.Cells)-1, c.sel+1)
-	case keyIs(km, k.Open):
+	case keyIs(km, k.Accept):
 		w := newWalker(e, c, c.rev.Cells[c.sel])
 		e.walker = w
 		return w, w.show(0)
@@ -94,8 +95,8 @@ func (c *cellsScreen) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
 
 func (c *cellsScreen) bindings() []key.Binding {
 	k := c.e.keys
-	return []key.Binding{with(k.Up, "↑/↓", "select"), with(k.Open, "enter", "open cell"), k.Expert,
-		with(k.Mode, "v", "adjudicate"), k.Help, k.Quit}
+	return []key.Binding{ui.With(k.Up, "↑/↓", "select"), ui.With(k.Accept, "enter", "open cell"), k.Expert,
+		ui.With(k.Mode, "v", "adjudicate"), k.Help, k.Quit}
 }
 
 func (c *cellsScreen) View() string {
@@ -106,26 +107,26 @@ func (c *cellsScreen) View() string {
 	if q.Labels.Adjudicated {
 		expert = "adjudicated"
 	}
-	ps := []piece{{text: "System view"}, {text: q.System + " vs " + expert}}
+	ps := []ui.Piece{{Text: "System view"}, {Text: q.System + " vs " + expert}}
 	if c.rev != nil {
-		ps = append(ps, piece{text: itoa(c.rev.N) + " verified claims", optional: true},
-			piece{text: itoa(c.rev.N-c.rev.Agree) + " disagree", optional: true})
+		ps = append(ps, ui.Piece{Text: itoa(c.rev.N) + " verified claims", Optional: true},
+			ui.Piece{Text: itoa(c.rev.N-c.rev.Agree) + " disagree", Optional: true})
 	}
 	var body []string
 	switch {
 	case c.err != nil:
-		body = message(st, "Could not compare: "+c.err.Error(), w, true)
+		body = ui.Message(st, "Could not compare: "+c.err.Error(), w, true)
 	case c.rev == nil:
-		body = message(st, "Loading…", w, false)
+		body = ui.Message(st, "Loading…", w, false)
 	case c.rev.N == 0:
-		body = message(st, "No verified claim: none is judged correct with an entailment label by "+expert+
+		body = ui.Message(st, "No verified claim: none is judged correct with an entailment label by "+expert+
 			" and predicted by "+q.System+". Press e for another expert label set.", w, false)
 	default:
 		body = c.body(w, h-3)
 	}
-	f := frame{header: header(st, ps, "as "+e.lead, w), top: body, bottom: e.bottom(c.bindings(), w)}
-	var p paneState
-	return p.render(st, f, w, h)
+	f := ui.Frame{Header: ui.Header(st, ps, "as "+e.lead, w), Top: body, Bottom: e.bottom(c.bindings(), w)}
+	var p ui.PaneState
+	return p.Render(st, f, w, h)
 }
 
 // body: the confusion matrix when there is room, then the cells.
@@ -138,9 +139,9 @@ func (c *cellsScreen) body(w, h int) []string {
 		out = append(out, "")
 	}
 	if len(rev.Cells) == 0 {
-		return append(out, message(st, "The system agrees with the expert on every verified claim.", w, false)...)
+		return append(out, ui.Message(st, "The system agrees with the expert on every verified claim.", w, false)...)
 	}
-	out = append(out, st.Dim.Render(tui.Truncate("Disagreements by class pair (expert → "+rev.System+"):", w)))
+	out = append(out, st.Dim.Render(ui.Truncate("Disagreements by class pair (expert → "+rev.System+"):", w)))
 	most := len(rev.Cells[0].Items)
 	// The class names shrink before the counts do: "▸ " + two names + " → " + " 12345 100.0%".
 	classW := max(7, min(14, (w-2-3-13)/2))
@@ -149,12 +150,12 @@ func (c *cellsScreen) body(w, h int) []string {
 		n := len(cell.Items)
 		barW := max(0, min(20, w-50))
 		bar := strings.Repeat("█", (n*barW+most-1)/max(1, most))
-		line := padRight(cell.Expert, classW) + " → " + padRight(cell.System, classW) + " " +
-			padLeft(itoa(n), 5) + " " + pct(n, rev.N) + " " + bar
+		line := ui.PadRight(cell.Expert, classW) + " → " + ui.PadRight(cell.System, classW) + " " +
+			ui.PadLeft(itoa(n), 5) + " " + pct(n, rev.N) + " " + bar
 		if i == c.sel {
-			rows = append(rows, st.Selected.Render(tui.Truncate("▸ "+line, w)))
+			rows = append(rows, st.Selected.Render(ui.Truncate("▸ "+line, w)))
 		} else {
-			rows = append(rows, tui.Truncate("  "+line, w))
+			rows = append(rows, ui.Truncate("  "+line, w))
 		}
 	}
 	room := max(1, h-len(out))
@@ -170,29 +171,25 @@ func (c *cellsScreen) matrix(w int) []string {
 	st, rev := c.e.styles, c.rev
 	cols := append(append([]string(nil), rev.Classes...), store.OtherClass)
 	const cw = 14 // "contradiction" and a space
-	corner := "expert \\ " + tui.SanitizeLine(rev.System)
-	rw := min(max(cw, tui.TextWidth(corner)+1), 24) // the row labels' column
-	head := padRight(corner, rw)
+	corner := "expert \\ " + ui.SanitizeLine(rev.System)
+	rw := min(max(cw, ui.TextWidth(corner)+1), 24) // the row labels' column
+	head := ui.PadRight(corner, rw)
 	for _, col := range cols {
-		head += padLeft(col, cw)
+		head += ui.PadLeft(col, cw)
 	}
-	out := []string{st.Dim.Render(tui.Truncate(head, w))}
+	out := []string{st.Dim.Render(ui.Truncate(head, w))}
 	for _, row := range rev.Classes {
-		line := st.Label.Render(padRight(row, rw))
+		line := st.Label.Render(ui.PadRight(row, rw))
 		for _, col := range cols {
-			cell := padLeft(itoa(rev.Confusion[row][col]), cw)
+			cell := ui.PadLeft(itoa(rev.Confusion[row][col]), cw)
 			if col == row {
 				cell = st.Dim.Render(cell)
 			}
 			line += cell
 		}
-		out = append(out, tui.TruncateStyled(line, w))
+		out = append(out, ui.TruncateStyled(line, w))
 	}
 	return out
-}
-
-func padLeft(s string, w int) string {
-	return strings.Repeat(" ", max(0, w-tui.TextWidth(s))) + s
 }
 
 func pct(n, of int) string {
@@ -200,7 +197,7 @@ func pct(n, of int) string {
 		return "  0.0%"
 	}
 	p := (n*1000 + of/2) / of // tenths of a percent, rounded
-	return padLeft(itoa(p/10)+"."+itoa(p%10)+"%", 6)
+	return ui.PadLeft(itoa(p/10)+"."+itoa(p%10)+"%", 6)
 }
 
 // walkerScreen walks the claims of one cell: the claim, its answer and
@@ -213,7 +210,7 @@ type walkerScreen struct {
 	detail    *store.ReviewDetail
 	detailErr error
 	seq       int
-	p         paneState
+	p         ui.PaneState
 	w, h      int
 }
 
@@ -234,7 +231,7 @@ func (e *env) expertNames() []string {
 func (s *walkerScreen) show(i int) tea.Cmd {
 	s.i = min(max(i, 0), len(s.cell.Items)-1)
 	s.detail, s.detailErr = nil, nil
-	s.p.reset()
+	s.p.Reset()
 	s.seq = s.e.nextSeq()
 	return loadDetailCmd(s.e.store, s.cell.Items[s.i], s.e.expertNames(), s.e.lead, true, s.seq)
 }
@@ -251,17 +248,17 @@ func (s *walkerScreen) loaded(msg detailMsg) {
 	s.detail = &d
 }
 
-func (s *walkerScreen) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
+func (s *walkerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return s, nil
 	}
 	e, k := s.e, s.e.keys
-	if s.p.scrollKey(k, km) {
+	if s.p.ScrollKey(k, km) {
 		return s, nil
 	}
 	switch {
-	case keyIs(km, k.Back), keyIs(km, k.Quit):
+	case keyIs(km, k.Close), keyIs(km, k.Quit):
 		e.walker = nil
 		return s.back, nil
 	case keyIs(km, k.Prev):
@@ -283,29 +280,29 @@ func (s *walkerScreen) Update(msg tea.Msg) (tui.Child, tea.Cmd) {
 
 func (s *walkerScreen) bindings() []key.Binding {
 	k := s.e.keys
-	return []key.Binding{with(k.Prev, "←/→", "claims"), k.Flag, k.Note, k.Focus, with(k.Back, "esc/q", "back to cells"), k.Help}
+	return []key.Binding{ui.With(k.Prev, "←/→", "claims"), k.Flag, k.Note, k.Focus, ui.With(k.Close, "esc/q", "back to cells"), k.Help}
 }
 
 func (s *walkerScreen) View() string {
 	e, st := s.e, s.e.styles
 	w := s.w
-	ps := []piece{{text: s.cell.Expert + " → " + s.cell.System}, {text: "claim " + itoa(s.i+1) + " of " + itoa(len(s.cell.Items))},
-		{text: tui.SanitizeLine(s.cell.Items[s.i].ExtID), optional: true}}
-	f := frame{header: header(st, ps, "", w), bottom: e.bottom(s.bindings(), w)}
+	ps := []ui.Piece{{Text: s.cell.Expert + " → " + s.cell.System}, {Text: "claim " + itoa(s.i+1) + " of " + itoa(len(s.cell.Items))},
+		{Text: ui.SanitizeLine(s.cell.Items[s.i].ExtID), Optional: true}}
+	f := ui.Frame{Header: ui.Header(st, ps, "", w), Bottom: e.bottom(s.bindings(), w)}
 	switch {
 	case s.detailErr != nil:
-		f.top = message(st, "Could not load the claim: "+s.detailErr.Error(), w, true)
+		f.Top = ui.Message(st, "Could not load the claim: "+s.detailErr.Error(), w, true)
 	case s.detail == nil:
-		f.top = message(st, "Loading…", w, false)
+		f.Top = ui.Message(st, "Loading…", w, false)
 	default:
 		d := s.detail
-		f.top = itemTop(st, d, w)
-		f.mid = s.verdicts(w)
-		f.pane = func(w int, full bool) []string { return itemPane(st, d, w, full) }
-		f.paneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
-		f.paneTitle = paneTitleOf(d)
+		f.Top = itemTop(st, d, w)
+		f.Mid = s.verdicts(w)
+		f.Pane = func(w int) []string { return itemPane(st, d, w) }
+		f.PaneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
+		f.PaneTitle = paneTitleOf(d)
 	}
-	return s.p.render(st, f, w, s.h)
+	return s.p.Render(st, f, w, s.h)
 }
 
 // verdicts: the expert's label (and note), the system's prediction as
@@ -317,27 +314,27 @@ func (s *walkerScreen) verdicts(w int) []string {
 	if !q.Labels.Adjudicated {
 		expert, labels = q.Labels.Annotator, d.Labels[q.Labels.Annotator]
 	}
-	nameW := max(tui.TextWidth(tui.SanitizeLine(expert)), tui.TextWidth(tui.SanitizeLine(q.System)))
+	nameW := max(ui.TextWidth(ui.SanitizeLine(expert)), ui.TextWidth(ui.SanitizeLine(q.System)))
 	nameW = min(nameW, max(4, w/3))
-	line := st.Label.Render(padRight(tui.SanitizeLine(expert), nameW)) + "  " + st.Text.Render(tui.SanitizeLine(labels[schema.Entailment]))
+	line := st.Label.Render(ui.PadRight(ui.SanitizeLine(expert), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(labels[schema.Entailment]))
 	if note := d.Notes[expert]; note != "" {
-		line += "  " + st.Dim.Render("✎ "+tui.SanitizeLine(note))
+		line += "  " + st.Dim.Render("✎ "+ui.SanitizeLine(note))
 	}
 	pred := d.Predictions[q.System]
-	sys := st.Label.Render(padRight(tui.SanitizeLine(q.System), nameW)) + "  " + st.Text.Render(tui.SanitizeLine(pred))
+	sys := st.Label.Render(ui.PadRight(ui.SanitizeLine(q.System), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(pred))
 	if canon, _ := schema.Normalize(schema.Entailment, pred); canon != s.cell.System {
 		sys += st.Dim.Render(" (" + s.cell.System + ")")
 	}
-	out := []string{tui.TruncateStyled(line, w), tui.TruncateStyled(sys, w)}
+	out := []string{ui.TruncateStyled(line, w), ui.TruncateStyled(sys, w)}
 	if d.LeadFlagged || d.LeadNote != "" {
 		mine := "you:"
 		if d.LeadFlagged {
 			mine += " ⚑ flagged"
 		}
 		if d.LeadNote != "" {
-			mine += " ✎ " + tui.SanitizeLine(d.LeadNote)
+			mine += " ✎ " + ui.SanitizeLine(d.LeadNote)
 		}
-		out = append(out, st.Flag.Render(tui.Truncate(mine, w)))
+		out = append(out, st.Flag.Render(ui.Truncate(mine, w)))
 	}
 	return out
 }

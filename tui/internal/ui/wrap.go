@@ -1,4 +1,4 @@
-package tui
+package ui
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// wrap breaks sanitised text into lines of at most width cells, at the line
+// Wrap breaks sanitised text into lines of at most width cells, at the line
 // break opportunities of Unicode UAX #14 (uniseg), so French and English
 // legal text breaks where a typesetter would: after spaces and hyphens, never
 // inside "l’article" or before a closing guillemet. Hard newlines are kept.
 // A segment wider than the line is cut between grapheme clusters.
-func wrap(s string, width int) []string {
+func Wrap(s string, width int) []string {
 	if width < 1 {
 		width = 1
 	}
@@ -98,9 +98,9 @@ func cutGraphemes(s string, width int) []string {
 	return out
 }
 
-// truncate cuts a plain (unstyled) line to width cells, ending with "…" when
+// Truncate cuts a plain (unstyled) line to width cells, ending with "…" when
 // something was cut.
-func truncate(s string, width int) string {
+func Truncate(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
@@ -126,5 +126,5 @@ func truncate(s string, width int) string {
 	return b.String() + "…"
 }
 
-// textWidth is the display width of a plain string.
-func textWidth(s string) int { return uniseg.StringWidth(s) }
+// TextWidth is the display width of a plain string.
+func TextWidth(s string) int { return uniseg.StringWidth(s) }

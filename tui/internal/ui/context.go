@@ -1,12 +1,12 @@
-package tui
+package ui
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/annotate-dev/annotate/store"
@@ -17,16 +17,16 @@ import (
 // screen the words the claim shares with its context are highlighted,
 // matched without regard to case or accents ("Données" matches "donnees").
 
-// span styles a byte range of a text.
-type span struct {
-	start, end int
-	st         lipgloss.Style
+// Span styles a byte range of a text.
+type Span struct {
+	Start, End int
+	Style      lipgloss.Style
 }
 
-// wrapStyled wraps sanitised text to width and styles the spans on the
+// WrapStyled wraps sanitised text to width and styles the spans on the
 // wrapped lines. base styles the rest (nil: unstyled).
-func wrapStyled(text string, spans []span, width int, base *lipgloss.Style) []string {
-	lines := wrap(text, width)
+func WrapStyled(text string, spans []Span, width int, base *lipgloss.Style) []string {
+	lines := Wrap(text, width)
 	out := make([]string, 0, len(lines))
 	pos := 0
 	si := 0
@@ -47,26 +47,26 @@ func wrapStyled(text string, spans []span, width int, base *lipgloss.Style) []st
 }
 
 // styleRange renders text[start:end] with the spans that overlap it.
-func styleRange(text string, start, end int, spans []span, si *int, base *lipgloss.Style) string {
+func styleRange(text string, start, end int, spans []Span, si *int, base *lipgloss.Style) string {
 	render := func(s string) string {
 		if base == nil || s == "" {
 			return s
 		}
 		return base.Render(s)
 	}
-	for *si < len(spans) && spans[*si].end <= start {
+	for *si < len(spans) && spans[*si].End <= start {
 		*si++
 	}
 	var b strings.Builder
 	cur := start
-	for j := *si; j < len(spans) && spans[j].start < end; j++ {
+	for j := *si; j < len(spans) && spans[j].Start < end; j++ {
 		sp := spans[j]
-		a, z := max(sp.start, start), min(sp.end, end)
+		a, z := max(sp.Start, start), min(sp.End, end)
 		if a > cur {
 			b.WriteString(render(text[cur:a]))
 		}
 		if z > a {
-			b.WriteString(sp.st.Render(text[a:z]))
+			b.WriteString(sp.Style.Render(text[a:z]))
 		}
 		cur = max(cur, z)
 	}
@@ -142,8 +142,8 @@ func significant(f string) bool {
 	return utf8.RuneCountInString(f) >= 3
 }
 
-// claimWords is the set of folded significant words of a claim.
-func claimWords(c store.Claim) map[string]bool {
+// ClaimWords is the set of folded significant words of a claim.
+func ClaimWords(c store.Claim) map[string]bool {
 	text := c.Text
 	if c.IsTriplet() {
 		text = strings.Join(c.Triplet[:], " ")
@@ -157,50 +157,50 @@ func claimWords(c store.Claim) map[string]bool {
 	return set
 }
 
-// highlightSpans finds the words of text that are in set.
-func highlightSpans(text string, set map[string]bool, st lipgloss.Style) []span {
+// HighlightSpans finds the words of text that are in set.
+func HighlightSpans(text string, set map[string]bool, st lipgloss.Style) []Span {
 	if len(set) == 0 {
 		return nil
 	}
-	var out []span
+	var out []Span
 	for _, w := range words(text) {
 		if set[fold(text[w[0]:w[1]])] {
-			out = append(out, span{w[0], w[1], st})
+			out = append(out, Span{w[0], w[1], st})
 		}
 	}
 	return out
 }
 
-// contextLines renders the context units of a QA pair for the pane.
-func contextLines(st Styles, ctx []store.Context, w int, set map[string]bool) []string {
+// ContextLines renders the context units of a QA pair for the pane.
+func ContextLines(st Styles, ctx []store.Context, w int, set map[string]bool) []string {
 	var out []string
 	if len(ctx) == 0 {
-		return []string{st.Dim.Render(truncate("(no context unit)", w))}
+		return []string{st.Dim.Render(Truncate("(no context unit)", w))}
 	}
 	for i, c := range ctx {
 		if i > 0 {
 			out = append(out, "")
 		}
-		title := "¶ " + sanitizeLine(c.ID)
+		title := "¶ " + SanitizeLine(c.ID)
 		if len(ctx) > 1 {
-			title = "¶ " + itoa(i+1) + "/" + itoa(len(ctx)) + " · " + sanitizeLine(c.ID)
+			title = "¶ " + strconv.Itoa(i+1) + "/" + strconv.Itoa(len(ctx)) + " · " + SanitizeLine(c.ID)
 		}
-		out = append(out, st.Dim.Render(truncate(title, w)))
-		text := sanitize(c.Text)
-		out = append(out, wrapStyled(text, highlightSpans(text, set, st.Highlight), w, nil)...)
+		out = append(out, st.Dim.Render(Truncate(title, w)))
+		text := Sanitize(c.Text)
+		out = append(out, WrapStyled(text, HighlightSpans(text, set, st.Highlight), w, nil)...)
 	}
 	return out
 }
 
-// labelled renders "Label  text" with the text wrapped under a hanging indent.
-func labelled(st Styles, label, text string, w int, textStyle *lipgloss.Style, spans []span) []string {
-	indent := textWidth(label) + 1
+// Labelled renders "Label  text" with the text wrapped under a hanging indent.
+func Labelled(st Styles, label, text string, w int, textStyle *lipgloss.Style, spans []Span) []string {
+	indent := TextWidth(label) + 1
 	if w-indent < 12 {
 		// Too narrow for a hanging indent: label on its own line.
-		out := []string{st.Label.Render(truncate(label, w))}
-		return append(out, wrapStyled(text, spans, w, textStyle)...)
+		out := []string{st.Label.Render(Truncate(label, w))}
+		return append(out, WrapStyled(text, spans, w, textStyle)...)
 	}
-	lines := wrapStyled(text, spans, w-indent, textStyle)
+	lines := WrapStyled(text, spans, w-indent, textStyle)
 	out := make([]string, len(lines))
 	pad := strings.Repeat(" ", indent)
 	for i, l := range lines {
@@ -209,61 +209,6 @@ func labelled(st Styles, label, text string, w int, textStyle *lipgloss.Style, s
 		} else {
 			out[i] = pad + l
 		}
-	}
-	return out
-}
-
-// paneTitle draws the rule above the pane, with the scroll position; when
-// the pane has the focus it says how to scroll.
-func paneTitle(st Styles, title string, focus bool, percent int, scrollable bool, w int) string {
-	t := "─ " + title + " "
-	if scrollable {
-		t += "(" + itoa(percent) + "%) "
-	}
-	if focus {
-		t = "▶ " + title + " — ↑↓ pgup pgdn scroll, tab/esc leave "
-		t = truncate(t, w)
-		return st.Focus.Render(t + strings.Repeat(" ", max(0, w-textWidth(t))))
-	}
-	t = truncate(t, w)
-	return st.Rule.Render(t + strings.Repeat("─", max(0, w-textWidth(t))))
-}
-
-func ansiWidth(s string) int { return ansi.StringWidth(s) }
-
-// pane is a scrollable list of rendered lines (the context pane).
-type pane struct {
-	lines  []string
-	off    int
-	height int
-}
-
-func (p *pane) setLines(lines []string) { p.lines = lines; p.clamp() }
-func (p *pane) setHeight(h int)         { p.height = max(0, h); p.clamp() }
-func (p *pane) maxOff() int             { return max(0, len(p.lines)-p.height) }
-func (p *pane) clamp()                  { p.off = min(max(p.off, 0), p.maxOff()) }
-func (p *pane) scroll(n int)            { p.off += n; p.clamp() }
-func (p *pane) page(n int)              { p.scroll(n * max(1, p.height-1)) }
-func (p *pane) top()                    { p.off = 0 }
-func (p *pane) bottom()                 { p.off = p.maxOff() }
-func (p *pane) scrollable() bool        { return len(p.lines) > p.height }
-
-// percent is how far down the pane is scrolled.
-func (p *pane) percent() int {
-	if p.maxOff() == 0 {
-		return 100
-	}
-	return p.off * 100 / p.maxOff()
-}
-
-// view returns exactly height lines.
-func (p *pane) view() []string {
-	out := make([]string, 0, p.height)
-	for i := p.off; i < len(p.lines) && len(out) < p.height; i++ {
-		out = append(out, p.lines[i])
-	}
-	for len(out) < p.height {
-		out = append(out, "")
 	}
 	return out
 }

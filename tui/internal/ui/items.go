@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/annotate-dev/annotate/store"
+)
+
+// The renderings of an item's data that the annotation and the review
+// screens share: a QA pair's question and answer, a claim's triple.
+
+// QATop renders the question, the answer (rationale dimmed) and a meta line
+// "GDPR · en · single-hop · 2 context units".
+func QATop(st Styles, q store.QAPair, w int) []string {
+	var out []string
+	out = append(out, Labelled(st, "Question", Sanitize(q.Question), w, nil, nil)...)
+	out = append(out, Labelled(st, "Answer  ", Sanitize(q.Answer), w, nil, nil)...)
+	if strings.TrimSpace(q.Rationale) != "" {
+		dim := st.Dim
+		out = append(out, Labelled(st, "Why     ", Sanitize(q.Rationale), w, &dim, nil)...)
+	}
+	out = append(out, st.Dim.Render(Truncate(qaMeta(q), w)))
+	return out
+}
+
+func qaMeta(q store.QAPair) string {
+	parts := []string{}
+	if q.Source != "" {
+		parts = append(parts, SanitizeLine(q.Source))
+	}
+	if q.Language != "" {
+		parts = append(parts, SanitizeLine(q.Language))
+	}
+	hop := q.Hop
+	if hop == "" {
+		hop = "single"
+	}
+	parts = append(parts, SanitizeLine(hop)+"-hop")
+	parts = append(parts, Plural(len(q.Contexts), "context unit"))
+	return strings.Join(parts, " · ")
+}
+
+// ClaimText renders a claim on wrapped lines: subject │ predicate │ object,
+// each part styled, or its sub-sentence text.
+func ClaimText(st Styles, c store.Claim, w int) []string {
+	if !c.IsTriplet() {
+		return WrapStyled(Sanitize(c.Text), nil, w, nil)
+	}
+	sep := " │ "
+	var b strings.Builder
+	var spans []Span
+	styles := []lipgloss.Style{st.Subject, st.Predicate, st.Object}
+	for i, part := range c.Triplet {
+		if i > 0 {
+			spans = append(spans, Span{b.Len(), b.Len() + len(sep), st.Dim})
+			b.WriteString(sep)
+		}
+		p := SanitizeLine(part)
+		if p == "" {
+			p = "∅"
+		}
+		spans = append(spans, Span{b.Len(), b.Len() + len(p), styles[i]})
+		b.WriteString(p)
+	}
+	return WrapStyled(b.String(), spans, w, nil)
+}
+
+// HighlightedAnswer renders "Answer text" with the words it shares with a
+// claim (words: ClaimWords) highlighted.
+func HighlightedAnswer(st Styles, answer string, words map[string]bool, w int) []string {
+	a := Sanitize(answer)
+	return Labelled(st, "Answer", a, w, nil, HighlightSpans(a, words, st.Highlight))
+}

@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// KeyMap is every key of every screen, the annotation screens (DESIGN.md
+// "TUI keys") and the lead's review screens alike: a lawyer who annotated
+// adjudicates with the same fingers. Screens match keys with Is against it
+// and the help is generated from it, so a key and its help cannot disagree;
+// a screen that gives a key another meaning says so with With.
+type KeyMap struct {
+	Yes, No   key.Binding // two-way fields
+	Pick      key.Binding // 1…9: the n-th option
+	Accept    key.Binding // enter: the preselected option; none missed; start; open
+	Add       key.Binding // a: add a missed claim
+	Undo      key.Binding
+	Skip      key.Binding
+	Flag      key.Binding
+	Note      key.Binding
+	Help      key.Binding // ?: guidelines of the current field (review: every key)
+	Focus     key.Binding // tab: focus the context pane
+	Goto      key.Binding
+	Quit      key.Binding // q, ctrl+c: back to home; quit from home
+	Up, Down  key.Binding
+	PageUp    key.Binding
+	PageDown  key.Binding
+	Top       key.Binding
+	Bottom    key.Binding
+	Close     key.Binding // esc
+	Prev      key.Binding // review: the previous unit or claim
+	Next      key.Binding // review: the next one
+	AcceptAll key.Binding // review: accept every agreement that is ready
+	Expert    key.Binding // review: cycle whose labels the system view compares
+	Mode      key.Binding // review: adjudication or the system view
+}
+
+// DefaultKeyMap returns the keys of DESIGN.md.
+func DefaultKeyMap() KeyMap {
+	b := func(keys []string, k, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
+	}
+	return KeyMap{
+		Yes:       b([]string{"y"}, "y", "yes"),
+		No:        b([]string{"n"}, "n", "no"),
+		Pick:      b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "pick"),
+		Accept:    b([]string{"enter"}, "enter", "accept"),
+		Add:       b([]string{"a"}, "a", "add claim"),
+		Undo:      b([]string{"u", "backspace"}, "u", "undo"),
+		Skip:      b([]string{"s"}, "s", "skip"),
+		Flag:      b([]string{"f"}, "f", "flag"),
+		Note:      b([]string{"m"}, "m", "note"),
+		Help:      b([]string{"?"}, "?", "guidelines"),
+		Focus:     b([]string{"tab"}, "tab", "context"),
+		Goto:      b([]string{"g"}, "g", "go to"),
+		Quit:      b([]string{"q", "ctrl+c"}, "q", "home"),
+		Up:        b([]string{"up", "k"}, "↑", "up"),
+		Down:      b([]string{"down", "j"}, "↓", "down"),
+		PageUp:    b([]string{"pgup"}, "pgup", "page up"),
+		PageDown:  b([]string{"pgdown", "space"}, "pgdn", "page down"),
+		Top:       b([]string{"home"}, "home", "top"),
+		Bottom:    b([]string{"end"}, "end", "bottom"),
+		Close:     b([]string{"esc"}, "esc", "close"),
+		Prev:      b([]string{"left", "h"}, "←", "previous"),
+		Next:      b([]string{"right", "l"}, "→", "next"),
+		AcceptAll: b([]string{"A", "shift+a"}, "A", "accept agreements"),
+		Expert:    b([]string{"e"}, "e", "expert"),
+		Mode:      b([]string{"v"}, "v", "system view"),
+	}
+}
+
+// AnnotateHelp groups the keys of the annotation screens by purpose.
+func (k KeyMap) AnnotateHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Yes, k.No, k.Pick, k.Accept, k.Add},
+		{k.Undo, k.Skip, k.Flag, k.Note, k.Goto},
+		{k.Help, k.Focus, k.Up, k.Down, k.PageUp, k.PageDown},
+		{k.Top, k.Bottom, k.Close, k.Quit},
+	}
+}
+
+// ReviewHelp groups the keys of the review screens.
+func (k KeyMap) ReviewHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{With(k.Pick, "1-9", "final label"), k.Yes, k.No, k.AcceptAll, k.Undo},
+		{k.Prev, k.Next, k.Skip, k.Flag, k.Note},
+		{k.Focus, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{With(k.Accept, "enter", "open"), With(k.Close, "esc", "back"), k.Expert, k.Mode, With(k.Quit, "q", "quit")},
+	}
+}
+
+// With returns a copy of a binding with other help text (the bar says what a
+// key does on the screen at hand, e.g. q "quit" on home).
+func With(b key.Binding, k, desc string) key.Binding {
+	b.SetHelp(k, desc)
+	return b
+}
+
+// Is reports whether a key press is one of the bindings.
+func Is(msg tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(msg, b...) }

@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/tui/internal/ui"
+)
+
+// kindView is how the annotation screens show the items of one kind. Each
+// kind registers its own from its own file (qa.go, claim.go), so a new kind
+// is a new file: the screens, the home rows and the --kind check read this
+// registry and name no kind themselves.
+type kindView struct {
+	kind  schema.Kind
+	label string // the header: "QA gdpr-001"
+	queue string // the home screen's row: "QA pairs"
+	noun  string // "Loading the QA queue…"
+
+	// top is the item above the context pane at a step (what does not fit
+	// is continued in the pane); pane what the pane shows under it;
+	// paneTitle the pane's title.
+	top       func(st ui.Styles, d *itemData, at step, w int) []string
+	pane      func(st ui.Styles, d *itemData, at step, w int) []string
+	paneTitle func(d *itemData, at step) string
+	// stepCard draws the card of a step of the kind's own (the missed-claims
+	// step); nil when the kind has none.
+	stepCard func(st ui.Styles, f flow, w int) []string
+}
+
+var kindViews = map[schema.Kind]kindView{}
+
+func registerKind(v kindView) { kindViews[v.kind] = v }
+
+// viewOf is the registered view of a kind (a kind with none shows its id only).
+func viewOf(k schema.Kind) kindView {
+	if v, ok := kindViews[k]; ok {
+		return v
+	}
+	none := func(ui.Styles, *itemData, step, int) []string { return nil }
+	return kindView{kind: k, label: string(k), queue: string(k), noun: string(k), top: none, pane: none,
+		paneTitle: func(*itemData, step) string { return "Context" }}
+}
+
+// Kinds lists the kinds the annotation screens can open, in queue order.
+func Kinds() []string {
+	var out []string
+	for _, k := range schema.Kinds() {
+		if _, ok := kindViews[k]; ok {
+			out = append(out, string(k))
+		}
+	}
+	return out
+}
+
+// CheckKind accepts "" (the home screen) and the kinds of Kinds().
+func CheckKind(kind string) error {
+	if _, ok := kindViews[schema.Kind(kind)]; ok || kind == "" {
+		return nil
+	}
+	return fmt.Errorf("kind %q: must be %s", kind, strings.Join(Kinds(), " or "))
+}

@@ -1,0 +1,226 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// The annotation of one item as a state machine, apart from Bubble Tea and
+// the store: a flow is a value (the item's labels and the facts of its
+// answer's missed-claims step); Next says which step it is at; Decide turns
+// a decision key into an action for the screen to carry out; Apply takes a
+// committed change and returns the flow after it. The item screen (item.go)
+// keeps one flow and does the I/O the actions ask for.
+
+// stepKind is what an item screen asks for.
+type stepKind int
+
+const (
+	askField  stepKind = iota // a field of the item (step.field)
+	askMissed                 // the missed-claims step after the last claim of an answer
+	stepDone                  // nothing left to ask: the item is finished
+)
+
+// step is where a flow is.
+type step struct {
+	kind  stepKind
+	field string // askField: the field asked
+}
+
+// kindKey names the kind of step (for cache keys).
+func (s step) kindKey() string { return strconv.Itoa(int(s.kind)) }
+
+func (s step) String() string {
+	switch s.kind {
+	case askField:
+		return s.field
+	case askMissed:
+		return "missed"
+	}
+	return "done"
+}
+
+// flow is the state of one item's annotation. Its methods never change it:
+// Apply returns a new flow (the labels map is copied on write).
+type flow struct {
+	kind      schema.Kind
+	labels    map[string]string // the annotator's current labels on the item
+	lastClaim bool              // the last extracted claim of its answer: the missed-claims step follows it
+	marker    string            // missed_claims_checked on the answer ("" : not recorded)
+	added     int               // claims the annotator added to the answer that stand
+	stay      bool              // a claim was added at this step: it stays until enter
+	generated string            // the generated category (normalised), preselected; "" : none
+}
+
+// newFlow is the flow of an item as loaded.
+func newFlow(d *itemData) flow {
+	f := flow{kind: d.kind(), labels: copyLabels(d.labels), lastClaim: d.isLast,
+		marker: d.parent[schema.MissedClaimsChecked], added: len(d.mine)}
+	if v, ok := schema.Normalize(schema.Category, d.qa.Category); ok {
+		f.generated = v
+	}
+	return f
+}
+
+func copyLabels(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Next is the step the item is at: the first field asked and not labelled
+// (schema.NextField, so an undo re-asks the retracted field and those
+// depending on it), then, on the last claim of an answer, the missed-claims
+// step until the answer is marked (and while claims are being added).
+func (f flow) Next() step {
+	if field := schema.NextField(f.kind, f.labels); field != "" {
+		return step{kind: askField, field: field}
+	}
+	if f.lastClaim && (f.marker == "" || f.stay) {
+		return step{kind: askMissed}
+	}
+	return step{kind: stepDone}
+}
+
+// preselected is the value enter accepts at the current step: the
+// generated category.
+func (f flow) preselected() string {
+	if s := f.Next(); s.kind == askField && s.field == schema.Category {
+		return f.generated
+	}
+	return ""
+}
+
+// eventKind is a change committed to the store.
+type eventKind int
+
+const (
+	evLabelled   eventKind = iota // the item got a label (field = value)
+	evMarked                      // the answer's missed_claims_checked was recorded (value); the step closes
+	evClaimAdded                  // a missed claim was added; value: the answer's marker now ("" unchanged)
+	evStepClosed                  // enter on a missed-claims step already marked: done with the answer
+)
+
+type event struct {
+	kind         eventKind
+	field, value string
+}
+
+// Apply returns the flow after a committed change.
+func (f flow) Apply(ev event) flow {
+	switch ev.kind {
+	case evLabelled:
+		f.labels = copyLabels(f.labels)
+		f.labels[ev.field] = ev.value
+	case evMarked:
+		f.marker, f.stay = ev.value, false
+	case evClaimAdded:
+		f.added++
+		f.stay = true
+		if ev.value != "" {
+			f.marker = ev.value
+		}
+	case evStepClosed:
+		f.stay = false
+	}
+	return f
+}
+
+// inputKind is a decision key, whatever key the KeyMap binds to it.
+type inputKind int
+
+const (
+	inYes inputKind = iota
+	inNo
+	inPick // n: the n-th option
+	inAccept
+	inAdd
+)
+
+type input struct {
+	kind inputKind
+	n    int    // inPick
+	key  string // the key as typed, for the status line
+}
+
+// actionKind is what the screen does with a decision key.
+type actionKind int
+
+const (
+	actSave     actionKind = iota // record field = value (on the answer when onAnswer)
+	actAddOpen                    // open the inputs of a missed claim
+	actClose                      // apply evStepClosed: the answer is done
+	actNextItem                   // the item is finished already: show the next one
+	actRefuse                     // the key belongs to no option here: say why
+)
+
+type action struct {
+	kind         actionKind
+	onAnswer     bool // actSave: the label goes on the claim's answer
+	field, value string
+	why          string // actRefuse: the status line
+}
+
+// Decide turns a decision key into the action it asks for at the current
+// step. A key that answers nothing here is refused with a reason, never
+// ignored.
+func (f flow) Decide(in input) action {
+	s := f.Next()
+	switch s.kind {
+	case stepDone:
+		if in.kind == inAccept {
+			return action{kind: actNextItem}
+		}
+		return refuse("Every field of this item is labelled: enter goes to the next item, u undoes the last decision.")
+	case askMissed:
+		switch {
+		case in.kind == inAdd:
+			return action{kind: actAddOpen}
+		case in.kind == inAccept && f.marker != "":
+			return action{kind: actClose}
+		case in.kind == inAccept:
+			v := "checked"
+			if f.added > 0 {
+				v = "added"
+			}
+			return action{kind: actSave, onAnswer: true, field: schema.MissedClaimsChecked, value: v}
+		}
+		return refuse(in.key + " answers no question here: a adds a claim the extractor missed, enter says you are done with this answer.")
+	}
+	field, _ := schema.Lookup(s.field)
+	keys := fieldKeys(field)
+	switch in.kind {
+	case inYes, inNo:
+		if field.TwoWay {
+			return action{kind: actSave, field: field.Name, value: field.Values[int(in.kind-inYes)]}
+		}
+		return refuse(in.key + " is not an option of " + field.Name + ": press " + keys + ".")
+	case inPick:
+		if in.n >= 1 && in.n <= len(field.Values) {
+			return action{kind: actSave, field: field.Name, value: field.Values[in.n-1]}
+		}
+		return refuse(field.Name + " has " + strconv.Itoa(len(field.Values)) + " options: press " + keys + ".")
+	case inAccept:
+		if p := f.preselected(); p != "" {
+			return action{kind: actSave, field: field.Name, value: p}
+		}
+		return refuse("enter accepts a preselected option; " + field.Name + " has none: press " + keys + ".")
+	}
+	return refuse(in.key + " adds a claim the extractor missed, after the last claim of an answer; " + field.Name + ": press " + keys + ".")
+}
+
+// fieldKeys names the keys of a field's options: "y/n or 1-2", "1-3".
+func fieldKeys(f schema.Field) string {
+	var b strings.Builder
+	if f.TwoWay {
+		b.WriteString("y/n or ")
+	}
+	b.WriteString("1-" + strconv.Itoa(len(f.Values)))
+	return b.String()
+}
+
+func refuse(why string) action { return action{kind: actRefuse, why: why} }

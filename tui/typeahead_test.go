@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/annotate-dev/annotate/store"
+)
+
+// burst is n decision keys over fresh QA items (q1, q2, …) and the label
+// log they must leave, in order: even items valid (y, enter accepts the
+// generated category, a persona, a correctness), odd items invalid (n, a
+// reason). The values follow the field tables of DESIGN.md.
+func burst(n int) (keys []string, want []string) {
+	persona := []string{"citizen", "civil_officer", "legal_expert"}
+	correct := []string{"correct", "partially_correct", "incorrect"}
+	reason := []string{"domain", "linguistic", "both"}
+	for i := 1; len(keys) < n; i++ {
+		q := fmt.Sprintf("q%d", i)
+		if i%2 == 0 && n-len(keys) >= 4 {
+			p, c := i%3, (i/2)%3
+			keys = append(keys, "y", "enter", itoa(p+1), itoa(c+1))
+			want = append(want, q+" question_validity=valid", q+" category=factual_recall",
+				q+" persona="+persona[p], q+" answer_correctness="+correct[c])
+			continue
+		}
+		if n-len(keys) < 2 {
+			keys = append(keys, "n") // the last key alone: the validity of one more item
+			want = append(want, q+" question_validity=invalid")
+			continue
+		}
+		r := i % 3
+		keys = append(keys, "n", itoa(r+1))
+		want = append(want, q+" question_validity=invalid", q+" invalid_reason="+reason[r])
+	}
+	return keys, want
+}
+
+// labelLog is jo's label log over q1..qN in commit order, "qK field=value".
+func labelLog(t testing.TB, s *store.Store, items int) []string {
+	t.Helper()
+	var evs []store.Event
+	for i := 1; i <= items; i++ {
+		ref, err := s.Resolve(fmt.Sprintf("q%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := s.History(ref.ItemID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, h...)
+	}
+	sort.Slice(evs, func(i, j int) bool { return evs[i].ID < evs[j].ID })
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = e.ItemExtID + " " + e.Field + "=" + e.Value
+	}
+	return out
+}
+
+func sameLog(t testing.TB, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d labels recorded, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("label %d is %q, want %q (the keys were applied out of order)", i+1, got[i], want[i])
+		}
+	}
+}
+
+// writeLock holds the database's write lock from another connection, as
+// another process (an import, a second annotator) does; release ends it.
+func writeLock(t testing.TB, s *store.Store) (release func()) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+s.Path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			conn.ExecContext(context.Background(), "ROLLBACK")
+			conn.Close()
+			db.Close()
+		})
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// 500 keys typed while the first decision waits on a write lock held by
+// another connection: the screen says it waits, every key waits in order,
+// and once the lock goes all 500 are applied, in order, to the fields they
+// were typed for (issue 10, item 1).
+func TestFiveHundredKeysWhileTheDatabaseIsLocked(t *testing.T) {
+	s := openStore(t)
+	keys, want := burst(500)
+	items := 170
+	seedQA(t, s, make([]int, items)...)
+	h := newHarness(t, s, Options{Kind: "qa"})
+	h.at("q1", "question_validity")
+	release := writeLock(t, s)
+
+	// Every key arrives before the first save has returned.
+	_, save := h.m.Update(keyMsg(keys[0]))
+	for _, k := range keys[1:] {
+		if _, cmd := h.m.Update(keyMsg(k)); cmd != nil {
+			t.Fatalf("key %q started work while a save was in flight", k)
+		}
+	}
+	if n := len(h.m.e.ahead.keys); n != 499 {
+		t.Fatalf("%d keys wait, want 499", n)
+	}
+	h.send(saveSlowMsg{seq: h.m.e.saves}) // 300 ms later
+	if v := h.view(); !strings.Contains(v, "saving… database busy · 499 keys typed ahead, kept in order") {
+		t.Fatalf("the screen does not say it waits for the database:\n%s", v)
+	}
+	// The save waits on the lock; nothing is written before it goes.
+	done := make(chan tea.Msg, 1)
+	go func() { done <- save() }()
+	if got := labelLog(t, s, items); len(got) != 0 {
+		t.Fatalf("written through the lock: %v", got)
+	}
+	release()
+	h.send(<-done) // …and every key after it, as each save comes back
+	sameLog(t, labelLog(t, s, items), want)
+	if len(h.m.e.ahead.keys) != 0 {
+		t.Fatalf("%d keys still wait", len(h.m.e.ahead.keys))
+	}
+	h.at(fmt.Sprintf("q%d", 168), "question_validity") // the item after the last one labelled
+}
+
+// Past typeaheadLimit waiting keys, a key is refused with a bell and the
+// status line counts them; the keys taken are all applied, in order.
+func TestTypeAheadPastTheLimitIsRefusedVisibly(t *testing.T) {
+	s := openStore(t)
+	keys, want := burst(typeaheadLimit + 1)
+	items := 340
+	seedQA(t, s, make([]int, items)...)
+	h := newHarness(t, s, Options{Kind: "qa"})
+	_, save := h.m.Update(keyMsg(keys[0]))
+	for _, k := range keys[1:] {
+		h.m.Update(keyMsg(k))
+	}
+	bells := 0
+	for i := 0; i < 199; i++ {
+		_, cmd := h.m.Update(keyMsg("y"))
+		if raw, ok := cmd().(tea.RawMsg); ok && raw.Msg == "\a" {
+			bells++
+		}
+	}
+	if bells != 199 {
+		t.Fatalf("%d bells for 199 refused keys", bells)
+	}
+	if v := h.view(); !strings.Contains(v, "199 keys not taken: more than 1000 were waiting") {
+		t.Fatalf("refused keys are not counted on screen:\n%s", v)
+	}
+	h.run(save)
+	sameLog(t, labelLog(t, s, items), want)
+	h.keys("n") // typing to an idle screen again clears the count
+	if strings.Contains(h.view(), "not taken") {
+		t.Fatalf("the count stays:\n%s", h.view())
+	}
+}
+
+// A failed save: the keys typed after it were meant for the fields after
+// it, so none is applied, and the error says how many.
+func TestFailedSaveDropsTypeAheadVisibly(t *testing.T) {
+	s := openStore(t)
+	seedQA(t, s, 0, 0)
+	h := newHarness(t, s, Options{Kind: "qa"})
+	_, save := h.m.Update(keyMsg("y"))
+	h.m.Update(keyMsg("enter"))
+	h.m.Update(keyMsg("2"))
+	h.send(saveFailedMsg{item: h.item().d.ref.ItemID, field: "question_validity", err: fmt.Errorf("disk full")})
+	if v := h.view(); !strings.Contains(v, "2 keys typed after it were not applied") {
+		t.Fatalf("dropped keys not reported:\n%s", v)
+	}
+	_ = save // never run: the failure stands for it
+	h.wantLabels("q1", map[string]string{})
+	h.at("q1", "question_validity")
+}
+
+// The same through the real program, its commands running concurrently:
+// 500 keys sent while another connection holds the write lock; the screen
+// shows it waits; once the lock is released the label log holds all 500
+// decisions in the order typed.
+func TestTeatestFiveHundredKeysWhileLocked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the program keeps the lock waiting at least 300 ms")
+	}
+	s := openStore(t)
+	keys, want := burst(500)
+	items := 170
+	seedQA(t, s, make([]int, items)...)
+	o := &observed{Model: New(Options{Store: s, Annotator: "jo", Kind: "qa", Client: "test"})}
+	tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(100, 30))
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s; on %q", what, o.at())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitFor("q1", func() bool { return o.at() == "q1/question_validity" })
+	release := writeLock(t, s)
+	for _, k := range keys {
+		tm.Send(keyMsg(k))
+	}
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(string(b), "database busy") },
+		teatest.WithDuration(8*time.Second))
+	release()
+	waitFor("the 500th decision", func() bool { return len(labelLog(t, s, items)) >= len(want) })
+	waitFor("q168", func() bool { return o.at() == "q168/question_validity" })
+	tm.Send(keyMsg("q"))
+	tm.Send(keyMsg("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	sameLog(t, labelLog(t, s, items), want)
+}
