@@ -141,6 +141,17 @@ func (s *Store) IsLastClaim(claim int64) (bool, error) {
 // AddClaim records a claim the annotator added because the extractor missed it,
 // with a claim_added label, in one transaction. It returns the new claim.
 func (s *Store) AddClaim(annotator string, qa int64, triplet [3]string, sessionID int64, guidelines string) (Claim, error) {
+	return s.addClaim(annotator, qa, triplet, sessionID, guidelines, false)
+}
+
+// AddMissedClaim is AddClaim in the missed-claims step: in the same
+// transaction, the answer is marked missed_claims_checked=added (unless it
+// is already), so a claim is never added to an answer left unmarked.
+func (s *Store) AddMissedClaim(annotator string, qa int64, triplet [3]string, sessionID int64, guidelines string) (Claim, error) {
+	return s.addClaim(annotator, qa, triplet, sessionID, guidelines, true)
+}
+
+func (s *Store) addClaim(annotator string, qa int64, triplet [3]string, sessionID int64, guidelines string, mark bool) (Claim, error) {
 	var c Claim
 	err := s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
@@ -166,8 +177,31 @@ func (s *Store) AddClaim(annotator string, qa int64, triplet [3]string, sessionI
 			return err
 		}
 		c = Claim{ID: ext, QAID: qaExt, Position: maxPos + 1, Triplet: triplet, Origin: OriginAnnotator, AddedBy: annotator, ItemID: id}
-		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: id, Field: "claim_added", Value: "yes", SessionID: sessionID, GuidelinesVersion: guidelines})
+		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: id, Field: schema.ClaimAdded, Value: "yes", SessionID: sessionID, GuidelinesVersion: guidelines})
+		if err != nil || !mark {
+			return err
+		}
+		cur, err := labelsOf(tx, aid, qa)
+		if err != nil || cur[schema.MissedClaimsChecked] == "added" {
+			return err
+		}
+		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: qa, Field: schema.MissedClaimsChecked, Value: "added", SessionID: sessionID, GuidelinesVersion: guidelines})
 		return err
 	})
 	return c, err
+}
+
+func init() {
+	// Undoing a claim_added goes back to the last extracted claim of its
+	// answer: the missed-claims step it was made in.
+	undoBack[schema.KindClaim] = func(q querier, ev Event) (int64, error) {
+		if ev.Field != schema.ClaimAdded {
+			return 0, nil
+		}
+		var parent int64
+		if err := q.QueryRow("SELECT COALESCE(parent_id,0) FROM items WHERE id=?", ev.ItemID).Scan(&parent); err != nil {
+			return 0, err
+		}
+		return lastClaimOf(q, parent)
+	}
 }

@@ -149,3 +149,14 @@ func (s *Store) QA(item int64) (QAPair, error) {
 	}
 	return q, rows.Err()
 }
+
+func init() {
+	// Undoing the answer-level marker goes back to the answer's last
+	// extracted claim, where the missed-claims step is.
+	undoBack[schema.KindQA] = func(q querier, ev Event) (int64, error) {
+		if ev.Field != schema.MissedClaimsChecked {
+			return 0, nil
+		}
+		return lastClaimOf(q, ev.ItemID)
+	}
+}

@@ -159,7 +159,20 @@ func lastClaimOf(q querier, qa int64) (int64, error) {
 // Undo retracts the annotator's latest standing decision (role annotate) and
 // returns the event it retracted. ErrNothingToUndo when there is none.
 func (s *Store) Undo(annotator string) (Event, error) {
+	ev, _, err := s.UndoBack(annotator)
+	return ev, err
+}
+
+// undoBack names, per kind, the item the screens go back to after undoing a
+// decision on an item of that kind, when it is not the item itself (the
+// answer-level marker is undone from its last claim).
+var undoBack = map[schema.Kind]func(q querier, ev Event) (int64, error){}
+
+// UndoBack is Undo, and in the same transaction the item to show again: the
+// item of the retracted decision, or the one its kind names instead.
+func (s *Store) UndoBack(annotator string) (Event, ItemRef, error) {
 	var ev Event
+	var back ItemRef
 	err := s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
 		if err != nil {
@@ -184,9 +197,26 @@ func (s *Store) Undo(annotator string) (Event, error) {
 		if err := refreshCurrent(tx, RoleAnnotate, aid, ev.ItemID, ev.Field); err != nil {
 			return err
 		}
+		var kind string
+		if err := tx.QueryRow("SELECT kind FROM items WHERE id=?", ev.ItemID).Scan(&kind); err != nil {
+			return err
+		}
+		back = ItemRef{ItemID: ev.ItemID, ExtID: ev.ItemExtID, Kind: kind}
+		if f := undoBack[schema.Kind(kind)]; f != nil {
+			id, err := f(tx, ev)
+			if err != nil {
+				return err
+			}
+			if id != 0 && id != ev.ItemID {
+				back.ItemID = id
+				if err := tx.QueryRow("SELECT ext_id, kind FROM items WHERE id=?", id).Scan(&back.ExtID, &back.Kind); err != nil {
+					return err
+				}
+			}
+		}
 		return tx.touch(ev.ItemID)
 	})
-	return ev, err
+	return ev, back, err
 }
 
 // ErrNothingToUndo is returned by Undo when the annotator has no decision left.

@@ -33,63 +33,44 @@ type itemData struct {
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }
 
-// loadItem reads one item for one annotator.
+// loadItem reads one item for one annotator: one store call, one snapshot.
 func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, error) {
-	d := &itemData{ref: ref}
-	var err error
-	switch schema.Kind(ref.Kind) {
-	case schema.KindQA:
-		if d.qa, err = s.QA(ref.ItemID); err != nil {
-			return nil, err
-		}
-	case schema.KindClaim:
-		if d.claim, err = s.Claim(ref.ItemID); err != nil {
-			return nil, err
-		}
-		parent, err := s.Resolve(d.claim.QAID)
-		if err != nil {
-			return nil, err
-		}
-		if d.qa, err = s.QA(parent.ItemID); err != nil {
-			return nil, err
-		}
-		all, err := s.ClaimsOf(parent.ItemID)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range all {
-			switch {
-			case c.Origin != store.OriginAnnotator:
-				d.siblings = append(d.siblings, c)
-			case c.AddedBy == annotator:
-				cur, err := s.CurrentLabels(annotator, c.ItemID)
-				if err != nil {
-					return nil, err
-				}
-				if cur[schema.ClaimAdded] != "" {
-					d.mine = append(d.mine, c)
-				}
-			}
-		}
-		if d.claim.Origin != store.OriginAnnotator {
-			if d.isLast, err = s.IsLastClaim(ref.ItemID); err != nil {
-				return nil, err
-			}
-		}
-		if d.parent, err = s.CurrentLabels(annotator, parent.ItemID); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: this screen labels QA pairs and claims")
-	}
-	if d.labels, err = s.CurrentLabels(annotator, ref.ItemID); err != nil {
+	v, err := s.LoadItemView(annotator, ref.ItemID)
+	if err != nil {
 		return nil, err
 	}
-	if d.parent == nil {
-		d.parent = map[string]string{}
+	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{}, isLast: v.IsLast,
+		note: v.Note, flagged: v.Flagged}
+	if v.Parent != nil {
+		d.parent = v.LabelsOf(v.Parent.ItemID)
 	}
-	d.note, d.flagged, err = s.ItemNote(annotator, ref.ItemID)
-	return d, err
+	switch p := v.Item.Payload.(type) {
+	case *store.QAPair:
+		d.qa = *p
+	case *store.Claim:
+		d.claim = *p
+		if v.Parent != nil {
+			if qa, ok := v.Parent.Payload.(*store.QAPair); ok {
+				d.qa = *qa
+			}
+		}
+		for _, it := range v.Siblings {
+			if c, ok := it.Payload.(*store.Claim); ok {
+				d.siblings = append(d.siblings, *c)
+			}
+		}
+		for _, it := range v.Mine {
+			if c, ok := it.Payload.(*store.Claim); ok {
+				d.mine = append(d.mine, *c)
+			}
+		}
+		if p.Origin == store.OriginAnnotator {
+			d.isLast = false
+		}
+	default:
+		return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
+	}
+	return d, nil
 }
 
 // --- messages ---
@@ -265,72 +246,24 @@ func saveLabelCmd(s *store.Store, l store.Label) tea.Cmd {
 // claim of that answer (its missed-claims step).
 func undoCmd(s *store.Store, annotator string) tea.Cmd {
 	return func() tea.Msg {
-		ev, err := s.Undo(annotator)
+		ev, target, err := s.UndoBack(annotator)
 		if err != nil {
 			return undoneMsg{err: err}
-		}
-		target, err := undoTarget(s, ev)
-		if err != nil {
-			return undoneMsg{ev: ev, err: err}
 		}
 		d, err := loadItem(s, annotator, target)
 		return undoneMsg{ev: ev, data: d, err: err}
 	}
 }
 
-func undoTarget(s *store.Store, ev store.Event) (store.ItemRef, error) {
-	ref, err := s.Resolve(ev.ItemExtID)
-	if err != nil {
-		return ref, err
-	}
-	var qa int64
-	switch ev.Field {
-	case schema.MissedClaimsChecked:
-		qa = ref.ItemID
-	case schema.ClaimAdded:
-		c, err := s.Claim(ref.ItemID)
-		if err != nil {
-			return ref, err
-		}
-		p, err := s.Resolve(c.QAID)
-		if err != nil {
-			return ref, err
-		}
-		qa = p.ItemID
-	default:
-		return ref, nil
-	}
-	claims, err := s.ClaimsOf(qa)
-	if err != nil {
-		return ref, err
-	}
-	for i := len(claims) - 1; i >= 0; i-- {
-		if claims[i].Origin != store.OriginAnnotator {
-			return store.ItemRef{ItemID: claims[i].ItemID, ExtID: claims[i].ID, Kind: string(schema.KindClaim)}, nil
-		}
-	}
-	return ref, nil
-}
-
-// addClaimCmd adds a missed claim and marks the answer (marker "added"
-// unless it is already so).
-func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64, marker string) tea.Cmd {
+// addClaimCmd adds a missed claim and, in the same transaction, marks the
+// answer as having had claims added.
+func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64) tea.Cmd {
 	return func() tea.Msg {
-		c, err := s.AddClaim(annotator, qa, triplet, session, guidelines.Version)
+		c, err := s.AddMissedClaim(annotator, qa, triplet, session, guidelines.Version)
 		if err != nil {
 			return claimAddedMsg{qa: qa, err: err}
 		}
-		m := claimAddedMsg{qa: qa, claim: c, marker: marker}
-		if marker != "added" {
-			_, err = s.RecordLabel(store.Label{Annotator: annotator, ItemID: qa, Field: schema.MissedClaimsChecked,
-				Value: "added", SessionID: session, GuidelinesVersion: guidelines.Version})
-			if err != nil {
-				m.err = err
-			} else {
-				m.marker = "added"
-			}
-		}
-		return m
+		return claimAddedMsg{qa: qa, claim: c, marker: "added"}
 	}
 }
 

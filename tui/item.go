@@ -280,7 +280,7 @@ func (s *itemScreen) saveSeq() int { return s.e.saves }
 func (s *itemScreen) addClaim(t [3]string) tea.Cmd {
 	e := s.e
 	s.saving = true
-	return addClaimCmd(e.store, e.annotator, s.d.qa.ItemID, t, e.session, s.flow.marker)
+	return addClaimCmd(e.store, e.annotator, s.d.qa.ItemID, t, e.session)
 }
 
 // saved: the decision is committed; the flow moves on.
