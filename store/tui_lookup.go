@@ -134,7 +134,11 @@ func (s *Store) LastWorked(annotator string) (ItemRef, []string, error) {
 	err = s.db.QueryRow(`SELECT e.id FROM label_events e WHERE e.id > (SELECT COALESCE(MAX(id), 0) - 10000 FROM label_events)
 		AND +e.annotator_id=? AND e.role=? ORDER BY e.id DESC LIMIT 1`, aid, RoleAnnotate).Scan(&ev)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = s.db.QueryRow("SELECT MAX(id) FROM label_events WHERE annotator_id=? AND role=?", aid, RoleAnnotate).Scan(&ev)
+		// The annotator's latest by time, read backwards on label_events_time.
+		err = s.db.QueryRow("SELECT id FROM label_events WHERE annotator_id=? AND role=? ORDER BY created_at DESC, id DESC LIMIT 1", aid, RoleAnnotate).Scan(&ev)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ItemRef{}, nil, nil
+		}
 	}
 	if err != nil || !ev.Valid {
 		return ItemRef{}, nil, err
