@@ -164,6 +164,9 @@ func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, 
 			return 0, 0, err
 		}
 	}
+	if err := t.putPredictions(id, q.Predictions); err != nil {
+		return 0, 0, err
+	}
 	return id, res, nil
 }
 

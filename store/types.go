@@ -18,6 +18,8 @@ type QAPair struct {
 	Category  string // the generated category
 	Contexts  []Context
 	Extra     string // unknown keys of the input, as a JSON object
+
+	Predictions map[string]string // response-level verdict by system (RefChecker's Y)
 	// Filled on read.
 	ItemID int64
 }
