@@ -295,12 +295,12 @@ func TestDetect(t *testing.T) {
 		`[{"query_id":1,"gt_answer":"a","claims":[{"claim":"c","claim_correctness":"Correct"}]}]`: FormatClaimRAG,
 	}
 	for in, want := range cases {
-		got, err := detect("f", []byte(in))
+		got, err := detect(bytesInput("f", []byte(in), nil))
 		if err != nil || got != want {
 			t.Errorf("detect(%s) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	_, err := detect("f.json", []byte(`[{"foo":1}]`))
+	_, err := detect(bytesInput("f.json", []byte(`[{"foo":1}]`), nil))
 	if err == nil || !strings.Contains(err.Error(), "f.json: cannot tell the format; expected native JSONL") {
 		t.Errorf("unknown format: %v", err)
 	}
