@@ -147,8 +147,12 @@ func decide(name string, sh shape) (string, error) {
 		return "", at.errf("", "cannot tell the format: the first record fits %s; say which with --format %s",
 			joinOr(sh.fits), strings.Join(sh.fits, " or --format "))
 	case len(sh.resembles) > 0:
-		return "", at.errf("", "cannot tell the format: the first record resembles %s but lacks its defining keys; expected %s; use --format to say which",
-			joinOr(sh.resembles), expected())
+		them := "it"
+		if len(sh.resembles) > 1 {
+			them = "them"
+		}
+		return "", at.errf("", "cannot tell the format: the first record resembles %s but lacks the keys that define %s; expected %s; use --format to say which",
+			joinOr(sh.resembles), them, expected())
 	}
 	return "", at.errf("", "cannot tell the format; expected %s; use --format to say which", expected())
 }

@@ -37,15 +37,8 @@ func writeFile(t testing.TB, dir, name, content string) string {
 	return p
 }
 
-// shared returns a file of /work/shared/data/refchecker, skipping when absent.
-func shared(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "shared", "data", "refchecker", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not available: %v", p, err)
-	}
-	return p
-}
+// testdata names a file of testdata/ (see testdata/LICENSE.md).
+func testdata(name string) string { return filepath.Join("testdata", name) }
 
 func fileHash(t testing.TB, p string) [32]byte {
 	t.Helper()

@@ -195,9 +195,12 @@ func folderJobs(dir string, prog *progress) ([]job, error) {
 }
 
 // run imports the files in one transaction: the files are read in order,
-// their QA pairs written as they come; then the copies of pairs, the claims
-// and the labels, in the files' order, so a labels file may name items of
-// any file of the same invocation and the queues keep the files' order.
+// their QA pairs written as they come, and their claims and labels too
+// while the items they name are in. The first claim (label) whose item is
+// not in yet, and every claim (label) after it, wait until every file is
+// read: then the copies of pairs, the claims and the labels are written, in
+// the files' order. So a labels file may name items of any file of the same
+// invocation, and the queues and the label log keep the files' order.
 func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, error) {
 	w := &writer{opt: opt, prog: prog, sources: map[string]*sourceState{}}
 	var total int64
@@ -250,8 +253,8 @@ type writer struct {
 	files   []*fileData
 	sources map[string]*sourceState
 	staged  [nQueues]int64
-	// lastItem caches the item of the last label: an item's labels come
-	// together.
+	// lastItem caches the item last written or labelled: an item's labels
+	// come together, right after it.
 	lastItem struct {
 		ext, kind string
 		id        int64
@@ -345,10 +348,23 @@ func (w *writer) claim(f *fileData, c *claimRec) error {
 			return c.at.errf(c.idField, "id %q is also at %s with different content", c.c.ID, w.where(prev))
 		}
 	}
+	// Written now when its pair is in and no claim waits before it (the
+	// claims keep the files' order); else it waits for every pair.
+	if w.staged[queueClaims] == 0 {
+		if err := w.writeClaim(f, c); !errors.Is(err, store.ErrUnknownPair) {
+			return err
+		}
+	}
 	return w.stage(queueClaims, encodeClaim(f.idx, c))
 }
 
 func (w *writer) label(f *fileData, l *labelRec) error {
+	// As claims: now when its item is in and no label waits before it.
+	if w.staged[queueLabels] == 0 {
+		if err := w.writeLabel(f, l); !errors.Is(err, store.ErrUnknownPair) {
+			return err
+		}
+	}
 	return w.stage(queueLabels, encodeLabel(f.idx, l))
 }
 
@@ -438,7 +454,7 @@ func (w *writer) writePair(f *fileData, p *pairRec) error {
 	if err := w.source(&q); err != nil {
 		return err
 	}
-	_, res, err := w.tx.PutQA(q, p.hash, f.name, false)
+	id, res, err := w.tx.PutQA(q, p.hash, f.name, false)
 	if errors.Is(err, store.ErrChanged) {
 		res, err = w.changedPair(f, p, q)
 	}
@@ -447,6 +463,7 @@ func (w *writer) writePair(f *fileData, p *pairRec) error {
 		return storeErr(p.at, field, q.ID, err)
 	}
 	f.sum.QA.add(res)
+	w.wrote(q.ID, schema.KindQA, id)
 	return nil
 }
 
@@ -541,7 +558,7 @@ func (w *writer) fillLanguages() error {
 }
 
 func (w *writer) writeClaim(f *fileData, c *claimRec) error {
-	_, res, err := w.tx.PutClaim(c.c, c.hash, f.name, false)
+	id, res, err := w.tx.PutClaim(c.c, c.hash, f.name, false)
 	if errors.Is(err, store.ErrChanged) {
 		res, err = w.changedClaim(f, c)
 	}
@@ -558,7 +575,15 @@ func (w *writer) writeClaim(f *fileData, c *claimRec) error {
 		return storeErr(c.at, c.idField, c.c.ID, err)
 	}
 	f.sum.Claims.add(res)
+	w.wrote(c.c.ID, schema.KindClaim, id)
 	return nil
+}
+
+// wrote remembers the item just written: its labels come next.
+func (w *writer) wrote(ext string, k schema.Kind, id int64) {
+	if id != 0 {
+		w.lastItem.ext, w.lastItem.kind, w.lastItem.id = ext, string(k), id
+	}
 }
 
 // changedClaim is changedPair for claims: a claim's input says everything

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -224,13 +225,22 @@ func kindName(k schema.Kind) string {
 // fieldOrder sorts labels in the order the TUI asks them, so the imported
 // event log reads like an annotation session.
 func fieldOrder(name string) int {
-	for i, f := range schema.AllFields() {
-		if f.Name == name {
-			return i
+	orderOnce.Do(func() {
+		order = map[string]int{}
+		for i, f := range schema.AllFields() {
+			order[f.Name] = i
 		}
+	})
+	if i, ok := order[name]; ok {
+		return i
 	}
-	return len(schema.AllFields())
+	return len(order)
 }
+
+var (
+	orderOnce sync.Once
+	order     map[string]int
+)
 
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))

@@ -312,13 +312,18 @@ func ExplainError(path string, err error) error {
 	if errors.As(err, &de) {
 		return de
 	}
-	var coded interface{ Code() int }
+	var coded interface {
+		error
+		Code() int
+	}
 	if err == nil || !errors.As(err, &coded) {
 		return nil
 	}
 	switch coded.Code() & 0xff {
 	case sqliteBusy, sqliteLocked, sqliteNoMem, sqliteReadOnly, sqliteIOErr, sqliteCorrupt, sqliteFull, sqliteCantOpen, sqliteNotADB:
-		return &DBError{Path: path, Code: coded.Code(), Err: err}
+		// The SQLite error alone: where in the input it struck is beside
+		// the point.
+		return &DBError{Path: path, Code: coded.Code(), Err: coded}
 	}
 	return nil
 }
