@@ -105,3 +105,25 @@ func TestControlCharactersRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Progress, when asked for (a terminal), is one line rewritten in place:
+// bytes read of the total, then the records written after reading; the line
+// is cleared at the end.
+func TestProgress(t *testing.T) {
+	var b strings.Builder
+	p := writeFile(t, t.TempDir(), "labels-first.jsonl", `{"annotator":"jo","item":"g1","field":"question_validity","value":"valid"}`+"\n")
+	items := writeFile(t, t.TempDir(), "items.jsonl", nativeGood)
+	if _, err := Import(openDB(t), []string{p, items}, Options{Progress: &b}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	size := len(nativeGood) + len(readFile(t, p))
+	for _, want := range []string{"\rreading ", "0.0 MiB of 0.0 MiB", "\rlabels ", "0 of 1", "\r\x1b[K"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("progress %q lacks %q (%d bytes)", out, want, size)
+		}
+	}
+	if !strings.HasSuffix(out, "\r\x1b[K") {
+		t.Errorf("progress does not end with a cleared line: %q", out)
+	}
+}

@@ -58,7 +58,7 @@ type FileSummary struct {
 const maxDistinct = 100
 
 // otherValues counts the values past maxDistinct.
-const otherValues = "\x00other"
+const otherValues = "(others)"
 
 func (f *FileSummary) count(m *map[string]map[string]int, key, value string) {
 	if *m == nil {
