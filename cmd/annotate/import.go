@@ -103,8 +103,8 @@ func printImport(cmd *cobra.Command, g *globals, sum importer.Summary) error {
 		warnings = append(warnings, strings.TrimPrefix(w, "warning: "))
 	}
 	return json.NewEncoder(out).Encode(map[string]any{
-		"files": sum.Files,
-		"total": map[string]any{"qa": t.QA, "claims": t.Claims, "labels_added": t.LabelsAdded, "labels_unchanged": t.LabelsUnchanged},
+		"files":           sum.Files,
+		"total":           map[string]any{"qa": t.QA, "claims": t.Claims, "labels_added": t.LabelsAdded, "labels_unchanged": t.LabelsUnchanged},
 		"nothing_changed": sum.NoOp(),
 		"warnings":        warnings,
 	})
