@@ -98,8 +98,8 @@ func detect(in *input) (string, error) {
 				}
 				return errStop
 			}
-			raw, _, err := t.value(-1)
-			top[key] = append(json.RawMessage(nil), raw...)
+			_, _, err := t.value(-1) // only the key matters: the value is not kept
+			top[key] = nil
 			return err
 		})
 		if err != nil && !errors.Is(err, errStop) {
