@@ -45,11 +45,8 @@ func parseLabels(f *fileData, t *textReader) error {
 		}
 		keys, _ := r.unknown()
 		f.unknownKeys("", keys)
-		annotatorField := "annotator"
-		if !r.has("annotator") {
-			annotatorField = "field" // --annotator: checked when the import starts
-		}
-		if err := printable(at, annotatorField, "the annotator name", who); err != nil {
+		// (--annotator is checked when the import starts.)
+		if err := printable(at, "annotator", "the annotator name", who); err != nil {
 			return err
 		}
 		return f.addLabel(labelRec{at: at, field: "field", itemField: "item", annotator: who, item: item,
