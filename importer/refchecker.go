@@ -127,7 +127,7 @@ func (f *fileData) responseVerdict(r *rec, key string) (map[string]string, error
 		return nil, nil
 	}
 	if kind(raw) == "an object" {
-		f.sum.drop(`"Y" given as class shares (RefChecker's soft aggregator), not a verdict: use --aggregator_name strict or major`)
+		f.sum.drop(`"Y" left out: it gives class shares (RefChecker's soft aggregator), not a verdict; run the check with --aggregator_name strict or major`)
 		return nil, nil
 	}
 	return nil, r.errf(key, "want a verdict string, got %s", kind(raw))

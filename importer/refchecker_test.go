@@ -206,7 +206,7 @@ func TestRefCheckerChecker(t *testing.T) {
 	if n := count(t, s, "SELECT COUNT(*) FROM predictions"); n != 7 {
 		t.Fatalf("claim predictions %d, want 7", n)
 	}
-	if !strings.Contains(sum.String(), `refchecker_check_soft.json: 3 not kept: "Y" given as class shares (RefChecker's soft aggregator)`) {
+	if !strings.Contains(sum.String(), `refchecker_check_soft.json: "Y" left out: it gives class shares (RefChecker's soft aggregator), not a verdict; run the check with --aggregator_name strict or major (3 records)`) {
 		t.Fatalf("want a warning about the soft Y:\n%s", sum)
 	}
 

@@ -163,7 +163,8 @@ func (s Summary) Warnings() []string {
 				file, strings.Join(keys, ", ")))
 		}
 		for _, what := range sortedKeys(f.Dropped) {
-			out = append(out, fmt.Sprintf("warning: %s: %d not kept: %s", file, f.Dropped[what], what))
+			n := f.Dropped[what]
+			out = append(out, fmt.Sprintf("warning: %s: %s (%d %s)", file, what, n, plural(n, "record", "records")))
 		}
 	}
 	return out
