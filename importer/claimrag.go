@@ -1,10 +1,8 @@
 package importer
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -41,50 +39,20 @@ var claimragLabelKeys = []struct{ key, field string }{
 	{"answer_correctness", schema.AnswerCorrectness},
 }
 
-func parseClaimRAG(f *fileData, data []byte) error {
-	doc, err := document(f.name, data)
-	if err != nil {
-		return err
-	}
-	at := fileLoc(f.name)
-	var records []json.RawMessage
-	// The QA file is the master copy of each pair; the claims file repeats
-	// the pairs it has claims for, so its copies are secondary.
-	secondary := bytes.TrimSpace(doc)[0] == '['
-	if secondary {
-		records, err = elements(at, "", doc)
-	} else {
-		var top map[string]json.RawMessage
-		if json.Unmarshal(doc, &top) != nil {
-			return at.errf("", "want {\"input_data\":[…]} or an array of QA pairs, got %s", kind(doc))
-		}
-		r := newRec(at, "", top)
-		if r.get("input_data") == nil {
-			return at.errf("input_data", "missing: a ClaimRAG-LAW QA file is {\"input_data\":[…]}")
-		}
-		keys, _ := r.unknown()
-		f.unknownKeys("", keys)
-		records, err = elements(at, "input_data", top["input_data"])
-	}
-	if err != nil {
-		return err
-	}
+func parseClaimRAG(f *fileData, t *textReader) error {
 	src := claimragSource(f.name)
 	who := f.opt.Annotator
 	if who == "" {
 		who = DefaultClaimRAGAnnotator
 	}
-	for i, raw := range records {
-		at := recLoc(f.name, i)
-		var m map[string]json.RawMessage
-		if json.Unmarshal(raw, &m) != nil || m == nil {
-			return at.errf("", "want a JSON object, got %s", kind(raw))
-		}
-		if err := f.claimragRecord(newRec(at, "", m), src, who, secondary); err != nil {
-			return err
-		}
+	// The QA file is the master copy of each pair; the claims file repeats
+	// the pairs it has claims for, so its copies are secondary.
+	if c, err := t.peekNonSpace(); err == nil && c == '[' {
+		return f.eachArrayRecord(t, func(r *rec) error { return f.claimragRecord(r, src, who, true) })
 	}
-	return nil
+	return f.eachDocRecord(t, []string{"input_data"}, `a ClaimRAG-LAW QA file is {"input_data":[…]}`,
+		func(key string, _ []byte) error { f.unknownKeys("", []string{key}); return nil },
+		func(r *rec) error { return f.claimragRecord(r, src, who, false) })
 }
 
 func (f *fileData) claimragRecord(r *rec, src, who string, secondary bool) error {
@@ -116,10 +84,13 @@ func (f *fileData) claimragRecord(r *rec, src, who string, secondary bool) error
 	}
 	keys, extra := r.unknown()
 	f.unknownKeys("", keys)
-	n := len(f.labels)
 	if !claimOnly {
 		q.Extra = extra
-		if err := f.addPair(r.at, "query_id", q, secondary); err != nil {
+		says := saysExtra
+		if q.Language != "" {
+			says |= saysLanguage
+		}
+		if err := f.addPair(r.at, "query_id", q, secondary, says); err != nil {
 			return err
 		}
 	}
@@ -135,13 +106,11 @@ func (f *fileData) claimragRecord(r *rec, src, who string, secondary bool) error
 	}
 	for _, fd := range schema.Fields(schema.KindQA) {
 		if v := labels[fd.Name]; v != "" {
-			if err := f.addLabel(r.at, claimragKey(fd.Name), who, id, fd.Name, v, schema.KindQA); err != nil {
+			l := labelRec{at: r.at, field: claimragKey(fd.Name), itemField: "query_id", annotator: who, item: id, name: fd.Name, value: v}
+			if err := f.addLabel(l, schema.KindQA); err != nil {
 				return err
 			}
 		}
-	}
-	if claimOnly {
-		f.lastLabelsOn(n, "query_id")
 	}
 	for i, raw := range claims {
 		c, err := r.sub(fmt.Sprintf("claims[%d]", i), raw)
@@ -179,6 +148,12 @@ func claimragPair(r *rec, q store.QAPair) (store.QAPair, error) {
 	}
 	if q.Category, err = r.str("category"); err != nil {
 		return q, err
+	}
+	// The dataset card calls it question_category.
+	if card, err := r.str("question_category"); err != nil {
+		return q, err
+	} else if q.Category == "" {
+		q.Category = card
 	}
 	q.Category, _ = schema.Normalize(schema.Category, q.Category)
 	hop, err := r.str("hop")
@@ -224,10 +199,11 @@ func (f *fileData) claimragClaim(c *rec, src, qa string, n int, who string, clai
 	if err != nil {
 		return err
 	}
+	idField := field
 	if cid == "" {
 		cl.ID = qa + "-c" + strconv.Itoa(n)
 	} else {
-		cl.ID = src + "/" + cid
+		cl.ID, idField = src+"/"+cid, field+".claim_id"
 	}
 	switch raw := c.get("claim"); {
 	case raw != nil && kind(raw) == "an array":
@@ -256,7 +232,7 @@ func (f *fileData) claimragClaim(c *rec, src, qa string, n int, who string, clai
 	if claimOnly {
 		pairField = "query_id"
 	}
-	if err := f.addClaim(c.at, field, pairField, cl); err != nil {
+	if err := f.addClaim(c.at, field, idField, pairField, cl); err != nil {
 		return err
 	}
 	// Entailment is only asked of correct claims: a claim with an entailment
@@ -264,13 +240,16 @@ func (f *fileData) claimragClaim(c *rec, src, qa string, n int, who string, clai
 	if validity == "" && entail != "" {
 		validity = "correct"
 	}
+	l := labelRec{at: c.at, itemField: idField, annotator: who, item: cl.ID}
 	if validity != "" {
-		if err := f.addLabel(c.at, field+".claim_correctness", who, cl.ID, schema.ClaimValidity, validity, schema.KindClaim); err != nil {
+		l.field, l.name, l.value = field+".claim_correctness", schema.ClaimValidity, validity
+		if err := f.addLabel(l, schema.KindClaim); err != nil {
 			return err
 		}
 	}
 	if entail != "" {
-		return f.addLabel(c.at, field+".claim_entailment", who, cl.ID, schema.Entailment, entail, schema.KindClaim)
+		l.field, l.name, l.value = field+".claim_entailment", schema.Entailment, entail
+		return f.addLabel(l, schema.KindClaim)
 	}
 	return nil
 }

@@ -31,18 +31,15 @@ func TestRefreshDoneMatchesStore(t *testing.T) {
 	}
 
 	own := openDB(t)
-	f, err := parseData("done.jsonl", data, "", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = own.Import(func(tx *store.Tx) error {
+	f := parseAll(t, "done.jsonl", data)
+	err := own.Import(func(tx *store.Tx) error {
 		for _, p := range f.pairs {
-			if _, _, err := tx.PutQA(p.q, p.hash, f.name, false); err != nil {
+			if _, _, err := tx.PutQA(p.q, p.hash, "done.jsonl", false); err != nil {
 				return err
 			}
 		}
 		for _, c := range f.claims {
-			if _, _, err := tx.PutClaim(c.c, c.hash, f.name, false); err != nil {
+			if _, _, err := tx.PutClaim(c.c, c.hash, "done.jsonl", false); err != nil {
 				return err
 			}
 		}

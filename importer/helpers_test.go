@@ -37,15 +37,8 @@ func writeFile(t testing.TB, dir, name, content string) string {
 	return p
 }
 
-// shared returns a file of /work/shared/data/refchecker, skipping when absent.
-func shared(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "shared", "data", "refchecker", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not available: %v", p, err)
-	}
-	return p
-}
+// testdata names a file of testdata/ (see testdata/LICENSE.md).
+func testdata(name string) string { return filepath.Join("testdata", name) }
 
 func fileHash(t testing.TB, p string) [32]byte {
 	t.Helper()
@@ -89,4 +82,36 @@ func readFile(t testing.TB, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// collected is a sink that keeps every record a parser makes.
+type collected struct {
+	pairs  []*pairRec
+	claims []*claimRec
+	labels []*labelRec
+}
+
+func (c *collected) pair(_ *fileData, p *pairRec) error   { c.pairs = append(c.pairs, p); return nil }
+func (c *collected) claim(_ *fileData, r *claimRec) error { c.claims = append(c.claims, r); return nil }
+func (c *collected) label(_ *fileData, l *labelRec) error { c.labels = append(c.labels, l); return nil }
+
+// parseAll detects the format of data and parses it into records.
+func parseAll(t testing.TB, name string, data []byte) *collected {
+	t.Helper()
+	in := bytesInput(name, data, nil)
+	format, err := detect(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &collected{}
+	f := newFile(0, in, format, Options{}, out)
+	r, err := in.reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := parsers[format](f, r); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

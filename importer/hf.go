@@ -2,8 +2,6 @@ package importer
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -40,46 +38,20 @@ func hfFiles(dir string) ([]string, error) {
 	return out, nil
 }
 
-// parseHF reads an exported hf folder.
-func parseHF(dir string, opt Options) ([]*fileData, error) {
-	names, err := hfFiles(dir)
-	if err != nil {
-		return nil, err
+// parseHF reads one data file of an exported hf folder: QA pair rows under
+// data/qa, claim rows under data/claims.
+func parseHF(f *fileData, t *textReader) error {
+	row := f.hfClaim
+	if filepath.Base(filepath.Dir(f.name)) == "qa" {
+		row = f.hfPair
 	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("%s: no data/qa/*.jsonl or data/claims/*.jsonl (want a folder made by annotate export --format hf)", dir)
-	}
-	var out []*fileData
-	for _, name := range names {
-		data, err := os.ReadFile(name)
+	return t.eachLine(func(at loc, line []byte) error {
+		m, err := object(at, line)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(data) == 0 {
-			continue
-		}
-		data, err = clean(name, data)
-		if err != nil {
-			return nil, err
-		}
-		f := newFile(name, FormatHF, opt)
-		row := f.hfClaim
-		if filepath.Base(filepath.Dir(name)) == "qa" {
-			row = f.hfPair
-		}
-		err = eachLine(name, data, func(at loc, line []byte) error {
-			m, err := object(at, line)
-			if err != nil {
-				return err
-			}
-			return row(newRec(at, "", m))
-		})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
+		return row(newRec(at, "", m))
+	})
 }
 
 func (f *fileData) hfPair(r *rec) error {
@@ -110,7 +82,9 @@ func (f *fileData) hfPair(r *rec) error {
 	r.get("jurisdiction") // the source's; the importer knows the usual ones
 	r.get("claim_ids")
 	r.get("notes")
-	if err := f.addPair(r.at, "id", q, false); err != nil {
+	// The row's language is the effective one (the source's when the pair
+	// has none); it carries no extra keys and no pair predictions.
+	if err := f.addPair(r.at, "id", q, false, saysLanguage); err != nil {
 		return err
 	}
 	return f.hfLabels(r, q.ID, schema.KindQA, append(fieldNames(schema.KindQA), schema.MissedClaimsChecked))
@@ -136,13 +110,14 @@ func (f *fileData) hfClaim(r *rec) error {
 	for _, k := range []string{"source", "language", "question", "answer", "contexts", "notes"} {
 		r.get(k) // the pair's, repeated on each claim row
 	}
-	if err := f.addClaim(r.at, "id", "qa_id", c); err != nil {
+	if err := f.addClaim(r.at, "", "id", "qa_id", c); err != nil {
 		return err
 	}
 	// An added claim stands while its claim_added label does: give it back
 	// to who added it.
 	if c.Origin == store.OriginAnnotator && c.AddedBy != "" {
-		if err := f.addLabel(r.at, "added_by", c.AddedBy, c.ID, schema.ClaimAdded, "yes", schema.KindClaim); err != nil {
+		l := labelRec{at: r.at, field: "added_by", itemField: "id", annotator: c.AddedBy, item: c.ID, name: schema.ClaimAdded, value: "yes"}
+		if err := f.addLabel(l, schema.KindClaim); err != nil {
 			return err
 		}
 	}
@@ -155,6 +130,9 @@ func (f *fileData) hfLabels(r *rec, item string, k schema.Kind, fields []string)
 	if err != nil {
 		return err
 	}
+	if err := printable(r.at, "annotator", "the annotator name", who); err != nil {
+		return err
+	}
 	adjudicated := who == AdjudicatedName
 	if adjudicated && f.opt.Annotator != "" {
 		who = f.opt.Annotator
@@ -162,7 +140,6 @@ func (f *fileData) hfLabels(r *rec, item string, k schema.Kind, fields []string)
 	if who == "" {
 		who = f.opt.Annotator
 	}
-	n := len(f.labels)
 	for _, name := range fields {
 		v, err := r.str(name)
 		if err != nil {
@@ -174,14 +151,11 @@ func (f *fileData) hfLabels(r *rec, item string, k schema.Kind, fields []string)
 		if who == "" {
 			return r.errf("annotator", "missing: whose labels are these? (or give --annotator)")
 		}
-		if err := f.addLabel(r.at, name, who, item, name, v, k); err != nil {
+		l := labelRec{at: r.at, field: name, itemField: "id", annotator: who, item: item, name: name, value: v, adjudicate: adjudicated}
+		if err := f.addLabel(l, k); err != nil {
 			return err
 		}
 	}
-	for _, l := range f.labels[n:] {
-		l.adjudicate = adjudicated
-	}
-	f.lastLabelsOn(n, "id")
 	keys, _ := r.unknown()
 	f.unknownKeys("", keys)
 	return nil

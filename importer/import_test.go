@@ -2,146 +2,12 @@ package importer
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
 )
-
-func TestRefCheckerHumanAnnotations(t *testing.T) {
-	files := []string{shared(t, "dolly_gpt4_answers.json"), shared(t, "msmarco_gpt4_answers.json"), shared(t, "nq_gpt4_answers.json")}
-	s := openDB(t)
-	sum := mustImport(t, s, files, Options{})
-	if n := count(t, s, "SELECT COUNT(*) FROM items WHERE kind='qa'"); n != 300 {
-		t.Fatalf("QA pairs: %d, want 300", n)
-	}
-	if n := count(t, s, "SELECT COUNT(*) FROM items WHERE kind='claim'"); n != 1082 {
-		t.Fatalf("claims: %d, want 1082 (432+350+300)", n)
-	}
-	if n := labelsOf(t, s, HumanAnnotator); n != 1082 {
-		t.Fatalf("labels of %s: %d, want 1082", HumanAnnotator, n)
-	}
-	if n := count(t, s, "SELECT COUNT(*) FROM label_events WHERE field<>'entailment'"); n != 0 {
-		t.Fatalf("%d labels of other fields, want only entailment", n)
-	}
-	if tot := sum.Total(); tot.QA.Added != 300 || tot.Claims.Added != 1082 || tot.LabelsAdded != 1082 || sum.NoOp() {
-		t.Fatalf("summary %+v", tot)
-	}
-	if !strings.Contains(sum.String(), "dolly_gpt4_answers.json (refchecker-human): 100 QA pairs added; 432 claims added; 432 labels added") {
-		t.Fatalf("summary text:\n%s", sum)
-	}
-	// Ids carry the file's base name; the first triplet of 12646 is entailed.
-	if got := current(t, s, HumanAnnotator, "dolly_gpt4_answers/12646-c1"); got["entailment"] != "entailment" {
-		t.Fatalf("labels of dolly_gpt4_answers/12646-c1: %v", got)
-	}
-	if n := count(t, s, "SELECT COUNT(*) FROM sources WHERE name IN ('dolly_gpt4_answers','msmarco_gpt4_answers','nq_gpt4_answers')"); n != 3 {
-		t.Fatalf("sources: %d", n)
-	}
-
-	events := count(t, s, "SELECT COUNT(*) FROM label_events")
-	again := mustImport(t, s, files, Options{})
-	t.Log("\n" + sum.String() + "\n" + again.String())
-	if !again.NoOp() {
-		t.Fatalf("re-import changed something: %+v", again.Total())
-	}
-	want := "nothing changed: all 300 QA pairs, 1082 claims and 1082 labels are already in the database"
-	if !strings.HasPrefix(again.String(), want) {
-		t.Fatalf("re-import summary:\n%s\nwant %q", again, want)
-	}
-	if n := count(t, s, "SELECT COUNT(*) FROM label_events"); n != events {
-		t.Fatalf("label events %d -> %d on re-import", events, n)
-	}
-}
-
-func TestRefCheckerIDsDoNotCollide(t *testing.T) {
-	src, err := os.ReadFile(shared(t, "refchecker_example_in.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	a := writeFile(t, dir, "run_a.json", string(src))
-	b := writeFile(t, filepath.Join(dir, "other"), "run_b.json", string(src))
-	s := openDB(t)
-	mustImport(t, s, []string{a, b}, Options{})
-	if n := count(t, s, "SELECT COUNT(*) FROM items WHERE kind='qa'"); n != 6 {
-		t.Fatalf("QA pairs %d, want 6: same record numbers in two files must not collide", n)
-	}
-	for _, id := range []string{"run_a/0", "run_b/0", "run_b/2"} {
-		if _, err := s.Resolve(id); err != nil {
-			t.Errorf("%s: %v", id, err)
-		}
-	}
-}
-
-func TestRefCheckerChecker(t *testing.T) {
-	s := openDB(t)
-	sum := mustImport(t, s, []string{shared(t, "refchecker_example_in.json")}, Options{})
-	if f := sum.Files[0]; f.Format != FormatChecker || f.QA.Added != 3 || f.Claims.Added != 0 {
-		t.Fatalf("summary %+v", f)
-	}
-	ref, _ := s.Resolve("refchecker_example_in/1")
-	q, err := s.QA(ref.ItemID)
-	if err != nil || q.Question != "who sang i ran all the way home" || len(q.Contexts) != 1 || !strings.HasPrefix(q.Contexts[0].Text, "The Impalas") {
-		t.Fatalf("QA %+v %v", q, err)
-	}
-
-	// Checker output with claims and verdicts (a verdict may be a list).
-	p := writeFile(t, t.TempDir(), "checked.json", `[
- {"question":"Who wrote it?","response":"Paul Stookey wrote it in 1967.","reference":["It is a 1967 song.","Written by Paul Stookey."],
-  "claims":[["song","written by","Paul Stookey"],["song","released in","1967"],"It is a folk song."],
-  "ys":[["Entailment","Neutral"],"contradiction","Unsure"]}]`)
-	sum = mustImport(t, s, []string{p}, Options{})
-	if f := sum.Files[0]; f.QA.Added != 1 || f.Claims.Added != 3 {
-		t.Fatalf("summary %+v", f)
-	}
-	rows := map[string]string{}
-	r, err := s.DB().Query(`SELECT i.ext_id, p.value FROM predictions p JOIN items i ON i.id=p.item_id WHERE p.system='refchecker'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for r.Next() {
-		var id, v string
-		r.Scan(&id, &v)
-		rows[id] = v
-	}
-	r.Close()
-	if rows["checked/0-c1"] != "entailment" || rows["checked/0-c2"] != "contradiction" || rows["checked/0-c3"] != "Unsure" {
-		t.Fatalf("predictions %v", rows)
-	}
-	if !strings.Contains(sum.String(), `1 prediction of refchecker has unknown value "Unsure"`) {
-		t.Fatalf("want a warning about Unsure:\n%s", sum)
-	}
-	ref, _ = s.Resolve("checked/0")
-	if q, _ := s.QA(ref.ItemID); len(q.Contexts) != 2 || q.Hop != "multi" {
-		t.Fatalf("two references are two context units: %+v", q)
-	}
-	c, _ := s.Resolve("checked/0-c3")
-	if cl, _ := s.Claim(c.ItemID); cl.Text != "It is a folk song." {
-		t.Fatalf("text claim %+v", cl)
-	}
-}
-
-func TestRAGChecker(t *testing.T) {
-	s := openDB(t)
-	sum := mustImport(t, s, []string{shared(t, "ragchecker_checking_outputs.json")}, Options{})
-	f := sum.Files[0]
-	if f.Format != FormatRAGChecker || f.QA.Added != 2 || f.Claims.Added != 16 || len(f.UnknownKeys) != 0 {
-		t.Fatalf("summary %+v", f)
-	}
-	if n := count(t, s, "SELECT COUNT(*) FROM context_units"); n != 7 {
-		t.Fatalf("context units %d, want 7", n)
-	}
-	if n := count(t, s, "SELECT COUNT(*) FROM predictions"); n != 0 {
-		t.Fatalf("predictions %d, want none", n)
-	}
-	ref, _ := s.Resolve("ragchecker_checking_outputs/0")
-	q, _ := s.QA(ref.ItemID)
-	if q.Question != "What's the longest river in the world?" || !strings.HasPrefix(q.Answer, "The longest river") || !strings.Contains(q.Extra, "gt_answer") {
-		t.Fatalf("QA %+v", q)
-	}
-}
 
 func TestClaimRAGLaw(t *testing.T) {
 	s := openDB(t)
@@ -281,31 +147,6 @@ func TestUpdateReplacesChangedItem(t *testing.T) {
 	}
 	if !strings.Contains(sum.String(), "1 updated") {
 		t.Fatalf("summary text: %s", sum)
-	}
-}
-
-func TestDetect(t *testing.T) {
-	cases := map[string]string{
-		`{"id":"x","question":"q"}`: FormatNative,
-		`{"annotator":"a","item":"x","field":"entailment","value":"neutral"}`: FormatLabels,
-		`{"input_data":[]}`:                                 FormatClaimRAG,
-		"{\n \"results\": [\n ]\n}":                         FormatRAGChecker,
-		`[{"id":"1","response":"r","x_response_kg":[]}]`:    FormatHuman,
-		`[{"question":"q","response":"r","reference":"t"}]`: FormatChecker,
-		`[{"query_id":1,"gt_answer":"a","claims":[{"claim":"c","claim_correctness":"Correct"}]}]`: FormatClaimRAG,
-	}
-	for in, want := range cases {
-		got, err := detect("f", []byte(in))
-		if err != nil || got != want {
-			t.Errorf("detect(%s) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	_, err := detect("f.json", []byte(`[{"foo":1}]`))
-	if err == nil || !strings.Contains(err.Error(), "f.json: cannot tell the format; expected native JSONL") {
-		t.Errorf("unknown format: %v", err)
-	}
-	if _, err := Import(openDB(t), []string{"x"}, Options{Format: "csv"}); err == nil || !strings.Contains(err.Error(), `unknown format "csv"`) {
-		t.Errorf("bad --format: %v", err)
 	}
 }
 

@@ -6,8 +6,8 @@ import "github.com/annotate-dev/annotate/store"
 // {"annotator":"sam","item":"gdpr-017-c1","field":"entailment","value":"neutral"}.
 // The annotator may come from Options.Annotator instead. Whether the item
 // exists is checked in the transaction, against the database and this import.
-func parseLabels(f *fileData, data []byte) error {
-	return eachLine(f.name, data, func(at loc, line []byte) error {
+func parseLabels(f *fileData, t *textReader) error {
+	return t.eachLine(func(at loc, line []byte) error {
 		m, err := object(at, line)
 		if err != nil {
 			return err
@@ -45,14 +45,11 @@ func parseLabels(f *fileData, data []byte) error {
 		}
 		keys, _ := r.unknown()
 		f.unknownKeys("", keys)
-		n := len(f.labels)
-		if err := f.addLabel(at, "field", who, item, field, value, ""); err != nil {
+		// (--annotator is checked when the import starts.)
+		if err := printable(at, "annotator", "the annotator name", who); err != nil {
 			return err
 		}
-		for _, l := range f.labels[n:] {
-			l.adjudicate = role == store.RoleAdjudicate
-		}
-		f.lastLabelsOn(n, "item")
-		return nil
+		return f.addLabel(labelRec{at: at, field: "field", itemField: "item", annotator: who, item: item,
+			name: field, value: value, adjudicate: role == store.RoleAdjudicate}, "")
 	})
 }

@@ -7,33 +7,47 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
 
-// Every format is parsed into these records first, all files of an
-// invocation before the transaction opens, so a bad file is reported without
-// touching the database and the transaction only writes.
+// Every format is parsed, one record at a time, into these records, which
+// go to a sink: the import in progress (import.go), or a test's list.
 
 type pairRec struct {
 	at        loc
-	field     string // the input key of the id, for errors
+	idField   string // the input key of the id, for errors
 	q         store.QAPair
 	hash      string
 	secondary bool // a copy of a pair whose master is another file (ClaimRAG-LAW claims file)
-	skip      bool // the same pair, identical, came earlier in this invocation
+	// says marks what the input says of the pair beyond its hash: a key it
+	// does not carry (an hf row has no extra keys; a native line may leave
+	// the language to its source) is no difference from the stored pair.
+	says says
 }
 
+// says is a set of the optional parts of a QA pair an input carries.
+type says uint8
+
+const (
+	saysLanguage says = 1 << iota
+	saysExtra
+	saysPredictions
+)
+
 type claimRec struct {
-	at    loc
-	field string // names the claim in errors, e.g. "claims[2]"
+	at      loc
+	field   string // names the claim in errors, e.g. "claims[2]"
+	idField string // names its id: "claims[2].id", "id", or the claim itself when the id is derived
 	// pairField names the reference to the QA pair when it may be unknown
-	// (a ClaimRAG-LAW claims record without the pair), "" otherwise.
+	// (a ClaimRAG-LAW claims record without the pair, an hf claim row).
 	pairField string
 	c         store.Claim
 	hash      string
-	skip      bool
 }
 
 type labelRec struct {
@@ -48,39 +62,62 @@ type labelRec struct {
 	adjudicate bool
 }
 
-// fileData is one parsed file.
+// sink takes the records of a file as they are parsed.
+type sink interface {
+	pair(f *fileData, p *pairRec) error
+	claim(f *fileData, c *claimRec) error
+	label(f *fileData, l *labelRec) error
+}
+
+// fileData is one file being parsed.
 type fileData struct {
+	idx    int // in the import
+	in     *input
 	name   string
 	format string
 	opt    Options
-	pairs  []*pairRec
-	claims []*claimRec
-	labels []*labelRec
 	sum    *FileSummary
-	ids    map[string]loc // ids of this file, to report duplicates
+	out    sink
 }
 
-func newFile(name, format string, opt Options) *fileData {
-	return &fileData{name: name, format: format, opt: opt, ids: map[string]loc{},
-		sum: &FileSummary{File: name, Format: format}}
+func newFile(idx int, in *input, format string, opt Options, out sink) *fileData {
+	return &fileData{idx: idx, in: in, name: in.name, format: format, opt: opt, out: out,
+		sum: &FileSummary{File: in.name, Format: format}}
 }
 
-// claimID checks an item id is new in this file.
-func (f *fileData) claimID(at loc, field, id string) error {
-	if first, ok := f.ids[id]; ok {
-		where := fmt.Sprintf("line %d", first.line)
-		if first.line == 0 {
-			where = fmt.Sprintf("record %d", first.record)
+// printable refuses an id or a name with a control character, which would
+// reach the terminal through every report (DESIGN.md "Import formats").
+func printable(at loc, field, what, s string) error {
+	for i, r := range s {
+		if unicode.IsControl(r) || isBidiControl(r) || r == '\u2028' || r == '\u2029' {
+			return at.errf(field, "%s %q has the control character %U at character %d: ids and names must be printable",
+				what, s, r, utf8.RuneCountInString(s[:i])+1)
 		}
-		return at.errf(field, "duplicate id %q (first at %s)", id, where)
 	}
-	f.ids[id] = at
 	return nil
 }
 
-func (f *fileData) addPair(at loc, field string, q store.QAPair, secondary bool) error {
-	if err := f.claimID(at, field, q.ID); err != nil {
+// isBidiControl reports the characters that reorder text on a terminal.
+func isBidiControl(r rune) bool {
+	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u061c'
+}
+
+func (f *fileData) addPair(at loc, idField string, q store.QAPair, secondary bool, s says) error {
+	if err := printable(at, idField, "the id", q.ID); err != nil {
 		return err
+	}
+	if err := printable(at, "source", "the source name", q.Source); err != nil {
+		return err
+	}
+	for i, c := range q.Contexts {
+		if err := printable(at, fmt.Sprintf("contexts[%d].id", i), "the context id", c.ID); err != nil {
+			return err
+		}
+	}
+	for sys := range q.Predictions {
+		if err := printable(at, "predictions", "the system name", sys); err != nil {
+			return err
+		}
 	}
 	if q.Hop == "" {
 		q.Hop = "single"
@@ -88,47 +125,52 @@ func (f *fileData) addPair(at loc, field string, q store.QAPair, secondary bool)
 			q.Hop = "multi"
 		}
 	}
-	f.pairs = append(f.pairs, &pairRec{at: at, field: field, q: q, hash: qaHash(q), secondary: secondary})
-	return nil
+	return f.out.pair(f, &pairRec{at: at, idField: idField, q: q, hash: qaHash(q), secondary: secondary, says: s})
 }
 
-func (f *fileData) addClaim(at loc, field, pairField string, c store.Claim) error {
-	if err := f.claimID(at, field+".id", c.ID); err != nil {
+func (f *fileData) addClaim(at loc, field, idField, pairField string, c store.Claim) error {
+	if err := printable(at, idField, "the id", c.ID); err != nil {
 		return err
 	}
-	f.claims = append(f.claims, &claimRec{at: at, field: field, pairField: pairField, c: c, hash: claimHash(c)})
-	return nil
+	if err := printable(at, "added_by", "the annotator name", c.AddedBy); err != nil {
+		return err
+	}
+	for sys := range c.Predictions {
+		if err := printable(at, field+".predictions", "the system name", sys); err != nil {
+			return err
+		}
+	}
+	return f.out.claim(f, &claimRec{at: at, field: field, idField: idField, pairField: pairField, c: c, hash: claimHash(c)})
 }
 
-// lastLabelsOn points the item of the labels added since n at itemField, for
-// errors about an item that turns out not to exist.
-func (f *fileData) lastLabelsOn(n int, itemField string) {
-	for _, l := range f.labels[n:] {
-		l.itemField = itemField
+// addLabel validates and normalises one label of kind k ("" for any). An
+// empty value is no decision and is skipped; an unknown value is kept
+// verbatim and counted.
+func (f *fileData) addLabel(l labelRec, k schema.Kind) error {
+	if err := schema.CheckField(l.name); err != nil {
+		return l.at.errf(l.field, "%v", err)
 	}
-}
-
-// addLabel validates and normalises one label. An empty value is no decision
-// and is skipped; an unknown value is kept verbatim and counted.
-func (f *fileData) addLabel(at loc, field, annotator, item, name, value string, k schema.Kind) error {
-	if err := schema.CheckField(name); err != nil {
-		return at.errf(field, "%v", err)
+	if fd, _ := schema.Lookup(l.name); k != "" && fd.Kind != k {
+		return l.at.errf(l.field, "%s is a field of %s, not of %s", l.name, kindName(fd.Kind), kindName(k))
 	}
-	if fd, _ := schema.Lookup(name); k != "" && fd.Kind != k {
-		return at.errf(field, "%s is a field of %s, not of %s", name, kindName(fd.Kind), kindName(k))
+	if l.annotator == "" {
+		return l.at.errf(l.field, "no annotator name")
 	}
-	if annotator == "" {
-		return at.errf(field, "no annotator name")
+	if err := printable(l.at, l.field, "the annotator name", l.annotator); err != nil {
+		return err
 	}
-	v, known := schema.Normalize(name, value)
+	if err := printable(l.at, l.itemField, "the item id", l.item); err != nil {
+		return err
+	}
+	v, known := schema.Normalize(l.name, l.value)
 	if v == "" {
 		return nil
 	}
 	if !known {
-		f.sum.count(&f.sum.UnknownValues, name, v)
+		f.sum.count(&f.sum.UnknownValues, l.name, v)
 	}
-	f.labels = append(f.labels, &labelRec{at: at, field: field, itemField: field, annotator: annotator, item: item, name: name, value: v})
-	return nil
+	l.value = v
+	return f.out.label(f, &l)
 }
 
 // prediction normalises a system's verdict like an entailment label.
@@ -142,15 +184,12 @@ func (f *fileData) prediction(system, value string) string {
 
 func (f *fileData) unknownKeys(prefix string, keys []string) {
 	for _, k := range keys {
-		if f.sum.UnknownKeys == nil {
-			f.sum.UnknownKeys = map[string]int{}
-		}
-		f.sum.UnknownKeys[prefix+k]++
+		f.sum.countKey(prefix + k)
 	}
 }
 
 // labelsObject reads an item's own labels: {"annotator": {"field": "value"}}.
-func (f *fileData) labelsObject(r *rec, key, item string, k schema.Kind) error {
+func (f *fileData) labelsObject(r *rec, key, item, itemField string, k schema.Kind) error {
 	obj, err := r.object(key)
 	if err != nil || obj == nil {
 		return err
@@ -167,7 +206,8 @@ func (f *fileData) labelsObject(r *rec, key, item string, k schema.Kind) error {
 			if err != nil {
 				return err
 			}
-			if err := f.addLabel(r.at, fields.path+name, who, item, name, v, k); err != nil {
+			l := labelRec{at: r.at, field: fields.path + name, itemField: itemField, annotator: who, item: item, name: name, value: v}
+			if err := f.addLabel(l, k); err != nil {
 				return err
 			}
 		}
@@ -185,13 +225,22 @@ func kindName(k schema.Kind) string {
 // fieldOrder sorts labels in the order the TUI asks them, so the imported
 // event log reads like an annotation session.
 func fieldOrder(name string) int {
-	for i, f := range schema.AllFields() {
-		if f.Name == name {
-			return i
+	orderOnce.Do(func() {
+		order = map[string]int{}
+		for i, f := range schema.AllFields() {
+			order[f.Name] = i
 		}
+	})
+	if i, ok := order[name]; ok {
+		return i
 	}
-	return len(schema.AllFields())
+	return len(order)
 }
+
+var (
+	orderOnce sync.Once
+	order     map[string]int
+)
 
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
@@ -205,6 +254,8 @@ func sortedKeys[V any](m map[string]V) []string {
 // The content hash covers what the item is, not its labels: re-importing an
 // identical item is a no-op, a changed one needs --update. JSON of a struct
 // (fixed field order) and of maps (sorted keys) is a canonical encoding.
+// Predictions of a pair are left out when it has none, so the hashes of
+// pairs imported before pairs had predictions stay the same.
 
 func qaHash(q store.QAPair) string {
 	ctx := make([][2]string, len(q.Contexts))
@@ -215,7 +266,8 @@ func qaHash(q store.QAPair) string {
 		Kind, ID, Source, Language, Hop, Question, Answer, Rationale, Category string
 		Contexts                                                               [][2]string
 		Extra                                                                  string
-	}{"qa", q.ID, q.Source, q.Language, q.Hop, q.Question, q.Answer, q.Rationale, q.Category, ctx, q.Extra})
+		Predictions                                                            map[string]string `json:",omitempty"`
+	}{"qa", q.ID, q.Source, q.Language, q.Hop, q.Question, q.Answer, q.Rationale, q.Category, ctx, q.Extra, q.Predictions})
 }
 
 func claimHash(c store.Claim) string {
@@ -232,6 +284,12 @@ func hash(v any) string {
 	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(append([]byte("annotate-item-v1\n"), b...))
 	return hex.EncodeToString(sum[:])
+}
+
+// textHash identifies a context unit's text in the ids seen by an import.
+func textHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:16])
 }
 
 // baseName is a file name without directory and extension: the prefix of ids

@@ -11,8 +11,8 @@ import (
 
 // parseNative reads native JSONL: one QA pair per line with its context
 // units, claims, predictions and labels (DESIGN.md "Import formats" 1).
-func parseNative(f *fileData, data []byte) error {
-	return eachLine(f.name, data, func(at loc, line []byte) error {
+func parseNative(f *fileData, t *textReader) error {
+	return t.eachLine(func(at loc, line []byte) error {
 		m, err := object(at, line)
 		if err != nil {
 			return err
@@ -56,6 +56,17 @@ func (f *fileData) nativePair(r *rec) error {
 	if q.Contexts, err = nativeContexts(r); err != nil {
 		return err
 	}
+	// A pair's own verdicts (RefChecker's response-level Y), as claims have.
+	if q.Predictions, err = f.predictions(r, "predictions"); err != nil {
+		return err
+	}
+	says := saysExtra
+	if q.Language != "" {
+		says |= saysLanguage
+	}
+	if r.has("predictions") {
+		says |= saysPredictions
+	}
 	claims, err := r.array("claims")
 	if err != nil {
 		return err
@@ -64,11 +75,11 @@ func (f *fileData) nativePair(r *rec) error {
 	keys, extra := r.unknown()
 	f.unknownKeys("", keys)
 	q.Extra = extra
-	if err := f.addPair(r.at, "id", q, false); err != nil {
+	if err := f.addPair(r.at, "id", q, false, says); err != nil {
 		return err
 	}
 	if labels {
-		if err := f.labelsObject(r, "labels", q.ID, schema.KindQA); err != nil {
+		if err := f.labelsObject(r, "labels", q.ID, "id", schema.KindQA); err != nil {
 			return err
 		}
 	}
@@ -120,8 +131,9 @@ func (f *fileData) nativeClaim(c *rec, qa string, n int) error {
 	if cl.ID, err = c.id("id"); err != nil {
 		return err
 	}
+	idField := field + ".id"
 	if cl.ID == "" {
-		cl.ID = qa + "-c" + strconv.Itoa(n)
+		cl.ID, idField = qa+"-c"+strconv.Itoa(n), field
 	}
 	if err := f.claimContent(c, &cl, "a claim"); err != nil {
 		return err
@@ -129,11 +141,11 @@ func (f *fileData) nativeClaim(c *rec, qa string, n int) error {
 	labels := c.get("labels") != nil
 	keys, _ := c.unknown()
 	f.unknownKeys("claims.", keys)
-	if err := f.addClaim(c.at, field, "", cl); err != nil {
+	if err := f.addClaim(c.at, field, idField, "", cl); err != nil {
 		return err
 	}
 	if labels {
-		return f.labelsObject(c, "labels", cl.ID, schema.KindClaim)
+		return f.labelsObject(c, "labels", cl.ID, idField, schema.KindClaim)
 	}
 	return nil
 }

@@ -1,58 +1,373 @@
 package importer
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"unicode/utf8"
 )
 
 // maxRecord bounds one line or array element: far above any real QA pair, low
 // enough that a runaway line (a file without newlines, a dumped blob) is
-// reported instead of eating memory.
+// reported instead of eating memory. It is enforced while reading: a longer
+// record is counted, never held.
 const maxRecord = 16 << 20
 
-var bom = []byte("\xef\xbb\xbf")
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
-// clean strips a UTF-8 byte order mark (Windows editors write one) and
-// rejects a file with nothing in it.
-func clean(name string, data []byte) ([]byte, error) {
-	data = bytes.TrimPrefix(data, bom)
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fileLoc(name).errf("", "empty file")
-	}
-	return data, nil
+// textReader reads one input as a stream and knows where it is: the 1-based
+// line and column (in characters) of the next byte.
+type textReader struct {
+	name      string
+	r         *bufio.Reader
+	closer    io.Closer
+	line, col int
+	buf       []byte // the record being read, reused
 }
 
-func mib(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+func (t *textReader) Close() error { return t.closer.Close() }
 
-// eachLine calls fn for every non-blank line of a JSON Lines file, with CRLF
+// advance moves the position over b, which has just been consumed.
+func (t *textReader) advance(b []byte) {
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break
+		}
+		t.line++
+		t.col = 1
+		b = b[i+1:]
+	}
+	t.col += utf8.RuneCount(b)
+}
+
+// peekNonSpace skips JSON whitespace and returns the next byte without
+// consuming it; io.EOF at the end.
+func (t *textReader) peekNonSpace() (byte, error) {
+	for {
+		c, err := t.r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		switch c {
+		case ' ', '\t', '\r':
+			t.col++
+		case '\n':
+			t.line++
+			t.col = 1
+		default:
+			t.r.UnreadByte()
+			return c, nil
+		}
+	}
+}
+
+// expect consumes the byte c, which peekNonSpace has just returned.
+func (t *textReader) expect(c byte) {
+	t.r.ReadByte()
+	t.advance([]byte{c})
+}
+
+// syntaxErr is bad JSON at the reader's position.
+func (t *textReader) syntaxErr(record int, format string, args ...any) *InputError {
+	at := lineLoc(t.name, t.line)
+	at.record = record
+	return at.errf("", "bad JSON at column %d: %s", t.col, fmt.Sprintf(format, args...))
+}
+
+// tooBig is a record over maxRecord; size is its whole length.
+type tooBig struct{ size int64 }
+
+func (e *tooBig) Error() string {
+	return fmt.Sprintf("record is %s, over the %d MiB limit", mib(e.size), maxRecord>>20)
+}
+
+// eachLine calls fn for every non-blank line of a JSON Lines input, with CRLF
 // endings accepted, after the size and UTF-8 checks.
-func eachLine(name string, data []byte, fn func(at loc, line []byte) error) error {
-	for n := 1; len(data) > 0; n++ {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
+func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
+	for n := 1; ; n++ {
+		line, size, err := t.readLine()
+		if err == io.EOF && size == 0 {
+			return nil
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		at := lineLoc(t.name, n)
+		if size > maxRecord {
+			return at.errf("", "%v", &tooBig{size})
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
-		at := lineLoc(name, n)
-		if len(line) > maxRecord {
-			return at.errf("", "record is %s, over the %d MiB limit", mib(len(line)), maxRecord>>20)
-		}
 		if i := invalidUTF8(line); i >= 0 {
 			return at.errf("", "invalid UTF-8 at column %d (the input must be UTF-8)", utf8.RuneCount(line[:i])+1)
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+		if len(bytes.TrimSpace(line)) > 0 {
+			if err := fn(at, line); err != nil {
+				return err
+			}
 		}
-		if err := fn(at, line); err != nil {
-			return err
+		if err == io.EOF {
+			return nil
 		}
 	}
+}
+
+// readLine returns the next line without its newline and the line's length;
+// a line over maxRecord is read to its end but not kept.
+func (t *textReader) readLine() ([]byte, int64, error) {
+	t.buf = t.buf[:0]
+	var size int64
+	for {
+		chunk, err := t.r.ReadSlice('\n')
+		size += int64(len(chunk))
+		if size <= maxRecord+1 {
+			t.buf = append(t.buf, chunk...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == nil:
+			return t.buf[:len(t.buf)-1], size - 1, nil
+		default:
+			return t.buf, size, err
+		}
+	}
+}
+
+// value reads the JSON value that starts at the next non-space byte and
+// returns its bytes (valid only until the next read) and where it starts. It
+// only finds the value's end (brackets, strings); json.Unmarshal checks it.
+func (t *textReader) value(record int) ([]byte, pos, error) {
+	c, err := t.peekNonSpace()
+	if err == io.EOF {
+		return nil, pos{}, t.syntaxErr(record, "unexpected end of the file (is it cut short?)")
+	}
+	if err != nil {
+		return nil, pos{}, err
+	}
+	start := pos{t.line, t.col}
+	if c == '}' || c == ']' || c == ',' || c == ':' {
+		return nil, start, t.syntaxErr(record, "unexpected %q", c)
+	}
+	scalar := c != '{' && c != '[' && c != '"'
+	depth, inString, escaped := 0, false, false
+	t.buf = t.buf[:0]
+	var size int64
+	for {
+		err = nil
+		if t.r.Buffered() == 0 {
+			_, err = t.r.Peek(1) // fills the buffer
+		}
+		chunk, _ := t.r.Peek(t.r.Buffered())
+		if len(chunk) == 0 {
+			if err == io.EOF {
+				if scalar {
+					return t.take(start, size, record)
+				}
+				return nil, start, t.syntaxErr(record, "unexpected end of the file inside a value that starts at line %d (is the file cut short?)", start.line)
+			}
+			return nil, start, err
+		}
+		end := -1
+	scan:
+		for i, c := range chunk {
+			switch {
+			case scalar:
+				switch c {
+				case ',', ']', '}', ' ', '\t', '\r', '\n':
+					end = i
+					break scan
+				}
+			case inString:
+				switch {
+				case escaped:
+					escaped = false
+				case c == '\\':
+					escaped = true
+				case c == '"':
+					inString = false
+					if depth == 0 {
+						end = i + 1
+						break scan
+					}
+				}
+			case c == '"':
+				inString = true
+			case c == '{' || c == '[':
+				depth++
+			case c == '}' || c == ']':
+				depth--
+				if depth == 0 {
+					end = i + 1
+					break scan
+				}
+			}
+		}
+		n := len(chunk)
+		if end >= 0 {
+			n = end
+		}
+		size += int64(n)
+		if size <= maxRecord {
+			t.buf = append(t.buf, chunk[:n]...)
+		}
+		t.advance(chunk[:n])
+		t.r.Discard(n)
+		if end >= 0 {
+			return t.take(start, size, record)
+		}
+	}
+}
+
+func (t *textReader) take(start pos, size int64, record int) ([]byte, pos, error) {
+	if size > maxRecord {
+		at := lineLoc(t.name, start.line)
+		at.record = record
+		return nil, start, at.errf("", "%v", &tooBig{size})
+	}
+	return t.buf, start, nil
+}
+
+// errStop ends a walk early without an error.
+var errStop = errors.New("stop")
+
+// eachElement reads the JSON array that starts at the next non-space byte,
+// calling fn with each element's bytes and where it starts. It returns the
+// number of elements.
+func (t *textReader) eachElement(fn func(i int, raw []byte, at pos) error) (int, error) {
+	if c, err := t.peekNonSpace(); err != nil || c != '[' {
+		return 0, t.syntaxErr(-1, "want an array")
+	}
+	t.expect('[')
+	for i := 0; ; i++ {
+		c, err := t.peekNonSpace()
+		if err == io.EOF {
+			return i, t.syntaxErr(i, "unexpected end of the file (is it cut short?)")
+		}
+		if err != nil {
+			return i, err
+		}
+		if c == ']' && i == 0 {
+			t.expect(']')
+			return 0, nil
+		}
+		raw, start, err := t.value(i)
+		if err != nil {
+			return i, err
+		}
+		if err := fn(i, raw, start); err != nil {
+			return i, err
+		}
+		c, err = t.peekNonSpace()
+		switch {
+		case err == io.EOF:
+			return i + 1, t.syntaxErr(i, "unexpected end of the file after record %d (is it cut short?)", i)
+		case err != nil:
+			return i + 1, err
+		case c == ',':
+			t.expect(',')
+		case c == ']':
+			t.expect(']')
+			return i + 1, nil
+		default:
+			return i + 1, t.syntaxErr(i+1, "want ',' or ']' after record %d, got %q", i, c)
+		}
+	}
+}
+
+// eachKey reads the JSON object that starts at the next non-space byte,
+// calling fn with each key; fn must read the key's value (value or
+// eachElement).
+func (t *textReader) eachKey(fn func(key string) error) error {
+	if c, err := t.peekNonSpace(); err != nil || c != '{' {
+		return t.syntaxErr(-1, "want an object")
+	}
+	t.expect('{')
+	for i := 0; ; i++ {
+		c, err := t.peekNonSpace()
+		if err != nil {
+			return t.syntaxErr(-1, "unexpected end of the file (is it cut short?)")
+		}
+		if c == '}' && i == 0 {
+			t.expect('}')
+			return nil
+		}
+		if c != '"' {
+			return t.syntaxErr(-1, "want a key, got %q", c)
+		}
+		raw, start, err := t.value(-1)
+		if err != nil {
+			return err
+		}
+		var key string
+		if invalidUTF8(raw) >= 0 || json.Unmarshal(raw, &key) != nil {
+			return lineLoc(t.name, start.line).errf("", "bad JSON at column %d: a key that is not a valid string", start.col)
+		}
+		if c, err := t.peekNonSpace(); err != nil || c != ':' {
+			return t.syntaxErr(-1, "want ':' after the key %q", key)
+		}
+		t.expect(':')
+		if err := fn(key); err != nil {
+			return err
+		}
+		c, err = t.peekNonSpace()
+		switch {
+		case err != nil:
+			return t.syntaxErr(-1, "unexpected end of the file (is it cut short?)")
+		case c == ',':
+			t.expect(',')
+		case c == '}':
+			t.expect('}')
+			return nil
+		default:
+			return t.syntaxErr(-1, "want ',' or '}' after the value of %q, got %q", key, c)
+		}
+	}
+}
+
+// atEnd checks nothing but whitespace follows a JSON document.
+func (t *textReader) atEnd() error {
+	if c, err := t.peekNonSpace(); err != io.EOF {
+		if err != nil {
+			return err
+		}
+		return t.syntaxErr(-1, "%q after the end of the JSON document", c)
+	}
 	return nil
+}
+
+// pos is where a value starts: 1-based line and column (in characters).
+type pos struct{ line, col int }
+
+// element decodes one array element, found at start, into its keys: invalid
+// UTF-8 and bad JSON are placed by line and column.
+func element(name string, record int, raw []byte, start pos) (map[string]json.RawMessage, error) {
+	place := func(off int) (loc, int) {
+		line, col := lineCol(raw, off)
+		if line == 1 {
+			col += start.col - 1
+		}
+		return lineLoc(name, start.line+line-1), col
+	}
+	if i := invalidUTF8(raw); i >= 0 {
+		at, col := place(i)
+		return nil, at.errf("", "invalid UTF-8 at column %d (the input must be UTF-8)", col)
+	}
+	var m map[string]json.RawMessage
+	err := json.Unmarshal(raw, &m)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		at, col := place(int(se.Offset) - 1)
+		at.record = record
+		return nil, at.errf("", "bad JSON at column %d: %v", col, se)
+	}
+	if err != nil || m == nil {
+		return nil, recLoc(name, record).errf("", "want a JSON object, got %s", kind(raw))
+	}
+	return m, nil
 }
 
 // invalidUTF8 returns the offset of the first byte that is not UTF-8, or -1.
@@ -96,62 +411,6 @@ func object(at loc, line []byte) (map[string]json.RawMessage, error) {
 		return nil, at.errf("", "want a JSON object, got null")
 	}
 	return m, nil
-}
-
-// document checks a whole JSON file (UTF-8, syntax) and returns it. A syntax
-// error names the line and column, and the array element it is in.
-func document(name string, data []byte) (json.RawMessage, error) {
-	if i := invalidUTF8(data); i >= 0 {
-		line, col := lineCol(data, i)
-		return nil, lineLoc(name, line).errf("", "invalid UTF-8 at column %d (the input must be UTF-8)", col)
-	}
-	var raw json.RawMessage
-	err := json.Unmarshal(data, &raw)
-	if err == nil {
-		return raw, nil
-	}
-	off := len(data)
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = int(se.Offset) - 1
-	}
-	line, col := lineCol(data, off)
-	at := lineLoc(name, line)
-	at.record = failingElement(data)
-	return nil, at.errf("", "bad JSON at column %d: %v", col, err)
-}
-
-// failingElement returns the index of the first element of a top-level array
-// that does not decode, or -1 when data is not an array.
-func failingElement(data []byte) int {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-		return -1
-	}
-	for i := 0; ; i++ {
-		var raw json.RawMessage
-		if !dec.More() || dec.Decode(&raw) != nil {
-			return i
-		}
-	}
-}
-
-// elements splits a JSON array (already checked by document) into its
-// elements; what names the array in messages.
-func elements(at loc, what string, raw json.RawMessage) ([]json.RawMessage, error) {
-	var out []json.RawMessage
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, at.errf(what, "want an array, got %s", kind(raw))
-	}
-	if len(out) == 0 {
-		return nil, at.errf(what, "empty array: nothing to import")
-	}
-	for i, r := range out {
-		if len(r) > maxRecord {
-			return nil, recLoc(at.file, i).errf("", "record is %s, over the %d MiB limit", mib(len(r)), maxRecord>>20)
-		}
-	}
-	return out, nil
 }
 
 // kind names the JSON type of a raw value for "want X, got Y" messages.

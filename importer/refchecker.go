@@ -20,38 +20,21 @@ const HumanAnnotator = "refchecker-human"
 // RefCheckerSystem is the system name of RefChecker's checker predictions.
 const RefCheckerSystem = "refchecker"
 
-// arrayRecords reads a file that is a JSON array of objects and calls fn on each.
-func arrayRecords(f *fileData, data []byte, fn func(i int, r *rec) error) error {
-	doc, err := document(f.name, data)
-	if err != nil {
-		return err
-	}
-	records, err := elements(fileLoc(f.name), "", doc)
-	if err != nil {
-		return err
-	}
-	return eachObject(f.name, records, fn)
-}
+// RAGCheckerSystem is the system name of RAGChecker's checker predictions.
+const RAGCheckerSystem = "ragchecker"
 
-func eachObject(name string, records []json.RawMessage, fn func(i int, r *rec) error) error {
-	for i, raw := range records {
-		at := recLoc(name, i)
-		var m map[string]json.RawMessage
-		if json.Unmarshal(raw, &m) != nil || m == nil {
-			return at.errf("", "want a JSON object, got %s", kind(raw))
-		}
-		if err := fn(i, newRec(at, "", m)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// parseChecker reads RefChecker checker output:
-// [{"question","response","reference","claims":[[h,r,t]…],"ys":[…]}].
-func parseChecker(f *fileData, data []byte) error {
+// parseChecker reads the output of `refchecker-cli check` (refchecker/cli.py):
+// its input records {"response", "question" (optional), "reference",
+// "claims":[[h,r,t]…]} with "ys" (one verdict per claim) and "Y" (the
+// aggregated verdict of the response) added. A QA pair per record (the
+// response as the answer, the reference as its context units), a claim per
+// triplet with its ys verdict as a prediction of RefCheckerSystem, and Y as
+// the pair's own prediction.
+func parseChecker(f *fileData, t *textReader) error {
 	base := baseName(f.name)
-	return arrayRecords(f, data, func(i int, r *rec) error {
+	i := -1
+	return f.eachArrayRecord(t, func(r *rec) error {
+		i++
 		id, err := r.id("id")
 		if err != nil {
 			return err
@@ -60,7 +43,8 @@ func parseChecker(f *fileData, data []byte) error {
 			id = strconv.Itoa(i)
 		}
 		q := store.QAPair{ID: base + "/" + id, Source: base}
-		if q.Question, err = r.need("question"); err != nil {
+		// The question is optional upstream (a summary has none).
+		if q.Question, err = r.str("question"); err != nil {
 			return err
 		}
 		if q.Answer, err = r.need("response"); err != nil {
@@ -77,7 +61,11 @@ func parseChecker(f *fileData, data []byte) error {
 			}
 			q.Contexts = append(q.Contexts, store.Context{ID: cid, Text: text})
 		}
-		claims, err := r.array("claims")
+		claimsKey := "claims"
+		if !r.has("claims") && r.has("triplets") {
+			claimsKey = "triplets" // what refchecker-cli wrote before it said "claims"
+		}
+		claims, err := r.array(claimsKey)
 		if err != nil {
 			return err
 		}
@@ -88,14 +76,18 @@ func parseChecker(f *fileData, data []byte) error {
 		if ys != nil && len(ys) != len(claims) {
 			return r.errf("ys", "has %d verdicts for %d claims", len(ys), len(claims))
 		}
+		if q.Predictions, err = f.responseVerdict(r, "Y"); err != nil {
+			return err
+		}
 		keys, extra := r.unknown()
 		f.unknownKeys("", keys)
 		q.Extra = extra
-		if err := f.addPair(r.at, "id", q, false); err != nil {
+		if err := f.addPair(r.at, "id", q, false, saysExtra|saysPredictions); err != nil {
 			return err
 		}
 		for n, raw := range claims {
-			cl, err := claimValue(r, fmt.Sprintf("claims[%d]", n), raw)
+			field := fmt.Sprintf("%s[%d]", claimsKey, n)
+			cl, err := claimValue(r, field, raw)
 			if err != nil {
 				return err
 			}
@@ -109,12 +101,36 @@ func parseChecker(f *fileData, data []byte) error {
 					cl.Predictions = map[string]string{RefCheckerSystem: v}
 				}
 			}
-			if err := f.addClaim(r.at, fmt.Sprintf("claims[%d]", n), "", cl); err != nil {
+			if err := f.addClaim(r.at, field, field, "", cl); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// responseVerdict reads RefChecker's Y: a verdict ("Entailment", …,
+// "Abstain") from the strict and major aggregators, kept as the pair's
+// prediction of RefCheckerSystem. The soft aggregator (refchecker-cli's
+// default) writes the share of each class instead, which is no verdict: it
+// is left out, and the summary says how many.
+func (f *fileData) responseVerdict(r *rec, key string) (map[string]string, error) {
+	raw := r.get(key)
+	if raw == nil {
+		return nil, nil
+	}
+	var v string
+	if json.Unmarshal(raw, &v) == nil {
+		if v = f.prediction(RefCheckerSystem, v); v != "" {
+			return map[string]string{RefCheckerSystem: v}, nil
+		}
+		return nil, nil
+	}
+	if kind(raw) == "an object" {
+		f.sum.drop(`"Y" left out: it gives class shares (RefChecker's soft aggregator), not a verdict; run the check with --aggregator_name strict or major`)
+		return nil, nil
+	}
+	return nil, r.errf(key, "want a verdict string, got %s", kind(raw))
 }
 
 // claimValue reads a claim given as [h, r, t] or, from sub-sentence
@@ -134,33 +150,67 @@ func claimValue(r *rec, field string, raw json.RawMessage) (store.Claim, error) 
 	return c, err
 }
 
-// verdict reads one element of ys: a label, or a list whose first element is
-// the label (RefChecker writes one verdict per reference).
+// verdict reads one element of ys: a label, or a list with one label per
+// reference passage (refchecker-cli check keeps the passages apart). A list
+// is merged as RefChecker merges passages, merge_multi_psg_ret in
+// refchecker/checker/checker_base.py: "Entailment" if any passage entails,
+// else "Contradiction" if any contradicts, else "Neutral". An empty list (no
+// reference to check against) is no verdict.
 func verdict(r *rec, field string, raw json.RawMessage) (string, error) {
 	var v string
 	if json.Unmarshal(raw, &v) == nil {
 		return v, nil
 	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) == nil {
-		if len(list) == 0 {
-			return "", nil
-		}
-		return verdict(r, field+"[0]", list[0])
-	}
 	if kind(raw) == "null" {
 		return "", nil
 	}
-	return "", r.errf(field, "want a string or a list of strings, got %s", kind(raw))
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return "", r.errf(field, "want a string or a list of strings, got %s", kind(raw))
+	}
+	passages := make([]string, 0, len(list))
+	for i, e := range list {
+		var p string
+		if kind(e) != "null" && json.Unmarshal(e, &p) != nil {
+			return "", r.errf(fmt.Sprintf("%s[%d]", field, i), "want a string, got %s", kind(e))
+		}
+		passages = append(passages, p)
+	}
+	return mergePassages(passages), nil
+}
+
+// mergePassages is RefChecker's rule for the verdicts of one claim against
+// several passages (see verdict), on normalised labels.
+func mergePassages(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	has := map[string]bool{}
+	for _, v := range vs {
+		n, _ := schema.Normalize(schema.Entailment, v)
+		has[n] = true
+	}
+	switch {
+	case has["entailment"]:
+		return "entailment"
+	case has["contradiction"]:
+		return "contradiction"
+	}
+	return "neutral"
 }
 
 // parseHuman reads RefChecker's human annotations
-// (benchmark/human_annotations_v1): [{"id","response","<model>_response_kg":
-// [{"triplet":[h,r,t],"human_label"}]}]. Each triplet becomes a claim with one
-// entailment label of HumanAnnotator; there is no question text and no context.
-func parseHuman(f *fileData, data []byte) error {
+// (benchmark/human_annotations_v1): [{"id","response","<extractor>_response_kg":
+// [{"triplet":[h,r,t],"human_label"}]}], and the same files once
+// benchmark/evaluation/autocheck.py has run a checker over them: records
+// gain "question" and "context" (the passages), claims of other extractors
+// come as {"claim": …}, and every claim a "<checker>_label". Each claim
+// becomes a claim; its human_label a label of HumanAnnotator, with
+// claim_validity=correct (annotators judged the relation of a well-formed
+// triplet); each <checker>_label a prediction of system <checker>.
+func parseHuman(f *fileData, t *textReader) error {
 	base := baseName(f.name)
-	return arrayRecords(f, data, func(i int, r *rec) error {
+	return f.eachArrayRecord(t, func(r *rec) error {
 		id, err := r.needID("id")
 		if err != nil {
 			return err
@@ -171,6 +221,13 @@ func parseHuman(f *fileData, data []byte) error {
 		}
 		if q.Answer, err = r.need("response"); err != nil {
 			return err
+		}
+		passages, err := r.strings("context")
+		if err != nil {
+			return err
+		}
+		for n, text := range passages {
+			q.Contexts = append(q.Contexts, store.Context{ID: fmt.Sprintf("%s/ctx%d", q.ID, n+1), Text: text})
 		}
 		var kgs []string
 		for _, k := range sortedKeys(r.m) {
@@ -190,7 +247,7 @@ func parseHuman(f *fileData, data []byte) error {
 		keys, extra := r.unknown()
 		f.unknownKeys("", keys)
 		q.Extra = extra
-		if err := f.addPair(r.at, "id", q, false); err != nil {
+		if err := f.addPair(r.at, "id", q, false, saysExtra); err != nil {
 			return err
 		}
 		pos := 0
@@ -212,113 +269,161 @@ func parseHuman(f *fileData, data []byte) error {
 
 func (f *fileData) humanClaim(c *rec, qa string, pos int) error {
 	field := strings.TrimSuffix(c.path, ".")
-	raw := c.get("triplet")
-	if raw == nil {
-		return c.errf("triplet", "missing (required)")
-	}
-	t, err := triplet(c, "triplet", raw)
-	if err != nil {
-		return err
+	cl := store.Claim{ID: qa + "-c" + strconv.Itoa(pos), QAID: qa, Position: pos}
+	switch {
+	case c.has("triplet"):
+		t, err := triplet(c, "triplet", c.get("triplet"))
+		if err != nil {
+			return err
+		}
+		cl.Triplet = t
+	case c.has("claim"):
+		v, err := claimValue(c, "claim", c.get("claim"))
+		if err != nil {
+			return err
+		}
+		cl.Triplet, cl.Text = v.Triplet, v.Text
+	default:
+		return c.errf("triplet", "missing: a claim needs \"triplet\" [subject, predicate, object] or \"claim\"")
 	}
 	label, err := c.str("human_label")
 	if err != nil {
 		return err
 	}
+	c.get("attributed_sent_ids") // the extractor's pointer into the response
+	for _, k := range sortedKeys(c.m) {
+		sys, ok := strings.CutSuffix(k, "_label")
+		if !ok || k == "human_label" || sys == "" {
+			continue
+		}
+		v, err := c.str(k)
+		if err != nil {
+			return err
+		}
+		if v = f.prediction(sys, v); v != "" {
+			if cl.Predictions == nil {
+				cl.Predictions = map[string]string{}
+			}
+			cl.Predictions[sys] = v
+		}
+	}
 	keys, _ := c.unknown()
 	f.unknownKeys("<model>_response_kg.", keys)
-	cl := store.Claim{ID: qa + "-c" + strconv.Itoa(pos), QAID: qa, Position: pos, Triplet: t}
-	if err := f.addClaim(c.at, field, "", cl); err != nil {
+	if err := f.addClaim(c.at, field, field, "", cl); err != nil {
 		return err
 	}
-	return f.addLabel(c.at, field+".human_label", HumanAnnotator, cl.ID, schema.Entailment, label, schema.KindClaim)
+	if strings.TrimSpace(label) == "" {
+		return nil
+	}
+	l := labelRec{at: c.at, itemField: field, annotator: HumanAnnotator, item: cl.ID,
+		field: field + ".human_label", name: schema.ClaimValidity, value: "correct"}
+	if err := f.addLabel(l, schema.KindClaim); err != nil {
+		return err
+	}
+	l.name, l.value = schema.Entailment, label
+	return f.addLabel(l, schema.KindClaim)
 }
 
-// ragcheckerKept are RAGChecker output keys kept with the pair as extra data
+// ragcheckerKept are RAGChecker keys kept with the pair as extra data
 // without a warning: they are known, just not annotated.
 var ragcheckerKept = map[string]bool{"gt_answer": true, "gt_answer_claims": true, "answer2response": true,
-	"response2answer": true, "retrieved2response": true, "retrieved2answer": true, "metrics": true}
+	"response2answer": true, "retrieved2answer": true, "metrics": true}
 
-// parseRAGChecker reads RAGChecker checking output: {"results":[{query_id,
+// parseRAGChecker reads RAGChecker's checking output {"results":[{query_id,
 // query, gt_answer, response, retrieved_context:[{doc_id,text}],
-// response_claims:[[h,r,t]…]}]} -> QA pairs (the response as the answer, the
-// retrieved chunks as contexts) and their claims, without predictions.
-func parseRAGChecker(f *fileData, data []byte) error {
-	doc, err := document(f.name, data)
-	if err != nil {
-		return err
-	}
-	at := fileLoc(f.name)
-	var top map[string]json.RawMessage
-	if json.Unmarshal(doc, &top) != nil || top["results"] == nil {
-		return at.errf("results", "missing: a RAGChecker file is {\"results\":[…]}")
-	}
-	records, err := elements(at, "results", top["results"])
-	if err != nil {
-		return err
-	}
+// response_claims:[[h,r,t]…], retrieved2response, …}]} and its checking
+// input {"input_data":[…]} (the same records before checking): QA pairs (the
+// response as the answer, the retrieved chunks as contexts), their claims,
+// and retrieved2response[claim][chunk] merged into a prediction of
+// RAGCheckerSystem per claim.
+func parseRAGChecker(f *fileData, t *textReader) error {
 	base := baseName(f.name)
-	return eachObject(f.name, records, func(i int, r *rec) error {
-		id, err := r.needID("query_id")
+	return f.eachDocRecord(t, []string{"results", "input_data"}, `a RAGChecker file is {"results":[…]} (checking output) or {"input_data":[…]} (checking input)`,
+		func(string, []byte) error { return nil }, // "metrics" of the whole run
+		func(r *rec) error { return f.ragcheckerRecord(r, base) })
+}
+
+func (f *fileData) ragcheckerRecord(r *rec, base string) error {
+	id, err := r.needID("query_id")
+	if err != nil {
+		return err
+	}
+	q := store.QAPair{ID: base + "/" + id, Source: base}
+	if q.Question, err = r.need("query"); err != nil {
+		return err
+	}
+	if q.Answer, err = r.need("response"); err != nil {
+		return err
+	}
+	ctxs, err := r.array("retrieved_context")
+	if err != nil {
+		return err
+	}
+	for n, raw := range ctxs {
+		c, err := r.sub(fmt.Sprintf("retrieved_context[%d]", n), raw)
 		if err != nil {
 			return err
 		}
-		q := store.QAPair{ID: base + "/" + id, Source: base}
-		if q.Question, err = r.need("query"); err != nil {
-			return err
-		}
-		if q.Answer, err = r.need("response"); err != nil {
-			return err
-		}
-		ctxs, err := r.array("retrieved_context")
+		doc, err := c.id("doc_id")
 		if err != nil {
 			return err
 		}
-		for n, raw := range ctxs {
-			c, err := r.sub(fmt.Sprintf("retrieved_context[%d]", n), raw)
-			if err != nil {
-				return err
-			}
-			doc, err := c.id("doc_id")
-			if err != nil {
-				return err
-			}
-			if doc == "" {
-				doc = strconv.Itoa(n)
-			}
-			text, err := c.need("text")
-			if err != nil {
-				return err
-			}
-			// doc ids number the chunks retrieved for one query.
-			q.Contexts = append(q.Contexts, store.Context{ID: q.ID + "/" + doc, Text: text})
+		if doc == "" {
+			doc = strconv.Itoa(n)
 		}
-		claims, err := r.array("response_claims")
+		text, err := c.need("text")
 		if err != nil {
 			return err
 		}
-		keys, extra := r.unknown()
-		var odd []string
-		for _, k := range keys {
-			if !ragcheckerKept[k] {
-				odd = append(odd, k)
-			}
+		// doc ids number the chunks retrieved for one query.
+		q.Contexts = append(q.Contexts, store.Context{ID: q.ID + "/" + doc, Text: text})
+	}
+	claims, err := r.array("response_claims")
+	if err != nil {
+		return err
+	}
+	checked, err := r.array("retrieved2response")
+	if err != nil {
+		return err
+	}
+	if checked != nil && len(checked) != len(claims) {
+		return r.errf("retrieved2response", "has %d rows for %d response claims", len(checked), len(claims))
+	}
+	keys, extra := r.unknown()
+	var odd []string
+	for _, k := range keys {
+		if !ragcheckerKept[k] {
+			odd = append(odd, k)
 		}
-		f.unknownKeys("", odd)
-		q.Extra = extra
-		if err := f.addPair(r.at, "query_id", q, false); err != nil {
+	}
+	f.unknownKeys("", odd)
+	q.Extra = extra
+	if err := f.addPair(r.at, "query_id", q, false, saysExtra); err != nil {
+		return err
+	}
+	for n, raw := range claims {
+		field := fmt.Sprintf("response_claims[%d]", n)
+		cl, err := claimValue(r, field, raw)
+		if err != nil {
 			return err
 		}
-		for n, raw := range claims {
-			field := fmt.Sprintf("response_claims[%d]", n)
-			cl, err := claimValue(r, field, raw)
+		cl.ID, cl.QAID, cl.Position = q.ID+"-c"+strconv.Itoa(n+1), q.ID, n+1
+		if checked != nil {
+			// RAGChecker counts a response claim as faithful when any
+			// retrieved chunk entails it (ragchecker/computation.py,
+			// evaluate_faithfulness: np.max over the chunks); that is the
+			// first step of RefChecker's merge, used here whole.
+			v, err := verdict(r, fmt.Sprintf("retrieved2response[%d]", n), checked[n])
 			if err != nil {
 				return err
 			}
-			cl.ID, cl.QAID, cl.Position = q.ID+"-c"+strconv.Itoa(n+1), q.ID, n+1
-			if err := f.addClaim(r.at, field, "", cl); err != nil {
-				return err
+			if v = f.prediction(RAGCheckerSystem, v); v != "" {
+				cl.Predictions = map[string]string{RAGCheckerSystem: v}
 			}
 		}
-		return nil
-	})
+		if err := f.addClaim(r.at, field, field, "", cl); err != nil {
+			return err
+		}
+	}
+	return nil
 }

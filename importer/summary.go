@@ -3,7 +3,10 @@ package importer
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/annotate-dev/annotate/store"
 )
@@ -46,16 +49,50 @@ type FileSummary struct {
 	// UnknownKeys counts input keys no mapping knows (ClaimRAG-LAW, native):
 	// kept with the QA pair as extra data, never fatal.
 	UnknownKeys map[string]int `json:"unknown_keys,omitempty"`
+	// Dropped counts what was read but not kept, by what it was.
+	Dropped map[string]int `json:"dropped,omitempty"`
 }
+
+// maxDistinct bounds the distinct values a summary counts per field (and the
+// distinct unknown keys): a file of any size gives a summary of bounded size.
+const maxDistinct = 100
+
+// otherValues counts the values past maxDistinct.
+const otherValues = "(others)"
 
 func (f *FileSummary) count(m *map[string]map[string]int, key, value string) {
 	if *m == nil {
 		*m = map[string]map[string]int{}
 	}
 	if (*m)[key] == nil {
-		(*m)[key] = map[string]int{}
+		if len(*m) >= maxDistinct {
+			key = otherValues
+		}
+		if (*m)[key] == nil {
+			(*m)[key] = map[string]int{}
+		}
+	}
+	if _, ok := (*m)[key][value]; !ok && len((*m)[key]) >= maxDistinct {
+		value = otherValues
 	}
 	(*m)[key][value]++
+}
+
+func (f *FileSummary) countKey(key string) {
+	if f.UnknownKeys == nil {
+		f.UnknownKeys = map[string]int{}
+	}
+	if _, ok := f.UnknownKeys[key]; !ok && len(f.UnknownKeys) >= maxDistinct {
+		key = otherValues
+	}
+	f.UnknownKeys[key]++
+}
+
+func (f *FileSummary) drop(what string) {
+	if f.Dropped == nil {
+		f.Dropped = map[string]int{}
+	}
+	f.Dropped[what]++
 }
 
 // Summary is what one import did, file by file.
@@ -90,27 +127,44 @@ func (s Summary) NoOp() bool {
 func (s Summary) Warnings() []string {
 	var out []string
 	for _, f := range s.Files {
+		file := quoted(f.File)
 		for _, field := range sortedKeys(f.UnknownValues) {
 			for _, v := range byCount(f.UnknownValues[field]) {
 				n := f.UnknownValues[field][v]
-				out = append(out, fmt.Sprintf("warning: %s: %d %s of %s %s unknown value %q (kept, left out of metrics)",
-					f.File, n, plural(n, "label", "labels"), field, plural(n, "has", "have"), v))
+				value := fmt.Sprintf("unknown value %q", v)
+				if v == otherValues {
+					value = "other unknown values"
+				}
+				out = append(out, fmt.Sprintf("warning: %s: %d %s of %s %s %s (kept, left out of metrics)",
+					file, n, plural(n, "label", "labels"), quoted(field), plural(n, "has", "have"), value))
 			}
 		}
 		for _, sys := range sortedKeys(f.UnknownPredictions) {
 			for _, v := range byCount(f.UnknownPredictions[sys]) {
 				n := f.UnknownPredictions[sys][v]
-				out = append(out, fmt.Sprintf("warning: %s: %d %s of %s %s unknown value %q (kept, counted as \"other\" in metrics)",
-					f.File, n, plural(n, "prediction", "predictions"), sys, plural(n, "has", "have"), v))
+				value := fmt.Sprintf("unknown value %q", v)
+				if v == otherValues {
+					value = "other unknown values"
+				}
+				out = append(out, fmt.Sprintf("warning: %s: %d %s of %s %s %s (kept, counted as \"other\" in metrics)",
+					file, n, plural(n, "prediction", "predictions"), quoted(sys), plural(n, "has", "have"), value))
 			}
 		}
 		if len(f.UnknownKeys) > 0 {
 			var keys []string
 			for _, k := range byCount(f.UnknownKeys) {
-				keys = append(keys, fmt.Sprintf("%s (%d)", k, f.UnknownKeys[k]))
+				name := quoted(k)
+				if k == otherValues {
+					name = "other keys"
+				}
+				keys = append(keys, fmt.Sprintf("%s (%d)", name, f.UnknownKeys[k]))
 			}
 			out = append(out, fmt.Sprintf("warning: %s: unknown keys, not interpreted (a QA pair's are kept with it as extra data): %s",
-				f.File, strings.Join(keys, ", ")))
+				file, strings.Join(keys, ", ")))
+		}
+		for _, what := range sortedKeys(f.Dropped) {
+			n := f.Dropped[what]
+			out = append(out, fmt.Sprintf("warning: %s: %s (%d %s)", file, what, n, plural(n, "record", "records")))
 		}
 	}
 	return out
@@ -133,7 +187,7 @@ func (s Summary) String() string {
 		fmt.Fprintf(&b, "nothing changed: all %s already in the database\n", joinAnd(parts))
 	} else {
 		for _, f := range s.Files {
-			fmt.Fprintf(&b, "%s (%s): %s\n", f.File, f.Format, f.line())
+			fmt.Fprintf(&b, "%s (%s): %s\n", quoted(f.File), f.Format, f.line())
 		}
 		if len(s.Files) > 1 {
 			fmt.Fprintf(&b, "total: %s\n", t.line())
@@ -176,6 +230,17 @@ func plural(n int, one, many string) string {
 }
 
 func plural2(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
+
+// quoted shows s as it is when it is printable, quoted with escapes when it
+// has control characters: data never reaches the terminal raw.
+func quoted(s string) string {
+	for _, r := range s {
+		if unicode.IsControl(r) || isBidiControl(r) || r == '\u2028' || r == '\u2029' || r == utf8.RuneError {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
 
 // byCount orders keys by descending count, then name.
 func byCount(m map[string]int) []string {

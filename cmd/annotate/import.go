@@ -1,11 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -14,34 +20,92 @@ func init() {
 		var opt importer.Options
 		cmd := &cobra.Command{
 			Use:   "import FILE...",
-			Short: "Import items and labels (native JSONL, labels JSONL, ClaimRAG-LAW, RefChecker, exported folder)",
+			Short: "Import items and labels (native JSONL, labels JSONL, ClaimRAG-LAW, RefChecker, RAGChecker, exported folder)",
 			Long: `Import QA pairs, claims and labels. The format of each file is detected from
-its content; --format forces one. One invocation is one transaction: any
-error leaves the database unchanged. Re-importing an identical item is a
-no-op; a changed item with an existing id is an error unless --update.`,
+the keys that define it; a file that fits no format, or several, is refused
+with the formats it resembles: --format says which. One invocation is one
+transaction: any error leaves the database unchanged (and a database this
+import would have created is not left behind). Re-importing an identical
+item is a no-op; a changed item with an existing id is an error unless
+--update. Files are read as streams: memory does not grow with their size.
+On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 			Example: `  annotate import gdpr.jsonl civil.jsonl
   annotate import --annotator sam labels-sam.jsonl
   annotate import GDPR-RAG-LAW.json GDPR-CLAIM-LAW.json
-  annotate import dolly_gpt4_answers.json nq_gpt4_answers.json`,
+  annotate import dolly_gpt4_answers.json nq_gpt4_answers.json
+  annotate import --json checking_outputs.json`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				s, err := g.open()
-				if err != nil {
-					return err
+				// A progress line only on a terminal: piped or redirected
+				// stderr gets no control characters.
+				if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(f.Fd()) {
+					opt.Progress = f
 				}
-				defer s.Close()
 				opt.GuidelinesVersion = guidelines.Version
-				sum, err := importer.Import(s, args, opt)
+				sum, err := importInto(g.db, args, opt)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), strings.TrimRight(sum.String(), "\n"))
-				return nil
+				return printImport(cmd, g, sum)
 			},
 		}
-		cmd.Flags().StringVar(&opt.Format, "format", "", "force a format: native, labels, claimrag, refchecker-checker, ragchecker, refchecker-human, hf")
+		cmd.Flags().StringVar(&opt.Format, "format", "", "force a format: "+strings.Join(importer.Formats, ", "))
 		cmd.Flags().BoolVar(&opt.Update, "update", false, "replace items whose content changed")
 		cmd.Flags().StringVar(&opt.Annotator, "annotator", "", "annotator of labels that do not name one (ClaimRAG-LAW default: claimrag-expert)")
 		return cmd
+	})
+}
+
+// importInto imports into the database at path, creating it when it does
+// not exist; when the import fails, a database it created is removed with
+// its -wal and -shm files, so a failed first import leaves nothing behind.
+func importInto(path string, files []string, opt importer.Options) (importer.Summary, error) {
+	_, statErr := os.Lstat(path)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	s, err := store.Open(path)
+	if err != nil {
+		if created {
+			removeDB(path)
+		}
+		if dbErr := store.ExplainError(path, err); dbErr != nil {
+			return importer.Summary{}, dbErr
+		}
+		return importer.Summary{}, err
+	}
+	sum, err := importer.Import(s, files, opt)
+	if cerr := s.Close(); err == nil && cerr != nil {
+		err = store.ExplainError(path, cerr)
+		if err == nil {
+			err = cerr
+		}
+	}
+	if err != nil && created {
+		removeDB(path)
+	}
+	return sum, err
+}
+
+func removeDB(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(path + suffix)
+	}
+}
+
+func printImport(cmd *cobra.Command, g *globals, sum importer.Summary) error {
+	out := cmd.OutOrStdout()
+	if !g.json {
+		fmt.Fprintln(out, strings.TrimRight(sum.String(), "\n"))
+		return nil
+	}
+	t := sum.Total()
+	warnings := []string{}
+	for _, w := range sum.Warnings() {
+		warnings = append(warnings, strings.TrimPrefix(w, "warning: "))
+	}
+	return json.NewEncoder(out).Encode(map[string]any{
+		"files":           sum.Files,
+		"total":           map[string]any{"qa": t.QA, "claims": t.Claims, "labels_added": t.LabelsAdded, "labels_unchanged": t.LabelsUnchanged},
+		"nothing_changed": sum.NoOp(),
+		"warnings":        warnings,
 	})
 }

@@ -1,0 +1,303 @@
+package importer
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// predictionsOf lists "ext_id=value" of one system's predictions, sorted.
+func predictionsOf(t *testing.T, s *store.Store, system string) string {
+	t.Helper()
+	rows, err := s.DB().Query(`SELECT i.ext_id||'='||p.value FROM predictions p JOIN items i ON i.id=p.item_id
+		WHERE p.system=? ORDER BY i.ext_id`, system)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		rows.Scan(&v)
+		out = append(out, v)
+	}
+	return strings.Join(out, " ")
+}
+
+// RefChecker's own benchmark files (testdata: the first 6 records of three
+// of them): every triplet a claim; its human label an entailment label of
+// refchecker-human and, since the annotators judged the relation of a
+// well-formed triplet, a claim_validity=correct label (issue 9, 7e).
+// Counts by hand from the slices: 6+6+6 pairs; 33+15+9 triplets.
+func TestRefCheckerHumanAnnotations(t *testing.T) {
+	files := []string{testdata("dolly_gpt4_answers.json"), testdata("msmarco_gpt4_answers.json"), testdata("nq_gpt4_answers.json")}
+	s := openDB(t)
+	sum := mustImport(t, s, files, Options{})
+	if n := count(t, s, "SELECT COUNT(*) FROM items WHERE kind='qa'"); n != 18 {
+		t.Fatalf("QA pairs: %d, want 18", n)
+	}
+	if n := count(t, s, "SELECT COUNT(*) FROM items WHERE kind='claim'"); n != 57 {
+		t.Fatalf("claims: %d, want 57 (33+15+9)", n)
+	}
+	if n := count(t, s, "SELECT COUNT(*) FROM label_events WHERE field='claim_validity' AND value='correct'"); n != 57 {
+		t.Fatalf("claim_validity=correct labels: %d, want one per triplet (57)", n)
+	}
+	if n := labelsOf(t, s, HumanAnnotator); n != 114 {
+		t.Fatalf("labels of %s: %d, want 114 (validity and entailment of 57 triplets)", HumanAnnotator, n)
+	}
+	if !strings.Contains(sum.String(), "testdata/dolly_gpt4_answers.json (refchecker-human): 6 QA pairs added; 33 claims added; 66 labels added") {
+		t.Fatalf("summary text:\n%s", sum)
+	}
+	// Ids carry the file's base name; the first triplet of 12646 is entailed.
+	if got := current(t, s, HumanAnnotator, "dolly_gpt4_answers/12646-c1"); got["entailment"] != "entailment" || got["claim_validity"] != "correct" {
+		t.Fatalf("labels of dolly_gpt4_answers/12646-c1: %v", got)
+	}
+	// nq's slice has one Contradiction and one Neutral (by hand).
+	if n := count(t, s, "SELECT COUNT(*) FROM current_labels WHERE field='entailment' AND value='contradiction'"); n != 1 {
+		t.Fatalf("contradiction labels %d, want 1", n)
+	}
+	// The labels now count: metrics extraction sees 57 judged claims, all valid.
+	m, err := report.Metrics(s, report.MetricsOptions{Selection: report.Selection{Annotator: HumanAnnotator}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := m.Extraction["all"]; e == nil || e.Judged != 57 || e.Valid != 57 {
+		t.Fatalf("extraction of %s: %+v", HumanAnnotator, e)
+	}
+
+	events := count(t, s, "SELECT COUNT(*) FROM label_events")
+	again := mustImport(t, s, files, Options{})
+	want := "nothing changed: all 18 QA pairs, 57 claims and 114 labels are already in the database"
+	if !again.NoOp() || !strings.HasPrefix(again.String(), want) {
+		t.Fatalf("re-import summary:\n%s\nwant %q", again, want)
+	}
+	if n := count(t, s, "SELECT COUNT(*) FROM label_events"); n != events {
+		t.Fatalf("label events %d -> %d on re-import", events, n)
+	}
+}
+
+// A human-annotation file a checker has run over (benchmark/evaluation/
+// autocheck.py writes <checker>_label beside human_label): the checker's
+// labels are predictions of system <checker>, so metrics --system nli works
+// on RefChecker's own benchmark (issue 9, 7c). The slice's 33 triplets are
+// all Entailment for the humans; the synthetic nli_label differs on every
+// 4th (8 of 33, made Neutral): accuracy 25/33 by hand.
+func TestRefCheckerHumanCheckerLabels(t *testing.T) {
+	s := openDB(t)
+	sum := mustImport(t, s, []string{testdata("autocheck/dolly_gpt4_answers.json")}, Options{})
+	if len(sum.Files[0].UnknownKeys) != 0 {
+		t.Fatalf("nli_label must be understood, not reported: %v", sum.Files[0].UnknownKeys)
+	}
+	if n := count(t, s, "SELECT COUNT(*) FROM predictions WHERE system='nli'"); n != 33 {
+		t.Fatalf("nli predictions %d, want 33", n)
+	}
+	if n := count(t, s, "SELECT COUNT(*) FROM predictions WHERE system='nli' AND value='neutral'"); n != 8 {
+		t.Fatalf("neutral nli predictions %d, want 8", n)
+	}
+	m, err := report.Metrics(s, report.MetricsOptions{Selection: report.Selection{Annotator: HumanAnnotator}, System: "nli"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := m.Verification["all"]
+	if v == nil || v.N != 33 {
+		t.Fatalf("verification of nli against %s: %+v", HumanAnnotator, v)
+	}
+	agree := 0
+	for _, class := range []string{"entailment", "neutral", "contradiction"} {
+		agree += v.Confusion[class][class]
+	}
+	if agree != 25 || v.Confusion["entailment"]["neutral"] != 8 {
+		t.Fatalf("confusion %v: want 25 of 33 agreeing, 8 entailment judged neutral", v.Confusion)
+	}
+
+	// autocheck.py also writes the question and the passages it checked
+	// against, and claims of other extractors as {"claim": …} without a
+	// human label.
+	p := writeFile(t, t.TempDir(), "nq_x_answers.json", `[{"id":"7","question":"who sang it?","context":["Passage one.","Passage two."],
+	 "response":"Chuck Berry sang it.","claude2_response_kg":[{"triplet":["Chuck Berry","sang","it"],"human_label":"Contradiction","nli_label":"Neutral"}],
+	 "gpt4_response_kg":[{"claim":"Chuck Berry sang it.","attributed_sent_ids":[0],"nli_label":"Contradiction"}],"extraction_orig_response":"…"}]`)
+	s = openDB(t)
+	mustImport(t, s, []string{p}, Options{})
+	ref, _ := s.Resolve("nq_x_answers/7")
+	q, err := s.QA(ref.ItemID)
+	if err != nil || q.Question != "who sang it?" || len(q.Contexts) != 2 || q.Contexts[1].Text != "Passage two." {
+		t.Fatalf("QA %+v %v", q, err)
+	}
+	if got := predictionsOf(t, s, "nli"); got != "nq_x_answers/7-c1=neutral nq_x_answers/7-c2=contradiction" {
+		t.Fatalf("nli predictions: %s", got)
+	}
+	if got := current(t, s, HumanAnnotator, "nq_x_answers/7-c2"); len(got) != 0 {
+		t.Fatalf("a claim without human_label has no label: %v", got)
+	}
+	if c, _ := s.Resolve("nq_x_answers/7-c2"); c.ItemID == 0 {
+		t.Fatal("the gpt4 extractor's claim is missing")
+	} else if cl, _ := s.Claim(c.ItemID); cl.Text != "Chuck Berry sang it." {
+		t.Fatalf("claim %+v", cl)
+	}
+}
+
+func TestRefCheckerIDsDoNotCollide(t *testing.T) {
+	src := string(readFile(t, testdata("refchecker_example_in.json")))
+	dir := t.TempDir()
+	a := writeFile(t, dir, "run_a.json", src)
+	b := writeFile(t, filepath.Join(dir, "other"), "run_b.json", src)
+	s := openDB(t)
+	mustImport(t, s, []string{a, b}, Options{})
+	if n := count(t, s, "SELECT COUNT(*) FROM items WHERE kind='qa'"); n != 6 {
+		t.Fatalf("QA pairs %d, want 6: same record numbers in two files must not collide", n)
+	}
+	for _, id := range []string{"run_a/0", "run_b/0", "run_b/2"} {
+		if _, err := s.Resolve(id); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+}
+
+// refchecker-cli check's output: claims with their ys verdicts, and Y.
+// Expected values from RefChecker's own code (see testdata/LICENSE.md): the
+// merged ys of a list is merge_multi_psg_ret's, Y is strict_agg's.
+func TestRefCheckerChecker(t *testing.T) {
+	s := openDB(t)
+	sum := mustImport(t, s, []string{testdata("refchecker_example_in.json")}, Options{})
+	if f := sum.Files[0]; f.Format != FormatChecker || f.QA.Added != 3 || f.Claims.Added != 0 {
+		t.Fatalf("summary %+v", f)
+	}
+	ref, _ := s.Resolve("refchecker_example_in/1")
+	q, err := s.QA(ref.ItemID)
+	if err != nil || q.Question != "who sang i ran all the way home" || len(q.Contexts) != 1 || !strings.HasPrefix(q.Contexts[0].Text, "The Impalas") {
+		t.Fatalf("QA %+v %v", q, err)
+	}
+
+	// The strict aggregator: ys of one passage are strings (the aggregator
+	// flattens them), of two passages lists; the 3rd record has no question.
+	s = openDB(t)
+	sum = mustImport(t, s, []string{testdata("refchecker_check_strict.json")}, Options{})
+	if f := sum.Files[0]; f.QA.Added != 3 || f.Claims.Added != 7 || len(f.UnknownKeys) != 0 {
+		t.Fatalf("summary %+v", f)
+	}
+	want := "refchecker_check_strict/0=contradiction " +
+		"refchecker_check_strict/0-c1=contradiction refchecker_check_strict/0-c2=neutral refchecker_check_strict/0-c3=neutral " +
+		// strict_agg compares each list to a string, so Y of lists is Entailment
+		"refchecker_check_strict/1=entailment " +
+		// [Neutral, Contradiction] -> Contradiction; [Neutral, Neutral] -> Neutral
+		"refchecker_check_strict/1-c1=contradiction refchecker_check_strict/1-c2=neutral " +
+		// [Entailment, Neutral] -> Entailment
+		"refchecker_check_strict/2=entailment refchecker_check_strict/2-c1=entailment refchecker_check_strict/2-c2=neutral"
+	if got := predictionsOf(t, s, RefCheckerSystem); got != want {
+		t.Fatalf("predictions\n got %s\nwant %s", got, want)
+	}
+	ref, _ = s.Resolve("refchecker_check_strict/2")
+	if q, err := s.QA(ref.ItemID); err != nil || q.Question != "" || len(q.Contexts) != 2 || q.Hop != "multi" {
+		t.Fatalf("a record without question: %+v %v", q, err)
+	}
+	if again := mustImport(t, s, []string{testdata("refchecker_check_strict.json")}, Options{}); !again.NoOp() {
+		t.Fatalf("re-import: %s", again)
+	}
+
+	// The soft aggregator's Y is the share of each class, not a verdict.
+	s = openDB(t)
+	sum = mustImport(t, s, []string{testdata("refchecker_check_soft.json")}, Options{})
+	if n := count(t, s, "SELECT COUNT(*) FROM predictions p JOIN items i ON i.id=p.item_id WHERE i.kind='qa'"); n != 0 {
+		t.Fatalf("%d response-level predictions from soft Y, want none", n)
+	}
+	if n := count(t, s, "SELECT COUNT(*) FROM predictions"); n != 7 {
+		t.Fatalf("claim predictions %d, want 7", n)
+	}
+	if !strings.Contains(sum.String(), `refchecker_check_soft.json: "Y" left out: it gives class shares (RefChecker's soft aggregator), not a verdict; run the check with --aggregator_name strict or major (3 records)`) {
+		t.Fatalf("want a warning about the soft Y:\n%s", sum)
+	}
+
+	// Inline: a verdict list merged, a string kept, an unknown value warned.
+	p := writeFile(t, t.TempDir(), "checked.json", `[
+ {"question":"Who wrote it?","response":"Paul Stookey wrote it in 1967.","reference":["It is a 1967 song.","Written by Paul Stookey."],
+  "claims":[["song","written by","Paul Stookey"],["song","released in","1967"],"It is a folk song.",["song","sung by","Mary"]],
+  "ys":[["Neutral","Entailment"],"contradiction","Unsure",[]],"Y":"Abstain"}]`)
+	s = openDB(t)
+	sum = mustImport(t, s, []string{p}, Options{})
+	if got := predictionsOf(t, s, RefCheckerSystem); got != "checked/0=Abstain checked/0-c1=entailment checked/0-c2=contradiction checked/0-c3=Unsure" {
+		t.Fatalf("predictions %s", got)
+	}
+	if !strings.Contains(sum.String(), `1 prediction of refchecker has unknown value "Unsure"`) {
+		t.Fatalf("want a warning about Unsure:\n%s", sum)
+	}
+	c, _ := s.Resolve("checked/0-c3")
+	if cl, _ := s.Claim(c.ItemID); cl.Text != "It is a folk song." {
+		t.Fatalf("text claim %+v", cl)
+	}
+}
+
+// mergePassages against RefChecker's merge_multi_psg_ret
+// (refchecker/checker/checker_base.py), whose answers were obtained by
+// running it on these lists.
+func TestMergePassages(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"Neutral", "Entailment"}, "entailment"},
+		{[]string{"Contradiction", "Entailment"}, "entailment"},
+		{[]string{"Neutral", "Contradiction"}, "contradiction"},
+		{[]string{"Neutral", "Neutral"}, "neutral"},
+		{[]string{"Abstain"}, "neutral"},
+		{[]string{"entailment"}, "entailment"}, // RefChecker's labels are capitalised; ours are matched case-insensitively
+		{nil, ""},
+	} {
+		if got := mergePassages(c.in); got != c.want {
+			t.Errorf("mergePassages(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// RAGChecker's checking output: retrieved2response[claim][chunk] become
+// predictions of system ragchecker. A claim entailed by any chunk is
+// entailment: per pair, the share of entailment predictions is then
+// RAGChecker's own faithfulness, which the file carries (0.3636… = 4/11 and
+// 1.0).
+func TestRAGChecker(t *testing.T) {
+	s := openDB(t)
+	sum := mustImport(t, s, []string{testdata("ragchecker_checking_outputs.json")}, Options{})
+	f := sum.Files[0]
+	if f.Format != FormatRAGChecker || f.QA.Added != 2 || f.Claims.Added != 16 || len(f.UnknownKeys) != 0 {
+		t.Fatalf("summary %+v", f)
+	}
+	if n := count(t, s, "SELECT COUNT(*) FROM context_units"); n != 7 {
+		t.Fatalf("context units %d, want 7", n)
+	}
+	for _, c := range []struct {
+		qa     string
+		claims int
+		faith  float64 // metrics.faithfulness in the file
+	}{{"ragchecker_checking_outputs/0", 11, 0.36363636363636365}, {"ragchecker_checking_outputs/1", 5, 1.0}} {
+		entailed := count(t, s, `SELECT COUNT(*) FROM predictions p JOIN items i ON i.id=p.item_id JOIN items q ON q.id=i.parent_id
+			WHERE q.ext_id=? AND p.system='ragchecker' AND p.value='entailment'`, c.qa)
+		all := count(t, s, `SELECT COUNT(*) FROM predictions p JOIN items i ON i.id=p.item_id JOIN items q ON q.id=i.parent_id
+			WHERE q.ext_id=? AND p.system='ragchecker'`, c.qa)
+		if all != c.claims || float64(entailed)/float64(all) != c.faith {
+			t.Errorf("%s: %d of %d claims entailed, want faithfulness %v", c.qa, entailed, all, c.faith)
+		}
+	}
+	// The first claim of query 0 is entailed by the second chunk only.
+	if got := predictionsOf(t, s, RAGCheckerSystem); !strings.HasPrefix(got, "ragchecker_checking_outputs/0-c1=entailment ragchecker_checking_outputs/0-c10=entailment ragchecker_checking_outputs/0-c11=neutral") {
+		t.Fatalf("predictions %s", got)
+	}
+	ref, _ := s.Resolve("ragchecker_checking_outputs/0")
+	q, _ := s.QA(ref.ItemID)
+	if q.Question != "What's the longest river in the world?" || !strings.HasPrefix(q.Answer, "The longest river") || !strings.Contains(q.Extra, "gt_answer") {
+		t.Fatalf("QA %+v", q)
+	}
+
+	// RAGChecker's checking input: the same pairs, before checking. The
+	// answer under review is the response, never the reference gt_answer.
+	s = openDB(t)
+	sum = mustImport(t, s, []string{testdata("ragchecker_checking_inputs.json")}, Options{})
+	if f := sum.Files[0]; f.Format != FormatRAGChecker || f.QA.Added != 2 || f.Claims.Added != 0 {
+		t.Fatalf("summary %+v", f)
+	}
+	ref, _ = s.Resolve("ragchecker_checking_inputs/1")
+	if q, _ := s.QA(ref.ItemID); !strings.HasPrefix(q.Answer, "The flag of the Democratic Republic of the Congo (DRC) features") || len(q.Contexts) != 3 {
+		t.Fatalf("QA %+v", q)
+	}
+}

@@ -1,0 +1,82 @@
+package importer
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annotate-dev/annotate/demo"
+	"github.com/annotate-dev/annotate/exporter"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Re-importing one's own export into the database that holds the originals
+// is "nothing changed" and changes nothing (issue 9, item 11). The demo's
+// claims carry no "origin" and the hf rows say "extracted", the pairs' hf
+// rows carry no extra keys: the stored content is compared, not only the
+// hash of how the input said it.
+func TestOwnExportReimportsUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "t.db")
+	s, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ImportReader(s, "demo.jsonl", demo.JSONL(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	labels := []string{filepath.Join("..", "docs", "example", "labels-jo.jsonl"), filepath.Join("..", "docs", "example", "labels-sam.jsonl")}
+	mustImport(t, s, labels, Options{})
+	// A pair with extra keys and no language of its own (the hf row has the
+	// source's), with a response-level prediction the exports do not carry.
+	extra := writeFile(t, dir, "extra.jsonl", `{"id":"x1","source":"GDPR","question":"Q?","answer":"A.","contexts":[{"id":"x-p1","text":"T."}],`+
+		`"generation_model":"gpt-4","predictions":{"refchecker":"Neutral"},"claims":[{"triplet":["a","b","c"],"origin":"extracted"}]}`+"\n")
+	mustImport(t, s, []string{extra}, Options{})
+	for _, o := range []exporter.Options{
+		{Format: "hf", Out: filepath.Join(dir, "hf"), Annotator: "jo"},
+		{Format: "jsonl", Out: filepath.Join(dir, "jsonl")},
+	} {
+		if _, err := exporter.Export(context.Background(), s, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	before := fileHash(t, db)
+
+	for _, folder := range []string{"hf", "jsonl"} {
+		s, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := Import(s, []string{filepath.Join(dir, folder)}, Options{})
+		s.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", folder, err)
+		}
+		if !sum.NoOp() || !strings.HasPrefix(sum.String(), "nothing changed: all 32 QA pairs, 105 claims and ") {
+			t.Fatalf("%s: %s", folder, sum)
+		}
+		if fileHash(t, db) != before {
+			t.Fatalf("%s: the database changed", folder)
+		}
+	}
+
+	// A changed claim row is still a change, named by the row's own field.
+	rows := filepath.Join(dir, "hf", "data", "claims", "test.jsonl")
+	b, err := os.ReadFile(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(rows, []byte(strings.Replace(string(b), `"position":1,`, `"position":7,`, 1)), 0o644)
+	s, err = store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = Import(s, []string{filepath.Join(dir, "hf")}, Options{})
+	if err == nil || !strings.Contains(err.Error(), rows+`:1: field "id": item "gdpr-001-c1" is already in the database with different content`) {
+		t.Fatalf("changed row: %v", err)
+	}
+}
