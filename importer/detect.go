@@ -34,7 +34,7 @@ var parsers = map[string]func(*fileData, *textReader) error{
 // described says what each format looks like, for the message that refuses
 // a file.
 var described = map[string]string{
-	FormatNative:     `native JSONL (one pair per line with "id", "source", "question", "answer", "contexts")`,
+	FormatNative:     `native JSONL (one pair per line with "id", "source", "question", "answer", "contexts"; or items with "kind": query, document, …)`,
 	FormatLabels:     `labels JSONL ("item", "field", "value" per line)`,
 	FormatClaimRAG:   `ClaimRAG-LAW ({"input_data":[{"query_id", "relevant_chunk", …}]} or [{"query_id", "claims":[{"claim_correctness", …}]}])`,
 	FormatChecker:    `RefChecker checker output ([{"response", "reference", "claims", "ys"}])`,
@@ -181,7 +181,9 @@ func lineShape(m map[string]json.RawMessage) shape {
 		sh.refuse = `this is a data file of a folder made by annotate export --format hf (rows with "annotator" and "claim_ids" or "qa_id"): import the folder itself, which holds data/qa and data/claims`
 		return sh
 	}
-	if has(m, "id") && hasAny(m, "question", "answer", "contexts", "claims") {
+	// A line that names a kind ("kind":"query") is native too: an unknown
+	// kind is then an error naming the kinds there are.
+	if has(m, "id") && hasAny(m, "question", "answer", "contexts", "claims", "kind") {
 		sh.fits = append(sh.fits, FormatNative)
 	}
 	if has(m, "item") && has(m, "field") && has(m, "value") {

@@ -89,11 +89,13 @@ type collected struct {
 	pairs  []*pairRec
 	claims []*claimRec
 	labels []*labelRec
+	items  []*itemRec
 }
 
 func (c *collected) pair(_ *fileData, p *pairRec) error   { c.pairs = append(c.pairs, p); return nil }
 func (c *collected) claim(_ *fileData, r *claimRec) error { c.claims = append(c.claims, r); return nil }
 func (c *collected) label(_ *fileData, l *labelRec) error { c.labels = append(c.labels, l); return nil }
+func (c *collected) item(_ *fileData, it *itemRec) error  { c.items = append(c.items, it); return nil }
 
 // parseAll detects the format of data and parses it into records.
 func parseAll(t testing.TB, name string, data []byte) *collected {

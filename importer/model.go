@@ -67,6 +67,7 @@ type sink interface {
 	pair(f *fileData, p *pairRec) error
 	claim(f *fileData, c *claimRec) error
 	label(f *fileData, l *labelRec) error
+	item(f *fileData, it *itemRec) error
 }
 
 // fileData is one file being parsed.

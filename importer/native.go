@@ -10,14 +10,23 @@ import (
 )
 
 // parseNative reads native JSONL: one QA pair per line with its context
-// units, claims, predictions and labels (DESIGN.md "Import formats" 1).
+// units, claims, predictions and labels (DESIGN.md "Import formats" 1), or
+// an item of another kind when the line says so ("kind":"query", kinds.go).
 func parseNative(f *fileData, t *textReader) error {
 	return t.eachLine(func(at loc, line []byte) error {
 		m, err := object(at, line)
 		if err != nil {
 			return err
 		}
-		return f.nativePair(newRec(at, "", m))
+		r := newRec(at, "", m)
+		parse, err := nativeKindOf(r)
+		if err != nil {
+			return err
+		}
+		if parse != nil {
+			return f.nativeItem(parse, r, line)
+		}
+		return f.nativePair(r)
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 const (
 	queueCopies = iota // secondary copies of QA pairs
 	queueClaims
+	queueItems // items of kinds of their own that need other items
 	queueLabels
 	nQueues
 )

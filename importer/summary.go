@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"github.com/annotate-dev/annotate/schema"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,12 +35,14 @@ func (c Counts) Total() int { return c.Added + c.Unchanged + c.Updated }
 
 // FileSummary is what one input file did.
 type FileSummary struct {
-	File            string `json:"file"`
-	Format          string `json:"format"`
-	QA              Counts `json:"qa"`
-	Claims          Counts `json:"claims"`
-	LabelsAdded     int    `json:"labels_added"`
-	LabelsUnchanged int    `json:"labels_unchanged"` // the annotator's current label already had that value
+	File   string `json:"file"`
+	Format string `json:"format"`
+	QA     Counts `json:"qa"`
+	Claims Counts `json:"claims"`
+	// Items counts the items of the other kinds, by kind.
+	Items           map[string]*Counts `json:"items,omitempty"`
+	LabelsAdded     int                `json:"labels_added"`
+	LabelsUnchanged int                `json:"labels_unchanged"` // the annotator's current label already had that value
 	// UnknownValues counts label values outside the schema, per field then
 	// value: they are kept verbatim and left out of metrics.
 	UnknownValues map[string]map[string]int `json:"unknown_values,omitempty"`
@@ -112,15 +115,39 @@ func (s Summary) Total() FileSummary {
 		t.Claims.Updated += f.Claims.Updated
 		t.LabelsAdded += f.LabelsAdded
 		t.LabelsUnchanged += f.LabelsUnchanged
+		for k, c := range f.Items {
+			t.addCounts(k, *c)
+		}
 	}
 	return t
+}
+
+func (s *FileSummary) addCounts(kind string, c Counts) {
+	if s.Items == nil {
+		s.Items = map[string]*Counts{}
+	}
+	if s.Items[kind] == nil {
+		s.Items[kind] = &Counts{}
+	}
+	s.Items[kind].Added += c.Added
+	s.Items[kind].Unchanged += c.Unchanged
+	s.Items[kind].Updated += c.Updated
+}
+
+// itemsChanged counts the items of other kinds added or updated.
+func (s FileSummary) itemsChanged() int {
+	n := 0
+	for _, c := range s.Items {
+		n += c.Added + c.Updated
+	}
+	return n
 }
 
 // NoOp reports whether the import changed nothing: every item and label was
 // already in the database.
 func (s Summary) NoOp() bool {
 	t := s.Total()
-	return t.QA.Added+t.QA.Updated+t.Claims.Added+t.Claims.Updated+t.LabelsAdded == 0
+	return t.QA.Added+t.QA.Updated+t.Claims.Added+t.Claims.Updated+t.LabelsAdded+t.itemsChanged() == 0
 }
 
 // Warnings lists what was kept but deserves a look, one line each.
@@ -184,6 +211,11 @@ func (s Summary) String() string {
 				parts = append(parts, plural2(p.n, p.one, p.many))
 			}
 		}
+		for _, k := range sortedKeys(t.Items) {
+			if n := t.Items[k].Total(); n > 0 {
+				parts = append(parts, schema.Count(schema.Kind(k), n))
+			}
+		}
 		fmt.Fprintf(&b, "nothing changed: all %s already in the database\n", joinAnd(parts))
 	} else {
 		for _, f := range s.Files {
@@ -200,15 +232,27 @@ func (s Summary) String() string {
 }
 
 func (f FileSummary) line() string {
-	parts := []string{
-		counts(f.QA, "QA pair", "QA pairs"),
-		counts(f.Claims, "claim", "claims"),
-		fmt.Sprintf("%s added", plural2(f.LabelsAdded, "label", "labels")),
+	var parts []string
+	// A file of items of other kinds only does not speak of pairs and claims.
+	if len(f.Items) == 0 || f.QA.Total()+f.Claims.Total() > 0 {
+		parts = append(parts, counts(f.QA, "QA pair", "QA pairs"), counts(f.Claims, "claim", "claims"))
 	}
+	for _, k := range sortedKeys(f.Items) {
+		c := *f.Items[k]
+		s := schema.Count(schema.Kind(k), c.Added) + " added"
+		if c.Updated > 0 {
+			s += fmt.Sprintf(", %d updated", c.Updated)
+		}
+		if c.Unchanged > 0 {
+			s += fmt.Sprintf(", %d unchanged", c.Unchanged)
+		}
+		parts = append(parts, s)
+	}
+	labels := fmt.Sprintf("%s added", plural2(f.LabelsAdded, "label", "labels"))
 	if f.LabelsUnchanged > 0 {
-		parts[2] += fmt.Sprintf(", %d already there", f.LabelsUnchanged)
+		labels += fmt.Sprintf(", %d already there", f.LabelsUnchanged)
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(append(parts, labels), "; ")
 }
 
 func counts(c Counts, one, many string) string {

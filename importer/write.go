@@ -155,6 +155,9 @@ func (w *writer) writeStaged() error {
 	if err != nil {
 		return err
 	}
+	if err := w.writeStagedItems(); err != nil {
+		return err
+	}
 	w.prog.begin("claims", w.staged[queueClaims], false)
 	err = w.tx.EachStaged(queueClaims, func(b []byte) error {
 		w.prog.add(1)

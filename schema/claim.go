@@ -17,7 +17,7 @@ const (
 
 func init() {
 	Register(Spec{
-		Kind: KindClaim, Order: 20, Title: "Claims", Annotated: true, Parent: KindQA,
+		Kind: KindClaim, Order: 20, Title: "Claims", Noun: "claim", Annotated: true, Parent: KindQA,
 		// ClaimRAG-LAW extracts and validates claims only from answers judged
 		// correct: a claim of an invalid question, or of an answer judged
 		// partially correct or incorrect by the same rater, asks nothing.

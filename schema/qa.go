@@ -20,7 +20,7 @@ const (
 func init() {
 	valid := []Cond{{QuestionValidity, []string{"valid"}}}
 	Register(Spec{
-		Kind: KindQA, Order: 10, Title: "QA pairs", Annotated: true,
+		Kind: KindQA, Order: 10, Title: "QA pairs", Noun: "QA pair", Annotated: true,
 		Fields: []Field{
 			{Name: QuestionValidity, Values: []string{"valid", "invalid"}, TwoWay: true},
 			{Name: InvalidReason, Values: []string{"domain", "linguistic", "both"}, AskedIf: []Cond{{QuestionValidity, []string{"invalid"}}}},

@@ -62,6 +62,7 @@ type Spec struct {
 	Kind  Kind
 	Order int    // queue order among kinds (QA pairs before claims)
 	Title string // plural, for screens and reports: "QA pairs"
+	Noun  string // one of them, in running text: "QA pair", "query"
 	// Parent is the kind of the item's parent (a claim's QA pair), "" none.
 	Parent Kind
 	// Fields in the order they are asked, then markers.
@@ -396,3 +397,19 @@ func CheckField(name string) error {
 // AskedWhen evaluates the field's own condition on an item's labels (not
 // the parent gate of its kind: see Counted).
 func (f Field) AskedWhen(labels map[string]string) bool { return askedGiven(f, labels) }
+
+// Count says n items of a kind in words: "1 query", "3 queries".
+func Count(k Kind, n int) string {
+	s := registry[k]
+	if s == nil {
+		return fmt.Sprintf("%d %s", n, k)
+	}
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, s.Noun)
+	}
+	title := s.Title
+	if title != "" && !strings.HasPrefix(title, "QA") {
+		title = strings.ToLower(title[:1]) + title[1:]
+	}
+	return fmt.Sprintf("%d %s", n, title)
+}

@@ -1,0 +1,83 @@
+package importer
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Native JSONL lines of documents (cases, statutes):
+// {"kind":"document","id":…,"title":…,"citation":…,"court":…,"jurisdiction":…,
+//  "year":2019,"text":…,"chunks":[{"id":…,"start":0,"end":512}]}
+// A chunk is a span of the text in bytes: retrieval runs may name chunks.
+
+func init() { registerNative(schema.KindDocument, parseDocument) }
+
+func parseDocument(f *fileData, r *rec) (*itemRec, error) {
+	var d store.Document
+	var err error
+	if d.ID, err = r.needID("id"); err != nil {
+		return nil, err
+	}
+	if d.Text, err = r.need("text"); err != nil {
+		return nil, err
+	}
+	for _, p := range []struct {
+		key string
+		dst *string
+	}{{"title", &d.Title}, {"citation", &d.Citation}, {"court", &d.Court}, {"jurisdiction", &d.Jurisdiction}, {"source", &d.Source}} {
+		if *p.dst, err = r.str(p.key); err != nil {
+			return nil, err
+		}
+	}
+	if err := printable(r.at, "source", "the source name", d.Source); err != nil {
+		return nil, err
+	}
+	if raw := r.get("year"); raw != nil {
+		y, err := strconv.Atoi(string(raw))
+		if err != nil || y < 0 || y > 9999 {
+			return nil, r.errf("year", "want a year such as 2019, got %s", raw)
+		}
+		d.Year = y
+	}
+	chunks, err := r.array("chunks")
+	if err != nil {
+		return nil, err
+	}
+	for i, raw := range chunks {
+		field := fmt.Sprintf("chunks[%d]", i)
+		c, err := r.sub(field, raw)
+		if err != nil {
+			return nil, err
+		}
+		var ch store.Chunk
+		if ch.ID, err = c.needID("id"); err != nil {
+			return nil, err
+		}
+		for _, p := range []struct {
+			key string
+			dst *int
+		}{{"start", &ch.Start}, {"end", &ch.End}} {
+			v := c.get(p.key)
+			n, err := strconv.Atoi(string(v))
+			if v == nil || err != nil {
+				return nil, c.errf(p.key, "want a byte offset into the text, got %s", kind(v))
+			}
+			*p.dst = n
+		}
+		if ch.Start < 0 || ch.End <= ch.Start || ch.End > len(d.Text) {
+			return nil, c.errf("end", "the span %d–%d is not inside the text (%d bytes)", ch.Start, ch.End, len(d.Text))
+		}
+		d.Chunks = append(d.Chunks, ch)
+	}
+	r.get("kind")
+	keys, extra := r.unknown()
+	f.unknownKeys("", keys)
+	d.Extra = extra
+	return &itemRec{idField: "id", kind: schema.KindDocument, id: d.ID,
+		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
+			return tx.PutDocument(d, hash, file, update)
+		}}, nil
+}

@@ -1,0 +1,57 @@
+package importer
+
+import (
+	"slices"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Native JSONL lines of queries (DESIGN.md "CanLegalRAGBench tasks"):
+// {"kind":"query","id":…,"text":…,"persona":"lay"|"professional",
+//  "jurisdiction":"ON","issue":…,"seed_doc":…,"seed_group":…,"labels":{…}}
+
+// queryPersonas are the query personas of CanLegalRAGBench.
+var queryPersonas = []string{"lay", "professional"}
+
+func init() { registerNative(schema.KindQuery, parseQuery) }
+
+func parseQuery(f *fileData, r *rec) (*itemRec, error) {
+	var q store.Query
+	var err error
+	if q.ID, err = r.needID("id"); err != nil {
+		return nil, err
+	}
+	if q.Text, err = r.need("text"); err != nil {
+		return nil, err
+	}
+	for _, p := range []struct {
+		key string
+		dst *string
+	}{{"persona", &q.Persona}, {"jurisdiction", &q.Jurisdiction}, {"issue", &q.Issue}, {"seed_doc", &q.SeedDoc},
+		{"seed_group", &q.SeedGroup}, {"source", &q.Source}} {
+		if *p.dst, err = r.str(p.key); err != nil {
+			return nil, err
+		}
+	}
+	if q.Persona != "" && !slices.Contains(queryPersonas, q.Persona) {
+		return nil, r.errf("persona", "want \"lay\" or \"professional\", got %q", q.Persona)
+	}
+	if err := printable(r.at, "source", "the source name", q.Source); err != nil {
+		return nil, err
+	}
+	labels := r.has("labels")
+	r.get("kind")
+	keys, extra := r.unknown()
+	f.unknownKeys("", keys)
+	q.Extra = extra
+	if labels {
+		if err := f.labelsObject(r, "labels", q.ID, "id", schema.KindQuery); err != nil {
+			return nil, err
+		}
+	}
+	return &itemRec{idField: "id", kind: schema.KindQuery, id: q.ID,
+		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
+			return tx.PutQuery(q, hash, file, update)
+		}}, nil
+}

@@ -1,0 +1,28 @@
+package tally
+
+import "github.com/annotate-dev/annotate/schema"
+
+// Counts of queries: how many there are by persona, jurisdiction and issue
+// (CanLegalRAGBench's strata).
+const (
+	// ItemsBy (Anyone): A "kind/attribute", B the value. Items by an
+	// attribute of theirs.
+	ItemsBy = "items_by"
+)
+
+// Query attributes (the store loads them).
+const (
+	AttrPersona      = "persona"
+	AttrJurisdiction = "jurisdiction"
+	AttrIssue        = "issue"
+)
+
+func init() {
+	RegisterKind(schema.KindQuery, KindRules{
+		CountItem: func(c *Counter, f *Family, m *Member) {
+			for _, a := range []string{AttrPersona, AttrJurisdiction, AttrIssue} {
+				c.Add(Anyone, ItemsBy, string(m.Kind)+"/"+a, m.Attrs[a], 1)
+			}
+		},
+	})
+}
