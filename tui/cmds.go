@@ -29,6 +29,9 @@ type itemData struct {
 	parent   map[string]string // … and on the claim's QA pair (missed_claims_checked)
 	note     string
 	flagged  bool
+	// view is what the store loaded: kinds with screens of their own (query,
+	// …) read their item from it.
+	view *store.ItemView
 }
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }
@@ -40,7 +43,7 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 		return nil, err
 	}
 	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{}, isLast: v.IsLast,
-		note: v.Note, flagged: v.Flagged}
+		note: v.Note, flagged: v.Flagged, view: v}
 	if v.Parent != nil {
 		d.parent = v.LabelsOf(v.Parent.ItemID)
 	}
@@ -68,7 +71,9 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 			d.isLast = false
 		}
 	default:
-		return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
+		if _, ok := kindViews[schema.Kind(ref.Kind)]; !ok {
+			return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
+		}
 	}
 	return d, nil
 }
@@ -351,13 +356,21 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			m.rows = append(m.rows, homeRow{title: "Batches", header: true})
 			m.rows = append(m.rows, mine...)
 		}
-		for i := range m.rows {
-			if !m.rows[i].header {
-				if err := count(&m.rows[i]); err != nil {
+		kept := m.rows[:0]
+		for i, r := range m.rows {
+			if !r.header {
+				if err := count(&r); err != nil {
 					return homeMsg{err: err}
 				}
+				// A kind the database holds nothing of has no queue to show
+				// (the first kind's always shows, for an empty database).
+				if r.batch == "" && r.total+r.done == 0 && i > 1 {
+					continue
+				}
 			}
+			kept = append(kept, r)
 		}
+		m.rows = kept
 		last, holding, err := s.LastWorked(annotator)
 		if err != nil {
 			return homeMsg{err: err}

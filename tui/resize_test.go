@@ -21,6 +21,11 @@ func longStore(t testing.TB) *store.Store {
 		if _, _, err := tx.PutQA(qa, "h", "f", false); err != nil {
 			return err
 		}
+		q := store.Query{ID: "query-" + strings.Repeat("y", 60), Text: long[:500] + "?", Persona: "professional", Jurisdiction: "ON",
+			Issue: long[:80], SeedDoc: "doc-" + strings.Repeat("z", 40), SeedGroup: "g1"}
+		if _, _, err := tx.PutQuery(q, "hq", "f", false); err != nil {
+			return err
+		}
 		for i, tr := range [][3]string{{long[:200], "met en œuvre", long[:150]}, {"Le responsable", "doit", "informer"}} {
 			c := store.Claim{ID: qa.ID + "-c" + itoa(i+1), QAID: qa.ID, Position: i + 1, Triplet: tr}
 			if _, _, err := tx.PutClaim(c, "h"+c.ID, "f", false); err != nil {
@@ -51,6 +56,8 @@ func TestResizeSweep(t *testing.T) {
 		{"qa-category", Options{Kind: "qa"}, []string{"y"}, ""},
 		{"qa-focus", Options{Kind: "qa"}, []string{"tab", "pgdown", "down"}, ""},
 		{"claim", Options{Kind: "claim"}, nil, ""},
+		{"query", Options{Kind: "query"}, nil, ""},
+		{"query-focus", Options{Kind: "query"}, []string{"tab", "pgdown"}, ""},
 		{"claim-entailment", Options{Kind: "claim"}, []string{"y"}, ""},
 		{"missed", Options{Kind: "claim"}, []string{"n", "n"}, ""},
 		{"add-claim", Options{Kind: "claim"}, []string{"n", "n", "a"}, strings.Repeat("sujet très long ", 20)},

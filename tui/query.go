@@ -1,0 +1,52 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tui/internal/ui"
+)
+
+// The query screen (CanLegalRAGBench): the question with its persona,
+// jurisdiction and legal issue; the pane says where it comes from. One
+// field, query_validity (y/n).
+
+func init() {
+	registerKind(kindView{
+		kind: schema.KindQuery, label: "Query", queue: "Queries", noun: "query",
+		top: func(st ui.Styles, d *itemData, _ step, w int) []string {
+			q := queryOf(d)
+			return ui.Labelled(st, "Query", q.Text, w, nil, nil)
+		},
+		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
+			q := queryOf(d)
+			var out []string
+			for _, kv := range [][2]string{{"Persona", q.Persona}, {"Province", q.Jurisdiction}, {"Issue", q.Issue},
+				{"Seed", strings.TrimSpace(q.SeedDoc + " " + group(q.SeedGroup))}} {
+				if kv[1] != "" {
+					out = append(out, ui.Labelled(st, kv[0], kv[1], w, nil, nil)...)
+				}
+			}
+			return out
+		},
+		paneTitle: func(*itemData, step) string { return "About the query" },
+	})
+}
+
+func group(g string) string {
+	if g == "" {
+		return ""
+	}
+	return "(variations: " + g + ")"
+}
+
+// queryOf is the query on screen (empty when the item is not one).
+func queryOf(d *itemData) *store.Query {
+	if d.view != nil {
+		if q, ok := d.view.Item.Payload.(*store.Query); ok {
+			return q
+		}
+	}
+	return &store.Query{}
+}
