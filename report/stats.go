@@ -23,6 +23,9 @@ type StatsReport struct {
 	// OpenDisagreements counts, per field, the items where annotators
 	// disagree and the lead has not decided yet (adjudicated labels only).
 	OpenDisagreements map[string]int `json:"open_disagreements,omitempty"`
+	// Kinds holds the statistics of the kinds beyond QA pairs and claims
+	// (queries, …) that have items.
+	Kinds map[string]*KindStats `json:"kinds"`
 
 	rows []statsRow // display order, for the text renderer
 }
@@ -75,7 +78,7 @@ type SourceStats struct {
 }
 
 // statsCounts are the kept counts the stats read.
-var statsCounts = []string{tally.Items, tally.Label, tally.NotAsked, tally.Gated, tally.ValidHop, tally.ValidGenerated,
+var statsCounts = []string{tally.Items, tally.ItemsBy, tally.Label, tally.NotAsked, tally.Gated, tally.ValidHop, tally.ValidGenerated,
 	tally.CategoryChanged, tally.SigmaA, tally.SigmaC, tally.QAWithClaims, tally.Added, tally.OpenDisagreement}
 
 // Stats builds the Table 1 report from the labels sel selects.
@@ -103,6 +106,7 @@ func computeStats(rt rater, t *tallies) *StatsReport {
 		Sources:       map[string]*SourceStats{},
 		UnknownValues: unknownValues(t, rt.id, schema.AllFields()),
 		NotAsked:      notAsked(t, rt.id),
+		Kinds:         kindStats(rt, t),
 	}
 	for _, src := range t.sources {
 		st := sourceStats(rt, t, src.id, false)

@@ -93,6 +93,12 @@ func (r *StatsReport) WriteText(w io.Writer) error {
 		labels = append(labels, row.label)
 	}
 	fmt.Fprintf(w, "Dataset statistics (Table 1), %s\n\n", who(r.Annotator, r.Adjudicated))
+	if r.All.QA == 0 && r.All.ClaimsExtracted == 0 {
+		fmt.Fprintln(w, "No QA pairs or claims.")
+		writeKinds(w, r.Kinds)
+		writeLeftOut(w, r.UnknownValues, r.NotAsked)
+		return nil
+	}
 	t := newTable(w, labels)
 	t.row("", "ΣQA", "P1", "P2", "P3", "CG1", "CG2", "CG3", "CG4", "Σ_A", "Σ_C", "Valid", "ε", "η", "ζ")
 	for _, row := range r.rows {
@@ -162,6 +168,7 @@ CG2 factual_recall, CG3 false_premise, CG4 jurisdiction_time_specific (over vali
 	if changed := r.All.CategoryChanged; changed > 0 {
 		fmt.Fprintf(w, "The category label differs from the generated category on %d valid pairs.\n", changed)
 	}
+	writeKinds(w, r.Kinds)
 	writeOpen(w, r.OpenDisagreements)
 	writeLeftOut(w, r.UnknownValues, r.NotAsked)
 	return nil

@@ -1,0 +1,85 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/tally"
+)
+
+// KindStats are the dataset statistics of a kind beyond Table 1's QA pairs
+// and claims (queries, …), read off the kept counts generically: how many
+// items, how the rater labelled each field, and the items by each attribute
+// the kind counts (a query's persona, jurisdiction, issue).
+type KindStats struct {
+	Items  int                       `json:"items"`
+	Fields map[string]map[string]int `json:"fields"` // field -> value -> labels that count
+	By     map[string]map[string]int `json:"by"`     // attribute -> value -> items
+}
+
+// table1Kinds are reported in Table 1 itself.
+var table1Kinds = map[schema.Kind]bool{schema.KindQA: true, schema.KindClaim: true}
+
+// kindStats builds the statistics of every other kind with items.
+func kindStats(rt rater, t *tallies) map[string]*KindStats {
+	out := map[string]*KindStats{}
+	for _, k := range schema.AllKinds() {
+		if table1Kinds[k] {
+			continue
+		}
+		n := t.sum(tally.Anyone, 0, true, tally.Items, string(k), nil)
+		if n == 0 {
+			continue
+		}
+		ks := &KindStats{Items: n, Fields: map[string]map[string]int{}, By: map[string]map[string]int{}}
+		for _, f := range schema.Fields(k) {
+			m := map[string]int{}
+			for _, v := range f.Values {
+				m[v] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(v))
+			}
+			ks.Fields[f.Name] = m
+		}
+		prefix := string(k) + "/"
+		t.each(tally.Anyone, 0, true, tally.ItemsBy, func(key tally.Key, c int) {
+			if attr, ok := strings.CutPrefix(key.A, prefix); ok {
+				if ks.By[attr] == nil {
+					ks.By[attr] = map[string]int{}
+				}
+				ks.By[attr][key.B] += c
+			}
+		})
+		out[string(k)] = ks
+	}
+	return out
+}
+
+// writeKinds renders the other kinds' statistics.
+func writeKinds(w io.Writer, kinds map[string]*KindStats) {
+	for _, k := range schema.AllKinds() {
+		ks := kinds[string(k)]
+		if ks == nil {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s: %d\n", schema.SpecOf(k).Title, ks.Items)
+		for _, f := range schema.Fields(k) {
+			var parts []string
+			for _, v := range f.Values {
+				parts = append(parts, fmt.Sprintf("%s %d", v, ks.Fields[f.Name][v]))
+			}
+			fmt.Fprintf(w, "  %s: %s\n", f.Name, strings.Join(parts, ", "))
+		}
+		for _, attr := range sortedKeys(ks.By) {
+			var parts []string
+			for _, v := range sortedKeys(ks.By[attr]) {
+				name := v
+				if name == "" {
+					name = "(none)"
+				}
+				parts = append(parts, fmt.Sprintf("%s %d", name, ks.By[attr][v]))
+			}
+			fmt.Fprintf(w, "  by %s: %s\n", attr, strings.Join(parts, ", "))
+		}
+	}
+}
