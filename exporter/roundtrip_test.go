@@ -42,7 +42,7 @@ func countedLabels(t *testing.T, s *store.Store, who string) []string {
 	t.Helper()
 	var out []string
 	for _, k := range schema.Kinds() {
-		rows, err := s.DB().Query(`SELECT i.id, i.ext_id FROM items i WHERE i.kind=? ORDER BY i.id`, string(k))
+		rows, err := s.DB().Query(`SELECT i.id, i.ext_id FROM items i WHERE i.kind=? ORDER BY i.id`, string(k)) // what the export publishes
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,11 +58,15 @@ func countedLabels(t *testing.T, s *store.Store, who string) []string {
 		}
 		rows.Close()
 		for _, x := range its {
-			cur, err := s.CurrentLabels(who, x.id)
+			v, err := s.LoadItemView(who, x.id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for f, v := range schema.Counted(k, cur, nil) {
+			var parent map[string]string
+			if v.Parent != nil {
+				parent = v.LabelsOf(v.Parent.ItemID)
+			}
+			for f, v := range schema.Counted(k, v.LabelsOf(x.id), parent) {
 				out = append(out, fmt.Sprintf("%s %s %s", x.ext, f, v))
 			}
 		}

@@ -150,8 +150,8 @@ func (l layout) labelOffset() int {
 
 // labelValues applies the asked-when rule (a persona of an invalid question
 // is null even if an older label exists) and returns one value per label column.
-func (l layout) labelValues(r row, current map[string]string) row {
-	counted := schema.Counted(l.kind, current, nil)
+func (l layout) labelValues(r row, current, parent map[string]string) row {
+	counted := schema.Counted(l.kind, current, parent)
 	for _, c := range l.labels {
 		if v, ok := counted[c.key]; ok {
 			r = append(r, v)
@@ -180,7 +180,7 @@ func (l layout) qaRow(q *store.ExportQA, who string) row {
 	}
 	r = append(r, q.ID, q.Source, lang, q.Jurisdiction, q.Hop, q.Question, q.Answer, q.Rationale, q.Category,
 		q.ContextsJSON, q.ClaimIDs, who)
-	r = l.labelValues(r, q.Labels)
+	r = l.labelValues(r, q.Labels, nil)
 	return l.noteValue(r, q.Note)
 }
 
@@ -206,7 +206,7 @@ func (l layout) claimRow(c *store.ExportClaim, systems []string, who string) row
 	}
 	r = append(r, c.ID, c.QAID, c.Source, c.Language, c.Position, triplet, text, c.Origin, addedBy,
 		c.Question, c.Answer, c.ContextsJSON, p, who)
-	r = l.labelValues(r, c.Labels)
+	r = l.labelValues(r, c.Labels, c.PairLabels)
 	return l.noteValue(r, c.Note)
 }
 

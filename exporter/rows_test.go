@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annotate-dev/annotate/demo"
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // The documented row schema (README "Fields"): key -> JSON type, and which
@@ -358,4 +360,48 @@ func TestCSV(t *testing.T) {
 			t.Errorf("gdpr-001-c1: %v", r)
 		}
 	}
+}
+
+// The published rows follow the protocol: the claims of an answer the
+// annotator judged incorrect ask nothing, so their older labels are null.
+func TestClaimsOfIncorrectAnswersPublishNoLabels(t *testing.T) {
+	s := openStore(t)
+	if _, err := importer.ImportReader(s, demo.FileName, demo.JSONL(), importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	l := &labeler{t: t, s: s, session: map[string]int64{}}
+	l.set("jo", "gdpr-001-c1", schema.ClaimValidity, "correct", schema.Entailment, "neutral")
+	l.set("jo", "gdpr-002-c1", schema.ClaimValidity, "correct", schema.Entailment, "entailment")
+	l.set("jo", "gdpr-001", schema.QuestionValidity, "valid", schema.AnswerCorrectness, "incorrect")
+	dir := filepath.Join(t.TempDir(), "out")
+	export(t, s, Options{Format: "hf", Out: dir, Annotator: "jo"})
+	rows := readJSONL(t, filepath.Join(dir, "data", "claims", "test.jsonl"))
+	byID := map[string]map[string]any{}
+	for _, r := range rows {
+		byID[r["id"].(string)] = r
+	}
+	if r := byID["gdpr-001-c1"]; r == nil || r[schema.ClaimValidity] != nil || r[schema.Entailment] != nil {
+		t.Errorf("a claim of an answer jo judged incorrect: %v", r)
+	}
+	if r := byID["gdpr-002-c1"]; r == nil || r[schema.ClaimValidity] != "correct" || r[schema.Entailment] != "entailment" {
+		t.Errorf("a claim of a pair jo has not judged: %v", r)
+	}
+}
+
+// readJSONL decodes a JSON Lines file into one map per row.
+func readJSONL(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -9,6 +9,8 @@ import (
 	"iter"
 	"slices"
 	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // Streaming reads for `annotate export`. Each stream is one SQL statement
@@ -80,7 +82,10 @@ type ExportClaim struct {
 	ContextsJSON json.RawMessage  // shared by the claims of a pair: read-only
 	Preds        []sql.NullString // aligned with ExportOptions.Systems
 	Labels       map[string]string
-	Note         sql.NullString
+	// PairLabels are the pair's labels in the label set: a claim of an
+	// answer judged incorrect asks nothing (its labels are not published).
+	PairLabels map[string]string
+	Note       sql.NullString
 }
 
 // ExportLabel is one current label of the native labels file.
@@ -265,11 +270,13 @@ func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 	}
 }
 
-// pairText is what claim rows repeat from their QA pair.
+// pairText is what claim rows repeat from their QA pair, with the pair's
+// labels in the label set (which decide whether its claims are asked).
 type pairText struct {
 	id                         int64
 	language, question, answer string
 	contexts                   json.RawMessage
+	labels                     map[string]string
 }
 
 // Claims streams the claims grouped by QA pair (import order), in position
@@ -287,7 +294,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 		var preds strings.Builder
 		var pargs []any
 		for _, sys := range o.Systems {
-			preds.WriteString(", (SELECT value FROM predictions WHERE item_id = c.id AND system = ?)")
+			preds.WriteString(", (SELECT value FROM predictions WHERE item_id = c.id AND system = ? AND field = 'entailment')")
 			pargs = append(pargs, sys)
 		}
 		where := "p.kind = 'qa'"
@@ -305,9 +312,21 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 			return
 		}
 		defer rows.Close()
-		pairs, err := x.tx.Query(`SELECT p.id, COALESCE(NULLIF(q.language, ''), src.language, ''), q.question, q.answer, ` +
-			fmt.Sprintf(contextsSQL, "p.id") + ` FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
-			WHERE p.kind = 'qa' ORDER BY p.id`)
+		pairFields := schema.KindFields(schema.KindQA)
+		var pairNames []string
+		for _, f := range pairFields {
+			pairNames = append(pairNames, f.Name)
+		}
+		pcols, pcargs := ", NULL, NULL", []any(nil) // the native export reads no label set
+		if o.Labels.Annotator != "" || o.Labels.Adjudicated {
+			if pcols, pcargs, err = x.labelCols(ExportOptions{Labels: o.Labels, Fields: pairNames}, "p.id"); err != nil {
+				yield(nil, err)
+				return
+			}
+		}
+		pairs, err := x.tx.Query(`SELECT p.id, COALESCE(NULLIF(q.language, ''), src.language, ''), q.question, q.answer, `+
+			fmt.Sprintf(contextsSQL, "p.id")+pcols+` FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
+			WHERE p.kind = 'qa' ORDER BY p.id`, pcargs...)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -329,17 +348,23 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 			}
 			for pair.id < parent && pairs.Next() {
 				var ctx string
-				if err := pairs.Scan(&pair.id, &pair.language, &pair.question, &pair.answer, &ctx); err != nil {
+				var plabels, pnote sql.NullString
+				if err := pairs.Scan(&pair.id, &pair.language, &pair.question, &pair.answer, &ctx, &plabels, &pnote); err != nil {
 					yield(nil, err)
 					return
 				}
 				pair.contexts = json.RawMessage(ctx)
+				if pair.labels, err = scanLabels(pairNames, plabels); err != nil {
+					yield(nil, fmt.Errorf("labels of pair %d: %w", pair.id, err))
+					return
+				}
 			}
 			if pair.id != parent {
 				yield(nil, errors.Join(pairs.Err(), fmt.Errorf("claim %s: its QA pair %s was not read", r.ID, r.QAID)))
 				return
 			}
 			r.Language, r.Question, r.Answer, r.ContextsJSON = pair.language, pair.question, pair.answer, pair.contexts
+			r.PairLabels = pair.labels
 			if r.Labels, err = scanLabels(o.Fields, labels); err != nil {
 				yield(nil, fmt.Errorf("labels of %s: %w", r.ID, err))
 				return
