@@ -29,19 +29,44 @@ func (e *exporter) csv(dir string) error {
 	if err != nil {
 		return err
 	}
-	if nQA == 0 {
+	wrote := false
+	if nQA > 0 {
+		ql := newLayout(schema.KindQA, e.o.WithNotes)
+		if err := e.writeCSV(dir, "qa.csv", ql, nQA, &e.res.QA, func(fn func(row) error) error {
+			return each(e, e.snap.QAs(e.streamOptions(ql)), func(q *store.ExportQA) error { return fn(ql.qaRow(q, e.who)) })
+		}); err != nil {
+			return err
+		}
+		cl := newLayout(schema.KindClaim, e.o.WithNotes)
+		if err := e.writeCSV(dir, "claims.csv", cl, nClaims, &e.res.Claims, func(fn func(row) error) error {
+			return each(e, e.snap.Claims(e.streamOptions(cl)), func(c *store.ExportClaim) error { return fn(cl.claimRow(c, e.systems, e.who)) })
+		}); err != nil {
+			return err
+		}
+		wrote = true
+	}
+	for _, x := range kindExports {
+		n, err := e.snap.CountItems(x.kind)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			continue
+		}
+		l := newLayout(x.kind, e.o.WithNotes)
+		var written int
+		if err := e.writeCSV(dir, x.config+".csv", l, n, &written, func(fn func(row) error) error {
+			return e.writeKindRows(x, l, fn)
+		}); err != nil {
+			return err
+		}
+		e.res.counted(x.config, written)
+		wrote = true
+	}
+	if !wrote {
 		return errNothing
 	}
-	ql := newLayout(schema.KindQA, e.o.WithNotes)
-	if err := e.writeCSV(dir, "qa.csv", ql, nQA, &e.res.QA, func(fn func(row) error) error {
-		return each(e, e.snap.QAs(e.streamOptions(ql)), func(q *store.ExportQA) error { return fn(ql.qaRow(q, e.who)) })
-	}); err != nil {
-		return err
-	}
-	cl := newLayout(schema.KindClaim, e.o.WithNotes)
-	return e.writeCSV(dir, "claims.csv", cl, nClaims, &e.res.Claims, func(fn func(row) error) error {
-		return each(e, e.snap.Claims(e.streamOptions(cl)), func(c *store.ExportClaim) error { return fn(cl.claimRow(c, e.systems, e.who)) })
-	})
+	return nil
 }
 
 func (e *exporter) writeCSV(dir, name string, l layout, total int, count *int, rows func(func(row) error) error) error {

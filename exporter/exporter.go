@@ -63,7 +63,8 @@ type Result struct {
 	LabelSet  string   // "jo", "adjudicated", or "" (jsonl: everyone's)
 	QA        int
 	Claims    int
-	Labels    int // jsonl: label lines
+	Items     map[string]int // rows of the other configs ("queries": 12)
+	Labels    int            // jsonl: label lines
 	Languages []string
 	Notes     []string // the leftovers of killed exports cleaned up (or left) first
 }
@@ -220,4 +221,12 @@ func (e *exporter) languages() ([]store.SourceInfo, []string, error) {
 	return srcs, langs, nil
 }
 
-var errNothing = errors.New("nothing to export: the database has no QA pairs (import data first)")
+var errNothing = errors.New("nothing to export: the database has no items (import data first)")
+
+// counted records the rows written of a config of a kind of its own.
+func (r *Result) counted(config string, n int) {
+	if r.Items == nil {
+		r.Items = map[string]int{}
+	}
+	r.Items[config] = n
+}

@@ -12,11 +12,12 @@ import (
 
 // hfConfig is one config of the dataset as the card declares it.
 type hfConfig struct {
-	name   string // config_name: "qa" or "claims"
+	name   string // config_name: "qa", "claims", or a kind's ("queries")
 	path   string // data file, relative to the folder
 	rows   int
 	layout layout
 	tally  *tally
+	kind   *kindExport // a kind registered in kinds.go; nil for qa and claims
 }
 
 func (e *exporter) hf(dir string) error {
@@ -27,6 +28,14 @@ func (e *exporter) hf(dir string) error {
 	configs := []*hfConfig{
 		{name: "qa", rows: nQA, layout: newLayout(schema.KindQA, e.o.WithNotes)},
 		{name: "claims", rows: nClaims, layout: newLayout(schema.KindClaim, e.o.WithNotes)},
+	}
+	for i := range kindExports {
+		x := &kindExports[i]
+		n, err := e.snap.CountItems(x.kind)
+		if err != nil {
+			return err
+		}
+		configs = append(configs, &hfConfig{name: x.config, rows: n, layout: newLayout(x.kind, e.o.WithNotes), kind: x})
 	}
 	wait := e.startReports()
 	var written []*hfConfig
@@ -39,9 +48,12 @@ func (e *exporter) hf(dir string) error {
 		c.path = path.Join("data", c.name, e.o.Split+".jsonl")
 		c.tally = newTally(c.layout)
 		var n int
-		if c.name == "qa" {
+		switch {
+		case c.kind != nil:
+			n, err = e.writeKindJSONL(dir, c)
+		case c.name == "qa":
 			n, err = e.writeQAJSONL(dir, c)
-		} else {
+		default:
 			n, err = e.writeClaimsJSONL(dir, c)
 		}
 		if err != nil {
@@ -96,6 +108,27 @@ func (e *exporter) writeClaimsJSONL(dir string, c *hfConfig) (int, error) {
 		return err
 	})
 	return n, e.finish(f, err, &e.res.Claims, n)
+}
+
+func (e *exporter) writeKindJSONL(dir string, c *hfConfig) (int, error) {
+	f, err := e.openFile(dir, c.path)
+	if err != nil {
+		return 0, err
+	}
+	e.prog.begin(c.name, c.rows)
+	var buf []byte
+	n := 0
+	err = e.writeKindRows(*c.kind, c.layout, func(r row) error {
+		c.tally.add(r, c.layout.labelOffset())
+		buf = c.layout.appendJSON(buf[:0], r)
+		n++
+		_, err := f.Write(buf)
+		return err
+	})
+	var written int
+	err = e.finish(f, err, &written, n)
+	e.res.counted(c.name, written)
+	return n, err
 }
 
 // finish closes a data file after its rows, records it and its row count,

@@ -41,11 +41,26 @@ func (e *exporter) writeItems(dir string) error {
 	if err != nil {
 		return err
 	}
-	if nQA == 0 {
+	others := 0
+	for _, x := range kindExports {
+		n, err := e.snap.CountItems(x.kind)
+		if err != nil {
+			return err
+		}
+		others += n
+	}
+	if nQA+others == 0 {
 		return errNothing
 	}
 	f, err := e.openFile(dir, "items.jsonl")
 	if err != nil {
+		return err
+	}
+	// The other kinds first: a QA pair never needs them, while their items
+	// may need each other (kinds in order: queries and documents before
+	// what refers to them).
+	if err := e.writeKindLines(f); err != nil {
+		f.Close()
 		return err
 	}
 	opts := store.ExportOptions{AllClaims: true, Systems: e.systems}
@@ -92,6 +107,30 @@ func (e *exporter) writeItems(dir string) error {
 		return err
 	}
 	e.res.Claims = nc
+	return nil
+}
+
+// writeKindLines writes the native lines of the kinds of their own.
+func (e *exporter) writeKindLines(f *sink) error {
+	var buf []byte
+	for _, x := range kindExports {
+		if x.native == nil {
+			continue
+		}
+		n := 0
+		err := each(e, e.snap.Items(x.kind, store.ExportOptions{}), func(it *store.ExportItem) error {
+			buf = x.native(buf[:0], it.Item)
+			n++
+			_, err := f.Write(buf)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			e.res.counted(x.config, n)
+		}
+	}
 	return nil
 }
 

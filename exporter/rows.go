@@ -128,8 +128,13 @@ type layout struct {
 
 func newLayout(k schema.Kind, notes bool) layout {
 	base := qaBase
-	if k == schema.KindClaim {
+	switch x, ok := exportOf(k); {
+	case k == schema.KindClaim:
 		base = claimBase
+	case ok && schema.SpecOf(k).Annotated:
+		base = append(append([]column{}, x.base...), annotatorColumn)
+	case ok: // shown, not annotated: no labels, no annotator
+		base = x.base
 	}
 	l := layout{kind: k, labels: labelColumns(k), notes: notes}
 	l.cols = append(append([]column{}, base...), l.labels...)

@@ -76,7 +76,7 @@ func parseDocument(f *fileData, r *rec) (*itemRec, error) {
 	keys, extra := r.unknown()
 	f.unknownKeys("", keys)
 	d.Extra = extra
-	return &itemRec{idField: "id", kind: schema.KindDocument, id: d.ID,
+	return &itemRec{idField: "id", kind: schema.KindDocument, id: d.ID, hash: contentHash(d),
 		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
 			return tx.PutDocument(d, hash, file, update)
 		}}, nil

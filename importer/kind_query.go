@@ -50,7 +50,7 @@ func parseQuery(f *fileData, r *rec) (*itemRec, error) {
 			return nil, err
 		}
 	}
-	return &itemRec{idField: "id", kind: schema.KindQuery, id: q.ID,
+	return &itemRec{idField: "id", kind: schema.KindQuery, id: q.ID, hash: contentHash(q),
 		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
 			return tx.PutQuery(q, hash, file, update)
 		}}, nil

@@ -3,6 +3,7 @@ package importer
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,7 +25,7 @@ type itemRec struct {
 	idField string
 	kind    schema.Kind
 	id      string
-	hash    string
+	hash    string // contentHash of what put writes
 	// needs are ids of items that must be in first (a judgment's query and
 	// document), each with the field that names it for errors.
 	needs []need
@@ -73,11 +74,15 @@ func (f *fileData) nativeItem(parse nativeKind, r *rec, line []byte) error {
 		return err
 	}
 	it.at, it.line = r.at, line
-	if it.hash == "" {
-		sum := sha256.Sum256(line)
-		it.hash = hex.EncodeToString(sum[:16])
-	}
 	return f.out.item(f, it)
+}
+
+// contentHash identifies an item's content whatever the line looked like
+// (key order, spacing, labels inside): the hash of its store value.
+func contentHash(v any) string {
+	b, _ := json.Marshal(v) // struct fields in declaration order: canonical
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
 }
 
 // item writes one item of a kind of its own, or keeps it until every line is
@@ -168,10 +173,6 @@ func (w *writer) writeStagedItems() error {
 			return err
 		}
 		it.at, it.line = at, line
-		if it.hash == "" {
-			sum := sha256.Sum256(line)
-			it.hash = hex.EncodeToString(sum[:16])
-		}
 		return w.writeItem(f, it)
 	})
 }

@@ -380,15 +380,14 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 }
 
 // Labels streams every current label of every annotator in the primary key
-// order of current_labels (no sort): the adjudicated ones first, under the
-// name of who adjudicated, then each annotator's (creation order of the
-// annotators, then import order of the items).
+// order of current_labels (no sort): item by item (import order), field by
+// field; an adjudicated label under the name of who adjudicated.
 func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
 	return func(yield func(ExportLabel, error) bool) {
 		rows, err := x.tx.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version
 			FROM current_labels l JOIN label_events e ON e.id = l.event_id JOIN annotators a ON a.id = e.annotator_id
 			JOIN items i ON i.id = l.item_id
-			ORDER BY l.role, l.annotator_id, l.item_id, l.field`)
+			ORDER BY l.item_id, l.field, l.role, l.annotator_id`)
 		if err != nil {
 			yield(ExportLabel{}, err)
 			return
@@ -511,4 +510,102 @@ func (s *Store) Work() ([]Work, error) {
 		out = append(out, w)
 	}
 	return out, rows.Err()
+}
+
+// ExportItem is an item of a kind with its own rows (query, …) and its labels
+// in the label set, for export.
+type ExportItem struct {
+	*Item
+	Labels       map[string]string
+	ParentLabels map[string]string // the label set's labels on its parent
+	Note         sql.NullString
+}
+
+// CountItems is the number of items of a kind an Items stream yields.
+func (x *Snapshot) CountItems(k schema.Kind) (int, error) {
+	var n int
+	err := x.tx.QueryRow("SELECT COUNT(*) FROM items WHERE kind = ?", k).Scan(&n)
+	return n, err
+}
+
+// Items streams the items of a kind in import order, through the one read
+// model of an item (Item, its kind's payload) with the label set's labels,
+// a few hundred items per query.
+func (x *Snapshot) Items(k schema.Kind, o ExportOptions) iter.Seq2[*ExportItem, error] {
+	return func(yield func(*ExportItem, error) bool) {
+		cols, args, err := x.labelCols(o, "i.id")
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		parentCols, pargs := ", NULL", []any(nil)
+		if cols != ", NULL, NULL" {
+			// The same labels subquery on the parent (the first of cols).
+			pc, pa, err := x.labelCols(ExportOptions{Labels: o.Labels, Fields: []string{"-"}}, "i.parent_id")
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			parentCols, pargs = strings.TrimSuffix(pc, ", NULL"), pa
+		}
+		after := int64(0)
+		for {
+			var ids []int64
+			byID := map[int64]*ExportItem{}
+			rows, err := x.tx.Query(`SELECT i.id`+cols+parentCols+` FROM items i WHERE i.kind = ? AND i.id > ? ORDER BY i.id LIMIT 500`,
+				append(append(append([]any{}, args...), pargs...), k, after)...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for rows.Next() {
+				var id int64
+				var labels, note, plabels sql.NullString
+				if err := rows.Scan(&id, &labels, &note, &plabels); err != nil {
+					rows.Close()
+					yield(nil, err)
+					return
+				}
+				it := &ExportItem{Note: note, Labels: map[string]string{}, ParentLabels: map[string]string{}}
+				all := func(m map[string]string) func(k, v string) { return func(k, v string) { m[k] = v } }
+				if labels.Valid {
+					if err := flatObject(labels.String, all(it.Labels)); err != nil {
+						rows.Close()
+						yield(nil, err)
+						return
+					}
+				}
+				if plabels.Valid {
+					if err := flatObject(plabels.String, all(it.ParentLabels)); err != nil {
+						rows.Close()
+						yield(nil, err)
+						return
+					}
+				}
+				ids = append(ids, id)
+				byID[id] = it
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			if len(ids) == 0 {
+				return
+			}
+			items, err := loadItems(x.tx, ids)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, id := range ids {
+				e := byID[id]
+				e.Item = items[id]
+				if !yield(e, nil) {
+					return
+				}
+			}
+			after = ids[len(ids)-1]
+		}
+	}
 }

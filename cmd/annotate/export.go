@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/annotate-dev/annotate/exporter"
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -83,11 +84,24 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 	if g.json {
 		return json.NewEncoder(out).Encode(map[string]any{
 			"dir": res.Dir, "format": res.Format, "files": res.Files, "labels_of": res.LabelSet,
-			"qa": res.QA, "claims": res.Claims, "label_lines": res.Labels, "languages": res.Languages,
+			"qa": res.QA, "claims": res.Claims, "items": res.Items, "label_lines": res.Labels, "languages": res.Languages,
 			"cleaned_up": append([]string{}, res.Notes...),
 		})
 	}
-	what := fmt.Sprintf("%d QA pairs and %d claims", res.QA, res.Claims)
+	parts := []string{}
+	if res.QA+res.Claims > 0 || len(res.Items) == 0 {
+		parts = append(parts, fmt.Sprintf("%d QA pairs", res.QA), fmt.Sprintf("%d claims", res.Claims))
+	}
+	for _, k := range schema.AllKinds() {
+		if n, ok := res.Items[exporter.ConfigOf(k)]; ok {
+			parts = append(parts, schema.Count(k, n))
+		}
+	}
+	what := strings.Join(parts[:len(parts)-1], ", ")
+	if len(parts) > 1 {
+		what += " and "
+	}
+	what += parts[len(parts)-1]
 	switch {
 	case res.Format == "jsonl":
 		what += fmt.Sprintf(" with %d labels", res.Labels)

@@ -1,0 +1,70 @@
+package exporter
+
+import (
+	"strconv"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Documents (cases, statutes): config "documents", native lines {"kind":"document"}.
+
+func init() {
+	registerExport(kindExport{
+		kind: schema.KindDocument, config: "documents",
+		base: []column{
+			{"id", tString, false, "document id"},
+			{"source", tString, false, "dataset the document comes from (empty when none)"},
+			{"title", tString, false, "title (empty when not recorded)"},
+			{"citation", tString, false, "neutral citation, e.g. 2019 ONCA 123"},
+			{"court", tString, false, "court (empty when not recorded)"},
+			{"jurisdiction", tString, false, "province or territory"},
+			{"year", tInt, true, "year of the decision; null when unknown"},
+			{"text", tString, false, "the document's text"},
+			{"chunk_ids", tStrings, false, "ids of the document's chunks (spans retrieval runs may name), in order"},
+		},
+		values: func(it *store.Item) row {
+			d := it.Payload.(*store.Document)
+			var year any
+			if d.Year != 0 {
+				year = d.Year
+			}
+			ids := make([]string, len(d.Chunks))
+			for i, c := range d.Chunks {
+				ids[i] = c.ID
+			}
+			return row{d.ID, d.Source, d.Title, d.Citation, d.Court, d.Jurisdiction, year, d.Text, ids}
+		},
+		native: func(b []byte, it *store.Item) []byte {
+			d := it.Payload.(*store.Document)
+			b = append(b, `{"kind":"document","id":`...)
+			b = appendString(b, d.ID)
+			b = appendFields(b, [2]string{"source", d.Source}, [2]string{"title", d.Title}, [2]string{"citation", d.Citation},
+				[2]string{"court", d.Court}, [2]string{"jurisdiction", d.Jurisdiction})
+			if d.Year != 0 {
+				b = append(b, `,"year":`...)
+				b = strconv.AppendInt(b, int64(d.Year), 10)
+			}
+			b = append(b, `,"text":`...)
+			b = appendString(b, d.Text)
+			if len(d.Chunks) > 0 {
+				b = append(b, `,"chunks":[`...)
+				for i, c := range d.Chunks {
+					if i > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, `{"id":`...)
+					b = appendString(b, c.ID)
+					b = append(b, `,"start":`...)
+					b = strconv.AppendInt(b, int64(c.Start), 10)
+					b = append(b, `,"end":`...)
+					b = strconv.AppendInt(b, int64(c.End), 10)
+					b = append(b, '}')
+				}
+				b = append(b, ']')
+			}
+			b, _ = appendExtra(b, d.Extra)
+			return append(b, '}', '\n')
+		},
+	})
+}

@@ -1,0 +1,85 @@
+package exporter
+
+import (
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// How the items of kinds beyond QA pairs and claims are published. QA pairs
+// and claims stream their rows from dedicated queries (hf.go, csv.go,
+// jsonl.go: their rows repeat contexts and claim ids); every other kind
+// registers its columns and lines from its own file (kind_*.go) and is read
+// through the store's one item model (store.Snapshot.Items).
+
+// kindExport is how one kind is published.
+type kindExport struct {
+	kind   schema.Kind
+	config string   // the hf config and the csv file: "queries"
+	base   []column // the item's own columns, before "annotator" and the labels
+	// values fills the base columns of an item.
+	values func(it *store.Item) row
+	// native appends the item's line of items.jsonl, as the importer reads
+	// it back ({"kind":…}); nil: not in the native export.
+	native func(b []byte, it *store.Item) []byte
+}
+
+var kindExports []kindExport
+
+// registerExport is called from each kind's file; configs follow the kinds' order.
+func registerExport(k kindExport) {
+	kindExports = append(kindExports, k)
+	order := func(k schema.Kind) int { return schema.SpecOf(k).Order }
+	for i := len(kindExports) - 1; i > 0 && order(kindExports[i].kind) < order(kindExports[i-1].kind); i-- {
+		kindExports[i], kindExports[i-1] = kindExports[i-1], kindExports[i]
+	}
+}
+
+func exportOf(k schema.Kind) (kindExport, bool) {
+	for _, x := range kindExports {
+		if x.kind == k {
+			return x, true
+		}
+	}
+	return kindExport{}, false
+}
+
+var annotatorColumn = column{"annotator", tString, false, "whose labels this row carries: an annotator name, or `adjudicated`"}
+
+// kindRow is the row of a generic kind's item: its own values, whose labels,
+// the labels that count, the note.
+func (l layout) kindRow(x kindExport, it *store.ExportItem, who string) row {
+	r := x.values(it.Item)
+	if schema.SpecOf(x.kind).Annotated {
+		r = append(r, who)
+	}
+	r = l.labelValues(r, it.Labels, it.ParentLabels)
+	return l.noteValue(r, it.Note)
+}
+
+// writeKindRows streams the rows of a generic kind to fn.
+func (e *exporter) writeKindRows(x kindExport, l layout, fn func(row) error) error {
+	return each(e, e.snap.Items(x.kind, e.streamOptions(l)), func(it *store.ExportItem) error {
+		return fn(l.kindRow(x, it, e.who))
+	})
+}
+
+// appendFields appends "key":"value" members for non-empty values.
+func appendFields(b []byte, kv ...[2]string) []byte {
+	for _, p := range kv {
+		if p[1] == "" {
+			continue
+		}
+		b = append(b, ',')
+		b = appendString(b, p[0])
+		b = append(b, ':')
+		b = appendString(b, p[1])
+	}
+	return b
+}
+
+// ConfigOf names the hf config (and csv file) of a kind of its own, "" for
+// none.
+func ConfigOf(k schema.Kind) string {
+	x, _ := exportOf(k)
+	return x.config
+}

@@ -1,0 +1,66 @@
+package exporter
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annotate-dev/annotate/importer"
+)
+
+const canlegal = `{"kind":"document","id":"doc-1","title":"Smith v. Jones","citation":"2019 ONCA 1","court":"ONCA","jurisdiction":"ON","year":2019,"text":"The landlord must give notice. The tenant may dispute.","chunks":[{"id":"doc-1#0","start":0,"end":30}]}
+{"kind":"query","id":"q-1","text":"Can my landlord evict me without notice?","persona":"lay","jurisdiction":"ON","issue":"tenancy","seed_doc":"doc-1","seed_group":"g1","labels":{"jo":{"query_validity":"valid"}}}
+{"kind":"query","id":"q-2","text":"What notice period applies?","persona":"professional","jurisdiction":"BC","seed_group":"g1","note":"kept"}
+`
+
+// Queries and documents are published through the kind registry: a config
+// and a CSV file each, and native lines that import back unchanged.
+func TestQueriesAndDocumentsPublish(t *testing.T) {
+	s := openStore(t)
+	p := filepath.Join(t.TempDir(), "canlegal.jsonl")
+	os.WriteFile(p, []byte(canlegal), 0o644)
+	if _, err := importer.Import(s, []string{p}, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	hf := filepath.Join(t.TempDir(), "hf")
+	res := export(t, s, Options{Format: "hf", Out: hf, Annotator: "jo"})
+	if res.Items["queries"] != 2 || res.Items["documents"] != 1 {
+		t.Errorf("rows %v", res.Items)
+	}
+	rows := readJSONL(t, filepath.Join(hf, "data", "queries", "test.jsonl"))
+	if len(rows) != 2 || rows[0]["query_validity"] != "valid" || rows[1]["query_validity"] != nil || rows[0]["annotator"] != "jo" || rows[1]["jurisdiction"] != "BC" {
+		t.Errorf("query rows %v", rows)
+	}
+	docs := readJSONL(t, filepath.Join(hf, "data", "documents", "test.jsonl"))
+	if len(docs) != 1 || docs[0]["year"] != 2019.0 || docs[0]["annotator"] != nil {
+		t.Errorf("document rows %v", docs)
+	}
+	card, _ := os.ReadFile(filepath.Join(hf, "README.md"))
+	for _, want := range []string{"config_name: queries\n  default: true", "config_name: documents", `name: "query_validity"`} {
+		if !strings.Contains(string(card), want) {
+			t.Errorf("card lacks %q", want)
+		}
+	}
+	csvDir := filepath.Join(t.TempDir(), "csv")
+	export(t, s, Options{Format: "csv", Out: csvDir, Annotator: "jo"})
+	q, _ := os.ReadFile(filepath.Join(csvDir, "queries.csv"))
+	if !strings.HasPrefix(string(q), "id,source,text,persona,jurisdiction,issue,seed_doc,seed_group,annotator,query_validity\r\n") ||
+		!strings.Contains(string(q), "q-1,,Can my landlord evict me without notice?,lay,ON,tenancy,doc-1,g1,jo,valid\r\n") {
+		t.Errorf("queries.csv:\n%s", q)
+	}
+	native := filepath.Join(t.TempDir(), "native")
+	export(t, s, Options{Format: "jsonl", Out: native})
+	sum, err := importer.Import(s, []string{native}, importer.Options{})
+	if err != nil || !sum.NoOp() {
+		t.Errorf("re-import into the same database: %v %v", sum, err)
+	}
+	fresh := openStore(t)
+	sum, err = importer.Import(fresh, []string{native}, importer.Options{})
+	if err != nil || !strings.Contains(sum.String(), "1 document added; 2 queries added") {
+		t.Errorf("import into a fresh database: %v %v", sum, err)
+	}
+	if sum, err := importer.Import(fresh, []string{p}, importer.Options{}); err != nil || sum.Total().LabelsAdded != 0 {
+		t.Errorf("the original file into the copy: %v %v", sum, err)
+	}
+}
