@@ -129,9 +129,11 @@ func seedDemo(path string) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := importer.ImportReader(s, demo.FileName, demo.JSONL(), importer.Options{}); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("seeding the demo: %w", err)
+	for _, f := range demo.Files() {
+		if _, err := importer.ImportReader(s, f.Name, f.Data, importer.Options{Format: f.Format}); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("seeding the demo: %w", err)
+		}
 	}
 	return s, nil
 }
