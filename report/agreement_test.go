@@ -30,16 +30,16 @@ func seedThree(t *testing.T) *store.Store {
 		"c9": {"Entailed?", "entailment", "entailment"},
 	}
 	seed(t, s, func(b *builder) {
-		b.qa("q", "GDPR", "en", "factual_recall")
+		b.QA("q", "GDPR", "en", "factual_recall")
 		for _, id := range []string{"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"} {
-			b.claim("q", id, nil)
+			b.Claim("q", id, nil)
 			for i, who := range []string{"jo", "sam", "kim"} {
 				if v := rows[id][i]; v != "" {
-					b.labels(who, id, "claim_validity=correct", "entailment="+v)
+					b.Labels(who, id, "claim_validity=correct", "entailment="+v)
 				}
 			}
 		}
-		b.label("jo", "c8", "claim_validity", "incorrect")
+		b.Label("jo", "c8", "claim_validity", "incorrect")
 	})
 	return s
 }

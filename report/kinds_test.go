@@ -15,12 +15,10 @@ func TestStatsOfOtherKinds(t *testing.T) {
 			{ID: "q2", Text: "t", Persona: "lay", Jurisdiction: "BC", Issue: "tenancy"},
 			{ID: "q3", Text: "t", Persona: "professional", Jurisdiction: "ON"},
 		} {
-			id, _, err := b.tx.PutQuery(q, q.ID, "t", false)
-			b.fail(err, q.ID)
-			b.ids[q.ID] = id
+			b.Query(q)
 		}
-		b.label("jo", "q1", "query_validity", "valid")
-		b.label("jo", "q3", "query_validity", "invalid")
+		b.Label("jo", "q1", "query_validity", "valid")
+		b.Label("jo", "q3", "query_validity", "invalid")
 	})
 	rep, err := Stats(s, Selection{})
 	if err != nil {

@@ -22,35 +22,35 @@ func seedMetrics(t *testing.T) *store.Store {
 	}
 	seed(t, s, func(b *builder) {
 		for _, src := range []string{"A", "B"} {
-			b.qa("qa-"+src+"1", src, "", "factual_recall")
-			b.qa("qa-"+src+"2", src, "", "factual_recall")
+			b.QA("qa-"+src+"1", src, "", "factual_recall")
+			b.QA("qa-"+src+"2", src, "", "factual_recall")
 			for i, p := range verified[src] {
 				id := fmt.Sprintf("%s-v%d", src, i+1)
 				qa := "qa-" + src + "1"
 				if i >= 5 {
 					qa = "qa-" + src + "2"
 				}
-				b.claim(qa, id, map[string]string{"refchecker": p[1]})
-				b.labels("expert", id, "claim_validity=correct", "entailment="+p[0])
+				b.Claim(qa, id, map[string]string{"refchecker": p[1]})
+				b.Labels("expert", id, "claim_validity=correct", "entailment="+p[0])
 			}
 		}
 		pred := map[string]string{"refchecker": "neutral"}
-		b.claim("qa-A2", "n1", pred) // not judged
-		b.claim("qa-A2", "n2", pred)
-		b.labels("expert", "n2", "claim_validity=incorrect")
-		b.claim("qa-A2", "n3", pred)
-		b.labels("expert", "n3", "claim_validity=correct") // no entailment yet
-		b.claim("qa-A2", "n4", pred)
-		b.labels("expert", "n4", "claim_validity=correct", "entailment=Entailed?") // kept verbatim
-		b.claim("qa-A2", "n5", nil)
-		b.labels("expert", "n5", "claim_validity=correct", "entailment=neutral") // no prediction
-		b.claim("qa-A2", "n6", pred)
-		b.labels("expert", "n6", "claim_validity=yes") // kept verbatim
-		b.label("expert", "qa-A1", "missed_claims_checked", "added")
-		b.added("qa-A1", "qa-A1-added", "expert")
-		b.added("qa-A1", "qa-A1-sam", "sam")
-		b.label("expert", "qa-B1", "missed_claims_checked", "added")
-		b.added("qa-B1", "qa-B1-added", "expert")
+		b.Claim("qa-A2", "n1", pred) // not judged
+		b.Claim("qa-A2", "n2", pred)
+		b.Labels("expert", "n2", "claim_validity=incorrect")
+		b.Claim("qa-A2", "n3", pred)
+		b.Labels("expert", "n3", "claim_validity=correct") // no entailment yet
+		b.Claim("qa-A2", "n4", pred)
+		b.Labels("expert", "n4", "claim_validity=correct", "entailment=Entailed?") // kept verbatim
+		b.Claim("qa-A2", "n5", nil)
+		b.Labels("expert", "n5", "claim_validity=correct", "entailment=neutral") // no prediction
+		b.Claim("qa-A2", "n6", pred)
+		b.Labels("expert", "n6", "claim_validity=yes") // kept verbatim
+		b.Label("expert", "qa-A1", "missed_claims_checked", "added")
+		b.Added("qa-A1", "qa-A1-added", "expert")
+		b.Added("qa-A1", "qa-A1-sam", "sam")
+		b.Label("expert", "qa-B1", "missed_claims_checked", "added")
+		b.Added("qa-B1", "qa-B1-added", "expert")
 	})
 	ref, err := s.Resolve("qa-A1")
 	if err != nil {

@@ -81,7 +81,7 @@ func seedPaper(t testing.TB, s *store.Store) {
 				id := fmt.Sprintf("%s-q%03d", src.name, i)
 				// The generator said factual_recall for every pair; the expert's
 				// category labels give Table 1's counts.
-				b.qa(id, src.name, src.lang, "factual_recall")
+				b.QA(id, src.name, src.lang, "factual_recall")
 				// Claims were extracted from the answers judged correct
 				// (Table 1's Σ_A); the other answers were judged
 				// partially correct or incorrect and have no claims.
@@ -89,7 +89,7 @@ func seedPaper(t testing.TB, s *store.Store) {
 				if i >= src.answers {
 					answer = []string{"answer_correctness=partially_correct", "answer_correctness=incorrect"}[i%2]
 				}
-				b.labels("expert", id, "question_validity=valid",
+				b.Labels("expert", id, "question_validity=valid",
 					"persona="+pick(i, src.persona[:], personas),
 					"category="+pick(i, src.category[:], categories), answer)
 			}
@@ -111,11 +111,11 @@ func seedPaper(t testing.TB, s *store.Store) {
 					}
 					preds = map[string]string{"refchecker": p}
 				}
-				b.claim(qa, id, preds)
+				b.Claim(qa, id, preds)
 				if ent != "" {
-					b.labels("expert", id, "claim_validity=correct", "entailment="+ent)
+					b.Labels("expert", id, "claim_validity=correct", "entailment="+ent)
 				} else {
-					b.labels("expert", id, "claim_validity=incorrect")
+					b.Labels("expert", id, "claim_validity=incorrect")
 				}
 			}
 		}

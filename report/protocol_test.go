@@ -15,43 +15,43 @@ import (
 func seedProtocol(t *testing.T) *store.Store {
 	s := openStore(t)
 	seed(t, s, func(b *builder) {
-		b.qa("q1", "S", "en", "factual_recall")
-		b.labels("jo", "q1", "question_validity=valid", "category=general_legal_research", "persona=citizen", "answer_correctness=correct")
+		b.QA("q1", "S", "en", "factual_recall")
+		b.Labels("jo", "q1", "question_validity=valid", "category=general_legal_research", "persona=citizen", "answer_correctness=correct")
 		for _, c := range []string{"c1a", "c1b", "c1c", "c1d"} {
-			b.claim("q1", c, map[string]string{"refchecker": "entailment"})
+			b.Claim("q1", c, map[string]string{"refchecker": "entailment"})
 		}
-		b.labels("jo", "c1a", "claim_validity=correct", "entailment=entailment")
-		b.labels("jo", "c1b", "claim_validity=correct", "entailment=neutral")
-		b.labels("jo", "c1c", "claim_validity=incorrect")
+		b.Labels("jo", "c1a", "claim_validity=correct", "entailment=entailment")
+		b.Labels("jo", "c1b", "claim_validity=correct", "entailment=neutral")
+		b.Labels("jo", "c1c", "claim_validity=incorrect")
 		// c1d: not judged yet.
 
 		// A multi-hop pair whose answer jo judged incorrect, after labelling
 		// one of its claims.
 		q2 := store.QAPair{ID: "q2", Source: "S", Language: "en", Hop: "multi", Question: "Q?", Answer: "A.", Category: "factual_recall",
 			Contexts: []store.Context{{ID: "x1", Text: "one"}, {ID: "x2", Text: "two"}}}
-		id, _, err := b.tx.PutQA(q2, "h-q2", "test", false)
-		b.fail(err, "q2")
-		b.ids["q2"] = id
-		b.claim("q2", "c2a", nil)
-		b.claim("q2", "c2b", nil)
-		b.labels("jo", "c2a", "claim_validity=correct", "entailment=entailment")
-		b.labels("jo", "q2", "question_validity=valid", "category=factual_recall", "persona=legal_expert", "answer_correctness=incorrect")
+		id, _, err := b.Tx.PutQA(q2, "h-q2", "test", false)
+		b.Fail(err, "q2")
+		b.IDs["q2"] = id
+		b.Claim("q2", "c2a", nil)
+		b.Claim("q2", "c2b", nil)
+		b.Labels("jo", "c2a", "claim_validity=correct", "entailment=entailment")
+		b.Labels("jo", "q2", "question_validity=valid", "category=factual_recall", "persona=legal_expert", "answer_correctness=incorrect")
 
 		// An invalid question, with a persona left from before.
-		b.qa("q3", "S", "en", "factual_recall")
-		b.claim("q3", "c3a", nil)
-		b.labels("jo", "c3a", "claim_validity=correct", "entailment=contradiction")
-		b.labels("jo", "q3", "persona=citizen", "question_validity=invalid", "invalid_reason=domain")
+		b.QA("q3", "S", "en", "factual_recall")
+		b.Claim("q3", "c3a", nil)
+		b.Labels("jo", "c3a", "claim_validity=correct", "entailment=contradiction")
+		b.Labels("jo", "q3", "persona=citizen", "question_validity=invalid", "invalid_reason=domain")
 
-		b.qa("q4", "S", "en", "factual_recall")
-		b.labels("jo", "q4", "question_validity=valid", "category=factual_recall", "persona=civil_officer", "answer_correctness=partially_correct")
-		b.qa("q5", "S", "en", "false_premise")
-		b.labels("jo", "q5", "question_validity=valid", "category=false_premise", "persona=citizen", "answer_correctness=correct")
+		b.QA("q4", "S", "en", "factual_recall")
+		b.Labels("jo", "q4", "question_validity=valid", "category=factual_recall", "persona=civil_officer", "answer_correctness=partially_correct")
+		b.QA("q5", "S", "en", "false_premise")
+		b.Labels("jo", "q5", "question_validity=valid", "category=false_premise", "persona=citizen", "answer_correctness=correct")
 
 		// Claims of a pair nobody judged: asked.
-		b.qa("q6", "S", "en", "factual_recall")
-		b.claim("q6", "c6a", nil)
-		b.labels("jo", "c6a", "claim_validity=correct", "entailment=neutral")
+		b.QA("q6", "S", "en", "factual_recall")
+		b.Claim("q6", "c6a", nil)
+		b.Labels("jo", "c6a", "claim_validity=correct", "entailment=neutral")
 	})
 	return s
 }

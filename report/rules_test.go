@@ -16,20 +16,20 @@ import (
 func seedStale(t *testing.T) *store.Store {
 	s := openStore(t)
 	seed(t, s, func(b *builder) {
-		b.qa("q1", "GDPR", "en", "factual_recall")
-		b.qa("q2", "GDPR", "en", "factual_recall")
+		b.QA("q1", "GDPR", "en", "factual_recall")
+		b.QA("q2", "GDPR", "en", "factual_recall")
 		// Both claims belong to q2, which both judge valid: the claims of
 		// an invalid question ask nothing at all (protocol_test.go).
-		b.claim("q2", "c1", map[string]string{"refchecker": "neutral"})
-		b.claim("q2", "c2", map[string]string{"refchecker": "entailment"})
-		b.labels("jo", "q1", "question_validity=valid", "persona=citizen", "question_validity=invalid")
-		b.labels("jo", "q2", "question_validity=valid", "persona=legal_expert")
-		b.labels("jo", "c1", "claim_validity=correct", "entailment=neutral", "claim_validity=incorrect")
-		b.labels("jo", "c2", "claim_validity=correct", "entailment=entailment")
-		b.labels("sam", "q1", "question_validity=valid", "persona=citizen")
-		b.labels("sam", "q2", "question_validity=valid", "persona=legal_expert")
-		b.labels("sam", "c1", "claim_validity=correct", "entailment=neutral")
-		b.labels("sam", "c2", "claim_validity=correct", "entailment=entailment")
+		b.Claim("q2", "c1", map[string]string{"refchecker": "neutral"})
+		b.Claim("q2", "c2", map[string]string{"refchecker": "entailment"})
+		b.Labels("jo", "q1", "question_validity=valid", "persona=citizen", "question_validity=invalid")
+		b.Labels("jo", "q2", "question_validity=valid", "persona=legal_expert")
+		b.Labels("jo", "c1", "claim_validity=correct", "entailment=neutral", "claim_validity=incorrect")
+		b.Labels("jo", "c2", "claim_validity=correct", "entailment=entailment")
+		b.Labels("sam", "q1", "question_validity=valid", "persona=citizen")
+		b.Labels("sam", "q2", "question_validity=valid", "persona=legal_expert")
+		b.Labels("sam", "c1", "claim_validity=correct", "entailment=neutral")
+		b.Labels("sam", "c2", "claim_validity=correct", "entailment=entailment")
 	})
 	return s
 }
@@ -143,8 +143,8 @@ func TestSelection(t *testing.T) {
 	// With one annotator, it is the default.
 	one := openStore(t)
 	seed(t, one, func(b *builder) {
-		b.qa("q1", "GDPR", "en", "factual_recall")
-		b.labels("jo", "q1", "question_validity=valid")
+		b.QA("q1", "GDPR", "en", "factual_recall")
+		b.Labels("jo", "q1", "question_validity=valid")
 	})
 	st, err := Stats(one, Selection{})
 	if err != nil || st.Annotator != "jo" || st.All.QAValid != 1 {
@@ -162,14 +162,14 @@ func TestAdjudicated(t *testing.T) {
 	seed(t, s, func(b *builder) {
 		for _, id := range []string{"q1", "q2", "c1", "c2"} {
 			ref, _ := s.Resolve(id)
-			b.ids[id] = ref.ItemID
+			b.IDs[id] = ref.ItemID
 		}
-		b.adjudicate("lead", "q1", "question_validity", "valid")
-		b.adjudicate("lead", "q1", "persona", "civil_officer")
-		b.adjudicate("lead", "c1", "claim_validity", "correct")
-		b.adjudicate("lead", "c1", "entailment", "contradiction")
-		b.adjudicate("lead", "c2", "claim_validity", "incorrect")
-		b.adjudicate("lead", "c2", "entailment", "entailment") // not asked: c2 is incorrect
+		b.Adjudicate("lead", "q1", "question_validity", "valid")
+		b.Adjudicate("lead", "q1", "persona", "civil_officer")
+		b.Adjudicate("lead", "c1", "claim_validity", "correct")
+		b.Adjudicate("lead", "c1", "entailment", "contradiction")
+		b.Adjudicate("lead", "c2", "claim_validity", "incorrect")
+		b.Adjudicate("lead", "c2", "entailment", "entailment") // not asked: c2 is incorrect
 	})
 	st, err := Stats(s, Selection{Adjudicated: true})
 	if err != nil {

@@ -58,17 +58,17 @@ func seedSNLI(t *testing.T) (*store.Store, int) {
 			qa := "snli-" + p.PairID
 			q := store.QAPair{ID: qa, Source: "SNLI", Language: "en", Question: "Does the premise entail the hypothesis?",
 				Answer: p.Hypothesis, Contexts: []store.Context{{ID: "snli-" + p.CaptionID, Text: p.Premise}}}
-			item, _, err := b.tx.PutQA(q, "h-"+qa, "snli", false)
-			b.fail(err, qa)
-			b.ids[qa] = item
+			item, _, err := b.Tx.PutQA(q, "h-"+qa, "snli", false)
+			b.Fail(err, qa)
+			b.IDs[qa] = item
 			claim := qa + "-c1"
 			c := store.Claim{ID: claim, QAID: qa, Text: p.Hypothesis}
-			item, _, err = b.tx.PutClaim(c, "h-"+claim, "snli", false)
-			b.fail(err, claim)
-			b.ids[claim] = item
+			item, _, err = b.Tx.PutClaim(c, "h-"+claim, "snli", false)
+			b.Fail(err, claim)
+			b.IDs[claim] = item
 			for k, l := range p.Labels {
 				who := fmt.Sprintf("a%d", k+1)
-				b.labels(who, claim, "claim_validity=correct", "entailment="+l)
+				b.Labels(who, claim, "claim_validity=correct", "entailment="+l)
 			}
 		}
 	})

@@ -3,7 +3,9 @@
 package storetest
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
@@ -19,4 +21,92 @@ func Open(t testing.TB) *store.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// Builder seeds a database through the store's own import transaction, as
+// the importer does: tests of every package build their fixtures with it
+// rather than with SQL. It keeps the first error so a failing seed says
+// where.
+type Builder struct {
+	Tx  *store.Tx
+	err error
+	IDs map[string]int64 // ext id -> item id of what was added
+}
+
+// Seed runs fn in one import transaction and fails the test on error.
+func Seed(t testing.TB, s *store.Store, fn func(b *Builder)) {
+	t.Helper()
+	err := s.Import(func(tx *store.Tx) error {
+		b := &Builder{Tx: tx, IDs: map[string]int64{}}
+		fn(b)
+		return b.err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Fail records the first error, saying what was being added.
+func (b *Builder) Fail(err error, what string) {
+	if err != nil && b.err == nil {
+		b.err = fmt.Errorf("%s: %w", what, err)
+	}
+}
+
+// QA adds a QA pair of a source with a generated category.
+func (b *Builder) QA(id, source, lang, category string) {
+	q := store.QAPair{ID: id, Source: source, Language: lang, Question: "Q " + id + "?", Answer: "A " + id + ".",
+		Category: category, Contexts: []store.Context{{ID: "ctx-" + id, Text: "context of " + id}}}
+	item, _, err := b.Tx.PutQA(q, "h-"+id, "test", false)
+	b.Fail(err, "qa "+id)
+	b.IDs[id] = item
+}
+
+// Claim adds an extracted claim with optional predictions (system=value).
+func (b *Builder) Claim(qa, id string, preds map[string]string) {
+	c := store.Claim{ID: id, QAID: qa, Triplet: [3]string{"s " + id, "p", "o"}, Predictions: preds}
+	item, _, err := b.Tx.PutClaim(c, "h-"+id, "test", false)
+	b.Fail(err, "claim "+id)
+	b.IDs[id] = item
+}
+
+// Added adds a claim an annotator added to an answer, with its claim_added label.
+func (b *Builder) Added(qa, id, who string) {
+	c := store.Claim{ID: id, QAID: qa, Triplet: [3]string{"s " + id, "p", "o"}, Origin: store.OriginAnnotator, AddedBy: who}
+	item, _, err := b.Tx.PutClaim(c, "h-"+id, "test", false)
+	b.Fail(err, "added claim "+id)
+	b.IDs[id] = item
+	b.Label(who, id, "claim_added", "yes")
+}
+
+// Query adds a query.
+func (b *Builder) Query(q store.Query) {
+	item, _, err := b.Tx.PutQuery(q, "h-"+q.ID, "test", false)
+	b.Fail(err, "query "+q.ID)
+	b.IDs[q.ID] = item
+}
+
+// Label records an annotator's label on an item added before.
+func (b *Builder) Label(who, item, field, value string) {
+	id, ok := b.IDs[item]
+	if !ok {
+		b.Fail(fmt.Errorf("unknown item"), item)
+		return
+	}
+	_, err := b.Tx.PutLabel(store.Label{Annotator: who, ItemID: id, Field: field, Value: value})
+	b.Fail(err, fmt.Sprintf("label %s %s %s=%s", who, item, field, value))
+}
+
+// Labels sets several fields of one item: "field=value" pairs.
+func (b *Builder) Labels(who, item string, kv ...string) {
+	for _, p := range kv {
+		f, v, _ := strings.Cut(p, "=")
+		b.Label(who, item, f, v)
+	}
+}
+
+// Adjudicate records the lead's final label on an item.
+func (b *Builder) Adjudicate(who, item, field, value string) {
+	_, err := b.Tx.PutLabel(store.Label{Annotator: who, ItemID: b.IDs[item], Field: field, Value: value, Adjudicate: true})
+	b.Fail(err, "adjudicate "+item)
 }
