@@ -37,7 +37,7 @@ func (e *exporter) native(dir string) error {
 }
 
 func (e *exporter) writeItems(dir string) error {
-	nQA, _, err := e.snap.Counts(true)
+	nQA, _, err := e.snap.ExportCounts(true)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (e *exporter) writeKindLines(f *sink) error {
 			continue
 		}
 		n := 0
-		err := each(e, e.snap.Items(x.kind, store.ExportOptions{}), func(it *store.ExportItem) error {
+		err := each(e, e.snap.ExportItems(x.kind, store.ExportOptions{}), func(it *store.ExportItem) error {
 			buf = x.native(buf[:0], it.Item)
 			n++
 			_, err := f.Write(buf)

@@ -9,7 +9,7 @@ import (
 // and claims stream their rows from dedicated queries (hf.go, csv.go,
 // jsonl.go: their rows repeat contexts and claim ids); every other kind
 // registers its columns and lines from its own file (kind_*.go) and is read
-// through the store's one item model (store.Snapshot.Items).
+// through the store's one item model (store.Snapshot.ExportItems).
 
 // kindExport is how one kind is published.
 type kindExport struct {
@@ -58,7 +58,7 @@ func (l layout) kindRow(x kindExport, it *store.ExportItem, who string) row {
 
 // writeKindRows streams the rows of a generic kind to fn.
 func (e *exporter) writeKindRows(x kindExport, l layout, fn func(row) error) error {
-	return each(e, e.snap.Items(x.kind, e.streamOptions(l)), func(it *store.ExportItem) error {
+	return each(e, e.snap.ExportItems(x.kind, e.streamOptions(l)), func(it *store.ExportItem) error {
 		return fn(l.kindRow(x, it, e.who))
 	})
 }

@@ -10,7 +10,8 @@ import (
 // the same commit, so a report or a screen taken while annotators keep
 // working adds up. Screens, reports and export all read through Read.
 type ReadTx struct {
-	q querier // a read transaction, or the write transaction of WriteTx
+	q    querier   // a read transaction, or the write transaction of WriteTx
+	conn *readConn // the connection Snapshot opened (Close ends it)
 }
 
 // Read runs fn on a snapshot.
