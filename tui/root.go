@@ -39,6 +39,7 @@ type Options struct {
 	Client       string        // "local", "ssh", "demo" (recorded on the session)
 	SessionLimit time.Duration // break reminder after this much active time (default 2h)
 	Now          func() time.Time
+	SessionID    int64 // a session the caller started (and ends); 0: the TUI starts one
 }
 
 // Child is a screen, an overlay or an input. Update returns the Child to
@@ -113,6 +114,7 @@ func New(opt Options) *Model {
 		keys: DefaultKeyMap(), help: help.New(), guides: map[string]string{},
 	}
 	e.act.now = opt.Now
+	e.session = opt.SessionID
 	e.nextBreak = opt.SessionLimit
 	e.setStyles()
 	m := &Model{e: e}
