@@ -18,7 +18,7 @@ const (
 	MaxWidth  = 500 // columns a session may ask for; larger requests are clamped
 	MaxHeight = 300 // rows, likewise
 
-	maxChannels  = 2    // session channels at once on one connection (the second is told why it is refused)
+	maxChannels  = 4    // session channels open at once on one connection (a closed one is counted out asynchronously)
 	maxEnvVars   = 32   // env requests kept per session (TERM, LANG, NO_COLOR… need a handful)
 	maxEnvBytes  = 1024 // longest env request kept
 	maxPtyReqLen = 4096 // a pty request's terminal modes take a few hundred bytes

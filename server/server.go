@@ -30,6 +30,12 @@ import (
 // only, so exposing the server to the network is a deliberate choice.
 const DefaultListen = "127.0.0.1:23234"
 
+// ShutdownTimeout is what serve gives Shutdown on SIGINT/SIGTERM, so that
+// the process is gone within 10 s. Decisions are committed as they are
+// made, so it only matters for recording the end of each session and
+// restoring terminals.
+const ShutdownTimeout = 8 * time.Second
+
 // Config configures a Server.
 type Config struct {
 	Listen             string // host:port (default 127.0.0.1:23234); "127.0.0.1:0" picks a free port
@@ -53,6 +59,7 @@ type Server struct {
 	ln      *limitListener
 	hostKey gossh.PublicKey
 	served  chan struct{} // closed when ListenAndServe returns
+	probe   time.Duration // how long a second session waits for the first one's client to answer
 
 	mu       sync.Mutex
 	closing  bool
@@ -60,6 +67,7 @@ type Server struct {
 	programs map[ssh.Session]*tea.Program // running TUIs, for Shutdown to quit them
 	active   map[string]*activeSession    // by annotator
 	sessions sync.WaitGroup               // running session handlers
+	running  int                          // how many
 }
 
 // New reads the keys and binds the listening address, so that a bad key file
@@ -93,7 +101,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.KeepAlive == 0 {
 		cfg.KeepAlive = DefaultKeepAlive
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, served: make(chan struct{}),
+	s := &Server{cfg: cfg, log: cfg.Logger, served: make(chan struct{}), probe: min(cfg.KeepAlive, 5*time.Second),
 		programs: map[ssh.Session]*tea.Program{}, active: map[string]*activeSession{}}
 	var err error
 	if s.keys, err = ParseAuthorizedKeys(cfg.AuthorizedKeysPath); err != nil {
@@ -227,7 +235,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		graceful, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(deadline)/2))
 		defer cancel()
 	}
-	waitGroup(graceful, &s.sessions)
+	if waitGroup(graceful, &s.sessions) != nil {
+		s.mu.Lock()
+		running := s.running
+		s.mu.Unlock()
+		s.log.Info("shutdown: closing the connections of sessions that did not end", "sessions_running", running)
+	}
 	// Clients keep their connection open after their session ended, and
 	// unauthenticated ones are not known to ssh.Server: close them all.
 	s.ssh.Close()

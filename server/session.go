@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,7 +26,8 @@ func (s *Server) handle(sess ssh.Session) {
 		sess.Exit(1)
 		return
 	}
-	defer s.sessions.Done()
+	defer s.leave()
+	windows := forwardWindows(sess)
 
 	start := time.Now()
 	who, from := s.annotator(sess), sess.RemoteAddr().String()
@@ -45,7 +47,7 @@ func (s *Server) handle(sess ssh.Session) {
 		return
 	}
 	defer release()
-	s.runTUI(sess, who)
+	s.runTUI(sess, who, windows)
 }
 
 // enter counts a session in, unless the server is shutting down (Shutdown
@@ -57,7 +59,16 @@ func (s *Server) enter() bool {
 		return false
 	}
 	s.sessions.Add(1)
+	s.running++
 	return true
+}
+
+// leave counts a session out.
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.running--
+	s.mu.Unlock()
+	s.sessions.Done()
 }
 
 // guard refuses everything that is not an interactive shell: the TUI is the
@@ -104,7 +115,6 @@ type activeSession struct {
 func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 	mine := &activeSession{from: sess.RemoteAddr().String(), since: time.Now(), done: make(chan struct{})}
 	mine.conn, _ = sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn)
-	probe := min(s.cfg.KeepAlive, 5*time.Second)
 	for attempt := 0; ; attempt++ {
 		s.mu.Lock()
 		old := s.active[who]
@@ -120,7 +130,7 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 				close(mine.done)
 			}, true
 		}
-		if attempt > 0 || old.conn == nil || responds(old.conn, probe) {
+		if attempt > 0 || old.conn == nil || responds(old.conn, s.probe) {
 			s.log.Warn("refused second session", "annotator", who, "from", mine.from, "open_from", old.from,
 				"open_since", old.since.Format(time.DateTime))
 			wish.Errorln(sess, fmt.Sprintf("annotate: %s already has a session open (from %s since %s). "+
@@ -133,15 +143,51 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 		old.conn.Close()
 		select {
 		case <-old.done:
-		case <-time.After(probe):
+		case <-time.After(s.probe):
 		}
 	}
+}
+
+// forwardWindows reads the session's window changes for as long as the SSH
+// library sends them (it closes the channel with the SSH channel) and passes
+// the latest one to the program stored in the returned pointer, if any. The
+// channel is read from the start, whatever the handler does, and never
+// waits for the program: the library's request loop blocks on a full window
+// channel, and a blocked request loop stalls the whole connection (input,
+// keepalive answers, even its closing). A flood of resizes thus costs one
+// redraw at a time. The sizes arrive clamped (limitedChannel).
+func forwardWindows(sess ssh.Session) *atomic.Pointer[tea.Program] {
+	to := &atomic.Pointer[tea.Program]{}
+	_, windows, ok := sess.Pty()
+	if !ok || windows == nil {
+		return to
+	}
+	var latest atomic.Pointer[ssh.Window]
+	wake := make(chan struct{}, 1)
+	go func() {
+		defer close(wake)
+		for w := range windows {
+			latest.Store(&w)
+			select {
+			case wake <- struct{}{}:
+			default: // a resize is already pending; it will take this size
+			}
+		}
+	}()
+	go func() {
+		for range wake {
+			if p, w := to.Load(), latest.Load(); p != nil {
+				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height}) // returns once p has ended
+			}
+		}
+	}()
+	return to
 }
 
 // runTUI runs the annotator's TUI until they quit, their client goes away
 // or the server stops. The annotation session is recorded before the
 // program starts and ended after it, however it ended.
-func (s *Server) runTUI(sess ssh.Session, who string) {
+func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Program]) {
 	rec, err := s.cfg.Store.StartSession(who, "ssh")
 	if err != nil {
 		s.log.Error("could not record the session", "annotator", who, "error", err.Error())
@@ -185,20 +231,10 @@ func (s *Server) runTUI(sess ssh.Session, who string) {
 		s.mu.Unlock()
 	}()
 
-	// The window sizes arrive clamped (limitedChannel); the first one is the
-	// pty request's. The channel is read until the library closes it with
-	// the SSH channel, even after the program ended: its request loop blocks
-	// on a full one.
-	_, windows, _ := sess.Pty()
-	go func() {
-		for w := range windows {
-			if ctx.Err() == nil {
-				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-			}
-		}
-	}()
-
-	if _, err := p.Run(); err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
+	to.Store(p)
+	_, err = p.Run()
+	to.Store(nil)
+	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
 		s.log.Error("the TUI ended with an error", "annotator", who, "error", err.Error())
 	}
 	s.mu.Lock()

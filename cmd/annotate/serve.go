@@ -12,12 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// shutdownTimeout bounds how long serve waits for sessions to end on
-// SIGINT/SIGTERM, so that the process is gone within 10 s. Decisions are
-// committed as they are made, so it only matters for recording the end of
-// each session and restoring terminals.
-const shutdownTimeout = 8 * time.Second
-
 func init() {
 	register(func(g *globals) *cobra.Command {
 		var listen, hostKey, authKeys string
@@ -87,7 +81,7 @@ process within 10 s, even when clients have vanished.`,
 				if err != nil {
 					return err
 				}
-				return srv.ServeUntilSignal(shutdownTimeout, os.Interrupt, syscall.SIGTERM)
+				return srv.ServeUntilSignal(server.ShutdownTimeout, os.Interrupt, syscall.SIGTERM)
 			},
 		}
 		f := cmd.Flags()
