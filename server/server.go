@@ -201,7 +201,8 @@ func (s *Server) ListenAndServe() error {
 
 // Shutdown stops accepting connections, asks every TUI to quit (each then
 // tells its annotator their work is kept; decisions are committed as they
-// are made) and waits for the sessions for half the time ctx leaves. Then it
+// are made) and waits for the sessions for 3 s (or half the time ctx leaves,
+// if that is shorter). Then it
 // closes every connection, which ends the sessions of clients that stopped
 // reading or vanished (their writes fail, their programs are killed), and
 // waits for those until ctx ends. It returns ctx's error if sessions were
@@ -229,10 +230,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	shut := make(chan error, 1)
 	go func() { shut <- s.ssh.Shutdown(ctx) }() // closes the listener, then waits for connections
 
-	graceful := ctx
-	if deadline, ok := ctx.Deadline(); ok {
-		var cancel context.CancelFunc
-		graceful, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(deadline)/2))
+	// A program quits in milliseconds once its loop reads the Quit; one
+	// that has not after a few seconds is stuck writing to its client.
+	graceful, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < 6*time.Second {
+		graceful, cancel = context.WithTimeout(ctx, time.Until(deadline)/2)
 		defer cancel()
 	}
 	if waitGroup(graceful, &s.sessions) != nil {
