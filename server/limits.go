@@ -18,7 +18,7 @@ const (
 	MaxWidth  = 500 // columns a session may ask for; larger requests are clamped
 	MaxHeight = 300 // rows, likewise
 
-	maxChannels  = 4    // session channels open at once on one connection (a closed one is counted out asynchronously)
+	maxChannels  = 2    // session channels open at once on one connection (the second is told why it is refused)
 	maxEnvVars   = 32   // env requests kept per session (TERM, LANG, NO_COLOR… need a handful)
 	maxEnvBytes  = 1024 // longest env request kept
 	maxPtyReqLen = 4096 // a pty request's terminal modes take a few hundred bytes
@@ -196,9 +196,14 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		nc.Reject(gossh.ResourceShortage, "annotate: too many sessions on one connection")
 		return
 	}
-	defer tc.closeChannel()
+	// The channel is counted out when the server closes it (after a
+	// session, before the client can see the close and open the next one)
+	// or when the library is done with it (the client closed it).
+	var once sync.Once
+	release := func() { once.Do(tc.closeChannel) }
+	defer release()
 	tc.keepAlive.Do(func() { go s.keepAlive(ctx, conn) })
-	ssh.DefaultSessionHandler(srv, conn, &limitedChannel{NewChannel: nc, s: s, from: conn.RemoteAddr().String()}, ctx)
+	ssh.DefaultSessionHandler(srv, conn, &limitedChannel{NewChannel: nc, s: s, from: conn.RemoteAddr().String(), release: release}, ctx)
 }
 
 // keepAlive pings the client every Config.KeepAlive and closes the
@@ -241,11 +246,23 @@ func responds(conn gossh.Conn, timeout time.Duration) bool {
 }
 
 // limitedChannel is a session channel whose requests pass through filter
-// before the SSH library sees them.
+// before the SSH library sees them, and that is counted out of its
+// connection's channels (release) when the server closes it.
 type limitedChannel struct {
 	gossh.NewChannel
-	s    *Server
-	from string
+	s       *Server
+	from    string
+	release func()
+}
+
+type releasingChannel struct {
+	gossh.Channel
+	release func()
+}
+
+func (c *releasingChannel) Close() error {
+	c.release()
+	return c.Channel.Close()
 }
 
 func (c *limitedChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
@@ -263,7 +280,7 @@ func (c *limitedChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 			}
 		}
 	}()
-	return ch, out, nil
+	return &releasingChannel{Channel: ch, release: c.release}, out, nil
 }
 
 // filter clamps the window size of pty-req and window-change requests to

@@ -21,13 +21,13 @@ import (
 // and a second session of the same annotator, then runs the annotator's
 // TUI. It logs one line when the session starts and one when it ends.
 func (s *Server) handle(sess ssh.Session) {
+	windows := forwardWindows(sess) // first: whatever the session's fate, its window changes are read
 	if !s.enter() {
 		wish.Errorln(sess, "annotate: the server is shutting down; try again later.")
 		sess.Exit(1)
 		return
 	}
 	defer s.leave()
-	windows := forwardWindows(sess)
 
 	start := time.Now()
 	who, from := s.annotator(sess), sess.RemoteAddr().String()
