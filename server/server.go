@@ -202,11 +202,10 @@ func (s *Server) ListenAndServe() error {
 // Shutdown stops accepting connections, asks every TUI to quit (each then
 // tells its annotator their work is kept; decisions are committed as they
 // are made) and waits for the sessions for 3 s (or half the time ctx leaves,
-// if that is shorter). Then it
-// closes every connection, which ends the sessions of clients that stopped
-// reading or vanished (their writes fail, their programs are killed), and
-// waits for those until ctx ends. It returns ctx's error if sessions were
-// still running then.
+// if that is shorter). Then it closes every connection, which ends the
+// sessions of clients that stopped reading or vanished (their writes fail,
+// their programs are killed), and waits for those until ctx ends. It
+// returns ctx's error if sessions were still running then.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closing = true
