@@ -30,6 +30,7 @@ type heapWatch struct {
 }
 
 func watchHeap(bound uint64) *heapWatch {
+	runtime.GC() // start from what is live, not from earlier tests' garbage
 	w := &heapWatch{over: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(w.done)

@@ -213,7 +213,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithContext(ctx))
 	m := tui.New(tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
 		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID})
-	p := tea.NewProgram(m, opts...)
+	p := tea.NewProgram(boundedModel{m, ctx}, opts...)
 
 	s.mu.Lock()
 	closing := s.closing
