@@ -70,13 +70,13 @@ paper's "at most two hours").
 				out := cmd.OutOrStdout()
 				if g.json {
 					type row struct {
-						Annotator    string  `json:"annotator"`
-						Batch        string  `json:"batch"`
-						Kind         string  `json:"kind"`
-						Done         int     `json:"done"`
-						Remaining    int     `json:"remaining"`
-						Total        int     `json:"total"`
-						ActiveSec    float64 `json:"active_seconds"`
+						Annotator    string   `json:"annotator"`
+						Batch        string   `json:"batch"`
+						Kind         string   `json:"kind"`
+						Done         int      `json:"done"`
+						Remaining    int      `json:"remaining"`
+						Total        int      `json:"total"`
+						ActiveSec    float64  `json:"active_seconds"`
 						ItemsPerHour *float64 `json:"items_per_hour"`          // null without active time
 						MedianSec    *float64 `json:"median_seconds_per_item"` // null without a timed finished item
 					}
