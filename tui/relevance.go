@@ -61,8 +61,8 @@ var (
 // moves the marker and the scroll position.
 type relevanceView struct {
 	r       *store.Relevance
-	text    string       // the document, sanitised
-	chunks  [][2]int     // retrieved passages, offsets in text
+	text    string   // the document, sanitised
+	chunks  [][2]int // retrieved passages, offsets in text
 	words   map[string]bool
 	folded  string // text folded for the search (made on the first search)
 	index   []int  // folded byte -> text offset
