@@ -383,9 +383,6 @@ func (s *itemScreen) bindings() []key.Binding {
 	} else {
 		out = append(out, k.Focus)
 	}
-	if s.view.bindings != nil {
-		out = append(out, s.view.bindings(s)...)
-	}
 	out = append(out, k.Quit, k.Goto)
 	switch s.at.kind {
 	case stepDone:
@@ -407,6 +404,9 @@ func (s *itemScreen) bindings() []key.Binding {
 				out = append(out, ui.With(k.Accept, "enter", "accept"))
 			}
 		}
+	}
+	if s.view.bindings != nil {
+		out = s.view.bindings(s, out)
 	}
 	return out
 }

@@ -33,11 +33,11 @@ type kindView struct {
 
 	// Optional, for kinds with keys of their own (the relevance screen's
 	// search): keys sees each key first (handled false: the screen's keys
-	// go on); bindings adds to the help bar; paneKey changes when the
+	// go on); bindings edits the help bar; paneKey changes when the
 	// pane's content does beyond the item and the step; card replaces the
 	// field card when it returns lines.
 	keys     func(s *itemScreen, msg tea.KeyPressMsg) (next ui.Child, cmd tea.Cmd, handled bool)
-	bindings func(s *itemScreen) []key.Binding
+	bindings func(s *itemScreen, help []key.Binding) []key.Binding
 	paneKey  func(d *itemData) string
 	card     func(st ui.Styles, s *itemScreen, w int, compact bool) []string
 }

@@ -313,7 +313,7 @@ func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool)
 	e, v := s.e, relevanceOf(s.d)
 	switch {
 	case keyIs(msg, keySearch):
-		return newInput(e, s, "Search in the document (empty clears)", []string{"search"}, false, v.term, func(vals []string) tea.Cmd {
+		return newInput(e, s, "Search in the document (empty clears)", []string{"search"}, false, "", func(vals []string) tea.Cmd {
 			v.search(vals[0])
 			s.pane.Focus = v.term != ""
 			switch {
@@ -402,11 +402,25 @@ func (s *itemScreen) saveGrade(grade int) tea.Cmd {
 	}, e.slowTimer())
 }
 
-// relevanceBindings: the search and the passages; n/N while searching.
-func relevanceBindings(s *itemScreen) []key.Binding {
+// relevanceBindings: the search and the passages after the usual keys;
+// while the pane shows matches, n/N instead of n "not relevant" (and in a
+// graded pool 0-2 instead of y/n).
+func relevanceBindings(s *itemScreen, help []key.Binding) []key.Binding {
 	v := relevanceOf(s.d)
-	out := []key.Binding{keySearch}
-	if s.pane.Focus && len(v.matches) > 0 {
+	searching := s.pane.Focus && len(v.matches) > 0
+	graded := v.r.Graded && s.at.kind == askField && s.at.field == schema.Relevance
+	var out []key.Binding
+	for _, b := range help {
+		if (searching || graded) && keyIs(tuiKey("n"), b) || graded && keyIs(tuiKey("y"), b) {
+			continue
+		}
+		out = append(out, b)
+	}
+	if graded {
+		out = append(out, keyGrade)
+	}
+	out = append(out, keySearch)
+	if searching {
 		out = append(out, keyNextMatch)
 	}
 	if len(v.chunks) > 0 {
@@ -414,6 +428,9 @@ func relevanceBindings(s *itemScreen) []key.Binding {
 	}
 	return out
 }
+
+// tuiKey is the key press of a printable key.
+func tuiKey(k string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: rune(k[0]), Text: k} }
 
 // relevanceCard is the card of a graded pool's relevance step (nil: the
 // usual card, y/n).
