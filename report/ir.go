@@ -239,6 +239,48 @@ func expertRater(rx *store.ReadTx, sel Selection) (*rater, error) {
 	return &r, nil
 }
 
+// MergeJudgments is the gold set after the experts' judgments: the gold
+// judgments plus the documents an expert judged relevant that the gold set
+// does not hold as relevant; with overrides, an expert's judgment of a gold
+// document replaces the gold one (a relevant gold document judged not
+// relevant is dropped: its gain becomes 0). It says how many documents were
+// added and dropped. The result is in (query, document) order.
+func MergeJudgments(gold, expert []store.Judgment, overrides bool) (after []store.Judgment, added, dropped int) {
+	type pair struct{ q, d int64 }
+	at := map[pair]int{}
+	after = append(after, gold...)
+	for i, j := range after {
+		at[pair{j.Query, j.Doc}] = i
+	}
+	for _, j := range expert {
+		i, inGold := at[pair{j.Query, j.Doc}]
+		goldRelevant := inGold && after[i].Gain() > 0
+		switch {
+		case j.Gain() > 0 && !goldRelevant:
+			added++ // a relevant document the gold set lacks
+		case !overrides:
+			continue // the gold set's own judgments stand
+		case j.Gain() <= 0 && goldRelevant:
+			dropped++
+		case j.Gain() <= 0:
+			continue
+		}
+		if inGold {
+			after[i] = j
+		} else {
+			at[pair{j.Query, j.Doc}] = len(after)
+			after = append(after, j)
+		}
+	}
+	sort.Slice(after, func(a, b int) bool {
+		if after[a].Query != after[b].Query {
+			return after[a].Query < after[b].Query
+		}
+		return after[a].Doc < after[b].Doc
+	})
+	return after, added, dropped
+}
+
 // gainsOf builds query -> document -> gain from judgments.
 func gainsOf(js []store.Judgment) map[int64]map[int64]int {
 	out := map[int64]map[int64]int{}
@@ -256,26 +298,9 @@ func computeIR(in *irInput, o IROptions) *IRReport {
 		Runs: map[string]*IRRun{}, Rankings: map[string]IRRanking{}, Excluded: map[string][]string{},
 		ExcludedQueries: []string{}, Queries: len(in.queries), runOrder: in.runs}
 	before := gainsOf(in.gold)
-	after := gainsOf(in.gold)
-	rep.Judgments.Judged = len(in.expert)
-	for _, j := range in.expert {
-		goldRelevant := before[j.Query][j.Doc] > 0
-		e := j.Gain()
-		switch {
-		case e > 0 && !goldRelevant:
-			rep.Judgments.Added++ // a relevant document the gold set lacks
-		case !o.ExpertOverrides:
-			continue // the gold set's own judgments stand
-		case e <= 0 && goldRelevant:
-			rep.Judgments.Dropped++
-		case e <= 0:
-			continue
-		}
-		if after[j.Query] == nil {
-			after[j.Query] = map[int64]int{}
-		}
-		after[j.Query][j.Doc] = e
-	}
+	merged, added, dropped := MergeJudgments(in.gold, in.expert, o.ExpertOverrides)
+	after := gainsOf(merged)
+	rep.Judgments = IRJudgments{Judged: len(in.expert), Added: added, Dropped: dropped}
 	// Per phase: each run's scores per query with a relevant document.
 	type scored struct {
 		per     map[string]map[int64]metrics.IRScores // run -> query -> scores
