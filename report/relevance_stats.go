@@ -33,7 +33,6 @@ type PoolStats struct {
 type RunStat struct {
 	Name    string `json:"name"`
 	Queries int    `json:"queries"`
-	Results int    `json:"results"`
 }
 
 // poolStats reads the pools of the database; nil when it has no relevance
@@ -49,7 +48,7 @@ func poolStats(rx *store.ReadTx, rt rater, t *tallies) (*PoolStats, error) {
 	}
 	p := &PoolStats{Queries: len(sizes), Runs: []RunStat{}}
 	for _, r := range runs {
-		p.Runs = append(p.Runs, RunStat{r.Name, r.Queries, r.Results})
+		p.Runs = append(p.Runs, RunStat{r.Name, r.Queries})
 	}
 	if len(sizes) > 0 {
 		slices.Sort(sizes)

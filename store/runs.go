@@ -145,8 +145,8 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 			}
 			w.Res = Updated
 		}
-		if _, err := t.tx.Exec(`INSERT INTO run_results(run_id, query_item_id, rank, doc_item_id, score)
-			SELECT ?, q, rank, d, best_score FROM temp.import_run_ranked WHERE run=?`, id, r.name); err != nil {
+		if _, err := t.tx.Exec(`INSERT INTO run_results(run_id, rank, query_item_id, doc_item_id, score)
+			SELECT ?, rank, q, d, best_score FROM temp.import_run_ranked WHERE run=?`, id, r.name); err != nil {
 			return nil, err
 		}
 		if _, err := t.tx.Exec(`INSERT OR IGNORE INTO run_chunks(query_item_id, doc_item_id, chunk_id, run_id)
@@ -224,17 +224,17 @@ func (t *Tx) rankedHash(run string, w *RunWritten) (string, error) {
 // RunInfo describes a run in the database.
 type RunInfo struct {
 	Name    string
-	Queries int
-	Results int
+	Queries int // queries it ranks documents for
 }
 
-// Runs lists the runs by name.
+// Runs lists the runs by name. Every query of a run has a rank 1, so its
+// queries are one range of the results' key.
 func (rx *ReadTx) Runs() ([]RunInfo, error) {
 	var out []RunInfo
-	err := eachRow(rx.q, `SELECT r.name, (SELECT COUNT(DISTINCT query_item_id) FROM run_results WHERE run_id = r.id),
-		(SELECT COUNT(*) FROM run_results WHERE run_id = r.id) FROM runs r ORDER BY r.name`, nil, func(sc func(...any) error) error {
+	err := eachRow(rx.q, `SELECT r.name, (SELECT COUNT(*) FROM run_results WHERE run_id = r.id AND rank = 1)
+		FROM runs r ORDER BY r.name`, nil, func(sc func(...any) error) error {
 		var ri RunInfo
-		err := sc(&ri.Name, &ri.Queries, &ri.Results)
+		err := sc(&ri.Name, &ri.Queries)
 		out = append(out, ri)
 		return err
 	})
@@ -248,15 +248,16 @@ type RankedDoc struct {
 }
 
 // RunTops hands over the results of the runs ranked at most depth, run by
-// run, each query's ranking in rank order (one statement for every run).
+// run in rank order (so each query's documents come in rank order): one
+// range of the table's key per run, in one statement.
 func (rx *ReadTx) RunTops(runs []string, depth int, fn func(run string, r RankedDoc)) error {
 	names, err := jsonStrings(runs)
 	if err != nil {
 		return err
 	}
-	return eachRow(rx.q, `SELECT r.name, x.query_item_id, x.doc_item_id, x.rank FROM run_results x JOIN runs r ON r.id = x.run_id
-		WHERE r.name IN (SELECT value FROM json_each(?)) AND x.rank <= ? ORDER BY r.name, x.query_item_id, x.rank`,
-		[]any{names, depth}, func(sc func(...any) error) error {
+	return eachRow(rx.q, `SELECT r.name, x.query_item_id, x.doc_item_id, x.rank FROM runs r JOIN run_results x ON x.run_id = r.id AND x.rank <= ?
+		WHERE r.name IN (SELECT value FROM json_each(?)) ORDER BY r.name, x.rank, x.query_item_id`,
+		[]any{depth, names}, func(sc func(...any) error) error {
 			var run string
 			var d RankedDoc
 			if err := sc(&run, &d.Query, &d.Doc, &d.Rank); err != nil {

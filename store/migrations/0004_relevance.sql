@@ -23,14 +23,15 @@ CREATE TABLE runs (
 );
 
 -- A run's ranking of documents per query: chunks mapped to their document,
--- each document at its best rank, ranks renumbered 1..n.
+-- each document at its best rank, ranks renumbered 1..n. Keyed by rank
+-- before query: the top k of every query (annotate ir, pools) is one range.
 CREATE TABLE run_results (
   run_id        INTEGER NOT NULL REFERENCES runs(id),
-  query_item_id INTEGER NOT NULL REFERENCES items(id),
   rank          INTEGER NOT NULL,
+  query_item_id INTEGER NOT NULL REFERENCES items(id),
   doc_item_id   INTEGER NOT NULL REFERENCES items(id),
   score         REAL,
-  PRIMARY KEY (run_id, query_item_id, rank)
+  PRIMARY KEY (run_id, rank, query_item_id)
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX run_results_doc ON run_results(run_id, query_item_id, doc_item_id);
 CREATE INDEX run_results_query ON run_results(query_item_id, doc_item_id);
