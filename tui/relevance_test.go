@@ -34,6 +34,7 @@ func relevanceStore(t testing.TB, longParas int, graded bool) *store.Store {
 				Chunks: []store.Chunk{{ID: "d-long#held", Start: chunkStart, End: chunkEnd}}},
 			{ID: "d-short", Title: "Another tenant", Text: "A tenant's deposit must be returned within a reasonable time."},
 			{ID: "d-third", Title: "A third case", Text: "The landlord's notice of entry was given 24 hours ahead."},
+			{ID: "d-gold", Title: "The seed case", Text: "Entry without notice breaches quiet enjoyment."},
 		}
 		for _, d := range docs {
 			if _, _, err := tx.PutDocument(d, d.ID, "t", false); err != nil {
@@ -53,7 +54,15 @@ func relevanceStore(t testing.TB, longParas int, graded bool) *store.Store {
 				return err
 			}
 		}
-		_, err := tx.WriteRuns(false, func(int) string { return "t.run" })
+		if _, err := tx.WriteRuns(false, func(int) string { return "t.run" }); err != nil {
+			return err
+		}
+		// The gold set's pair comes first and is no work: no queue shows it.
+		id, _, err := tx.PutRelevance("q-1", "d-gold", "t.qrels")
+		if err != nil {
+			return err
+		}
+		_, err = tx.PutLabel(store.Label{Annotator: "gold", ItemID: id, Field: "relevance", Value: "relevant"})
 		return err
 	})
 	if err != nil {
@@ -76,6 +85,9 @@ func TestRelevanceScreenIsBlind(t *testing.T) {
 	for i, id := range ids {
 		h.at(id, "relevance")
 		v := h.view()
+		if want := fmt.Sprintf("item %d of %d", i+1, len(ids)); !strings.Contains(v, want) {
+			t.Errorf("%s: the header lacks %q:\n%s", id, want, v)
+		}
 		for _, want := range []string{"Can my landlord enter my unit without notice?", "lay", "ON"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("%s: the screen lacks %q:\n%s", id, want, v)
