@@ -190,6 +190,7 @@ func (c *card) body() string {
 	c.structure(&b)
 	c.annotation(&b)
 	c.reports(&b)
+	c.retrieval(&b)
 	c.distributions(&b)
 	c.fields(&b)
 	c.citation(&b)

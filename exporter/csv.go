@@ -46,14 +46,14 @@ func (e *exporter) csv(dir string) error {
 		wrote = true
 	}
 	for _, x := range kindExports {
-		n, err := e.snap.CountItems(x.kind)
+		n, err := x.rowCount(e)
 		if err != nil {
 			return err
 		}
 		if n == 0 {
 			continue
 		}
-		l := newLayout(x.kind, e.o.WithNotes)
+		l := layoutOf(x, e.o.WithNotes)
 		var written int
 		if err := e.writeCSV(dir, x.config+".csv", l, n, &written, func(fn func(row) error) error {
 			return e.writeKindRows(x, l, fn)

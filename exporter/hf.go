@@ -31,11 +31,11 @@ func (e *exporter) hf(dir string) error {
 	}
 	for i := range kindExports {
 		x := &kindExports[i]
-		n, err := e.snap.CountItems(x.kind)
+		n, err := x.rowCount(e)
 		if err != nil {
 			return err
 		}
-		configs = append(configs, &hfConfig{name: x.config, rows: n, layout: newLayout(x.kind, e.o.WithNotes), kind: x})
+		configs = append(configs, &hfConfig{name: x.config, rows: n, layout: layoutOf(*x, e.o.WithNotes), kind: x})
 	}
 	wait := e.startReports()
 	var written []*hfConfig

@@ -43,6 +43,9 @@ func (e *exporter) writeItems(dir string) error {
 	}
 	others := 0
 	for _, x := range kindExports {
+		if x.native == nil && x.lines == nil {
+			continue
+		}
 		n, err := e.snap.CountItems(x.kind)
 		if err != nil {
 			return err
@@ -114,6 +117,16 @@ func (e *exporter) writeItems(dir string) error {
 func (e *exporter) writeKindLines(f *sink) error {
 	var buf []byte
 	for _, x := range kindExports {
+		if x.lines != nil {
+			n := 0
+			if err := x.lines(e, func(b []byte) error { n++; _, err := f.Write(b); return err }); err != nil {
+				return err
+			}
+			if n > 0 {
+				e.res.counted(x.config, n)
+			}
+			continue
+		}
 		if x.native == nil {
 			continue
 		}

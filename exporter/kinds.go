@@ -21,6 +21,30 @@ type kindExport struct {
 	// native appends the item's line of items.jsonl, as the importer reads
 	// it back ({"kind":…}); nil: not in the native export.
 	native func(b []byte, it *store.Item) []byte
+
+	// Configs that are not one row per item with the label set's labels
+	// (kind_relevance.go: every judgment with whose it is; the qrels) set
+	// rows and count: the rows are then base's columns only. lines, when
+	// set, writes the kind's native lines instead of native.
+	rows  func(e *exporter, fn func(row) error) error
+	count func(e *exporter) (int, error)
+	lines func(e *exporter, fn func([]byte) error) error
+}
+
+// layoutOf is the column table of a kind's config.
+func layoutOf(x kindExport, notes bool) layout {
+	if x.rows != nil {
+		return layout{kind: x.kind, cols: x.base}
+	}
+	return newLayout(x.kind, notes)
+}
+
+// rowCount is the number of rows of a kind's config.
+func (x kindExport) rowCount(e *exporter) (int, error) {
+	if x.count != nil {
+		return x.count(e)
+	}
+	return e.snap.CountItems(x.kind)
 }
 
 var kindExports []kindExport
@@ -36,7 +60,7 @@ func registerExport(k kindExport) {
 
 func exportOf(k schema.Kind) (kindExport, bool) {
 	for _, x := range kindExports {
-		if x.kind == k {
+		if x.kind == k && x.rows == nil {
 			return x, true
 		}
 	}
@@ -58,6 +82,9 @@ func (l layout) kindRow(x kindExport, it *store.ExportItem, who string) row {
 
 // writeKindRows streams the rows of a generic kind to fn.
 func (e *exporter) writeKindRows(x kindExport, l layout, fn func(row) error) error {
+	if x.rows != nil {
+		return x.rows(e, fn)
+	}
 	return each(e, e.snap.ExportItems(x.kind, e.streamOptions(l)), func(it *store.ExportItem) error {
 		return fn(l.kindRow(x, it, e.who))
 	})

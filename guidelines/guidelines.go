@@ -17,13 +17,14 @@ import (
 // Version identifies the guidelines in force; every label records it.
 // Format: the date of the change, a dot, and a counter for that day.
 // Change it whenever the meaning of any section changes.
-const Version = "2026-11-29.1"
+const Version = "2026-11-30.1"
 
 //go:embed md/*.md
 var files embed.FS
 
 // fields lists the labelled fields in the order they are asked: the QA pair's
-// fields, then the claim's, then the answer-level missed-claims step.
+// fields, then the claim's, then the answer-level missed-claims step, then
+// the relevance judgment's (CanLegalRAGBench).
 var fields = []string{
 	"question_validity",
 	"invalid_reason",
@@ -33,6 +34,8 @@ var fields = []string{
 	"claim_validity",
 	"entailment",
 	"missed_claims",
+	"relevance",
+	"irrelevance_reason",
 }
 
 // Fields returns the names of the fields that have a section, in the order

@@ -18,11 +18,13 @@ var canonical = map[string][]string{
 	"claim_validity":     {"correct", "incorrect"},
 	"entailment":         {"entailment", "neutral", "contradiction"},
 	"missed_claims":      {"missed_claims_checked", "annotator"},
+	"relevance":          {"relevant", "not_relevant"},
+	"irrelevance_reason": {"different_issue", "reversed_roles", "different_posture", "other"},
 }
 
 func TestFieldsOrder(t *testing.T) {
 	want := []string{"question_validity", "invalid_reason", "category", "persona",
-		"answer_correctness", "claim_validity", "entailment", "missed_claims"}
+		"answer_correctness", "claim_validity", "entailment", "missed_claims", "relevance", "irrelevance_reason"}
 	if got := Fields(); !slices.Equal(got, want) {
 		t.Fatalf("Fields() = %v, want %v", got, want)
 	}
@@ -90,7 +92,7 @@ func TestSections(t *testing.T) {
 // TestKeys checks that each section says which key picks each value: 1..n in
 // table order, and y/n on the two-way fields.
 func TestKeys(t *testing.T) {
-	twoWay := map[string]bool{"question_validity": true, "claim_validity": true}
+	twoWay := map[string]bool{"question_validity": true, "claim_validity": true, "relevance": true}
 	for f, values := range canonical {
 		if f == "missed_claims" {
 			continue
@@ -121,7 +123,7 @@ func TestKeys(t *testing.T) {
 }
 
 func TestUnknownField(t *testing.T) {
-	_, err := Section("relevance")
+	_, err := Section("relevancy")
 	if err == nil {
 		t.Fatal("no error for an unknown field")
 	}

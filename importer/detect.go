@@ -114,6 +114,9 @@ func detect(in *input) (string, error) {
 			sh = lineShape(top)
 		}
 	default:
+		if hint := textFormatHint(t); hint != "" {
+			return "", fileLoc(in.name).errf("", "%s", hint)
+		}
 		return "", fileLoc(in.name).errf("", "cannot tell the format: the file starts with %q, not with JSON; expected %s", c, expected())
 	}
 	return decide(in.name, sh)

@@ -34,6 +34,8 @@ type Options struct {
 	// Annotator owns labels that name none: labels files without an
 	// "annotator", and ClaimRAG-LAW (default DefaultClaimRAGAnnotator).
 	Annotator string
+	// Run names the run of a TREC run file instead of its tag (trec.go).
+	Run string
 	// GuidelinesVersion is recorded with every imported label.
 	GuidelinesVersion string
 	// Progress, when set, gets a progress line rewritten in place (give it
@@ -94,6 +96,9 @@ func ImportReader(s *store.Store, name string, data []byte, opt Options) (Summar
 
 func checkOptions(opt Options) error {
 	if err := printable(loc{}, "", "--annotator", opt.Annotator); err != nil {
+		return errors.New(err.(*InputError).Msg)
+	}
+	if err := printable(loc{}, "", "--run", opt.Run); err != nil {
 		return errors.New(err.(*InputError).Msg)
 	}
 	if opt.Format == "" {
@@ -219,6 +224,9 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 			}
 		}
 		if err := w.writeStaged(); err != nil {
+			return err
+		}
+		if err := w.writeRuns(); err != nil {
 			return err
 		}
 		if err := w.fillLanguages(); err != nil {

@@ -52,6 +52,8 @@ type FileSummary struct {
 	// UnknownKeys counts input keys no mapping knows (ClaimRAG-LAW, native):
 	// kept with the QA pair as extra data, never fatal.
 	UnknownKeys map[string]int `json:"unknown_keys,omitempty"`
+	// Runs lists the TREC runs the file brought (trec.go).
+	Runs []RunSummary `json:"runs,omitempty"`
 	// Dropped counts what was read but not kept, by what it was.
 	Dropped map[string]int `json:"dropped,omitempty"`
 }
@@ -118,6 +120,7 @@ func (s Summary) Total() FileSummary {
 		for k, c := range f.Items {
 			t.addCounts(k, *c)
 		}
+		t.Runs = append(t.Runs, f.Runs...)
 	}
 	return t
 }
@@ -139,6 +142,11 @@ func (s FileSummary) itemsChanged() int {
 	n := 0
 	for _, c := range s.Items {
 		n += c.Added + c.Updated
+	}
+	for _, r := range s.Runs {
+		if r.Status != "unchanged" {
+			n++
+		}
 	}
 	return n
 }
@@ -216,6 +224,9 @@ func (s Summary) String() string {
 				parts = append(parts, schema.Count(schema.Kind(k), n))
 			}
 		}
+		if n := len(t.Runs); n > 0 {
+			parts = append(parts, plural2(n, "run", "runs"))
+		}
 		fmt.Fprintf(&b, "nothing changed: all %s already in the database\n", joinAnd(parts))
 	} else {
 		for _, f := range s.Files {
@@ -234,7 +245,7 @@ func (s Summary) String() string {
 func (f FileSummary) line() string {
 	var parts []string
 	// A file of items of other kinds only does not speak of pairs and claims.
-	if len(f.Items) == 0 || f.QA.Total()+f.Claims.Total() > 0 {
+	if (len(f.Items) == 0 && len(f.Runs) == 0) || f.QA.Total()+f.Claims.Total() > 0 {
 		parts = append(parts, counts(f.QA, "QA pair", "QA pairs"), counts(f.Claims, "claim", "claims"))
 	}
 	for _, k := range sortedKeys(f.Items) {
@@ -247,6 +258,12 @@ func (f FileSummary) line() string {
 			s += fmt.Sprintf(", %d unchanged", c.Unchanged)
 		}
 		parts = append(parts, s)
+	}
+	for _, r := range f.Runs {
+		parts = append(parts, r.String())
+	}
+	if len(f.Runs) > 0 && f.LabelsAdded+f.LabelsUnchanged == 0 {
+		return strings.Join(parts, "; ")
 	}
 	labels := fmt.Sprintf("%s added", plural2(f.LabelsAdded, "label", "labels"))
 	if f.LabelsUnchanged > 0 {

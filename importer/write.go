@@ -20,6 +20,7 @@ type writer struct {
 	files   []*fileData
 	sources map[string]*sourceState
 	staged  [nQueues]int64
+	runs    map[string]runSeen // runs met so far (trec.go); nil: none
 	// lastItem caches the item last written or labelled: an item's labels
 	// come together, right after it.
 	lastItem struct {

@@ -17,6 +17,8 @@ type KindStats struct {
 	Items  int                       `json:"items"`
 	Fields map[string]map[string]int `json:"fields"` // field -> value -> labels that count
 	By     map[string]map[string]int `json:"by"`     // attribute -> value -> items
+	// Pools are the relevance kind's pools and runs (relevance_stats.go).
+	Pools *PoolStats `json:"pools,omitempty"`
 }
 
 // table1Kinds are reported in Table 1 itself.
@@ -80,6 +82,9 @@ func writeKinds(w io.Writer, kinds map[string]*KindStats) {
 				parts = append(parts, fmt.Sprintf("%s %d", name, ks.By[attr][v]))
 			}
 			fmt.Fprintf(w, "  by %s: %s\n", attr, strings.Join(parts, ", "))
+		}
+		if ks.Pools != nil {
+			writePools(w, ks.Pools)
 		}
 	}
 }

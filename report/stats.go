@@ -94,7 +94,10 @@ func Stats(s *store.Store, sel Selection) (*StatsReport, error) {
 			return err
 		}
 		rep = computeStats(rt, t)
-		return nil
+		if ks := rep.Kinds[string(schema.KindRelevance)]; ks != nil {
+			ks.Pools, err = poolStats(rx, rt, t)
+		}
+		return err
 	})
 	return rep, err
 }

@@ -92,7 +92,8 @@ func (s *Store) queueFrom(q QueueQuery, aid int64) (from, key, item string, args
 		return "assignments a JOIN batch_items b ON b.batch_id=a.batch_id AND b.item_id=a.item_id JOIN batches bt ON bt.id=a.batch_id WHERE a.annotator_id=? AND bt.kind=?",
 			"((b.batch_id<<32)|b.position)", "a.item_id", []any{aid, q.Kind}, nil
 	}
-	// Every item of the kind that has a queue (as Queue).
+	// Every item of the kind that has a queue of its own (as Queue): of
+	// claims the extracted ones, of relevance pairs the pooled ones.
 	queueable := "1"
 	if k := sqlOf[schema.Kind(q.Kind)]; k.queueable != "" {
 		queueable = k.queueable

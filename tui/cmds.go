@@ -32,6 +32,9 @@ type itemData struct {
 	// view is what the store loaded: kinds with screens of their own (query,
 	// …) read their item from it.
 	view *store.ItemView
+	// screen is a kind screen's own state while the item is shown (the
+	// relevance screen's search); nil until it makes one.
+	screen any
 }
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }

@@ -182,6 +182,11 @@ func (s *itemScreen) mine(item int64) bool {
 
 func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	e, k := s.e, s.e.keys
+	if s.view.keys != nil {
+		if next, cmd, ok := s.view.keys(s, msg); ok {
+			return next, cmd
+		}
+	}
 	if s.pane.ScrollKey(k, msg) {
 		return s, nil
 	}
@@ -400,6 +405,9 @@ func (s *itemScreen) bindings() []key.Binding {
 			}
 		}
 	}
+	if s.view.bindings != nil {
+		out = s.view.bindings(s, out)
+	}
 	return out
 }
 
@@ -434,7 +442,7 @@ func (s *itemScreen) View() string {
 		Pane:      func(w int) []string { return view.pane(st, d, at, w) },
 		// The pane changes with the item's data, the step and the claims
 		// added; not with each decision.
-		PaneKey: itoa(s.version) + "/" + at.kindKey() + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen),
+		PaneKey: itoa(s.version) + "/" + at.kindKey() + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen) + s.kindPaneKey(),
 		Card:    append(cardLines, trailLines...),
 		Bottom:  bottom,
 	}
@@ -451,7 +459,20 @@ func (s *itemScreen) card(w int, compact bool) []string {
 	case stepDone:
 		return completeCard(st, w)
 	}
+	if s.view.card != nil {
+		if c := s.view.card(st, s, w, compact); c != nil {
+			return c
+		}
+	}
 	return card(st, s.at.field, s.flow.preselected(), w, compact)
+}
+
+// kindPaneKey is the kind's own part of the pane's cache key.
+func (s *itemScreen) kindPaneKey() string {
+	if s.view.paneKey == nil {
+		return ""
+	}
+	return "/" + s.view.paneKey(s.d)
 }
 
 func (s *itemScreen) trail(w, maxLines int) []string {

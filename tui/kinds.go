@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
@@ -27,6 +30,16 @@ type kindView struct {
 	// stepCard draws the card of a step of the kind's own (the missed-claims
 	// step); nil when the kind has none.
 	stepCard func(st ui.Styles, f flow, w int) []string
+
+	// Optional, for kinds with keys of their own (the relevance screen's
+	// search): keys sees each key first (handled false: the screen's keys
+	// go on); bindings edits the help bar; paneKey changes when the
+	// pane's content does beyond the item and the step; card replaces the
+	// field card when it returns lines.
+	keys     func(s *itemScreen, msg tea.KeyPressMsg) (next ui.Child, cmd tea.Cmd, handled bool)
+	bindings func(s *itemScreen, help []key.Binding) []key.Binding
+	paneKey  func(d *itemData) string
+	card     func(st ui.Styles, s *itemScreen, w int, compact bool) []string
 }
 
 var kindViews = map[schema.Kind]kindView{}

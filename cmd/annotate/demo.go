@@ -23,7 +23,9 @@ func init() {
 			Short: "Open the annotation screens on a fresh database seeded with the embedded sample",
 			Long: `demo creates a temporary database, imports the embedded sample (GDPR in
 English, the Code civil in French: QA pairs, context paragraphs and claims
-with RefChecker predictions) and opens the annotation screens. The database
+with RefChecker predictions; a made-up Canadian case-law set: queries,
+decisions, four retrieval runs, graded qrels and a relevance pool) and opens
+the annotation screens. The database
 is removed on exit unless --keep, which prints the command that reopens it.
 
 With --db PATH the sample is seeded into PATH instead, which is kept: PATH
@@ -134,6 +136,10 @@ func seedDemo(path string) (*store.Store, error) {
 			s.Close()
 			return nil, fmt.Errorf("seeding the demo: %w", err)
 		}
+	}
+	if err := demo.Setup(s); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("seeding the demo: %w", err)
 	}
 	return s, nil
 }

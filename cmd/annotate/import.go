@@ -33,7 +33,9 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
   annotate import --annotator sam labels-sam.jsonl
   annotate import GDPR-RAG-LAW.json GDPR-CLAIM-LAW.json
   annotate import dolly_gpt4_answers.json nq_gpt4_answers.json
-  annotate import --json checking_outputs.json`,
+  annotate import --json checking_outputs.json
+  annotate import --format trec-run bm25.run
+  annotate import --format qrels gold.qrels`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				// A progress line only on a terminal: piped or redirected
@@ -51,7 +53,8 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 		}
 		cmd.Flags().StringVar(&opt.Format, "format", "", "force a format: "+strings.Join(importer.Formats, ", "))
 		cmd.Flags().BoolVar(&opt.Update, "update", false, "replace items whose content changed")
-		cmd.Flags().StringVar(&opt.Annotator, "annotator", "", "annotator of labels that do not name one (ClaimRAG-LAW default: claimrag-expert)")
+		cmd.Flags().StringVar(&opt.Annotator, "annotator", "", "annotator of labels that do not name one (ClaimRAG-LAW default: claimrag-expert; qrels: gold)")
+		cmd.Flags().StringVar(&opt.Run, "run", "", "--format trec-run: the run's name instead of the file's tag column")
 		return cmd
 	})
 }

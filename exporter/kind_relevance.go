@@ -1,0 +1,180 @@
+package exporter
+
+import (
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Relevance judgments (CanLegalRAGBench §4.3) are published as three
+// configs:
+//
+//   - relevance: every judgment with whose it is (the gold set's qrels under
+//     `gold`, each expert's, the adjudicated ones), one row per (pair,
+//     annotator); native lines {"kind":"relevance","query","document"};
+//   - qrels_before: the gold set, one row per judged (query, document) with
+//     its grade (0 not relevant);
+//   - qrels_after: the gold set plus the documents the export's label set
+//     (--annotator or --adjudicated) judged relevant, as `annotate ir` reads
+//     it.
+//
+// The card gets a retrieval section (the runs before and after).
+
+// goldAnnotator is whose qrels are the gold set.
+const goldAnnotator = "gold"
+
+func init() {
+	registerExport(kindExport{
+		kind: schema.KindRelevance, config: "relevance",
+		base: []column{
+			{"query_id", tString, false, "query id (config `queries`)"},
+			{"document_id", tString, false, "document id (config `documents`)"},
+			{"annotator", tString, false, "whose judgment: an annotator, `gold` for the gold set's qrels, or `adjudicated`"},
+			{schema.Relevance, tString, true, "`relevant` or `not_relevant`; null when only other fields were labelled"},
+			{schema.IrrelevanceReason, tString, true, "why not relevant: `different_issue`, `reversed_roles`, `different_posture`, `other`; null when relevant or not given"},
+			{schema.RelevanceGrade, tInt, true, "graded judgments: 0 not relevant, 1 relevant, 2 highly relevant (qrels grades as imported); null when not graded"},
+		},
+		rows: func(e *exporter, fn func(row) error) error {
+			return each(e, e.snap.RelevanceJudgments(), func(j *store.RelevanceJudgment) error {
+				reason := nullable(j.Reason)
+				if j.Relevance.String == schema.Relevant {
+					reason = nil // not asked: never counted (DESIGN.md)
+				}
+				return fn(row{j.Query, j.Document, j.Annotator, nullable(j.Relevance), reason, grade(j.Grade)})
+			})
+		},
+		count: func(e *exporter) (int, error) { return e.snap.CountRelevanceJudgments() },
+		lines: func(e *exporter, fn func([]byte) error) error {
+			var b []byte
+			return each(e, e.snap.RelevancePairs(), func(p [2]string) error {
+				b = append(b[:0], `{"kind":"relevance","query":`...)
+				b = appendString(b, p[0])
+				b = append(b, `,"document":`...)
+				b = appendString(b, p[1])
+				return fn(append(b, '}', '\n'))
+			})
+		},
+	})
+	for _, after := range []bool{false, true} {
+		after := after
+		name, doc := "qrels_before", "the gold set (qrels of annotator `gold`)"
+		if after {
+			name, doc = "qrels_after", "the gold set plus the documents the export's label set judged relevant"
+		}
+		registerExport(kindExport{
+			kind: schema.KindRelevance, config: name,
+			base: []column{
+				{"query_id", tString, false, "query id"},
+				{"document_id", tString, false, "document id"},
+				{schema.Relevance, tInt, false, "relevance grade in " + doc + ": 0 not relevant, 1 or more relevant"},
+			},
+			rows: func(e *exporter, fn func(row) error) error {
+				qs, err := e.qrels(after)
+				if err != nil {
+					return err
+				}
+				for _, q := range qs {
+					if err := fn(row{q.query, q.doc, q.gain}); err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			count: func(e *exporter) (int, error) {
+				qs, err := e.qrels(after)
+				return len(qs), err
+			},
+		})
+	}
+}
+
+func nullable(s sql.NullString) any {
+	if !s.Valid {
+		return nil
+	}
+	return s.String
+}
+
+func grade(s sql.NullString) any {
+	if n, err := strconv.Atoi(s.String); s.Valid && err == nil {
+		return n
+	}
+	return nil
+}
+
+// qrel is one line of a qrels config.
+type qrel struct {
+	query, doc string
+	gain       int
+}
+
+// qrels reads the gold set, and after the label set's judgments when after.
+func (e *exporter) qrels(after bool) ([]qrel, error) {
+	rx := e.snap.Read()
+	gold, err := rx.Judgments(store.LabelSet{Annotator: goldAnnotator})
+	if err != nil {
+		return nil, err
+	}
+	js := gold
+	if after && (e.labels.Annotator != "" || e.labels.Adjudicated) {
+		expert, err := rx.Judgments(e.labels)
+		if err != nil {
+			return nil, err
+		}
+		js, _, _ = report.MergeJudgments(gold, expert, false)
+	}
+	var ids []int64
+	for _, j := range js {
+		ids = append(ids, j.Query, j.Doc)
+	}
+	names, err := rx.DocIDs(ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]qrel, len(js))
+	for i, j := range js {
+		out[i] = qrel{names[j.Query], names[j.Doc], j.Gain()}
+	}
+	return out, nil
+}
+
+// retrieval writes the card's retrieval section: the runs' scores before
+// and after the experts' judgments (annotate ir at k=10, the label set's
+// judgments), when the database has runs.
+func (c *card) retrieval(b *strings.Builder) {
+	if c.config("relevance") == nil && c.config("qrels_before") == nil {
+		return
+	}
+	b.WriteString("## Retrieval\n\n")
+	sel := report.Selection{Annotator: c.e.labels.Annotator, Adjudicated: c.e.labels.Adjudicated}
+	rep, err := report.IR(c.e.s, report.IROptions{K: 10, Selection: sel})
+	if err != nil {
+		fmt.Fprintf(b, "No retrieval scores: %s.\n\n", cell(err.Error()))
+		return
+	}
+	who := "no expert judgment yet"
+	if rep.Annotator != "" {
+		who = "the judgments of " + rep.Annotator
+	}
+	fmt.Fprintf(b, "Retrieval runs scored as in CanLegalRAGBench §4.3 (trec_eval's recall_10 and ndcg_cut_10, graded gains), "+
+		"macro-averaged over the queries with a relevant document: **before** with the gold set (`qrels_before`), **after** with "+
+		"the documents experts judged relevant added (`qrels_after`: %s; %d added). Experts judged pooled documents blind to run, rank and score.\n\n",
+		cell(who), rep.Judgments.Added)
+	b.WriteString("| run | nDCG@10 before | after | recall@10 before | after | queries before | after |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, name := range rep.Ranking.Before {
+		r := rep.Runs[name]
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %d | %d |\n", cell(name), pctCell(r.Before.NDCG), pctCell(r.After.NDCG),
+			pctCell(r.Before.Recall), pctCell(r.After.Recall), r.Before.Queries, r.After.Queries)
+	}
+	tau := "undefined"
+	if rep.Ranking.KendallTau != nil {
+		tau = fmt.Sprintf("%.3f", *rep.Ranking.KendallTau)
+	}
+	fmt.Fprintf(b, "\nRuns ranked by nDCG@10 before: %s; after: %s (Kendall's τ %s).\n\n",
+		cell(strings.Join(rep.Ranking.Before, " > ")), cell(strings.Join(rep.Ranking.After, " > ")), tau)
+}

@@ -1,0 +1,63 @@
+package importer
+
+import (
+	"encoding/json"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Native JSONL lines of relevance items (what annotate export --format jsonl
+// writes, and what a qrels line waits as when its query or document is not
+// in yet): {"kind":"relevance","query":…,"document":…,"labels":{…}}; "id",
+// when given, must be "<query>/<document>".
+
+func init() { registerNative(schema.KindRelevance, parseRelevance) }
+
+func parseRelevance(f *fileData, r *rec) (*itemRec, error) {
+	q, err := r.needID("query")
+	if err != nil {
+		return nil, err
+	}
+	d, err := r.needID("document")
+	if err != nil {
+		return nil, err
+	}
+	it := relevanceRec(f, q, d)
+	if id, err := r.str("id"); err != nil {
+		return nil, err
+	} else if id != "" && id != it.id {
+		return nil, r.errf("id", "a relevance item's id is \"<query>/<document>\": want %q, got %q", it.id, id)
+	}
+	labels := r.has("labels")
+	r.get("kind")
+	keys, _ := r.unknown()
+	f.unknownKeys("", keys)
+	if labels {
+		if err := f.labelsObject(r, "labels", it.id, "id", schema.KindRelevance); err != nil {
+			return nil, err
+		}
+	}
+	return it, nil
+}
+
+// relevanceRec is the item of a (query, document) pair; the fields its
+// errors name are the qrels columns in a qrels file.
+func relevanceRec(f *fileData, query, doc string) *itemRec {
+	qf, df := "query", "document"
+	if f.format == FormatQrels {
+		qf, df = "qid", "docid"
+	}
+	id := store.RelevanceID(query, doc)
+	return &itemRec{idField: df, kind: schema.KindRelevance, id: id, hash: store.RelevanceHash(query, doc),
+		needs: []need{{qf, query}, {df, doc}},
+		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
+			return tx.PutRelevance(query, doc, file)
+		}}
+}
+
+// relevanceLine is the native line of a pair, as a qrels line waits.
+func relevanceLine(query, doc string) []byte {
+	b, _ := json.Marshal(map[string]string{"kind": string(schema.KindRelevance), "query": query, "document": doc})
+	return b
+}

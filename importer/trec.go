@@ -1,0 +1,212 @@
+package importer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// TREC run and qrels files (DESIGN.md "CanLegalRAGBench tasks"): plain text,
+// whitespace-separated columns, one line per result or judgment. Detection
+// never guesses them: they are imported with --format trec-run or --format
+// qrels, and a file that looks like one without --format is refused with
+// the flag to give.
+//
+//   - run:   qid Q0 docid rank score tag. The tag names the run (--run NAME
+//     instead). A docid may be a chunk id: it stands for its document, which
+//     keeps its best rank; ranks are renumbered 1..n per query (ties in rank
+//     by score, then file order). Lines are staged in the transaction and
+//     written once every file is read (store.Tx.WriteRuns), so queries and
+//     documents may come from another file of the same import.
+//   - qrels: qid 0 docid rel. Each line is a relevance item "qid/docid"
+//     (created as needed) with labels of annotator gold (--annotator):
+//     relevance (relevant when rel > 0) and relevance_grade (rel).
+
+// Formats of this file.
+const (
+	FormatTRECRun = "trec-run"
+	FormatQrels   = "qrels"
+)
+
+// GoldAnnotator records qrels imported without --annotator: the gold set.
+const GoldAnnotator = "gold"
+
+func init() {
+	parsers[FormatTRECRun] = parseRun
+	parsers[FormatQrels] = parseQrels
+	Formats = append(Formats, FormatTRECRun, FormatQrels)
+}
+
+// runSeen is where a run was first met in an import.
+type runSeen struct {
+	file, line int
+}
+
+// columns splits a line on whitespace, requiring n columns named by names.
+func columns(at loc, line []byte, names string) ([]string, error) {
+	want := strings.Fields(names)
+	got := strings.Fields(string(line))
+	if len(got) != len(want) {
+		return nil, at.errf("", "want %d whitespace-separated columns (%s), got %d", len(want), names, len(got))
+	}
+	for i, v := range got {
+		if err := printable(at, want[i], "the "+want[i], v); err != nil {
+			return nil, err
+		}
+	}
+	return got, nil
+}
+
+// parseRun reads a TREC run file into the import's staged run lines.
+func parseRun(f *fileData, t *textReader) error {
+	w, ok := f.out.(*writer)
+	if !ok {
+		return errors.New("importer: a run is read by an import")
+	}
+	single := "" // the one tag --run stands for
+	return t.eachLine(func(at loc, line []byte) error {
+		c, err := columns(at, line, "qid Q0 docid rank score tag")
+		if err != nil {
+			return err
+		}
+		rank, err := strconv.Atoi(c[3])
+		if err != nil {
+			return at.errf("rank", "want an integer, got %q", c[3])
+		}
+		score, err := strconv.ParseFloat(c[4], 64)
+		if err != nil || math.IsNaN(score) || math.IsInf(score, 0) {
+			return at.errf("score", "want a finite number, got %q", c[4])
+		}
+		run := c[5]
+		if f.opt.Run != "" {
+			if single != "" && single != c[5] {
+				return at.errf("tag", "--run %q names one run, but this file has the runs %q and %q: leave --run out to import them by tag", f.opt.Run, single, c[5])
+			}
+			single, run = c[5], f.opt.Run
+		}
+		if w.runs == nil {
+			if err := w.tx.BeginRuns(); err != nil {
+				return err
+			}
+			w.runs = map[string]runSeen{}
+		}
+		if prev, met := w.runs[run]; !met {
+			w.runs[run] = runSeen{f.idx, at.line}
+		} else if prev.file != f.idx {
+			return at.errf("tag", "run %q is also in %s: a run comes from one file", run, loc{file: w.name(prev.file), line: prev.line}.String())
+		}
+		return w.tx.StageRunRow(store.RunRow{Run: run, Query: c[0], Doc: c[2], Rank: rank, Score: score, File: f.idx, Line: at.line})
+	})
+}
+
+// writeRuns writes the runs staged by every file of the import.
+func (w *writer) writeRuns() error {
+	if w.runs == nil {
+		return nil
+	}
+	written, err := w.tx.WriteRuns(w.opt.Update, w.name)
+	var re *store.RunRowError
+	if errors.As(err, &re) {
+		e := lineLoc(w.name(re.File), re.Line).errf(re.Field, "%s", re.Msg)
+		e.Err = re.Err
+		return e
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range written {
+		f := w.files[r.File]
+		f.sum.Runs = append(f.sum.Runs, RunSummary{Name: r.Name, Queries: r.Queries, Results: r.Results, Status: putStatus(r.Res)})
+	}
+	return nil
+}
+
+func putStatus(r store.PutResult) string {
+	switch r {
+	case store.Unchanged:
+		return "unchanged"
+	case store.Updated:
+		return "updated"
+	}
+	return "added"
+}
+
+// parseQrels reads TREC qrels: each line a relevance item with the gold
+// set's (or --annotator's) judgment.
+func parseQrels(f *fileData, t *textReader) error {
+	who := f.opt.Annotator
+	if who == "" {
+		who = GoldAnnotator
+	}
+	return t.eachLine(func(at loc, line []byte) error {
+		c, err := columns(at, line, "qid iter docid rel")
+		if err != nil {
+			return err
+		}
+		rel, err := strconv.Atoi(c[3])
+		if err != nil {
+			return at.errf("rel", "want an integer relevance grade (0 not relevant, 1 or more relevant), got %q", c[3])
+		}
+		// The item goes the way of a native relevance line (which is also
+		// what waits when its query or document is not in yet).
+		it := relevanceRec(f, c[0], c[2])
+		it.at, it.line = at, relevanceLine(c[0], c[2])
+		if err := f.out.item(f, it); err != nil {
+			return err
+		}
+		value := schema.NotRelevant
+		if rel > 0 {
+			value = schema.Relevant
+		}
+		for _, l := range []labelRec{
+			{at: at, field: "rel", itemField: "qid", annotator: who, item: it.id, name: schema.Relevance, value: value},
+			{at: at, field: "rel", itemField: "qid", annotator: who, item: it.id, name: schema.RelevanceGrade, value: strconv.Itoa(rel)},
+		} {
+			if err := f.addLabel(l, schema.KindRelevance); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// textFormatHint says which --format a file that is not JSON may need: the
+// TREC formats are never detected, but a user who forgot the flag is told.
+func textFormatHint(t *textReader) string {
+	line, _, err := t.readLine()
+	if err != nil && len(line) == 0 {
+		return ""
+	}
+	c := strings.Fields(string(bytes.TrimSpace(line)))
+	_, rankErr := func() (int, error) {
+		if len(c) < 4 {
+			return 0, errors.New("short")
+		}
+		return strconv.Atoi(c[3])
+	}()
+	switch {
+	case len(c) == 6 && rankErr == nil:
+		return fmt.Sprintf("this looks like a TREC run (qid Q0 docid rank score tag): detection never guesses text formats, import it with --format %s", FormatTRECRun)
+	case len(c) == 4 && rankErr == nil:
+		return fmt.Sprintf("this looks like TREC qrels (qid 0 docid rel): detection never guesses text formats, import it with --format %s", FormatQrels)
+	}
+	return ""
+}
+
+// RunSummary is what an import did with one run.
+type RunSummary struct {
+	Name    string `json:"name"`
+	Queries int    `json:"queries"`
+	Results int    `json:"results"` // (query, document) rows after chunks were mapped
+	Status  string `json:"status"`  // added, unchanged, updated
+}
+
+func (r RunSummary) String() string {
+	return fmt.Sprintf("run %s %s (%s, %s)", quoted(r.Name), r.Status, plural2(r.Queries, "query", "queries"), plural2(r.Results, "ranked document", "ranked documents"))
+}
