@@ -119,7 +119,7 @@ func adjudicated(q querier, item int64) (map[string]string, map[string]int64, er
 // ReviewAnswer records the lead's review of one expert's answer: accept
 // (reason ""), or reject with a reason of reject_reason. One transaction,
 // one timestamp.
-func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept bool, reason string, activeMs int64, guidelinesVersion string) error {
+func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept bool, reason string, activeMs, session int64, guidelinesVersion string) error {
 	if !accept && !schema.KnownValue(schema.RejectReason, reason) {
 		f, _ := schema.Lookup(schema.RejectReason)
 		return fmt.Errorf("reject reason %q: must be one of %v", reason, f.Values)
@@ -150,13 +150,18 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 			if i == 0 {
 				ms = activeMs
 			}
-			res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,guidelines_version)
-				VALUES (?,?,?,?,?,?,?,?)`, lid, item, kv[0], kv[1], RoleAdjudicate, ts, ms, guidelinesVersion)
+			res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
+				VALUES (?,?,?,?,?,?,?,?,?)`, lid, item, kv[0], kv[1], RoleAdjudicate, ts, ms, nullID(session), guidelinesVersion)
 			if err != nil {
 				return err
 			}
 			id, _ := res.LastInsertId()
 			if err := setCurrent(tx, RoleAdjudicate, lid, item, kv[0], kv[1], id); err != nil {
+				return err
+			}
+		}
+		if session != 0 && activeMs > 0 {
+			if _, err := tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", activeMs, session); err != nil {
 				return err
 			}
 		}

@@ -19,6 +19,8 @@ const (
 	// their lengths in characters.
 	GenAnswers = "gen_answers"
 	GenChars   = "gen_chars"
+	// GenClaims (Anyone): the claims of the answers.
+	GenClaims = "gen_claims"
 	// GenLabel: B "field=value". The rater's counted labels of
 	// accuracy_support and grounded.
 	GenLabel = "gen_label"
@@ -79,6 +81,7 @@ func init() {
 		CountItem: func(c *Counter, f *Family, m *Member) {
 			for _, sl := range slices3(f.Root.Attrs) {
 				k := GenKey(f.Root.Attrs[AttrSystem], f.Root.Attrs[AttrCondition], sl)
+				c.Add(Anyone, GenClaims, k, "", 1)
 				for _, p := range m.Predictions {
 					c.Add(Anyone, GenVerdict, k, p.System+"|"+p.Field+"="+Predicted(p), 1)
 				}

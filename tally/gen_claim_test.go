@@ -65,6 +65,7 @@ func TestGenCountsByHand(t *testing.T) {
 	for _, k := range []string{all, lay, on} {
 		want["-1 gen_answers "+k+" "] = 1
 		want["-1 gen_chars "+k+" "] = 120
+		want["-1 gen_claims "+k+" "] = 2
 		for _, v := range []string{"accuracy_support=not_supported", "grounded=grounded", "accuracy_support=supported", "grounded=not_grounded"} {
 			want["-1 gen_verdict "+k+" judge|"+v] = 1
 			want["7 gen_label "+k+" "+v] = 1
