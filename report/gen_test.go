@@ -267,4 +267,3 @@ func TestGenJSONKeysAndNulls(t *testing.T) {
 		t.Errorf("text has no bounds:\n%s", out)
 	}
 }
-
