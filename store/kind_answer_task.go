@@ -341,3 +341,48 @@ func (s *Store) GoldAnswerOf(query string) (*GoldAnswer, error) {
 	}
 	return goldOf(s.db, id)
 }
+
+// AnswerScreen is what the answer screen loads besides the item: the
+// annotator's draft, if any, and the query's seed document (nil when the
+// query names none or it is not imported).
+type AnswerScreen struct {
+	Draft    *AnswerDraft
+	Seed     *Document
+	SeedName string // the seed document's id as the query gives it
+}
+
+// LoadAnswerScreen reads an answer task's draft and seed document.
+func (s *Store) LoadAnswerScreen(annotator string, item int64) (*AnswerScreen, error) {
+	out := &AnswerScreen{}
+	d, ok, err := s.Draft(annotator, item)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		out.Draft = &d
+	}
+	err = s.Read(func(rx *ReadTx) error {
+		err := rx.q.QueryRow(`SELECT x.seed_doc FROM answer_tasks a JOIN queries x ON x.item_id=a.query_item_id WHERE a.item_id=?`, item).Scan(&out.SeedName)
+		if errors.Is(err, sql.ErrNoRows) || out.SeedName == "" {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var id int64
+		err = rx.q.QueryRow("SELECT id FROM items WHERE ext_id=? AND kind=?", out.SeedName, schema.KindDocument).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		docs, err := loadDocuments(rx.q, []int64{id})
+		if err != nil {
+			return err
+		}
+		out.Seed, _ = docs[id].(*Document)
+		return nil
+	})
+	return out, err
+}

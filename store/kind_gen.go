@@ -237,13 +237,13 @@ func GenSampleWhere() []string {
 
 // SampleGenClaims draws a batch of generated claims in no gen_claim batch
 // yet that match the sample's filters: Sample of them at random with the
-// seed (every match when there are fewer). It returns the batch and how
+// seed (every match, in import order, without Sample). It returns the batch and how
 // many claims matched.
 func (s *Store) SampleGenClaims(spec BatchSpec, g GenSample) (Batch, int, error) {
 	if g.Judge == "" {
 		g.Judge = "judge"
 	}
-	if spec.Seed == nil {
+	if spec.Seed == nil && g.Sample > 0 {
 		return Batch{}, 0, errors.New("a sample needs a seed (--seed N), so that it can be drawn again")
 	}
 	where := []string{"i.kind = 'gen_claim'",

@@ -32,6 +32,8 @@ type itemData struct {
 	// view is what the store loaded: kinds with screens of their own (query,
 	// …) read their item from it.
 	view *store.ItemView
+	// extra is what a kind's load added (kindView.load).
+	extra any
 }
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }
@@ -71,8 +73,14 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 			d.isLast = false
 		}
 	default:
-		if _, ok := kindViews[schema.Kind(ref.Kind)]; !ok {
+		v, ok := kindViews[schema.Kind(ref.Kind)]
+		if !ok {
 			return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
+		}
+		if v.load != nil {
+			if err := v.load(s, annotator, d); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return d, nil

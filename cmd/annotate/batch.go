@@ -25,12 +25,15 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 	var spec store.BatchSpec
 	var assign, overlap string
 	var seed int64
+	var byKind *answerBatchFlags
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Cut a batch from the items in no batch yet",
 		Example: `  annotate batch create pilot --kind qa --size 20 --pilot
   annotate batch create qa-1 --kind qa --size 90 --assign jo,sam,lea --overlap 2 --seed 7
-  annotate batch create claims-1 --kind claim --only-correct-answers --assign jo,sam`,
+  annotate batch create claims-1 --kind claim --only-correct-answers --assign jo,sam
+  annotate batch create answers-1 --kind answer_task --size 8 --assign jo,sam
+  annotate batch create gemma-ungrounded --kind gen_claim --sample 25 --where not_grounded --system gemma --seed 1 --assign jo`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			spec.Name = args[0]
@@ -77,6 +80,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if cmd.Flags().Changed("seed") {
 				spec.Seed = &seed
 			}
+			if handled, err := byKind.create(cmd, g, spec); handled {
+				return err
+			}
 			s, err := g.openExisting()
 			if err != nil {
 				return err
@@ -118,7 +124,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&spec.Kind, "kind", "qa", "qa or claim")
+	f.StringVar(&spec.Kind, "kind", "qa", strings.Join(schema.KindNames(), ", "))
 	f.IntVar(&spec.Size, "size", 0, "number of items (0: every remaining item)")
 	f.BoolVar(&spec.Pilot, "pilot", false, "mark as a pilot batch")
 	f.StringVar(&spec.Source, "source", "", "only items of this source")
@@ -128,6 +134,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 	f.BoolVar(&spec.OnlyCorrectAnswers, "only-correct-answers", false, "claim batches: each assignee gets only claims of answers they judged correct")
 	f.BoolVar(&spec.Adjudicated, "adjudicated", false, "with --only-correct-answers: answers the lead adjudicated correct")
 	f.StringVar(&spec.Hop, "hop", "", "only items of single-hop or multi-hop pairs (single or multi)")
+	byKind = addAnswerBatchFlags(f)
 	return cmd
 }
 
