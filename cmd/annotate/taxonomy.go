@@ -84,3 +84,34 @@ func openTaxonomy(s *store.Store, err error) (*store.Store, error) {
 	}
 	return s, nil
 }
+
+// guidelinesTaxonomy puts in force the taxonomy the guidelines show: the
+// --taxonomy file's (read, not stored: printing guidelines changes no
+// database), else the one of the --db database when there is one.
+func guidelinesTaxonomy(g *globals) error {
+	if f := taxonomyFlags.file; f != "" && f != "default" {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("--taxonomy: %w", err)
+		}
+		cats, err := schema.ParseTaxonomy(f, data)
+		if err != nil {
+			return err
+		}
+		schema.UseTaxonomy(cats)
+		return nil
+	}
+	if _, err := os.Stat(g.db); err != nil || taxonomyFlags.file == "default" {
+		return nil
+	}
+	s, err := store.Open(g.db)
+	if err != nil {
+		return nil // the guidelines print without a database
+	}
+	defer s.Close()
+	cats, err := s.Taxonomy()
+	if err == nil {
+		schema.UseTaxonomy(cats)
+	}
+	return nil
+}
