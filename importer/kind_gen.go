@@ -17,10 +17,13 @@ import (
 //   "predictions":{"judge":{"accuracy_support":…,"grounded":…}},"labels":{…}}]}
 // The query must be in the database or in the import; the documents need
 // not be (the screen names those it cannot show).
-// And answer tasks, as the export writes them: {"kind":"answer_task","id":…,"query":…}.
+// As the export writes them, claims may also come on lines of their own,
+// after their answer: {"kind":"gen_claim","id":…,"answer":…,"position":2,
+// "text":…,"predictions":{…}}; and answer tasks: {"kind":"answer_task","id":…,"query":…}.
 
 func init() {
 	registerNative(schema.KindGenAnswer, parseGenAnswer)
+	registerNative(schema.KindGenClaim, parseGenClaim)
 	registerNative(schema.KindAnswerTask, parseAnswerTask)
 }
 
@@ -116,7 +119,9 @@ func parseGenAnswer(f *fileData, r *rec) (*itemRec, error) {
 			return nil, err
 		}
 	}
-	return &itemRec{idField: "id", kind: schema.KindGenAnswer, id: a.ID, hash: contentHash(a),
+	head := a
+	head.Claims = nil // each claim has a hash of its own (store.GenClaimHash)
+	return &itemRec{idField: "id", kind: schema.KindGenAnswer, id: a.ID, hash: contentHash(head),
 		needs: []need{{"query", a.Query}},
 		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
 			return tx.PutGenAnswer(a, hash, file, update)
@@ -186,5 +191,41 @@ func parseAnswerTask(f *fileData, r *rec) (*itemRec, error) {
 		needs: []need{{"query", a.QueryID}},
 		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
 			return tx.PutAnswerTask(a, hash, file, update)
+		}}, nil
+}
+
+func parseGenClaim(f *fileData, r *rec) (*itemRec, error) {
+	var c store.GenClaim
+	var err error
+	if c.ID, err = r.needID("id"); err != nil {
+		return nil, err
+	}
+	if c.AnswerID, err = r.needID("answer"); err != nil {
+		return nil, err
+	}
+	if raw := r.get("position"); raw != nil {
+		if c.Position, err = strconv.Atoi(string(raw)); err != nil || c.Position < 1 {
+			return nil, r.errf("position", "want the claim's place in its answer, 1 or more, got %s", raw)
+		}
+	}
+	if c.Text, err = r.need("text"); err != nil {
+		return nil, err
+	}
+	if c.Predictions, err = f.verdicts(r, "predictions"); err != nil {
+		return nil, err
+	}
+	r.get("kind")
+	labels := r.has("labels")
+	keys, _ := r.unknown()
+	f.unknownKeys("", keys)
+	if labels {
+		if err := f.labelsObject(r, "labels", c.ID, "id", schema.KindGenClaim); err != nil {
+			return nil, err
+		}
+	}
+	return &itemRec{idField: "id", kind: schema.KindGenClaim, id: c.ID, hash: store.GenClaimHash(c),
+		needs: []need{{"answer", c.AnswerID}},
+		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
+			return tx.PutGenClaim(c, hash, file, update)
 		}}, nil
 }

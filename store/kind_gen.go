@@ -1,7 +1,9 @@
 package store
 
 import (
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,9 +68,10 @@ func init() {
 }
 
 // PutGenAnswer adds (or, with update, replaces) a generated answer of an
-// existing query, its claims (children, ids "<answer id>-c<n>" by default)
-// and their predictions. Updating keeps claims the new version no longer
-// lists: labels may rest on them.
+// existing query, then its claims (children, each with its own content hash:
+// PutGenClaim). hash covers the answer without its claims, so the answer's
+// line exported without them imports back unchanged. Updating keeps claims
+// the new version no longer lists: labels may rest on them.
 func (t *Tx) PutGenAnswer(a GenAnswer, hash, file string, update bool) (int64, PutResult, error) {
 	var q, src int64
 	var persona, jur string
@@ -81,39 +84,72 @@ func (t *Tx) PutGenAnswer(a GenAnswer, hash, file string, update bool) (int64, P
 		return 0, 0, err
 	}
 	id, res, err := t.PutItem(schema.KindGenAnswer, a.ID, src, 0, hash, file, update)
+	if err != nil {
+		return id, res, err
+	}
+	if res != Unchanged {
+		docs := a.Documents
+		if docs == nil {
+			docs = []string{}
+		}
+		dj, _ := json.Marshal(docs)
+		if _, err := t.tx.Exec(`INSERT OR REPLACE INTO gen_answers(item_id,query,query_item_id,system,condition,answer,documents,persona,jurisdiction,extra)
+			VALUES (?,?,?,?,?,?,?,?,?,?)`, id, a.Query, q, a.System, a.Condition, a.Answer, string(dj), persona, jur, orEmptyObject(a.Extra)); err != nil {
+			return 0, 0, err
+		}
+	}
+	for i, c := range a.Claims {
+		c.AnswerID = a.ID
+		if _, _, err := t.PutGenClaim(c, GenClaimHash(c), file, update); err != nil {
+			return 0, 0, fmt.Errorf("claims[%d]: %w", i, err)
+		}
+	}
+	return id, res, nil
+}
+
+// GenClaimHash is the content hash of a generated claim: its answer,
+// position, text and the judges' verdicts.
+func GenClaimHash(c GenClaim) string {
+	b, _ := json.Marshal(struct {
+		ID, Answer  string
+		Position    int
+		Text        string
+		Predictions map[string]map[string]string
+	}{c.ID, c.AnswerID, c.Position, c.Text, c.Predictions})
+	sum := sha256.Sum256(b)
+	return "gen_claim:" + hex.EncodeToString(sum[:16])
+}
+
+// PutGenClaim adds (or, with update, replaces) a claim of an existing
+// generated answer (c.AnswerID) and its verdicts.
+func (t *Tx) PutGenClaim(c GenClaim, hash, file string, update bool) (int64, PutResult, error) {
+	var parent, src int64
+	err := t.tx.QueryRow("SELECT id, COALESCE(source_id,0) FROM items WHERE ext_id=? AND kind=?", c.AnswerID, schema.KindGenAnswer).Scan(&parent, &src)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, notFound("generated answer", c.AnswerID)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	id, res, err := t.PutItem(schema.KindGenClaim, c.ID, src, parent, hash, file, update)
 	if err != nil || res == Unchanged {
 		return id, res, err
 	}
-	docs := a.Documents
-	if docs == nil {
-		docs = []string{}
-	}
-	dj, _ := json.Marshal(docs)
-	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO gen_answers(item_id,query,query_item_id,system,condition,answer,documents,persona,jurisdiction,extra)
-		VALUES (?,?,?,?,?,?,?,?,?,?)`, id, a.Query, q, a.System, a.Condition, a.Answer, string(dj), persona, jur, orEmptyObject(a.Extra)); err != nil {
+	if _, err := t.tx.Exec("INSERT OR REPLACE INTO gen_claims(item_id, position, text) VALUES (?,?,?)", id, c.Position, c.Text); err != nil {
 		return 0, 0, err
 	}
-	for i, c := range a.Claims {
-		cid, _, err := t.PutItem(schema.KindGenClaim, c.ID, src, id, hash+"/"+c.ID, file, true)
-		if err != nil {
-			return 0, 0, fmt.Errorf("claims[%d]: %w", i, err)
+	byField := map[string]map[string]string{}
+	for sys, fields := range c.Predictions {
+		for f, v := range fields {
+			if byField[f] == nil {
+				byField[f] = map[string]string{}
+			}
+			byField[f][sys] = v
 		}
-		if _, err := t.tx.Exec("INSERT OR REPLACE INTO gen_claims(item_id, position, text) VALUES (?,?,?)", cid, c.Position, c.Text); err != nil {
+	}
+	for _, f := range []string{schema.AccuracySupport, schema.Grounded} {
+		if err := t.PutPredictions(id, f, byField[f]); err != nil {
 			return 0, 0, err
-		}
-		byField := map[string]map[string]string{}
-		for sys, fields := range c.Predictions {
-			for f, v := range fields {
-				if byField[f] == nil {
-					byField[f] = map[string]string{}
-				}
-				byField[f][sys] = v
-			}
-		}
-		for _, f := range []string{schema.AccuracySupport, schema.Grounded} {
-			if err := t.PutPredictions(cid, f, byField[f]); err != nil {
-				return 0, 0, err
-			}
 		}
 	}
 	return id, res, nil
