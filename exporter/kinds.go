@@ -1,6 +1,8 @@
 package exporter
 
 import (
+	"iter"
+
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -21,6 +23,17 @@ type kindExport struct {
 	// native appends the item's line of items.jsonl, as the importer reads
 	// it back ({"kind":…}); nil: not in the native export.
 	native func(b []byte, it *store.Item) []byte
+	// items streams the kind's items when they need more than the item
+	// model holds (a generated claim's verdicts); nil: Snapshot.Items.
+	items func(x *store.Snapshot, o store.ExportOptions) iter.Seq2[*store.ExportItem, error]
+}
+
+// itemsOf streams a kind's items for export.
+func (e *exporter) itemsOf(x kindExport, o store.ExportOptions) iter.Seq2[*store.ExportItem, error] {
+	if x.items != nil {
+		return x.items(e.snap, o)
+	}
+	return e.snap.Items(x.kind, o)
 }
 
 var kindExports []kindExport
@@ -58,7 +71,7 @@ func (l layout) kindRow(x kindExport, it *store.ExportItem, who string) row {
 
 // writeKindRows streams the rows of a generic kind to fn.
 func (e *exporter) writeKindRows(x kindExport, l layout, fn func(row) error) error {
-	return each(e, e.snap.Items(x.kind, e.streamOptions(l)), func(it *store.ExportItem) error {
+	return each(e, e.itemsOf(x, e.streamOptions(l)), func(it *store.ExportItem) error {
 		return fn(l.kindRow(x, it, e.who))
 	})
 }

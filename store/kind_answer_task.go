@@ -24,6 +24,12 @@ type AnswerTask struct {
 	// Filled on read.
 	ItemID int64
 	Query  *Query
+	// The lead's review: "accept", "reject" or "" (not reviewed), the
+	// reason of a rejection, and the gold answer an acceptance copied.
+	Review        string
+	RejectReason  string
+	Gold          string
+	GoldCitations []string
 }
 
 // AnswerTaskID is the id of a query's answer task.
@@ -98,6 +104,41 @@ func loadAnswerTasks(q querier, ids []int64) (map[int64]any, error) {
 	qs, err := loadQueries(q, queries)
 	if err != nil {
 		return nil, err
+	}
+	err = eachRow(q, `SELECT item_id, field, value FROM current_labels WHERE role='adjudicate' AND item_id IN (SELECT value FROM json_each(?))`,
+		[]any{jsonInts(ids)}, func(sc func(...any) error) error {
+			var id int64
+			var f, v string
+			if err := sc(&id, &f, &v); err != nil {
+				return err
+			}
+			t, ok := out[id].(*AnswerTask)
+			if !ok {
+				return nil
+			}
+			switch f {
+			case schema.AnswerReview:
+				t.Review = v
+			case schema.RejectReason:
+				t.RejectReason = v
+			case schema.GoldAnswer:
+				t.Gold = v
+			case schema.Citations:
+				t.GoldCitations = schema.DecodeMulti(v)
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range out {
+		t := v.(*AnswerTask)
+		if t.Review != "accept" {
+			t.Gold, t.GoldCitations = "", nil // a rejected answer is no gold answer
+		}
+		if t.Review != "reject" {
+			t.RejectReason = "" // a reason left from a rejection since undone or reversed
+		}
 	}
 	for _, v := range out {
 		t := v.(*AnswerTask)

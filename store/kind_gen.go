@@ -335,3 +335,26 @@ func (s *Store) SampleGenClaims(spec BatchSpec, g GenSample) (Batch, int, error)
 	})
 	return b, pool, err
 }
+
+// GenVerdicts reads the verdicts (predictions) on generated claims, for
+// export: item -> system -> field -> value.
+func (x *Snapshot) GenVerdicts(ids []int64) (map[int64]map[string]map[string]string, error) {
+	out := map[int64]map[string]map[string]string{}
+	err := eachRow(x.tx, `SELECT item_id, system, field, value FROM predictions WHERE item_id IN (SELECT value FROM json_each(?))`,
+		[]any{jsonInts(ids)}, func(sc func(...any) error) error {
+			var id int64
+			var sys, f, v string
+			if err := sc(&id, &sys, &f, &v); err != nil {
+				return err
+			}
+			if out[id] == nil {
+				out[id] = map[string]map[string]string{}
+			}
+			if out[id][sys] == nil {
+				out[id][sys] = map[string]string{}
+			}
+			out[id][sys][f] = v
+			return nil
+		})
+	return out, err
+}
