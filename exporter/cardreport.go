@@ -24,7 +24,7 @@ type cardReports struct {
 	stats     *report.StatsReport
 	metrics   *report.MetricsReport   // nil without predictions
 	agreement *report.AgreementReport // nil with fewer than two annotators
-	gen       *report.GenReport         // nil without generated answers (card_gen.go)
+	gen       *report.GenReport       // nil without generated answers (card_gen.go)
 	cost      *report.CostReport
 	err       error
 }
