@@ -175,6 +175,15 @@ func computeCost(rates []store.AnnotatorRate, work []store.KindWork, hours map[s
 			r.Total.Currency = c
 			r.Total.Cost = ptr(r.Total.Costs[c])
 		}
+		// One currency: a task's cost is the sum of what each annotator's
+		// time on it cost (those without a rate left out).
+		for kind, t := range r.Total.Kinds {
+			for _, name := range r.order {
+				if k := r.Annotators[name].Kinds[kind]; k != nil && k.Cost != nil {
+					t.Cost = ptr(*k.Cost + valueOr(t.Cost))
+				}
+			}
+		}
 	}
 	return r
 }
@@ -249,4 +258,11 @@ func money(c *float64, currency string) string {
 		return undefinedText
 	}
 	return strings.TrimSpace(fmt.Sprintf("%.2f %s", *c, currency))
+}
+
+func valueOr(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

@@ -92,6 +92,8 @@ func TestCostByHand(t *testing.T) {
 		t.Errorf("currency %q", rep.Total.Currency)
 	}
 	near(t, "total cost", rep.Total.Cost, 60, 1e-9)
+	near(t, "total cost of answers", rep.Total.Kinds["answer_task"].Cost, 30, 1e-9)
+	near(t, "total cost of reviews", rep.Total.Kinds["review"].Cost, 20, 1e-9)
 	if len(rep.Total.NoRate) != 1 || rep.Total.NoRate[0] != "sam" {
 		t.Errorf("no rate %v", rep.Total.NoRate)
 	}
@@ -118,7 +120,7 @@ func TestCostByHand(t *testing.T) {
 	eur := 30.0
 	s.SetAnnotator("lead", &eur, "EUR", "")
 	rep, _ = Cost(s)
-	if rep.Total.Cost != nil || rep.Total.Costs["EUR"] != 15 || rep.Total.Costs["CAD"] != 40 {
+	if rep.Total.Cost != nil || rep.Total.Costs["EUR"] != 15 || rep.Total.Costs["CAD"] != 40 || rep.Total.Kinds["review"].Cost != nil {
 		t.Errorf("two currencies: %+v", rep.Total)
 	}
 }

@@ -173,7 +173,7 @@ func (s *Store) SessionHours() (map[string]float64, error) {
 	out := map[string]float64{}
 	spans, err := s.SessionSpans("")
 	for _, sp := range spans {
-		out[sp.Annotator] += SpanLength(sp).Hours()
+		out[sp.Annotator] += float64(SpanLength(sp).Milliseconds()) / 3.6e6 // as CostWork shares it out
 	}
 	return out, err
 }
