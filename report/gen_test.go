@@ -267,3 +267,21 @@ func TestGenJSONKeysAndNulls(t *testing.T) {
 		t.Errorf("text has no bounds:\n%s", out)
 	}
 }
+
+// annotate stats counts gold answers as given (free text has no value to
+// count by, and none outside the schema) and error categories by element.
+func TestStatsOfAnswersAndGeneratedClaims(t *testing.T) {
+	s := paperFixture(t)
+	sam, err := Stats(s, Selection{Annotator: "sam"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sam.Kinds["answer_task"].Fields["gold_answer"]["given"]; n != 2 || len(sam.UnknownValues) != 0 {
+		t.Errorf("gold answers given %d, unknown values %v", n, sam.UnknownValues)
+	}
+	jo, _ := Stats(s, Selection{Annotator: "jo"})
+	// Claim 12 is in two categories: 3 + 4 elements, one of them shared.
+	if c := jo.Kinds["gen_claim"].Fields["error_category"]; c["general_vs_case_specific_law"] != 3 || c["misapplied_legal_test"] != 4 || c["valid_contextual_statement"] != 11 {
+		t.Errorf("categories %v", c)
+	}
+}
