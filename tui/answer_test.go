@@ -197,3 +197,41 @@ func count(t *testing.T, s *store.Store, q string) int {
 	}
 	return n
 }
+
+// The answer, review-free generated-claim and checklist screens at every
+// size from 20x6 to 300x100: no panic, never wider or taller than the
+// terminal (the sweep of resize_test.go, for these kinds).
+func TestAnswerScreensResizeSweep(t *testing.T) {
+	long := strings.Repeat("Le locateur doit donner un préavis écrit de 24 heures « conformément » à l’article 27 ; 条約第一条 ", 6)
+	for _, sc := range []struct {
+		name string
+		opt  Options
+		keys []string
+	}{
+		{"answer", Options{Kind: "answer_task"}, nil},
+		{"answer-citations", Options{Kind: "answer_task"}, []string{"tab"}},
+		{"answer-document", Options{Kind: "answer_task"}, []string{"tab", "tab", "pgdown"}},
+		{"gen-claim", Options{Kind: "gen_claim"}, nil},
+		{"gen-claim-grounded", Options{Kind: "gen_claim"}, []string{"n"}},
+		{"checklist", Options{Kind: "gen_claim"}, []string{"n", "n", "space", "down"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			s := openStore(t)
+			seedAnswers(t, s)
+			h := newHarness(t, s, sc.opt)
+			if sc.opt.Kind == "answer_task" {
+				h.typeText(long)
+				h.keys("enter")
+				h.typeText(long)
+			}
+			h.keys(sc.keys...)
+			for w := 20; w <= 300; w += 11 {
+				for ht := 6; ht <= 100; ht += 7 {
+					h.send(tea.WindowSizeMsg{Width: w, Height: ht})
+					checkFits(t, h.m.View().Content, w, ht)
+				}
+			}
+		})
+	}
+}
