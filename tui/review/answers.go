@@ -406,7 +406,8 @@ func (m *AnswersModel) render() string {
 	meta = append(meta, reviewState(*u))
 	top = append(top, st.Dim.Render(ui.Truncate(strings.Join(meta, " · "), w)))
 	words := len(strings.Fields(u.Answer))
-	top = append(top, st.Rule.Render(ui.Truncate("─ Answer ("+ui.Plural(words, "word")+", "+ui.Plural(utf8.RuneCountInString(u.Answer), "character")+") "+strings.Repeat("─", w), w)))
+	rule := ui.Truncate("─ Answer ("+ui.Plural(words, "word")+", "+ui.Plural(utf8.RuneCountInString(u.Answer), "character")+") ", w)
+	top = append(top, st.Rule.Render(rule+strings.Repeat("─", max(0, w-ui.TextWidth(rule)))))
 	top = append(top, ui.Wrap(ui.Sanitize(u.Answer), w)...)
 	top = append(top, m.citationLines(*u, w)...)
 	f := ui.Frame{
