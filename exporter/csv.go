@@ -25,7 +25,7 @@ import (
 // null is an empty cell.
 
 func (e *exporter) csv(dir string) error {
-	nQA, nClaims, err := e.snap.Counts(false)
+	nQA, nClaims, err := e.snap.ExportCounts(false)
 	if err != nil {
 		return err
 	}

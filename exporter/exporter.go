@@ -204,7 +204,7 @@ func (e *exporter) streamOptions(l layout) store.ExportOptions {
 // languages lists the languages of the sources (lower-case codes), for the
 // card and the YAML header.
 func (e *exporter) languages() ([]store.SourceInfo, []string, error) {
-	srcs, err := e.snap.Sources()
+	srcs, err := e.snap.SourceInfos()
 	if err != nil {
 		return nil, nil, err
 	}

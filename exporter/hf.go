@@ -21,7 +21,7 @@ type hfConfig struct {
 }
 
 func (e *exporter) hf(dir string) error {
-	nQA, nClaims, err := e.snap.Counts(false)
+	nQA, nClaims, err := e.snap.ExportCounts(false)
 	if err != nil {
 		return err
 	}

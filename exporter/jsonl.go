@@ -37,7 +37,7 @@ func (e *exporter) native(dir string) error {
 }
 
 func (e *exporter) writeItems(dir string) error {
-	nQA, _, err := e.snap.Counts(true)
+	nQA, _, err := e.snap.ExportCounts(true)
 	if err != nil {
 		return err
 	}

@@ -159,7 +159,7 @@ func genClaimsWithVerdicts(x *store.Snapshot, o store.ExportOptions) iter.Seq2[*
 			batch = batch[:0]
 			return true
 		}
-		for it, err := range x.Items(schema.KindGenClaim, o) {
+		for it, err := range x.ExportItems(schema.KindGenClaim, o) {
 			if err != nil {
 				yield(nil, err)
 				return

@@ -11,7 +11,7 @@ import (
 // and claims stream their rows from dedicated queries (hf.go, csv.go,
 // jsonl.go: their rows repeat contexts and claim ids); every other kind
 // registers its columns and lines from its own file (kind_*.go) and is read
-// through the store's one item model (store.Snapshot.Items).
+// through the store's one item model (store.Snapshot.ExportItems).
 
 // kindExport is how one kind is published.
 type kindExport struct {
@@ -33,7 +33,7 @@ func (e *exporter) itemsOf(x kindExport, o store.ExportOptions) iter.Seq2[*store
 	if x.items != nil {
 		return x.items(e.snap, o)
 	}
-	return e.snap.Items(x.kind, o)
+	return e.snap.ExportItems(x.kind, o)
 }
 
 var kindExports []kindExport

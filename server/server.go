@@ -2,6 +2,11 @@
 // annotator's annotation TUI, and nothing else (no commands, no subsystems,
 // no forwarding). All sessions share one *store.Store, whose connection pool,
 // busy timeout and BEGIN IMMEDIATE transactions let them write at once.
+//
+// No client can exhaust it: connections and unauthenticated connections are
+// capped, window sizes are clamped, per-session requests are bounded, an
+// annotator has one session at a time, clients that stop answering are
+// disconnected, and Shutdown ends within its deadline whatever the clients do.
 package server
 
 import (
@@ -10,12 +15,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"os/signal"
 	"sync"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
-	"charm.land/wish/v2"
-	bm "charm.land/wish/v2/bubbletea"
 	"github.com/annotate-dev/annotate/store"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -23,6 +29,12 @@ import (
 // DefaultListen is the address served when Config.Listen is empty: loopback
 // only, so exposing the server to the network is a deliberate choice.
 const DefaultListen = "127.0.0.1:23234"
+
+// ShutdownTimeout is what serve gives Shutdown on SIGINT/SIGTERM, so that
+// the process is gone within 10 s. Decisions are committed as they are
+// made, so it only matters for recording the end of each session and
+// restoring terminals.
+const ShutdownTimeout = 8 * time.Second
 
 // Config configures a Server.
 type Config struct {
@@ -32,6 +44,10 @@ type Config struct {
 	Store              *store.Store
 	SessionLimit       time.Duration // passed to the TUI (break reminder)
 	Logger             *slog.Logger  // nil: slog.Default()
+
+	MaxConnections     int           // open connections at once (0: DefaultMaxConnections)
+	MaxUnauthenticated int           // of them, not yet authenticated (0: DefaultMaxUnauthenticated)
+	KeepAlive          time.Duration // ping interval and answer timeout (0: DefaultKeepAlive)
 }
 
 // Server serves the annotation TUI over SSH.
@@ -40,13 +56,18 @@ type Server struct {
 	log     *slog.Logger
 	keys    map[string]string // fingerprint -> annotator
 	ssh     *ssh.Server
-	ln      net.Listener
+	ln      *limitListener
 	hostKey gossh.PublicKey
+	served  chan struct{} // closed when ListenAndServe returns
+	probe   time.Duration // how long a second session waits for the first one's client to answer
 
 	mu       sync.Mutex
 	closing  bool
-	programs map[ssh.Session]running // by session
-	sessions sync.WaitGroup          // running session handlers
+	serving  bool                         // ListenAndServe was called
+	programs map[ssh.Session]*tea.Program // running TUIs, for Shutdown to quit them
+	active   map[string]*activeSession    // by annotator
+	sessions sync.WaitGroup               // running session handlers
+	running  int                          // how many
 }
 
 // New reads the keys and binds the listening address, so that a bad key file
@@ -68,7 +89,20 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, programs: map[ssh.Session]running{}}
+	if cfg.MaxConnections < 0 || cfg.MaxUnauthenticated < 0 || cfg.KeepAlive < 0 {
+		return nil, errors.New("server: the connection limits and the keepalive must not be negative")
+	}
+	if cfg.MaxConnections == 0 {
+		cfg.MaxConnections = DefaultMaxConnections
+	}
+	if cfg.MaxUnauthenticated == 0 {
+		cfg.MaxUnauthenticated = DefaultMaxUnauthenticated
+	}
+	if cfg.KeepAlive == 0 {
+		cfg.KeepAlive = DefaultKeepAlive
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, served: make(chan struct{}), probe: min(cfg.KeepAlive, 5*time.Second),
+		programs: map[ssh.Session]*tea.Program{}, active: map[string]*activeSession{}}
 	var err error
 	if s.keys, err = ParseAuthorizedKeys(cfg.AuthorizedKeysPath); err != nil {
 		return nil, err
@@ -84,41 +118,48 @@ func New(cfg Config) (*Server, error) {
 		s.log.Warn("host key is readable by others; run chmod 600 on it", "path", cfg.HostKeyPath)
 	}
 	s.ssh = s.newSSHServer(signer)
-	if s.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
+	s.ln = newLimitListener(ln, s)
 	return s, nil
 }
 
 // newSSHServer sets up a server that only accepts the listed public keys and
 // only runs the TUI. Password and keyboard-interactive handlers are left nil,
 // so those methods are refused; the channel, request and subsystem maps are
-// set empty (rather than left to package defaults) so nothing but a session
+// set (rather than left to package defaults) so nothing but a session
 // channel with a shell is ever served.
 func (s *Server) newSSHServer(signer gossh.Signer) *ssh.Server {
-	srv := &ssh.Server{
-		Version:           "annotate",
-		HostSigners:       []ssh.Signer{signer},
-		PublicKeyHandler:  s.authorize,
-		ChannelHandlers:   map[string]ssh.ChannelHandler{"session": ssh.DefaultSessionHandler},
-		RequestHandlers:   map[string]ssh.RequestHandler{},
-		SubsystemHandlers: map[string]ssh.SubsystemHandler{},
+	return &ssh.Server{
+		Version:              "annotate",
+		HostSigners:          []ssh.Signer{signer},
+		PublicKeyHandler:     s.authorize,
+		Handler:              s.handle,
+		ChannelHandlers:      map[string]ssh.ChannelHandler{"session": s.sessionChannel},
+		RequestHandlers:      map[string]ssh.RequestHandler{},
+		SubsystemHandlers:    map[string]ssh.SubsystemHandler{},
+		ConnCallback:         s.track,
+		ServerConfigCallback: s.serverConfig,
 		// An unauthenticated client may not hold a connection open forever.
 		HandshakeTimeout: 30 * time.Second,
 		ConnectionFailedCallback: func(c net.Conn, err error) {
 			s.log.Info("refused", "from", c.RemoteAddr().String(), "reason", err.Error())
 		},
 	}
-	// Listed last runs first: log, then refuse what is not a TUI session,
-	// then run the TUI, then say goodbye.
-	wish.WithMiddleware(s.goodbye, bm.MiddlewareWithProgramHandler(s.program), s.guard, s.logSession)(srv)
-	return srv
 }
 
-// authorize accepts exactly the keys of the authorized keys file.
-func (s *Server) authorize(_ ssh.Context, key ssh.PublicKey) bool {
-	_, ok := s.keys[gossh.FingerprintSHA256(key)]
-	return ok
+// authorize accepts exactly the keys of the authorized keys file, and logs
+// the fingerprint of every other key offered (as ssh-keygen -l prints it),
+// so the lead can tell whose key is missing from the file.
+func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
+	fp := gossh.FingerprintSHA256(key)
+	if _, ok := s.keys[fp]; ok {
+		return true
+	}
+	s.log.Warn("refused key", "fingerprint", fp, "type", key.Type(), "from", ctx.RemoteAddr().String(), "user", ctx.User())
+	return false
 }
 
 // annotator names the annotator of an authenticated session. It looks at the
@@ -137,54 +178,105 @@ func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 func (s *Server) HostKey() gossh.PublicKey { return s.hostKey }
 
 // ListenAndServe serves on the address bound by New until Shutdown, and then
-// returns nil.
+// returns nil. It is called once.
 func (s *Server) ListenAndServe() error {
-	s.log.Info("listening", "addr", s.Addr().String(), "annotators", len(s.keys),
-		"host_key", gossh.FingerprintSHA256(s.hostKey))
-	err := s.ssh.Serve(s.ln)
-	if errors.Is(err, ssh.ErrServerClosed) {
-		return nil
-	}
-	// A Shutdown that comes before Serve has registered the listener closes
-	// the listener itself: Serve then sees a closed connection, not
-	// ErrServerClosed, and that is a clean stop too.
 	s.mu.Lock()
 	closing := s.closing
+	s.serving = !closing
 	s.mu.Unlock()
-	if closing && errors.Is(err, net.ErrClosed) {
+	defer close(s.served)
+	if closing { // Shutdown came first
+		s.ln.Close()
+		return nil
+	}
+	s.log.Info("listening", "addr", s.Addr().String(), "annotators", len(s.keys),
+		"host_key", gossh.FingerprintSHA256(s.hostKey), "max_connections", s.cfg.MaxConnections,
+		"max_unauthenticated", s.cfg.MaxUnauthenticated)
+	err := s.ssh.Serve(s.ln)
+	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}
 	return err
 }
 
-// Shutdown stops accepting connections, ends every TUI (each records the end
-// of its annotation session; decisions are already committed) and waits for
-// the sessions to finish, or for ctx. It then closes what is left.
+// Shutdown stops accepting connections, asks every TUI to quit (each then
+// tells its annotator their work is kept; decisions are committed as they
+// are made) and waits for the sessions for 3 s (or half the time ctx leaves,
+// if that is shorter). Then it closes every connection, which ends the
+// sessions of clients that stopped reading or vanished (their writes fail,
+// their programs are killed), and waits for those until ctx ends. It
+// returns ctx's error if sessions were still running then.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closing = true
-	for _, r := range s.programs {
-		go r.p.Quit() // Quit blocks until the program's loop reads it
+	serving := s.serving
+	for _, p := range s.programs {
+		go p.Quit() // Quit blocks until the program's loop reads it, or it ends
 	}
 	s.mu.Unlock()
 
-	// ssh.Server.Shutdown closes the listener, then waits for connections;
-	// clients keep a connection open after its session ended, so once every
-	// session is done Close drops the idle connections.
+	// ssh.Server.Serve registers its listener in a WaitGroup that
+	// ssh.Server.Shutdown waits on; in charm.land/ssh v0.4.3 a Shutdown
+	// right after Serve started races that registration (the race detector
+	// reports WaitGroup.Add against Wait). Waiting until Serve is accepting
+	// (or has returned) orders the two.
+	if serving {
+		select {
+		case <-s.ln.serving:
+		case <-s.served:
+		}
+	}
 	shut := make(chan error, 1)
-	go func() { shut <- s.ssh.Shutdown(ctx) }()
-	err := waitGroup(ctx, &s.sessions)
-	s.ssh.Close()
-	if err != nil {
-		// Closed connections cancel the sessions' contexts, which quits the
-		// remaining programs; give them a moment to record their end.
-		grace, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	go func() { shut <- s.ssh.Shutdown(ctx) }() // closes the listener, then waits for connections
+
+	// A program quits in milliseconds once its loop reads the Quit; one
+	// that has not after a few seconds is stuck writing to its client.
+	graceful, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < 6*time.Second {
+		graceful, cancel = context.WithTimeout(ctx, time.Until(deadline)/2)
 		defer cancel()
-		waitGroup(grace, &s.sessions)
-		s.log.Warn("shutdown timed out; connections closed", "error", err.Error())
+	}
+	if waitGroup(graceful, &s.sessions) != nil {
+		s.mu.Lock()
+		running := s.running
+		s.mu.Unlock()
+		s.log.Info("shutdown: closing the connections of sessions that did not end", "sessions_running", running)
+	}
+	// Clients keep their connection open after their session ended, and
+	// unauthenticated ones are not known to ssh.Server: close them all.
+	s.ssh.Close()
+	s.ln.closeAll()
+	err := waitGroup(ctx, &s.sessions)
+	if err != nil {
+		s.log.Warn("shutdown: sessions still running at the deadline", "error", err.Error())
 	}
 	<-shut
-	s.ln.Close() // in case Serve never ran
+	return err
+}
+
+// ServeUntilSignal serves until one of sigs arrives, then shuts down within
+// timeout. A second signal ends the process at once.
+func (s *Server) ServeUntilSignal(timeout time.Duration, sigs ...os.Signal) error {
+	ctx, stop := signal.NotifyContext(context.Background(), sigs...)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- s.ListenAndServe() }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	stop()
+	start := time.Now()
+	s.log.Info("shutting down", "timeout", timeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	err := s.Shutdown(sctx)
+	if serr := <-served; serr != nil {
+		err = errors.Join(err, serr)
+	}
+	s.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond).String())
 	return err
 }
 

@@ -67,25 +67,26 @@ type fixture struct {
 // annotators' keys; setup runs before serving.
 func start(t *testing.T, nQA int, keys map[string]gossh.Signer, setup ...func(*fixture)) *fixture {
 	t.Helper()
+	return startWith(t, nQA, keys, func(*Config) {}, setup...)
+}
+
+// startWith is start with a chance to change the server's configuration.
+func startWith(t *testing.T, nQA int, keys map[string]gossh.Signer, configure func(*Config), setup ...func(*fixture)) *fixture {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "annotate.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	seed(t, st, nQA)
-	var ak strings.Builder
-	for name, k := range keys {
-		fmt.Fprintf(&ak, "%s %s\n", strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))), name)
-	}
-	akPath := filepath.Join(dir, "authorized_keys")
-	if err := os.WriteFile(akPath, []byte(ak.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	akPath := writeAuthorizedKeys(t, dir, keys)
 	logs := &syncBuffer{}
-	srv, err := New(Config{
+	cfg := Config{
 		Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "host_ed25519"), AuthorizedKeysPath: akPath,
 		Store: st, SessionLimit: 2 * time.Hour, Logger: slog.New(slog.NewTextHandler(logs, nil)),
-	})
+	}
+	configure(&cfg)
+	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,13 +110,34 @@ func start(t *testing.T, nQA int, keys map[string]gossh.Signer, setup ...func(*f
 	return f
 }
 
+// writeAuthorizedKeys writes the keys, each named by its annotator, to
+// dir/authorized_keys and returns the path.
+func writeAuthorizedKeys(t *testing.T, dir string, keys map[string]gossh.Signer) string {
+	t.Helper()
+	var ak strings.Builder
+	for name, k := range keys {
+		fmt.Fprintf(&ak, "%s %s\n", strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))), name)
+	}
+	path := filepath.Join(dir, "authorized_keys")
+	if err := os.WriteFile(path, []byte(ak.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func seed(t *testing.T, st *store.Store, n int) {
+	t.Helper()
+	seedContexts(t, st, n, "Processing shall be lawful only if…")
+}
+
+// seedContexts adds QA pairs q1…qn whose context is text.
+func seedContexts(t *testing.T, st *store.Store, n int, text string) {
 	t.Helper()
 	err := st.Import(func(tx *store.Tx) error {
 		for i := 1; i <= n; i++ {
 			qa := store.QAPair{ID: fmt.Sprintf("q%d", i), Source: "GDPR", Language: "en", Hop: "single",
 				Question: fmt.Sprintf("Question number %d about lawful processing?", i), Answer: "Yes, under Article 6.",
-				Category: "factual_recall", Contexts: []store.Context{{ID: fmt.Sprintf("p%d", i), Text: "Processing shall be lawful only if…"}}}
+				Category: "factual_recall", Contexts: []store.Context{{ID: fmt.Sprintf("p%d", i), Text: text}}}
 			if _, _, err := tx.PutQA(qa, "h"+qa.ID, "test", false); err != nil {
 				return err
 			}
@@ -132,9 +154,13 @@ func (f *fixture) dial(key gossh.Signer) (*gossh.Client, error) {
 }
 
 func (f *fixture) dialWith(auth ...gossh.AuthMethod) (*gossh.Client, error) {
-	return gossh.Dial("tcp", f.srv.Addr().String(), &gossh.ClientConfig{
+	return dialAt(f.srv.Addr().String(), f.srv.HostKey(), auth...)
+}
+
+func dialAt(addr string, hostKey gossh.PublicKey, auth ...gossh.AuthMethod) (*gossh.Client, error) {
+	return gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User: "annotator", Auth: auth, Timeout: wait,
-		HostKeyCallback: gossh.FixedHostKey(f.srv.HostKey()),
+		HostKeyCallback: gossh.FixedHostKey(hostKey),
 	})
 }
 
@@ -145,12 +171,20 @@ type terminal struct {
 	sess   *gossh.Session
 	in     io.WriteCloser
 	out    *syncBuffer
-	ended  chan error
+	done   chan struct{} // closed when the session has ended
+	endErr error         // its exit error, once done
 }
 
 func (f *fixture) openTerminal(t *testing.T, key gossh.Signer) *terminal {
 	t.Helper()
-	c, err := f.dial(key)
+	return openTerminalAt(t, f.srv.Addr().String(), f.srv.HostKey(), key, 120, 40)
+}
+
+// openTerminalAt opens a width×height terminal session on the server at
+// addr (the server itself, a proxy to it, or a server process).
+func openTerminalAt(t *testing.T, addr string, hostKey gossh.PublicKey, key gossh.Signer, width, height int) *terminal {
+	t.Helper()
+	c, err := dialAt(addr, hostKey, gossh.PublicKeys(key))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,18 +193,18 @@ func (f *fixture) openTerminal(t *testing.T, key gossh.Signer) *terminal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	term := &terminal{t: t, client: c, sess: sess, out: &syncBuffer{}, ended: make(chan error, 1)}
+	term := &terminal{t: t, client: c, sess: sess, out: &syncBuffer{}, done: make(chan struct{})}
 	sess.Stdout, sess.Stderr = term.out, term.out
 	if term.in, err = sess.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
-	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty("xterm-256color", height, width, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { term.ended <- sess.Wait() }()
+	go func() { term.endErr = sess.Wait(); close(term.done) }()
 	return term
 }
 
@@ -181,6 +215,13 @@ func (term *terminal) waitFor(text string) {
 	term.t.Helper()
 	deadline := time.Now().Add(wait)
 	for !strings.Contains(term.screen(), text) {
+		select {
+		case <-term.done:
+			if !strings.Contains(term.screen(), text) {
+				term.t.Fatalf("the session ended before %q appeared (%v); the screen shows:\n%s", text, term.endErr, tail(term.screen()))
+			}
+		default:
+		}
 		if time.Now().After(deadline) {
 			term.t.Fatalf("%q never appeared; the screen shows:\n%s", text, tail(term.screen()))
 		}
@@ -199,8 +240,8 @@ func (term *terminal) press(keys string) {
 func (term *terminal) waitEnd() error {
 	term.t.Helper()
 	select {
-	case err := <-term.ended:
-		return err
+	case <-term.done:
+		return term.endErr
 	case <-time.After(wait):
 		term.t.Fatalf("the session did not end; the screen shows:\n%s", tail(term.screen()))
 		return nil

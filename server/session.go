@@ -1,8 +1,13 @@
 package server
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,59 +18,74 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// logSession logs one line when a session starts and one when it ends (who,
-// from where, how long), and counts it so Shutdown can wait for it.
-func (s *Server) logSession(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		s.mu.Lock()
-		closing := s.closing
-		if !closing {
-			s.sessions.Add(1)
-		}
-		s.mu.Unlock()
-		if closing {
-			wish.Errorln(sess, "annotate: the server is shutting down; try again later.")
-			sess.Exit(1)
-			return
-		}
-		defer s.sessions.Done()
-
-		start := time.Now()
-		who, from := s.annotator(sess), sess.RemoteAddr().String()
-		pty, _, hasPty := sess.Pty()
-		s.log.Info("connect", "annotator", who, "from", from, "key", gossh.FingerprintSHA256(sess.PublicKey()),
-			"term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height, "pty", hasPty,
-			"command", sess.RawCommand(), "client", sess.Context().ClientVersion())
-		defer func() {
-			s.log.Info("disconnect", "annotator", who, "from", from, "duration", time.Since(start).Round(time.Second).String())
-		}()
-		next(sess)
+// handle serves one session: it refuses what is not an interactive shell
+// and a second session of the same annotator, then runs the annotator's
+// TUI. It logs one line when the session starts and one when it ends.
+func (s *Server) handle(sess ssh.Session) {
+	windows := forwardWindows(sess) // first: whatever the session's fate, its window changes are read
+	if !s.enter() {
+		wish.Errorln(sess, "annotate: the server is shutting down; try again later.")
+		sess.Exit(1)
+		return
 	}
+	defer s.leave()
+
+	start := time.Now()
+	who, from := s.annotator(sess), sess.RemoteAddr().String()
+	pty, _, hasPty := sess.Pty()
+	s.log.Info("connect", "annotator", who, "from", from, "key", gossh.FingerprintSHA256(sess.PublicKey()),
+		"term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height, "pty", hasPty,
+		"command", sess.RawCommand(), "client", sess.Context().ClientVersion())
+	defer func() {
+		s.log.Info("disconnect", "annotator", who, "from", from, "duration", time.Since(start).Round(time.Second).String())
+	}()
+
+	if !s.guard(sess) {
+		return
+	}
+	release, ok := s.claim(sess, who)
+	if !ok {
+		return
+	}
+	defer release()
+	s.runTUI(sess, who, windows)
+}
+
+// enter counts a session in, unless the server is shutting down (Shutdown
+// waits for the sessions counted in).
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.sessions.Add(1)
+	s.running++
+	return true
+}
+
+// leave counts a session out.
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.running--
+	s.mu.Unlock()
+	s.sessions.Done()
 }
 
 // guard refuses everything that is not an interactive shell: the TUI is the
 // only thing served, so imports, exports and reports stay with the lead.
-func (s *Server) guard(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		if sess.RawCommand() != "" {
-			wish.Errorln(sess, "annotate: commands are not available over SSH; connect without one: "+sshHint(sess))
-			sess.Exit(1)
-			return
-		}
-		if _, _, ok := sess.Pty(); !ok {
-			wish.Errorln(sess, "annotate needs a terminal: "+sshHint(sess))
-			sess.Exit(1)
-			return
-		}
-		next(sess)
+func (s *Server) guard(sess ssh.Session) bool {
+	if sess.RawCommand() != "" {
+		wish.Errorln(sess, "annotate: commands are not available over SSH; connect without one: "+sshHint(sess))
+		sess.Exit(1)
+		return false
 	}
-}
-
-// running is a session's TUI: its program, for Shutdown to end it, and its
-// model, to record the end of the annotation session afterwards.
-type running struct {
-	p *tea.Program
-	m *tui.Model
+	if _, _, ok := sess.Pty(); !ok {
+		wish.Errorln(sess, "annotate needs a terminal: "+sshHint(sess))
+		sess.Exit(1)
+		return false
+	}
+	return true
 }
 
 // sshHint is the command line that opens the TUI, as far as the server can
@@ -78,46 +98,154 @@ func sshHint(sess ssh.Session) string {
 	return hint + " " + sess.User() + "@HOST"
 }
 
-// program builds the session's TUI program: the same screens as a local
-// "annotate", from the home screen, recorded as an "ssh" session. The wish
-// middleware runs it and forwards window size changes to it.
-func (s *Server) program(sess ssh.Session) *tea.Program {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closing {
-		return nil // the middleware skips to goodbye, which says why
-	}
-	// MakeOptions wires the session as input and output and passes the
-	// client's TERM and environment, from which Bubble Tea picks the colour
-	// profile (wish v2 needs no separate colour-profile middleware). The
-	// program must not catch the server's own SIGINT/SIGTERM: serve handles
-	// them and ends every program through Shutdown.
-	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler())
-	m := tui.New(tui.Options{Store: s.cfg.Store, Annotator: s.annotator(sess), Client: "ssh", SessionLimit: s.cfg.SessionLimit})
-	p := tea.NewProgram(m, opts...)
-	s.programs[sess] = running{p, m}
-	return p
+// activeSession is an annotator's running session.
+type activeSession struct {
+	from  string
+	since time.Time
+	conn  gossh.Conn
+	done  chan struct{} // closed when the session has ended
 }
 
-// goodbye runs after the program ended, whether the annotator quit, the
-// connection dropped or the server is stopping. It records the end of the
-// annotation session (the program only ends; tui.Run would do this for a
-// local TUI) and, when the server is stopping, tells the annotator their
-// work is kept.
-func (s *Server) goodbye(ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
+// claim makes this the annotator's only session. Each queue is the
+// annotator's own and a screen shows the first item not yet labelled, so two
+// sessions of one annotator would show the same item and label it twice:
+// a second session is refused, and told where the first one is. When the
+// first one's client no longer answers (its network vanished), that session
+// is ended and this one takes its place, so a reconnecting annotator is not
+// locked out until the keepalive notices.
+func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
+	mine := &activeSession{from: sess.RemoteAddr().String(), since: time.Now(), done: make(chan struct{})}
+	mine.conn, _ = sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn)
+	for attempt := 0; ; attempt++ {
 		s.mu.Lock()
-		closing := s.closing
-		r, ok := s.programs[sess]
-		delete(s.programs, sess)
+		old := s.active[who]
+		if old == nil {
+			s.active[who] = mine
+		}
 		s.mu.Unlock()
-		if ok && r.m.SessionID() != 0 {
-			if err := s.cfg.Store.EndSession(r.m.SessionID()); err != nil {
-				s.log.Error("could not record the end of the session", "annotator", s.annotator(sess), "error", err.Error())
+		if old == nil {
+			return func() {
+				s.mu.Lock()
+				delete(s.active, who)
+				s.mu.Unlock()
+				close(mine.done)
+			}, true
+		}
+		if attempt > 0 || old.conn == nil || responds(old.conn, s.probe) {
+			s.log.Warn("refused second session", "annotator", who, "from", mine.from, "open_from", old.from,
+				"open_since", old.since.Format(time.DateTime))
+			wish.Errorln(sess, fmt.Sprintf("annotate: %s already has a session open (from %s since %s). "+
+				"One session per annotator, so that two screens never label the same item twice: "+
+				"close the other one and connect again.", who, old.from, old.since.Format("15:04")))
+			sess.Exit(1)
+			return nil, false
+		}
+		s.log.Info("replacing a session whose client stopped answering", "annotator", who, "open_from", old.from, "from", mine.from)
+		old.conn.Close()
+		select {
+		case <-old.done:
+		case <-time.After(s.probe):
+		}
+	}
+}
+
+// forwardWindows reads the session's window changes for as long as the SSH
+// library sends them (it closes the channel with the SSH channel) and passes
+// the latest one to the program stored in the returned pointer, if any. The
+// channel is read from the start, whatever the handler does, and never
+// waits for the program: the library's request loop blocks on a full window
+// channel, and a blocked request loop stalls the whole connection (input,
+// keepalive answers, even its closing). A flood of resizes thus costs one
+// redraw at a time. The sizes arrive clamped (limitedChannel).
+func forwardWindows(sess ssh.Session) *atomic.Pointer[tea.Program] {
+	to := &atomic.Pointer[tea.Program]{}
+	_, windows, ok := sess.Pty()
+	if !ok || windows == nil {
+		return to
+	}
+	var latest atomic.Pointer[ssh.Window]
+	wake := make(chan struct{}, 1)
+	go func() {
+		defer close(wake)
+		for w := range windows {
+			latest.Store(&w)
+			select {
+			case wake <- struct{}{}:
+			default: // a resize is already pending; it will take this size
 			}
 		}
-		if closing {
-			wish.Println(sess, "annotate: the server is shutting down; every decision is saved.")
+	}()
+	go func() {
+		for range wake {
+			if p, w := to.Load(), latest.Load(); p != nil {
+				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height}) // returns once p has ended
+			}
 		}
+	}()
+	return to
+}
+
+// runTUI runs the annotator's TUI until they quit, their client goes away
+// or the server stops. The annotation session is recorded before the
+// program starts and ended after it, however it ended.
+func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Program]) {
+	rec, err := s.cfg.Store.StartSession(who, "ssh")
+	if err != nil {
+		s.log.Error("could not record the session", "annotator", who, "error", err.Error())
+		wish.Errorln(sess, "annotate: the database is not available right now; try again later.")
+		sess.Exit(1)
+		return
+	}
+	defer func() {
+		if err := s.cfg.Store.EndSession(rec.ID); err != nil {
+			s.log.Error("could not record the end of the session", "annotator", who, "error", err.Error())
+		}
+	}()
+
+	// The program ends when the connection does: ssh cancels the session's
+	// context when the client closes it, when a read or write fails, and
+	// when the keepalive gives up on a client.
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	// MakeOptions wires the session as input and output and passes the
+	// client's TERM and environment, from which Bubble Tea picks the colour
+	// profile. The program must not catch the server's own SIGINT/SIGTERM:
+	// serve handles them and ends every program through Shutdown.
+	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithContext(ctx))
+	m := tui.New(tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
+		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID})
+	p := tea.NewProgram(boundedModel{m, ctx}, opts...)
+
+	s.mu.Lock()
+	closing := s.closing
+	if !closing {
+		s.programs[sess] = p
+	}
+	s.mu.Unlock()
+	if closing {
+		wish.Errorln(sess, "annotate: the server is shutting down; try again later.")
+		return
+	}
+	defer func() {
+		s.mu.Lock()
+		delete(s.programs, sess)
+		s.mu.Unlock()
+	}()
+
+	// The annotator's window title comes back when the session ends, as it
+	// does locally (tui.Run): saved on the terminal's title stack first.
+	io.WriteString(sess, tui.SaveTitle)
+	defer io.WriteString(sess, tui.RestoreTitle)
+	to.Store(p)
+	_, err = p.Run()
+	to.Store(nil)
+	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
+		s.log.Error("the TUI ended with an error", "annotator", who, "error", err.Error())
+	}
+	s.mu.Lock()
+	closing = s.closing
+	s.mu.Unlock()
+	if closing && ctx.Err() == nil {
+		wish.Println(sess, "annotate: the server is shutting down; every decision is saved.")
 	}
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -19,24 +18,28 @@ import (
 // labels, predictions, notes) comes from correlated subqueries on primary
 // keys or indexes, which SQLite answers in microseconds without a sort.
 
-// Snapshot is a read-only transaction: every stream read through it sees the
-// same database state, even while annotators keep labelling during a long
-// export. It takes no write lock (a read-only BEGIN is deferred).
-type Snapshot struct {
-	tx *sql.Tx
-}
+// Snapshot is the one read view (ReadTx) held open across a long export:
+// every stream read through it sees the same database state, even while
+// annotators keep labelling. It takes no write lock.
+type Snapshot = ReadTx
 
-// Snapshot starts a read-only transaction; Close ends it.
-func (s *Store) Snapshot() (*Snapshot, error) {
-	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+// Snapshot opens a read view that lasts until Close (Read is the same for
+// the length of a function).
+func (s *Store) Snapshot() (*ReadTx, error) {
+	c, err := s.openReadConn()
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{tx: tx}, nil
+	return &ReadTx{q: c, conn: c}, nil
 }
 
-// Close ends the snapshot (nothing was written, so it rolls back).
-func (x *Snapshot) Close() error { return x.tx.Rollback() }
+// Close ends a view opened by Snapshot.
+func (x *ReadTx) Close() error {
+	if x.conn == nil {
+		return nil
+	}
+	return x.conn.close()
+}
 
 // LabelSet names whose labels an export reads: one annotator's current labels,
 // or the adjudicated ones (the latest adjudication per item and field,
@@ -116,7 +119,7 @@ func (x *Snapshot) labelCols(o ExportOptions, item string) (string, []any, error
 	}
 	role, aid := RoleAdjudicate, int64(0)
 	if !o.Labels.Adjudicated {
-		err := x.tx.QueryRow("SELECT id FROM annotators WHERE name=?", o.Labels.Annotator).Scan(&aid)
+		err := x.q.QueryRow("SELECT id FROM annotators WHERE name=?", o.Labels.Annotator).Scan(&aid)
 		if errors.Is(err, sql.ErrNoRows) {
 			return "", nil, notFound("annotator", o.Labels.Annotator)
 		}
@@ -240,7 +243,7 @@ func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 				WHERE c.parent_id = p.id AND ` + standing + `)` + cols + `
 			FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
 			WHERE p.kind = 'qa' ORDER BY p.id`
-		rows, err := x.tx.Query(q, args...)
+		rows, err := x.q.Query(q, args...)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -306,7 +309,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 			FROM items p JOIN items c ON c.parent_id = p.id JOIN claims cl ON cl.item_id = c.id
 			LEFT JOIN sources src ON src.id = c.source_id LEFT JOIN annotators a ON a.id = cl.added_by
 			WHERE ` + where + ` ORDER BY p.id, cl.position, c.id`
-		rows, err := x.tx.Query(q, append(pargs, args...)...)
+		rows, err := x.q.Query(q, append(pargs, args...)...)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -324,7 +327,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 				return
 			}
 		}
-		pairs, err := x.tx.Query(`SELECT p.id, COALESCE(NULLIF(q.language, ''), src.language, ''), q.question, q.answer, `+
+		pairs, err := x.q.Query(`SELECT p.id, COALESCE(NULLIF(q.language, ''), src.language, ''), q.question, q.answer, `+
 			fmt.Sprintf(contextsSQL, "p.id")+pcols+` FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
 			WHERE p.kind = 'qa' ORDER BY p.id`, pcargs...)
 		if err != nil {
@@ -384,7 +387,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 // field; an adjudicated label under the name of who adjudicated.
 func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
 	return func(yield func(ExportLabel, error) bool) {
-		rows, err := x.tx.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version
+		rows, err := x.q.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version
 			FROM current_labels l JOIN label_events e ON e.id = l.event_id JOIN annotators a ON a.id = e.annotator_id
 			JOIN items i ON i.id = l.item_id
 			ORDER BY l.item_id, l.field, l.role, l.annotator_id`)
@@ -415,7 +418,7 @@ func (x *Snapshot) Systems() ([]string, error) {
 }
 
 func (x *Snapshot) strings(q string, args ...any) ([]string, error) {
-	rows, err := x.tx.Query(q, args...)
+	rows, err := x.q.Query(q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -431,14 +434,14 @@ func (x *Snapshot) strings(q string, args ...any) ([]string, error) {
 	return out, rows.Err()
 }
 
-// Counts returns the number of QA pairs and of claims a stream will yield
+// ExportCounts returns the number of QA pairs and of claims a stream will yield
 // (standing claims unless all), for progress and the card's size category.
-func (x *Snapshot) Counts(all bool) (qa, claims int, err error) {
+func (x *Snapshot) ExportCounts(all bool) (qa, claims int, err error) {
 	where := standingSQL
 	if all {
 		where = "1"
 	}
-	err = x.tx.QueryRow(`SELECT (SELECT COUNT(*) FROM items WHERE kind = 'qa'),
+	err = x.q.QueryRow(`SELECT (SELECT COUNT(*) FROM items WHERE kind = 'qa'),
 		(SELECT COUNT(*) FROM claims cl JOIN items c ON c.id = cl.item_id JOIN items p ON p.id = c.parent_id AND p.kind = 'qa' WHERE `+where+`)`).Scan(&qa, &claims)
 	return qa, claims, err
 }
@@ -449,10 +452,10 @@ type SourceInfo struct {
 	QA                           int
 }
 
-// Sources lists the sources in creation order (the reports' order), with the language of
+// SourceInfos lists the sources in creation order (the reports' order), with the language of
 // their pairs when the source itself has none.
-func (x *Snapshot) Sources() ([]SourceInfo, error) {
-	rows, err := x.tx.Query(`SELECT s.name, COALESCE(NULLIF(s.language, ''), (SELECT MIN(q.language) FROM qa_pairs q JOIN items i ON i.id = q.item_id
+func (x *Snapshot) SourceInfos() ([]SourceInfo, error) {
+	rows, err := x.q.Query(`SELECT s.name, COALESCE(NULLIF(s.language, ''), (SELECT MIN(q.language) FROM qa_pairs q JOIN items i ON i.id = q.item_id
 			WHERE i.source_id = s.id AND q.language <> ''), ''), s.jurisdiction,
 		(SELECT COUNT(*) FROM items i WHERE i.source_id = s.id AND i.kind = 'qa')
 		FROM sources s ORDER BY s.id`)
@@ -521,17 +524,17 @@ type ExportItem struct {
 	Note         sql.NullString
 }
 
-// CountItems is the number of items of a kind an Items stream yields.
+// CountItems is the number of items of a kind an ExportItems stream yields.
 func (x *Snapshot) CountItems(k schema.Kind) (int, error) {
 	var n int
-	err := x.tx.QueryRow("SELECT COUNT(*) FROM items WHERE kind = ?", k).Scan(&n)
+	err := x.q.QueryRow("SELECT COUNT(*) FROM items WHERE kind = ?", k).Scan(&n)
 	return n, err
 }
 
-// Items streams the items of a kind in import order, through the one read
+// ExportItems streams the items of a kind in import order, through the one read
 // model of an item (Item, its kind's payload) with the label set's labels,
 // a few hundred items per query.
-func (x *Snapshot) Items(k schema.Kind, o ExportOptions) iter.Seq2[*ExportItem, error] {
+func (x *Snapshot) ExportItems(k schema.Kind, o ExportOptions) iter.Seq2[*ExportItem, error] {
 	return func(yield func(*ExportItem, error) bool) {
 		cols, args, err := x.labelCols(o, "i.id")
 		if err != nil {
@@ -552,7 +555,7 @@ func (x *Snapshot) Items(k schema.Kind, o ExportOptions) iter.Seq2[*ExportItem, 
 		for {
 			var ids []int64
 			byID := map[int64]*ExportItem{}
-			rows, err := x.tx.Query(`SELECT i.id`+cols+parentCols+` FROM items i WHERE i.kind = ? AND i.id > ? ORDER BY i.id LIMIT 500`,
+			rows, err := x.q.Query(`SELECT i.id`+cols+parentCols+` FROM items i WHERE i.kind = ? AND i.id > ? ORDER BY i.id LIMIT 500`,
 				append(append(append([]any{}, args...), pargs...), k, after)...)
 			if err != nil {
 				yield(nil, err)
@@ -593,7 +596,7 @@ func (x *Snapshot) Items(k schema.Kind, o ExportOptions) iter.Seq2[*ExportItem, 
 			if len(ids) == 0 {
 				return
 			}
-			items, err := loadItems(x.tx, ids)
+			items, err := loadItems(x.q, ids)
 			if err != nil {
 				yield(nil, err)
 				return

@@ -94,7 +94,7 @@ func (t *wtx) finish() error {
 		if err != nil {
 			return fmt.Errorf("kept counts: families after: %w", err)
 		}
-		skipBefore := map[int64][]int64{}
+		skipBefore := map[int64][]tally.Skip{}
 		for _, f := range before {
 			res := tally.Compute(f)
 			for k, n := range res.Counts {
@@ -104,7 +104,7 @@ func (t *wtx) finish() error {
 				skipBefore[id] = who
 			}
 		}
-		skipAfter := map[int64][]int64{}
+		skipAfter := map[int64][]tally.Skip{}
 		members := map[int64]bool{}
 		for _, f := range after {
 			res := tally.Compute(f)
@@ -210,20 +210,20 @@ func (t *wtx) eachRootChunk(fn func(roots []int64) error) error {
 
 // syncSkips brings done_items in step for the members of recounted
 // families: the rows the old contributions implied go, the new ones come.
-func (t *wtx) syncSkips(members map[int64]bool, before, after map[int64][]int64) error {
+func (t *wtx) syncSkips(members map[int64]bool, before, after map[int64][]tally.Skip) error {
 	for id := range members {
 		was, now := before[id], after[id]
 		for _, a := range was {
 			if !slices.Contains(now, a) {
-				if _, err := t.Exec("DELETE FROM done_items WHERE item_id=? AND annotator_id=?", id, a); err != nil {
+				if _, err := t.Exec("DELETE FROM done_items WHERE item_id=? AND annotator_id=?", id, a.Annotator); err != nil {
 					return err
 				}
 			}
 		}
 		for _, a := range now {
 			if !slices.Contains(was, a) {
-				if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id) VALUES (?,?)", id, a); err != nil {
-					return fmt.Errorf("kept counts: done_items out of step for item %d, annotator %d: %w", id, a, err)
+				if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id, gated) VALUES (?,?,?)", id, a.Annotator, a.Gated); err != nil {
+					return fmt.Errorf("kept counts: done_items out of step for item %d, annotator %d: %w", id, a.Annotator, err)
 				}
 			}
 		}
@@ -288,7 +288,7 @@ func (t *wtx) recountAll() error {
 			}
 			for id, who := range res.Skip {
 				for _, a := range who {
-					if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id) VALUES (?,?)", id, a); err != nil {
+					if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id, gated) VALUES (?,?,?)", id, a.Annotator, a.Gated); err != nil {
 						return err
 					}
 				}

@@ -225,12 +225,13 @@ func checkKept(t *testing.T, s *Store) string {
 		t.Fatal(err)
 	}
 	skip := map[string]bool{}
-	err = eachRow(s.db, "SELECT item_id, annotator_id FROM done_items", nil, func(sc func(...any) error) error {
+	err = eachRow(s.db, "SELECT item_id, annotator_id, gated FROM done_items", nil, func(sc func(...any) error) error {
 		var item, a int64
-		if err := sc(&item, &a); err != nil {
+		var gated bool
+		if err := sc(&item, &a, &gated); err != nil {
 			return err
 		}
-		skip[fmt.Sprint(item, "/", a)] = true
+		skip[fmt.Sprint(item, "/", a, "/", gated)] = true
 		return nil
 	})
 	if err != nil {
@@ -318,7 +319,7 @@ func checkKept(t *testing.T, s *Store) string {
 		}
 		for id, who := range res.Skip {
 			for _, a := range who {
-				wantSkip[fmt.Sprint(id, "/", a)] = true
+				wantSkip[fmt.Sprint(id, "/", a.Annotator, "/", a.Gated)] = true
 			}
 		}
 	}

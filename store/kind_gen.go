@@ -340,7 +340,7 @@ func (s *Store) SampleGenClaims(spec BatchSpec, g GenSample) (Batch, int, error)
 // export: item -> system -> field -> value.
 func (x *Snapshot) GenVerdicts(ids []int64) (map[int64]map[string]map[string]string, error) {
 	out := map[int64]map[string]map[string]string{}
-	err := eachRow(x.tx, `SELECT item_id, system, field, value FROM predictions WHERE item_id IN (SELECT value FROM json_each(?))`,
+	err := eachRow(x.q, `SELECT item_id, system, field, value FROM predictions WHERE item_id IN (SELECT value FROM json_each(?))`,
 		[]any{jsonInts(ids)}, func(sc func(...any) error) error {
 			var id int64
 			var sys, f, v string

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/tally"
 )
 
 // Progress is how far one annotator is in one queue: a batch, or (Batch "")
@@ -18,18 +19,20 @@ type Progress struct {
 	Total     int
 	ActiveMs  int64 // active time spent on the queue's items
 	TodayMs   int64 // of which today (local time)
-	MedianMs  int64 // median active time per finished item
+	MedianMs  int64 // median active time per finished item with active time (Timed of them)
+	Timed     int   // finished items with active time: 0 leaves the median undefined
 }
 
 // Remaining is Total - Done.
 func (p Progress) Remaining() int { return p.Total - p.Done }
 
-// ItemsPerHour is finished items per hour of active time (0 without time).
-func (p Progress) ItemsPerHour() float64 {
+// ItemsPerHour is finished items per hour of active time; false without
+// active time (items/hour over 0 s has nothing to count).
+func (p Progress) ItemsPerHour() (float64, bool) {
 	if p.ActiveMs == 0 {
-		return 0
+		return 0, false
 	}
-	return float64(p.Done) / (float64(p.ActiveMs) / 3.6e6)
+	return float64(p.Done) / (float64(p.ActiveMs) / 3.6e6), true
 }
 
 // Progress reports every annotator's progress ("" : all annotators): one row per
@@ -68,6 +71,12 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 		}
 		for _, k := range schema.Kinds() {
 			kind := string(k)
+			if n, err := s.kindItems(k); err != nil || n == 0 {
+				if err != nil {
+					return nil, err
+				}
+				continue // a kind the database holds nothing of has no queue
+			}
 			p, err := s.progressOf(a, QueueQuery{Annotator: a.Name, Kind: kind}, midnight)
 			if err != nil {
 				return nil, err
@@ -100,7 +109,7 @@ func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progr
 		where, wargs = "e.item_id IN (SELECT id FROM items WHERE id=e.item_id AND kind=?)", []any{q.Kind}
 	}
 	rows, err := s.db.Query(`SELECT e.item_id, SUM(e.active_ms), SUM(CASE WHEN e.created_at>=? THEN e.active_ms ELSE 0 END),
-		       EXISTS(SELECT 1 FROM done_items d WHERE d.annotator_id=e.annotator_id AND d.item_id=e.item_id)
+		       EXISTS(SELECT 1 FROM done_items d WHERE d.annotator_id=e.annotator_id AND d.item_id=e.item_id AND NOT d.gated)
 		FROM label_events e WHERE e.annotator_id=? AND `+where+` GROUP BY e.item_id`,
 		append([]any{midnight.Format(time.RFC3339Nano), a.ID}, wargs...)...)
 	if err != nil {
@@ -116,11 +125,11 @@ func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progr
 		}
 		p.ActiveMs += ms
 		p.TodayMs += today
-		if done {
+		if done && ms > 0 {
 			perItem = append(perItem, ms)
 		}
 	}
-	p.MedianMs = median(perItem)
+	p.MedianMs, p.Timed = median(perItem), len(perItem)
 	return p, rows.Err()
 }
 
@@ -167,4 +176,11 @@ func (s *Store) Annotators() ([]Annotator, error) {
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+// kindItems counts the items of a kind that have queues.
+func (s *Store) kindItems(k schema.Kind) (int, error) {
+	var n int
+	err := s.db.QueryRow("SELECT COALESCE(SUM(n),0) FROM kept_counts WHERE name=? AND rater=? AND a=?", tally.Items, tally.Anyone, string(k)).Scan(&n)
+	return n, err
 }

@@ -10,7 +10,8 @@ import (
 // the same commit, so a report or a screen taken while annotators keep
 // working adds up. Screens, reports and export all read through Read.
 type ReadTx struct {
-	q querier // a read transaction, or the write transaction of WriteTx
+	q    querier   // a read transaction, or the write transaction of WriteTx
+	conn *readConn // the connection Snapshot opened (Close ends it)
 }
 
 // Read runs fn on a snapshot.
@@ -103,20 +104,31 @@ func (rx *ReadTx) Assignees(kind string) ([]int64, error) {
 // ExtIDs returns the ext ids of the given items, in the order given; an
 // unknown id gives "".
 func (rx *ReadTx) ExtIDs(ids []int64) ([]string, error) {
-	byID := make(map[int64]string, len(ids))
-	err := eachRow(rx.q, "SELECT id, ext_id FROM items WHERE id IN (SELECT value FROM json_each(?))", []any{jsonInts(ids)},
-		func(sc func(...any) error) error {
-			var id int64
-			var ext string
-			err := sc(&id, &ext)
-			byID[id] = ext
-			return err
-		})
+	byID, err := extIDsOf(rx.q, ids)
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = byID[id]
 	}
 	return out, err
+}
+
+// extIDsOf reads the ext ids of items, 500 a query.
+func extIDsOf(q querier, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	for _, chunk := range chunks(ids, 500) {
+		err := eachRow(q, "SELECT id, ext_id FROM items WHERE id IN (SELECT value FROM json_each(?))", []any{jsonInts(chunk)},
+			func(sc func(...any) error) error {
+				var id int64
+				var ext string
+				err := sc(&id, &ext)
+				out[id] = ext
+				return err
+			})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // FamiliesWithField hands over, familyChunk at a time in root order, the

@@ -331,7 +331,11 @@ func reviewItems(q querier, ids []int64, batch string) ([]review.Item, error) {
 			}
 		}
 	}
-	ext, err := extIDs(q, out)
+	items := make([]int64, len(out))
+	for i, it := range out {
+		items[i] = it.ID
+	}
+	ext, err := extIDsOf(q, items)
 	for i := range out {
 		out[i].Ext = ext[out[i].ID]
 	}
@@ -345,28 +349,6 @@ func labelledBy(m *tally.Member, ids []int64) bool {
 		}
 	}
 	return false
-}
-
-func extIDs(q querier, items []review.Item) (map[int64]string, error) {
-	out := map[int64]string{}
-	ids := make([]int64, len(items))
-	for i, it := range items {
-		ids[i] = it.ID
-	}
-	for _, chunk := range chunks(ids, 500) {
-		err := eachRow(q, "SELECT id, ext_id FROM items WHERE id IN (SELECT value FROM json_each(?))", []any{jsonInts(chunk)},
-			func(sc func(...any) error) error {
-				var id int64
-				var ext string
-				err := sc(&id, &ext)
-				out[id] = ext
-				return err
-			})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // ReviewDetail is everything the review screens show of one item.

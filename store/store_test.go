@@ -267,8 +267,8 @@ func TestProgressCountsDoneTimeAndMedian(t *testing.T) {
 		t.Fatalf("pilot row %+v", pilot)
 	}
 	// 1 item in 2 s of active time is 1800 items per hour.
-	if pilot.ItemsPerHour() != 1800 {
-		t.Fatalf("items/hour %v", pilot.ItemsPerHour())
+	if ph, ok := pilot.ItemsPerHour(); !ok || ph != 1800 {
+		t.Fatalf("items/hour %v %v", ph, ok)
 	}
 	// jo has an assigned batch, so the kind queue is the assigned items only.
 	all := got["/qa"]

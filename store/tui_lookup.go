@@ -64,6 +64,14 @@ func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, er
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return "", "", "", nil, err
 	}
+	from, key, item, args, err = s.queueFrom(q, aid)
+	// Items that ask the annotator nothing (gated by their parent's labels)
+	// are not in the queue, nor in its total.
+	return from + " AND NOT EXISTS (SELECT 1 FROM done_items d WHERE d.item_id=" + item + " AND d.annotator_id=? AND d.gated)",
+		key, item, append(args, aid), err
+}
+
+func (s *Store) queueFrom(q QueueQuery, aid int64) (from, key, item string, args []any, err error) {
 	switch {
 	case q.Batch != "":
 		var bid int64
@@ -84,9 +92,12 @@ func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, er
 		return "assignments a JOIN batch_items b ON b.batch_id=a.batch_id AND b.item_id=a.item_id JOIN batches bt ON bt.id=a.batch_id WHERE a.annotator_id=? AND bt.kind=?",
 			"((b.batch_id<<32)|b.position)", "a.item_id", []any{aid, q.Kind}, nil
 	}
-	// Every item of the kind; of claims, the extracted ones (as Queue).
-	return "items i WHERE i.kind=? AND (i.kind<>? OR EXISTS (SELECT 1 FROM claims c WHERE c.item_id=i.id AND c.origin=?))",
-		"i.id", "i.id", []any{q.Kind, string(schema.KindClaim), OriginExtracted}, nil
+	// Every item of the kind that has a queue (as Queue).
+	queueable := "1"
+	if k := sqlOf[schema.Kind(q.Kind)]; k.queueable != "" {
+		queueable = k.queueable
+	}
+	return "items i WHERE i.kind=? AND " + queueable, "i.id", "i.id", []any{q.Kind}, nil
 }
 
 // QueueRank counts the items of a queue, done or not, whose order key is in

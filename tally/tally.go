@@ -67,14 +67,20 @@ type Family struct {
 type Result struct {
 	Counts map[Key]int
 	// Skip lists, per item, the annotators whose queues skip it: they
-	// finished it, or it asks them nothing (done_items).
-	Skip map[int64][]int64
+	// finished it, or it asks them nothing (Gated) (done_items).
+	Skip map[int64][]Skip
 }
 
 func (r *Result) add(k Key, n int) {
 	if n != 0 {
 		r.Counts[k] += n
 	}
+}
+
+// Skip is an annotator whose queues skip an item.
+type Skip struct {
+	Annotator int64
+	Gated     bool // the item asks them nothing (their labels on its parent)
 }
 
 // KindRules are what a kind adds to the generic counts.
@@ -126,7 +132,7 @@ func (f *Family) Counted(m *Member, rater int64) map[string]string {
 
 // Compute returns a family's contribution.
 func Compute(f *Family) Result {
-	res := Result{Counts: map[Key]int{}, Skip: map[int64][]int64{}}
+	res := Result{Counts: map[Key]int{}, Skip: map[int64][]Skip{}}
 	members := []*Member{&f.Root}
 	for i := range f.Children {
 		members = append(members, &f.Children[i])
@@ -252,7 +258,7 @@ func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr KindR
 	default:
 		return
 	}
-	res.Skip[m.ID] = append(res.Skip[m.ID], r)
+	res.Skip[m.ID] = append(res.Skip[m.ID], Skip{Annotator: r, Gated: name == Gated})
 	c.Add(r, name, string(m.Kind), reason, 1)
 	for _, q := range m.Queues {
 		if q.Open || slices.Contains(q.Assigned, r) {

@@ -48,7 +48,8 @@ type Options struct {
 	// Terminal is what Run draws on (default: the program's output); its
 	// window title is saved before and restored after (SaveTitle,
 	// RestoreTitle). nil: the title is not touched.
-	Terminal io.Writer
+	Terminal  io.Writer
+	SessionID int64 // a session the caller started (and ends); 0: the TUI starts one
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -130,6 +131,7 @@ func New(opt Options) *Model {
 		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{},
 	}
 	e.act.now = opt.Now
+	e.session = opt.SessionID
 	e.nextBreak = opt.SessionLimit
 	e.setStyles()
 	m := &Model{e: e}

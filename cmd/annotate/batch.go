@@ -216,7 +216,7 @@ func checkBatchPool(s *store.Store, spec store.BatchSpec) error {
 		if err != nil {
 			return err
 		}
-		srcs, err := x.Sources()
+		srcs, err := x.SourceInfos()
 		x.Close()
 		if err != nil {
 			return err

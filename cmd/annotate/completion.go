@@ -40,7 +40,7 @@ func registerCompletions(root *cobra.Command, g *globals) {
 	}
 	systems := snapshot((*store.Snapshot).Systems)
 	sources := snapshot(func(x *store.Snapshot) ([]string, error) {
-		ss, err := x.Sources()
+		ss, err := x.SourceInfos()
 		names := make([]string, len(ss))
 		for i, s := range ss {
 			names[i] = s.Name

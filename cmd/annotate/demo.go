@@ -98,7 +98,7 @@ func openDemo(dbFlag string, named bool) (demoDB, error) {
 			s.Close()
 			return demoDB{}, err
 		}
-		qa, claims, err := x.Counts(true)
+		qa, claims, err := x.ExportCounts(true)
 		x.Close()
 		s.Close()
 		if err != nil {

@@ -36,7 +36,7 @@ func TestDemoDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qa, claims, err := x.Counts(true)
+	qa, claims, err := x.ExportCounts(true)
 	x.Close()
 	d.s.Close()
 	// The embedded sample: 16 GDPR + 15 Code civil pairs, 104 claims (README).

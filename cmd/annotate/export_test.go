@@ -11,6 +11,7 @@ import (
 	"github.com/annotate-dev/annotate/demo"
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // seedExportDB writes the demo with labels of the given annotators on two
@@ -18,11 +19,7 @@ import (
 // incorrect claim), and returns its path.
 func seedExportDB(t *testing.T, annotators ...string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "annotate.db")
-	s, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, s := storetest.Create(t, "annotate.db")
 	defer s.Close()
 	if _, err := importer.ImportReader(s, demo.FileName, demo.JSONL(), importer.Options{}); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"github.com/spf13/cobra"
 )
 
@@ -38,14 +39,10 @@ const (
 // source, batch, note and system names hold terminal control sequences.
 func seedHostileDB(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "hostile.db")
-	s, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, s := storetest.Create(t, "hostile.db")
 	defer s.Close()
 	ids := map[string]int64{}
-	err = s.Import(func(tx *store.Tx) error {
+	err := s.Import(func(tx *store.Tx) error {
 		for _, q := range []string{evilID, "q2"} {
 			id, _, err := tx.PutQA(store.QAPair{ID: q, Source: evilSrc, Language: "en", Question: "Q?", Answer: "A.",
 				Category: "factual_recall", Contexts: []store.Context{{ID: "p-" + q, Text: "t"}}}, "h"+q, "f", false)

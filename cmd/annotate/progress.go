@@ -70,20 +70,21 @@ paper's "at most two hours").
 				out := cmd.OutOrStdout()
 				if g.json {
 					type row struct {
-						Annotator    string  `json:"annotator"`
-						Batch        string  `json:"batch"`
-						Kind         string  `json:"kind"`
-						Done         int     `json:"done"`
-						Remaining    int     `json:"remaining"`
-						Total        int     `json:"total"`
-						ActiveSec    float64 `json:"active_seconds"`
-						ItemsPerHour float64 `json:"items_per_hour"`
-						MedianSec    float64 `json:"median_seconds_per_item"`
+						Annotator    string   `json:"annotator"`
+						Batch        string   `json:"batch"`
+						Kind         string   `json:"kind"`
+						Done         int      `json:"done"`
+						Remaining    int      `json:"remaining"`
+						Total        int      `json:"total"`
+						ActiveSec    float64  `json:"active_seconds"`
+						ItemsPerHour *float64 `json:"items_per_hour"`          // null without active time
+						MedianSec    *float64 `json:"median_seconds_per_item"` // null without a timed finished item
 					}
 					js := []row{}
 					for _, p := range rows {
+						perHour, median := rates(p)
 						js = append(js, row{p.Annotator, p.Batch, p.Kind, p.Done, p.Remaining(), p.Total,
-							float64(p.ActiveMs) / 1000, p.ItemsPerHour(), float64(p.MedianMs) / 1000})
+							float64(p.ActiveMs) / 1000, perHour, median})
 					}
 					return json.NewEncoder(out).Encode(js)
 				}
@@ -98,8 +99,9 @@ paper's "at most two hours").
 					if queue == "" {
 						queue = "(all items)"
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%.1f\t%.1f\t\n", p.Annotator, queue, p.Kind, p.Done, p.Remaining(),
-						(time.Duration(p.ActiveMs) * time.Millisecond).Round(time.Second), p.ItemsPerHour(), float64(p.MedianMs)/1000)
+					perHour, median := rates(p)
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t\n", p.Annotator, queue, p.Kind, p.Done, p.Remaining(),
+						(time.Duration(p.ActiveMs) * time.Millisecond).Round(time.Second), orDash(perHour), orDash(median))
 				}
 				if err := tw.Flush(); err != nil {
 					return err
@@ -114,4 +116,25 @@ paper's "at most two hours").
 		f.DurationVar(&limit, "session-limit", defaultSessionLimit, "with --sessions: flag sessions longer than this (wall clock)")
 		return cmd
 	})
+}
+
+// rates are a queue's items per hour and median seconds per finished item,
+// nil when there is nothing to count (no active time, no timed item).
+func rates(p store.Progress) (perHour, median *float64) {
+	if v, ok := p.ItemsPerHour(); ok {
+		perHour = &v
+	}
+	if p.Timed > 0 {
+		m := float64(p.MedianMs) / 1000
+		median = &m
+	}
+	return perHour, median
+}
+
+// orDash prints a statistic with one decimal, "—" when it has nothing to count.
+func orDash(x *float64) string {
+	if x == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f", *x)
 }

@@ -10,19 +10,16 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // seedReportDB writes a small database: two QA pairs of GDPR with three
 // claims, labelled by the given annotators (the same labels each).
 func seedReportDB(t *testing.T, annotators ...string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "annotate.db")
-	s, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, s := storetest.Create(t, "annotate.db")
 	defer s.Close()
-	err = s.Import(func(tx *store.Tx) error {
+	err := s.Import(func(tx *store.Tx) error {
 		ids := map[string]int64{}
 		for _, q := range []string{"q1", "q2"} {
 			id, _, err := tx.PutQA(store.QAPair{ID: q, Source: "GDPR", Language: "en", Question: "Q?", Answer: "A.",

@@ -16,6 +16,7 @@ import (
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"github.com/annotate-dev/annotate/tui/review"
 )
 
@@ -41,13 +42,9 @@ func rvClaim(i int) string { return fmt.Sprintf("gdpr-007-c%02d", i) }
 // correct, their entailment labels differing on exactly five.
 func rvSeed(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "annotate.db")
-	s, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, s := storetest.Create(t, "annotate.db")
 	defer s.Close()
-	err = s.Import(func(tx *store.Tx) error {
+	err := s.Import(func(tx *store.Tx) error {
 		qa := store.QAPair{ID: "gdpr-007", Source: "GDPR", Language: "en", Question: "Who is a controller?",
 			Answer: "The body that determines the purposes and means of the processing.", Category: "factual_recall",
 			Contexts: []store.Context{{ID: "gdpr-art4-7", Text: "'controller' means the natural or legal person which determines the purposes and means of the processing of personal data"}}}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -14,15 +12,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// shutdownTimeout bounds how long serve waits for sessions to end on
-// SIGINT/SIGTERM. Decisions are committed as they are made, so it only
-// matters for recording the end of each session and restoring terminals.
-const shutdownTimeout = 10 * time.Second
-
 func init() {
 	register(func(g *globals) *cobra.Command {
 		var listen, hostKey, authKeys string
-		var limit time.Duration
+		var limit, keepAlive time.Duration
+		var maxConns, maxUnauth int
 		cmd := &cobra.Command{
 			Use:   "serve",
 			Short: "SSH server giving each authorized key its annotator's TUI",
@@ -36,19 +30,42 @@ key's comment is the annotator's name and is required, e.g.
 
 An annotator may have several keys; a key has one annotator. The file is read
 once at start: restart serve after editing it. Only public-key logins are
-accepted (no passwords). Only the annotation TUI is served: no commands (no
-import, export, reports or review), no subsystems, no port forwarding.
+accepted (no passwords); a refused key is logged with its fingerprint as
+"ssh-keygen -l -f KEY.pub" prints it. Only the annotation TUI is served: no
+commands (no import, export, reports or review), no subsystems, no port
+forwarding.
+
+Limits, so that no client can exhaust the server:
+  - at most --max-connections connections at once, of which at most
+    --max-unauthenticated still logging in (30 s to log in); others are
+    closed at once and logged;
+  - one session per annotator: a second one is refused and told where the
+    first is (two screens would show the same item); if the first one's
+    client no longer answers, it is ended and the new one takes its place;
+  - the window is clamped to 500x300 (larger terminals see the screen in
+    their top-left corner);
+  - every --keepalive the server pings each client and disconnects one that
+    has not answered within that time, which ends its session.
 
 The host key is created on first run (ed25519, mode 0600); keep it so
 annotators' known_hosts stay valid. Its fingerprint is logged at start.
 
 Connections, refusals and disconnections are logged on stderr. SIGINT or
-SIGTERM ends every session cleanly (decisions are saved as they are made).`,
+SIGTERM ends every session (decisions are saved as they are made) and the
+process within 10 s, even when clients have vanished.`,
 			Example: `  annotate serve --authorized-keys annotators.keys
   annotate serve --db study.db --listen 0.0.0.0:23234 --authorized-keys annotators.keys
   ssh -t -p 23234 lead-machine        # from an annotator's machine`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
+				switch {
+				case maxConns < 1:
+					return fmt.Errorf("--max-connections %d: must be at least 1", maxConns)
+				case maxUnauth < 1:
+					return fmt.Errorf("--max-unauthenticated %d: must be at least 1", maxUnauth)
+				case keepAlive < time.Second:
+					return fmt.Errorf("--keepalive %s: must be at least 1s", keepAlive)
+				}
 				if hostKey == "" {
 					hostKey = filepath.Join(filepath.Dir(g.db), "annotate_host_ed25519")
 				}
@@ -59,11 +76,12 @@ SIGTERM ends every session cleanly (decisions are saved as they are made).`,
 				defer s.Close()
 				log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 				srv, err := server.New(server.Config{Listen: listen, HostKeyPath: hostKey, AuthorizedKeysPath: authKeys,
-					Store: s, SessionLimit: limit, Logger: log})
+					Store: s, SessionLimit: limit, Logger: log,
+					MaxConnections: maxConns, MaxUnauthenticated: maxUnauth, KeepAlive: keepAlive})
 				if err != nil {
 					return err
 				}
-				return serve(srv, log)
+				return srv.ServeUntilSignal(server.ShutdownTimeout, os.Interrupt, syscall.SIGTERM)
 			},
 		}
 		f := cmd.Flags()
@@ -71,29 +89,10 @@ SIGTERM ends every session cleanly (decisions are saved as they are made).`,
 		f.StringVar(&hostKey, "host-key", "", "host private key, created if missing (default annotate_host_ed25519 next to the database)")
 		f.StringVar(&authKeys, "authorized-keys", "", "authorized_keys file; each key's comment is its annotator (required)")
 		f.DurationVar(&limit, "session-limit", 2*time.Hour, "remind annotators to take a break after this much active time")
+		f.IntVar(&maxConns, "max-connections", server.DefaultMaxConnections, "connections open at once, logged in or not")
+		f.IntVar(&maxUnauth, "max-unauthenticated", server.DefaultMaxUnauthenticated, "connections still logging in at once")
+		f.DurationVar(&keepAlive, "keepalive", server.DefaultKeepAlive, "ping clients this often; disconnect one that does not answer within it")
 		cmd.MarkFlagRequired("authorized-keys")
 		return cmd
 	})
-}
-
-// serve runs srv until SIGINT or SIGTERM, then shuts it down.
-func serve(srv *server.Server, log *slog.Logger) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	served := make(chan error, 1)
-	go func() { served <- srv.ListenAndServe() }()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	stop() // a second signal ends the process at once
-	log.Info("shutting down", "timeout", shutdownTimeout.String())
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	err := srv.Shutdown(sctx)
-	if serr := <-served; serr != nil {
-		err = errors.Join(err, serr)
-	}
-	return err
 }

@@ -2,12 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // seedSessionsDB writes two sessions of jo through the store, then moves
@@ -17,13 +17,9 @@ import (
 //	#2 2025-03-04 14:00, never closed; a label at 14:05 (4 s), a flag at 14:40
 func seedSessionsDB(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "annotate.db")
-	s, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, s := storetest.Create(t, "annotate.db")
 	defer s.Close()
-	err = s.Import(func(tx *store.Tx) error {
+	err := s.Import(func(tx *store.Tx) error {
 		for _, id := range []string{"q1", "q2", "q3"} {
 			if _, _, err := tx.PutQA(store.QAPair{ID: id, Source: "GDPR", Question: "Q?", Answer: "A.",
 				Contexts: []store.Context{{ID: "p", Text: "t"}}}, "h"+id, "f", false); err != nil {

@@ -39,6 +39,7 @@ DROP TABLE done_items;
 CREATE TABLE done_items (
   item_id      INTEGER NOT NULL,
   annotator_id INTEGER NOT NULL,
+  gated        INTEGER NOT NULL DEFAULT 0, -- asks the annotator nothing (parent's labels), rather than finished
   PRIMARY KEY (item_id, annotator_id)
 ) WITHOUT ROWID;
 

@@ -110,3 +110,16 @@ func (b *Builder) Adjudicate(who, item, field, value string) {
 	_, err := b.Tx.PutLabel(store.Label{Annotator: who, ItemID: b.IDs[item], Field: field, Value: value, Adjudicate: true})
 	b.Fail(err, "adjudicate "+item)
 }
+
+// Create creates a database file of the given name in a temporary folder and
+// returns its path and the open store, for tests that hand the file to
+// another program (the command line); the caller closes the store.
+func Create(t testing.TB, name string) (string, *store.Store) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	s, err := store.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, s
+}

@@ -1,0 +1,66 @@
+package server
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// boundedModel runs a model whose commands end with the session. Bubble Tea
+// runs each command on a goroutine that holds the whole program (screen
+// buffers, model: some 16 MB at 500x300) until the command returns, even
+// after the program ended; the TUI's clock tick returns up to 15 s later.
+// An annotator connecting and quitting in a loop would so keep hundreds of
+// ended programs alive. Here each command runs on a goroutine of its own,
+// and the goroutine Bubble Tea waits on returns as soon as the session's
+// context ends, letting the program go.
+type boundedModel struct {
+	tea.Model
+	ctx context.Context
+}
+
+func (b boundedModel) Init() tea.Cmd { return bounded(b.ctx, b.Model.Init()) }
+
+func (b boundedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := b.Model.Update(msg)
+	return boundedModel{m, b.ctx}, bounded(b.ctx, cmd)
+}
+
+// bounded returns cmd made to return nil once ctx ends. The commands of a
+// batch are bounded one by one (a batch returns its BatchMsg at once).
+func bounded(ctx context.Context, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		type result struct {
+			msg      tea.Msg
+			panicked any
+		}
+		done := make(chan result, 1)
+		go func() {
+			// A panic is handed to Bubble Tea's goroutine, which recovers
+			// it, rather than taking the server down from this one.
+			defer func() {
+				if r := recover(); r != nil {
+					done <- result{panicked: r}
+				}
+			}()
+			done <- result{msg: cmd()}
+		}()
+		select {
+		case r := <-done:
+			if r.panicked != nil {
+				panic(r.panicked)
+			}
+			if batch, ok := r.msg.(tea.BatchMsg); ok {
+				for i := range batch {
+					batch[i] = bounded(ctx, batch[i])
+				}
+			}
+			return r.msg
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
