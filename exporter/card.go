@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -37,11 +38,27 @@ func newTally(l layout) *tally {
 	return t
 }
 
-// add counts the label values of r, whose label columns start at offset.
+// add counts the label values of r, whose label columns start at offset:
+// a multi-valued field once per element (a row may count under several), a
+// free-text field only as given (its text is no category).
 func (t *tally) add(r row, offset int) {
-	for i := range t.fields {
-		v, _ := r[offset+i].(string)
-		t.counts[i][v]++
+	for i, name := range t.fields {
+		switch v := r[offset+i].(type) {
+		case []string:
+			for _, e := range v {
+				t.counts[i][e]++
+			}
+			if len(v) == 0 {
+				t.counts[i]["(none)"]++
+			}
+		case string:
+			if f, _ := schema.Lookup(name); len(f.Values) == 0 {
+				v = "(given)"
+			}
+			t.counts[i][v]++
+		default:
+			t.counts[i][""]++
+		}
 	}
 }
 

@@ -24,6 +24,8 @@ type cardReports struct {
 	stats     *report.StatsReport
 	metrics   *report.MetricsReport   // nil without predictions
 	agreement *report.AgreementReport // nil with fewer than two annotators
+	gen       *report.GenReport       // nil without generated answers (card_gen.go)
+	cost      *report.CostReport
 	err       error
 }
 
@@ -56,6 +58,9 @@ func (e *exporter) startReports() func() cardReports {
 		if r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{}); errors.As(r.err, &few) {
 			r.agreement, r.err = nil, nil
 		}
+		if r.err == nil {
+			r.gen, r.cost, r.err = genAndCost(e.s, sel)
+		}
 	}()
 	return func() cardReports { return <-done }
 }
@@ -87,6 +92,8 @@ func (c *card) reports(b *strings.Builder) {
 	c.table1(b)
 	c.metricsSection(b)
 	c.agreementSection(b)
+	c.genSection(b)
+	c.costSection(b)
 }
 
 // table1 is the paper's Table 1 for the exported label set.

@@ -131,7 +131,7 @@ func (e *exporter) writeKindLines(f *sink) error {
 			continue
 		}
 		n := 0
-		err := each(e, e.snap.ExportItems(x.kind, store.ExportOptions{}), func(it *store.ExportItem) error {
+		err := each(e, e.itemsOf(x, store.ExportOptions{}), func(it *store.ExportItem) error {
 			buf = x.native(buf[:0], it.Item)
 			n++
 			_, err := f.Write(buf)
@@ -253,7 +253,7 @@ func (e *exporter) writeLabels(dir string) error {
 		buf = append(buf, `,"field":`...)
 		buf = appendString(buf, l.Field)
 		buf = append(buf, `,"value":`...)
-		buf = appendString(buf, l.Value)
+		buf = appendLabelValue(buf, l.Field, l.Value)
 		if adjudicated {
 			buf = append(buf, `,"role":"adjudicate"`...)
 		}

@@ -1,6 +1,8 @@
 package exporter
 
 import (
+	"iter"
+
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -29,6 +31,17 @@ type kindExport struct {
 	rows  func(e *exporter, fn func(row) error) error
 	count func(e *exporter) (int, error)
 	lines func(e *exporter, fn func([]byte) error) error
+	// items streams the kind's items when they need more than the item
+	// model holds (a generated claim's verdicts); nil: ExportItems.
+	items func(x *store.Snapshot, o store.ExportOptions) iter.Seq2[*store.ExportItem, error]
+}
+
+// itemsOf streams a kind's items for export.
+func (e *exporter) itemsOf(x kindExport, o store.ExportOptions) iter.Seq2[*store.ExportItem, error] {
+	if x.items != nil {
+		return x.items(e.snap, o)
+	}
+	return e.snap.ExportItems(x.kind, o)
 }
 
 // layoutOf is the column table of a kind's config.
@@ -85,7 +98,7 @@ func (e *exporter) writeKindRows(x kindExport, l layout, fn func(row) error) err
 	if x.rows != nil {
 		return x.rows(e, fn)
 	}
-	return each(e, e.snap.ExportItems(x.kind, e.streamOptions(l)), func(it *store.ExportItem) error {
+	return each(e, e.itemsOf(x, e.streamOptions(l)), func(it *store.ExportItem) error {
 		return fn(l.kindRow(x, it, e.who))
 	})
 }

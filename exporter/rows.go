@@ -102,10 +102,17 @@ func labelColumns(k schema.Kind) []column {
 	for _, n := range names {
 		f, _ := schema.Lookup(n)
 		doc := fieldDocs[n]
-		if n != schema.MissedClaimsChecked {
+		typ := tString
+		switch {
+		case f.Multi:
+			typ = tStrings
+			doc += "; null when not labelled or not asked"
+		case len(f.Values) == 0:
+			doc += "; null when not labelled"
+		case n != schema.MissedClaimsChecked:
 			doc = fmt.Sprintf("%s: `%s`; null when not labelled or not asked", doc, strings.Join(f.Values, "`, `"))
 		}
-		out = append(out, column{n, tString, true, doc})
+		out = append(out, column{n, typ, true, doc})
 	}
 	return out
 }
@@ -158,7 +165,9 @@ func (l layout) labelOffset() int {
 func (l layout) labelValues(r row, current, parent map[string]string) row {
 	counted := schema.Counted(l.kind, current, parent)
 	for _, c := range l.labels {
-		if v, ok := counted[c.key]; ok {
+		if v, ok := counted[c.key]; ok && c.typ == tStrings {
+			r = append(r, schema.DecodeMulti(v))
+		} else if ok {
 			r = append(r, v)
 		} else {
 			r = append(r, nil)

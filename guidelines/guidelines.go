@@ -12,12 +12,14 @@ import (
 	"embed"
 	"fmt"
 	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // Version identifies the guidelines in force; every label records it.
 // Format: the date of the change, a dot, and a counter for that day.
 // Change it whenever the meaning of any section changes.
-const Version = "2026-11-30.1"
+const Version = "2026-11-30.2"
 
 //go:embed md/*.md
 var files embed.FS
@@ -36,6 +38,14 @@ var fields = []string{
 	"missed_claims",
 	"relevance",
 	"irrelevance_reason",
+	// CanLegalRAGBench: gold answers and their review, generated claims.
+	"gold_answer",
+	"citations",
+	"answer_review",
+	"reject_reason",
+	"accuracy_support",
+	"grounded",
+	"error_category",
 }
 
 // Fields returns the names of the fields that have a section, in the order
@@ -82,7 +92,30 @@ func read(name string) string {
 		// The files are embedded at build time; a missing one is a bug.
 		panic("guidelines: missing embedded file md/" + name + ".md")
 	}
-	return string(b)
+	return strings.ReplaceAll(string(b), "{{TAXONOMY}}", taxonomyTable())
+}
+
+// taxonomyTable renders the error taxonomy in force (the default one, or
+// the lead's --taxonomy) for the error_category section: the checklist's
+// keys, each value with its group, definition and example.
+func taxonomyTable() string {
+	var b strings.Builder
+	b.WriteString("| key | value | group | definition |\n|---|---|---|---|\n")
+	for i, c := range schema.Taxonomy() {
+		k := "—"
+		if i < 9 {
+			k = fmt.Sprintf("`%d`", i+1)
+		}
+		def := c.Definition
+		if c.Label != "" && c.Label != c.Value {
+			def = "**" + c.Label + ".** " + def
+		}
+		if c.Example != "" {
+			def += " *Example:* " + c.Example
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", k, c.Value, c.Group, strings.ReplaceAll(strings.ReplaceAll(def, "|", "\\|"), "\n", " "))
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func normalize(s string) string {

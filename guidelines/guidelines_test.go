@@ -20,11 +20,25 @@ var canonical = map[string][]string{
 	"missed_claims":      {"missed_claims_checked", "annotator"},
 	"relevance":          {"relevant", "not_relevant"},
 	"irrelevance_reason": {"different_issue", "reversed_roles", "different_posture", "other"},
+	"gold_answer":        {"ctrl+s"},
+	"citations":          {"✓", "?"},
+	"answer_review":      {"accept", "reject"},
+	"reject_reason":      {"off_target", "wrong_law", "incomplete", "other"},
+	"accuracy_support":   {"supported", "not_supported"},
+	"grounded":           {"grounded", "not_grounded"},
+	"error_category": {"valid_contextual_statement", "synthesis_too_far_from_source", "false_positive_in_gold", "missing_from_gold",
+		"irrelevant", "too_detailed", "misses_the_point", "general_vs_case_specific_law", "misapplied_legal_test",
+		"document_misattribution", "statutory_misattribution", "doctrinal_conflation", "modal_or_detail_error", "unsupported_by_cited_document"},
 }
+
+// Fields whose values are not picked with a key each: free text (its keys
+// are the editor's), marks, a checklist (keys 1-9, then the arrows).
+var notPicked = map[string]bool{"missed_claims": true, "gold_answer": true, "citations": true, "error_category": true}
 
 func TestFieldsOrder(t *testing.T) {
 	want := []string{"question_validity", "invalid_reason", "category", "persona",
-		"answer_correctness", "claim_validity", "entailment", "missed_claims", "relevance", "irrelevance_reason"}
+		"answer_correctness", "claim_validity", "entailment", "missed_claims", "relevance", "irrelevance_reason",
+		"gold_answer", "citations", "answer_review", "reject_reason", "accuracy_support", "grounded", "error_category"}
 	if got := Fields(); !slices.Equal(got, want) {
 		t.Fatalf("Fields() = %v, want %v", got, want)
 	}
@@ -92,9 +106,9 @@ func TestSections(t *testing.T) {
 // TestKeys checks that each section says which key picks each value: 1..n in
 // table order, and y/n on the two-way fields.
 func TestKeys(t *testing.T) {
-	twoWay := map[string]bool{"question_validity": true, "claim_validity": true, "relevance": true}
+	twoWay := map[string]bool{"question_validity": true, "claim_validity": true, "relevance": true, "answer_review": true, "accuracy_support": true, "grounded": true}
 	for f, values := range canonical {
-		if f == "missed_claims" {
+		if notPicked[f] {
 			continue
 		}
 		s, _ := Section(f)

@@ -56,7 +56,7 @@ func TestQueriesAndDocumentsImport(t *testing.T) {
 
 func TestQueryAndDocumentErrorsNameTheField(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
-		{`{"kind":"querry","id":"x","text":"t"}`, `x.jsonl:1: field "kind": unknown kind "querry" (known: qa, document, query, relevance)`},
+		{`{"kind":"querry","id":"x","text":"t"}`, `x.jsonl:1: field "kind": unknown kind "querry" (known: qa, answer_task, document, gen_answer, gen_claim, query, relevance)`},
 		{`{"kind":"query","id":"x","text":"t","persona":"judge"}`, `field "persona": want "lay" or "professional", got "judge"`},
 		{`{"kind":"query","id":"x"}`, `field "text"`},
 		{`{"kind":"document","id":"d","text":"abc","chunks":[{"id":"c","start":1,"end":9}]}`, `field "chunks[0].end": the span 1–9 is not inside the text (3 bytes)`},

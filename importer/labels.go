@@ -31,9 +31,15 @@ func parseLabels(f *fileData, t *textReader) error {
 		if err != nil {
 			return err
 		}
-		value, err := r.need("value")
+		value, err := r.labelValue("value")
 		if err != nil {
 			return err
+		}
+		if value == "" {
+			if r.get("value") == nil {
+				return r.errf("value", "missing (required)")
+			}
+			return r.errf("value", "empty (required)")
 		}
 		// An adjudicated label (annotate export --format jsonl) names its role.
 		role, err := r.str("role")

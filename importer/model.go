@@ -203,7 +203,7 @@ func (f *fileData) labelsObject(r *rec, key, item, itemField string, k schema.Ki
 		names := sortedKeys(fields.m)
 		sort.SliceStable(names, func(i, j int) bool { return fieldOrder(names[i]) < fieldOrder(names[j]) })
 		for _, name := range names {
-			v, err := fields.str(name)
+			v, err := fields.labelValue(name)
 			if err != nil {
 				return err
 			}

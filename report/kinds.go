@@ -21,6 +21,10 @@ type KindStats struct {
 	Pools *PoolStats `json:"pools,omitempty"`
 }
 
+// givenKey counts the labels of a free-text field (gold answers): there is
+// no value to count them by.
+const givenKey = "given"
+
 // table1Kinds are reported in Table 1 itself.
 var table1Kinds = map[schema.Kind]bool{schema.KindQA: true, schema.KindClaim: true}
 
@@ -40,6 +44,9 @@ func kindStats(rt rater, t *tallies) map[string]*KindStats {
 			m := map[string]int{}
 			for _, v := range f.Values {
 				m[v] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(v))
+			}
+			if len(f.Values) == 0 { // free text: counted as given
+				m[givenKey] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(""))
 			}
 			ks.Fields[f.Name] = m
 		}
@@ -69,6 +76,9 @@ func writeKinds(w io.Writer, kinds map[string]*KindStats) {
 			var parts []string
 			for _, v := range f.Values {
 				parts = append(parts, fmt.Sprintf("%s %d", v, ks.Fields[f.Name][v]))
+			}
+			if len(f.Values) == 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", givenKey, ks.Fields[f.Name][givenKey]))
 			}
 			fmt.Fprintf(w, "  %s: %s\n", f.Name, strings.Join(parts, ", "))
 		}

@@ -190,12 +190,12 @@ func shares(m map[string]int, whole int) map[string]*float64 {
 }
 
 // unknownValues counts, per field and value, a rater's labels that count but
-// whose value is outside the schema.
+// whose value is outside the schema (free text has no values to be outside).
 func unknownValues(t *tallies, r int64, fields []schema.Field) map[string]map[string]int {
 	out := map[string]map[string]int{}
 	t.each(r, 0, true, tally.Label, func(k tally.Key, n int) {
 		f, ok := schema.Lookup(k.A)
-		if !ok || f.Marker || slices.Contains(f.Values, k.B) || !slices.ContainsFunc(fields, func(g schema.Field) bool { return g.Name == f.Name }) {
+		if !ok || f.Marker || len(f.Values) == 0 || slices.Contains(f.Values, k.B) || !slices.ContainsFunc(fields, func(g schema.Field) bool { return g.Name == f.Name }) {
 			return
 		}
 		if out[k.A] == nil {

@@ -98,12 +98,16 @@ type Acceptance struct {
 }
 
 // fieldsOf lists the fields review compares on an item: the asked fields
-// and the answer-level marker of its kind; an annotator-added claim has only
+// with values to pick from and the answer-level marker of its kind; an annotator-added claim has only
 // its claim_added (keep it, or drop it).
 func fieldsOf(r Ref) []schema.Field {
 	var out []schema.Field
 	for _, f := range schema.KindFields(r.Kind) {
 		switch {
+		case len(f.Values) == 0 || f.Multi || f.Role == schema.RoleLead:
+			// Free text, several values, the lead's own review of an
+			// answer: not a pick among values (annotate review --kind
+			// answer_task reviews gold answers).
 		case r.Added:
 			if f.Name == schema.ClaimAdded {
 				out = append(out, f)

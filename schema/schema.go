@@ -366,6 +366,9 @@ func Normalize(field, value string) (canonical string, known bool) {
 
 // NormalizeFor is Normalize for a field already looked up.
 func NormalizeFor(f Field, value string) (string, bool) {
+	if f.Multi {
+		return normalizeMulti(f, value)
+	}
 	v := strings.TrimSpace(value)
 	norm := strings.ToLower(strings.NewReplacer(" ", "_", "-", "_", "/", "_").Replace(v))
 	for strings.Contains(norm, "__") {

@@ -132,7 +132,7 @@ func TestClaimsAskedOnlyForAnswersJudgedCorrect(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	if got := Kinds(); !reflect.DeepEqual(got, []Kind{KindQA, KindClaim, KindQuery, KindRelevance}) {
+	if got := Kinds(); !reflect.DeepEqual(got, []Kind{KindQA, KindClaim, KindQuery, KindRelevance, KindAnswerTask, KindGenClaim}) {
 		t.Errorf("Kinds() = %v", got)
 	}
 	if SpecOf(KindClaim).Parent != KindQA || !reflect.DeepEqual(Children(KindQA), []Kind{KindClaim}) {
@@ -152,7 +152,7 @@ func TestDocumentsAreShownNotAnnotated(t *testing.T) {
 	if SpecOf(KindDocument) == nil || SpecOf(KindDocument).Annotated || len(Fields(KindDocument)) != 0 {
 		t.Error("documents are a kind without fields or queues")
 	}
-	if !reflect.DeepEqual(AllKinds(), []Kind{KindQA, KindClaim, KindQuery, KindRelevance, KindDocument}) {
+	if !reflect.DeepEqual(AllKinds(), []Kind{KindQA, KindClaim, KindQuery, KindRelevance, KindDocument, KindAnswerTask, KindGenAnswer, KindGenClaim}) {
 		t.Errorf("AllKinds() = %v", AllKinds())
 	}
 }

@@ -5,7 +5,7 @@ package tally
 // Version names the rules below and in the kinds' files. Change it with
 // them: a database whose counts were kept by other rules is recounted when
 // it is opened (TestVersionFingerprint says when it is due).
-const Version = "1"
+const Version = "2"
 
 const (
 	// Items: A kind. Items of the kind that have queues (claims the
@@ -17,7 +17,8 @@ const (
 	// Predictions: A system, B field. Items with a prediction.
 	Predictions = "predictions"
 	// Label: A field, B value (canonical, or verbatim when outside the
-	// schema). Labels the asked-when rule counts.
+	// schema). Labels the asked-when rule counts. A free-text field counts
+	// under B "" (that it is there); a multi-valued field once per element.
 	Label = "label"
 	// NotAsked: A field, B reason ("answer_correctness=incorrect").
 	// Labels the asked-when rule leaves out.

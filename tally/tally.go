@@ -221,11 +221,26 @@ func countLabels(c *Counter, f *Family, m *Member, r int64) {
 			continue
 		}
 		if _, counts := counted[fd.Name]; counts {
-			c.Add(r, Label, fd.Name, v, 1)
+			for _, b := range labelKeys(fd, v) {
+				c.Add(r, Label, fd.Name, b, 1)
+			}
 		} else {
 			c.Add(r, NotAsked, fd.Name, schema.NotAskedReason(m.Kind, fd.Name, labels, parent), 1)
 		}
 	}
+}
+
+// labelKeys are the B of a counted label: its value; for a free-text
+// field only that it is there (""), as an answer's text is no category to
+// count by; for a multi-valued field with values, each of its elements.
+func labelKeys(fd schema.Field, v string) []string {
+	switch {
+	case len(fd.Values) == 0:
+		return []string{""}
+	case fd.Multi:
+		return schema.DecodeMulti(v)
+	}
+	return []string{v}
 }
 
 // countQueue decides whether the annotator's queues skip the item, and

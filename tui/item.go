@@ -45,7 +45,8 @@ type itemScreen struct {
 
 	pane    ui.PaneState
 	w, h    int
-	version int // bumped when the item's data is reloaded
+	version int        // bumped when the item's data is reloaded
+	check   *checklist // a multi-valued field's checklist (checklist.go)
 }
 
 func newItemScreen(e *env, d *itemData, o origin) *itemScreen {
@@ -184,6 +185,11 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	e, k := s.e, s.e.keys
 	if s.view.keys != nil {
 		if next, cmd, ok := s.view.keys(s, msg); ok {
+			return next, cmd
+		}
+	}
+	if c := s.checklistOf(); c != nil {
+		if next, cmd, ok := s.checklistKey(c, msg); ok {
 			return next, cmd
 		}
 	}
@@ -396,6 +402,10 @@ func (s *itemScreen) bindings() []key.Binding {
 		}
 	default:
 		f, _ := schema.Lookup(s.at.field)
+		if f.Multi {
+			out = append(out, checklistBindings(k, len(f.Values))...)
+			break
+		}
 		if f.TwoWay {
 			out = append(out, ui.With(k.Yes, "y", f.Values[0]), ui.With(k.No, "n", f.Values[1]))
 		} else {
@@ -440,9 +450,10 @@ func (s *itemScreen) View() string {
 		Top:       view.top(st, d, at, w),
 		PaneTitle: view.paneTitle(d, at),
 		Pane:      func(w int) []string { return view.pane(st, d, at, w) },
-		// The pane changes with the item's data, the step and the claims
-		// added; not with each decision.
-		PaneKey: itoa(s.version) + "/" + at.kindKey() + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen) + s.kindPaneKey(),
+		// The pane changes with the item's data, the step (and field: a
+		// generated claim's evidence), the claims added and the kind's own
+		// state; not with each decision.
+		PaneKey: itoa(s.version) + "/" + at.kindKey() + "/" + at.field + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen) + s.kindPaneKey(),
 		Card:    append(cardLines, trailLines...),
 		Bottom:  bottom,
 	}
@@ -463,6 +474,9 @@ func (s *itemScreen) card(w int, compact bool) []string {
 		if c := s.view.card(st, s, w, compact); c != nil {
 			return c
 		}
+	}
+	if c := s.checklistOf(); c != nil {
+		return checklistCard(st, c, w, compact)
 	}
 	return card(st, s.at.field, s.flow.preselected(), w, compact)
 }

@@ -309,14 +309,21 @@ func (e *env) show(cur *itemScreen, d *itemData, o origin) (ui.Child, tea.Cmd) {
 	return e.open(d, o)
 }
 
-// open puts an item on screen and asks for its position in the queue.
-func (e *env) open(d *itemData, o origin) (*itemScreen, tea.Cmd) {
-	s := newItemScreen(e, d, o)
+// open puts an item on screen (its kind's own screen, if it has one) and
+// asks for its position in the queue.
+func (e *env) open(d *itemData, o origin) (ui.Child, tea.Cmd) {
+	var s ui.Child
+	var cmd tea.Cmd
+	if v := viewOf(d.kind()); v.screen != nil {
+		s, cmd = v.screen(e, d, o)
+	} else {
+		s = newItemScreen(e, d, o)
+	}
 	s.SetSize(e.w, e.h)
 	if e.work == nil {
-		return s, nil
+		return s, cmd
 	}
-	return s, e.work.place(e, d)
+	return s, tea.Batch(cmd, e.work.place(e, d))
 }
 
 // goHome leaves the queue (nothing to save: every decision is committed).

@@ -26,13 +26,16 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 	var assign, overlap string
 	var seed int64
 	var pool *poolFlags
+	var byKind *answerBatchFlags
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Cut a batch from the items in no batch yet",
 		Example: `  annotate batch create pilot --kind qa --size 20 --pilot
   annotate batch create qa-1 --kind qa --size 90 --assign jo,sam,lea --overlap 2 --seed 7
   annotate batch create claims-1 --kind claim --only-correct-answers --assign jo,sam
-  annotate batch create rel-1 --kind relevance --runs qwen,gemma,gemini,kanon --depth 10 --queries 30 --stratify jurisdiction,issue --seed 1 --assign jo,sam`,
+  annotate batch create rel-1 --kind relevance --runs qwen,gemma,gemini,kanon --depth 10 --queries 30 --stratify jurisdiction,issue --seed 1 --assign jo,sam
+  annotate batch create answers-1 --kind answer_task --size 8 --assign jo,sam
+  annotate batch create gemma-ungrounded --kind gen_claim --sample 25 --where not_grounded --system gemma --seed 1 --assign jo`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			spec.Name = args[0]
@@ -84,6 +87,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			}
 			if given := pool.given(cmd); len(given) > 0 {
 				return fmt.Errorf("%s: only relevance batches take these (--kind relevance)", strings.Join(given, ", "))
+			}
+			if handled, err := byKind.create(cmd, g, spec); handled {
+				return err
 			}
 			s, err := g.openExisting()
 			if err != nil {
@@ -137,6 +143,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 	f.BoolVar(&spec.Adjudicated, "adjudicated", false, "with --only-correct-answers: answers the lead adjudicated correct")
 	f.StringVar(&spec.Hop, "hop", "", "only items of single-hop or multi-hop pairs (single or multi)")
 	pool = addPoolFlags(cmd)
+	byKind = addAnswerBatchFlags(f)
 	return cmd
 }
 

@@ -127,7 +127,7 @@ func openDemo(dbFlag string, named bool) (demoDB, error) {
 
 // seedDemo creates a database at path holding the embedded sample.
 func seedDemo(path string) (*store.Store, error) {
-	s, err := store.Open(path)
+	s, err := openTaxonomy(store.Open(path))
 	if err != nil {
 		return nil, err
 	}

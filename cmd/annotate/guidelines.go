@@ -16,6 +16,9 @@ func init() {
 			Args:      cobra.MaximumNArgs(1),
 			ValidArgs: guidelines.Fields(),
 			RunE: func(cmd *cobra.Command, args []string) error {
+				if err := guidelinesTaxonomy(g); err != nil {
+					return err
+				}
 				out := cmd.OutOrStdout()
 				if len(args) == 0 {
 					fmt.Fprintf(out, "<!-- guidelines version %s -->\n%s", guidelines.Version, guidelines.All())

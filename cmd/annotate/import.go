@@ -65,7 +65,7 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 func importInto(path string, files []string, opt importer.Options) (importer.Summary, error) {
 	_, statErr := os.Lstat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
-	s, err := store.Open(path)
+	s, err := openTaxonomy(store.Open(path))
 	if err != nil {
 		if created {
 			removeDB(path)

@@ -43,6 +43,12 @@ claims of a pair. The expert labels are --annotator NAME or --adjudicated
 (default: the only annotator with labels); e switches between them.
 
 With --json nothing opens: the units (or the class pairs) are printed.
+--kind answer_task reviews the experts' gold answers instead: y accepts an
+answer (it becomes the gold answer of its query, as it is now), n rejects it
+and asks the reason (off_target, wrong_law, incomplete, other); u undoes the
+last review, ←/→ browse. A rejected answer is never gold; an answer changed
+after its review waits for a review again.
+
 With --accept nothing opens either: every agreement ready to accept is
 accepted, as A does on the screen, and the count printed (repeat it after
 deciding the disagreements that agreements wait on).`,
@@ -50,7 +56,8 @@ deciding the disagreements that agreements wait on).`,
   annotate review --as lead --annotators jo,sam --field entailment --batch pilot
   annotate review --as lead --system refchecker --annotator jo
   annotate review --json --as lead
-  annotate review --accept --as lead`,
+  annotate review --accept --as lead
+  annotate review --kind answer_task --as lead`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if g.as == "" {
@@ -66,6 +73,9 @@ deciding the disagreements that agreements wait on).`,
 					return err
 				}
 				defer s.Close()
+				if handled, err := reviewKind(cmd, g, s, o.kind, o.batch); handled {
+					return err
+				}
 				return o.run(cmd, g, s)
 			},
 		}
@@ -77,11 +87,13 @@ deciding the disagreements that agreements wait on).`,
 		f.StringVar(&o.annotator, "annotator", "", "system view: the expert's labels are this annotator's")
 		f.BoolVar(&o.adjudicated, "adjudicated", false, "system view: the expert labels are the adjudicated ones")
 		f.BoolVar(&o.accept, "accept", false, "accept every agreement that is ready (as A on the screen), print how many, open nothing")
+		f.StringVar(&o.kind, "kind", "", "answer_task: review the experts' gold answers (accept, or reject with a reason)")
 		return cmd
 	})
 }
 
 type reviewFlags struct {
+	kind                 string
 	annotators           []string
 	field, batch, system string
 	annotator            string

@@ -42,6 +42,7 @@ Run "annotate demo" to try it on the embedded sample.`,
 		root.AddCommand(f(g))
 	}
 	addTUIFlags(root, g)
+	addTaxonomyFlag(root)
 	rejectUnknownCommands(root)
 	registerCompletions(root, g)
 	return root
@@ -55,7 +56,7 @@ func envOr(name, def string) string {
 }
 
 // open opens the database named by --db.
-func (g *globals) open() (*store.Store, error) { return store.Open(g.db) }
+func (g *globals) open() (*store.Store, error) { return openTaxonomy(store.Open(g.db)) }
 
 // openExisting opens the database and refuses to create a new, empty one:
 // a report on a mistyped path should say so, not print zeros.
@@ -63,7 +64,7 @@ func (g *globals) openExisting() (*store.Store, error) {
 	if _, err := os.Stat(g.db); err != nil {
 		return nil, &noDBError{path: g.db}
 	}
-	return store.Open(g.db)
+	return openTaxonomy(store.Open(g.db))
 }
 
 // withDB wraps a command body that reads or writes the existing database:

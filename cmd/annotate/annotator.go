@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+
+	"github.com/annotate-dev/annotate/store"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	register(func(g *globals) *cobra.Command {
+		cmd := &cobra.Command{Use: "annotator", Short: "Set what the cost report needs of an annotator"}
+		cmd.AddCommand(newAnnotatorSetCmd(g))
+		return cmd
+	})
+}
+
+func newAnnotatorSetCmd(g *globals) *cobra.Command {
+	var rate float64
+	var currency, role string
+	cmd := &cobra.Command{
+		Use:   "set NAME",
+		Short: "Set an annotator's hourly rate, currency and role (created if new)",
+		Long: `set records what an annotator is paid, for annotate cost: --rate (per hour),
+--currency (a code such as CAD), --role (free text, e.g. student, paralegal,
+lead). Only the flags given change. A new name creates the annotator, so
+rates can be set before the work starts.`,
+		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal",
+		Args:    cobra.ExactArgs(1),
+		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
+			name := args[0]
+			if err := checkName("annotator name", name); err != nil {
+				return err
+			}
+			f := cmd.Flags()
+			if !f.Changed("rate") && !f.Changed("currency") && !f.Changed("role") {
+				return fmt.Errorf("nothing to set: give --rate, --currency or --role")
+			}
+			var r *float64
+			if f.Changed("rate") {
+				if rate < 0 || math.IsNaN(rate) || math.IsInf(rate, 0) {
+					return fmt.Errorf("--rate %v: want an amount per hour, 0 or more", rate)
+				}
+				r = &rate
+			}
+			if f.Changed("currency") {
+				currency = strings.ToUpper(strings.TrimSpace(currency))
+				if len(currency) < 2 || len(currency) > 8 || strings.IndexFunc(currency, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
+					return fmt.Errorf("--currency %q: want a currency code such as CAD, EUR, USD", currency)
+				}
+			}
+			if f.Changed("role") {
+				role = strings.TrimSpace(role)
+				if role == "" || strings.IndexFunc(role, unicode.IsControl) >= 0 {
+					return fmt.Errorf("--role %q: want a word such as student, paralegal or lead", role)
+				}
+			}
+			a, err := s.SetAnnotator(name, r, currency, role)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if g.json {
+				return json.NewEncoder(out).Encode(map[string]any{"annotator": a.Name, "rate": a.Rate, "currency": a.Currency, "role": a.Role})
+			}
+			rt := "no rate"
+			if a.Rate != nil {
+				rt = strings.TrimSpace(fmt.Sprintf("%.2f %s an hour", *a.Rate, a.Currency))
+			}
+			if a.Role != "" {
+				rt += ", " + a.Role
+			}
+			fmt.Fprintf(out, "%s: %s\n", a.Name, rt)
+			return nil
+		}),
+	}
+	f := cmd.Flags()
+	f.Float64Var(&rate, "rate", 0, "hourly rate")
+	f.StringVar(&currency, "currency", "", "currency code, e.g. CAD")
+	f.StringVar(&role, "role", "", "role, e.g. student, paralegal, lead")
+	return cmd
+}

@@ -1,0 +1,48 @@
+package importer
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// labelValue reads a label's value: a string, or, for a multi-valued field
+// (error_category, citations), a JSON array of strings as DESIGN.md has
+// them in label files; the array is passed on as its JSON text, which
+// schema.Normalize reads.
+func (r *rec) labelValue(key string) (string, error) {
+	v := r.get(key)
+	if v == nil {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s, nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(v, &list) != nil {
+		return "", r.errf(key, "want a string (or, for %s, an array of strings), got %s", multiFields(), kind(v))
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		if json.Unmarshal(e, &out[i]) != nil {
+			return "", r.errf(key+"["+strconv.Itoa(i)+"]", "want a string, got %s", kind(e))
+		}
+	}
+	return schema.EncodeMulti(out), nil
+}
+
+// multiFields names the multi-valued fields, for messages.
+func multiFields() string {
+	s := ""
+	for _, f := range schema.AllFields() {
+		if f.Multi {
+			if s != "" {
+				s += " and "
+			}
+			s += f.Name
+		}
+	}
+	return s
+}

@@ -1,0 +1,44 @@
+package schema
+
+// The generated answers of CanLegalRAGBench (§5): a system's answer to a
+// query (oracle condition: written from the gold documents; pipeline: from
+// what its retriever found), split into atomic claims. The expert judges each
+// claim against the accepted gold answer (accuracy) and against the
+// documents the answer used (groundedness), and sorts the unsupported ones
+// into the error taxonomy (Appendix E, taxonomy.go).
+
+// KindGenAnswer is a system's generated answer (shown, not annotated).
+const KindGenAnswer Kind = "gen_answer"
+
+// KindGenClaim is an atomic claim of a generated answer.
+const KindGenClaim Kind = "gen_claim"
+
+// Generated-claim field names.
+const (
+	AccuracySupport = "accuracy_support" // supported | not_supported, by the gold answer
+	Grounded        = "grounded"         // grounded | not_grounded, by the documents
+	ErrorCategory   = "error_category"   // several values of the taxonomy
+)
+
+// Conditions of a generated answer.
+const (
+	ConditionOracle   = "oracle"
+	ConditionPipeline = "pipeline"
+)
+
+func init() {
+	Register(Spec{Kind: KindGenAnswer, Order: 60, Title: "Generated answers", Noun: "generated answer"})
+	Register(Spec{
+		Kind: KindGenClaim, Order: 70, Title: "Generated claims", Noun: "generated claim", Annotated: true, Parent: KindGenAnswer,
+		Fields: []Field{
+			{Name: AccuracySupport, Values: []string{"supported", "not_supported"}, TwoWay: true,
+				Synonyms: map[string]string{"unsupported": "not_supported", "entailed": "supported", "entailment": "supported",
+					"not_entailed": "not_supported", "yes": "supported", "no": "not_supported", "true": "supported", "false": "not_supported"}},
+			{Name: Grounded, Values: []string{"grounded", "not_grounded"}, TwoWay: true,
+				Synonyms: map[string]string{"ungrounded": "not_grounded", "supported": "grounded", "unsupported": "not_grounded",
+					"not_supported": "not_grounded", "yes": "grounded", "no": "not_grounded", "true": "grounded", "false": "not_grounded"}},
+			{Name: ErrorCategory, Multi: true, Values: defaultValues(),
+				AskedIf: []Cond{{AccuracySupport, []string{"not_supported"}}, {Grounded, []string{"not_grounded"}}}},
+		},
+	})
+}

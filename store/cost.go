@@ -1,0 +1,192 @@
+package store
+
+import (
+	"database/sql"
+	"time"
+)
+
+// What the cost report reads (annotate cost): each annotator's hourly rate,
+// currency and role (annotate annotator set), and their work per task kind:
+// active time from the label log, wall-clock session time shared out among
+// the kinds a session's decisions were on, in proportion to their active
+// time.
+
+// AnnotatorRate is what an annotator is paid.
+type AnnotatorRate struct {
+	Name     string
+	Rate     *float64 // per hour; nil: not set
+	Currency string
+	Role     string
+}
+
+// SetAnnotator sets (creating the annotator if needed) the fields given:
+// rate (nil: unchanged), currency and role ("" : unchanged).
+func (s *Store) SetAnnotator(name string, rate *float64, currency, role string) (AnnotatorRate, error) {
+	var out AnnotatorRate
+	err := s.write(func(tx *wtx) error {
+		id, err := annotatorID(tx, name)
+		if err != nil {
+			return err
+		}
+		if rate != nil {
+			if _, err := tx.Exec("UPDATE annotators SET rate=? WHERE id=?", *rate, id); err != nil {
+				return err
+			}
+		}
+		if currency != "" {
+			if _, err := tx.Exec("UPDATE annotators SET currency=? WHERE id=?", currency, id); err != nil {
+				return err
+			}
+		}
+		if role != "" {
+			if _, err := tx.Exec("UPDATE annotators SET role=? WHERE id=?", role, id); err != nil {
+				return err
+			}
+		}
+		out, err = rateOf(tx, id)
+		return err
+	})
+	return out, err
+}
+
+func rateOf(q querier, id int64) (AnnotatorRate, error) {
+	var a AnnotatorRate
+	var rate sql.NullFloat64
+	err := q.QueryRow("SELECT name, rate, currency, role FROM annotators WHERE id=?", id).Scan(&a.Name, &rate, &a.Currency, &a.Role)
+	if rate.Valid {
+		a.Rate = &rate.Float64
+	}
+	return a, err
+}
+
+// KindWork is one annotator's work on one task kind ("review" for the
+// lead's adjudications of any kind).
+type KindWork struct {
+	Annotator string
+	Kind      string
+	Items     int     // distinct items with a decision of theirs
+	Groups    int     // distinct parents of those items (a relevance judgment's query), 0 for kinds without a parent
+	ActiveMs  int64   // active time of the decisions
+	SessionMs float64 // wall-clock session time shared out by active time
+}
+
+// ReviewKind names the lead's adjudications in KindWork.
+const ReviewKind = "review"
+
+// CostWork reads every annotator's rate and work per kind. A session's length
+// is wall clock: end minus start, or until its last decision, note or flag
+// when it was never ended (killed, or still open).
+func (s *Store) CostWork() ([]AnnotatorRate, []KindWork, error) {
+	var rates []AnnotatorRate
+	var work []KindWork
+	spans, err := s.SessionSpans("")
+	if err != nil {
+		return nil, nil, err
+	}
+	err = s.Read(func(rx *ReadTx) error {
+		err := eachRow(rx.q, "SELECT id FROM annotators ORDER BY id", nil, func(sc func(...any) error) error {
+			var id int64
+			if err := sc(&id); err != nil {
+				return err
+			}
+			a, err := rateOf(rx.q, id)
+			rates = append(rates, a)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		byKey := map[[2]string]*KindWork{}
+		var keys [][2]string
+		get := func(who, kind string) *KindWork {
+			k := [2]string{who, kind}
+			if byKey[k] == nil {
+				byKey[k] = &KindWork{Annotator: who, Kind: kind}
+				keys = append(keys, k)
+			}
+			return byKey[k]
+		}
+		const task = `CASE WHEN e.role='adjudicate' THEN 'review' ELSE i.kind END`
+		err = eachRow(rx.q, `SELECT a.name, `+task+`, COUNT(DISTINCT e.item_id), COUNT(DISTINCT i.parent_id), SUM(e.active_ms)
+			FROM label_events e JOIN items i ON i.id=e.item_id JOIN annotators a ON a.id=e.annotator_id
+			WHERE e.retracts IS NULL GROUP BY a.id, 2 ORDER BY a.id, 2`, nil, func(sc func(...any) error) error {
+			var who, kind string
+			var items, groups int
+			var ms int64
+			if err := sc(&who, &kind, &items, &groups, &ms); err != nil {
+				return err
+			}
+			w := get(who, kind)
+			w.Items, w.Groups, w.ActiveMs = items, groups, ms
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		// Per session: its length, and its active time per kind.
+		type share struct {
+			who, kind string
+			ms        int64
+		}
+		bySession := map[int64][]share{}
+		err = eachRow(rx.q, `SELECT e.session_id, a.name, `+task+`, SUM(e.active_ms)
+			FROM label_events e JOIN items i ON i.id=e.item_id JOIN annotators a ON a.id=e.annotator_id
+			WHERE e.retracts IS NULL AND e.session_id IS NOT NULL GROUP BY e.session_id, 3`, nil, func(sc func(...any) error) error {
+			var sid, ms int64
+			var sh share
+			if err := sc(&sid, &sh.who, &sh.kind, &ms); err != nil {
+				return err
+			}
+			sh.ms = ms
+			bySession[sid] = append(bySession[sid], sh)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, sp := range spans {
+			length := SpanLength(sp)
+			var total int64
+			for _, sh := range bySession[sp.ID] {
+				total += sh.ms
+			}
+			for _, sh := range bySession[sp.ID] {
+				w := get(sh.who, sh.kind)
+				if total > 0 {
+					w.SessionMs += float64(length.Milliseconds()) * float64(sh.ms) / float64(total)
+				} else {
+					// Decisions without active time (an import): shared evenly.
+					w.SessionMs += float64(length.Milliseconds()) / float64(len(bySession[sp.ID]))
+				}
+			}
+		}
+		for _, k := range keys {
+			work = append(work, *byKey[k])
+		}
+		return nil
+	})
+	return rates, work, err
+}
+
+// SessionHours is the wall-clock time of every session of each annotator.
+func (s *Store) SessionHours() (map[string]float64, error) {
+	out := map[string]float64{}
+	spans, err := s.SessionSpans("")
+	for _, sp := range spans {
+		out[sp.Annotator] += float64(SpanLength(sp).Milliseconds()) / 3.6e6 // as CostWork shares it out
+	}
+	return out, err
+}
+
+// SpanLength is a session's wall-clock length: end minus start, or, for a
+// session never ended, until its last decision, note or flag (0 if none).
+func SpanLength(sp SessionSpan) time.Duration {
+	end := sp.EndedAt
+	if end.IsZero() {
+		end = sp.LastEvent
+	}
+	if end.IsZero() || end.Before(sp.StartedAt) {
+		return 0
+	}
+	return end.Sub(sp.StartedAt)
+}
