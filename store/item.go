@@ -25,6 +25,22 @@ var payloadOf = map[schema.Kind]payloadLoader{}
 // registerPayload is called from each kind's file.
 func registerPayload(k schema.Kind, load payloadLoader) { payloadOf[k] = load }
 
+// asideOf reads, for the kinds whose screens show more than the item's
+// family, what they show beside it (a generated claim's evidence: the gold
+// answer and the documents its answer used), in the snapshot of the item's
+// load. Each such kind registers its own.
+var asideOf = map[schema.Kind]func(q querier, id int64) (any, error){}
+
+func registerAside(k schema.Kind, load func(q querier, id int64) (any, error)) { asideOf[k] = load }
+
+// aside is what the item's kind shows beside it (nil: nothing).
+func aside(q querier, it *Item) (any, error) {
+	if load := asideOf[schema.Kind(it.Kind)]; load != nil {
+		return load(q, it.ItemID)
+	}
+	return nil, nil
+}
+
 // loadItems reads items with their payloads: one query for what they share
 // and one per kind present.
 func loadItems(q querier, ids []int64) (map[int64]*Item, error) {
@@ -95,6 +111,7 @@ type ItemView struct {
 	IsLast  bool // the last of its siblings (the missed-claims step follows)
 	Note    string
 	Flagged bool
+	Aside   any // what the kind shows beside the item (registerAside), nil for most
 }
 
 // LabelsOf returns the annotator's labels on an item of the view (never nil).
@@ -154,6 +171,9 @@ func (rx *ReadTx) ItemView(annotator string, id int64) (*ItemView, error) {
 	}
 	slices.SortStableFunc(v.Siblings, func(a, b *Item) int { return positionOf(a) - positionOf(b) })
 	v.IsLast = len(v.Siblings) > 0 && v.Siblings[len(v.Siblings)-1].ItemID == id
+	if v.Aside, err = aside(rx.q, v.Item); err != nil {
+		return nil, err
+	}
 	v.Note, v.Flagged, err = itemNote(rx.q, annotator, id)
 	return v, err
 }

@@ -64,6 +64,7 @@ func init() {
 	registerPayload(schema.KindGenAnswer, loadGenAnswers)
 	registerSQL(schema.KindGenAnswer, kindSQL{})
 	registerPayload(schema.KindGenClaim, loadGenClaims)
+	registerAside(schema.KindGenClaim, func(q querier, id int64) (any, error) { return genEvidence(q, id) })
 	registerSQL(schema.KindGenClaim, kindSQL{})
 }
 
@@ -201,54 +202,62 @@ type GenEvidence struct {
 	Missing   []string
 }
 
-// GenEvidenceOf reads the evidence of a generated claim in one snapshot.
+// GenEvidenceOf reads the evidence of a generated claim in one snapshot
+// (the screens get it with the claim: ItemView.Aside, ReviewDetail.Aside).
 func (s *Store) GenEvidenceOf(claim int64) (*GenEvidence, error) {
-	ev := &GenEvidence{}
+	var ev *GenEvidence
 	err := s.Read(func(rx *ReadTx) error {
-		var query sql.NullInt64
-		var docs string
-		err := rx.q.QueryRow(`SELECT g.query_item_id, g.documents FROM items i JOIN gen_answers g ON g.item_id=i.parent_id WHERE i.id=?`, claim).
-			Scan(&query, &docs)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("generated claim", fmt.Sprint("#", claim))
-		}
-		if err != nil {
-			return err
-		}
-		if query.Valid {
-			if ev.Gold, err = goldOf(rx.q, query.Int64); err != nil {
-				return err
-			}
-		}
-		var ids []string
-		if err := json.Unmarshal([]byte(docs), &ids); err != nil {
-			return err
-		}
-		var items []int64
-		for _, d := range ids {
-			var id int64
-			err := rx.q.QueryRow("SELECT id FROM items WHERE ext_id=? AND kind=?", d, schema.KindDocument).Scan(&id)
-			if errors.Is(err, sql.ErrNoRows) {
-				ev.Missing = append(ev.Missing, d)
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			items = append(items, id)
-		}
-		loaded, err := loadDocuments(rx.q, items)
-		if err != nil {
-			return err
-		}
-		for _, id := range items {
-			if d, ok := loaded[id].(*Document); ok {
-				ev.Documents = append(ev.Documents, d)
-			}
-		}
-		return nil
+		var err error
+		ev, err = genEvidence(rx.q, claim)
+		return err
 	})
 	return ev, err
+}
+
+func genEvidence(q querier, claim int64) (*GenEvidence, error) {
+	ev := &GenEvidence{}
+	var query sql.NullInt64
+	var docs string
+	err := q.QueryRow(`SELECT g.query_item_id, g.documents FROM items i JOIN gen_answers g ON g.item_id=i.parent_id WHERE i.id=?`, claim).
+		Scan(&query, &docs)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("generated claim", fmt.Sprint("#", claim))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if query.Valid {
+		if ev.Gold, err = goldOf(q, query.Int64); err != nil {
+			return nil, err
+		}
+	}
+	var ids []string
+	if err := json.Unmarshal([]byte(docs), &ids); err != nil {
+		return nil, err
+	}
+	var items []int64
+	for _, d := range ids {
+		var id int64
+		err := q.QueryRow("SELECT id FROM items WHERE ext_id=? AND kind=?", d, schema.KindDocument).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			ev.Missing = append(ev.Missing, d)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	loaded, err := loadDocuments(q, items)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range items {
+		if d, ok := loaded[id].(*Document); ok {
+			ev.Documents = append(ev.Documents, d)
+		}
+	}
+	return ev, nil
 }
 
 // GenSample draws a batch of generated claims from the judge's verdicts,

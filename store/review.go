@@ -355,6 +355,8 @@ func labelledBy(m *tally.Member, ids []int64) bool {
 type ReviewDetail struct {
 	ItemRef
 	QA          QAPair                       // the item's pair (a claim's: its answer's)
+	Payload     any                          // the item as its kind loads it (*Query, *Relevance, …)
+	Aside       any                          // what the kind shows beside the item (a generated claim's evidence)
 	Claim       Claim                        // kind claim
 	Labels      map[string]map[string]string // annotator -> current labels
 	Notes       map[string]string            // annotator -> note ("" none)
@@ -384,8 +386,14 @@ func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predic
 		if qa, ok := items[ids[0]].Payload.(*QAPair); ok {
 			d.QA = *qa
 		}
-		if c, ok := items[ref.ItemID].Payload.(*Claim); ok {
-			d.Claim = *c
+		if it := items[ref.ItemID]; it != nil {
+			d.Payload = it.Payload
+			if d.Aside, err = aside(rx.q, it); err != nil {
+				return err
+			}
+			if c, ok := it.Payload.(*Claim); ok {
+				d.Claim = *c
+			}
 		}
 		for _, a := range annotators {
 			if d.Labels[a], err = labelsByName(rx.q, a, ref.ItemID); err != nil {

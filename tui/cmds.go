@@ -35,8 +35,6 @@ type itemData struct {
 	// screen is a kind screen's own state while the item is shown (the
 	// relevance screen's search); nil until it makes one.
 	screen any
-	// extra is what a kind's load added (kindView.load).
-	extra any
 }
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }
@@ -76,14 +74,8 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 			d.isLast = false
 		}
 	default:
-		v, ok := kindViews[schema.Kind(ref.Kind)]
-		if !ok {
+		if _, ok := kindViews[schema.Kind(ref.Kind)]; !ok {
 			return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
-		}
-		if v.load != nil {
-			if err := v.load(s, annotator, d); err != nil {
-				return nil, err
-			}
 		}
 	}
 	return d, nil

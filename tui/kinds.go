@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -44,9 +43,6 @@ type kindView struct {
 	// screen opens an item on a screen of the kind's own instead of the
 	// field-by-field item screen (the answer editor); nil: the item screen.
 	screen func(e *env, d *itemData, o origin) (ui.Child, tea.Cmd)
-	// load adds what the kind's screen shows beyond the item view to its
-	// data, in the same load (a generated claim's evidence); nil: nothing.
-	load func(s *store.Store, annotator string, d *itemData) error
 }
 
 var kindViews = map[schema.Kind]kindView{}

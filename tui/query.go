@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"strings"
-
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -20,25 +18,10 @@ func init() {
 			return ui.Labelled(st, "Query", q.Text, w, nil, nil)
 		},
 		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
-			q := queryOf(d)
-			var out []string
-			for _, kv := range [][2]string{{"Persona", q.Persona}, {"Province", q.Jurisdiction}, {"Issue", q.Issue},
-				{"Seed", strings.TrimSpace(q.SeedDoc + " " + group(q.SeedGroup))}} {
-				if kv[1] != "" {
-					out = append(out, ui.Labelled(st, kv[0], kv[1], w, nil, nil)...)
-				}
-			}
-			return out
+			return ui.QueryAbout(st, queryOf(d), w)
 		},
 		paneTitle: func(*itemData, step) string { return "About the query" },
 	})
-}
-
-func group(g string) string {
-	if g == "" {
-		return ""
-	}
-	return "(variations: " + g + ")"
 }
 
 // queryOf is the query on screen (empty when the item is not one).

@@ -137,18 +137,7 @@ func runeStart(text string, i int) int {
 
 // relevanceTop: the query, then who asks it and where.
 func relevanceTop(st ui.Styles, d *itemData, w int) []string {
-	q := relevanceOf(d).r.Query
-	out := ui.Labelled(st, "Query", ui.Sanitize(q.Text), w, nil, nil)
-	var meta []string
-	for _, v := range []string{q.Persona, q.Jurisdiction, q.Issue} {
-		if v != "" {
-			meta = append(meta, ui.SanitizeLine(v))
-		}
-	}
-	if len(meta) > 0 {
-		out = append(out, st.Dim.Render(ui.Truncate("      "+strings.Join(meta, " · "), w)))
-	}
-	return out
+	return ui.QueryTop(st, relevanceOf(d).r.Query, w)
 }
 
 // title names the document and, while searching, the match.

@@ -29,3 +29,11 @@ func (b *Builder) AnswerTask(query string) {
 	b.Fail(err, "answer task "+id)
 	b.IDs[id] = item
 }
+
+// Relevance adds the relevance judgment of a (query, document) pair, both
+// added before; its id is "<query>/<document>".
+func (b *Builder) Relevance(query, doc string) {
+	item, _, err := b.Tx.PutRelevance(query, doc, "test")
+	b.Fail(err, "relevance "+query+"/"+doc)
+	b.IDs[store.RelevanceID(query, doc)] = item
+}

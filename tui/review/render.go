@@ -8,44 +8,39 @@ import (
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// The item as the review screens show it: above the pane (ui.Frame) the
-// claim or the QA pair, in the pane the answer and the context.
+// The item as the review screens show it (ui.Frame): above the pane the
+// item itself, in the pane what it is judged against. Each kind registers
+// its rendering from its own file (kind_qa.go, kind_canlegal.go), as it does
+// for the annotation screens.
 
-// itemTop is the item above the pane: a claim (with the pair it comes from),
-// or a QA pair's question and answer.
-func itemTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
-	if d.Kind != string(schema.KindClaim) {
-		return ui.QATop(st, d.QA, w)
-	}
-	title := "Claim " + ui.SanitizeLine(d.ExtID) + " of " + ui.SanitizeLine(d.QA.ID)
-	if d.Claim.Origin == store.OriginAnnotator {
-		title += " (added by " + ui.SanitizeLine(d.Claim.AddedBy) + ")"
-	}
-	out := []string{st.Label.Render(ui.Truncate(title, w))}
-	return append(out, ui.ClaimText(st, d.Claim, w)...)
+// kindRender draws one kind of item on the review screens.
+type kindRender struct {
+	top   func(st ui.Styles, d *store.ReviewDetail, w int) []string
+	pane  func(st ui.Styles, d *store.ReviewDetail, w int) []string
+	title func(d *store.ReviewDetail) string
 }
 
-// itemPane is the pane's content: for a claim, the answer it comes from
-// (words shared with the claim highlighted) and the question; then every
-// context unit (what of the item did not fit above is continued over it).
-func itemPane(st ui.Styles, d *store.ReviewDetail, w int) []string {
-	var out []string
-	if d.Kind == string(schema.KindClaim) {
-		out = append(out, ui.HighlightedAnswer(st, d.QA.Answer, ui.ClaimWords(d.Claim), w)...)
-		out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(d.QA.Question), w)), "")
-		return append(out, ui.ContextLines(st, d.QA.Contexts, w, ui.ClaimWords(d.Claim))...)
+var renders = map[schema.Kind]kindRender{}
+
+func registerRender(k schema.Kind, r kindRender) { renders[k] = r }
+
+// renderOf is the kind's rendering; a kind without one shows its id and an
+// empty pane rather than another kind's empty fields.
+func renderOf(d *store.ReviewDetail) kindRender {
+	if r, ok := renders[schema.Kind(d.Kind)]; ok {
+		return r
 	}
-	return append(out, ui.ContextLines(st, d.QA.Contexts, w, nil)...)
+	return kindRender{
+		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
+			return []string{st.Label.Render(ui.Truncate(ui.SanitizeLine(d.Kind+" "+d.ExtID), w))}
+		},
+		pane:  func(ui.Styles, *store.ReviewDetail, int) []string { return nil },
+		title: func(*store.ReviewDetail) string { return "Item" },
+	}
 }
 
-func paneTitleOf(d *store.ReviewDetail) string {
-	if d.Kind == string(schema.KindClaim) {
-		return "Answer and context"
-	}
-	if n := len(d.QA.Contexts); n > 1 {
-		return "Context (" + itoa(n) + " units)"
-	}
-	return "Context"
-}
+func itemTop(st ui.Styles, d *store.ReviewDetail, w int) []string  { return renderOf(d).top(st, d, w) }
+func itemPane(st ui.Styles, d *store.ReviewDetail, w int) []string { return renderOf(d).pane(st, d, w) }
+func paneTitleOf(d *store.ReviewDetail) string                     { return renderOf(d).title(d) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
