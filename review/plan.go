@@ -50,36 +50,50 @@ const (
 
 func (s State) String() string { return [...]string{"pending", "done", "not_asked"}[s] }
 
-// Unit is one (item, field) to adjudicate.
-type Unit struct {
-	Ref
+// Verdicts is what review knows of one (item, field).
+type Verdicts struct {
 	Field string
-	// Labels holds each annotator's label that counts; an annotator without
-	// one is absent.
+	// Labels holds each annotator's label that counts (asked given their
+	// own labels); an annotator without one is absent.
 	Labels   map[string]string
 	Final    string // the adjudicated value, "" if none
 	FollowUp bool   // fewer than two labels, but asked given the adjudicated labels
 	State    State
 }
 
-// Plan is what review walks through.
-type Plan struct {
+// Verdict returns the verdicts (PlanOf reads them through it).
+func (v Verdicts) Verdict() Verdicts { return v }
+
+// Unit is one (item, field) to adjudicate.
+type Unit struct {
+	Ref
+	Verdicts
+}
+
+// PlanOf is what review walks through, with units naming their item as the
+// caller does (Plan here, store.Review with the store's item references).
+type PlanOf[U interface{ Verdict() Verdicts }] struct {
 	Annotators []string
-	Units      []Unit // field by field in schema order, items in import order
+	Units      []U // field by field in schema order, items in import order
 	// Agreements: (item, field)s where at least two annotators have a label
-	// that counts and all agree. Agreeing ones are not adjudicated yet
-	// (nor moot), Ready of them Accept would accept now, Accepted ones
-	// carry an adjudication already.
+	// that counts and all agree (or, for claims an annotator added, whose
+	// answer is adjudicated as having had claims added). Agreeing ones are
+	// not adjudicated yet (nor moot), Ready of them the bulk accept would
+	// accept now, Accepted ones carry an adjudication already.
 	Agreeing, Ready, Accepted int
 }
 
+// Plan is the plan Make returns.
+type Plan = PlanOf[Unit]
+
 // Counts returns the units of a field ("" : all) by state.
-func (p Plan) Counts(field string) (pending, done, moot int) {
+func (p PlanOf[U]) Counts(field string) (pending, done, moot int) {
 	for _, u := range p.Units {
-		if field != "" && u.Field != field {
+		v := u.Verdict()
+		if field != "" && v.Field != field {
 			continue
 		}
-		switch u.State {
+		switch v.State {
 		case Pending:
 			pending++
 		case Done:
@@ -196,7 +210,7 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 				p.Agreeing++
 			}
 			if (only == "" || only == f.Name) && (len(labels) >= 2 && !agree || followUp) {
-				u := Unit{Ref: it.Ref, Field: f.Name, Labels: labels, Final: final[f.Name], FollowUp: followUp}
+				u := Unit{Ref: it.Ref, Verdicts: Verdicts{Field: f.Name, Labels: labels, Final: final[f.Name], FollowUp: followUp}}
 				switch {
 				case moot:
 					u.State = Moot

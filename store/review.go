@@ -34,44 +34,11 @@ const (
 // ReviewUnit is one (item, field) to adjudicate.
 type ReviewUnit struct {
 	ItemRef
-	Field string
-	// Labels holds each annotator's label that counts (asked given their own
-	// labels); an annotator without one is absent.
-	Labels   map[string]string
-	Final    string // the adjudicated value, "" if none
-	FollowUp bool   // fewer than two labels, but asked given the adjudicated labels
-	State    UnitState
+	review.Verdicts
 }
 
-// Review is what `annotate review` walks through.
-type Review struct {
-	Annotators []string
-	Units      []ReviewUnit // field by field in schema order, items in import order
-	// Agreements: (item, field)s where at least two annotators have a label
-	// that counts and all agree (or, for claims an annotator added, whose
-	// answer is adjudicated as having had claims added). Agreeing ones are
-	// not adjudicated yet (nor moot), Ready of them AcceptAgreements would
-	// accept now, Accepted ones carry an adjudication already.
-	Agreeing, Ready, Accepted int
-}
-
-// Counts returns the units of a field ("" : all) by state.
-func (r Review) Counts(field string) (pending, done, moot int) {
-	for _, u := range r.Units {
-		if field != "" && u.Field != field {
-			continue
-		}
-		switch u.State {
-		case UnitPending:
-			pending++
-		case UnitDone:
-			done++
-		default:
-			moot++
-		}
-	}
-	return
-}
+// Review is what `annotate review` walks through (planned by review.Make).
+type Review = review.PlanOf[ReviewUnit]
 
 // LabelledAnnotators lists the annotators with labels of their own that
 // count, by name: review's default, as agreement's and the card's.
@@ -167,8 +134,7 @@ func (s *Store) Review(q ReviewQuery) (Review, error) {
 func fromPlan(p review.Plan) Review {
 	rev := Review{Annotators: p.Annotators, Agreeing: p.Agreeing, Ready: p.Ready, Accepted: p.Accepted}
 	for _, u := range p.Units {
-		rev.Units = append(rev.Units, ReviewUnit{ItemRef: ItemRef{ItemID: u.ID, ExtID: u.Ext, Kind: string(u.Kind)},
-			Field: u.Field, Labels: u.Labels, Final: u.Final, FollowUp: u.FollowUp, State: u.State})
+		rev.Units = append(rev.Units, ReviewUnit{ItemRef: ItemRef{ItemID: u.ID, ExtID: u.Ext, Kind: string(u.Kind)}, Verdicts: u.Verdicts})
 	}
 	return rev
 }
