@@ -178,14 +178,8 @@ func parseAnswerTask(f *fileData, r *rec) (*itemRec, error) {
 	if a.QueryID, err = r.needID("query"); err != nil {
 		return nil, err
 	}
-	r.get("kind")
-	labels := r.has("labels")
-	keys, _ := r.unknown()
-	f.unknownKeys("", keys)
-	if labels {
-		if err := f.labelsObject(r, "labels", a.ID, "id", schema.KindAnswerTask); err != nil {
-			return nil, err
-		}
+	if _, err := f.itemRest(r, a.ID, schema.KindAnswerTask); err != nil {
+		return nil, err
 	}
 	return &itemRec{idField: "id", kind: schema.KindAnswerTask, id: a.ID, hash: store.AnswerTaskHash(a.QueryID),
 		needs: []need{{"query", a.QueryID}},
@@ -214,14 +208,8 @@ func parseGenClaim(f *fileData, r *rec) (*itemRec, error) {
 	if c.Predictions, err = f.verdicts(r, "predictions"); err != nil {
 		return nil, err
 	}
-	r.get("kind")
-	labels := r.has("labels")
-	keys, _ := r.unknown()
-	f.unknownKeys("", keys)
-	if labels {
-		if err := f.labelsObject(r, "labels", c.ID, "id", schema.KindGenClaim); err != nil {
-			return nil, err
-		}
+	if _, err := f.itemRest(r, c.ID, schema.KindGenClaim); err != nil {
+		return nil, err
 	}
 	return &itemRec{idField: "id", kind: schema.KindGenClaim, id: c.ID, hash: store.GenClaimHash(c),
 		needs: []need{{"answer", c.AnswerID}},

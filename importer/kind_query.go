@@ -40,15 +40,8 @@ func parseQuery(f *fileData, r *rec) (*itemRec, error) {
 	if err := printable(r.at, "source", "the source name", q.Source); err != nil {
 		return nil, err
 	}
-	labels := r.has("labels")
-	r.get("kind")
-	keys, extra := r.unknown()
-	f.unknownKeys("", keys)
-	q.Extra = extra
-	if labels {
-		if err := f.labelsObject(r, "labels", q.ID, "id", schema.KindQuery); err != nil {
-			return nil, err
-		}
+	if q.Extra, err = f.itemRest(r, q.ID, schema.KindQuery); err != nil {
+		return nil, err
 	}
 	return &itemRec{idField: "id", kind: schema.KindQuery, id: q.ID, hash: contentHash(q),
 		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {

@@ -29,14 +29,8 @@ func parseRelevance(f *fileData, r *rec) (*itemRec, error) {
 	} else if id != "" && id != it.id {
 		return nil, r.errf("id", "a relevance item's id is \"<query>/<document>\": want %q, got %q", it.id, id)
 	}
-	labels := r.has("labels")
-	r.get("kind")
-	keys, _ := r.unknown()
-	f.unknownKeys("", keys)
-	if labels {
-		if err := f.labelsObject(r, "labels", it.id, "id", schema.KindRelevance); err != nil {
-			return nil, err
-		}
+	if _, err := f.itemRest(r, it.id, schema.KindRelevance); err != nil {
+		return nil, err
 	}
 	return it, nil
 }

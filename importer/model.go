@@ -189,6 +189,21 @@ func (f *fileData) unknownKeys(prefix string, keys []string) {
 	}
 }
 
+// itemRest reads what a native item's line holds beyond its own fields:
+// the labels under "labels" (annotator -> field -> value, of kind k, on the
+// item of that id), "kind", and unknown keys, counted for the summary and
+// returned as JSON to keep with the item.
+func (f *fileData) itemRest(r *rec, id string, k schema.Kind) (extra string, err error) {
+	labels := r.has("labels")
+	r.get("kind")
+	keys, extra := r.unknown()
+	f.unknownKeys("", keys)
+	if labels {
+		err = f.labelsObject(r, "labels", id, "id", k)
+	}
+	return extra, err
+}
+
 // labelsObject reads an item's own labels: {"annotator": {"field": "value"}}.
 func (f *fileData) labelsObject(r *rec, key, item, itemField string, k schema.Kind) error {
 	obj, err := r.object(key)
