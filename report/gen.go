@@ -489,22 +489,9 @@ func judgeAgreement(rt rater, t *tallies, o GenOptions, sel genSel, field string
 	sortPairs(truth, pred)
 	cm := metrics.NewConfusion(truth, pred, k)
 	r := cm.Report()
-	a := &JudgeAgreement{N: r.N, Classes: map[string]*ClassScores{}, Confusion: map[string]map[string]int{},
+	a := &JudgeAgreement{N: r.N, Classes: classScores(r, classes), Confusion: confusionTable(cm, classes),
 		Accuracy: defined(r.Accuracy, r.N > 0), MacroF1: defined(r.Macro.F1, r.N > 0), WeightedF1: defined(r.Weighted.F1, r.N > 0),
 		Kappa: defined(r.Kappa, cm.KappaDefined()), classes: classes, counts: cm}
-	for c, name := range classes {
-		s := r.Classes[c]
-		a.Classes[name] = &ClassScores{Precision: s.Precision, Recall: s.Recall, F1: s.F1, Support: s.Support}
-		row := map[string]int{OtherColumn: 0}
-		for p, cnt := range cm.Counts[c] {
-			col := OtherColumn
-			if p < k {
-				col = classes[p]
-			}
-			row[col] = cnt
-		}
-		a.Confusion[name] = row
-	}
 	return a
 }
 

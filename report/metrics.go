@@ -291,8 +291,8 @@ func verification(rt rater, t *tallies, src int64, all bool, o MetricsOptions, u
 	lo.NotJudged = a.claims - lo.NotAsked - judged
 	v := &Verification{
 		N:          n,
-		Classes:    map[string]*ClassScores{},
-		Confusion:  map[string]map[string]int{},
+		Classes:    classScores(r, classes),
+		Confusion:  confusionTable(cm, classes),
 		Accuracy:   defined(r.Accuracy, n > 0),
 		MacroF1:    defined(r.Macro.F1, n > 0),
 		WeightedF1: defined(r.Weighted.F1, n > 0),
@@ -302,19 +302,6 @@ func verification(rt rater, t *tallies, src int64, all bool, o MetricsOptions, u
 		LeftOut:    lo,
 		classes:    classes,
 		counts:     cm,
-	}
-	for c, name := range classes {
-		s := r.Classes[c]
-		v.Classes[name] = &ClassScores{Precision: s.Precision, Recall: s.Recall, F1: s.F1, Support: s.Support}
-		row := map[string]int{OtherColumn: 0}
-		for p, cnt := range cm.Counts[c] {
-			col := OtherColumn
-			if p < k {
-				col = classes[p]
-			}
-			row[col] = cnt
-		}
-		v.Confusion[name] = row
 	}
 	if o.CI && n > 0 {
 		bootstrapVerification(v, pairs{truth, pred}, k)
@@ -354,3 +341,32 @@ func schemaValues(field string) []string {
 // OtherColumn names the confusion column of system values outside the
 // classes (the same column review shows).
 const OtherColumn = tally.OtherClass
+
+// classScores are the per-class scores of a report, by class name.
+func classScores(r metrics.Report, classes []string) map[string]*ClassScores {
+	out := map[string]*ClassScores{}
+	for c, name := range classes {
+		s := r.Classes[c]
+		out[name] = &ClassScores{Precision: s.Precision, Recall: s.Recall, F1: s.F1, Support: s.Support}
+	}
+	return out
+}
+
+// confusionTable is the confusion matrix by class name: expert -> system ->
+// count, with the predictions outside the classes in OtherColumn (always
+// present).
+func confusionTable(cm metrics.Confusion, classes []string) map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for c, name := range classes {
+		row := map[string]int{OtherColumn: 0}
+		for p, cnt := range cm.Counts[c] {
+			col := OtherColumn
+			if p < len(classes) {
+				col = classes[p]
+			}
+			row[col] = cnt
+		}
+		out[name] = row
+	}
+	return out
+}
