@@ -350,21 +350,7 @@ func poolDocIDs(q querier, qs []*poolQuery) (map[int64]string, error) {
 	for _, x := range qs {
 		ids = append(ids, x.left...)
 	}
-	out := map[int64]string{}
-	for _, chunk := range chunks(ids, 5000) {
-		err := eachRow(q, "SELECT id, ext_id FROM items WHERE id IN (SELECT value FROM json_each(?))", []any{jsonInts(chunk)},
-			func(sc func(...any) error) error {
-				var id int64
-				var ext string
-				err := sc(&id, &ext)
-				out[id] = ext
-				return err
-			})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return extIDsOf(q, ids)
 }
 
 // PooledQueries lists the queries that have a relevance pool, by id.

@@ -348,21 +348,7 @@ func (rx *ReadTx) QueryAttrs(ids []int64) (map[int64]*Query, error) {
 
 // DocIDs reads the ext ids of items (documents), keyed by id.
 func (rx *ReadTx) DocIDs(ids []int64) (map[int64]string, error) {
-	out := map[int64]string{}
-	for _, chunk := range chunks(ids, 5000) {
-		err := eachRow(rx.q, "SELECT id, ext_id FROM items WHERE id IN (SELECT value FROM json_each(?))", []any{jsonInts(chunk)},
-			func(sc func(...any) error) error {
-				var id int64
-				var ext string
-				err := sc(&id, &ext)
-				out[id] = ext
-				return err
-			})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return extIDsOf(rx.q, ids)
 }
 
 // jsonStrings passes a list of names as one JSON parameter.
