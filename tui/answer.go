@@ -383,18 +383,7 @@ func (s *answerScreen) left() (ui.Child, tea.Cmd) {
 }
 
 // finish moves on after a submission, counting the item as done.
-func (s *answerScreen) finish() (ui.Child, tea.Cmd) {
-	e := s.e
-	if e.work == nil {
-		return e.goHome()
-	}
-	if id := s.d.ref.ItemID; !s.openedDone && !e.work.finished[id] {
-		e.work.finished[id] = true
-		e.work.done++
-	}
-	next, cmd := e.advance()
-	return next, tea.Batch(cmd, e.work.recount(e))
-}
+func (s *answerScreen) finish() (ui.Child, tea.Cmd) { return s.e.finishItem(s.d.ref.ItemID, s.openedDone) }
 
 // counts are the answer's words and characters.
 func (s *answerScreen) counts() string {

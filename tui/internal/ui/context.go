@@ -26,24 +26,8 @@ type Span struct {
 // WrapStyled wraps sanitised text to width and styles the spans on the
 // wrapped lines. base styles the rest (nil: unstyled).
 func WrapStyled(text string, spans []Span, width int, base *lipgloss.Style) []string {
-	lines := Wrap(text, width)
-	out := make([]string, 0, len(lines))
-	pos := 0
-	si := 0
-	for _, line := range lines {
-		// Each wrapped line is a substring of text at or after pos (the
-		// wrapper only drops spaces at line ends and the newlines).
-		start := pos
-		if line != "" {
-			if i := strings.Index(text[pos:], line); i >= 0 {
-				start = pos + i
-			}
-		}
-		end := start + len(line)
-		out = append(out, styleRange(text, start, end, spans, &si, base))
-		pos = end
-	}
-	return out
+	lines, _ := WrapStyledAt(text, spans, width, base)
+	return lines
 }
 
 // styleRange renders text[start:end] with the spans that overlap it.

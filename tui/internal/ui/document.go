@@ -18,6 +18,8 @@ func WrapStyledAt(text string, spans []Span, width int, base *lipgloss.Style) ([
 	starts := make([]int, 0, len(lines))
 	pos, si := 0, 0
 	for _, line := range lines {
+		// Each wrapped line is a substring of text at or after pos (the
+		// wrapper only drops spaces at line ends and the newlines).
 		start := pos
 		if line != "" {
 			if i := strings.Index(text[pos:], line); i >= 0 {
