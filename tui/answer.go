@@ -383,7 +383,9 @@ func (s *answerScreen) left() (ui.Child, tea.Cmd) {
 }
 
 // finish moves on after a submission, counting the item as done.
-func (s *answerScreen) finish() (ui.Child, tea.Cmd) { return s.e.finishItem(s.d.ref.ItemID, s.openedDone) }
+func (s *answerScreen) finish() (ui.Child, tea.Cmd) {
+	return s.e.finishItem(s.d.ref.ItemID, s.openedDone)
+}
 
 // counts are the answer's words and characters.
 func (s *answerScreen) counts() string {

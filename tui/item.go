@@ -321,7 +321,9 @@ func (s *itemScreen) next() (ui.Child, tea.Cmd) {
 
 // finish is the one way an item is left as done: it is counted (unless it
 // was done when it opened) and the next item of the queue is shown.
-func (s *itemScreen) finish() (ui.Child, tea.Cmd) { return s.e.finishItem(s.d.ref.ItemID, s.openedDone) }
+func (s *itemScreen) finish() (ui.Child, tea.Cmd) {
+	return s.e.finishItem(s.d.ref.ItemID, s.openedDone)
+}
 
 // finishItem counts an item as done (unless it was done when it opened)
 // and shows the next item of the queue; every screen leaves an item through it.
