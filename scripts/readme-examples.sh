@@ -93,7 +93,7 @@ run 'annotate batch creat claims-2'
 # --- progress and notes ---------------------------------------------------
 run 'annotate progress --annotator jo'
 run 'annotate progress --annotator jo --json | jq -c ".[0]"'
-echo '# (screens) jo opens gdpr-004 with g, flags it with f and writes a note with m'
+echo '(screens) jo opens gdpr-004 with g, flags it with f and writes a note with m'
 echo
 on_screen 'annotate --as jo'
 wait_for 'enter start'
@@ -163,7 +163,7 @@ run 'annotate ir --annotator jo --pooled --json | jq -c ".runs.bm25l"'
 run 'annotate batch create answers-1 --kind answer_task --size 8 --assign jo,sam'
 run 'annotate import docs/example/answers-jo.jsonl'
 run 'annotate review --kind answer_task --json --as lead'
-echo '# (screens) the lead accepts the first gold answer with y'
+echo '(screens) the lead accepts the first gold answer with y'
 echo
 on_screen 'annotate review --kind answer_task --as lead'
 wait_for 'Is this a gold answer'
