@@ -70,6 +70,8 @@ fixed_session_times() {
 		ended_at = printf('2026-03-%02dT09:25:00Z', id)" || exit 1
 }
 
+run 'annotate help | sed -n "/^Available Commands/,/^$/p"'
+
 # --- import ---------------------------------------------------------------
 printf '{"id":"gdpr-900","source":"GDPR","question":"Q?","answer":"A.","contexts":[{"id":"p","text":"t"}]}\n{"id":"gdpr-901","source":"GDPR","question":7,"answer":"A.","contexts":[{"id":"p","text":"t"}]}\n' >bad.jsonl
 run 'annotate import demo/demo.jsonl docs/example/labels-jo.jsonl docs/example/labels-sam.jsonl'
@@ -86,6 +88,7 @@ run 'annotate batch create qa-multi --kind qa --hop multi --assign jo,sam'
 run 'annotate batch create qa-1 --kind qa --assign jo,sam,lea --overlap 2 --seed 7'
 run 'annotate batch create claims-1 --kind claim --source GDPR --only-correct-answers --assign jo,sam'
 run 'annotate batch list'
+run 'annotate completion bash | head -n 1'
 run 'annotate batch create qa-2 --kind qa --assign jo'
 run 'annotate batch create claims-2 --kind claim --source gdpr --assign jo'
 run 'annotate batch creat claims-2'
@@ -147,6 +150,12 @@ run 'annotate export --format jsonl --out backup'
 run 'annotate import backup'
 run 'annotate export --format jsonl --out backup'
 
+# --- serve (what can run without a client: the checks at start) ----------
+# A public key (from server/ssh_test.go) without the annotator's name.
+echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILcH0EGObSkCXOHHVovHQ978Ht6vbEYOhU7IDDek+1YT' >team_keys
+run 'annotate serve'
+run 'annotate serve --authorized-keys team_keys'
+
 # --- CanLegalRAGBench: relevance and ir -------------------------------------
 run 'annotate import demo/canlegal-gen.jsonl demo/canlegal.jsonl'
 run 'annotate import --format trec-run demo/canlegal.run'
@@ -192,3 +201,4 @@ run 'annotate export --out canlegal-dataset --annotator jo'
 run 'ls canlegal-dataset/data'
 run 'head -n 3 canlegal-dataset/data/qrels_after/test.jsonl'
 run 'annotate batch list'
+run 'annotate completion bash | head -n 1'

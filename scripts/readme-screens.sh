@@ -78,6 +78,18 @@ for size in "80 24" "120 40"; do
 	close
 done
 
+# What annotate demo --db prints when the annotator quits (q on home).
+tm new-session -d -s s -x 80 -y 24 -c "$work" "annotate demo --db sample.db --as jo" \; \
+	set-option -t s remain-on-exit on \; set-option -t s remain-on-exit-format ""
+wait_for 'enter start'
+keys q
+for _ in $(seq 50); do
+	[ "$(tm display-message -p -t s '#{pane_dead}')" = 1 ] && break
+	sleep 0.1
+done
+shot demo-exit
+tm kill-session -t s
+
 demo claim.db
 open 80 24 "annotate --db claim.db --as jo --kind claim"
 wait_for 'claim_validity'
