@@ -197,6 +197,7 @@ run 'annotate cost --json | jq -c ".annotators.lead | {rate, currency, items, se
 run 'annotate gen --taxonomy docs/example/taxonomy.yaml | tail -n 9'
 run 'annotate guidelines error_category | head -n 12'
 run 'annotate gen --taxonomy default | tail -n 12'
+run "annotate stats --annotator jo | sed -n '/^Queries/,\$p'"
 run 'annotate export --out canlegal-dataset --annotator jo'
 run 'ls canlegal-dataset/data'
 run 'head -n 3 canlegal-dataset/data/qrels_after/test.jsonl'
