@@ -195,7 +195,7 @@ fixed_session_times
 run 'annotate cost'
 run 'annotate cost --json | jq -c ".annotators.lead | {rate, currency, items, session_hours, cost}"'
 run 'annotate gen --taxonomy docs/example/taxonomy.yaml | tail -n 9'
-run 'annotate guidelines error_category | head -n 12'
+run "annotate guidelines error_category | sed -n '/^### Values/,/^### When/p'"
 run 'annotate gen --taxonomy default | tail -n 12'
 run "annotate stats --annotator jo | sed -n '/^Queries/,\$p'"
 run 'annotate export --out canlegal-dataset --annotator jo'
