@@ -370,6 +370,9 @@ func NormalizeFor(f Field, value string) (string, bool) {
 		return normalizeMulti(f, value)
 	}
 	v := strings.TrimSpace(value)
+	if len(f.Values) == 0 {
+		return v, true // free text (gold_answer): any text is a value
+	}
 	norm := strings.ToLower(strings.NewReplacer(" ", "_", "-", "_", "/", "_").Replace(v))
 	for strings.Contains(norm, "__") {
 		norm = strings.ReplaceAll(norm, "__", "_")

@@ -74,6 +74,8 @@ func TestNormalize(t *testing.T) {
 		{QuestionValidity, "correct", "correct", false},
 		{AnswerCorrectness, "valid", "valid", false},
 		{"no_such_field", "valid", "valid", false},
+		// Free text has no values to be unknown among: it is kept as written.
+		{GoldAnswer, " No, not in general. ", "No, not in general.", true},
 	} {
 		got, known := Normalize(tc.field, tc.in)
 		if got != tc.want || known != tc.known {
