@@ -117,10 +117,17 @@ func computeCost(rates []store.AnnotatorRate, work []store.KindWork, hours map[s
 		return a
 	}
 	for _, w := range work {
-		a := get(w.Annotator)
 		k := &KindCost{Items: w.Items, ActiveHours: float64(w.ActiveMs) / 3.6e6, SessionHours: w.SessionMs / 3.6e6}
 		if w.Kind != store.ReviewKind {
 			k.Items = done[[2]string{w.Annotator, w.Kind}]
+		}
+		if k.Items == 0 && w.ActiveMs == 0 && w.SessionMs == 0 {
+			// Labels that are not work: judgments imported as a gold set
+			// (qrels), which count as no one's items and took no time.
+			continue
+		}
+		a := get(w.Annotator)
+		if w.Kind != store.ReviewKind {
 			if sp := schema.SpecOf(schema.Kind(w.Kind)); sp != nil && sp.Parent == schema.KindQuery {
 				k.Queries = w.Groups
 				k.MinutesPerQuery = ratioF(k.SessionHours*60, w.Groups)

@@ -32,7 +32,13 @@ func TestCostByHand(t *testing.T) {
 	if err := s.SaveDraft("jo", mustRef(t, s, "q-x/answer"), "draft", "", 600_000); err == nil {
 		t.Fatal("a draft of a task that does not exist")
 	}
-	seed(t, s, func(b *builder) { b.AnswerTask("q-x") })
+	seed(t, s, func(b *builder) {
+		b.AnswerTask("q-x")
+		// A gold set's judgment of a pair no pool holds: not work, no row.
+		b.Document(store.Document{ID: "d-gold", Text: "text"})
+		b.Relevance("q-x", "d-gold")
+		b.Label("gold", "q-x/d-gold", "relevance", "relevant")
+	})
 	task := mustRef(t, s, "q-x/answer")
 	if err := s.SaveDraft("jo", task, "Gold", "", 600_000); err != nil {
 		t.Fatal(err)
@@ -96,6 +102,9 @@ func TestCostByHand(t *testing.T) {
 	near(t, "total cost of reviews", rep.Total.Kinds["review"].Cost, 20, 1e-9)
 	if len(rep.Total.NoRate) != 1 || rep.Total.NoRate[0] != "sam" {
 		t.Errorf("no rate %v", rep.Total.NoRate)
+	}
+	if rep.Annotators["gold"] != nil {
+		t.Errorf("the gold set is costed: %+v", rep.Annotators["gold"])
 	}
 	if rep.Annotators["sam"].Cost != nil {
 		t.Error("sam has a cost without a rate")
