@@ -234,13 +234,13 @@ func (r *CostReport) WriteText(w io.Writer) error {
 	if len(costs) == 0 {
 		costs = []string{undefinedText}
 	}
-	fmt.Fprintf(w, "\nTotal: %d items, %s active hours, %s session hours, cost %s\n", r.Total.Items, hoursText(r.Total.ActiveHours),
+	fmt.Fprintf(w, "\nTotal: %s, %s active hours, %s session hours, cost %s\n", count(r.Total.Items, "item"), hoursText(r.Total.ActiveHours),
 		hoursText(r.Total.SessionHours), strings.Join(costs, " + "))
 	for _, k := range sortedKeys(r.Total.Kinds) {
 		c := r.Total.Kinds[k]
-		line := fmt.Sprintf("  %s: %d items, %s min per item", k, c.Items, minutesText(c.MinutesPerItem))
+		line := fmt.Sprintf("  %s: %s, %s min per item", k, count(c.Items, "item"), minutesText(c.MinutesPerItem))
 		if c.MinutesPerQuery != nil {
-			line += fmt.Sprintf(", %s min per query (%d queries)", minutesText(c.MinutesPerQuery), c.Queries)
+			line += fmt.Sprintf(", %s min per query (%s)", minutesText(c.MinutesPerQuery), count(c.Queries, "query"))
 		}
 		fmt.Fprintln(w, line)
 	}

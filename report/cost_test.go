@@ -141,3 +141,14 @@ func mustRef(t *testing.T, s *store.Store, ext string) int64 {
 	}
 	return ref.ItemID
 }
+
+func TestCountWords(t *testing.T) {
+	for _, c := range []struct {
+		n          int
+		word, want string
+	}{{0, "item", "0 items"}, {1, "item", "1 item"}, {1, "query", "1 query"}, {3, "query", "3 queries"}} {
+		if got := count(c.n, c.word); got != c.want {
+			t.Errorf("count(%d, %q) = %q, want %q", c.n, c.word, got, c.want)
+		}
+	}
+}

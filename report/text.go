@@ -188,6 +188,17 @@ func writeOpen(w io.Writer, open map[string]int) {
 
 func itoa(n int) string { return fmt.Sprint(n) }
 
+// count is "1 item", "2 items": n and the word, plural unless n is 1.
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "y") {
+		return itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies"
+	}
+	return itoa(n) + " " + word + "s"
+}
+
 // classCells lists counts in the field's value order.
 func classCells(field string, m map[string]int) []string {
 	var out []string
