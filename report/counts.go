@@ -1,8 +1,10 @@
 package report
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tally"
 )
@@ -37,6 +39,9 @@ const allKey = "all"
 
 // loadTallies reads the counts of the given names and the sources.
 func loadTallies(rx *store.ReadTx, names ...string) (*tallies, error) {
+	if !slices.Contains(names, tally.Items) {
+		names = append(slices.Clip(names), tally.Items) // for the "(no source)" row
+	}
 	cs, err := rx.Counts(names...)
 	if err != nil {
 		return nil, err
@@ -49,7 +54,9 @@ func loadTallies(rx *store.ReadTx, names ...string) (*tallies, error) {
 	orphans := false
 	for _, c := range cs {
 		t.by[c.Key] += c.N
-		orphans = orphans || c.Source == 0
+		// Queries, documents and relevance pairs have no source: only QA
+		// pairs and claims without one make a "(no source)" row.
+		orphans = orphans || c.Source == 0 && c.Name == tally.Items && (c.A == string(schema.KindQA) || c.A == string(schema.KindClaim))
 	}
 	for _, s := range srcs {
 		t.sources = append(t.sources, source{id: s.ID, name: s.Name, language: s.Language})
