@@ -204,6 +204,9 @@ func newBatchListCmd(g *globals) *cobra.Command {
 						done = append(done, fmt.Sprintf("%s %d/%d", p.Annotator, p.Done, p.Total))
 					}
 				}
+				if len(done) == 0 {
+					done = []string{"none yet"} // an open batch nobody has started
+				}
 				who := strings.Join(r.Assignees, ",")
 				if who == "" {
 					who = "everyone"
