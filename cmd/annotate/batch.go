@@ -109,18 +109,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			}
 			who := "everyone"
 			if len(b.Assignees) > 0 {
-				who = strings.Join(b.Assignees, ", ")
+				who = strings.Join(b.Assignees, ", ") + newAnnotators(b.Assignees, known)
 			}
-			var added []string
-			for _, a := range b.Assignees {
-				if !slices.Contains(known, a) {
-					added = append(added, a)
-				}
-			}
-			if len(added) > 0 {
-				who += " (new annotator" + plural(len(added)) + ": " + strings.Join(added, ", ") + ")"
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "batch %s: %d %s items, for %s\n", b.Name, b.Size, b.Kind, who)
+			fmt.Fprintf(cmd.OutOrStdout(), "batch %s: %d %s item%s, for %s\n", b.Name, b.Size, b.Kind, plural(b.Size), who)
 			if b.Got != nil {
 				var parts []string
 				for _, a := range b.Assignees {

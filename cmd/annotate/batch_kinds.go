@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,7 +76,7 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		if b, groups, err = s.CreateAnswerBatch(spec); err != nil {
 			return true, err
 		}
-		fmt.Fprintf(out, "batch %s: %d answer_task items (%d seed group%s), for %s\n", b.Name, b.Size, groups, plural(groups), batchWho(b, known))
+		fmt.Fprintf(out, "batch %s: %d answer_task item%s (%d seed group%s), for %s\n", b.Name, b.Size, plural(b.Size), groups, plural(groups), batchWho(b, known))
 	case schema.KindGenClaim:
 		if f.Changed("sample") && a.sample < 1 {
 			return true, fmt.Errorf("--sample %d: want a number of claims, 1 or more", a.sample)
@@ -96,7 +97,7 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		if b.Size < pool {
 			what = "a sample of"
 		}
-		fmt.Fprintf(out, "batch %s: %d gen_claim items, %s %d claim%s matching%s, for %s\n", b.Name, b.Size, what, pool, plural(pool),
+		fmt.Fprintf(out, "batch %s: %d gen_claim item%s, %s %d claim%s matching%s, for %s\n", b.Name, b.Size, plural(b.Size), what, pool, plural(pool),
 			sampleWhere(a), batchWho(b, known))
 		if b.Size < pool && !f.Changed("seed") {
 			fmt.Fprintf(out, "drawn with seed %d: --seed %d draws the same sample\n", *spec.Seed, *spec.Seed)
@@ -128,20 +129,24 @@ func batchWho(b store.Batch, known []string) string {
 	if len(b.Assignees) == 0 {
 		return "everyone"
 	}
-	var parts, added []string
+	var parts []string
 	for _, a := range b.Assignees {
 		parts = append(parts, fmt.Sprintf("%s %d", a, b.Got[a]))
-		isNew := true
-		for _, k := range known {
-			isNew = isNew && k != a
-		}
-		if isNew {
+	}
+	return strings.Join(parts, ", ") + newAnnotators(b.Assignees, known)
+}
+
+// newAnnotators is " (new annotators: …)" naming the assignees not known
+// before the batch, or "".
+func newAnnotators(assignees, known []string) string {
+	var added []string
+	for _, a := range assignees {
+		if !slices.Contains(known, a) {
 			added = append(added, a)
 		}
 	}
-	who := strings.Join(parts, ", ")
-	if len(added) > 0 {
-		who += " (new annotator" + plural(len(added)) + ": " + strings.Join(added, ", ") + ")"
+	if len(added) == 0 {
+		return ""
 	}
-	return who
+	return " (new annotator" + plural(len(added)) + ": " + strings.Join(added, ", ") + ")"
 }
