@@ -56,7 +56,10 @@ func init() {
 						if title == "" {
 							title = "(no field)"
 						}
-						fmt.Fprintf(out, "\n## %s\n", title)
+						if field != notes[0].Field {
+							fmt.Fprintln(out) // a blank line between fields
+						}
+						fmt.Fprintf(out, "## %s\n", title)
 					}
 					mark := " "
 					if n.Flagged {
