@@ -86,11 +86,12 @@ func (s *itemScreen) checklistKey(c *checklist, msg tea.KeyPressMsg) (ui.Child, 
 
 func (c *checklist) toggle(v string) { c.checked[v] = !c.checked[v] }
 
-// groupTag is a short name of a taxonomy group for the checklist.
+// groupTag is a short name of a taxonomy group for the checklist ("judge
+// error": the judge was wrong, not the judge's verdict).
 func groupTag(g string) string {
 	switch g {
 	case schema.GroupJudgeError:
-		return "judge"
+		return "judge error"
 	case schema.GroupHallucination:
 		return "halluc."
 	}
