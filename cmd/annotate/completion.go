@@ -47,7 +47,16 @@ func registerCompletions(root *cobra.Command, g *globals) {
 		}
 		return names, err
 	})
+	runs := snapshot(func(x *store.Snapshot) ([]string, error) {
+		rs, err := x.Runs()
+		names := make([]string, len(rs))
+		for i, r := range rs {
+			names[i] = r.Name
+		}
+		return names, err
+	})
 	byFlag := map[string]cobra.CompletionFunc{
+		"runs":       commaList(runs),
 		"field":      fixed(schema.FieldNames()),
 		"kind":       fixed(kinds),
 		"annotator":  annotators,
