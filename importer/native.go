@@ -46,7 +46,7 @@ func (f *fileData) nativePair(r *rec) error {
 	}
 	// The generated category is preselected in the TUI, so it must be
 	// canonical when it can be; an unknown one stays as written.
-	q.Category, _ = schema.Normalize(schema.Category, q.Category)
+	q.Category, _ = normalize(schema.Category, q.Category)
 	if q.Hop, err = r.str("hop"); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -13,6 +14,7 @@ import (
 type Tx struct {
 	tx      *wtx
 	sources map[string]int64
+	seen    *seenFilter // SeeFast
 }
 
 // PutResult says what a Put did.
@@ -35,9 +37,27 @@ var ErrUnknownPair = errors.New("unknown QA pair")
 // Import runs fn in one transaction; any error rolls everything back.
 func (s *Store) Import(fn func(*Tx) error) error {
 	return s.write(func(tx *wtx) error {
+		// Items with a larger id are this import's: they have no label yet
+		// but those it writes (PutLabel), and no family before it (finish).
+		if err := tx.QueryRow("SELECT COALESCE(MAX(id), 0) FROM items").Scan(&tx.itemsBefore); err != nil {
+			return err
+		}
+		tx.itemsKnown = true
+		for _, p := range importPragmas {
+			if _, err := tx.Tx.Exec(p); err != nil {
+				return err
+			}
+		}
 		return fn(&Tx{tx: tx, sources: map[string]int64{}})
 	})
 }
+
+// importPragmas give an import's connection a page cache that holds the
+// pages an import keeps writing to (the ends of the tables and indexes),
+// instead of SQLite's 2 MiB, and its TEMP tables (importer_api.go) one of
+// their own. The connection keeps them after the import: the memory is
+// taken as pages are used, and the pool closes idle connections.
+var importPragmas = []string{"PRAGMA cache_size = -65536", "PRAGMA temp.cache_size = -32768"}
 
 // Source returns the id of a source, creating it with the given language and
 // jurisdiction when new; an empty language of an existing source is filled in.
@@ -96,10 +116,6 @@ func (t *Tx) existing(extID, kind string) (int64, string, error) {
 // error without update; an identical one is Unchanged and written no further.
 func (t *Tx) PutItem(k schema.Kind, extID string, source, parent int64, hash, file string, update bool) (int64, PutResult, error) {
 	kind := string(k)
-	id, old, err := t.existing(extID, kind)
-	if err != nil {
-		return 0, 0, err
-	}
 	var src, par any
 	if source != 0 {
 		src = source
@@ -107,15 +123,24 @@ func (t *Tx) PutItem(k schema.Kind, extID string, source, parent int64, hash, fi
 	if parent != 0 {
 		par = parent
 	}
+	// A new id is written at once; one that is there leaves the row as it is.
+	var id int64
+	err := t.tx.QueryRow(`INSERT INTO items(ext_id,kind,source_id,parent_id,hash,origin_file,imported_at) VALUES (?,?,?,?,?,?,?)
+		ON CONFLICT(ext_id) DO NOTHING RETURNING id`, extID, kind, src, par, hash, file, now()).Scan(&id)
+	switch {
+	case err == nil:
+		t.tx.added, t.tx.addedFields = id, t.tx.addedFields[:0]
+		return id, Added, t.tx.touch(id)
+	case !errors.Is(err, sql.ErrNoRows):
+		return 0, 0, err
+	}
+	id, old, err := t.existing(extID, kind)
+	if err != nil {
+		return 0, 0, err
+	}
 	switch {
 	case id == 0:
-		res, err := t.tx.Exec("INSERT INTO items(ext_id,kind,source_id,parent_id,hash,origin_file,imported_at) VALUES (?,?,?,?,?,?,?)",
-			extID, kind, src, par, hash, file, now())
-		if err != nil {
-			return 0, 0, err
-		}
-		id, _ = res.LastInsertId()
-		return id, Added, t.tx.touch(id)
+		return 0, 0, fmt.Errorf("store: id %q is taken in items but not found", extID)
 	case old == hash:
 		return id, Unchanged, nil
 	case !update:
@@ -160,31 +185,92 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 	if l.Adjudicate {
 		role, keyAID = RoleAdjudicate, 0
 	}
-	var cur string
-	err = t.tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?", role, keyAID, l.ItemID, l.Field).Scan(&cur)
-	if err == nil && cur == l.Value {
-		return false, nil
+	key := labelKey{role: role, annotator: keyAID, field: l.Field}
+	if !t.tx.fresh.none(t.tx, l.ItemID, key) {
+		var cur string
+		err = t.tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?", role, keyAID, l.ItemID, l.Field).Scan(&cur)
+		if err == nil && cur == l.Value {
+			return false, nil
+		}
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
 	}
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return false, err
-	}
-	id, err := insertEvent(t.tx, aid, role, l)
+	// The event and the current label, as insertEvent and setCurrent write
+	// them, in bulk: the event's id is the one SQLite would give it.
+	id, err := t.tx.allocID(bulkEvents)
 	if err != nil {
 		return false, err
 	}
-	if err := setCurrent(t.tx, role, aid, l.ItemID, l.Field, l.Value, id); err != nil {
+	err = t.tx.add(bulkEvents, id, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
+	if err != nil {
 		return false, err
 	}
+	if err := t.tx.add(bulkCurrent, role, keyAID, l.ItemID, l.Field, l.Value, id); err != nil {
+		return false, err
+	}
+	t.tx.fresh.wrote(t.tx, l.ItemID, key)
 	return true, t.tx.touch(l.ItemID)
+}
+
+// labelKey is a current label's key on an item.
+type labelKey struct {
+	role      string
+	annotator int64
+	field     string
+}
+
+// freshLabels is what an import knows, without reading the table, of the
+// current labels of the items it created: none but those it wrote. It
+// remembers which of them have a label, and every key written on the item
+// labelled last (an item's labels come together). An item it cannot answer
+// for is looked up, as are the items that were there before.
+type freshLabels struct {
+	off      bool  // current labels were written by other means: always look
+	labelled idSet // items of this import with a label written
+	item     int64 // the item keys is complete for
+	keys     []labelKey
+}
+
+// none reports that the item certainly has no current label of key.
+func (f *freshLabels) none(t *wtx, item int64, k labelKey) bool {
+	if f.off || !t.itemsKnown || item <= t.itemsBefore {
+		return false
+	}
+	if !f.labelled.has(item) {
+		return true
+	}
+	return item == f.item && !slices.Contains(f.keys, k)
+}
+
+// wrote notes a label written on item.
+func (f *freshLabels) wrote(t *wtx, item int64, k labelKey) {
+	if !t.itemsKnown || item <= t.itemsBefore {
+		return
+	}
+	if !f.labelled.has(item) {
+		f.labelled.add(item)
+		f.item, f.keys = item, f.keys[:0]
+	}
+	if item == f.item {
+		f.keys = append(f.keys, k)
+	}
 }
 
 // PutPredictions replaces an item's predictions of one field (system -> value).
 func (t *Tx) PutPredictions(item int64, field string, bySystem map[string]string) error {
-	if _, err := t.tx.Exec("DELETE FROM predictions WHERE item_id=? AND field=?", item, field); err != nil {
-		return err
+	// An item PutItem has just created has no predictions to replace but
+	// those put since.
+	if item != t.tx.added || slices.Contains(t.tx.addedFields, field) {
+		if _, err := t.tx.Exec("DELETE FROM predictions WHERE item_id=? AND field=?", item, field); err != nil {
+			return err
+		}
+	}
+	if item == t.tx.added {
+		t.tx.addedFields = append(t.tx.addedFields, field)
 	}
 	for sys, v := range bySystem {
-		if _, err := t.tx.Exec("INSERT INTO predictions(item_id,system,field,value) VALUES (?,?,?,?)", item, sys, field, v); err != nil {
+		if err := t.tx.add(bulkPredictions, item, sys, field, v); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -21,55 +22,126 @@ import (
 // transaction: under WAL it sees the last commit, which is the state this
 // write transaction started from, since it holds the write lock.
 
-// touchSpill is how many touched items a write holds in memory before it
-// moves them into a temporary table (an import touches millions).
-var touchSpill = 20000
-
 // familyChunk is how many families finish loads per query.
 const familyChunk = 256
+
+// idSet is a set of item ids, one bit each: an import touches millions.
+type idSet struct{ words []uint64 }
+
+func (s *idSet) add(id int64) {
+	w := int(id >> 6)
+	if w >= len(s.words) {
+		s.words = append(s.words, make([]uint64, w+1-len(s.words)+len(s.words)/4)...)
+	}
+	s.words[w] |= 1 << (id & 63)
+}
+
+func (s *idSet) has(id int64) bool {
+	w := int(id >> 6)
+	return id >= 0 && w < len(s.words) && s.words[w]&(1<<(id&63)) != 0
+}
+
+// each calls fn with the ids in increasing order, n at a time.
+func (s *idSet) each(n int, fn func(ids []int64) error) error {
+	buf := make([]int64, 0, n)
+	for w, word := range s.words {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &^= 1 << b
+			buf = append(buf, int64(w)<<6|int64(b))
+			if len(buf) == n {
+				if err := fn(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+	}
+	if len(buf) > 0 {
+		return fn(buf)
+	}
+	return nil
+}
+
+func (s *idSet) empty() bool {
+	for _, w := range s.words {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // touch notes items whose families must be recounted before commit.
 func (t *wtx) touch(ids ...int64) error {
 	for _, id := range ids {
-		if id == t.lastTouched && id != 0 {
-			continue
+		if id < 0 {
+			return fmt.Errorf("kept counts: item id %d", id)
 		}
-		t.lastTouched = id
-		if t.spilled {
-			if _, err := t.Exec("INSERT OR IGNORE INTO temp.touched(item_id) VALUES (?)", id); err != nil {
-				return err
-			}
-			continue
-		}
-		if t.touched == nil {
-			t.touched = map[int64]struct{}{}
-		}
-		t.touched[id] = struct{}{}
-		if len(t.touched) > touchSpill {
-			if err := t.spill(); err != nil {
-				return err
-			}
-		}
+		t.touched.add(id)
 	}
 	return nil
 }
 
-func (t *wtx) spill() error {
-	if _, err := t.Tx.Exec("CREATE TEMP TABLE IF NOT EXISTS touched(item_id INTEGER PRIMARY KEY)"); err != nil {
+// chunkCounts is what the counts of one chunk of families change.
+type chunkCounts struct {
+	delta             map[tally.Key]int
+	members           []int64 // items of the families, before or after
+	skipBefore, after map[int64][]int64
+}
+
+// countChunk computes the old and new contributions of a chunk of families.
+func countChunk(before, after map[int64]*tally.Family) chunkCounts {
+	c := chunkCounts{delta: map[tally.Key]int{}, skipBefore: map[int64][]int64{}, after: map[int64][]int64{}}
+	seen := map[int64]bool{}
+	member := func(f *tally.Family) {
+		for _, id := range append([]int64{f.Root.ID}, childIDs(f)...) {
+			if !seen[id] {
+				seen[id] = true
+				c.members = append(c.members, id)
+			}
+		}
+	}
+	for _, f := range before {
+		res := tally.Compute(f)
+		for k, n := range res.Counts {
+			c.delta[k] -= n
+		}
+		for id, who := range res.Skip {
+			c.skipBefore[id] = who
+		}
+		member(f)
+	}
+	for _, f := range after {
+		res := tally.Compute(f)
+		for k, n := range res.Counts {
+			c.delta[k] += n
+		}
+		for id, who := range res.Skip {
+			c.after[id] = who
+		}
+		member(f)
+	}
+	slices.Sort(c.members)
+	return c
+}
+
+func childIDs(f *tally.Family) []int64 {
+	out := make([]int64, len(f.Children))
+	for i := range f.Children {
+		out[i] = f.Children[i].ID
+	}
+	return out
+}
+
+// finish recounts the touched families; the write commits only if it
+// succeeds. The families are loaded here, a chunk at a time, and counted on
+// another goroutine while the next chunk loads.
+func (t *wtx) finish() error {
+	if err := t.flushAll(); err != nil {
 		return err
 	}
-	for id := range t.touched {
-		if _, err := t.Exec("INSERT OR IGNORE INTO temp.touched(item_id) VALUES (?)", id); err != nil {
-			return err
-		}
-	}
-	t.touched, t.spilled = nil, true
-	return nil
-}
-
-// finish recounts the touched families; the write commits only if it succeeds.
-func (t *wtx) finish() error {
-	if !t.spilled && len(t.touched) == 0 {
+	if t.touched.empty() {
 		return nil
 	}
 	var old *readConn
@@ -78,140 +150,102 @@ func (t *wtx) finish() error {
 			old.close()
 		}
 	}()
+	type loaded struct{ before, after map[int64]*tally.Family }
+	work := make(chan loaded, 2)
+	done := make(chan chunkCounts, 2)
+	go func() {
+		defer close(done)
+		for l := range work {
+			done <- countChunk(l.before, l.after)
+		}
+	}()
 	delta := map[tally.Key]int{}
+	pending := 0
+	apply := func(c chunkCounts) error {
+		pending--
+		for k, n := range c.delta {
+			delta[k] += n
+		}
+		return t.syncSkips(c.members, c.skipBefore, c.after)
+	}
 	err := t.eachRootChunk(func(roots []int64) error {
-		if old == nil {
-			var err error
-			if old, err = t.store.openReadConn(); err != nil {
-				return err
+		// A root created by this transaction has no family before it.
+		var was []int64
+		for _, r := range roots {
+			if !t.itemsKnown || r <= t.itemsBefore {
+				was = append(was, r)
 			}
 		}
-		before, err := loadFamilies(old, roots)
-		if err != nil {
-			return fmt.Errorf("kept counts: families before: %w", err)
+		before := map[int64]*tally.Family{}
+		if len(was) > 0 {
+			if old == nil {
+				var err error
+				if old, err = t.store.openReadConn(); err != nil {
+					return err
+				}
+			}
+			var err error
+			if before, err = loadFamilies(old, was); err != nil {
+				return fmt.Errorf("kept counts: families before: %w", err)
+			}
 		}
 		after, err := loadFamilies(t, roots)
 		if err != nil {
 			return fmt.Errorf("kept counts: families after: %w", err)
 		}
-		skipBefore := map[int64][]int64{}
-		for _, f := range before {
-			res := tally.Compute(f)
-			for k, n := range res.Counts {
-				delta[k] -= n
-			}
-			for id, who := range res.Skip {
-				skipBefore[id] = who
-			}
+		work <- loaded{before, after}
+		pending++
+		if pending > 1 {
+			return apply(<-done)
 		}
-		skipAfter := map[int64][]int64{}
-		members := map[int64]bool{}
-		for _, f := range after {
-			res := tally.Compute(f)
-			for k, n := range res.Counts {
-				delta[k] += n
-			}
-			for id, who := range res.Skip {
-				skipAfter[id] = who
-			}
-			members[f.Root.ID] = true
-			for _, c := range f.Children {
-				members[c.ID] = true
-			}
-		}
-		for _, f := range before {
-			members[f.Root.ID] = true
-			for _, c := range f.Children {
-				members[c.ID] = true
-			}
-		}
-		return t.syncSkips(members, skipBefore, skipAfter)
+		return nil
 	})
+	close(work)
+	for c := range done {
+		if err == nil {
+			err = apply(c)
+		}
+	}
 	if err != nil {
 		return err
 	}
 	if err := t.applyDelta(delta); err != nil {
 		return err
 	}
-	t.touched = nil
-	if t.spilled {
-		t.spilled = false
-		if _, err := t.Tx.Exec("DELETE FROM temp.touched"); err != nil {
-			return err
-		}
-	}
-	return nil
+	t.touched = idSet{}
+	return t.flushAll()
 }
 
 // eachRootChunk hands over the roots of the touched families in id order,
 // familyChunk at a time: an item's root is its parent when it has one.
 func (t *wtx) eachRootChunk(fn func(roots []int64) error) error {
-	if !t.spilled {
-		ids := make([]int64, 0, len(t.touched))
-		for id := range t.touched {
-			ids = append(ids, id)
-		}
-		set := map[int64]bool{}
-		for chunk := range slices.Chunk(ids, 500) {
-			rows, err := t.Query("SELECT COALESCE(parent_id, id) FROM items WHERE id IN (SELECT value FROM json_each(?))", jsonInts(chunk))
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var r int64
-				if err := rows.Scan(&r); err != nil {
-					rows.Close()
-					return err
-				}
-				set[r] = true
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-		}
-		roots := make([]int64, 0, len(set))
-		for r := range set {
-			roots = append(roots, r)
-		}
-		slices.Sort(roots)
-		for chunk := range slices.Chunk(roots, familyChunk) {
-			if err := fn(chunk); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, q := range []string{
-		"CREATE TEMP TABLE IF NOT EXISTS touched_roots(id INTEGER PRIMARY KEY)",
-		"DELETE FROM temp.touched_roots",
-		"INSERT OR IGNORE INTO temp.touched_roots SELECT COALESCE(i.parent_id, i.id) FROM temp.touched t JOIN items i ON i.id = t.item_id",
-	} {
-		if _, err := t.Tx.Exec(q); err != nil {
-			return err
-		}
-	}
-	after := int64(-1 << 62)
-	for {
-		chunk, err := int64s(t, "SELECT id FROM temp.touched_roots WHERE id > ? ORDER BY id LIMIT ?", after, familyChunk)
+	var roots idSet
+	err := t.touched.each(500, func(ids []int64) error {
+		rows, err := t.Query("SELECT COALESCE(parent_id, id) FROM items WHERE id IN (SELECT value FROM json_each(?))", jsonInts(ids))
 		if err != nil {
 			return err
 		}
-		if len(chunk) == 0 {
-			_, err := t.Tx.Exec("DELETE FROM temp.touched_roots")
-			return err
+		defer rows.Close()
+		for rows.Next() {
+			var r int64
+			if err := rows.Scan(&r); err != nil {
+				return err
+			}
+			roots.add(r)
 		}
-		if err := fn(chunk); err != nil {
-			return err
-		}
-		after = chunk[len(chunk)-1]
+		return rows.Err()
+	})
+	if err != nil {
+		return err
 	}
+	return roots.each(familyChunk, fn)
 }
 
 // syncSkips brings done_items in step for the members of recounted
-// families: the rows the old contributions implied go, the new ones come.
-func (t *wtx) syncSkips(members map[int64]bool, before, after map[int64][]int64) error {
-	for id := range members {
+// families (in id order): the rows the old contributions implied go, the
+// new ones come.
+func (t *wtx) syncSkips(members []int64, before, after map[int64][]int64) error {
+	for _, id := range members {
 		was, now := before[id], after[id]
 		for _, a := range was {
 			if !slices.Contains(now, a) {
@@ -222,8 +256,8 @@ func (t *wtx) syncSkips(members map[int64]bool, before, after map[int64][]int64)
 		}
 		for _, a := range now {
 			if !slices.Contains(was, a) {
-				if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id) VALUES (?,?)", id, a); err != nil {
-					return fmt.Errorf("kept counts: done_items out of step for item %d, annotator %d: %w", id, a, err)
+				if err := t.add(bulkDone, id, a); err != nil {
+					return fmt.Errorf("kept counts: done_items out of step: %w", err)
 				}
 			}
 		}
@@ -262,6 +296,9 @@ func (t *wtx) applyDelta(delta map[tally.Key]int) error {
 // recountAll rebuilds kept_counts and done_items from the labels, family by
 // family, and records the rules that computed them.
 func (t *wtx) recountAll() error {
+	if err := t.flushAll(); err != nil {
+		return err
+	}
 	for _, q := range []string{"DELETE FROM kept_counts", "DELETE FROM done_items"} {
 		if _, err := t.Tx.Exec(q); err != nil {
 			return err
@@ -288,7 +325,7 @@ func (t *wtx) recountAll() error {
 			}
 			for id, who := range res.Skip {
 				for _, a := range who {
-					if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id) VALUES (?,?)", id, a); err != nil {
+					if err := t.add(bulkDone, id, a); err != nil {
 						return err
 					}
 				}
