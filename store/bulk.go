@@ -26,6 +26,7 @@ var bulkRows = 256
 
 type bulk struct {
 	table string // the table it writes: a statement naming it flushes the bulk
+	also  string // another table it writes (derived rows), or ""
 	head  string // "INSERT … INTO t(a, b) VALUES "
 	tail  string // after the rows ("" or an ON CONFLICT clause)
 	cols  int
@@ -37,6 +38,9 @@ type bulk struct {
 	// events name their id, which the current labels point to); 0 until
 	// read from the table.
 	nextID int64
+	// then writes what follows from rows just written: their first and
+	// last ids (the bulk allocates them, one after another).
+	then func(t *wtx, first, last int64) error
 }
 
 func newBulk(table, head string, cols int, tail string) *bulk {
@@ -69,28 +73,41 @@ func (b *bulk) build(n int) string {
 	return s.String()
 }
 
-// The bulks of a write transaction, in the order they are written when
-// several are due: a table before the tables that point to it.
+// The bulks of a write transaction.
 const (
 	bulkQAPairs = iota
 	bulkClaims
 	bulkPredictions
 	bulkEvents
-	bulkCurrent
 	bulkDone
 	nBulks
 )
 
 func newBulks() [nBulks]*bulk {
+	events := newBulk("label_events", `INSERT INTO label_events(id,annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version) VALUES `, 10, "")
+	// Every event an import writes is its key's current label (PutLabel):
+	// the current labels are the events' own columns, copied by SQLite.
+	events.also, events.then = "current_labels", writeCurrent
 	return [nBulks]*bulk{
 		bulkQAPairs:     newBulk("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra) VALUES ", 8, ""),
 		bulkClaims:      newBulk("claims", "INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by) VALUES ", 8, ""),
 		bulkPredictions: newBulk("predictions", "INSERT INTO predictions(item_id,system,field,value) VALUES ", 4, ""),
-		bulkEvents:      newBulk("label_events", `INSERT INTO label_events(id,annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version) VALUES `, 10, ""),
-		bulkCurrent:     newBulk("current_labels", "INSERT OR REPLACE INTO current_labels(role,annotator_id,item_id,field,value,event_id) VALUES ", 6, ""),
+		bulkEvents:      events,
 		bulkDone:        newBulk("done_items", "INSERT INTO done_items(item_id, annotator_id) VALUES ", 2, ""),
 	}
 }
+
+// writeCurrent makes the events first..last the current labels of their
+// keys, in id order, as setCurrent does for each (an adjudicated label is
+// kept under annotator 0).
+func writeCurrent(t *wtx, first, last int64) error {
+	_, err := t.Exec(writeCurrentSQL, first, last)
+	return err
+}
+
+const writeCurrentSQL = `INSERT OR REPLACE INTO current_labels(role,annotator_id,item_id,field,value,event_id)
+	SELECT role, CASE role WHEN 'adjudicate' THEN 0 ELSE annotator_id END, item_id, field, value, id
+	FROM label_events WHERE id BETWEEN ? AND ? ORDER BY id`
 
 // bulkStatements are the single-row statements of the kinds' Put methods
 // (kind_qa.go, kind_claim.go) that wtx.Exec writes in bulk: their rows are
@@ -137,6 +154,9 @@ func (t *wtx) flushBulk(i int) error { return t.writeBulk(t.bulks[i]) }
 // (The bulks' tables do not point to each other: their order does not
 // matter.)
 func (t *wtx) writeBulk(b *bulk) error {
+	if b.rows == 0 {
+		return nil
+	}
 	done := 0
 	for n := bulkRows; b.rows-done > 0; n /= 2 {
 		for b.rows-done >= n {
@@ -150,8 +170,18 @@ func (t *wtx) writeBulk(b *bulk) error {
 			done += n
 		}
 	}
+	var first, last int64
+	if b.then != nil {
+		first, last = b.args[0].(int64), b.args[(b.rows-1)*b.cols].(int64)
+		if last-first+1 != int64(b.rows) {
+			return fmt.Errorf("store: %d rows of %s with ids %d to %d", b.rows, b.table, first, last)
+		}
+	}
 	clear(b.args)
 	b.args, b.rows = b.args[:0], 0
+	if b.then != nil {
+		return b.then(t, first, last)
+	}
 	return nil
 }
 
@@ -178,9 +208,15 @@ func (t *wtx) flushFor(q string) error {
 	mask, ok := t.names[q]
 	if !ok {
 		for i, b := range all {
-			if strings.Contains(q, b.table) {
+			if strings.Contains(q, b.table) || b.also != "" && strings.Contains(q, b.also) {
 				mask |= 1 << i
 			}
+		}
+		if strings.Contains(q, "items") && q != insertItem && q != updateItem {
+			mask |= namesItems
+		}
+		if strings.Contains(q, "current_labels") {
+			mask |= namesCurrent
 		}
 		if t.names == nil {
 			t.names = map[string]uint32{}
@@ -197,13 +233,16 @@ func (t *wtx) flushFor(q string) error {
 			}
 		}
 	}
-	if !isRead(q) {
+	if !isRead(q) && q != writeCurrentSQL {
+		if mask&namesItems != 0 {
+			t.items.off = true
+		}
 		for i, b := range all {
 			if mask&(1<<i) != 0 {
 				b.nextID = 0
 			}
 		}
-		if mask&(1<<bulkCurrent) != 0 {
+		if mask&namesCurrent != 0 {
 			t.fresh.off = true
 		}
 		if mask&(1<<bulkPredictions) != 0 {
@@ -212,6 +251,14 @@ func (t *wtx) flushFor(q string) error {
 	}
 	return nil
 }
+
+// namesItems marks a statement that names items (or a table named like it):
+// one that writes it makes the import forget what it knows of its items.
+// namesCurrent: the same for the current labels.
+const (
+	namesItems   = 1 << 31
+	namesCurrent = 1 << 30
+)
 
 // register adds a bulk of the import's own (flushFor and flushAll write
 // it). It forgets which statements name which bulks.

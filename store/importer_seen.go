@@ -12,39 +12,36 @@ import (
 // and when the transaction ends; call WriteSeen before EndScratch drops the
 // table.
 func (t *Tx) SeeFast(space, extID string, s Seen) (Seen, bool, error) {
-	if t.seen == nil {
-		t.seen = &seenFilter{rows: newBulk("import_seen",
-			"INSERT INTO temp.import_seen(space,ext_id,kind,hash,file,line,record,secondary) VALUES ", 8, "")}
-		t.seen.seed = maphash.MakeSeed()
-		t.tx.register(t.seen.rows)
+	if t.seenRows == nil {
+		t.seenRows = newBulk("import_seen", "INSERT INTO temp.import_seen(space,ext_id,kind,hash,file,line,record,secondary) VALUES ", 8, "")
+		t.tx.register(t.seenRows)
 	}
-	f := t.seen
 	key := space + "\x00" + extID
-	if f.mayHave(key) {
+	if t.seen.mayHave(key) {
 		if err := t.WriteSeen(); err != nil {
 			return Seen{}, false, err
 		}
 		return t.See(space, extID, s)
 	}
-	f.add(key)
-	return Seen{}, false, t.tx.addTo(f.rows, space, extID, s.Kind, s.Hash, s.File, s.Line, s.Record, s.Secondary)
+	t.seen.add(key)
+	return Seen{}, false, t.tx.addTo(t.seenRows, space, extID, s.Kind, s.Hash, s.File, s.Line, s.Record, s.Secondary)
 }
 
 // WriteSeen writes the ids SeeFast holds.
 func (t *Tx) WriteSeen() error {
-	if t.seen == nil {
+	if t.seenRows == nil {
 		return nil
 	}
-	return t.tx.writeBulk(t.seen.rows)
+	return t.tx.writeBulk(t.seenRows)
 }
 
-// seenFilter is a Bloom filter of the ids an import met (no false
-// negatives; about 1% false positives), in layers that grow by four as ids
-// come: memory is 10 bits an id.
-type seenFilter struct {
+// idFilter is a Bloom filter of the ids an import met (no false negatives;
+// about 1% false positives), in layers that grow by four as ids come:
+// memory is 10 bits an id.
+type idFilter struct {
 	seed   maphash.Seed
+	seeded bool
 	layers []bloomLayer
-	rows   *bulk
 }
 
 type bloomLayer struct {
@@ -54,12 +51,18 @@ type bloomLayer struct {
 
 const bloomHashes = 7
 
-func (f *seenFilter) hashes(key string) (uint64, uint64) {
+func (f *idFilter) hashes(key string) (uint64, uint64) {
+	if !f.seeded {
+		f.seed, f.seeded = maphash.MakeSeed(), true
+	}
 	h := maphash.String(f.seed, key)
 	return h, h>>32 | h<<32 | 1
 }
 
-func (f *seenFilter) mayHave(key string) bool {
+func (f *idFilter) mayHave(key string) bool {
+	if len(f.layers) == 0 {
+		return false
+	}
 	h1, h2 := f.hashes(key)
 	for _, l := range f.layers {
 		m := uint64(len(l.bits) * 64)
@@ -78,7 +81,7 @@ func (f *seenFilter) mayHave(key string) bool {
 	return false
 }
 
-func (f *seenFilter) add(key string) {
+func (f *idFilter) add(key string) {
 	if len(f.layers) == 0 || f.layers[len(f.layers)-1].n >= f.layers[len(f.layers)-1].limit {
 		limit := 1 << 16
 		if len(f.layers) > 0 {

@@ -12,9 +12,10 @@ import (
 // Tx is one import: everything written through it commits together or not at
 // all (DESIGN.md: an import is all-or-nothing).
 type Tx struct {
-	tx      *wtx
-	sources map[string]int64
-	seen    *seenFilter // SeeFast
+	tx       *wtx
+	sources  map[string]int64
+	seen     idFilter // the ids SeeFast recorded
+	seenRows *bulk
 }
 
 // PutResult says what a Put did.
@@ -116,6 +117,14 @@ func (t *Tx) existing(extID, kind string) (int64, string, error) {
 // error without update; an identical one is Unchanged and written no further.
 func (t *Tx) PutItem(k schema.Kind, extID string, source, parent int64, hash, file string, update bool) (int64, PutResult, error) {
 	kind := string(k)
+	var id int64
+	var old string
+	if !t.tx.newItem(extID) {
+		var err error
+		if id, old, err = t.existing(extID, kind); err != nil {
+			return 0, 0, err
+		}
+	}
 	var src, par any
 	if source != 0 {
 		src = source
@@ -123,24 +132,16 @@ func (t *Tx) PutItem(k schema.Kind, extID string, source, parent int64, hash, fi
 	if parent != 0 {
 		par = parent
 	}
-	// A new id is written at once; one that is there leaves the row as it is.
-	var id int64
-	err := t.tx.QueryRow(`INSERT INTO items(ext_id,kind,source_id,parent_id,hash,origin_file,imported_at) VALUES (?,?,?,?,?,?,?)
-		ON CONFLICT(ext_id) DO NOTHING RETURNING id`, extID, kind, src, par, hash, file, now()).Scan(&id)
-	switch {
-	case err == nil:
-		t.tx.added, t.tx.addedFields = id, t.tx.addedFields[:0]
-		return id, Added, t.tx.touch(id)
-	case !errors.Is(err, sql.ErrNoRows):
-		return 0, 0, err
-	}
-	id, old, err := t.existing(extID, kind)
-	if err != nil {
-		return 0, 0, err
-	}
 	switch {
 	case id == 0:
-		return 0, 0, fmt.Errorf("store: id %q is taken in items but not found", extID)
+		res, err := t.tx.Exec(insertItem, extID, kind, src, par, hash, file, now())
+		if err != nil {
+			return 0, 0, err
+		}
+		id, _ = res.LastInsertId()
+		t.tx.wroteItem(extID, itemRow{id: id, source: source, kind: kind})
+		t.tx.added, t.tx.addedFields = id, t.tx.addedFields[:0]
+		return id, Added, t.tx.touch(id)
 	case old == hash:
 		return id, Unchanged, nil
 	case !update:
@@ -150,15 +151,79 @@ func (t *Tx) PutItem(k schema.Kind, extID string, source, parent int64, hash, fi
 	if err := t.tx.touch(id); err != nil {
 		return 0, 0, err
 	}
-	_, err = t.tx.Exec("UPDATE items SET source_id=?, parent_id=?, hash=?, origin_file=? WHERE id=?", src, par, hash, file, id)
-	if err != nil {
+	if _, err := t.tx.Exec(updateItem, src, par, hash, file, id); err != nil {
 		return 0, 0, err
 	}
+	t.tx.wroteItem(extID, itemRow{id: id, source: source, kind: kind})
 	return id, Updated, t.tx.touch(id)
+}
+
+// PutItem's statements: the only ones that write items during an import
+// without making the import forget what it knows of them (flushFor).
+const (
+	insertItem = "INSERT INTO items(ext_id,kind,source_id,parent_id,hash,origin_file,imported_at) VALUES (?,?,?,?,?,?,?)"
+	updateItem = "UPDATE items SET source_id=?, parent_id=?, hash=?, origin_file=? WHERE id=?"
+)
+
+// itemRow is what an import remembers of an item it wrote.
+type itemRow struct {
+	id, source int64
+	kind       string
+}
+
+// importItems is what an import knows of the items it wrote: every ext id
+// (a filter: an id it never wrote is new when the table was empty before
+// it), and the rows of the last ones (a claim's pair, a label's item).
+type importItems struct {
+	off    bool // items were written by other means: ask the table
+	ids    idFilter
+	recent map[string]itemRow
+}
+
+// maxRecent bounds the rows remembered.
+const maxRecent = 4096
+
+func (t *wtx) wroteItem(ext string, r itemRow) {
+	t.items.ids.add(ext)
+	if t.items.recent == nil || len(t.items.recent) >= maxRecent {
+		t.items.recent = make(map[string]itemRow, 64)
+	}
+	t.items.recent[ext] = r
+}
+
+// newItem reports that ext is certainly not in items: the table was empty
+// when the import began and the import did not write it.
+func (t *wtx) newItem(ext string) bool {
+	return t.itemsKnown && t.itemsBefore == 0 && !t.items.off && !t.items.ids.mayHave(ext)
+}
+
+// recentItem is a row the import wrote and remembers.
+func (t *wtx) recentItem(ext string) (itemRow, bool) {
+	if t.items.off {
+		return itemRow{}, false
+	}
+	r, ok := t.items.recent[ext]
+	return r, ok
+}
+
+// itemOf returns the id and source of the item extID of kind k, as the
+// table has them; sql.ErrNoRows when there is none.
+func (t *Tx) itemOf(extID string, k schema.Kind) (id, source int64, err error) {
+	if r, ok := t.tx.recentItem(extID); ok {
+		if r.kind != string(k) {
+			return 0, 0, sql.ErrNoRows
+		}
+		return r.id, r.source, nil
+	}
+	err = t.tx.QueryRow("SELECT id, COALESCE(source_id,0) FROM items WHERE ext_id=? AND kind=?", extID, k).Scan(&id, &source)
+	return id, source, err
 }
 
 // ItemID resolves an ext id to (item id, kind).
 func (t *Tx) ItemID(extID string) (int64, string, error) {
+	if r, ok := t.tx.recentItem(extID); ok {
+		return r.id, r.kind, nil
+	}
 	return itemID(t.tx, extID)
 }
 
@@ -196,17 +261,15 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 			return false, err
 		}
 	}
-	// The event and the current label, as insertEvent and setCurrent write
-	// them, in bulk: the event's id is the one SQLite would give it.
+	// The event, as insertEvent writes it, in bulk (the id is the one SQLite
+	// would give it), and with it the current label, as setCurrent writes
+	// it (writeCurrent).
 	id, err := t.tx.allocID(bulkEvents)
 	if err != nil {
 		return false, err
 	}
 	err = t.tx.add(bulkEvents, id, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
 	if err != nil {
-		return false, err
-	}
-	if err := t.tx.add(bulkCurrent, role, keyAID, l.ItemID, l.Field, l.Value, id); err != nil {
 		return false, err
 	}
 	t.tx.fresh.wrote(t.tx, l.ItemID, key)

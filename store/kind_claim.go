@@ -54,8 +54,7 @@ func init() {
 
 // PutClaim adds a claim of an existing QA pair (by ext id), with its predictions.
 func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult, error) {
-	var qa, src int64
-	err := t.tx.QueryRow("SELECT id, COALESCE(source_id,0) FROM items WHERE ext_id=? AND kind=?", c.QAID, schema.KindQA).Scan(&qa, &src)
+	qa, src, err := t.itemOf(c.QAID, schema.KindQA)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, fmt.Errorf("%w %q", ErrUnknownPair, c.QAID)
 	}

@@ -167,6 +167,7 @@ type wtx struct {
 	names    map[string]uint32 // statement -> the bulks whose tables it names
 	flushErr error             // a bulk that failed to write under QueryRow
 	fresh    freshLabels       // what an import knows of its items' labels (importtx.go)
+	items    importItems       // what an import knows of the items it wrote (importtx.go)
 	// added is the item the last PutItem created and the prediction fields
 	// put on it since: it has no other predictions (PutPredictions).
 	added       int64
