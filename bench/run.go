@@ -207,7 +207,7 @@ const importPragmas = `PRAGMA journal_mode=WAL;
 PRAGMA synchronous=FULL;
 PRAGMA foreign_keys=ON;
 PRAGMA busy_timeout=10000;
-PRAGMA cache_size=-65536;
+PRAGMA cache_size=-16384;
 `
 
 func (r *runner) size(n int) (*sizeResult, error) {

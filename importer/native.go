@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -159,7 +158,7 @@ func (f *fileData) predictions(r *rec, key string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, sys := range sortedKeys(obj) {
 		var v string
-		if json.Unmarshal(obj[sys], &v) != nil {
+		if decodeString(obj[sys], &v) != nil {
 			return nil, r.errf(key+"."+sys, "want a string, got %s", kind(obj[sys]))
 		}
 		if v = f.prediction(sys, v); v != "" {

@@ -17,7 +17,7 @@ func (t *Tx) SeeFast(space, extID string, s Seen) (Seen, bool, error) {
 		t.tx.register(t.seenRows)
 	}
 	key := space + "\x00" + extID
-	if t.seen.mayHave(key) {
+	if !fastPaths || t.seen.mayHave(key) {
 		if err := t.WriteSeen(); err != nil {
 			return Seen{}, false, err
 		}

@@ -172,7 +172,7 @@ func (t *wtx) finish() error {
 		// A root created by this transaction has no family before it.
 		var was []int64
 		for _, r := range roots {
-			if !t.itemsKnown || r <= t.itemsBefore {
+			if !fastPaths || !t.itemsKnown || r <= t.itemsBefore {
 				was = append(was, r)
 			}
 		}
