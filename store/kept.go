@@ -435,7 +435,9 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 	if len(ids) == 0 {
 		return out, nil
 	}
-	idsJSON := jsonInts(ids)
+	// The members' rows by item id: for a run of consecutive ids (the
+	// families an import wrote) one range of each table, else a list.
+	in, inArgs := membersOf(ids)
 	for k, kids := range byKind {
 		a, ok := attrsOf[k]
 		if !ok {
@@ -465,7 +467,7 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 			return nil, err
 		}
 	}
-	err = eachRow(q, "SELECT item_id, field, role, annotator_id, value FROM current_labels WHERE item_id IN (SELECT value FROM json_each(?))", []any{idsJSON},
+	err = eachRow(q, "SELECT item_id, field, role, annotator_id, value FROM current_labels WHERE item_id "+in, inArgs,
 		func(sc func(...any) error) error {
 			var item, aid int64
 			var field, role, value string
@@ -486,7 +488,7 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = eachRow(q, "SELECT item_id, system, field, value FROM predictions WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, system, field", []any{idsJSON},
+	err = eachRow(q, "SELECT item_id, system, field, value FROM predictions WHERE item_id "+in+" ORDER BY item_id, system, field", inArgs,
 		func(sc func(...any) error) error {
 			var item int64
 			var p tally.Prediction
@@ -502,7 +504,7 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 	err = eachRow(q, `SELECT bi.item_id, bi.batch_id, NOT EXISTS (SELECT 1 FROM batch_assignees x WHERE x.batch_id = bi.batch_id),
 			COALESCE(a.annotator_id, 0)
 		FROM batch_items bi LEFT JOIN assignments a ON a.item_id = bi.item_id AND a.batch_id = bi.batch_id
-		WHERE bi.item_id IN (SELECT value FROM json_each(?)) ORDER BY bi.item_id, bi.batch_id, a.annotator_id`, []any{idsJSON},
+		WHERE bi.item_id `+in+` ORDER BY bi.item_id, bi.batch_id, a.annotator_id`, inArgs,
 		func(sc func(...any) error) error {
 			var item, batch, aid int64
 			var open bool
@@ -521,6 +523,16 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 			return nil
 		})
 	return out, err
+}
+
+// membersOf is the condition on an item id that selects exactly ids, with
+// its arguments: a range when the ids are consecutive, else a list.
+func membersOf(ids []int64) (string, []any) {
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	if hi-lo+1 == int64(len(ids)) {
+		return "BETWEEN ? AND ?", []any{lo, hi}
+	}
+	return "IN (SELECT value FROM json_each(?))", []any{jsonInts(ids)}
 }
 
 // eachRow runs a query and calls fn with a scanner for each row.
