@@ -52,6 +52,7 @@ type runner struct {
 	sizes                    []int
 	tui                      bool
 	command                  string
+	loadStart                string
 	log                      io.Writer
 }
 
@@ -81,6 +82,7 @@ func runCmd(args []string) error {
 		return err
 	}
 	started := time.Now()
+	r.loadStart = loadAverage()
 	var results []*sizeResult
 	for _, n := range r.sizes {
 		res, err := r.size(n)

@@ -19,7 +19,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -48,9 +47,6 @@ var sourceDefaults = map[string][2]string{
 	"GDPR":  {"en", "EU"},
 	"CIVIL": {"fr", "LU"},
 }
-
-// gcPercent is the collector's GOGC during an import.
-const gcPercent = 300
 
 // job is one file to import, its format known.
 type job struct {
@@ -205,10 +201,6 @@ func folderJobs(dir string, prog *progress) ([]job, error) {
 // the files' order. So a labels file may name items of any file of the same
 // invocation, and the queues and the label log keep the files' order.
 func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, error) {
-	// An import allocates fast and keeps little (the live heap is a few
-	// MiB): collecting at 4x the live heap instead of 2x halves the
-	// collector's share of the import for a few tens of MiB.
-	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	w := &writer{opt: opt, prog: prog, sources: map[string]*sourceState{}}
 	var total int64
 	for i, j := range jobs {

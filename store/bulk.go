@@ -197,7 +197,12 @@ func (t *wtx) flushAll() error {
 
 // allBulks are the bulks of the kinds' rows, then those registered by the
 // import (SeeFast).
-func (t *wtx) allBulks() []*bulk { return append(t.bulks[:], t.extra...) }
+func (t *wtx) allBulks() []*bulk {
+	if t.extra == nil {
+		return t.bulks[:]
+	}
+	return t.extra
+}
 
 // flushFor writes the rows a statement may read or depend on: every bulk
 // whose table the statement names. A statement that writes one of these
@@ -263,6 +268,9 @@ const (
 // register adds a bulk of the import's own (flushFor and flushAll write
 // it). It forgets which statements name which bulks.
 func (t *wtx) register(b *bulk) {
+	if t.extra == nil {
+		t.extra = append([]*bulk{}, t.bulks[:]...)
+	}
 	t.extra = append(t.extra, b)
 	t.names = nil
 }

@@ -163,7 +163,7 @@ type wtx struct {
 	itemsKnown  bool
 
 	bulks    [nBulks]*bulk
-	extra    []*bulk           // registered by the import
+	extra    []*bulk           // every bulk, once the import registered its own
 	names    map[string]uint32 // statement -> the bulks whose tables it names
 	flushErr error             // a bulk that failed to write under QueryRow
 	fresh    freshLabels       // what an import knows of its items' labels (importtx.go)
