@@ -20,7 +20,9 @@ import (
 // adds the difference to kept_counts; done_items follows the same way. The
 // state "as it began" is read through a second connection in a read
 // transaction: under WAL it sees the last commit, which is the state this
-// write transaction started from, since it holds the write lock.
+// write transaction started from, since it holds the write lock. A family
+// whose root an import created had no state before it: it is read once.
+// Families load on the transaction's goroutine and are counted on another.
 
 // familyChunk is how many families finish loads per query.
 const familyChunk = 256
