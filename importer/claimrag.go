@@ -155,7 +155,7 @@ func claimragPair(r *rec, q store.QAPair) (store.QAPair, error) {
 	} else if q.Category == "" {
 		q.Category = card
 	}
-	q.Category, _ = schema.Normalize(schema.Category, q.Category)
+	q.Category, _ = normalize(schema.Category, q.Category)
 	hop, err := r.str("hop")
 	if err != nil {
 		return q, err

@@ -236,6 +236,9 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 		if err := tx.RefreshDone(); err != nil {
 			return err
 		}
+		if err := tx.WriteSeen(); err != nil {
+			return err
+		}
 		return tx.EndScratch()
 	})
 	prog.end()

@@ -73,7 +73,9 @@ func (f *fileData) nativeItem(parse nativeKind, r *rec, line []byte) error {
 	if err := printable(r.at, it.idField, "the id", it.id); err != nil {
 		return err
 	}
-	it.at, it.line = r.at, line
+	// The line is kept to stage the item; the reader reuses its buffer
+	// while the writer, on another goroutine, is still behind.
+	it.at, it.line = r.at, slices.Clone(line)
 	return f.out.item(f, it)
 }
 

@@ -148,10 +148,10 @@ func (f *fileData) addClaim(at loc, field, idField, pairField string, c store.Cl
 // empty value is no decision and is skipped; an unknown value is kept
 // verbatim and counted.
 func (f *fileData) addLabel(l labelRec, k schema.Kind) error {
-	if err := schema.CheckField(l.name); err != nil {
+	if err := checkField(l.name); err != nil {
 		return l.at.errf(l.field, "%v", err)
 	}
-	if fd, _ := schema.Lookup(l.name); k != "" && fd.Kind != k {
+	if fd, _ := lookupField(l.name); k != "" && fd.Kind != k {
 		return l.at.errf(l.field, "%s is a field of %s, not of %s", l.name, kindName(fd.Kind), kindName(k))
 	}
 	if l.annotator == "" {
@@ -163,7 +163,7 @@ func (f *fileData) addLabel(l labelRec, k schema.Kind) error {
 	if err := printable(l.at, l.itemField, "the item id", l.item); err != nil {
 		return err
 	}
-	v, known := schema.Normalize(l.name, l.value)
+	v, known := normalize(l.name, l.value)
 	if v == "" {
 		return nil
 	}
@@ -176,7 +176,7 @@ func (f *fileData) addLabel(l labelRec, k schema.Kind) error {
 
 // prediction normalises a system's verdict like an entailment label.
 func (f *fileData) prediction(system, value string) string {
-	v, known := schema.Normalize(schema.Entailment, value)
+	v, known := normalize(schema.Entailment, value)
 	if !known && v != "" {
 		f.sum.count(&f.sum.UnknownPredictions, system, v)
 	}

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -55,7 +54,7 @@ func (f *fileData) nativePair(r *rec) error {
 	}
 	// The generated category is preselected in the TUI, so it must be
 	// canonical when it can be; an unknown one stays as written.
-	q.Category, _ = schema.Normalize(schema.Category, q.Category)
+	q.Category, _ = normalize(schema.Category, q.Category)
 	if q.Hop, err = r.str("hop"); err != nil {
 		return err
 	}
@@ -168,7 +167,7 @@ func (f *fileData) predictions(r *rec, key string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, sys := range sortedKeys(obj) {
 		var v string
-		if json.Unmarshal(obj[sys], &v) != nil {
+		if decodeString(obj[sys], &v) != nil {
 			return nil, r.errf(key+"."+sys, "want a string, got %s", kind(obj[sys]))
 		}
 		if v = f.prediction(sys, v); v != "" {

@@ -356,6 +356,9 @@ func element(name string, record int, raw []byte, start pos) (map[string]json.Ra
 		at, col := place(i)
 		return nil, at.errf("", "invalid UTF-8 at column %d (the input must be UTF-8)", col)
 	}
+	if m, ok := splitObject(raw); ok {
+		return m, nil
+	}
 	var m map[string]json.RawMessage
 	err := json.Unmarshal(raw, &m)
 	var se *json.SyntaxError
@@ -395,6 +398,9 @@ func lineCol(data []byte, off int) (int, int) {
 
 // object decodes one JSONL line into its keys.
 func object(at loc, line []byte) (map[string]json.RawMessage, error) {
+	if m, ok := splitObject(line); ok {
+		return m, nil
+	}
 	var m map[string]json.RawMessage
 	err := json.Unmarshal(line, &m)
 	var se *json.SyntaxError

@@ -23,9 +23,11 @@ func newRec(at loc, path string, m map[string]json.RawMessage) *rec {
 
 // sub reads raw (the value of field) as a nested object.
 func (r *rec) sub(field string, raw json.RawMessage) (*rec, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return nil, r.errf(field, "want an object, got %s", kind(raw))
+	m, ok := splitObject(raw)
+	if !ok {
+		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+			return nil, r.errf(field, "want an object, got %s", kind(raw))
+		}
 	}
 	return newRec(r.at, r.path+field+".", m), nil
 }
@@ -53,7 +55,7 @@ func (r *rec) str(key string) (string, error) {
 		return "", nil
 	}
 	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
+	if err := decodeString(v, &s); err != nil {
 		return "", r.errf(key, "want a string, got %s", kind(v))
 	}
 	return s, nil
@@ -79,7 +81,7 @@ func (r *rec) id(key string) (string, error) {
 		return "", nil
 	}
 	var s string
-	if json.Unmarshal(v, &s) == nil {
+	if decodeString(v, &s) == nil {
 		return s, nil
 	}
 	var n int64
@@ -106,9 +108,11 @@ func (r *rec) array(key string) ([]json.RawMessage, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var out []json.RawMessage
-	if err := json.Unmarshal(v, &out); err != nil {
-		return nil, r.errf(key, "want an array, got %s", kind(v))
+	out, ok := splitArray(v)
+	if !ok {
+		if err := json.Unmarshal(v, &out); err != nil {
+			return nil, r.errf(key, "want an array, got %s", kind(v))
+		}
 	}
 	return out, nil
 }
@@ -119,9 +123,11 @@ func (r *rec) object(key string) (map[string]json.RawMessage, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var out map[string]json.RawMessage
-	if err := json.Unmarshal(v, &out); err != nil {
-		return nil, r.errf(key, "want an object, got %s", kind(v))
+	out, ok := splitObject(v)
+	if !ok {
+		if err := json.Unmarshal(v, &out); err != nil {
+			return nil, r.errf(key, "want an object, got %s", kind(v))
+		}
 	}
 	return out, nil
 }
@@ -134,16 +140,16 @@ func (r *rec) strings(key string) ([]string, error) {
 		return nil, nil
 	}
 	var one string
-	if json.Unmarshal(v, &one) == nil {
+	if decodeString(v, &one) == nil {
 		return []string{one}, nil
 	}
-	var many []json.RawMessage
-	if json.Unmarshal(v, &many) != nil {
+	many, ok := splitArray(v)
+	if !ok && json.Unmarshal(v, &many) != nil {
 		return nil, r.errf(key, "want a string or an array of strings, got %s", kind(v))
 	}
 	out := make([]string, len(many))
 	for i, e := range many {
-		if json.Unmarshal(e, &out[i]) != nil {
+		if decodeString(e, &out[i]) != nil {
 			return nil, r.errf(key+"["+strconv.Itoa(i)+"]", "want a string, got %s", kind(e))
 		}
 	}
@@ -171,16 +177,18 @@ func (r *rec) unknown() ([]string, string) {
 
 // triplet reads [subject, predicate, object].
 func triplet(r *rec, field string, raw json.RawMessage) ([3]string, error) {
-	var parts []json.RawMessage
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return [3]string{}, r.errf(field, "want an array of 3 strings (subject, predicate, object), got %s", kind(raw))
+	parts, ok := splitArray(raw)
+	if !ok {
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return [3]string{}, r.errf(field, "want an array of 3 strings (subject, predicate, object), got %s", kind(raw))
+		}
 	}
 	if len(parts) != 3 {
 		return [3]string{}, r.errf(field, "want 3 strings (subject, predicate, object), got %d elements", len(parts))
 	}
 	var t [3]string
 	for i, p := range parts {
-		if json.Unmarshal(p, &t[i]) != nil {
+		if decodeString(p, &t[i]) != nil {
 			return t, r.errf(field+"["+strconv.Itoa(i)+"]", "want a string, got %s", kind(p))
 		}
 	}

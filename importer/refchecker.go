@@ -187,7 +187,7 @@ func mergePassages(vs []string) string {
 	}
 	has := map[string]bool{}
 	for _, v := range vs {
-		n, _ := schema.Normalize(schema.Entailment, v)
+		n, _ := normalize(schema.Entailment, v)
 		has[n] = true
 	}
 	switch {

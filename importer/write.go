@@ -54,7 +54,12 @@ func (w *writer) read(f *fileData) error {
 		return err
 	}
 	defer t.Close()
-	return parsers[f.format](f, t)
+	if f.format == FormatTRECRun {
+		// A run's lines are staged on the writer itself, not written as
+		// records: it is read on the import's goroutine.
+		return parsers[f.format](f, t)
+	}
+	return parseWhileWriting(f, t, parsers[f.format], w)
 }
 
 // duplicate is the error for an id met twice in one file.
@@ -67,7 +72,7 @@ func duplicate(at loc, field, id string, first store.Seen) error {
 }
 
 func (w *writer) pair(f *fileData, p *pairRec) error {
-	prev, met, err := w.tx.See("item", p.q.ID, w.seen(f, string(schema.KindQA), p.hash, p.at, p.secondary))
+	prev, met, err := w.tx.SeeFast("item", p.q.ID, w.seen(f, string(schema.KindQA), p.hash, p.at, p.secondary))
 	if err != nil {
 		return err
 	}
@@ -100,7 +105,7 @@ func (w *writer) pair(f *fileData, p *pairRec) error {
 }
 
 func (w *writer) claim(f *fileData, c *claimRec) error {
-	prev, met, err := w.tx.See("item", c.c.ID, w.seen(f, string(schema.KindClaim), c.hash, c.at, false))
+	prev, met, err := w.tx.SeeFast("item", c.c.ID, w.seen(f, string(schema.KindClaim), c.hash, c.at, false))
 	if err != nil {
 		return err
 	}
@@ -213,7 +218,7 @@ func (w *writer) writeCopy(f *fileData, p *pairRec) error {
 // writePair writes one QA pair with its context units.
 func (w *writer) writePair(f *fileData, p *pairRec) error {
 	for i, c := range p.q.Contexts {
-		prev, met, err := w.tx.See("context", c.ID, w.seen(f, "context", textHash(c.Text), p.at, false))
+		prev, met, err := w.tx.SeeFast("context", c.ID, w.seen(f, "context", textHash(c.Text), p.at, false))
 		if err != nil {
 			return err
 		}
@@ -413,7 +418,7 @@ func (w *writer) labelItem(l *labelRec) (int64, error) {
 		}
 		last.ext, last.kind, last.id = l.item, kind, id
 	}
-	if fd, _ := schema.Lookup(l.name); last.kind != string(fd.Kind) {
+	if fd, _ := lookupField(l.name); last.kind != string(fd.Kind) {
 		return 0, l.at.errf(l.field, "%s is a field of %s, but %q is %s", l.name, kindName(fd.Kind), l.item, kindName(schema.Kind(last.kind)))
 	}
 	return last.id, nil

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -19,57 +20,130 @@ import (
 // adds the difference to kept_counts; done_items follows the same way. The
 // state "as it began" is read through a second connection in a read
 // transaction: under WAL it sees the last commit, which is the state this
-// write transaction started from, since it holds the write lock.
-
-// touchSpill is how many touched items a write holds in memory before it
-// moves them into a temporary table (an import touches millions).
-var touchSpill = 20000
+// write transaction started from, since it holds the write lock. A family
+// whose root an import created had no state before it: it is read once.
+// Families load on the transaction's goroutine and are counted on another.
 
 // familyChunk is how many families finish loads per query.
 const familyChunk = 256
 
+// idSet is a set of item ids, one bit each: an import touches millions.
+type idSet struct{ words []uint64 }
+
+func (s *idSet) add(id int64) {
+	w := int(id >> 6)
+	if w >= len(s.words) {
+		s.words = append(s.words, make([]uint64, w+1-len(s.words)+len(s.words)/4)...)
+	}
+	s.words[w] |= 1 << (id & 63)
+}
+
+func (s *idSet) has(id int64) bool {
+	w := int(id >> 6)
+	return id >= 0 && w < len(s.words) && s.words[w]&(1<<(id&63)) != 0
+}
+
+// each calls fn with the ids in increasing order, n at a time.
+func (s *idSet) each(n int, fn func(ids []int64) error) error {
+	buf := make([]int64, 0, n)
+	for w, word := range s.words {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &^= 1 << b
+			buf = append(buf, int64(w)<<6|int64(b))
+			if len(buf) == n {
+				if err := fn(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+	}
+	if len(buf) > 0 {
+		return fn(buf)
+	}
+	return nil
+}
+
+func (s *idSet) empty() bool {
+	for _, w := range s.words {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // touch notes items whose families must be recounted before commit.
 func (t *wtx) touch(ids ...int64) error {
 	for _, id := range ids {
-		if id == t.lastTouched && id != 0 {
-			continue
+		if id < 0 {
+			return fmt.Errorf("kept counts: item id %d", id)
 		}
-		t.lastTouched = id
-		if t.spilled {
-			if _, err := t.Exec("INSERT OR IGNORE INTO temp.touched(item_id) VALUES (?)", id); err != nil {
-				return err
-			}
-			continue
-		}
-		if t.touched == nil {
-			t.touched = map[int64]struct{}{}
-		}
-		t.touched[id] = struct{}{}
-		if len(t.touched) > touchSpill {
-			if err := t.spill(); err != nil {
-				return err
-			}
-		}
+		t.touched.add(id)
 	}
 	return nil
 }
 
-func (t *wtx) spill() error {
-	if _, err := t.Tx.Exec("CREATE TEMP TABLE IF NOT EXISTS touched(item_id INTEGER PRIMARY KEY)"); err != nil {
+// chunkCounts is what the counts of one chunk of families change.
+type chunkCounts struct {
+	delta             map[tally.Key]int
+	members           []int64 // items of the families, before or after
+	skipBefore, after map[int64][]tally.Skip
+}
+
+// countChunk computes the old and new contributions of a chunk of families.
+func countChunk(before, after map[int64]*tally.Family) chunkCounts {
+	c := chunkCounts{delta: map[tally.Key]int{}, skipBefore: map[int64][]tally.Skip{}, after: map[int64][]tally.Skip{}}
+	seen := map[int64]bool{}
+	member := func(f *tally.Family) {
+		for _, id := range append([]int64{f.Root.ID}, childIDs(f)...) {
+			if !seen[id] {
+				seen[id] = true
+				c.members = append(c.members, id)
+			}
+		}
+	}
+	for _, f := range before {
+		res := tally.Compute(f)
+		for k, n := range res.Counts {
+			c.delta[k] -= n
+		}
+		for id, who := range res.Skip {
+			c.skipBefore[id] = who
+		}
+		member(f)
+	}
+	for _, f := range after {
+		res := tally.Compute(f)
+		for k, n := range res.Counts {
+			c.delta[k] += n
+		}
+		for id, who := range res.Skip {
+			c.after[id] = who
+		}
+		member(f)
+	}
+	slices.Sort(c.members)
+	return c
+}
+
+func childIDs(f *tally.Family) []int64 {
+	out := make([]int64, len(f.Children))
+	for i := range f.Children {
+		out[i] = f.Children[i].ID
+	}
+	return out
+}
+
+// finish recounts the touched families; the write commits only if it
+// succeeds. The families are loaded here, a chunk at a time, and counted on
+// another goroutine while the next chunk loads.
+func (t *wtx) finish() error {
+	if err := t.flushAll(); err != nil {
 		return err
 	}
-	for id := range t.touched {
-		if _, err := t.Exec("INSERT OR IGNORE INTO temp.touched(item_id) VALUES (?)", id); err != nil {
-			return err
-		}
-	}
-	t.touched, t.spilled = nil, true
-	return nil
-}
-
-// finish recounts the touched families; the write commits only if it succeeds.
-func (t *wtx) finish() error {
-	if !t.spilled && len(t.touched) == 0 {
+	if t.touched.empty() {
 		return nil
 	}
 	var old *readConn
@@ -78,140 +152,102 @@ func (t *wtx) finish() error {
 			old.close()
 		}
 	}()
+	type loaded struct{ before, after map[int64]*tally.Family }
+	work := make(chan loaded, 2)
+	done := make(chan chunkCounts, 2)
+	go func() {
+		defer close(done)
+		for l := range work {
+			done <- countChunk(l.before, l.after)
+		}
+	}()
 	delta := map[tally.Key]int{}
+	pending := 0
+	apply := func(c chunkCounts) error {
+		pending--
+		for k, n := range c.delta {
+			delta[k] += n
+		}
+		return t.syncSkips(c.members, c.skipBefore, c.after)
+	}
 	err := t.eachRootChunk(func(roots []int64) error {
-		if old == nil {
-			var err error
-			if old, err = t.store.openReadConn(); err != nil {
-				return err
+		// A root created by this transaction has no family before it.
+		var was []int64
+		for _, r := range roots {
+			if !fastPaths || !t.itemsKnown || r <= t.itemsBefore {
+				was = append(was, r)
 			}
 		}
-		before, err := loadFamilies(old, roots)
-		if err != nil {
-			return fmt.Errorf("kept counts: families before: %w", err)
+		before := map[int64]*tally.Family{}
+		if len(was) > 0 {
+			if old == nil {
+				var err error
+				if old, err = t.store.openReadConn(); err != nil {
+					return err
+				}
+			}
+			var err error
+			if before, err = loadFamilies(old, was); err != nil {
+				return fmt.Errorf("kept counts: families before: %w", err)
+			}
 		}
 		after, err := loadFamilies(t, roots)
 		if err != nil {
 			return fmt.Errorf("kept counts: families after: %w", err)
 		}
-		skipBefore := map[int64][]tally.Skip{}
-		for _, f := range before {
-			res := tally.Compute(f)
-			for k, n := range res.Counts {
-				delta[k] -= n
-			}
-			for id, who := range res.Skip {
-				skipBefore[id] = who
-			}
+		work <- loaded{before, after}
+		pending++
+		if pending > 1 {
+			return apply(<-done)
 		}
-		skipAfter := map[int64][]tally.Skip{}
-		members := map[int64]bool{}
-		for _, f := range after {
-			res := tally.Compute(f)
-			for k, n := range res.Counts {
-				delta[k] += n
-			}
-			for id, who := range res.Skip {
-				skipAfter[id] = who
-			}
-			members[f.Root.ID] = true
-			for _, c := range f.Children {
-				members[c.ID] = true
-			}
-		}
-		for _, f := range before {
-			members[f.Root.ID] = true
-			for _, c := range f.Children {
-				members[c.ID] = true
-			}
-		}
-		return t.syncSkips(members, skipBefore, skipAfter)
+		return nil
 	})
+	close(work)
+	for c := range done {
+		if err == nil {
+			err = apply(c)
+		}
+	}
 	if err != nil {
 		return err
 	}
 	if err := t.applyDelta(delta); err != nil {
 		return err
 	}
-	t.touched = nil
-	if t.spilled {
-		t.spilled = false
-		if _, err := t.Tx.Exec("DELETE FROM temp.touched"); err != nil {
-			return err
-		}
-	}
-	return nil
+	t.touched = idSet{}
+	return t.flushAll()
 }
 
 // eachRootChunk hands over the roots of the touched families in id order,
 // familyChunk at a time: an item's root is its parent when it has one.
 func (t *wtx) eachRootChunk(fn func(roots []int64) error) error {
-	if !t.spilled {
-		ids := make([]int64, 0, len(t.touched))
-		for id := range t.touched {
-			ids = append(ids, id)
-		}
-		set := map[int64]bool{}
-		for chunk := range slices.Chunk(ids, 500) {
-			rows, err := t.Query("SELECT COALESCE(parent_id, id) FROM items WHERE id IN (SELECT value FROM json_each(?))", jsonInts(chunk))
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var r int64
-				if err := rows.Scan(&r); err != nil {
-					rows.Close()
-					return err
-				}
-				set[r] = true
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-		}
-		roots := make([]int64, 0, len(set))
-		for r := range set {
-			roots = append(roots, r)
-		}
-		slices.Sort(roots)
-		for chunk := range slices.Chunk(roots, familyChunk) {
-			if err := fn(chunk); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, q := range []string{
-		"CREATE TEMP TABLE IF NOT EXISTS touched_roots(id INTEGER PRIMARY KEY)",
-		"DELETE FROM temp.touched_roots",
-		"INSERT OR IGNORE INTO temp.touched_roots SELECT COALESCE(i.parent_id, i.id) FROM temp.touched t JOIN items i ON i.id = t.item_id",
-	} {
-		if _, err := t.Tx.Exec(q); err != nil {
-			return err
-		}
-	}
-	after := int64(-1 << 62)
-	for {
-		chunk, err := int64s(t, "SELECT id FROM temp.touched_roots WHERE id > ? ORDER BY id LIMIT ?", after, familyChunk)
+	var roots idSet
+	err := t.touched.each(500, func(ids []int64) error {
+		rows, err := t.Query("SELECT COALESCE(parent_id, id) FROM items WHERE id IN (SELECT value FROM json_each(?))", jsonInts(ids))
 		if err != nil {
 			return err
 		}
-		if len(chunk) == 0 {
-			_, err := t.Tx.Exec("DELETE FROM temp.touched_roots")
-			return err
+		defer rows.Close()
+		for rows.Next() {
+			var r int64
+			if err := rows.Scan(&r); err != nil {
+				return err
+			}
+			roots.add(r)
 		}
-		if err := fn(chunk); err != nil {
-			return err
-		}
-		after = chunk[len(chunk)-1]
+		return rows.Err()
+	})
+	if err != nil {
+		return err
 	}
+	return roots.each(familyChunk, fn)
 }
 
 // syncSkips brings done_items in step for the members of recounted
-// families: the rows the old contributions implied go, the new ones come.
-func (t *wtx) syncSkips(members map[int64]bool, before, after map[int64][]tally.Skip) error {
-	for id := range members {
+// families (in id order): the rows the old contributions implied go, the
+// new ones come.
+func (t *wtx) syncSkips(members []int64, before, after map[int64][]tally.Skip) error {
+	for _, id := range members {
 		was, now := before[id], after[id]
 		for _, a := range was {
 			if !slices.Contains(now, a) {
@@ -222,8 +258,8 @@ func (t *wtx) syncSkips(members map[int64]bool, before, after map[int64][]tally.
 		}
 		for _, a := range now {
 			if !slices.Contains(was, a) {
-				if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id, gated) VALUES (?,?,?)", id, a.Annotator, a.Gated); err != nil {
-					return fmt.Errorf("kept counts: done_items out of step for item %d, annotator %d: %w", id, a.Annotator, err)
+				if err := t.add(bulkDone, id, a.Annotator, a.Gated); err != nil {
+					return fmt.Errorf("kept counts: done_items out of step: %w", err)
 				}
 			}
 		}
@@ -262,6 +298,9 @@ func (t *wtx) applyDelta(delta map[tally.Key]int) error {
 // recountAll rebuilds kept_counts and done_items from the labels, family by
 // family, and records the rules that computed them.
 func (t *wtx) recountAll() error {
+	if err := t.flushAll(); err != nil {
+		return err
+	}
 	for _, q := range []string{"DELETE FROM kept_counts", "DELETE FROM done_items"} {
 		if _, err := t.Tx.Exec(q); err != nil {
 			return err
@@ -288,7 +327,7 @@ func (t *wtx) recountAll() error {
 			}
 			for id, who := range res.Skip {
 				for _, a := range who {
-					if _, err := t.Exec("INSERT INTO done_items(item_id, annotator_id, gated) VALUES (?,?,?)", id, a.Annotator, a.Gated); err != nil {
+					if err := t.add(bulkDone, id, a.Annotator, a.Gated); err != nil {
 						return err
 					}
 				}
@@ -398,7 +437,9 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 	if len(ids) == 0 {
 		return out, nil
 	}
-	idsJSON := jsonInts(ids)
+	// The members' rows by item id: for a run of consecutive ids (the
+	// families an import wrote) one range of each table, else a list.
+	in, inArgs := membersOf(ids)
 	for k, kids := range byKind {
 		a, ok := attrsOf[k]
 		if !ok {
@@ -428,7 +469,7 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 			return nil, err
 		}
 	}
-	err = eachRow(q, "SELECT item_id, field, role, annotator_id, value FROM current_labels WHERE item_id IN (SELECT value FROM json_each(?))", []any{idsJSON},
+	err = eachRow(q, "SELECT item_id, field, role, annotator_id, value FROM current_labels WHERE item_id "+in, inArgs,
 		func(sc func(...any) error) error {
 			var item, aid int64
 			var field, role, value string
@@ -449,7 +490,7 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = eachRow(q, "SELECT item_id, system, field, value FROM predictions WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, system, field", []any{idsJSON},
+	err = eachRow(q, "SELECT item_id, system, field, value FROM predictions WHERE item_id "+in+" ORDER BY item_id, system, field", inArgs,
 		func(sc func(...any) error) error {
 			var item int64
 			var p tally.Prediction
@@ -465,7 +506,7 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 	err = eachRow(q, `SELECT bi.item_id, bi.batch_id, NOT EXISTS (SELECT 1 FROM batch_assignees x WHERE x.batch_id = bi.batch_id),
 			COALESCE(a.annotator_id, 0)
 		FROM batch_items bi LEFT JOIN assignments a ON a.item_id = bi.item_id AND a.batch_id = bi.batch_id
-		WHERE bi.item_id IN (SELECT value FROM json_each(?)) ORDER BY bi.item_id, bi.batch_id, a.annotator_id`, []any{idsJSON},
+		WHERE bi.item_id `+in+` ORDER BY bi.item_id, bi.batch_id, a.annotator_id`, inArgs,
 		func(sc func(...any) error) error {
 			var item, batch, aid int64
 			var open bool
@@ -484,6 +525,16 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 			return nil
 		})
 	return out, err
+}
+
+// membersOf is the condition on an item id that selects exactly ids, with
+// its arguments: a range when the ids are consecutive, else a list.
+func membersOf(ids []int64) (string, []any) {
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	if hi-lo+1 == int64(len(ids)) {
+		return "BETWEEN ? AND ?", []any{lo, hi}
+	}
+	return "IN (SELECT value FROM json_each(?))", []any{jsonInts(ids)}
 }
 
 // eachRow runs a query and calls fn with a scanner for each row.

@@ -21,10 +21,10 @@ func TestKeptCountsEqualRecount(t *testing.T) {
 	for seed := range uint64(30) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			if seed%2 == 1 {
-				// Odd seeds move touched items to the temporary table at
-				// once, as an import of millions does.
-				defer func(n int) { touchSpill = n }(touchSpill)
-				touchSpill = 2
+				// Odd seeds write rows in bulk two at a time, so bulks
+				// are written at every odd moment of a transaction.
+				defer func(n int) { bulkRows = n }(bulkRows)
+				bulkRows = 2
 			}
 			s := openTemp(t)
 			r := rand.New(rand.NewPCG(seed, 99))

@@ -54,8 +54,7 @@ func init() {
 
 // PutClaim adds a claim of an existing QA pair (by ext id), with its predictions.
 func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult, error) {
-	var qa, src int64
-	err := t.tx.QueryRow("SELECT id, COALESCE(source_id,0) FROM items WHERE ext_id=? AND kind=?", c.QAID, schema.KindQA).Scan(&qa, &src)
+	qa, src, err := t.itemOf(c.QAID, schema.KindQA)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, fmt.Errorf("%w %q", ErrUnknownPair, c.QAID)
 	}
@@ -78,8 +77,8 @@ func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult
 		}
 		addedBy = aid
 	}
-	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by) VALUES (?,?,?,?,?,?,?,?)`,
-		id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy); err != nil {
+	// Written in bulk with the import's other claims (bulk.go).
+	if err := t.tx.add(bulkClaims, id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy); err != nil {
 		return 0, 0, err
 	}
 	return id, res, t.PutPredictions(id, schema.Entailment, c.Predictions)

@@ -77,8 +77,8 @@ func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, 
 	if hop == "" {
 		hop = "single"
 	}
-	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra) VALUES (?,?,?,?,?,?,?,?)`,
-		id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra); err != nil {
+	// Written in bulk with the import's other pairs (bulk.go).
+	if err := t.tx.add(bulkQAPairs, id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra); err != nil {
 		return 0, 0, err
 	}
 	if _, err := t.tx.Exec("DELETE FROM qa_contexts WHERE qa_item_id=?", id); err != nil {

@@ -126,9 +126,15 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 	if err != nil {
 		return err
 	}
-	w := &wtx{Tx: tx, store: s, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}}
+	w := &wtx{Tx: tx, store: s, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}, bulks: newBulks()}
 	defer w.closeStmts()
-	if err := fn(w); err != nil {
+	err = fn(w)
+	if w.flushErr != nil {
+		// Rows written in bulk failed under a read: that is the cause of
+		// whatever fn made of the read.
+		err = w.flushErr
+	}
+	if err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -141,18 +147,31 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 
 // wtx is a write transaction that prepares each distinct statement once: the
 // driver prepares on every Exec otherwise, and an import runs the same few
-// statements thousands of times.
+// statements thousands of times. The rows an import writes most are written
+// in bulk (bulk.go).
 type wtx struct {
 	*sql.Tx
 	store      *Store
 	stmts      map[string]*sql.Stmt
 	annotators map[string]int64 // name -> id, looked up or created in this transaction
 
-	// Items whose families finish recounts (kept.go): in memory, or past
-	// touchSpill in temp.touched.
-	touched     map[int64]struct{}
-	spilled     bool
-	lastTouched int64
+	// Items whose families finish recounts (kept.go).
+	touched idSet
+	// itemsBefore is the largest item id when the transaction began, when
+	// known (an import asks): larger ids are items it created.
+	itemsBefore int64
+	itemsKnown  bool
+
+	bulks    [nBulks]*bulk
+	extra    []*bulk           // every bulk, once the import registered its own
+	names    map[string]uint32 // statement -> the bulks whose tables it names
+	flushErr error             // a bulk that failed to write under QueryRow
+	fresh    freshLabels       // what an import knows of its items' labels (importtx.go)
+	items    importItems       // what an import knows of the items it wrote (importtx.go)
+	// added is the item the last PutItem created and the prediction fields
+	// put on it since: it has no other predictions (PutPredictions).
+	added       int64
+	addedFields []string
 }
 
 func (t *wtx) prepared(q string) (*sql.Stmt, error) {
@@ -168,6 +187,9 @@ func (t *wtx) prepared(q string) (*sql.Stmt, error) {
 }
 
 func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
+	if err := t.flushFor(q); err != nil {
+		return nil, err
+	}
 	st, err := t.prepared(q)
 	if err != nil {
 		return nil, err
@@ -176,6 +198,9 @@ func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
 }
 
 func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
+	if err := t.flushFor(q); err != nil {
+		return nil, err
+	}
 	st, err := t.prepared(q)
 	if err != nil {
 		return nil, err
@@ -184,6 +209,9 @@ func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
 }
 
 func (t *wtx) QueryRow(q string, args ...any) *sql.Row {
+	if err := t.flushFor(q); err != nil && t.flushErr == nil {
+		t.flushErr = err
+	}
 	st, err := t.prepared(q)
 	if err != nil {
 		return t.Tx.QueryRow(q, args...) // carries the same error to Scan

@@ -1,0 +1,55 @@
+// Command bench measures annotate against its rivals on the same data in the
+// same run (issue 11, "Targets"): the sqlite3 shell loading the same rows
+// from CSV for the import, pandas, scikit-learn, statsmodels and NLTK for the
+// reports. It is driven by bench/run.sh and is not part of the tests.
+//
+//	bench gen -claims N -out FILE     write the benchmark JSONL (gen.go)
+//	bench run [flags]                 build the sizes, measure, check, print the table
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: bench gen -claims N -out FILE | bench run [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "gen":
+		err = genCmd(os.Args[2:])
+	case "run":
+		err = runCmd(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func genCmd(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ExitOnError)
+	claims := fs.Int("claims", 10_000, "number of claims (five per QA pair)")
+	out := fs.String("out", "", "file to write")
+	fs.Parse(args)
+	if *out == "" {
+		return fmt.Errorf("gen: -out is required")
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	labels, err := generate(f, *claims)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	fmt.Printf("%d QA pairs, %d claims, %d labels\n", *claims/claimsPerPair, *claims/claimsPerPair*claimsPerPair, labels)
+	return f.Close()
+}

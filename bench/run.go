@@ -1,0 +1,551 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// measure is one process run: wall time measured here, CPU time and peak
+// memory as /usr/bin/time -v reports them.
+type measure struct {
+	Wall, User, Sys float64 // seconds
+	RSS             float64 // MiB, maximum resident set size
+}
+
+func (m measure) CPU() float64 { return m.User + m.Sys }
+
+// sizeResult is everything measured on one size.
+type sizeResult struct {
+	Claims, Pairs, Labels int
+	FileMiB               float64
+
+	Import, Rival measure
+	// Same lists the tables whose rows are identical in annotate's file
+	// and the shell's; Differ those that are not (a failed check).
+	Same, Differ []string
+
+	Reports   map[string]measure // stats, metrics, agreement: median of three
+	Python    map[string]measure
+	PyCompute map[string]float64 // the rival's own time without start-up and CSV reading
+	Mismatch  map[string][]string
+
+	Export map[string]measure
+}
+
+type runner struct {
+	annotate, sqlite, python string
+	work, results            string
+	sizes                    []int
+	tui                      bool
+	command                  string
+	loadStart                string
+	log                      io.Writer
+}
+
+func runCmd(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	r := &runner{log: os.Stderr}
+	sizes := fs.String("sizes", "10000,100000,1000000", "numbers of claims, comma-separated")
+	fs.StringVar(&r.annotate, "annotate", "", "the annotate binary to measure (required)")
+	fs.StringVar(&r.sqlite, "sqlite3", "/usr/bin/sqlite3", "the sqlite3 shell")
+	fs.StringVar(&r.python, "python", "/usr/bin/python3", "a Python with pandas, scikit-learn, statsmodels and NLTK")
+	fs.StringVar(&r.work, "work", filepath.Join(os.TempDir(), "annotate-bench"), "folder for the data and databases")
+	fs.StringVar(&r.results, "results", "", "write the table to this markdown file too")
+	fs.BoolVar(&r.tui, "tui", true, "also run the TUI benchmarks (go test -bench in tui/)")
+	fs.StringVar(&r.command, "command", "", "the command line to record in the results")
+	fs.Parse(args)
+	if r.annotate == "" {
+		return errors.New("run: -annotate is required")
+	}
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < claimsPerPair {
+			return fmt.Errorf("run: bad size %q", s)
+		}
+		r.sizes = append(r.sizes, n)
+	}
+	if err := os.MkdirAll(r.work, 0o755); err != nil {
+		return err
+	}
+	started := time.Now()
+	r.loadStart = loadAverage()
+	var results []*sizeResult
+	for _, n := range r.sizes {
+		res, err := r.size(n)
+		if err != nil {
+			return fmt.Errorf("%d claims: %w", n, err)
+		}
+		results = append(results, res)
+	}
+	var tui map[string]float64
+	if r.tui {
+		var err error
+		if tui, err = r.tuiBench(); err != nil {
+			return err
+		}
+	}
+	table := r.table(results, tui)
+	fmt.Print(table)
+	if r.results != "" {
+		return r.writeResults(table, results, started)
+	}
+	return nil
+}
+
+func (r *runner) logf(format string, args ...any) {
+	fmt.Fprintf(r.log, "%s  "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+// timed runs a command under /usr/bin/time -v, stdin and stdout from and to
+// files ("" for none), in dir ("" for the current folder).
+func (r *runner) timed(dir, stdin, stdout string, args ...string) (measure, error) {
+	tf, err := os.CreateTemp(r.work, "time-*.txt")
+	if err != nil {
+		return measure{}, err
+	}
+	tf.Close()
+	defer os.Remove(tf.Name())
+	cmd := exec.Command("/usr/bin/time", append([]string{"-v", "-o", tf.Name()}, args...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if stdin != "" {
+		f, err := os.Open(stdin)
+		if err != nil {
+			return measure{}, err
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	if stdout != "" {
+		f, err := os.Create(stdout)
+		if err != nil {
+			return measure{}, err
+		}
+		defer f.Close()
+		cmd.Stdout = f
+	}
+	t0 := time.Now()
+	err = cmd.Run()
+	m := measure{Wall: time.Since(t0).Seconds()}
+	if err != nil {
+		return m, fmt.Errorf("%s: %v\n%s", strings.Join(args, " "), err, tail(stderr.String(), 2000))
+	}
+	b, err := os.ReadFile(tf.Name())
+	if err != nil {
+		return m, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if !ok {
+			continue
+		}
+		f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		switch k {
+		case "User time (seconds)":
+			m.User = f
+		case "System time (seconds)":
+			m.Sys = f
+		case "Maximum resident set size (kbytes)":
+			m.RSS = f / 1024
+		}
+	}
+	return m, nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// run runs a command that is not measured and returns its output.
+func (r *runner) run(stdin io.Reader, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Stdin = stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, tail(stderr.String(), 2000))
+	}
+	return out, nil
+}
+
+// tables are annotate's tables that an import fills, in the order the
+// shell loads them (parents before children: foreign keys are on).
+var tables = []string{"sources", "annotators", "items", "context_units", "qa_pairs", "qa_contexts", "claims",
+	"predictions", "label_events", "current_labels", "done_items", "kept_counts", "meta"}
+
+// nullable are the tables with columns that may be NULL: the shell reads
+// them into a TEMP table first (cols) and turns empty fields into NULL (sel).
+var nullable = map[string]struct{ cols, sel string }{
+	"items": {"id, ext_id, kind, source_id, parent_id, hash, origin_file, imported_at",
+		"id, ext_id, kind, NULLIF(source_id,''), NULLIF(parent_id,''), hash, origin_file, imported_at"},
+	"claims": {"item_id, position, subject, predicate, object, text, origin, added_by",
+		"item_id, position, subject, predicate, object, text, origin, NULLIF(added_by,'')"},
+	"label_events": {"id, annotator_id, item_id, field, value, role, created_at, active_ms, session_id, guidelines_version, retracts",
+		"id, annotator_id, item_id, field, NULLIF(value,''), role, created_at, active_ms, NULLIF(session_id,''), guidelines_version, NULLIF(retracts,'')"},
+}
+
+// importPragmas are the connection settings annotate's import runs with
+// (store.Open and store's import): the shell gets the same.
+const importPragmas = `PRAGMA journal_mode=WAL;
+PRAGMA synchronous=FULL;
+PRAGMA foreign_keys=ON;
+PRAGMA busy_timeout=10000;
+PRAGMA cache_size=-16384;
+`
+
+func (r *runner) size(n int) (*sizeResult, error) {
+	res := &sizeResult{Claims: n, Pairs: n / claimsPerPair, Reports: map[string]measure{}, Python: map[string]measure{},
+		PyCompute: map[string]float64{}, Mismatch: map[string][]string{}, Export: map[string]measure{}}
+	dir := filepath.Join(r.work, strconv.Itoa(n))
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "csv"), 0o755); err != nil {
+		return nil, err
+	}
+	data := filepath.Join(dir, "items.jsonl")
+	f, err := os.Create(data)
+	if err != nil {
+		return nil, err
+	}
+	if res.Labels, err = generate(f, n); err != nil {
+		return nil, err
+	}
+	f.Close()
+	st, _ := os.Stat(data)
+	res.FileMiB = float64(st.Size()) / (1 << 20)
+	r.logf("%d claims: %d pairs, %d labels, %.0f MiB of JSONL", n, res.Pairs, res.Labels, res.FileMiB)
+
+	db := filepath.Join(dir, "annotate.db")
+	if res.Import, err = r.timed("", "", "", r.annotate, "--db", db, "import", data); err != nil {
+		return nil, err
+	}
+	r.logf("annotate import: %.2f s, %.0f MiB", res.Import.Wall, res.Import.RSS)
+
+	if err := r.rival(dir, db, res); err != nil {
+		return nil, err
+	}
+	if err := r.reports(dir, db, res); err != nil {
+		return nil, err
+	}
+	for _, format := range []string{"hf", "jsonl", "csv"} {
+		out := filepath.Join(dir, "export-"+format)
+		args := []string{r.annotate, "--db", db, "export", "--format", format, "--out", out}
+		if format != "jsonl" {
+			args = append(args, "--annotator", "a1")
+		}
+		m, err := r.timed("", "", "", args...)
+		if err != nil {
+			return nil, err
+		}
+		res.Export[format] = m
+		r.logf("export %s: %.2f s, %.0f MiB", format, m.Wall, m.RSS)
+		os.RemoveAll(out)
+	}
+	// The data of the largest size is kept for profiling; the rest goes.
+	if n != slices.Max(r.sizes) {
+		os.RemoveAll(dir)
+	}
+	return res, nil
+}
+
+// rival dumps annotate's rows to CSV, has the sqlite3 shell load them into
+// annotate's own schema in one transaction with the same pragmas (the
+// current labels computed by SQL from the events), and checks that both
+// files hold the same rows.
+func (r *runner) rival(dir, db string, res *sizeResult) error {
+	schema, err := r.run(nil, r.sqlite, db, ".schema --nosys")
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t == "current_labels" {
+			continue
+		}
+		out, err := r.run(nil, r.sqlite, "-csv", db, "SELECT * FROM "+t)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "csv", t+".csv"), out, 0o644); err != nil {
+			return err
+		}
+	}
+	// The Python rivals read the current labels as a table (pandas would
+	// not replay an event log).
+	out, err := r.run(nil, r.sqlite, "-csv", "-header", db, "SELECT * FROM current_labels")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "csv", "current_labels.csv"), out, 0o644); err != nil {
+		return err
+	}
+	for _, q := range []struct{ name, sql string }{
+		{"items_h", "SELECT i.id, i.ext_id, i.kind, s.name AS source, COALESCE(i.parent_id, 0) AS parent_id FROM items i LEFT JOIN sources s ON s.id = i.source_id"},
+		{"qa_h", "SELECT item_id, hop, category FROM qa_pairs"},
+		{"claims_h", "SELECT item_id, origin, position FROM claims"},
+		{"predictions_h", "SELECT item_id, system, field, value FROM predictions"},
+		{"annotators_h", "SELECT id, name, human FROM annotators"},
+	} {
+		out, err := r.run(nil, r.sqlite, "-csv", "-header", db, q.sql)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "csv", q.name+".csv"), out, 0o644); err != nil {
+			return err
+		}
+	}
+
+	var load strings.Builder
+	load.WriteString(importPragmas)
+	load.Write(schema)
+	load.WriteString("BEGIN;\n")
+	for _, t := range tables {
+		csv := filepath.Join(dir, "csv", t+".csv")
+		switch {
+		case t == "current_labels":
+			load.WriteString(`INSERT INTO current_labels(item_id, field, role, annotator_id, value, event_id)
+  SELECT item_id, field, role, CASE role WHEN 'adjudicate' THEN 0 ELSE annotator_id END, value, max(id) FROM label_events e
+  WHERE retracts IS NULL AND NOT EXISTS (SELECT 1 FROM label_events r WHERE r.retracts = e.id)
+  GROUP BY item_id, field, role, CASE role WHEN 'adjudicate' THEN 0 ELSE annotator_id END;
+`)
+		case nullable[t].cols != "":
+			n := nullable[t]
+			fmt.Fprintf(&load, "CREATE TEMP TABLE csv_%s(%s);\n.import --csv %s csv_%s\n", t, n.cols, csv, t)
+			fmt.Fprintf(&load, "INSERT INTO %s SELECT %s FROM csv_%s;\nDROP TABLE csv_%s;\n", t, n.sel, t, t)
+		default:
+			fmt.Fprintf(&load, ".import --csv %s %s\n", csv, t)
+		}
+	}
+	load.WriteString("COMMIT;\n")
+	script := filepath.Join(dir, "load.sql")
+	if err := os.WriteFile(script, []byte(load.String()), 0o644); err != nil {
+		return err
+	}
+	rdb := filepath.Join(dir, "sqlite3.db")
+	if res.Rival, err = r.timed("", script, os.DevNull, r.sqlite, rdb); err != nil {
+		return err
+	}
+	r.logf("sqlite3 shell: %.2f s, %.0f MiB", res.Rival.Wall, res.Rival.RSS)
+	for _, t := range tables {
+		a, err := r.digest(db, t)
+		if err != nil {
+			return err
+		}
+		b, err := r.digest(rdb, t)
+		if err != nil {
+			return err
+		}
+		if a == b {
+			res.Same = append(res.Same, t)
+		} else {
+			res.Differ = append(res.Differ, t)
+		}
+	}
+	if len(res.Differ) > 0 {
+		r.logf("CHECK FAILED: tables differ between annotate and the shell: %v", res.Differ)
+	}
+	return nil
+}
+
+// digest hashes a table's rows as the shell prints them, NULL spelled out,
+// in primary key order.
+func (r *runner) digest(db, table string) (string, error) {
+	order := map[string]string{"qa_contexts": "1, 2", "predictions": "1, 2, 3", "current_labels": "1, 2, 3, 4",
+		"done_items": "1, 2", "kept_counts": "1, 2, 3, 4, 5"}[table]
+	if order == "" {
+		order = "1"
+	}
+	cmd := exec.Command(r.sqlite, "-csv", "-nullvalue", "<NULL>", db, "SELECT * FROM "+table+" ORDER BY "+order)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, bufio.NewReaderSize(out, 1<<20)); err != nil {
+		return "", err
+	}
+	if err := cmd.Wait(); err != nil {
+		return "", fmt.Errorf("digest of %s in %s: %w", table, db, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// reports runs annotate's reports (the median of three runs) and the Python
+// rivals on the same labels, and checks every number the rival computes.
+func (r *runner) reports(dir, db string, res *sizeResult) error {
+	for _, rep := range []string{"stats", "metrics", "agreement"} {
+		args := []string{r.annotate, "--db", db, rep, "--json"}
+		if rep != "agreement" {
+			args = append(args, "--annotator", "a1")
+		}
+		out := filepath.Join(dir, rep+".json")
+		var runs []measure
+		for range 3 {
+			m, err := r.timed("", "", out, args...)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, m)
+		}
+		slices.SortFunc(runs, func(a, b measure) int { return cmpFloat(a.Wall, b.Wall) })
+		res.Reports[rep] = runs[1]
+		pyOut := filepath.Join(dir, rep+".py.json")
+		m, err := r.timed("", "", pyOut, r.python, "bench/rivals.py", rep, filepath.Join(dir, "csv"))
+		if err != nil {
+			return err
+		}
+		res.Python[rep] = m
+		mine, err := os.ReadFile(out)
+		if err != nil {
+			return err
+		}
+		theirs, err := os.ReadFile(pyOut)
+		if err != nil {
+			return err
+		}
+		var a, b any
+		if err := json.Unmarshal(mine, &a); err != nil {
+			return fmt.Errorf("annotate %s --json: %w", rep, err)
+		}
+		if err := json.Unmarshal(theirs, &b); err != nil {
+			return fmt.Errorf("rivals.py %s: %w", rep, err)
+		}
+		if t, ok := b.(map[string]any)["_seconds"].(map[string]any); ok {
+			res.PyCompute[rep], _ = t["compute"].(float64)
+		}
+		var diffs []string
+		compared := compare(rep, a, b, &diffs)
+		res.Mismatch[rep] = diffs
+		r.logf("%s: annotate %.3f s, %.0f MiB; Python %.2f s (%.2f s computing), %d numbers compared, %d differ",
+			rep, res.Reports[rep].Wall, res.Reports[rep].RSS, m.Wall, res.PyCompute[rep], compared, len(diffs))
+		for _, d := range diffs[:min(len(diffs), 10)] {
+			r.logf("  CHECK FAILED: %s", d)
+		}
+	}
+	return nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// compare checks every leaf of the rival's JSON (theirs) against annotate's
+// (mine) at the same path, and returns how many numbers it compared. Keys
+// starting with "_" are the rival's own notes.
+func compare(path string, mine, theirs any, diffs *[]string) int {
+	switch t := theirs.(type) {
+	case map[string]any:
+		m, ok := mine.(map[string]any)
+		if !ok {
+			*diffs = append(*diffs, fmt.Sprintf("%s: annotate has %v, the rival an object", path, mine))
+			return 0
+		}
+		n := 0
+		for k, v := range t {
+			if strings.HasPrefix(k, "_") {
+				continue
+			}
+			mv, ok := m[k]
+			if !ok {
+				*diffs = append(*diffs, fmt.Sprintf("%s.%s: missing in annotate's output", path, k))
+				continue
+			}
+			n += compare(path+"."+k, mv, v, diffs)
+		}
+		return n
+	case []any:
+		m, ok := mine.([]any)
+		if !ok || len(m) != len(t) {
+			*diffs = append(*diffs, fmt.Sprintf("%s: annotate has %v, the rival %v", path, mine, theirs))
+			return 0
+		}
+		n := 0
+		for i := range t {
+			n += compare(fmt.Sprintf("%s[%d]", path, i), m[i], t[i], diffs)
+		}
+		return n
+	case float64:
+		m, ok := mine.(float64)
+		if !ok || !near(m, t) {
+			*diffs = append(*diffs, fmt.Sprintf("%s: annotate %v, the rival %v", path, mine, theirs))
+		}
+		return 1
+	case nil:
+		if mine != nil {
+			*diffs = append(*diffs, fmt.Sprintf("%s: annotate %v, the rival null", path, mine))
+		}
+		return 1
+	default:
+		if fmt.Sprint(mine) != fmt.Sprint(theirs) {
+			*diffs = append(*diffs, fmt.Sprintf("%s: annotate %v, the rival %v", path, mine, theirs))
+		}
+		return 0
+	}
+}
+
+// near compares two statistics computed in different orders.
+func near(a, b float64) bool {
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	scale := max(1, max(a, -a), max(b, -b))
+	return d <= 1e-9*scale
+}
+
+// tuiBench runs the TUI's benchmarks on their million-claim store.
+func (r *runner) tuiBench() (map[string]float64, error) {
+	r.logf("TUI benchmarks (go test -bench in tui/; the store of 1M claims is built first)")
+	out, err := r.run(nil, "go", "test", "-run", "^$", "-bench", "BenchmarkHomeFirstFrame|BenchmarkKeypressToNextFrame",
+		"-benchtime", "100x", "-timeout", "60m", "./tui/")
+	if err != nil {
+		return nil, err
+	}
+	got := map[string]float64{}
+	for _, line := range strings.Split(string(out), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 3 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		name := strings.TrimPrefix(fields[0], "Benchmark")
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			name = name[:i]
+		}
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err == nil {
+				got[name+" "+fields[i+1]] = v
+			}
+		}
+	}
+	r.logf("TUI: %v", got)
+	return got, nil
+}

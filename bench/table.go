@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// table is the one table of the run: a row per figure, a column per size,
+// the growth from the smallest size to the largest, and the target.
+func (r *runner) table(res []*sizeResult, tui map[string]float64) string {
+	var b strings.Builder
+	head := []string{"figure"}
+	for _, s := range res {
+		head = append(head, sizeName(s.Claims))
+	}
+	growth := len(res) > 1
+	if growth {
+		head = append(head, fmt.Sprintf("growth %s→%s", sizeName(res[0].Claims), sizeName(res[len(res)-1].Claims)))
+	}
+	head = append(head, "target")
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n")
+	b.WriteString(strings.Repeat("|---", len(head)) + "|\n")
+	row := func(name, target string, unit string, f func(*sizeResult) float64) {
+		cells := []string{name}
+		for _, s := range res {
+			cells = append(cells, num(f(s), unit))
+		}
+		if growth {
+			first, last := f(res[0]), f(res[len(res)-1])
+			g := "—"
+			if first > 0 {
+				g = fmt.Sprintf("×%.1f", last/first)
+			}
+			cells = append(cells, g)
+		}
+		cells = append(cells, target)
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	info := func(name string, f func(*sizeResult) string) {
+		cells := []string{name}
+		for _, s := range res {
+			cells = append(cells, f(s))
+		}
+		if growth {
+			cells = append(cells, "")
+		}
+		cells = append(cells, "")
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	info("QA pairs / claims / labels", func(s *sizeResult) string {
+		return fmt.Sprintf("%d / %d / %d", s.Pairs, s.Claims, s.Labels)
+	})
+	row("JSONL size", "", "MiB", func(s *sizeResult) float64 { return s.FileMiB })
+	row("**import**, annotate: wall", "", "s", func(s *sizeResult) float64 { return s.Import.Wall })
+	row("import, annotate: CPU (user+sys)", "", "s", func(s *sizeResult) float64 { return s.Import.CPU() })
+	row("import, annotate: peak RSS", "≤ 300 MB, flat", "MiB", func(s *sizeResult) float64 { return s.Import.RSS })
+	row("import, sqlite3 shell from CSV: wall", "", "s", func(s *sizeResult) float64 { return s.Rival.Wall })
+	row("import, sqlite3 shell: CPU", "", "s", func(s *sizeResult) float64 { return s.Rival.CPU() })
+	row("import, sqlite3 shell: peak RSS", "", "MiB", func(s *sizeResult) float64 { return s.Rival.RSS })
+	row("import wall, annotate / sqlite3", "≤ 3×", "×", func(s *sizeResult) float64 { return s.Import.Wall / s.Rival.Wall })
+	info("same rows in both files", func(s *sizeResult) string {
+		if len(s.Differ) > 0 {
+			return "NO: " + strings.Join(s.Differ, ", ")
+		}
+		return fmt.Sprintf("yes (%d tables)", len(s.Same))
+	})
+	rivals := map[string]string{"stats": "pandas", "metrics": "pandas + scikit-learn", "agreement": "pandas + statsmodels + scikit-learn + NLTK"}
+	targets := map[string]string{"stats": "< 150 ms", "metrics": "< 150 ms", "agreement": "< 1.5 s"}
+	for _, rep := range []string{"stats", "metrics", "agreement"} {
+		row(fmt.Sprintf("**%s**, annotate (whole process): wall", rep), targets[rep], "ms", func(s *sizeResult) float64 { return s.Reports[rep].Wall * 1000 })
+		row(rep+", annotate: peak RSS", "", "MiB", func(s *sizeResult) float64 { return s.Reports[rep].RSS })
+		row(rep+", "+rivals[rep]+" (whole process): wall", "", "s", func(s *sizeResult) float64 { return s.Python[rep].Wall })
+		row(rep+", "+rivals[rep]+": computing only", "", "s", func(s *sizeResult) float64 { return s.PyCompute[rep] })
+		row(rep+", rival / annotate (whole process)", map[string]string{"agreement": "≥ 5×"}[rep], "×",
+			func(s *sizeResult) float64 { return s.Python[rep].Wall / s.Reports[rep].Wall })
+		info(rep+": every number of the rival equals annotate's", func(s *sizeResult) string {
+			if d := s.Mismatch[rep]; len(d) > 0 {
+				return fmt.Sprintf("NO: %d differ", len(d))
+			}
+			return "yes"
+		})
+	}
+	for _, f := range []string{"hf", "jsonl", "csv"} {
+		row("**export "+f+"**: wall", "measured", "s", func(s *sizeResult) float64 { return s.Export[f].Wall })
+		row("export "+f+": peak RSS", "measured", "MiB", func(s *sizeResult) float64 { return s.Export[f].RSS })
+	}
+	if len(tui) > 0 {
+		b.WriteString("\nTUI (go test -bench in tui/, store of 200,000 pairs / 1,000,000 claims):\n\n")
+		b.WriteString("| figure | value | target |\n|---|---|---|\n")
+		for _, t := range []struct{ key, name, target string }{
+			{"HomeFirstFrame/done800k ms", "home screen first frame, annotator with 800k claims done", "< 300 ms"},
+			{"HomeFirstFrame/home-bench ms", "home screen first frame, new annotator", ""},
+			{"KeypressToNextFrame/qa p99-ms", "keypress → committed decision → next frame, QA pair, p99", "< 16 ms"},
+			{"KeypressToNextFrame/claim p99-ms", "keypress → committed decision → next frame, claim, p99", "< 16 ms"},
+			{"KeypressToNextFrame/qa p50-ms", "the same, QA pair, p50", ""},
+			{"KeypressToNextFrame/claim p50-ms", "the same, claim, p50", ""},
+		} {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", t.name, num(tui[t.key], "ms"), t.target)
+		}
+	}
+	return b.String()
+}
+
+// loadAverage is the machine's one-minute load average.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
+}
+
+func sizeName(claims int) string {
+	switch {
+	case claims >= 1_000_000 && claims%1_000_000 == 0:
+		return fmt.Sprintf("%dM", claims/1_000_000)
+	case claims >= 1000 && claims%1000 == 0:
+		return fmt.Sprintf("%dk", claims/1000)
+	}
+	return fmt.Sprint(claims)
+}
+
+func num(v float64, unit string) string {
+	switch unit {
+	case "ms":
+		if v >= 100 {
+			return fmt.Sprintf("%.0f ms", v)
+		}
+		return fmt.Sprintf("%.1f ms", v)
+	case "s":
+		if v >= 100 {
+			return fmt.Sprintf("%.0f s", v)
+		}
+		return fmt.Sprintf("%.2f s", v)
+	case "MiB":
+		return fmt.Sprintf("%.0f MiB", v)
+	case "×":
+		return fmt.Sprintf("%.1f×", v)
+	}
+	return fmt.Sprint(v)
+}
+
+// writeResults writes the table and how it was made to the results file.
+func (r *runner) writeResults(table string, res []*sizeResult, started time.Time) error {
+	var b strings.Builder
+	b.WriteString("# Benchmark results\n\n")
+	b.WriteString("The last run of `bench/run.sh` (issue 11, Targets). Reproduce with:\n\n")
+	cmd := r.command
+	if cmd == "" {
+		cmd = "bench/run.sh"
+	}
+	fmt.Fprintf(&b, "```\n%s\n```\n\n", cmd)
+	host, _ := os.Hostname()
+	fmt.Fprintf(&b, "Run on %s (%d CPUs, %s/%s), %s, %s in all; load average at the start %s, at the end %s (other\nprocesses on the machine slow annotate's two goroutines more than the one-threaded shell).\n\n",
+		host, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, started.UTC().Format("2006-01-02 15:04 MST"),
+		time.Since(started).Round(time.Second), r.loadStart, loadAverage())
+	b.WriteString(`Each size is generated by bench/gen.go (native JSONL, five claims a pair,
+annotator a1 on everything, a2 on 30% of the pairs), imported by
+` + "`annotate import`" + `, then dumped to CSV and loaded by the sqlite3 shell into
+annotate's own schema (same tables, keys and indexes, same pragmas, one
+transaction; current_labels computed with SQL, done_items and kept_counts
+loaded). Every table of both files is compared row by row. The reports run
+three times (the median is shown); the Python rivals read CSV dumps of the
+same current labels and their numbers are checked against annotate's
+` + "`--json`" + ` output. Times are wall clock of the whole process; memory is the
+peak resident set (` + "`/usr/bin/time -v`" + `).
+
+`)
+	b.WriteString(table)
+	var notes []string
+	for _, s := range res {
+		for rep, d := range s.Mismatch {
+			for _, x := range d {
+				notes = append(notes, fmt.Sprintf("- %s, %s: %s", sizeName(s.Claims), rep, x))
+			}
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\nNumbers that differ:\n\n" + strings.Join(notes[:min(len(notes), 50)], "\n") + "\n")
+	}
+	return os.WriteFile(r.results, []byte(b.String()), 0o644)
+}

@@ -1,0 +1,299 @@
+package importer
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// A fast path for the JSON of import records. encoding/json decodes a record
+// into a map of raw values, and each value again when it is read: nested
+// labels are scanned four times, every raw value copied. These functions
+// split an object or an array into the raw values of its members without
+// copying them (the slices point into the record, which outlives its
+// parsing), and read a string without escapes as it is. They accept only
+// JSON that encoding/json accepts and give what it gives; anything they are
+// not sure of (an escape, a syntax error, a number) makes them say no, and
+// the caller asks encoding/json, whose errors the messages quote.
+
+// splitObject splits b, a JSON object, into its members (the last of
+// duplicate keys wins, as encoding/json does); ok is false when b is not a
+// JSON object or a key has an escape.
+func splitObject(b []byte) (m map[string]json.RawMessage, ok bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false
+	}
+	m = make(map[string]json.RawMessage, 8)
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return m, skipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return nil, false
+		}
+		end, plain := scanString(b, i)
+		if end < 0 || !plain {
+			return nil, false
+		}
+		key := string(b[i+1 : end-1])
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(b, i+1)
+		end = skipValue(b, i, 0)
+		if end < 0 {
+			return nil, false
+		}
+		m[key] = b[i:end:end]
+		i = skipSpace(b, end)
+		if i >= len(b) {
+			return nil, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return m, skipSpace(b, i+1) == len(b)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// splitArray splits b, a JSON array, into its elements.
+func splitArray(b []byte) (out []json.RawMessage, ok bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return nil, false
+	}
+	out = []json.RawMessage{}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return out, skipSpace(b, i+1) == len(b)
+	}
+	for {
+		end := skipValue(b, i, 0)
+		if end < 0 {
+			return nil, false
+		}
+		out = append(out, b[i:end:end])
+		i = skipSpace(b, end)
+		if i >= len(b) {
+			return nil, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return out, skipSpace(b, i+1) == len(b)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// plainString reads raw, a JSON string without escapes, as encoding/json
+// would.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	end, plain := scanString(raw, 0)
+	if end != len(raw) || !plain {
+		return "", false
+	}
+	return string(raw[1 : len(raw)-1]), true
+}
+
+// decodeString is json.Unmarshal(raw, s), quicker for a plain string.
+func decodeString(raw []byte, s *string) error {
+	if v, ok := plainString(raw); ok {
+		*s = v
+		return nil
+	}
+	return json.Unmarshal(raw, s)
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// maxDepth bounds nesting, below encoding/json's own limit (10000).
+const maxDepth = 1000
+
+// skipValue returns the end of the JSON value starting at b[i], -1 when it
+// is not valid JSON (or not one this fast path takes).
+func skipValue(b []byte, i, depth int) int {
+	if i >= len(b) || depth > maxDepth {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, _ := scanString(b, i)
+		return end
+	case c == '{':
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			return i + 1
+		}
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return -1
+			}
+			end, _ := scanString(b, i)
+			if end < 0 {
+				return -1
+			}
+			i = skipSpace(b, end)
+			if i >= len(b) || b[i] != ':' {
+				return -1
+			}
+			if i = skipValue(b, skipSpace(b, i+1), depth+1); i < 0 {
+				return -1
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return -1
+			}
+			switch b[i] {
+			case ',':
+				i = skipSpace(b, i+1)
+			case '}':
+				return i + 1
+			default:
+				return -1
+			}
+		}
+	case c == '[':
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return i + 1
+		}
+		for {
+			if i = skipValue(b, i, depth+1); i < 0 {
+				return -1
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return -1
+			}
+			switch b[i] {
+			case ',':
+				i = skipSpace(b, i+1)
+			case ']':
+				return i + 1
+			default:
+				return -1
+			}
+		}
+	case c == 't':
+		return literal(b, i, "true")
+	case c == 'f':
+		return literal(b, i, "false")
+	case c == 'n':
+		return literal(b, i, "null")
+	case c == '-' || c >= '0' && c <= '9':
+		return scanNumber(b, i)
+	}
+	return -1
+}
+
+func literal(b []byte, i int, word string) int {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return -1
+	}
+	return i + len(word)
+}
+
+// scanNumber returns the end of the number at b[i] (RFC 8259's grammar).
+func scanNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		i++
+	}
+	digits := func() bool {
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case !digits():
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return -1
+		}
+	}
+	return i
+}
+
+// scanString returns the end of the string at b[i] (after its closing
+// quote) and whether it has no escape; -1 when it is not a valid JSON
+// string: a control character, a bad escape, invalid UTF-8 (encoding/json
+// would replace it), or no end.
+func scanString(b []byte, i int) (end int, plain bool) {
+	plain = true
+	for i++; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '"':
+			return i + 1, plain
+		case c < 0x20:
+			return -1, false
+		case c == '\\':
+			plain = false
+			if i+1 >= len(b) {
+				return -1, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) {
+					return -1, false
+				}
+				for _, h := range b[i+2 : i+6] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return -1, false
+					}
+				}
+				i += 6
+			default:
+				return -1, false
+			}
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				return -1, false
+			}
+			i += n
+		}
+	}
+	return -1, false
+}

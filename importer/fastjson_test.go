@@ -1,0 +1,87 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// fastJSONSeeds are records the fast path must read as encoding/json does,
+// or leave to it.
+var fastJSONSeeds = []string{
+	`{}`, ` { } `, `[]`, `[ ]`, `null`, `"x"`, `1`, `{"a":1}`, `{"a":"b","a":"c"}`,
+	`{"id":"gdpr-1","source":"GDPR","contexts":[{"id":"p","text":"T."}],"claims":[{"triplet":["a","b","c"],"labels":{"jo":{"claim_validity":"correct"}}}]}`,
+	"{\"a\" : [1, -2.5e+3, 0, -0, 1E9, true, false, null, {\"b\": []}]\t,\r\n\"c\":\"d\"}",
+	`{"a":"caf\u00e9 \"q\" \\ \/ \n"}`, `{"\u0061":1}`, `{"a":"é ✓ 𝄞"}`, `["x","y",["z"]]`,
+	// Not JSON, or not all of it.
+	`{"a":1,}`, `{"a" 1}`, `{"a":1}}`, `{"a":1} x`, `{a:1}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`,
+	`{"a":tru}`, `{"a":nul}`, `{"a":"x`, `{"a":"\x"}`, `{"a":"\u12"}`, "{\"a\":\"\x01\"}", `[1,]`, `[,1]`, `[1 2]`,
+	`{"a":[}`, `{"a":{"b":1}`, `{"a":"` + "\xff" + `"}`, `{"a":1,"b"}`, ` `, ``, `{"a":NaN}`, `{"a":+1}`, `["\ud800"]`,
+}
+
+func FuzzFastJSON(f *testing.F) {
+	for _, s := range fastJSONSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkFastJSON(t, b) })
+}
+
+// TestFastJSONAgreesWithEncodingJSON runs the seeds (go test -fuzz
+// FuzzFastJSON runs more).
+func TestFastJSONAgreesWithEncodingJSON(t *testing.T) {
+	for _, s := range fastJSONSeeds {
+		checkFastJSON(t, []byte(s))
+	}
+}
+
+func checkFastJSON(t *testing.T, b []byte) {
+	var wantObj map[string]json.RawMessage
+	objErr := json.Unmarshal(b, &wantObj)
+	if got, ok := splitObject(b); ok {
+		if objErr != nil || wantObj == nil {
+			t.Fatalf("%q: fast path read an object, encoding/json: %v", b, objErr)
+		}
+		sameRaw(t, b, got, wantObj)
+	}
+	var wantArr []json.RawMessage
+	arrErr := json.Unmarshal(b, &wantArr)
+	if got, ok := splitArray(b); ok {
+		if arrErr != nil || wantArr == nil || len(got) != len(wantArr) {
+			t.Fatalf("%q: fast path read %d elements, encoding/json %d: %v", b, len(got), len(wantArr), arrErr)
+		}
+		for i := range got {
+			if !bytes.Equal(compact(t, got[i]), compact(t, wantArr[i])) {
+				t.Fatalf("%q: element %d: %s, want %s", b, i, got[i], wantArr[i])
+			}
+		}
+	}
+	var want string
+	strErr := json.Unmarshal(b, &want)
+	if got, ok := plainString(b); ok && (strErr != nil || got != want) {
+		t.Fatalf("%q: fast path read %q, encoding/json %q, %v", b, got, want, strErr)
+	}
+	if m, ok := splitObject(b); ok {
+		for _, v := range m {
+			checkFastJSON(t, v)
+		}
+	}
+}
+
+func sameRaw(t *testing.T, b []byte, got, want map[string]json.RawMessage) {
+	if len(got) != len(want) {
+		t.Fatalf("%q: %d keys, want %d", b, len(got), len(want))
+	}
+	for k, v := range want {
+		if !bytes.Equal(compact(t, got[k]), compact(t, v)) {
+			t.Fatalf("%q: key %q: %s, want %s", b, k, got[k], v)
+		}
+	}
+}
+
+func compact(t *testing.T, raw []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		t.Fatalf("%q is not JSON: %v", raw, err)
+	}
+	return buf.Bytes()
+}

@@ -1,0 +1,106 @@
+package importer
+
+import "errors"
+
+// A file is parsed on a goroutine of its own while the records already
+// parsed are written, in the file's order, on the import's goroutine: the
+// JSON decoding, checks and hashing of a record overlap with the database
+// work of the records before it. The writer sees the same records in the
+// same order as if it parsed them itself, and the first error in the file's
+// order wins: a parse error reaches the writer only after every record
+// before it was written, and a write error stops the parser.
+
+// queuedBatch bounds the records parsed ahead of the writer (with the
+// channel's depth: a few thousand records, a few MiB).
+const queuedBatch = 256
+
+// queued is one parsed record: exactly one of its fields is set.
+type queued struct {
+	p  *pairRec
+	c  *claimRec
+	l  *labelRec
+	it *itemRec
+}
+
+// recordQueue is the parser's sink: it hands records to the writer in
+// batches.
+type recordQueue struct {
+	batch []queued
+	out   chan []queued
+	stop  chan struct{} // closed by the writer when it gives up
+	err   error         // the parser's error, read after out is closed
+}
+
+func newRecordQueue() *recordQueue {
+	return &recordQueue{batch: make([]queued, 0, queuedBatch), out: make(chan []queued, 8), stop: make(chan struct{})}
+}
+
+func (q *recordQueue) pair(_ *fileData, p *pairRec) error   { return q.push(queued{p: p}) }
+func (q *recordQueue) claim(_ *fileData, c *claimRec) error { return q.push(queued{c: c}) }
+func (q *recordQueue) label(_ *fileData, l *labelRec) error { return q.push(queued{l: l}) }
+func (q *recordQueue) item(_ *fileData, it *itemRec) error  { return q.push(queued{it: it}) }
+
+func (q *recordQueue) push(r queued) error {
+	q.batch = append(q.batch, r)
+	if len(q.batch) < queuedBatch {
+		return nil
+	}
+	return q.send()
+}
+
+// errWriterStopped tells the parser the writer has failed: its error is the
+// import's.
+var errWriterStopped = errors.New("importer: the writer stopped")
+
+// send hands the batch over.
+func (q *recordQueue) send() error {
+	if len(q.batch) == 0 {
+		return nil
+	}
+	select {
+	case q.out <- q.batch:
+		q.batch = make([]queued, 0, queuedBatch)
+		return nil
+	case <-q.stop:
+		return errWriterStopped
+	}
+}
+
+// parseWhileWriting runs parse on its own goroutine and writes what it
+// parses to out as it comes.
+func parseWhileWriting(f *fileData, t *textReader, parse func(*fileData, *textReader) error, out sink) error {
+	q := newRecordQueue()
+	pf := *f // the parser's view of the file: same summary, records to q
+	pf.out = q
+	go func() {
+		err := parse(&pf, t)
+		// The records before a parse error are written before it is told.
+		if sendErr := q.send(); err == nil {
+			err = sendErr
+		}
+		q.err = err
+		close(q.out)
+	}()
+	for batch := range q.out {
+		for _, r := range batch {
+			var err error
+			switch {
+			case r.p != nil:
+				err = out.pair(f, r.p)
+			case r.c != nil:
+				err = out.claim(f, r.c)
+			case r.it != nil:
+				err = out.item(f, r.it)
+			default:
+				err = out.label(f, r.l)
+			}
+			if err != nil {
+				close(q.stop)
+				for range q.out { // let the parser end before its file closes
+				}
+				return err
+			}
+		}
+	}
+	return q.err
+}
