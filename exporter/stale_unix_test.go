@@ -22,7 +22,9 @@ func TestKilledExportCleanedUpByTheNext(t *testing.T) {
 	parent := t.TempDir()
 	out := filepath.Join(parent, "ds")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperExportUntilKilled$")
-	cmd.Env = append(os.Environ(), "ANNOTATE_HELPER_EXPORT_OUT="+out)
+	// The child's own temporary folders go under this test's: it is killed
+	// before it could remove them.
+	cmd.Env = append(os.Environ(), "ANNOTATE_HELPER_EXPORT_OUT="+out, "TMPDIR="+t.TempDir())
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

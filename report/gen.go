@@ -462,7 +462,7 @@ func hallucination(rt rater, t *tallies, o GenOptions, sel genSel, d *ErrorDistr
 func judgeAgreement(rt rater, t *tallies, o GenOptions, sel genSel, field string) *JudgeAgreement {
 	classes := slices.Clone(schemaValues(field))
 	k := len(classes)
-	var truth, pred []int
+	cells := pairCells{}
 	for key, n := range t.by {
 		if key.Rater != rt.id || key.Name != tally.GenPair {
 			continue
@@ -482,11 +482,9 @@ func judgeAgreement(rt rater, t *tallies, o GenOptions, sel genSel, field string
 		if pc < 0 {
 			pc = metrics.Other
 		}
-		for range n {
-			truth, pred = append(truth, tc), append(pred, pc)
-		}
+		cells[[2]int{tc, pc}] += n
 	}
-	sortPairs(truth, pred)
+	truth, pred := cells.expand()
 	cm := metrics.NewConfusion(truth, pred, k)
 	r := cm.Report()
 	a := &JudgeAgreement{N: r.N, Classes: classScores(r, classes), Confusion: confusionTable(cm, classes),
