@@ -195,6 +195,8 @@ var tables = []string{"sources", "annotators", "items", "context_units", "qa_pai
 // nullable are the tables with columns that may be NULL: the shell reads
 // them into a TEMP table first (cols) and turns empty fields into NULL (sel).
 var nullable = map[string]struct{ cols, sel string }{
+	"annotators": {"id, name, human, created_at, rate, currency, role",
+		"id, name, human, created_at, NULLIF(rate,''), currency, role"},
 	"items": {"id, ext_id, kind, source_id, parent_id, hash, origin_file, imported_at",
 		"id, ext_id, kind, NULLIF(source_id,''), NULLIF(parent_id,''), hash, origin_file, imported_at"},
 	"claims": {"item_id, position, subject, predicate, object, text, origin, added_by",
