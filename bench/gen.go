@@ -179,8 +179,22 @@ func appendContext(b []byte, q int) []byte {
 }
 
 func appendLabels(b []byte, n int, a1, a2 [][2]string, second bool) ([]byte, int) {
-	b = append(b, `"a1":{`...)
-	for k, l := range a1 {
+	b = appendAnnotator(b, "a1", a1)
+	n += len(a1)
+	if second {
+		b = append(b, ',')
+		b = appendAnnotator(b, "a2", a2)
+		n += len(a2)
+	}
+	return b, n
+}
+
+// appendAnnotator appends "name":{"field":"value",…}.
+func appendAnnotator(b []byte, name string, labels [][2]string) []byte {
+	b = append(b, '"')
+	b = append(b, name...)
+	b = append(b, `":{`...)
+	for k, l := range labels {
 		if k > 0 {
 			b = append(b, ',')
 		}
@@ -190,22 +204,5 @@ func appendLabels(b []byte, n int, a1, a2 [][2]string, second bool) ([]byte, int
 		b = append(b, l[1]...)
 		b = append(b, '"')
 	}
-	b = append(b, '}')
-	n += len(a1)
-	if second {
-		b = append(b, `,"a2":{`...)
-		for k, l := range a2 {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '"')
-			b = append(b, l[0]...)
-			b = append(b, `":"`...)
-			b = append(b, l[1]...)
-			b = append(b, '"')
-		}
-		b = append(b, '}')
-		n += len(a2)
-	}
-	return b, n
+	return append(b, '}')
 }

@@ -161,17 +161,9 @@ func skipValue(b []byte, i, depth int) int {
 			if i = skipValue(b, skipSpace(b, i+1), depth+1); i < 0 {
 				return -1
 			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return -1
-			}
-			switch b[i] {
-			case ',':
-				i = skipSpace(b, i+1)
-			case '}':
-				return i + 1
-			default:
-				return -1
+			var done bool
+			if i, done = afterElement(b, i, '}'); done || i < 0 {
+				return i
 			}
 		}
 	case c == '[':
@@ -183,17 +175,9 @@ func skipValue(b []byte, i, depth int) int {
 			if i = skipValue(b, i, depth+1); i < 0 {
 				return -1
 			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return -1
-			}
-			switch b[i] {
-			case ',':
-				i = skipSpace(b, i+1)
-			case ']':
-				return i + 1
-			default:
-				return -1
+			var done bool
+			if i, done = afterElement(b, i, ']'); done || i < 0 {
+				return i
 			}
 		}
 	case c == 't':
@@ -294,6 +278,22 @@ func scanString(b []byte, i int) (end int, plain bool) {
 			}
 			i += n
 		}
+	}
+	return -1, false
+}
+
+// afterElement reads what follows an element of an object or an array: a
+// comma (it returns where the next element starts) or the closing byte
+// (done: it returns the index after it); -1 for anything else.
+func afterElement(b []byte, i int, closing byte) (next int, done bool) {
+	i = skipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return -1, false
+	case b[i] == ',':
+		return skipSpace(b, i+1), false
+	case b[i] == closing:
+		return i + 1, true
 	}
 	return -1, false
 }
