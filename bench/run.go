@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -411,7 +412,7 @@ func (r *runner) reports(dir, db string, res *sizeResult) error {
 			}
 			runs = append(runs, m)
 		}
-		slices.SortFunc(runs, func(a, b measure) int { return cmpFloat(a.Wall, b.Wall) })
+		slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
 		res.Reports[rep] = runs[1]
 		pyOut := filepath.Join(dir, rep+".py.json")
 		m, err := r.timed("", "", pyOut, r.python, "bench/rivals.py", rep, filepath.Join(dir, "csv"))
@@ -447,16 +448,6 @@ func (r *runner) reports(dir, db string, res *sizeResult) error {
 		}
 	}
 	return nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // compare checks every leaf of the rival's JSON (theirs) against annotate's

@@ -47,16 +47,11 @@ func splitObject(b []byte) (m map[string]json.RawMessage, ok bool) {
 			return nil, false
 		}
 		m[key] = b[i:end:end]
-		i = skipSpace(b, end)
-		if i >= len(b) {
-			return nil, false
+		var done bool
+		if i, done = afterElement(b, end, '}'); done {
+			return m, skipSpace(b, i) == len(b)
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return m, skipSpace(b, i+1) == len(b)
-		default:
+		if i < 0 {
 			return nil, false
 		}
 	}
@@ -79,16 +74,11 @@ func splitArray(b []byte) (out []json.RawMessage, ok bool) {
 			return nil, false
 		}
 		out = append(out, b[i:end:end])
-		i = skipSpace(b, end)
-		if i >= len(b) {
-			return nil, false
+		var done bool
+		if i, done = afterElement(b, end, ']'); done {
+			return out, skipSpace(b, i) == len(b)
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return out, skipSpace(b, i+1) == len(b)
-		default:
+		if i < 0 {
 			return nil, false
 		}
 	}

@@ -14,6 +14,7 @@
 package review
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 
@@ -144,9 +145,9 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 	slices.SortStableFunc(items, func(a, b Item) int {
 		ra, rb := root(a), root(b)
 		if ra != rb {
-			return cmpInt(ra, rb)
+			return cmp.Compare(ra, rb)
 		}
-		return cmpInt(a.ID, b.ID)
+		return cmp.Compare(a.ID, b.ID)
 	})
 	byField := map[string][]Unit{}
 	var acc []Acceptance
@@ -227,7 +228,7 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 	for _, k := range schema.Kinds() {
 		for _, f := range schema.KindFields(k) {
 			us := byField[f.Name]
-			slices.SortStableFunc(us, func(a, b Unit) int { return cmpInt(a.ID, b.ID) })
+			slices.SortStableFunc(us, func(a, b Unit) int { return cmp.Compare(a.ID, b.ID) })
 			p.Units = append(p.Units, us...)
 		}
 	}
@@ -240,16 +241,6 @@ func root(it Item) int64 {
 		return it.Parent
 	}
 	return it.ID
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func at(ls []map[string]string, i int) map[string]string {
