@@ -11,6 +11,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/creack/pty"
+
+	"github.com/annotate-dev/annotate/store"
 )
 
 // The report of issue 16: "y Enter 1 2" typed while annotate starts, before
@@ -25,8 +27,41 @@ import (
 // 2 the second correctness (partially_correct); then n 3 judge q2 invalid
 // for both reasons.
 func TestStartupTypeAheadOnPty(t *testing.T) {
-	s := openStore(t)
-	seedQA(t, s, 0, 0, 0)
+	for _, c := range []struct {
+		name  string
+		kind  string
+		typed string
+	}{
+		{"queue", "qa", "y\r12n3"},
+		// From home: enter opens the first queue with work, then the same.
+		{"home", "", "\ry\r12n3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := openStore(t)
+			seedQA(t, s, 0, 0, 0)
+			typeAtLaunch(t, s, Options{Store: s, Annotator: "jo", Kind: c.kind, Client: "test"}, c.typed, func() bool {
+				return len(labelsOf(t, s, "q1")) >= 4 && len(labelsOf(t, s, "q2")) >= 2
+			})
+			want := map[string]string{"answer_correctness": "partially_correct", "category": "factual_recall",
+				"persona": "citizen", "question_validity": "valid"}
+			if got := labelsOf(t, s, "q1"); !sameMap(got, want) {
+				t.Fatalf("q1: %v, want %v", got, want)
+			}
+			if got, w := labelsOf(t, s, "q2"), map[string]string{"question_validity": "invalid", "invalid_reason": "both"}; !sameMap(got, w) {
+				t.Fatalf("q2: %v, want %v", got, w)
+			}
+			if got := labelsOf(t, s, "q3"); len(got) != 0 {
+				t.Fatalf("q3: %v, want nothing", got)
+			}
+		})
+	}
+}
+
+// typeAtLaunch writes typed to a pseudo terminal of 100×30 in its initial
+// (cooked) mode, then runs the TUI on it until done holds (20 s at most:
+// a guard against a hang, it measures nothing), then ends it.
+func typeAtLaunch(t *testing.T, s *store.Store, opt Options, typed string, done func() bool) {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Fatalf("no pseudo terminal: %v", err)
@@ -38,42 +73,25 @@ func TestStartupTypeAheadOnPty(t *testing.T) {
 	}
 	// Typed before the program starts: the terminal is still cooked, so
 	// the CR of Enter reaches the program as LF.
-	if _, err := ptmx.Write([]byte("y\r12n3")); err != nil {
+	if _, err := ptmx.Write([]byte(typed)); err != nil {
 		t.Fatal(err)
 	}
 	go io.Copy(io.Discard, ptmx) // the screen's output (and the echo)
-
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, Options{Store: s, Annotator: "jo", Kind: "qa", Client: "test"},
-			tea.WithInput(tty), tea.WithOutput(tty), tea.WithoutSignals())
-	}()
-	want := map[string]string{"answer_correctness": "partially_correct", "category": "factual_recall",
-		"persona": "citizen", "question_validity": "valid"}
-	deadline := time.Now().Add(20 * time.Second) // guards against a hang only
-	for {
-		q1, q2 := labelsOf(t, s, "q1"), labelsOf(t, s, "q2")
-		if len(q1) >= 4 && len(q2) >= 2 {
-			break
-		}
+	defer cancel()
+	ended := make(chan error, 1)
+	go func() { ended <- Run(ctx, opt, tea.WithInput(tty), tea.WithOutput(tty), tea.WithoutSignals()) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for !done() {
 		if time.Now().After(deadline) {
 			cancel()
-			t.Fatalf("after 20 s: q1 %v, q2 %v; want q1 %v and q2 invalid (both)", q1, q2, want)
+			<-ended
+			t.Fatalf("after 20 s the keys %q typed at launch have not all been applied", typed)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	cancel()
-	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+	if err := <-ended; err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run: %v", err)
-	}
-	if got := labelsOf(t, s, "q1"); !sameMap(got, want) {
-		t.Fatalf("q1: %v, want %v", got, want)
-	}
-	if got, w := labelsOf(t, s, "q2"), map[string]string{"question_validity": "invalid", "invalid_reason": "both"}; !sameMap(got, w) {
-		t.Fatalf("q2: %v, want %v", got, w)
-	}
-	if got := labelsOf(t, s, "q3"); len(got) != 0 {
-		t.Fatalf("q3: %v, want nothing", got)
 	}
 }
