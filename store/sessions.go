@@ -81,7 +81,7 @@ func (s *Store) SetFlag(annotator string, item int64, field string, flagged bool
 }
 
 // ItemNote returns the annotator's current notes on an item, the notes of
-// its fields one a line in the order they were written, and its flag.
+// its fields one a line in the order of the fields' names, and its flag.
 func (s *Store) ItemNote(annotator string, item int64) (text string, flagged bool, err error) {
 	return itemNote(s.db, annotator, item)
 }
@@ -114,7 +114,7 @@ func fieldNotes(q querier, annotator string, item int64) (map[string]string, err
 
 func itemNote(q querier, annotator string, item int64) (text string, flagged bool, err error) {
 	err = q.QueryRow(`SELECT
-		COALESCE((SELECT group_concat(text, char(10) ORDER BY id) FROM notes WHERE id IN (`+latestNotes+`) AND text<>''),''),
+		COALESCE((SELECT group_concat(text, char(10) ORDER BY field) FROM notes WHERE id IN (`+latestNotes+`) AND text<>''),''),
 		COALESCE((SELECT f.flagged FROM flags f JOIN annotators a ON a.id=f.annotator_id WHERE a.name=? AND f.item_id=? ORDER BY f.id DESC LIMIT 1),0)`,
 		annotator, item, annotator, item).Scan(&text, &flagged)
 	return text, flagged, err

@@ -431,3 +431,36 @@ func TestHiddenUnitIgnoresKeys(t *testing.T) {
 		t.Fatalf("%d events of the lead: keys on the hidden unit were applied", n)
 	}
 }
+
+// The lead's notes are per field too: a note written on the entailment
+// unit starts empty when the lead's note on the claim's claim_validity
+// exists, and saving it leaves that one alone.
+func TestLeadNotesPerField(t *testing.T) {
+	s := openStore(t)
+	seedTwenty(t, s)
+	ref, _ := s.Resolve(claimID(3))
+	if err := s.SetNote("lead", ref.ItemID, schema.ClaimValidity, "well formed?", 0); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, s, Options{Lead: "lead"}, 100, 30)
+	if cur := h.current(); cur != claimID(3)+" "+schema.Entailment {
+		t.Fatalf("on %q", cur)
+	}
+	h.keys("m")
+	n, ok := h.m.cur.(*noteInput)
+	if !ok || n.in.Value() != "" {
+		t.Fatalf("the entailment note does not start empty: %T", h.m.cur)
+	}
+	h.typeText("ask the pilot group")
+	h.keys("enter")
+	notes, err := s.FieldNotes("lead", ref.ItemID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 2 || notes[schema.ClaimValidity] != "well formed?" || notes[schema.Entailment] != "ask the pilot group" {
+		t.Fatalf("lead's notes %v", notes)
+	}
+	if scr := h.screen(); !strings.Contains(scr, "✎ well formed?") {
+		t.Errorf("the lead's notes are not shown:\n%s", scr)
+	}
+}

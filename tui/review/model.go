@@ -21,7 +21,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -181,7 +183,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case noteSavedMsg:
-		e.applyLead(msg.item, msg.err, "Note saved.", func(d *store.ReviewDetail) { d.LeadNote = msg.text })
+		e.applyLead(msg.item, msg.err, "Note saved.", func(d *store.ReviewDetail) { setLeadNote(d, msg.field, msg.text) })
 		return m, nil
 	case flagSavedMsg:
 		status := "Flag removed."
@@ -195,8 +197,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.String() == "ctrl+c" {
 			return m, tea.Quit
 		}
-		// No key acts on an item the screen does not show.
-		if e.tooSmall() {
+		// No key acts on an item the screen does not show (q still leaves).
+		if e.tooSmall() && !keyIs(msg, e.keys.Quit) {
 			e.hiddenKeys++
 			return m, nil
 		}
@@ -217,6 +219,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.cur, cmd = m.cur.Update(msg)
 	m.cur.SetSize(e.w, e.h)
 	return m, cmd
+}
+
+// setLeadNote records a committed note of the lead on one field of the
+// item shown: the notes are per field, LeadNote joins them (as the store's
+// ItemNote: one a line, in the order of the fields' names).
+func setLeadNote(d *store.ReviewDetail, field, text string) {
+	if d.LeadNotes == nil {
+		d.LeadNotes = map[string]string{}
+	}
+	if text == "" {
+		delete(d.LeadNotes, field)
+	} else {
+		d.LeadNotes[field] = text
+	}
+	var lines []string
+	for _, f := range slices.Sorted(maps.Keys(d.LeadNotes)) {
+		lines = append(lines, d.LeadNotes[f])
+	}
+	d.LeadNote = strings.Join(lines, "\n")
 }
 
 // applyLead shows a committed note or flag of the lead on the screens
