@@ -329,8 +329,8 @@ type ReviewDetail struct {
 	Flagged     map[string]bool              // annotator -> flag
 	Final       map[string]string            // adjudicated labels
 	Predictions map[string]string            // system -> value; only when asked for
-	LeadNote    string            // the lead's notes, one a line (ItemNote)
-	LeadNotes   map[string]string // … per field (FieldNotes)
+	LeadNote    string                       // the lead's notes, one a line (ItemNote)
+	LeadNotes   map[string]string            // … per field (FieldNotes)
 	LeadFlagged bool
 }
 
