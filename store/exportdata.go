@@ -135,11 +135,13 @@ func (x *Snapshot) labelCols(o ExportOptions, item string) (string, []any, error
 	case !o.Notes:
 		b.WriteString(", NULL")
 	case o.Labels.Adjudicated:
-		// Adjudication weighs everyone's remarks, so every annotator's latest note.
-		fmt.Fprintf(&b, `, (SELECT group_concat(a.name || ': ' || n.text, char(10)) FROM notes n JOIN annotators a ON a.id = n.annotator_id
-			WHERE n.id IN (SELECT MAX(id) FROM notes WHERE item_id=%s GROUP BY annotator_id) AND n.text <> '')`, item)
+		// Adjudication weighs everyone's remarks, so every annotator's
+		// current notes (the latest per field, one a line).
+		fmt.Fprintf(&b, `, (SELECT group_concat(a.name || ': ' || n.text, char(10) ORDER BY n.id) FROM notes n JOIN annotators a ON a.id = n.annotator_id
+			WHERE n.id IN (SELECT MAX(id) FROM notes WHERE item_id=%s GROUP BY annotator_id, field) AND n.text <> '')`, item)
 	default:
-		fmt.Fprintf(&b, `, (SELECT NULLIF(n.text, '') FROM notes n WHERE n.item_id=%s AND n.annotator_id=? ORDER BY n.id DESC LIMIT 1)`, item)
+		fmt.Fprintf(&b, `, (SELECT group_concat(n.text, char(10) ORDER BY n.id) FROM notes n
+			WHERE n.id IN (SELECT MAX(id) FROM notes WHERE item_id=%s AND annotator_id=? GROUP BY field) AND n.text <> '')`, item)
 		args = append(args, aid)
 	}
 	return b.String(), args, nil

@@ -107,11 +107,14 @@ type ItemView struct {
 	Mine []*Item
 	// Labels are the annotator's current labels by item id, for the item
 	// and its family.
-	Labels  map[int64]map[string]string
-	IsLast  bool // the last of its siblings (the missed-claims step follows)
-	Note    string
-	Flagged bool
-	Aside   any // what the kind shows beside the item (registerAside), nil for most
+	Labels map[int64]map[string]string
+	IsLast bool   // the last of its siblings (the missed-claims step follows)
+	Note   string // the annotator's current notes, one a line (ItemNote)
+	// FieldNotes is the annotator's current note per field ("" : the item
+	// as a whole), never nil.
+	FieldNotes map[string]string
+	Flagged    bool
+	Aside      any // what the kind shows beside the item (registerAside), nil for most
 }
 
 // LabelsOf returns the annotator's labels on an item of the view (never nil).
@@ -174,7 +177,10 @@ func (rx *ReadTx) ItemView(annotator string, id int64) (*ItemView, error) {
 	if v.Aside, err = aside(rx.q, v.Item); err != nil {
 		return nil, err
 	}
-	v.Note, v.Flagged, err = itemNote(rx.q, annotator, id)
+	if v.Note, v.Flagged, err = itemNote(rx.q, annotator, id); err != nil {
+		return nil, err
+	}
+	v.FieldNotes, err = fieldNotes(rx.q, annotator, id)
 	return v, err
 }
 

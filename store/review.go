@@ -329,7 +329,8 @@ type ReviewDetail struct {
 	Flagged     map[string]bool              // annotator -> flag
 	Final       map[string]string            // adjudicated labels
 	Predictions map[string]string            // system -> value; only when asked for
-	LeadNote    string
+	LeadNote    string                       // the lead's notes, one a line (ItemNote)
+	LeadNotes   map[string]string            // … per field (FieldNotes)
 	LeadFlagged bool
 }
 
@@ -370,6 +371,9 @@ func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predic
 			}
 		}
 		if d.LeadNote, d.LeadFlagged, err = itemNote(rx.q, lead, ref.ItemID); err != nil {
+			return err
+		}
+		if d.LeadNotes, err = fieldNotes(rx.q, lead, ref.ItemID); err != nil {
 			return err
 		}
 		if err := scanPairs(rx.q, d.Final, "SELECT field, value FROM current_labels WHERE item_id=? AND role='adjudicate' AND annotator_id=0", ref.ItemID); err != nil {

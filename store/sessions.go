@@ -51,8 +51,10 @@ type Note struct {
 	CreatedAt string
 }
 
-// SetNote records the annotator's note on an item (the latest note wins; an
-// empty text clears it). field is the field on screen when it was written.
+// SetNote records the annotator's note on one field of an item: field is
+// the field on screen when it was written ("" : the item as a whole). Each
+// (annotator, item, field) has its own note; the latest wins and an empty
+// text clears it.
 func (s *Store) SetNote(annotator string, item int64, field, text string, session int64) error {
 	return s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
@@ -78,21 +80,50 @@ func (s *Store) SetFlag(annotator string, item int64, field string, flagged bool
 	})
 }
 
-// ItemNote returns the annotator's current note text and flag on an item.
+// ItemNote returns the annotator's current notes on an item, the notes of
+// its fields one a line in the order of the fields' names, and its flag.
 func (s *Store) ItemNote(annotator string, item int64) (text string, flagged bool, err error) {
 	return itemNote(s.db, annotator, item)
 }
 
+// FieldNotes returns the annotator's current note on each field of an item
+// ("" : the item as a whole); a cleared note is not there.
+func (s *Store) FieldNotes(annotator string, item int64) (map[string]string, error) {
+	return fieldNotes(s.db, annotator, item)
+}
+
+// latestNotes selects the ids of an (annotator name, item)'s latest note per field.
+const latestNotes = `SELECT MAX(n.id) FROM notes n JOIN annotators a ON a.id=n.annotator_id WHERE a.name=? AND n.item_id=? GROUP BY n.field`
+
+func fieldNotes(q querier, annotator string, item int64) (map[string]string, error) {
+	rows, err := q.Query(`SELECT field, text FROM notes WHERE id IN (`+latestNotes+`) AND text<>''`, annotator, item)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var f, t string
+		if err := rows.Scan(&f, &t); err != nil {
+			return nil, err
+		}
+		out[f] = t
+	}
+	return out, rows.Err()
+}
+
 func itemNote(q querier, annotator string, item int64) (text string, flagged bool, err error) {
 	err = q.QueryRow(`SELECT
-		COALESCE((SELECT n.text FROM notes n JOIN annotators a ON a.id=n.annotator_id WHERE a.name=? AND n.item_id=? ORDER BY n.id DESC LIMIT 1),''),
+		COALESCE((SELECT group_concat(text, char(10) ORDER BY field) FROM notes WHERE id IN (`+latestNotes+`) AND text<>''),''),
 		COALESCE((SELECT f.flagged FROM flags f JOIN annotators a ON a.id=f.annotator_id WHERE a.name=? AND f.item_id=? ORDER BY f.id DESC LIMIT 1),0)`,
 		annotator, item, annotator, item).Scan(&text, &flagged)
 	return text, flagged, err
 }
 
 // Notes lists the current notes and flags of every annotator (batch "" : all
-// items), the latest per (annotator, item), for the pilot's feedback meeting.
+// items), for the pilot's feedback meeting: a note under the field it was
+// written on (the latest per annotator, item and field), a flag under the
+// field on screen when it was set (the latest per annotator and item).
 func (s *Store) Notes(batch string) ([]Note, error) {
 	filter := ""
 	args := []any{}
@@ -101,13 +132,13 @@ func (s *Store) Notes(batch string) ([]Note, error) {
 		args = append(args, batch, batch)
 	}
 	rows, err := s.db.Query(`
-		WITH ln AS (SELECT x.* FROM notes x WHERE x.id IN (SELECT MAX(id) FROM notes GROUP BY annotator_id, item_id)`+filter+`),
-		     lf AS (SELECT x.* FROM flags x WHERE x.id IN (SELECT MAX(id) FROM flags GROUP BY annotator_id, item_id)`+filter+`),
-		     keys AS (SELECT annotator_id, item_id FROM ln WHERE text<>'' UNION SELECT annotator_id, item_id FROM lf WHERE flagged)
-		SELECT a.name, i.id, i.ext_id, i.kind, COALESCE(ln.field, lf.field, ''), COALESCE(ln.text,''), COALESCE(lf.flagged,0), COALESCE(ln.created_at, lf.created_at)
+		WITH ln AS (SELECT x.* FROM notes x WHERE x.id IN (SELECT MAX(id) FROM notes GROUP BY annotator_id, item_id, field) AND x.text<>''`+filter+`),
+		     lf AS (SELECT x.* FROM flags x WHERE x.id IN (SELECT MAX(id) FROM flags GROUP BY annotator_id, item_id) AND x.flagged`+filter+`),
+		     keys AS (SELECT annotator_id, item_id, field FROM ln UNION SELECT annotator_id, item_id, field FROM lf)
+		SELECT a.name, i.id, i.ext_id, i.kind, k.field, COALESCE(ln.text,''), lf.id IS NOT NULL, COALESCE(ln.created_at, lf.created_at)
 		FROM keys k JOIN annotators a ON a.id=k.annotator_id JOIN items i ON i.id=k.item_id
-		LEFT JOIN ln ON ln.annotator_id=k.annotator_id AND ln.item_id=k.item_id
-		LEFT JOIN lf ON lf.annotator_id=k.annotator_id AND lf.item_id=k.item_id
+		LEFT JOIN ln ON ln.annotator_id=k.annotator_id AND ln.item_id=k.item_id AND ln.field=k.field
+		LEFT JOIN lf ON lf.annotator_id=k.annotator_id AND lf.item_id=k.item_id AND lf.field=k.field
 		ORDER BY 5, i.id, a.name`, args...)
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func init() {
 	registerKind(kindView{
 		kind: schema.KindAnswerTask, label: "Answer", queue: "Answer tasks", noun: "answer",
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string {
-			return ui.Labelled(st, "Query", answerTaskOf(d).Query.Text, w, nil, nil)
+			return ui.Labelled(st, "Query", ui.Data(answerTaskOf(d).Query.Text), w, nil, nil)
 		},
 		pane:      func(ui.Styles, *itemData, step, int) []string { return nil },
 		paneTitle: func(*itemData, step) string { return "Seed document" },
@@ -429,7 +429,7 @@ func (s *answerScreen) View() string {
 	bottom := []string{e.statusLine(w, s.submitting, false)}
 	bottom = append(bottom, e.helpBar(s.bindings(), w)...)
 	q := s.task.Query
-	top := ui.Labelled(st, "Query", ui.Sanitize(q.Text), w, nil, nil)
+	top := ui.Labelled(st, "Query", ui.Data(q.Text), w, nil, nil)
 	if room := max(2, h/5); len(top) > room {
 		top = append(top[:room-1], st.Dim.Render(ui.Truncate("… (a long query: enlarge the terminal to read all of it)", w)))
 	}

@@ -13,9 +13,10 @@ import (
 // active time. Any of enter, esc or q dismisses it; it comes back after
 // another SessionLimit.
 type breakScreen struct {
-	e     *env
-	under ui.Child
-	w, h  int
+	e       *env
+	under   ui.Child
+	ignored string // the last key ignored: the reminder hides the item
+	w, h    int
 }
 
 func newBreak(e *env, under ui.Child) *breakScreen {
@@ -36,13 +37,23 @@ func (b *breakScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		b.e.nextBreak = b.e.act.session() + b.e.limit
 		return b.under, nil
 	}
+	b.ignored = ignoredKey(km)
 	return b, nil
+}
+
+// ignoredKey names a key an overlay ignores because it hides the item, for
+// the line that says so: no key acts on an item the screen does not show.
+func ignoredKey(km tea.KeyPressMsg) string {
+	return ui.SanitizeLine(km.String())
 }
 
 func (b *breakScreen) View() string {
 	st := b.e.styles
 	msg := "You have annotated for " + clock(b.e.act.session()) + " of active time in this session. " +
 		"Time for a break: everything is saved. Press enter to continue."
+	if b.ignored != "" {
+		msg += " (" + b.ignored + " ignored: this reminder hides the item.)"
+	}
 	inner := max(10, min(60, b.w-6))
 	lines := ui.Wrap(msg, inner)
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1).BorderForeground(st.Warn.GetBackground())

@@ -64,8 +64,8 @@ func claimTop(st ui.Styles, d *itemData, w int) []string {
 func claimPane(st ui.Styles, d *itemData, w int) []string {
 	words := ui.ClaimWords(d.claim)
 	var out []string
-	ans := ui.Sanitize(d.qa.Answer)
-	out = append(out, ui.Labelled(st, "Answer", ans, w, nil, ui.HighlightSpans(ans, words, st.Highlight))...)
+	ans := ui.Data(d.qa.Answer)
+	out = append(out, ui.Labelled(st, "Answer", ans, w, nil, ui.HighlightSpans(string(ans), words, st.Highlight))...)
 	out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(d.qa.Question), w)), "")
 	return append(out, ui.ContextLines(st, d.qa.Contexts, w, words)...)
 }
@@ -73,7 +73,7 @@ func claimPane(st ui.Styles, d *itemData, w int) []string {
 // missedTop: the answer whose claims are checked.
 func missedTop(st ui.Styles, d *itemData, w int) []string {
 	out := []string{st.Label.Render(ui.Truncate("Missed claims · answer of "+ui.SanitizeLine(d.qa.ID), w))}
-	return append(out, ui.WrapStyled(ui.Sanitize(d.qa.Answer), nil, w, nil)...)
+	return append(out, ui.WrapStyled(ui.Data(d.qa.Answer), nil, w, nil)...)
 }
 
 // missedPane lists the claims extracted from the answer and those the

@@ -27,7 +27,7 @@ type itemData struct {
 	isLast   bool              // the last extracted claim of its answer
 	labels   map[string]string // this annotator's current labels on the item
 	parent   map[string]string // … and on the claim's QA pair (missed_claims_checked)
-	note     string
+	notes    map[string]string // this annotator's current note per field ("" : the item as a whole)
 	flagged  bool
 	// view is what the store loaded: kinds with screens of their own (query,
 	// …) read their item from it.
@@ -46,7 +46,10 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 		return nil, err
 	}
 	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{}, isLast: v.IsLast,
-		note: v.Note, flagged: v.Flagged, view: v}
+		notes: v.FieldNotes, flagged: v.Flagged, view: v}
+	if d.notes == nil {
+		d.notes = map[string]string{}
+	}
 	if v.Parent != nil {
 		d.parent = v.LabelsOf(v.Parent.ItemID)
 	}
@@ -153,9 +156,10 @@ type claimAddedMsg struct {
 }
 
 type noteSavedMsg struct {
-	item int64
-	text string
-	err  error
+	item  int64
+	field string
+	text  string
+	err   error
 }
 
 type flagSavedMsg struct {
@@ -277,7 +281,7 @@ func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, 
 
 func setNoteCmd(s *store.Store, annotator string, item int64, field, text string, session int64) tea.Cmd {
 	return func() tea.Msg {
-		return noteSavedMsg{item: item, text: text, err: s.SetNote(annotator, item, field, text, session)}
+		return noteSavedMsg{item: item, field: field, text: text, err: s.SetNote(annotator, item, field, text, session)}
 	}
 }
 

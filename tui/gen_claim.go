@@ -63,5 +63,5 @@ func genClaimTop(st ui.Styles, d *itemData, _ step, w int) []string {
 	}
 	title := "Claim " + itoa(c.Position) + " of " + itoa(n) + " of a generated answer to query " + ui.SanitizeLine(c.Query)
 	out := []string{st.Label.Render(ui.Truncate(title, w))}
-	return append(out, ui.WrapStyled(ui.Sanitize(c.Text), nil, w, &st.Subject)...)
+	return append(out, ui.WrapStyled(ui.Data(c.Text), nil, w, &st.Subject)...)
 }

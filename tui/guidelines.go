@@ -23,7 +23,10 @@ type guideScreen struct {
 	field string // "" : all the guidelines
 	vp    viewport.Model
 	shown string // key of the rendering in the viewport
-	w, h  int
+	// ignored names the last key ignored because the guidelines hide the
+	// item ("": none since they opened).
+	ignored string
+	w, h    int
 }
 
 // guideRenderedMsg carries a rendering of the guidelines.
@@ -154,6 +157,8 @@ func (g *guideScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		g.vp.GotoTop()
 	case keyIs(km, k.Bottom):
 		g.vp.GotoBottom()
+	default:
+		g.ignored = ignoredKey(km)
 	}
 	return g, nil
 }
@@ -173,5 +178,8 @@ func (g *guideScreen) View() string {
 	}
 	head := st.Header.Render(ui.PadRight(ui.Truncate(" "+title, g.w), g.w))
 	foot := st.Dim.Render(ui.Truncate("↑↓ pgup pgdn scroll · esc/q/? close", g.w))
+	if g.ignored != "" {
+		foot = st.Warn.Render(ui.Truncate(g.ignored+" ignored while the guidelines are open · esc/q/? close", g.w))
+	}
 	return head + "\n" + body + "\n" + foot
 }

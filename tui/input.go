@@ -109,11 +109,15 @@ func (in *inputScreen) View() string {
 	return strings.Join(append(append(under, rule), panel...), "\n")
 }
 
-// newNoteInput edits the item's note (empty clears it); enter saves it
-// through store.SetNote.
+// newNoteInput edits the note on the field on screen (empty clears it);
+// enter saves it through store.SetNote, filed under that field.
 func newNoteInput(e *env, s *itemScreen) *inputScreen {
-	item, field := s.d.ref.ItemID, s.guideField()
-	return newInput(e, s, "Note on "+ui.SanitizeLine(s.d.ref.ExtID)+" (empty to clear)", []string{"note"}, true, s.d.note,
+	item, field := s.d.ref.ItemID, s.noteField()
+	on := "the item"
+	if field != "" {
+		on = field
+	}
+	return newInput(e, s, "Note on "+ui.SanitizeLine(s.d.ref.ExtID)+" · "+on+" (empty to clear)", []string{"note"}, true, s.d.notes[field],
 		func(v []string) tea.Cmd {
 			s.saving = true
 			return setNoteCmd(e.store, e.annotator, item, field, v[0], e.session)

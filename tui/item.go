@@ -74,6 +74,18 @@ func (s *itemScreen) complete() bool { return s.at.kind == stepDone }
 // busy reports whether a write is in flight: keys wait (typeahead.go).
 func (s *itemScreen) busy() bool { return s.saving }
 
+// noteField is the field a note written now is about: the field asked, the
+// missed-claims step, or "" (the item as a whole) once nothing is asked.
+func (s *itemScreen) noteField() string {
+	switch s.at.kind {
+	case askField:
+		return s.at.field
+	case askMissed:
+		return "missed_claims"
+	}
+	return ""
+}
+
 // guideField is the guidelines section of what is on screen.
 func (s *itemScreen) guideField() string {
 	switch s.at.kind {
@@ -147,7 +159,11 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			if msg.err != nil {
 				e.err = "Note not saved: " + msg.err.Error()
 			} else {
-				s.d.note = msg.text
+				if msg.text == "" {
+					delete(s.d.notes, msg.field)
+				} else {
+					s.d.notes[msg.field] = msg.text
+				}
 				e.err = ""
 				e.status = "Note saved."
 				if msg.text == "" {
@@ -529,8 +545,12 @@ func (s *itemScreen) header(w int) string {
 	if s.d.flagged {
 		right = append(right, "⚑ flagged")
 	}
-	if s.d.note != "" {
-		right = append(right, "✎ note")
+	if n := len(s.d.notes); n > 0 {
+		mark := "✎ note"
+		if n > 1 {
+			mark = "✎ " + itoa(n) + " notes"
+		}
+		right = append(right, mark)
 	}
 	right = append(right, "session "+clock(e.act.session()))
 	r := " " + strings.Join(right, "  ") + " "

@@ -15,7 +15,7 @@ func init() {
 		kind: schema.KindQuery, label: "Query", queue: "Queries", noun: "query",
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string {
 			q := queryOf(d)
-			return ui.Labelled(st, "Query", q.Text, w, nil, nil)
+			return ui.Labelled(st, "Query", ui.Data(q.Text), w, nil, nil)
 		},
 		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
 			return ui.QueryAbout(st, queryOf(d), w)

@@ -61,7 +61,7 @@ var (
 // moves the marker and the scroll position.
 type relevanceView struct {
 	r       *store.Relevance
-	text    string   // the document, sanitised
+	text    ui.Text  // the document, sanitised
 	chunks  [][2]int // retrieved passages, offsets in text
 	words   map[string]bool
 	folded  string // text folded for the search (made on the first search)
@@ -99,20 +99,20 @@ func relevanceOf(d *itemData) *relevanceView {
 
 // sanitizeKeeping sanitises a document piece by piece between the retrieved
 // chunks' bounds, so their byte offsets still point at the same text.
-func sanitizeKeeping(text string, cs []store.Chunk) (string, [][2]int) {
+func sanitizeKeeping(text string, cs []store.Chunk) (ui.Text, [][2]int) {
 	var cuts []int
 	for _, c := range cs {
 		cuts = append(cuts, runeStart(text, c.Start), runeStart(text, c.End))
 	}
 	sort.Ints(cuts)
 	at := map[int]int{0: 0}
-	var b strings.Builder
+	var b ui.TextBuilder
 	prev := 0
 	for _, c := range append(cuts, len(text)) {
 		if c < prev {
 			continue
 		}
-		b.WriteString(ui.Sanitize(text[prev:c]))
+		b.Add(ui.Data(text[prev:c]))
 		at[c] = b.Len()
 		prev = c
 	}
@@ -123,7 +123,15 @@ func sanitizeKeeping(text string, cs []store.Chunk) (string, [][2]int) {
 			out = append(out, [2]int{s, e})
 		}
 	}
-	return b.String(), out
+	return b.Text(), out
+}
+
+// yearOf is a document's year as text ("" : unknown).
+func yearOf(y int) string {
+	if y == 0 {
+		return ""
+	}
+	return itoa(y)
 }
 
 // runeStart clamps an offset into text and moves it back to a character's start.
@@ -171,24 +179,24 @@ func (v *relevanceView) render(st ui.Styles, w int) {
 	v.rendered = k
 	v.margins = [3]string{"  ", st.Key.Render("┃") + " ", st.Key.Render("▶") + " "}
 	doc := v.r.Document
-	var meta []string
-	for _, s := range []string{doc.Title, doc.Citation, doc.Court, doc.Jurisdiction} {
+	var meta ui.TextBuilder
+	for _, s := range []string{doc.Title, doc.Citation, doc.Court, doc.Jurisdiction, yearOf(doc.Year)} {
 		if s != "" {
-			meta = append(meta, ui.SanitizeLine(s))
+			if meta.Len() > 0 {
+				meta.Add(" · ")
+			}
+			meta.Add(ui.DataLine(s))
 		}
 	}
-	if doc.Year != 0 {
-		meta = append(meta, itoa(doc.Year))
-	}
 	var head []string
-	if len(meta) > 0 {
-		head = append(head, ui.WrapStyled(strings.Join(meta, " · "), nil, w, &st.Label)...)
+	if meta.Len() > 0 {
+		head = append(head, ui.WrapStyled(meta.Text(), nil, w, &st.Label)...)
 	}
 	if len(v.chunks) > 0 {
 		head = append(head, st.Dim.Render(ui.Truncate("┃ marks the passages retrieved for this query (c jumps to them)", w)))
 	}
 	v.head = append(head, "")
-	spans := ui.HighlightSpans(v.text, v.words, st.Highlight)
+	spans := ui.HighlightSpans(string(v.text), v.words, st.Highlight)
 	if len(v.matches) > 0 {
 		spans = mergeSpans(spans, v.matches, st.Highlight.Reverse(true))
 	}
@@ -250,7 +258,7 @@ func (v *relevanceView) search(term string) {
 		return
 	}
 	if v.index == nil {
-		v.folded, v.index = ui.FoldIndex(v.text)
+		v.folded, v.index = ui.FoldIndex(string(v.text))
 	}
 	for from := 0; ; {
 		i := strings.Index(v.folded[from:], f)

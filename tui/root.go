@@ -95,7 +95,19 @@ type env struct {
 	// The queue last worked in during this session: home's enter continues it.
 	lastKind, lastBatch string
 	saves               int // saves started, to match a saveSlowMsg to its save
+	// hiddenKeys counts the keys ignored while the terminal was too small
+	// to show the item (Model.hiddenKey).
+	hiddenKeys int
 }
+
+// tooSmall reports whether the terminal is known and too small to show a
+// screen: the "please enlarge" message is shown instead.
+func (e *env) tooSmall() bool {
+	return e.w > 0 && e.h > 0 && (e.w < minWidth || e.h < minHeight)
+}
+
+// sized reports whether the terminal's size is known.
+func (e *env) sized() bool { return e.w > 0 && e.h > 0 }
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
 
@@ -170,7 +182,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		was := e.tooSmall()
 		e.w, e.h = msg.Width, msg.Height
+		if was && !e.tooSmall() && e.hiddenKeys > 0 {
+			n := e.hiddenKeys
+			e.hiddenKeys = 0
+			e.status = ui.Plural(n, "key") + " typed while the terminal was too small " + isAre(n) + " ignored: the screen was hidden."
+		}
 		e.help.SetWidth(msg.Width)
 		m.cur.SetSize(msg.Width, msg.Height)
 		// Overlays re-render for the new width too.
@@ -216,6 +234,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		e.act.touch()
+		if cmd, hidden := m.hiddenKey(msg); hidden {
+			return m, cmd
+		}
 		if cmd, waits := m.typedAhead(msg); waits {
 			return m, cmd
 		}
@@ -254,9 +275,36 @@ func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
+// hiddenKey ignores a key while the terminal is too small to show the
+// screen: no key acts on an item the annotator cannot see. q and ctrl+c
+// still leave (nothing is lost); every other key is counted, and the
+// "please enlarge" message, then the status line once the screen is back,
+// say how many were ignored. It reports whether it took the key.
+func (m *Model) hiddenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	e := m.e
+	if !e.tooSmall() {
+		return nil, false
+	}
+	if keyIs(msg, e.keys.Quit) {
+		n := e.ahead.drop()
+		e.going = false
+		cmd := m.apply(msg)
+		if n > 0 {
+			e.status = "Left: " + ui.Plural(n, "key") + " typed ahead " + isAre(n) + " not applied."
+		}
+		return cmd, true
+	}
+	e.hiddenKeys++
+	return nil, true
+}
+
 // busy reports whether the screen cannot take a key now: it waits for a
-// save or a load, or a go-to is on its way.
-func (m *Model) busy() bool { return m.e.going || isBusy(m.cur) }
+// save or a load, a go-to is on its way, or the terminal's size is not
+// known yet or too small to show the screen (keys typed at launch wait for
+// the first frame; keys that waited are applied once the screen shows).
+func (m *Model) busy() bool {
+	return m.e.going || !m.e.sized() || m.e.tooSmall() || isBusy(m.cur)
+}
 
 // key hands a key press to the screen, then the keys that waited for it.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -303,14 +351,20 @@ func (m *Model) render() string {
 	if e.w <= 0 || e.h <= 0 {
 		return ""
 	}
-	if e.w < minWidth || e.h < minHeight {
+	if e.tooSmall() {
 		return ui.ClampView(tooSmall(e), e.w, e.h)
 	}
 	return ui.ClampView(m.cur.View(), e.w, e.h)
 }
 
+// tooSmall is the screen shown instead of one that does not fit; it says
+// how many keys were ignored meanwhile (first: the lines that do not fit
+// are cut).
 func tooSmall(e *env) string {
 	msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d. Nothing is lost.", e.w, e.h, minWidth, minHeight)
+	if n := e.hiddenKeys; n > 0 {
+		msg = ui.Plural(n, "key") + " ignored: the screen is hidden. " + msg
+	}
 	return strings.Join(ui.Wrap(msg, e.w), "\n")
 }
 

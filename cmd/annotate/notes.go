@@ -54,7 +54,7 @@ func init() {
 						field = n.Field
 						title := field
 						if title == "" {
-							title = "(no field)"
+							title = "(the item as a whole)"
 						}
 						if field != notes[0].Field {
 							fmt.Fprintln(out) // a blank line between fields

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/annotate-dev/annotate/internal/textsafe"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 	"github.com/spf13/cobra"
@@ -30,7 +31,7 @@ const (
 	evilID    = "q1\x1b[2J"
 	evilSrc   = "GDPR\u009b2J"
 	evilBatch = "b\x1b[31m"
-	evilNote  = "see \x1b]52;c;cHduZWQ=\x07 here"
+	evilNote  = "see \x1b]52;c;cHduZWQ=\x07 here\u2028second\u2067line\u2069\u2029end"
 	evilSys   = "sys\x1b[5m"
 )
 
@@ -129,6 +130,10 @@ func inert(b []byte) string {
 			return fmt.Sprintf("the byte %#x, not UTF-8, at %d", b[i], i)
 		case r < 0x20 && r != '\n' && r != '\t', r == 0x7f, r >= 0x80 && r <= 0x9f:
 			return fmt.Sprintf("the control character %U at %d", r, i)
+		case r == '\u2028' || r == '\u2029':
+			return fmt.Sprintf("the separator %U at %d (a line break the program did not write)", r, i)
+		case textsafe.IsBidiControl(r):
+			return fmt.Sprintf("the bidirectional control %U at %d", r, i)
 		}
 		i += size
 	}
@@ -164,6 +169,7 @@ func TestHostileNamesNeverReachTheTerminal(t *testing.T) {
 		{args: []string{"batch", "list"}, want: "b␛[31m"},
 		{args: []string{"batch", "list", "--json"}, json: true},
 		{args: []string{"notes"}, want: "q1␛[2J"},
+		{args: []string{"notes"}, want: "here␤second�line�␤end"}, // U+2028, U+2067, U+2069, U+2029
 		{args: []string{"notes", "--json"}, json: true},
 		{args: []string{"notes", "--batch", evilBatch}},
 		{args: []string{"review", "--as", "lead", "--json"}, json: true},

@@ -6,9 +6,13 @@
 //
 // Text rules: a C0 control character shows as its Unicode "control picture"
 // (ESC as ␛, BEL as ␇, CR as ␍), DEL as ␡; C1 controls (U+0080–U+009F,
-// including the one-byte CSI U+009B), bidirectional controls and invalid
-// UTF-8 as "�"; U+2028 and U+2029 as a newline. Newline and tab are kept; a
-// CR just before a newline (CRLF) is dropped.
+// including the one-byte CSI U+009B), bidirectional controls (every
+// character of Unicode's Bidi_Control property: embeddings, overrides,
+// isolates and the LRM, RLM and ALM marks) and invalid UTF-8 as "�"; the
+// line and paragraph separators U+2028 and U+2029 as "␤" (they are not line
+// breaks of the output: a terminal or pager that took them for one would
+// break a line where the program did not). Newline and tab are kept; a CR
+// just before a newline (CRLF) is dropped.
 package textsafe
 
 import (
@@ -39,7 +43,7 @@ func Text(s string) string {
 		case IsC1(r):
 			b.WriteRune('\uFFFD')
 		case r == '\u2028' || r == '\u2029':
-			b.WriteByte('\n')
+			b.WriteRune('\u2424') // ␤
 		case IsBidiControl(r):
 			b.WriteRune('\uFFFD')
 		default:
@@ -72,8 +76,9 @@ func plain(s string) bool {
 // terminals obey them even UTF-8 encoded: U+009B is a CSI, U+009D an OSC.
 func IsC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 
-// IsBidiControl reports whether r is an explicit bidirectional formatting
-// character, which can make a line read differently from its bytes.
+// IsBidiControl reports whether r is a bidirectional formatting character
+// (Unicode's Bidi_Control property), which can make a line read differently
+// from its bytes.
 func IsBidiControl(r rune) bool {
-	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u061c'
+	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u061c' || r == '\u200e' || r == '\u200f'
 }

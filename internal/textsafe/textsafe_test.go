@@ -9,18 +9,22 @@ import (
 
 func TestText(t *testing.T) {
 	for in, want := range map[string]string{
-		"a\x1b[31mb":             "a␛[31mb",
-		"\x1b]0;pwned\x07evil":   "␛]0;pwned␇evil",
-		"cr\rx":                  "cr␍x",
-		"crlf\r\nx":              "crlf\nx",
-		"tab\tx":                 "tab\tx",
-		"c1\u009b31m":            "c1�31m",
-		"del\x7f":                "del␡",
-		"bidi\u202ex":            "bidi�x",
-		"bad\xffutf8":            "bad�utf8",
-		"Données « ok »":         "Données « ok »",
-		"line\nbreak\u2028there": "line\nbreak\nthere",
-		"nul\x00":                "nul␀",
+		"a\x1b[31mb":              "a␛[31mb",
+		"\x1b]0;pwned\x07evil":    "␛]0;pwned␇evil",
+		"cr\rx":                   "cr␍x",
+		"crlf\r\nx":               "crlf\nx",
+		"tab\tx":                  "tab\tx",
+		"c1\u009b31m":             "c1�31m",
+		"del\x7f":                 "del␡",
+		"bidi\u202ex":             "bidi�x",
+		"bad\xffutf8":             "bad�utf8",
+		"Données « ok »":          "Données « ok »",
+		"line\nbreak\u2028there":  "line\nbreak␤there",
+		"para\u2029graph":         "para␤graph",
+		"isolate\u2067x\u2069":    "isolate�x�",
+		"marks\u200e\u200f\u061c": "marks���",
+		"embed\u202ax\u202c":      "embed�x�",
+		"nul\x00":                 "nul␀",
 	} {
 		if got := Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)

@@ -241,7 +241,7 @@ func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	case keyIs(km, k.Flag) && a.ready():
 		return a, setFlagCmd(e.store, e.lead, a.detail.ItemID, a.unit().Field, !a.detail.LeadFlagged)
 	case keyIs(km, k.Note) && a.ready():
-		return newNoteInput(e, a, a.detail.ItemRef, a.unit().Field, a.detail.LeadNote), nil
+		return newNoteInput(e, a, a.detail.ItemRef, a.unit().Field, a.detail.LeadNotes[a.unit().Field]), nil
 	}
 	return a, a.decide(km)
 }

@@ -396,3 +396,71 @@ func TestQAPair(t *testing.T) {
 		t.Errorf("final %v, want %v", final, want)
 	}
 }
+
+// No key acts on a unit the screen does not show: on the "please enlarge"
+// screen and under the help, a digit adjudicates nothing and the screen
+// says it was ignored.
+func TestHiddenUnitIgnoresKeys(t *testing.T) {
+	s := openStore(t)
+	seedTwenty(t, s)
+	h := newHarness(t, s, Options{Lead: "lead"}, 100, 30)
+	first := h.current()
+	h.send(sizeMsg(20, 6))
+	h.keys("1", "f")
+	if got := strings.ReplaceAll(h.screen(), "\n", " "); !strings.Contains(got, "2 keys ignored") {
+		t.Fatalf("the small screen does not say the keys were ignored:\n%s", h.screen())
+	}
+	h.send(sizeMsg(100, 30))
+	h.keys("?", "2")
+	if got := h.screen(); !strings.Contains(got, "2 ignored while the help is open") {
+		t.Fatalf("the help does not say the key was ignored:\n%s", got)
+	}
+	h.keys("esc")
+	if cur := h.current(); cur != first {
+		t.Fatalf("on %q, want %q still", cur, first)
+	}
+	ref, _ := s.Resolve(strings.Fields(first)[0])
+	if _, flagged, _ := s.ItemNote("lead", ref.ItemID); flagged {
+		t.Fatal("f flagged the hidden unit")
+	}
+	var n int
+	if err := s.DB().QueryRow("SELECT COUNT(*) FROM label_events e JOIN annotators a ON a.id=e.annotator_id WHERE a.name='lead'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("%d events of the lead: keys on the hidden unit were applied", n)
+	}
+}
+
+// The lead's notes are per field too: a note written on the entailment
+// unit starts empty when the lead's note on the claim's claim_validity
+// exists, and saving it leaves that one alone.
+func TestLeadNotesPerField(t *testing.T) {
+	s := openStore(t)
+	seedTwenty(t, s)
+	ref, _ := s.Resolve(claimID(3))
+	if err := s.SetNote("lead", ref.ItemID, schema.ClaimValidity, "well formed?", 0); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, s, Options{Lead: "lead"}, 100, 30)
+	if cur := h.current(); cur != claimID(3)+" "+schema.Entailment {
+		t.Fatalf("on %q", cur)
+	}
+	h.keys("m")
+	n, ok := h.m.cur.(*noteInput)
+	if !ok || n.in.Value() != "" {
+		t.Fatalf("the entailment note does not start empty: %T", h.m.cur)
+	}
+	h.typeText("ask the pilot group")
+	h.keys("enter")
+	notes, err := s.FieldNotes("lead", ref.ItemID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 2 || notes[schema.ClaimValidity] != "well formed?" || notes[schema.Entailment] != "ask the pilot group" {
+		t.Fatalf("lead's notes %v", notes)
+	}
+	if scr := h.screen(); !strings.Contains(scr, "✎ well formed?") {
+		t.Errorf("the lead's notes are not shown:\n%s", scr)
+	}
+}

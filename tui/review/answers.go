@@ -396,7 +396,7 @@ func (m *AnswersModel) render() string {
 		return ui.ClampView(strings.Join(append(lines, bottom...), "\n"), w, h)
 	}
 	q := u.Task.Query
-	top := ui.Labelled(st, "Query", ui.Sanitize(q.Text), w, nil, nil)
+	top := ui.Labelled(st, "Query", ui.Data(q.Text), w, nil, nil)
 	meta := []string{ui.SanitizeLine(u.ExtID), "by " + ui.SanitizeLine(u.Annotator)}
 	for _, v := range []string{q.Persona, q.Jurisdiction} {
 		if v != "" {

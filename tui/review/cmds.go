@@ -102,14 +102,15 @@ func loadSystemCmd(s *store.Store, q store.SystemQuery, seq int) tea.Cmd {
 
 // noteSavedMsg and flagSavedMsg: the lead's note or flag on an item is committed.
 type noteSavedMsg struct {
-	item int64
-	text string
-	err  error
+	item  int64
+	field string
+	text  string
+	err   error
 }
 
 func setNoteCmd(s *store.Store, lead string, item int64, field, text string) tea.Cmd {
 	return func() tea.Msg {
-		return noteSavedMsg{item: item, text: text, err: s.SetNote(lead, item, field, text, 0)}
+		return noteSavedMsg{item: item, field: field, text: text, err: s.SetNote(lead, item, field, text, 0)}
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 func init() {
 	registerRender(schema.KindQuery, kindRender{
 		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
-			return ui.Labelled(st, "Query", ui.Sanitize(queryIn(d).Text), w, nil, nil)
+			return ui.Labelled(st, "Query", ui.Data(queryIn(d).Text), w, nil, nil)
 		},
 		pane:  func(st ui.Styles, d *store.ReviewDetail, w int) []string { return ui.QueryAbout(st, queryIn(d), w) },
 		title: func(*store.ReviewDetail) string { return "About the query" },
@@ -34,7 +34,7 @@ func init() {
 		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
 			c := genClaimIn(d)
 			title := "Claim " + itoa(c.Position) + " of a generated answer to query " + ui.SanitizeLine(c.Query)
-			return append([]string{st.Label.Render(ui.Truncate(title, w))}, ui.WrapStyled(ui.Sanitize(c.Text), nil, w, &st.Subject)...)
+			return append([]string{st.Label.Render(ui.Truncate(title, w))}, ui.WrapStyled(ui.Data(c.Text), nil, w, &st.Subject)...)
 		},
 		pane: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
 			ev, _ := d.Aside.(*store.GenEvidence)

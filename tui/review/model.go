@@ -21,7 +21,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -70,6 +72,10 @@ type env struct {
 	seq         int
 	styleGen    int // bumped with the styles: rendered panes are stale
 	showHelp    bool
+	// ignored names the last key ignored while the help hid the item;
+	// hiddenKeys counts the keys ignored while the terminal was too small.
+	ignored    string
+	hiddenKeys int
 
 	adj    *adjScreen
 	cells  *cellsScreen
@@ -77,6 +83,11 @@ type env struct {
 }
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
+
+// tooSmall reports whether the terminal is known and too small to show a screen.
+func (e *env) tooSmall() bool {
+	return e.w > 0 && e.h > 0 && (e.w < minWidth || e.h < minHeight)
+}
 
 func (e *env) setStyles() {
 	e.styles = ui.NewStyles(e.dark, e.plain)
@@ -142,7 +153,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	e := m.e
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		was := e.tooSmall()
 		e.w, e.h = msg.Width, msg.Height
+		if n := e.hiddenKeys; was && !e.tooSmall() && n > 0 {
+			e.hiddenKeys = 0
+			e.status = ui.Plural(n, "key") + " typed while the terminal was too small ignored: the screen was hidden."
+		}
 		m.cur.SetSize(msg.Width, msg.Height)
 		return m, nil
 	case tea.BackgroundColorMsg:
@@ -167,7 +183,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case noteSavedMsg:
-		e.applyLead(msg.item, msg.err, "Note saved.", func(d *store.ReviewDetail) { d.LeadNote = msg.text })
+		e.applyLead(msg.item, msg.err, "Note saved.", func(d *store.ReviewDetail) { setLeadNote(d, msg.field, msg.text) })
 		return m, nil
 	case flagSavedMsg:
 		status := "Flag removed."
@@ -181,12 +197,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.String() == "ctrl+c" {
 			return m, tea.Quit
 		}
+		// No key acts on an item the screen does not show (q still leaves).
+		if e.tooSmall() && !keyIs(msg, e.keys.Quit) {
+			e.hiddenKeys++
+			return m, nil
+		}
 		if e.showHelp {
 			e.showHelp = !keyIs(msg, e.keys.Help, e.keys.Close, e.keys.Quit)
+			e.ignored = ""
+			if e.showHelp {
+				e.ignored = ui.SanitizeLine(msg.String())
+			}
 			return m, nil
 		}
 		if _, typing := m.cur.(*noteInput); !typing && keyIs(msg, e.keys.Help) {
-			e.showHelp = true
+			e.showHelp, e.ignored = true, ""
 			return m, nil
 		}
 	}
@@ -194,6 +219,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.cur, cmd = m.cur.Update(msg)
 	m.cur.SetSize(e.w, e.h)
 	return m, cmd
+}
+
+// setLeadNote records a committed note of the lead on one field of the
+// item shown: the notes are per field, LeadNote joins them (as the store's
+// ItemNote: one a line, in the order of the fields' names).
+func setLeadNote(d *store.ReviewDetail, field, text string) {
+	if d.LeadNotes == nil {
+		d.LeadNotes = map[string]string{}
+	}
+	if text == "" {
+		delete(d.LeadNotes, field)
+	} else {
+		d.LeadNotes[field] = text
+	}
+	var lines []string
+	for _, f := range slices.Sorted(maps.Keys(d.LeadNotes)) {
+		lines = append(lines, d.LeadNotes[f])
+	}
+	d.LeadNote = strings.Join(lines, "\n")
 }
 
 // applyLead shows a committed note or flag of the lead on the screens
@@ -238,13 +282,20 @@ func (m *Model) render() string {
 	if e.w <= 0 || e.h <= 0 {
 		return ""
 	}
-	if e.w < minWidth || e.h < minHeight {
+	if e.tooSmall() {
 		msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d.", e.w, e.h, minWidth, minHeight)
+		if n := e.hiddenKeys; n > 0 {
+			msg = ui.Plural(n, "key") + " ignored: the screen is hidden. " + msg
+		}
 		return ui.ClampView(strings.Join(ui.Wrap(msg, e.w), "\n"), e.w, e.h)
 	}
 	if e.showHelp {
 		lines := append([]string{e.styles.Title.Render("Review keys"), ""}, e.fullHelp(e.w)...)
-		lines = append(lines, "", e.styles.Dim.Render(ui.Truncate("? or esc closes", e.w)))
+		foot := e.styles.Dim.Render(ui.Truncate("? or esc closes", e.w))
+		if e.ignored != "" {
+			foot = e.styles.Warn.Render(ui.Truncate(e.ignored+" ignored while the help is open · ? or esc closes", e.w))
+		}
+		lines = append(lines, "", foot)
 		for len(lines) < e.h {
 			lines = append(lines, "")
 		}

@@ -273,7 +273,7 @@ func (s *walkerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	case keyIs(km, k.Flag) && s.detail != nil:
 		return s, setFlagCmd(e.store, e.lead, s.detail.ItemID, schema.Entailment, !s.detail.LeadFlagged)
 	case keyIs(km, k.Note) && s.detail != nil:
-		return newNoteInput(e, s, s.detail.ItemRef, schema.Entailment, s.detail.LeadNote), nil
+		return newNoteInput(e, s, s.detail.ItemRef, schema.Entailment, s.detail.LeadNotes[schema.Entailment]), nil
 	}
 	return s, nil
 }

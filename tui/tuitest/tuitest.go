@@ -50,6 +50,7 @@ var named = map[string]tea.KeyPressMsg{
 	"pgup":      {Code: tea.KeyPgUp},
 	"pgdown":    {Code: tea.KeyPgDown},
 	"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+	"ctrl+j":    {Code: 'j', Mod: tea.ModCtrl}, // enter through a tty not yet in raw mode (LF)
 	"space":     {Code: tea.KeySpace, Text: " "},
 }
 

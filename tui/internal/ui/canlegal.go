@@ -14,7 +14,7 @@ import (
 // QueryTop renders a query's text and, dim under it, its persona, province
 // and legal issue.
 func QueryTop(st Styles, q *store.Query, w int) []string {
-	out := Labelled(st, "Query", Sanitize(q.Text), w, nil, nil)
+	out := Labelled(st, "Query", Data(q.Text), w, nil, nil)
 	var meta []string
 	for _, v := range []string{q.Persona, q.Jurisdiction, q.Issue} {
 		if v != "" {
@@ -36,7 +36,7 @@ func QueryAbout(st Styles, q *store.Query, w int) []string {
 	var out []string
 	for _, kv := range [][2]string{{"Persona", q.Persona}, {"Province", q.Jurisdiction}, {"Issue", q.Issue}, {"Seed", seed}} {
 		if kv[1] != "" {
-			out = append(out, Labelled(st, kv[0], kv[1], w, nil, nil)...)
+			out = append(out, Labelled(st, kv[0], Data(kv[1]), w, nil, nil)...)
 		}
 	}
 	return out
@@ -51,8 +51,8 @@ func DocumentLines(st Styles, doc *store.Document, words map[string]bool, w int)
 			head += " · " + SanitizeLine(v)
 		}
 	}
-	text := Sanitize(doc.Text)
-	return append([]string{st.Dim.Render(Truncate(head, w))}, WrapStyled(text, HighlightSpans(text, words, st.Highlight), w, nil)...)
+	text := Data(doc.Text)
+	return append([]string{st.Dim.Render(Truncate(head, w))}, WrapStyled(text, HighlightSpans(string(text), words, st.Highlight), w, nil)...)
 }
 
 // GenEvidence renders what a generated claim is judged against, the words
@@ -70,8 +70,8 @@ func GenEvidence(st Styles, ev *store.GenEvidence, claim, field, answer string, 
 			out = append(out, Wrap("No accepted gold answer for this query yet: the lead accepts gold answers first (annotate review --kind answer_task).", w)...)
 			return
 		}
-		text := Sanitize(ev.Gold.Text)
-		out = append(out, WrapStyled(text, HighlightSpans(text, words, st.Highlight), w, nil)...)
+		text := Data(ev.Gold.Text)
+		out = append(out, WrapStyled(text, HighlightSpans(string(text), words, st.Highlight), w, nil)...)
 		if len(ev.Gold.Citations) > 0 {
 			out = append(out, st.Dim.Render(Truncate("Cites: "+SanitizeLine(strings.Join(ev.Gold.Citations, "; ")), w)))
 		}
@@ -103,7 +103,7 @@ func GenEvidence(st Styles, ev *store.GenEvidence, claim, field, answer string, 
 	}
 	if answer != "" {
 		out = append(out, "", st.Dim.Render(Truncate("The generated answer:", w)))
-		out = append(out, WrapStyled(Sanitize(answer), nil, w, &st.Dim)...)
+		out = append(out, WrapStyled(Data(answer), nil, w, &st.Dim)...)
 	}
 	return out
 }

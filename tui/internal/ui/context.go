@@ -25,7 +25,7 @@ type Span struct {
 
 // WrapStyled wraps sanitised text to width and styles the spans on the
 // wrapped lines. base styles the rest (nil: unstyled).
-func WrapStyled(text string, spans []Span, width int, base *lipgloss.Style) []string {
+func WrapStyled(text Text, spans []Span, width int, base *lipgloss.Style) []string {
 	lines, _ := WrapStyledAt(text, spans, width, base)
 	return lines
 }
@@ -170,14 +170,14 @@ func ContextLines(st Styles, ctx []store.Context, w int, set map[string]bool) []
 			title = "¶ " + strconv.Itoa(i+1) + "/" + strconv.Itoa(len(ctx)) + " · " + SanitizeLine(c.ID)
 		}
 		out = append(out, st.Dim.Render(Truncate(title, w)))
-		text := Sanitize(c.Text)
-		out = append(out, WrapStyled(text, HighlightSpans(text, set, st.Highlight), w, nil)...)
+		text := Data(c.Text)
+		out = append(out, WrapStyled(text, HighlightSpans(string(text), set, st.Highlight), w, nil)...)
 	}
 	return out
 }
 
 // Labelled renders "Label  text" with the text wrapped under a hanging indent.
-func Labelled(st Styles, label, text string, w int, textStyle *lipgloss.Style, spans []Span) []string {
+func Labelled(st Styles, label string, text Text, w int, textStyle *lipgloss.Style, spans []Span) []string {
 	indent := TextWidth(label) + 1
 	if w-indent < 12 {
 		// Too narrow for a hanging indent: label on its own line.

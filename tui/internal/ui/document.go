@@ -12,7 +12,8 @@ import (
 
 // WrapStyledAt is WrapStyled that also returns, for each line, the byte
 // offset in text where it starts.
-func WrapStyledAt(text string, spans []Span, width int, base *lipgloss.Style) ([]string, []int) {
+func WrapStyledAt(t Text, spans []Span, width int, base *lipgloss.Style) ([]string, []int) {
+	text := string(t)
 	lines := Wrap(text, width)
 	out := make([]string, 0, len(lines))
 	starts := make([]int, 0, len(lines))

@@ -61,6 +61,8 @@ func NewEditor(st Styles, clipboard bool, placeholder string) *Editor {
 	e.ta.CharLimit = 0
 	e.ta.MaxHeight = 0 // as many lines as an answer needs
 	e.ta.Placeholder = placeholder
+	// enter typed before raw mode arrives as ^J (KeyMap.Accept).
+	e.ta.KeyMap.InsertNewline.SetKeys("enter", "ctrl+m", "ctrl+j")
 	e.ta.KeyMap.Paste.SetEnabled(clipboard)
 	e.ta.KeyMap.CopySelection.SetEnabled(clipboard)
 	e.SetStyles(st)

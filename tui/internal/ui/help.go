@@ -55,15 +55,17 @@ func FullHelp(h *help.Model, groups [][]key.Binding, w int) []string {
 }
 
 // StatusLine is the line above the help bar: an error (kept until the next
-// successful action), else a status, else what the screen waits for.
+// successful action), else a status, else what the screen waits for. All
+// three may name data (an id, a value, a key typed): they are made inert
+// here, whatever their callers did (sanitising twice changes nothing).
 func StatusLine(st Styles, err, status, waiting string, w int) string {
 	switch {
 	case err != "":
 		return st.Error.Render(Truncate("✗ "+SanitizeLine(err), w))
 	case status != "":
-		return st.Status.Render(Truncate(status, w))
+		return st.Status.Render(Truncate(SanitizeLine(status), w))
 	case waiting != "":
-		return st.Dim.Render(Truncate(waiting, w))
+		return st.Dim.Render(Truncate(SanitizeLine(waiting), w))
 	}
 	return ""
 }

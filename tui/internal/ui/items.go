@@ -15,11 +15,11 @@ import (
 // "GDPR · en · single-hop · 2 context units".
 func QATop(st Styles, q store.QAPair, w int) []string {
 	var out []string
-	out = append(out, Labelled(st, "Question", Sanitize(q.Question), w, nil, nil)...)
-	out = append(out, Labelled(st, "Answer  ", Sanitize(q.Answer), w, nil, nil)...)
+	out = append(out, Labelled(st, "Question", Data(q.Question), w, nil, nil)...)
+	out = append(out, Labelled(st, "Answer  ", Data(q.Answer), w, nil, nil)...)
 	if strings.TrimSpace(q.Rationale) != "" {
 		dim := st.Dim
-		out = append(out, Labelled(st, "Why     ", Sanitize(q.Rationale), w, &dim, nil)...)
+		out = append(out, Labelled(st, "Why     ", Data(q.Rationale), w, &dim, nil)...)
 	}
 	out = append(out, st.Dim.Render(Truncate(qaMeta(q), w)))
 	return out
@@ -46,30 +46,30 @@ func qaMeta(q store.QAPair) string {
 // each part styled, or its sub-sentence text.
 func ClaimText(st Styles, c store.Claim, w int) []string {
 	if !c.IsTriplet() {
-		return WrapStyled(Sanitize(c.Text), nil, w, nil)
+		return WrapStyled(Data(c.Text), nil, w, nil)
 	}
-	sep := " │ "
-	var b strings.Builder
+	const sep Text = " │ "
+	var b TextBuilder
 	var spans []Span
 	styles := []lipgloss.Style{st.Subject, st.Predicate, st.Object}
 	for i, part := range c.Triplet {
 		if i > 0 {
 			spans = append(spans, Span{b.Len(), b.Len() + len(sep), st.Dim})
-			b.WriteString(sep)
+			b.Add(sep)
 		}
-		p := SanitizeLine(part)
+		p := DataLine(part)
 		if p == "" {
 			p = "∅"
 		}
 		spans = append(spans, Span{b.Len(), b.Len() + len(p), styles[i]})
-		b.WriteString(p)
+		b.Add(p)
 	}
-	return WrapStyled(b.String(), spans, w, nil)
+	return WrapStyled(b.Text(), spans, w, nil)
 }
 
 // HighlightedAnswer renders "Answer text" with the words it shares with a
 // claim (words: ClaimWords) highlighted.
 func HighlightedAnswer(st Styles, answer string, words map[string]bool, w int) []string {
-	a := Sanitize(answer)
-	return Labelled(st, "Answer", a, w, nil, HighlightSpans(a, words, st.Highlight))
+	a := Data(answer)
+	return Labelled(st, "Answer", a, w, nil, HighlightSpans(string(a), words, st.Highlight))
 }

@@ -36,7 +36,9 @@ type KeyMap struct {
 	Mode      key.Binding // review: adjudication or the system view
 }
 
-// DefaultKeyMap returns the keys of DESIGN.md.
+// DefaultKeyMap returns the default keys. ctrl+j is enter too: a key typed
+// before the terminal is in raw mode (while the program starts) went through
+// the tty's line discipline, which turns the enter key's CR into LF (^J).
 func DefaultKeyMap() KeyMap {
 	b := func(keys []string, k, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
@@ -45,7 +47,7 @@ func DefaultKeyMap() KeyMap {
 		Yes:       b([]string{"y"}, "y", "yes"),
 		No:        b([]string{"n"}, "n", "no"),
 		Pick:      b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "pick"),
-		Accept:    b([]string{"enter"}, "enter", "accept"),
+		Accept:    b([]string{"enter", "ctrl+j"}, "enter", "accept"),
 		Add:       b([]string{"a"}, "a", "add claim"),
 		Undo:      b([]string{"u", "backspace"}, "u", "undo"),
 		Skip:      b([]string{"s"}, "s", "skip"),

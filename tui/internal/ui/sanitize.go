@@ -7,6 +7,34 @@ import (
 	"github.com/annotate-dev/annotate/internal/textsafe"
 )
 
+// Text is text that is inert on a terminal: a constant of the program, or
+// data (anything read from a file, the database or an annotator) made inert
+// by Data or DataLine. The renderers of data (Labelled, WrapStyled,
+// WrapStyledAt, the item renderings built on them) take a Text, so they
+// cannot be handed a raw string: a string variable does not convert to Text
+// implicitly, and converting one with Text(…) anywhere but in this file is
+// refused by TestNoRawTextConversion. Texts concatenate with + (and with
+// constants); a TextBuilder assembles one piece by piece.
+type Text string
+
+// Data makes data inert for a multi-line rendering (Sanitize).
+func Data(s string) Text { return Text(Sanitize(s)) }
+
+// DataLine makes data inert for a rendering on one line (SanitizeLine).
+func DataLine(s string) Text { return Text(SanitizeLine(s)) }
+
+// TextBuilder assembles a Text from Texts (Data, DataLine, constants).
+type TextBuilder struct{ b strings.Builder }
+
+// Add appends t.
+func (b *TextBuilder) Add(t Text) { b.b.WriteString(string(t)) }
+
+// Len is the length in bytes of what was added (for spans).
+func (b *TextBuilder) Len() int { return b.b.Len() }
+
+// Text is what was added.
+func (b *TextBuilder) Text() Text { return Text(b.b.String()) }
+
 // Sanitize makes text from imported files inert before it is displayed, by
 // the rules every output of annotate shares (internal/textsafe: an escape
 // sequence, a control character or a bidirectional override can never move

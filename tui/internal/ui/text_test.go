@@ -84,7 +84,7 @@ func TestWrapStyledKeepsText(t *testing.T) {
 	st := NewStyles(true, false)
 	text := "The controller shall inform the data subject of the processing of personal data."
 	spans := HighlightSpans(text, map[string]bool{"controller": true, "data": true}, st.Highlight)
-	lines := WrapStyled(text, spans, 20, nil)
+	lines := WrapStyled(Data(text), spans, 20, nil)
 	var plain []string
 	for _, l := range lines {
 		if ansi.StringWidth(l) > 20 {
