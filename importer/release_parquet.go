@@ -19,8 +19,8 @@ import (
 
 // CanLegalRAGBench's data/documents.parquet (release.go): one document per
 // row. citation is the document's id (and its citation), name its title,
-// original_source its court, year its year, text its text; url,
-// upstream_license, is_ground_truth, dataset_source and
+// original_source its court, year its year, text its text, url its url,
+// upstream_license its license; is_ground_truth, dataset_source and
 // ground_truth_query_ids (a list, or the JSON text of one, as the
 // benchmark's build script writes it) are kept with the document under
 // those names, as is any other column. Rows are read one batch at a time
@@ -250,6 +250,10 @@ func (f *fileData) releaseDocument(at loc, cols []pqColumn, vals [][]parquet.Val
 			d.Court, err = pqString(at, c, vs, false)
 		case "year":
 			d.Year, err = pqYear(at, c, vs)
+		case "url":
+			d.URL, err = pqString(at, c, vs, false)
+		case "upstream_license":
+			d.License, err = pqString(at, c, vs, false)
 		case "ground_truth_query_ids":
 			extra[c.name], err = pqQueryIDs(at, c, vs)
 		default:

@@ -19,19 +19,20 @@ import (
 // ragas_answer_eval.py write (outputs/answers.jsonl, the per-row scores);
 // the Parquet file is written by parquet-go with the types pandas and
 // pyarrow give those columns (strings optional, year float64 with gaps,
-// ground_truth_query_ids a list of strings).
+// ground_truth_query_ids a list of strings), Snappy-compressed and
+// dictionary-encoded where pyarrow would dictionary-encode.
 
 // releaseDoc is one row of documents.parquet.
 type releaseDoc struct {
-	Citation        *string  `parquet:"citation,optional"`
+	Citation        *string  `parquet:"citation,optional,dict"`
 	Name            *string  `parquet:"name,optional"`
-	OriginalSource  *string  `parquet:"original_source,optional"`
+	OriginalSource  *string  `parquet:"original_source,optional,dict"`
 	Year            *float64 `parquet:"year,optional"`
 	Text            *string  `parquet:"text,optional"`
 	URL             *string  `parquet:"url,optional"`
 	UpstreamLicense *string  `parquet:"upstream_license,optional"`
 	IsGroundTruth   *bool    `parquet:"is_ground_truth,optional"`
-	DatasetSource   *string  `parquet:"dataset_source,optional"`
+	DatasetSource   *string  `parquet:"dataset_source,optional,dict"`
 	QueryIDs        []string `parquet:"ground_truth_query_ids,list"`
 }
 
@@ -60,7 +61,7 @@ func writeParquet[T any](t testing.TB, dir, name string, rows []T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := parquet.NewGenericWriter[T](f)
+	w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Snappy)) // pyarrow's default codec
 	if _, err := w.Write(rows); err != nil {
 		t.Fatal(err)
 	}
@@ -129,12 +130,13 @@ func TestReleaseImportsItemsAndLabels(t *testing.T) {
 			t.Errorf("%d %s items, want %d", n, kind, want)
 		}
 	}
-	// Documents: every column kept. The statute's empty url is kept as "".
+	// Documents: every column kept, url and upstream_license as the
+	// document's url and license, the others with it under their names.
 	type docRow struct {
-		title, citation, court, text, extra string
-		year                                int
+		title, citation, court, text, url, license, extra string
+		year                                              int
 	}
-	rows, err := s.DB().Query(`SELECT i.ext_id, d.title, d.citation, d.court, COALESCE(d.year,0), d.text, d.extra FROM documents d JOIN items i ON i.id=d.item_id`)
+	rows, err := s.DB().Query(`SELECT i.ext_id, d.title, d.citation, d.court, COALESCE(d.year,0), d.text, d.url, d.license, d.extra FROM documents d JOIN items i ON i.id=d.item_id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +144,7 @@ func TestReleaseImportsItemsAndLabels(t *testing.T) {
 	for rows.Next() {
 		var id string
 		var r docRow
-		if err := rows.Scan(&id, &r.title, &r.citation, &r.court, &r.year, &r.text, &r.extra); err != nil {
+		if err := rows.Scan(&id, &r.title, &r.citation, &r.court, &r.year, &r.text, &r.url, &r.license, &r.extra); err != nil {
 			t.Fatal(err)
 		}
 		got[id] = r
@@ -150,11 +152,14 @@ func TestReleaseImportsItemsAndLabels(t *testing.T) {
 	rows.Close()
 	want := map[string]docRow{
 		"2019 ONCA 123": {"Smith v. Jones", "2019 ONCA 123", "ONCA", "The landlord must give 24 hours' written notice before entering.",
-			`{"dataset_source":"annotator","ground_truth_query_ids":["q1","q2"],"is_ground_truth":true,"upstream_license":"","url":"https://www.canlii.org/en/on/onca/doc/2019/2019onca123/2019onca123.html"}`, 2019},
+			"https://www.canlii.org/en/on/onca/doc/2019/2019onca123/2019onca123.html", "",
+			`{"dataset_source":"annotator","ground_truth_query_ids":["q1","q2"],"is_ground_truth":true}`, 2019},
 		"2020 BCSC 45": {"Brown v. Green", "2020 BCSC 45", "BCSC", "A tenant may dispute a notice to end tenancy within 10 days.",
-			`{"dataset_source":"caseway","ground_truth_query_ids":["q1"],"is_ground_truth":true,"upstream_license":"unofficial reproduction","url":"https://www.bccourts.ca/2020bcsc45"}`, 0},
+			"https://www.bccourts.ca/2020bcsc45", "unofficial reproduction",
+			`{"dataset_source":"caseway","ground_truth_query_ids":["q1"],"is_ground_truth":true}`, 0},
 		"RSO 1990 c L.7": {"Landlord and Tenant Act", "RSO 1990 c L.7", "STATUTE", "Statute text.",
-			`{"dataset_source":"canadian_case_law","ground_truth_query_ids":[],"is_ground_truth":false,"upstream_license":"Open Government Licence - Ontario","url":""}`, 1990},
+			"", "Open Government Licence - Ontario",
+			`{"dataset_source":"canadian_case_law","ground_truth_query_ids":[],"is_ground_truth":false}`, 1990},
 	}
 	for id, w := range want {
 		if got[id] != w {
