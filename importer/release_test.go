@@ -381,3 +381,36 @@ func TestReleaseCitationNamingNothingWhenQueriesComeFirst(t *testing.T) {
 		t.Errorf("a failed import left %d items", n)
 	}
 }
+
+// A document's url and license are left out of its content hash when
+// empty: a document imported before they were recorded has the hash of its
+// fields then, so re-importing its file is still a no-op.
+func TestDocumentHashWithoutURLAndLicense(t *testing.T) {
+	type before struct { // store.Document's fields before url and license
+		ID, Source, Title, Citation, Court, Jurisdiction string
+		Year                                             int
+		Text                                             string
+		Chunks                                           []store.Chunk
+		Extra                                            string
+		ItemID                                           int64
+	}
+	d := store.Document{ID: "d", Title: "T", Year: 2019, Text: "x", Chunks: []store.Chunk{{ID: "d#0", Start: 0, End: 1}}}
+	old := before{ID: "d", Title: "T", Year: 2019, Text: "x", Chunks: d.Chunks}
+	if contentHash(d) != contentHash(old) {
+		t.Error("a document without url and license changed its hash")
+	}
+	d.URL = "https://example.org/d"
+	if contentHash(d) == contentHash(old) {
+		t.Error("the url is not in the hash")
+	}
+}
+
+// A line with some of the release's keys but not those that define a
+// format is refused with the formats it resembles.
+func TestReleaseLookalikeIsRefused(t *testing.T) {
+	in := bytesInput("q.jsonl", []byte(`{"query_id":"q1","query_text":"x","province":"ON"}`+"\n"), nil)
+	_, err := detect(in)
+	if err == nil || !strings.Contains(err.Error(), `q.jsonl: cannot tell the format: the first record resembles CanLegalRAGBench queries.json (JSON lines with "query_id", "query_text", "ground_truth_citations")`) {
+		t.Errorf("%v", err)
+	}
+}
