@@ -228,6 +228,7 @@ func arrayShape(m map[string]json.RawMessage) shape {
 	if has(m, "query_id") && (hasAny(m, claimragLabels...) || claimragClaims(m["claims"])) {
 		sh.fits = append(sh.fits, FormatClaimRAG)
 	}
+	releaseLineShape(m, &sh) // CanLegalRAGBench's queries and generated answers, as an array
 	if hasAny(m, "response", "question", "reference", "claims", "ys") {
 		sh.resembles = append(sh.resembles, described[FormatChecker])
 	}

@@ -15,7 +15,7 @@ import (
 //
 //   - data/documents.parquet (release_parquet.go): one document per row,
 //     the citation its id.
-//   - data/queries.json, JSON lines {"query_id", "query_text", "answer",
+//   - data/queries.json, JSON lines (or a JSON array) {"query_id", "query_text", "answer",
 //     "batch_id", "ground_truth_citations", "province"}: each line a query
 //     (province → jurisdiction, batch_id and any other key kept with it);
 //     its reference answer the accepted gold answer of --annotator (default
@@ -93,19 +93,31 @@ func releaseNeed(format, field, id string) (string, string, bool) {
 
 const releaseCitations = "ground_truth_citations"
 
-// parseReleaseQueries reads queries.json.
-func parseReleaseQueries(f *fileData, t *textReader) error {
-	who := f.opt.Annotator
-	if who == "" {
-		who = DefaultReleaseAnnotator
+// eachReleaseRecord reads JSON lines, or a JSON array of records (the
+// benchmark's own loaders take either).
+func (f *fileData) eachReleaseRecord(t *textReader, fn func(r *rec) error) error {
+	if c, err := t.peekNonSpace(); err == nil && c == '[' {
+		return f.eachArrayRecord(t, fn)
 	}
 	return t.eachLine(func(at loc, line []byte) error {
 		m, err := object(at, line)
 		if err != nil {
 			return err
 		}
-		r := newRec(at, "", m)
+		return fn(newRec(at, "", m))
+	})
+}
+
+// parseReleaseQueries reads queries.json.
+func parseReleaseQueries(f *fileData, t *textReader) error {
+	who := f.opt.Annotator
+	if who == "" {
+		who = DefaultReleaseAnnotator
+	}
+	return f.eachReleaseRecord(t, func(r *rec) error {
+		at := r.at
 		var q store.Query
+		var err error
 		if q.ID, err = r.needID("query_id"); err != nil {
 			return err
 		}
@@ -230,12 +242,8 @@ func (f *fileData) releaseAnswer(at loc, key, who, query, answer string, cites [
 
 // parseReleaseAnswers reads the generation outputs.
 func parseReleaseAnswers(f *fileData, t *textReader) error {
-	return t.eachLine(func(at loc, line []byte) error {
-		m, err := object(at, line)
-		if err != nil {
-			return err
-		}
-		r := newRec(at, "", m)
+	return f.eachReleaseRecord(t, func(r *rec) error {
+		at, m := r.at, r.m
 		query, err := r.needID("query_id")
 		if err != nil {
 			return err

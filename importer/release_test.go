@@ -414,3 +414,23 @@ func TestReleaseLookalikeIsRefused(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// queries.json may also be one JSON array (the benchmark's loaders read
+// either; its build script writes one, indented): the same items, and
+// errors name the record (0-based, as a JSON viewer shows it).
+func TestReleaseQueriesAsAnArray(t *testing.T) {
+	dir := t.TempDir()
+	docs, _, _ := releaseFiles(t, dir)
+	lines := strings.Split(strings.TrimSpace(releaseQueries), "\n")
+	array := writeFile(t, dir, "queries.json", "[\n  "+strings.Join(lines, ",\n  ")+"\n]\n")
+	s := openDB(t)
+	sum := mustImport(t, s, []string{array, docs}, Options{})
+	if got := sum.Files[0]; got.Format != FormatReleaseQueries || got.Items["query"].Added != 3 || got.Items["relevance"].Added != 3 || got.LabelsAdded != 16 {
+		t.Errorf("array: %+v", got)
+	}
+	bad := writeFile(t, dir, "bad.json", `[{"query_id": "q7", "query_text": "A?", "ground_truth_citations": []}, {"query_id": "q8", "query_text": "", "ground_truth_citations": []}]`)
+	_, err := Import(s, []string{bad}, Options{})
+	if err == nil || !strings.Contains(err.Error(), bad+`: record 1: field "query_text": empty (required)`) {
+		t.Errorf("%v", err)
+	}
+}
