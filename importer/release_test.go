@@ -53,7 +53,8 @@ var releaseDocs = []releaseDoc{
 		sp(""), sp("Open Government Licence - Ontario"), bp(false), sp("canadian_case_law"), nil},
 }
 
-// writeParquet writes rows to dir/name with parquet-go.
+// writeParquet writes rows to dir/name with parquet-go, two rows per row
+// group, so a file of three rows has two groups.
 func writeParquet[T any](t testing.TB, dir, name string, rows []T) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
@@ -61,7 +62,8 @@ func writeParquet[T any](t testing.TB, dir, name string, rows []T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Snappy)) // pyarrow's default codec
+	w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Snappy), // pyarrow's default codec
+		parquet.MaxRowsPerRowGroup(2))
 	if _, err := w.Write(rows); err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +125,15 @@ func TestReleaseImportsItemsAndLabels(t *testing.T) {
 	s := openDB(t)
 	// One invocation, the queries before the documents they cite and the
 	// answers before their queries: the judgments and answers wait.
+	if f, err := os.Open(docs); err != nil {
+		t.Fatal(err)
+	} else if st, _ := f.Stat(); st != nil {
+		pf, err := parquet.OpenFile(f, st.Size())
+		if err != nil || len(pf.RowGroups()) != 2 {
+			t.Fatalf("the fixture should have 2 row groups: %v", err)
+		}
+		f.Close()
+	}
 	sum := mustImport(t, s, []string{answers, queries, docs}, Options{})
 	t.Log(sum.String())
 	for kind, want := range map[string]int{"document": 3, "query": 3, "answer_task": 2, "relevance": 3, "gen_answer": 2} {
@@ -318,6 +329,9 @@ func TestReleaseHostileFilesChangeNothing(t *testing.T) {
 		{"null text on row 2", func(dir string) string {
 			return writeParquet(t, dir, "documents.parquet", []releaseDoc{newDoc, {Citation: sp("2021 ABQB 10"), Year: yearOf(2021)}})
 		}, `FILE:2: field "text": missing (required): the value is null`},
+		{"bad row in the second row group", func(dir string) string {
+			return writeParquet(t, dir, "documents.parquet", []textYear{{Citation: "a", Text: "x"}, {Citation: "b", Text: "y"}, {Citation: "c\x1b[2J", Text: "z"}})
+		}, `FILE:3: field "citation": the citation "c\x1b[2J" has the control character U+001B at character 2`},
 		{"citation repeated", func(dir string) string {
 			return writeParquet(t, dir, "documents.parquet", []releaseDoc{newDoc, newDoc})
 		}, `FILE:2: field "citation": duplicate id "2021 ABQB 9"`},
