@@ -22,6 +22,8 @@ func init() {
 			{"year", tInt, true, "year of the decision; null when unknown"},
 			{"text", tString, false, "the document's text"},
 			{"chunk_ids", tStrings, false, "ids of the document's chunks (spans retrieval runs may name), in order"},
+			{"url", tString, false, "where the document was published (empty when not recorded)"},
+			{"license", tString, false, "the licence it was published under, or a notice (empty when not recorded)"},
 		},
 		values: func(it *store.Item) row {
 			d := it.Payload.(*store.Document)
@@ -33,7 +35,7 @@ func init() {
 			for i, c := range d.Chunks {
 				ids[i] = c.ID
 			}
-			return row{d.ID, d.Source, d.Title, d.Citation, d.Court, d.Jurisdiction, year, d.Text, ids}
+			return row{d.ID, d.Source, d.Title, d.Citation, d.Court, d.Jurisdiction, year, d.Text, ids, d.URL, d.License}
 		},
 		native: func(b []byte, it *store.Item) []byte {
 			d := it.Payload.(*store.Document)
@@ -41,6 +43,7 @@ func init() {
 			b = appendString(b, d.ID)
 			b = appendFields(b, [2]string{"source", d.Source}, [2]string{"title", d.Title}, [2]string{"citation", d.Citation},
 				[2]string{"court", d.Court}, [2]string{"jurisdiction", d.Jurisdiction})
+			b = appendFields(b, [2]string{"url", d.URL}, [2]string{"license", d.License})
 			if d.Year != 0 {
 				b = append(b, `,"year":`...)
 				b = strconv.AppendInt(b, int64(d.Year), 10)

@@ -9,7 +9,7 @@ import (
 	"github.com/annotate-dev/annotate/importer"
 )
 
-const canlegal = `{"kind":"document","id":"doc-1","title":"Smith v. Jones","citation":"2019 ONCA 1","court":"ONCA","jurisdiction":"ON","year":2019,"text":"The landlord must give notice. The tenant may dispute.","chunks":[{"id":"doc-1#0","start":0,"end":30}]}
+const canlegal = `{"kind":"document","id":"doc-1","title":"Smith v. Jones","citation":"2019 ONCA 1","court":"ONCA","jurisdiction":"ON","year":2019,"text":"The landlord must give notice. The tenant may dispute.","url":"https://example.org/2019onca1","license":"CC BY 4.0","chunks":[{"id":"doc-1#0","start":0,"end":30}]}
 {"kind":"query","id":"q-1","text":"Can my landlord evict me without notice?","persona":"lay","jurisdiction":"ON","issue":"tenancy","seed_doc":"doc-1","seed_group":"g1","labels":{"jo":{"query_validity":"valid"}}}
 {"kind":"query","id":"q-2","text":"What notice period applies?","persona":"professional","jurisdiction":"BC","seed_group":"g1","note":"kept"}
 `
@@ -33,7 +33,7 @@ func TestQueriesAndDocumentsPublish(t *testing.T) {
 		t.Errorf("query rows %v", rows)
 	}
 	docs := readJSONL(t, filepath.Join(hf, "data", "documents", "test.jsonl"))
-	if len(docs) != 1 || docs[0]["year"] != 2019.0 || docs[0]["annotator"] != nil {
+	if len(docs) != 1 || docs[0]["year"] != 2019.0 || docs[0]["annotator"] != nil || docs[0]["url"] != "https://example.org/2019onca1" || docs[0]["license"] != "CC BY 4.0" {
 		t.Errorf("document rows %v", docs)
 	}
 	card, _ := os.ReadFile(filepath.Join(hf, "README.md"))

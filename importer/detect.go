@@ -60,6 +60,9 @@ type shape struct {
 
 // detect names the format of in from the start of its content.
 func detect(in *input) (string, error) {
+	if format, ok, err := detectParquet(in); ok || err != nil {
+		return format, err
+	}
 	t, err := in.reader()
 	if err != nil {
 		return "", err
@@ -192,6 +195,7 @@ func lineShape(m map[string]json.RawMessage) shape {
 	if has(m, "item") && has(m, "field") && has(m, "value") {
 		sh.fits = append(sh.fits, FormatLabels)
 	}
+	releaseLineShape(m, &sh) // CanLegalRAGBench's queries and generated answers
 	if hasAny(m, "id", "source", "question", "answer", "contexts", "claims") {
 		sh.resembles = append(sh.resembles, described[FormatNative])
 	}
@@ -224,6 +228,7 @@ func arrayShape(m map[string]json.RawMessage) shape {
 	if has(m, "query_id") && (hasAny(m, claimragLabels...) || claimragClaims(m["claims"])) {
 		sh.fits = append(sh.fits, FormatClaimRAG)
 	}
+	releaseLineShape(m, &sh) // CanLegalRAGBench's queries and generated answers, as an array
 	if hasAny(m, "response", "question", "reference", "claims", "ys") {
 		sh.resembles = append(sh.resembles, described[FormatChecker])
 	}

@@ -36,6 +36,9 @@ type Options struct {
 	Annotator string
 	// Run names the run of a TREC run file instead of its tag (trec.go).
 	Run string
+	// System and Condition name the system and condition of generated
+	// answers whose rows do not say, or say otherwise (release.go).
+	System, Condition string
 	// GuidelinesVersion is recorded with every imported label.
 	GuidelinesVersion string
 	// Progress, when set, gets a progress line rewritten in place (give it
@@ -100,6 +103,12 @@ func checkOptions(opt Options) error {
 	}
 	if err := printable(loc{}, "", "--run", opt.Run); err != nil {
 		return errors.New(err.(*InputError).Msg)
+	}
+	if err := printable(loc{}, "", "--system", opt.System); err != nil {
+		return errors.New(err.(*InputError).Msg)
+	}
+	if opt.Condition != "" && opt.Condition != "oracle" && opt.Condition != "pipeline" {
+		return fmt.Errorf("--condition %q: want oracle or pipeline", opt.Condition)
 	}
 	if opt.Format == "" {
 		return nil

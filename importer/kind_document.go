@@ -10,7 +10,7 @@ import (
 
 // Native JSONL lines of documents (cases, statutes):
 // {"kind":"document","id":…,"title":…,"citation":…,"court":…,"jurisdiction":…,
-//  "year":2019,"text":…,"chunks":[{"id":…,"start":0,"end":512}]}
+//  "year":2019,"text":…,"url":…,"license":…,"chunks":[{"id":…,"start":0,"end":512}]}
 // A chunk is a span of the text in bytes: retrieval runs may name chunks.
 
 func init() { registerNative(schema.KindDocument, parseDocument) }
@@ -27,7 +27,8 @@ func parseDocument(f *fileData, r *rec) (*itemRec, error) {
 	for _, p := range []struct {
 		key string
 		dst *string
-	}{{"title", &d.Title}, {"citation", &d.Citation}, {"court", &d.Court}, {"jurisdiction", &d.Jurisdiction}, {"source", &d.Source}} {
+	}{{"title", &d.Title}, {"citation", &d.Citation}, {"court", &d.Court}, {"jurisdiction", &d.Jurisdiction}, {"source", &d.Source},
+		{"url", &d.URL}, {"license", &d.License}} {
 		if *p.dst, err = r.str(p.key); err != nil {
 			return nil, err
 		}

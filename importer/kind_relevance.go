@@ -39,8 +39,11 @@ func parseRelevance(f *fileData, r *rec) (*itemRec, error) {
 // errors name are the qrels columns in a qrels file.
 func relevanceRec(f *fileData, query, doc string) *itemRec {
 	qf, df := "query", "document"
-	if f.format == FormatQrels {
+	switch f.format {
+	case FormatQrels:
 		qf, df = "qid", "docid"
+	case FormatReleaseQueries:
+		qf, df = "query_id", releaseCitations
 	}
 	id := store.RelevanceID(query, doc)
 	return &itemRec{idField: df, kind: schema.KindRelevance, id: id, hash: store.RelevanceHash(query, doc),

@@ -126,6 +126,9 @@ func (w *writer) writeItem(f *fileData, it *itemRec) error {
 		if _, _, err := w.tx.ItemID(n.id); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				e := it.at.errf(n.field, "unknown item %q: it is neither in the database nor in this import", n.id)
+				if field, msg, ok := releaseNeed(f.format, n.field, n.id); ok {
+					e = it.at.errf(field, "%s", msg)
+				}
 				e.Err = err
 				return e
 			}

@@ -21,6 +21,11 @@ type Document struct {
 	Text         string
 	Chunks       []Chunk // spans of Text that runs may name instead of the document
 	Extra        string
+	// Where the document was published and under which licence ("": not
+	// said). Left out of the content hash when empty, so documents imported
+	// before they were recorded keep their hash.
+	URL     string `json:",omitempty"`
+	License string `json:",omitempty"`
 	// Filled on read.
 	ItemID int64
 }
@@ -53,8 +58,8 @@ func (t *Tx) PutDocument(d Document, hash, file string, update bool) (int64, Put
 	if d.Year != 0 {
 		year = d.Year
 	}
-	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO documents(item_id,title,citation,court,jurisdiction,year,text,extra) VALUES (?,?,?,?,?,?,?,?)`,
-		id, d.Title, d.Citation, d.Court, d.Jurisdiction, year, d.Text, orEmptyObject(d.Extra)); err != nil {
+	if _, err := t.tx.Exec(`INSERT OR REPLACE INTO documents(item_id,title,citation,court,jurisdiction,year,text,extra,url,license) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+		id, d.Title, d.Citation, d.Court, d.Jurisdiction, year, d.Text, orEmptyObject(d.Extra), d.URL, d.License); err != nil {
 		return 0, 0, err
 	}
 	if _, err := t.tx.Exec("DELETE FROM document_chunks WHERE doc_item_id=?", id); err != nil {
@@ -94,11 +99,11 @@ func (t *Tx) DocumentOfChunk(id string) (int64, string, error) {
 func loadDocuments(q querier, ids []int64) (map[int64]any, error) {
 	out := map[int64]any{}
 	js := jsonInts(ids)
-	err := eachRow(q, `SELECT i.id, i.ext_id, COALESCE(src.name,''), d.title, d.citation, d.court, d.jurisdiction, COALESCE(d.year,0), d.text, d.extra
+	err := eachRow(q, `SELECT i.id, i.ext_id, COALESCE(src.name,''), d.title, d.citation, d.court, d.jurisdiction, COALESCE(d.year,0), d.text, d.extra, d.url, d.license
 		FROM items i JOIN documents d ON d.item_id=i.id LEFT JOIN sources src ON src.id=i.source_id
 		WHERE i.id IN (SELECT value FROM json_each(?))`, []any{js}, func(sc func(...any) error) error {
 		v := &Document{}
-		if err := sc(&v.ItemID, &v.ID, &v.Source, &v.Title, &v.Citation, &v.Court, &v.Jurisdiction, &v.Year, &v.Text, &v.Extra); err != nil {
+		if err := sc(&v.ItemID, &v.ID, &v.Source, &v.Title, &v.Citation, &v.Court, &v.Jurisdiction, &v.Year, &v.Text, &v.Extra, &v.URL, &v.License); err != nil {
 			return err
 		}
 		out[v.ItemID] = v
