@@ -20,10 +20,15 @@ const (
 	// SigmaA: the paper's Σ_A, answers judged correct (of valid pairs)
 	// that have claims.
 	SigmaA = "sigma_a"
-	// RecallAnswers: answers marked missed_claims_checked; RecallNotChecked:
-	// answers whose claims are asked (not gated) with claims, not marked.
+	// RecallAnswers: the answers extraction recall is over, those whose
+	// extracted claims are asked (judged correct, or not under review) and
+	// that have extracted claims (the paper's Σ_A), marked
+	// missed_claims_checked; RecallNotChecked: such answers not marked;
+	// RecallNoClaims: answers marked without an extracted claim (their
+	// added claims are left out of the recall with them).
 	RecallAnswers    = "recall_answers"
 	RecallNotChecked = "recall_not_checked"
+	RecallNoClaims   = "recall_no_claims"
 	// Response: A system, B "k/n|j/m": one response with n claims the
 	// expert judged (k of them not entailed) and m claims the system
 	// judged (j not entailed). RefChecker's benchmark/evaluation/corr.py.
@@ -71,10 +76,17 @@ func countQA(c *Counter, f *Family, m *Member, r int64) {
 			c.Add(r, SigmaA, "", "", 1)
 		}
 	}
+	marked := counted[schema.MissedClaimsChecked] != ""
 	switch {
-	case counted[schema.MissedClaimsChecked] != "":
+	case schema.ParentGate(schema.KindClaim, labels) != "":
+		// Claims not asked: not an answer of Σ_A, whatever its marker.
+	case !withClaims:
+		if marked {
+			c.Add(r, RecallNoClaims, "", "", 1)
+		}
+	case marked:
 		c.Add(r, RecallAnswers, "", "", 1)
-	case withClaims && schema.ParentGate(schema.KindClaim, labels) == "":
+	default:
 		c.Add(r, RecallNotChecked, "", "", 1)
 	}
 	countResponse(c, f, r)
