@@ -87,10 +87,9 @@ func position(m *Member) int {
 func countClaim(c *Counter, f *Family, m *Member, r int64) {
 	parent := f.Root.Labels[r]
 	pc := schema.Counted(schema.KindQA, parent, nil)
-	// The answers extraction recall is over: marked, with extracted claims
-	// that are asked (as RecallAnswers).
-	marked := pc[schema.MissedClaimsChecked] != "" && hasExtracted(f) &&
-		schema.ParentGate(schema.KindClaim, parent) == ""
+	// The answers extraction recall is over: marked, with extracted claims,
+	// validated (as RecallAnswers).
+	marked := pc[schema.MissedClaimsChecked] != "" && hasExtracted(f) && validated(pc)
 	if !extracted(m) {
 		if m.Labels[r][schema.ClaimAdded] != "yes" || (r != Adjudicated && m.Attrs[AttrAddedBy] != strconv.FormatInt(r, 10)) {
 			return

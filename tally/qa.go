@@ -78,8 +78,8 @@ func countQA(c *Counter, f *Family, m *Member, r int64) {
 	}
 	marked := counted[schema.MissedClaimsChecked] != ""
 	switch {
-	case schema.ParentGate(schema.KindClaim, labels) != "":
-		// Claims not asked: not an answer of Σ_A, whatever its marker.
+	case !validated(counted):
+		// Not an answer of Σ_A, whatever its marker.
 	case !withClaims:
 		if marked {
 			c.Add(r, RecallNoClaims, "", "", 1)
@@ -90,6 +90,18 @@ func countQA(c *Counter, f *Family, m *Member, r int64) {
 		c.Add(r, RecallNotChecked, "", "", 1)
 	}
 	countResponse(c, f, r)
+}
+
+// validated reports whether a pair's answer, given the rater's counted
+// labels on it, is one whose claims are validated: judged correct (of a
+// valid question), or not under review at all (no question_validity nor
+// answer_correctness: imported as given, its claims asked at once). An
+// answer still being judged (its correctness open) is not.
+func validated(counted map[string]string) bool {
+	if counted[schema.QuestionValidity] == "" && counted[schema.AnswerCorrectness] == "" {
+		return true
+	}
+	return counted[schema.QuestionValidity] == "valid" && counted[schema.AnswerCorrectness] == "correct"
 }
 
 // countResponse adds the response-level pair of hallucination rates, as
