@@ -5,8 +5,12 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
+	"github.com/annotate-dev/annotate/tui/tuitest"
 )
 
 // fakeClock is a clock the test moves.
@@ -127,5 +131,38 @@ func TestSingleLabelUnitsOnScreen(t *testing.T) {
 	rev = h.m.e.adj.rev
 	if p, d, _ := rev.Counts(""); p != 0 || d != 7 {
 		t.Errorf("after S: pending %d, done %d; want 0, 7", p, d)
+	}
+}
+
+// TestAnswerReviewRecordsActiveTime: the review of gold answers keeps the
+// same rule: its session and, per review, the capped gaps between keys.
+func TestAnswerReviewRecordsActiveTime(t *testing.T) {
+	s := openStore(t)
+	storetest.Seed(t, s, func(b *storetest.Builder) {
+		b.Query(store.Query{ID: "q1", Text: "First query?", Persona: "lay", Jurisdiction: "ON"})
+		b.AnswerTask("q1")
+	})
+	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
+	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0, "g"); err != nil {
+		t.Fatal(err)
+	}
+	clk := &fakeClock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
+	h := &answersHarness{t: t, m: NewAnswers(AnswerOptions{Store: s, Lead: "lead", Now: clk.now})}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	tuitest.Run(h.m.Init(), h.send)
+	clk.advance(90 * time.Second)
+	h.keys("down")
+	clk.advance(6 * time.Minute) // counts 5 minutes
+	h.keys("y")
+	if err := h.m.EndSession(); err != nil {
+		t.Fatal(err)
+	}
+	spans, err := s.SessionSpans("lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 90 s + 300 s on the review's first event (answer_review).
+	if len(spans) != 1 || spans[0].Client != "review" || spans[0].ActiveMs != 390000 {
+		t.Fatalf("sessions %+v, want one review session of 390000 ms", spans)
 	}
 }
