@@ -271,7 +271,7 @@ func (r *MetricsReport) WriteText(w io.Writer) error {
 	fmt.Fprintln(w, "answers: answers judged correct (or not under review) that have extracted claims (Σ_A),")
 	fmt.Fprintln(w, "checked for missed claims; correct extracted and added are the claims of those answers.")
 	if r.Recall[allKey].Answers == 0 {
-		fmt.Fprintln(w, "  no answer is marked missed_claims_checked yet")
+		fmt.Fprintln(w, "  no answer judged correct with extracted claims is marked missed_claims_checked yet")
 	} else {
 		t = newTable(w, labels)
 		t.row("", "answers", "correct extracted", "added", "recall %", "95% CI")
