@@ -26,17 +26,18 @@ func splitObject(b []byte) (m map[string]json.RawMessage, ok bool) {
 }
 
 // splitObjectDup is splitObject that also returns the first key that
-// appears a second time ("" when none) and the offset in b where that
-// second occurrence starts.
+// appears a second time and the offset in b where that second occurrence
+// starts (-1 when no key does: the key itself may be "").
 func splitObjectDup(b []byte) (m map[string]json.RawMessage, dup string, dupAt int, ok bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, "", 0, false
 	}
 	m = make(map[string]json.RawMessage, 8)
+	dupAt = -1
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return m, "", 0, skipSpace(b, i+1) == len(b)
+		return m, "", -1, skipSpace(b, i+1) == len(b)
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
@@ -57,7 +58,7 @@ func splitObjectDup(b []byte) (m map[string]json.RawMessage, dup string, dupAt i
 		if end < 0 {
 			return nil, "", 0, false
 		}
-		if _, seen := m[key]; seen && dup == "" {
+		if _, seen := m[key]; seen && dupAt < 0 {
 			dup, dupAt = key, keyAt
 		}
 		m[key] = b[i:end:end]
@@ -76,15 +77,15 @@ func splitObjectDup(b []byte) (m map[string]json.RawMessage, dup string, dupAt i
 
 // decodeObject reads raw, a JSON object, into its members, by the fast path
 // when it can and by encoding/json when it cannot; both find the same
-// duplicate key (the first key that appears twice, "" when none) and the
-// offset where its second occurrence starts. err is encoding/json's when raw
+// duplicate key (the first key that appears twice) and the offset where its
+// second occurrence starts (-1: none). err is encoding/json's when raw
 // is not JSON; a JSON value that is not an object gives m nil and no error.
 func decodeObject(raw []byte) (m map[string]json.RawMessage, dup string, dupAt int, err error) {
 	if m, dup, dupAt, ok := splitObjectDup(raw); ok {
 		return m, dup, dupAt, nil
 	}
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return nil, "", 0, err
+		return nil, "", -1, err
 	}
 	dup, dupAt = firstDuplicateKey(raw)
 	return m, dup, dupAt, nil
@@ -92,11 +93,12 @@ func decodeObject(raw []byte) (m map[string]json.RawMessage, dup string, dupAt i
 
 // firstDuplicateKey returns the first key of raw, a valid JSON object, that
 // appears a second time at its top level (keys compared once unescaped, as
-// encoding/json compares them) and the offset where that occurrence starts.
+// encoding/json compares them) and the offset where that occurrence starts;
+// -1 when no key appears twice.
 func firstDuplicateKey(raw []byte) (string, int) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return "", 0
+		return "", -1
 	}
 	seen := map[string]bool{}
 	for d.More() {
@@ -107,7 +109,7 @@ func firstDuplicateKey(raw []byte) (string, int) {
 		}
 		t, err := d.Token()
 		if err != nil {
-			return "", 0
+			return "", -1
 		}
 		key, _ := t.(string)
 		if seen[key] {
@@ -116,10 +118,10 @@ func firstDuplicateKey(raw []byte) (string, int) {
 		seen[key] = true
 		var skip json.RawMessage
 		if d.Decode(&skip) != nil {
-			return "", 0
+			return "", -1
 		}
 	}
-	return "", 0
+	return "", -1
 }
 
 // splitArray splits b, a JSON array, into its elements.

@@ -17,7 +17,7 @@ var fastJSONSeeds = []string{
 	`{"a":1,}`, `{"a" 1}`, `{"a":1}}`, `{"a":1} x`, `{a:1}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`,
 	`{"a":tru}`, `{"a":nul}`, `{"a":"x`, `{"a":"\x"}`, `{"a":"\u12"}`, "{\"a\":\"\x01\"}", `[1,]`, `[,1]`, `[1 2]`,
 	// Duplicate keys, found alike on both paths.
-	"{\"a\":1, \"b\":2 ,\n \"a\":3}", `{"\u0061":1,"a":2}`, `{"a":1,"\u0061":2}`, `{"a":{"b":1,"b":2}}`, `{"x":[{"k":1,"k":1}],"y":"z","y":"z"}`,
+	"{\"a\":1, \"b\":2 ,\n \"a\":3}", `{"\u0061":1,"a":2}`, `{"a":1,"\u0061":2}`, `{"":"","":[],"":[]}`, `{"a":{"b":1,"b":2}}`, `{"x":[{"k":1,"k":1}],"y":"z","y":"z"}`,
 	`{"a":[}`, `{"a":{"b":1}`, `{"a":"` + "\xff" + `"}`, `{"a":1,"b"}`, ` `, ``, `{"a":NaN}`, `{"a":+1}`, `["\ud800"]`,
 }
 
@@ -29,11 +29,12 @@ func TestDuplicateKeys(t *testing.T) {
 		dup string
 		at  int
 	}{
-		{`{"a":1,"b":2}`, "", 0},
+		{`{"a":1,"b":2}`, "", -1},
 		{`{"a":1,"b":2,"a":3}`, "a", 13},
 		{"{\"a\":1,\n  \"b\":2,\n  \"b\":3,\"a\":4}", "b", 19},
 		{`{"\u0061":1,"a":2}`, "a", 12}, // an escape: encoding/json's path
-		{`{"a":{"b":1,"b":2}}`, "", 0},  // nested: found when the inner object is read
+		{`{"a":{"b":1,"b":2}}`, "", -1}, // nested: found when the inner object is read
+		{`{"":"","":[],"":[]}`, "", 7},  // the empty key, the first repeat (found by fuzzing)
 	} {
 		_, dup, at, err := decodeObject([]byte(c.in))
 		if err != nil || dup != c.dup || at != c.at {
@@ -78,7 +79,7 @@ func checkFastJSON(t *testing.T, b []byte) {
 	}
 	if m, dup, at, err := decodeObject(b); (err == nil && wantObj != nil) != (m != nil) {
 		t.Fatalf("%q: decodeObject %v %v, encoding/json %v", b, m, err, objErr)
-	} else if m != nil && dup != "" && (at < 0 || at >= len(b) || b[at] != '"') {
+	} else if m != nil && at >= 0 && (at >= len(b) || b[at] != '"') {
 		t.Fatalf("%q: duplicate %q placed at %d, not at a key", b, dup, at)
 	}
 	var wantArr []json.RawMessage

@@ -371,7 +371,7 @@ func element(name string, record int, raw []byte, start pos) (map[string]json.Ra
 	if err != nil || m == nil {
 		return nil, recLoc(name, record).errf("", "want a JSON object, got %s", kind(raw))
 	}
-	if dup != "" {
+	if dupAt >= 0 {
 		at, col := place(dupAt)
 		at.record = record
 		return nil, at.errf(dup, "%s (column %d)", duplicateKey, col)
@@ -409,7 +409,7 @@ func lineCol(data []byte, off int) (int, int) {
 // object decodes one JSONL line into its keys.
 func object(at loc, line []byte) (map[string]json.RawMessage, error) {
 	m, dup, dupAt, err := decodeObject(line)
-	if err == nil && dup != "" {
+	if err == nil && dupAt >= 0 {
 		_, col := lineCol(line, dupAt)
 		return nil, at.errf(dup, "%s (column %d)", duplicateKey, col)
 	}

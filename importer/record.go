@@ -34,11 +34,11 @@ func (r *rec) sub(field string, raw json.RawMessage) (*rec, error) {
 // decodeObject reads raw, the value of field, as an object whose keys are
 // each given once.
 func (r *rec) decodeObject(field string, raw json.RawMessage) (map[string]json.RawMessage, error) {
-	m, dup, _, err := decodeObject(raw)
+	m, dup, dupAt, err := decodeObject(raw)
 	switch {
 	case err != nil || m == nil:
 		return nil, r.errf(field, "want an object, got %s", kind(raw))
-	case dup != "":
+	case dupAt >= 0:
 		return nil, r.errf(field+"."+dup, "%s", duplicateKey)
 	}
 	return m, nil
