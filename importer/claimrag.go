@@ -56,7 +56,7 @@ func parseClaimRAG(f *fileData, t *textReader) error {
 }
 
 func (f *fileData) claimragRecord(r *rec, src, who string, secondary bool) error {
-	qid, err := r.needID("query_id")
+	qid, err := r.needNumberedID("query_id")
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func normalizeHop(v string) (string, error) {
 func (f *fileData) claimragClaim(c *rec, src, qa string, n int, who string, claimOnly bool) error {
 	field := strings.TrimSuffix(c.path, ".")
 	cl := store.Claim{QAID: qa, Position: n}
-	cid, err := c.id("claim_id")
+	cid, err := c.numberedID("claim_id")
 	if err != nil {
 		return err
 	}

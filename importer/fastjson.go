@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
 	"unicode/utf8"
 )
@@ -17,44 +18,110 @@ import (
 
 // splitObject splits b, a JSON object, into its members (the last of
 // duplicate keys wins, as encoding/json does); ok is false when b is not a
-// JSON object or a key has an escape.
+// JSON object or a key has an escape. Readers of import records use
+// decodeObject, which refuses duplicate keys.
 func splitObject(b []byte) (m map[string]json.RawMessage, ok bool) {
+	m, _, _, ok = splitObjectDup(b)
+	return m, ok
+}
+
+// splitObjectDup is splitObject that also returns the first key that
+// appears a second time and the offset in b where that second occurrence
+// starts (-1 when no key does: the key itself may be "").
+func splitObjectDup(b []byte) (m map[string]json.RawMessage, dup string, dupAt int, ok bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return nil, false
+		return nil, "", 0, false
 	}
 	m = make(map[string]json.RawMessage, 8)
+	dupAt = -1
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return m, skipSpace(b, i+1) == len(b)
+		return m, "", -1, skipSpace(b, i+1) == len(b)
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
-			return nil, false
+			return nil, "", 0, false
 		}
+		keyAt := i
 		end, plain := scanString(b, i)
 		if end < 0 || !plain {
-			return nil, false
+			return nil, "", 0, false
 		}
 		key := string(b[i+1 : end-1])
 		i = skipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
-			return nil, false
+			return nil, "", 0, false
 		}
 		i = skipSpace(b, i+1)
 		end = skipValue(b, i, 0)
 		if end < 0 {
-			return nil, false
+			return nil, "", 0, false
+		}
+		if _, seen := m[key]; seen && dupAt < 0 {
+			dup, dupAt = key, keyAt
 		}
 		m[key] = b[i:end:end]
 		var done bool
 		if i, done = afterElement(b, end, '}'); done {
-			return m, skipSpace(b, i) == len(b)
+			if skipSpace(b, i) != len(b) {
+				return nil, "", 0, false
+			}
+			return m, dup, dupAt, true
 		}
 		if i < 0 {
-			return nil, false
+			return nil, "", 0, false
 		}
 	}
+}
+
+// decodeObject reads raw, a JSON object, into its members, by the fast path
+// when it can and by encoding/json when it cannot; both find the same
+// duplicate key (the first key that appears twice) and the offset where its
+// second occurrence starts (-1: none). err is encoding/json's when raw
+// is not JSON; a JSON value that is not an object gives m nil and no error.
+func decodeObject(raw []byte) (m map[string]json.RawMessage, dup string, dupAt int, err error) {
+	if m, dup, dupAt, ok := splitObjectDup(raw); ok {
+		return m, dup, dupAt, nil
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, "", -1, err
+	}
+	dup, dupAt = firstDuplicateKey(raw)
+	return m, dup, dupAt, nil
+}
+
+// firstDuplicateKey returns the first key of raw, a valid JSON object, that
+// appears a second time at its top level (keys compared once unescaped, as
+// encoding/json compares them) and the offset where that occurrence starts;
+// -1 when no key appears twice.
+func firstDuplicateKey(raw []byte) (string, int) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return "", -1
+	}
+	seen := map[string]bool{}
+	for d.More() {
+		// The key starts after what precedes it: spaces and a comma.
+		at := int(d.InputOffset())
+		for at < len(raw) && (raw[at] == ',' || raw[at] == ' ' || raw[at] == '\t' || raw[at] == '\n' || raw[at] == '\r') {
+			at++
+		}
+		t, err := d.Token()
+		if err != nil {
+			return "", -1
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return key, at
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if d.Decode(&skip) != nil {
+			return "", -1
+		}
+	}
+	return "", -1
 }
 
 // splitArray splits b, a JSON array, into its elements.

@@ -16,7 +16,34 @@ var fastJSONSeeds = []string{
 	// Not JSON, or not all of it.
 	`{"a":1,}`, `{"a" 1}`, `{"a":1}}`, `{"a":1} x`, `{a:1}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`,
 	`{"a":tru}`, `{"a":nul}`, `{"a":"x`, `{"a":"\x"}`, `{"a":"\u12"}`, "{\"a\":\"\x01\"}", `[1,]`, `[,1]`, `[1 2]`,
+	// Duplicate keys, found alike on both paths.
+	"{\"a\":1, \"b\":2 ,\n \"a\":3}", `{"\u0061":1,"a":2}`, `{"a":1,"\u0061":2}`, `{"":"","":[],"":[]}`, `{"a":{"b":1,"b":2}}`, `{"x":[{"k":1,"k":1}],"y":"z","y":"z"}`,
 	`{"a":[}`, `{"a":{"b":1}`, `{"a":"` + "\xff" + `"}`, `{"a":1,"b"}`, ` `, ``, `{"a":NaN}`, `{"a":+1}`, `["\ud800"]`,
+}
+
+// TestDuplicateKeys: the first key that appears twice, where its second
+// occurrence starts (offsets counted by hand), on both paths.
+func TestDuplicateKeys(t *testing.T) {
+	for _, c := range []struct {
+		in  string
+		dup string
+		at  int
+	}{
+		{`{"a":1,"b":2}`, "", -1},
+		{`{"a":1,"b":2,"a":3}`, "a", 13},
+		{"{\"a\":1,\n  \"b\":2,\n  \"b\":3,\"a\":4}", "b", 19},
+		{`{"\u0061":1,"a":2}`, "a", 12}, // an escape: encoding/json's path
+		{`{"a":{"b":1,"b":2}}`, "", -1}, // nested: found when the inner object is read
+		{`{"":"","":[],"":[]}`, "", 7},  // the empty key, the first repeat (found by fuzzing)
+	} {
+		_, dup, at, err := decodeObject([]byte(c.in))
+		if err != nil || dup != c.dup || at != c.at {
+			t.Errorf("%s: duplicate %q at %d (%v), want %q at %d", c.in, dup, at, err, c.dup, c.at)
+		}
+		if wantDup, wantAt := firstDuplicateKey([]byte(c.in)); wantDup != c.dup || wantAt != c.at {
+			t.Errorf("%s: encoding/json path: %q at %d, want %q at %d", c.in, wantDup, wantAt, c.dup, c.at)
+		}
+	}
 }
 
 func FuzzFastJSON(f *testing.F) {
@@ -42,6 +69,18 @@ func checkFastJSON(t *testing.T, b []byte) {
 			t.Fatalf("%q: fast path read an object, encoding/json: %v", b, objErr)
 		}
 		sameRaw(t, b, got, wantObj)
+	}
+	// Both paths find the same duplicate key at the same place: the fast
+	// path when it reads the object, encoding/json's tokens when it does not.
+	if _, dup, at, ok := splitObjectDup(b); ok {
+		if wantDup, wantAt := firstDuplicateKey(b); dup != wantDup || at != wantAt {
+			t.Fatalf("%q: fast path finds duplicate %q at %d, encoding/json %q at %d", b, dup, at, wantDup, wantAt)
+		}
+	}
+	if m, dup, at, err := decodeObject(b); (err == nil && wantObj != nil) != (m != nil) {
+		t.Fatalf("%q: decodeObject %v %v, encoding/json %v", b, m, err, objErr)
+	} else if m != nil && at >= 0 && (at >= len(b) || b[at] != '"') {
+		t.Fatalf("%q: duplicate %q placed at %d, not at a key", b, dup, at)
 	}
 	var wantArr []json.RawMessage
 	arrErr := json.Unmarshal(b, &wantArr)

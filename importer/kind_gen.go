@@ -141,9 +141,12 @@ func (f *fileData) verdicts(r *rec, key string) (map[string]map[string]string, e
 		if err := printable(r.at, r.path+key, "the system name", sys); err != nil {
 			return nil, err
 		}
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(obj[sys], &fields) != nil || fields == nil {
+		fields, dup, dupAt, err := decodeObject(obj[sys])
+		if err != nil || fields == nil {
 			return nil, r.errf(key+"."+sys, "want an object {\"accuracy_support\": …, \"grounded\": …}, got %s", kind(obj[sys]))
+		}
+		if dupAt >= 0 {
+			return nil, r.errf(key+"."+sys+"."+dup, "%s", duplicateKey)
 		}
 		for _, name := range sortedKeys(fields) {
 			if name != schema.AccuracySupport && name != schema.Grounded {

@@ -286,6 +286,7 @@ func (t *textReader) eachKey(fn func(key string) error) error {
 		return t.syntaxErr(-1, "want an object")
 	}
 	t.expect('{')
+	seen := map[string]bool{}
 	for i := 0; ; i++ {
 		c, err := t.peekNonSpace()
 		if err != nil {
@@ -306,6 +307,10 @@ func (t *textReader) eachKey(fn func(key string) error) error {
 		if invalidUTF8(raw) >= 0 || json.Unmarshal(raw, &key) != nil {
 			return lineLoc(t.name, start.line).errf("", "bad JSON at column %d: a key that is not a valid string", start.col)
 		}
+		if seen[key] {
+			return lineLoc(t.name, start.line).errf(key, "%s (column %d)", duplicateKey, start.col)
+		}
+		seen[key] = true
 		if c, err := t.peekNonSpace(); err != nil || c != ':' {
 			return t.syntaxErr(-1, "want ':' after the key %q", key)
 		}
@@ -356,11 +361,7 @@ func element(name string, record int, raw []byte, start pos) (map[string]json.Ra
 		at, col := place(i)
 		return nil, at.errf("", "invalid UTF-8 at column %d (the input must be UTF-8)", col)
 	}
-	if m, ok := splitObject(raw); ok {
-		return m, nil
-	}
-	var m map[string]json.RawMessage
-	err := json.Unmarshal(raw, &m)
+	m, dup, dupAt, err := decodeObject(raw)
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		at, col := place(int(se.Offset) - 1)
@@ -370,8 +371,17 @@ func element(name string, record int, raw []byte, start pos) (map[string]json.Ra
 	if err != nil || m == nil {
 		return nil, recLoc(name, record).errf("", "want a JSON object, got %s", kind(raw))
 	}
+	if dupAt >= 0 {
+		at, col := place(dupAt)
+		at.record = record
+		return nil, at.errf(dup, "%s (column %d)", duplicateKey, col)
+	}
 	return m, nil
 }
+
+// duplicateKey is the message for a key an object names twice: which of
+// the values was meant is not for the importer to guess.
+const duplicateKey = "duplicate key: the object gives it twice (keep one)"
 
 // invalidUTF8 returns the offset of the first byte that is not UTF-8, or -1.
 func invalidUTF8(b []byte) int {
@@ -398,11 +408,11 @@ func lineCol(data []byte, off int) (int, int) {
 
 // object decodes one JSONL line into its keys.
 func object(at loc, line []byte) (map[string]json.RawMessage, error) {
-	if m, ok := splitObject(line); ok {
-		return m, nil
+	m, dup, dupAt, err := decodeObject(line)
+	if err == nil && dupAt >= 0 {
+		_, col := lineCol(line, dupAt)
+		return nil, at.errf(dup, "%s (column %d)", duplicateKey, col)
 	}
-	var m map[string]json.RawMessage
-	err := json.Unmarshal(line, &m)
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // rec is one JSON object being read. Its getters check types and name the
@@ -23,13 +24,24 @@ func newRec(at loc, path string, m map[string]json.RawMessage) *rec {
 
 // sub reads raw (the value of field) as a nested object.
 func (r *rec) sub(field string, raw json.RawMessage) (*rec, error) {
-	m, ok := splitObject(raw)
-	if !ok {
-		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-			return nil, r.errf(field, "want an object, got %s", kind(raw))
-		}
+	m, err := r.decodeObject(field, raw)
+	if err != nil {
+		return nil, err
 	}
 	return newRec(r.at, r.path+field+".", m), nil
+}
+
+// decodeObject reads raw, the value of field, as an object whose keys are
+// each given once.
+func (r *rec) decodeObject(field string, raw json.RawMessage) (map[string]json.RawMessage, error) {
+	m, dup, dupAt, err := decodeObject(raw)
+	switch {
+	case err != nil || m == nil:
+		return nil, r.errf(field, "want an object, got %s", kind(raw))
+	case dupAt >= 0:
+		return nil, r.errf(field+"."+dup, "%s", duplicateKey)
+	}
+	return m, nil
 }
 
 func (r *rec) errf(field, format string, args ...any) error {
@@ -73,26 +85,61 @@ func (r *rec) need(key string) (string, error) {
 	return s, err
 }
 
-// id returns an identifier given as a string or an integer ("" when absent):
-// generated datasets number their records either way.
+// id returns an optional identifier ("" when absent): a string with
+// something besides spaces. A number is refused, not turned into a string:
+// 1, 1.0 and 01 would name one item or three.
 func (r *rec) id(key string) (string, error) {
 	v := r.get(key)
 	if v == nil {
 		return "", nil
 	}
 	var s string
-	if decodeString(v, &s) == nil {
-		return s, nil
+	if decodeString(v, &s) != nil {
+		return "", r.errf(key, "want a string, got %s (write the id in quotes)", kind(v))
+	}
+	return s, r.blank(key, s)
+}
+
+// numberedID is id for the formats whose published files number their
+// records (ClaimRAG-LAW's query_id and claim_id): an integer is read as its
+// decimal digits, as those files mean it.
+func (r *rec) numberedID(key string) (string, error) {
+	v := r.get(key)
+	if v == nil {
+		return "", nil
 	}
 	var n int64
-	if json.Unmarshal(v, &n) == nil {
+	if kind(v) == "a number" {
+		if json.Unmarshal(v, &n) != nil {
+			return "", r.errf(key, "want a string or an integer, got %s", v)
+		}
 		return strconv.FormatInt(n, 10), nil
 	}
-	return "", r.errf(key, "want a string or an integer, got %s", kind(v))
+	var s string
+	if decodeString(v, &s) != nil {
+		return "", r.errf(key, "want a string or an integer, got %s", kind(v))
+	}
+	return s, r.blank(key, s)
+}
+
+// blank refuses an id of nothing but spaces.
+func (r *rec) blank(key, s string) error {
+	if s != "" && strings.TrimSpace(s) == "" {
+		return r.errf(key, "blank (only spaces): want an id")
+	}
+	return nil
 }
 
 func (r *rec) needID(key string) (string, error) {
-	s, err := r.id(key)
+	return r.required(key, r.id)
+}
+
+func (r *rec) needNumberedID(key string) (string, error) {
+	return r.required(key, r.numberedID)
+}
+
+func (r *rec) required(key string, read func(string) (string, error)) (string, error) {
+	s, err := read(key)
 	if err == nil && s == "" {
 		if r.get(key) == nil {
 			return "", r.errf(key, "missing (required)")
@@ -123,13 +170,7 @@ func (r *rec) object(key string) (map[string]json.RawMessage, error) {
 	if v == nil {
 		return nil, nil
 	}
-	out, ok := splitObject(v)
-	if !ok {
-		if err := json.Unmarshal(v, &out); err != nil {
-			return nil, r.errf(key, "want an object, got %s", kind(v))
-		}
-	}
-	return out, nil
+	return r.decodeObject(key, v)
 }
 
 // strings reads a value that is one string or an array of strings, as

@@ -60,14 +60,17 @@ type Extraction struct {
 	Unknown   int         `json:"unknown_value"` // claim_validity outside the schema
 }
 
-// Recall is the claim extraction recall of one source, over the answers the
-// expert checked for missed claims: correct extracted claims over those
-// plus the claims the expert added.
+// Recall is the claim extraction recall of one source. Its answers are the
+// paper's Σ_A, answers judged correct (or not under review) that have
+// extracted claims, of them those the expert checked for missed claims; the
+// correct extracted claims and the claims the expert added are those of the
+// same answers.
 type Recall struct {
-	Answers          int         `json:"answers"`             // answers marked missed_claims_checked
-	NotChecked       int         `json:"answers_not_checked"` // answers with claims asked, not marked: left out
-	CorrectExtracted int         `json:"correct_extracted"`
-	Added            int         `json:"added"`
+	Answers          int         `json:"answers"`                // answers of Σ_A marked missed_claims_checked
+	NotChecked       int         `json:"answers_not_checked"`    // answers of Σ_A not marked: left out
+	NoClaims         int         `json:"answers_without_claims"` // marked answers without an extracted claim: left out
+	CorrectExtracted int         `json:"correct_extracted"`      // claims judged correct of those answers
+	Added            int         `json:"added"`                  // claims added to those answers
 	Recall           *float64    `json:"recall"`
 	CI95             *[2]float64 `json:"ci95"` // Wilson
 }
@@ -123,7 +126,7 @@ type LeftOut struct {
 
 // metricsCounts are the kept counts metrics reads.
 var metricsCounts = []string{tally.Items, tally.Gated, tally.Step, tally.Pair, tally.Label, tally.NotAsked,
-	tally.RecallAnswers, tally.RecallNotChecked, tally.RecallCorrect, tally.RecallAdded, tally.Predictions,
+	tally.RecallAnswers, tally.RecallNotChecked, tally.RecallNoClaims, tally.RecallCorrect, tally.RecallAdded, tally.Predictions,
 	tally.Response, tally.OpenDisagreement}
 
 // Metrics builds the extraction and verification report.
@@ -239,6 +242,7 @@ func recall(rt rater, t *tallies, src int64, all bool) *Recall {
 	r := &Recall{
 		Answers:          t.sum(rt.id, src, all, tally.RecallAnswers, "", nil),
 		NotChecked:       t.sum(rt.id, src, all, tally.RecallNotChecked, "", nil),
+		NoClaims:         t.sum(rt.id, src, all, tally.RecallNoClaims, "", nil),
 		CorrectExtracted: t.sum(rt.id, src, all, tally.RecallCorrect, "", nil),
 		Added:            t.sum(rt.id, src, all, tally.RecallAdded, "", nil),
 	}

@@ -51,6 +51,15 @@ func seedMetrics(t *testing.T) *store.Store {
 		b.Added("qa-A1", "qa-A1-sam", "sam")
 		b.Label("expert", "qa-B1", "missed_claims_checked", "added")
 		b.Added("qa-B1", "qa-B1-added", "expert")
+		// Outside Σ_A: qa-B2 has no extracted claim (checked, one claim
+		// added), qa-A3's answer is judged incorrect (its marker and its
+		// added claim stand, its claims are not asked).
+		b.Label("expert", "qa-B2", "missed_claims_checked", "added")
+		b.Added("qa-B2", "qa-B2-added", "expert")
+		b.QA("qa-A3", "A", "", "factual_recall")
+		b.Claim("qa-A3", "x1", nil)
+		b.Labels("expert", "qa-A3", "question_validity=valid", "answer_correctness=incorrect", "missed_claims_checked=added")
+		b.Added("qa-A3", "qa-A3-added", "expert")
 	})
 	ref, err := s.Resolve("qa-A1")
 	if err != nil {
@@ -119,8 +128,9 @@ func TestMetricsPaths(t *testing.T) {
 	if a.Confusion["contradiction"]["other"] != 1 || a.Confusion["entailment"]["entailment"] != 3 || a.Confusion["entailment"]["other"] != 0 {
 		t.Errorf("A confusion %v", a.Confusion)
 	}
-	// Each left-out claim of A at its step; B leaves none out.
-	wantLeft := LeftOut{Claims: 16, NotJudged: 1, UnknownValidity: 1, JudgedIncorrect: 1, NoEntailment: 1, UnknownEntailment: 1, NoPrediction: 1}
+	// Each left-out claim of A at its step (x1, of qa-A3, not asked); B
+	// leaves none out.
+	wantLeft := LeftOut{Claims: 17, NotAsked: 1, NotJudged: 1, UnknownValidity: 1, JudgedIncorrect: 1, NoEntailment: 1, UnknownEntailment: 1, NoPrediction: 1}
 	if a.LeftOut != wantLeft {
 		t.Errorf("A left out %+v, want %+v", a.LeftOut, wantLeft)
 	}
@@ -132,7 +142,7 @@ func TestMetricsPaths(t *testing.T) {
 	}
 	if !strings.Contains(out, `refchecker values outside the classes (column other): "unknown" 1`) ||
 		!strings.Contains(out, `claim_validity: "yes" 1`) ||
-		!strings.Contains(out, "left out 6 of 16 extracted claims: 0 not asked, 1 not judged, 1 judged incorrect, 1 without an entailment label, 1 without a refchecker prediction, 2 with a label value outside the schema") {
+		!strings.Contains(out, "left out 7 of 17 extracted claims: 1 not asked, 1 not judged, 1 judged incorrect, 1 without an entailment label, 1 without a refchecker prediction, 2 with a label value outside the schema") {
 		t.Errorf("text does not account for the left-out claims")
 	}
 	if f := lineFields(t, section(t, out, "A: 10 claims\n"), "contradiction"); strings.Join(f, " ") != "2 50.0 50.0 50.0" {
@@ -162,27 +172,38 @@ func TestMetricsPaths(t *testing.T) {
 		near(t, c.key+" wilson hi", e.CI95[1], c.hi, 1e-12)
 	}
 
-	// Recall over the checked answers: qa-A1 has 5 correct extracted claims
-	// and 1 standing claim added by the expert (sam's is sam's, the undone
-	// one does not stand): 5/6; qa-B1 4/5; all 9/11. Wilson as above.
+	// Recall over the checked answers of Σ_A: qa-A1 has 5 correct extracted
+	// claims and 1 standing claim added by the expert (sam's is sam's, the
+	// undone one does not stand): 5/6; qa-B1 4/5; all 9/11. qa-B2 (no
+	// extracted claim) is counted apart with its added claim left out;
+	// qa-A3 (judged incorrect) is not an answer of Σ_A. Wilson as above.
 	for _, c := range []struct {
 		key                     string
 		answers, correct, added int
-		notChecked              int
+		notChecked, noClaims    int
 		lo, hi                  float64
 	}{
-		{"A", 1, 5, 1, 1, 0.43649717781352965, 0.9699466302516933},
-		{"B", 1, 4, 1, 0, 0.3755346297625252, 0.9637758913675698},
-		{"all", 2, 9, 2, 1, 0.5230194380391557, 0.9486323102539149},
+		{"A", 1, 5, 1, 1, 0, 0.43649717781352965, 0.9699466302516933},
+		{"B", 1, 4, 1, 0, 1, 0.3755346297625252, 0.9637758913675698},
+		{"all", 2, 9, 2, 1, 1, 0.5230194380391557, 0.9486323102539149},
 	} {
 		r := rep.Recall[c.key]
-		// qa-A2 has claims but is not checked (qa-B2 has none).
-		if r.Answers != c.answers || r.CorrectExtracted != c.correct || r.Added != c.added || r.NotChecked != c.notChecked {
+		// qa-A2 has claims but is not checked.
+		if r.Answers != c.answers || r.CorrectExtracted != c.correct || r.Added != c.added || r.NotChecked != c.notChecked || r.NoClaims != c.noClaims {
 			t.Errorf("%s recall %+v", c.key, r)
 		}
 		near(t, c.key+" recall", r.Recall, float64(c.correct)/float64(c.correct+c.added), 1e-15)
 		near(t, c.key+" recall lo", r.CI95[0], c.lo, 1e-12)
 		near(t, c.key+" recall hi", r.CI95[1], c.hi, 1e-12)
+	}
+
+	for _, want := range []string{
+		"answers: answers judged correct (or not under review) that have extracted claims (Σ_A),",
+		"left out, answers checked without an extracted claim (and the claims added to them): 1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the recall's text lacks %q", want)
+		}
 	}
 
 	// A system without predictions: nothing verified, and the text says

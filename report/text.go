@@ -268,8 +268,10 @@ func (r *MetricsReport) WriteText(w io.Writer) error {
 	fmt.Fprintln(w, "not asked: claims of questions judged invalid or answers judged partially correct or incorrect.")
 
 	fmt.Fprintf(w, "\nExtraction recall, over answers checked for missed claims\n")
+	fmt.Fprintln(w, "answers: answers judged correct (or not under review) that have extracted claims (Σ_A),")
+	fmt.Fprintln(w, "checked for missed claims; correct extracted and added are the claims of those answers.")
 	if r.Recall[allKey].Answers == 0 {
-		fmt.Fprintln(w, "  no answer is marked missed_claims_checked yet")
+		fmt.Fprintln(w, "  no answer judged correct with extracted claims is marked missed_claims_checked yet")
 	} else {
 		t = newTable(w, labels)
 		t.row("", "answers", "correct extracted", "added", "recall %", "95% CI")
@@ -284,6 +286,9 @@ func (r *MetricsReport) WriteText(w io.Writer) error {
 	}
 	if n := r.Recall[allKey].NotChecked; n > 0 {
 		fmt.Fprintf(w, "  left out, answers with claims not checked for missed claims yet: %d\n", n)
+	}
+	if n := r.Recall[allKey].NoClaims; n > 0 {
+		fmt.Fprintf(w, "  left out, answers checked without an extracted claim (and the claims added to them): %d\n", n)
 	}
 
 	fmt.Fprintf(w, "\nClaim verification: %s against the %s\n", r.System, who(r.Annotator, r.Adjudicated))

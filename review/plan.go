@@ -17,6 +17,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -59,7 +60,14 @@ type Verdicts struct {
 	Labels   map[string]string
 	Final    string // the adjudicated value, "" if none
 	FollowUp bool   // fewer than two labels, but asked given the adjudicated labels
-	State    State
+	// Single: one annotator's label, the others' own labels having not
+	// asked them the field (sam judged the answer incorrect, so its claims
+	// asked him nothing). The lead decides it like a disagreement, or
+	// accepts the one label (in bulk: AcceptSingle). Planned from the
+	// start, whatever the decisions it waits on, so the workload is whole;
+	// it leaves the plan once those decisions make it not asked.
+	Single bool
+	State  State
 }
 
 // Verdict returns the verdicts (PlanOf reads them through it).
@@ -82,10 +90,25 @@ type PlanOf[U interface{ Verdict() Verdicts }] struct {
 	// not adjudicated yet (nor moot), Ready of them the bulk accept would
 	// accept now, Accepted ones carry an adjudication already.
 	Agreeing, Ready, Accepted int
+	// ReadySingle is what the bulk accept with single-label units would
+	// accept now: Ready's agreements and the lone labels of single-label
+	// units, each asked given the adjudicated and accepted labels.
+	ReadySingle int
 }
 
 // Plan is the plan Make returns.
 type Plan = PlanOf[Unit]
+
+// Singles returns the pending single-label units of a field ("" : all).
+func (p PlanOf[U]) Singles(field string) int {
+	n := 0
+	for _, u := range p.Units {
+		if v := u.Verdict(); v.Single && v.State == Pending && (field == "" || v.Field == field) {
+			n++
+		}
+	}
+	return n
+}
 
 // Counts returns the units of a field ("" : all) by state.
 func (p PlanOf[U]) Counts(field string) (pending, done, moot int) {
@@ -140,6 +163,15 @@ func fieldsOf(r Ref) []schema.Field {
 // and the fields before it in its kind. Items come in any order; parents
 // are planned before their children.
 func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
+	p, acc, _ := MakeAll(items, names, only)
+	return p, acc
+}
+
+// MakeAll is Make that also lists what the bulk accept with single-label
+// units writes: the agreements and the lone label of every single-label
+// unit, in the same order (parents first, fields in schema order), each
+// asked given what is adjudicated or accepted before it.
+func MakeAll(items []Item, names []string, only string) (Plan, []Acceptance, []Acceptance) {
 	p := Plan{Annotators: names}
 	items = slices.Clone(items)
 	slices.SortStableFunc(items, func(a, b Item) int {
@@ -150,10 +182,13 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 		return cmp.Compare(a.ID, b.ID)
 	})
 	byField := map[string][]Unit{}
-	var acc []Acceptance
-	// sims are the final labels plus what this pass accepts, by item: a
-	// child reads its parent's.
+	// Two passes of acceptances side by side: of agreements only (acc,
+	// sims) and of agreements and single-label units (accS, simsS). sims
+	// are the final labels plus what the pass accepts, by item: a child
+	// reads its parent's.
+	var acc, accS []Acceptance
 	sims := map[int64]map[string]string{}
+	simsS := map[int64]map[string]string{}
 	for _, it := range items {
 		fields := fieldsOf(it.Ref)
 		counted := make([]map[string]string, len(names))
@@ -161,15 +196,18 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 			counted[i] = schema.Counted(it.Kind, at(it.Labels, i), at(it.ParentLabels, i))
 		}
 		final := it.Final
-		finalParent := it.FinalParent
+		finalParent, finalParentS := it.FinalParent, it.FinalParent
 		if s, ok := sims[it.Parent]; ok && it.Parent != 0 {
 			finalParent = s
 		}
-		sim := maps.Clone(final)
-		if sim == nil {
-			sim = map[string]string{}
+		if s, ok := simsS[it.Parent]; ok && it.Parent != 0 {
+			finalParentS = s
 		}
-		sims[it.ID] = sim
+		sim, simS := maps.Clone(final), maps.Clone(final)
+		if sim == nil {
+			sim, simS = map[string]string{}, map[string]string{}
+		}
+		sims[it.ID], simsS[it.ID] = sim, simS
 		last := len(fields) - 1 // the last field whose agreements count
 		if only != "" {
 			last = slices.IndexFunc(fields, func(f schema.Field) bool { return f.Name == only })
@@ -190,6 +228,7 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 			// than two annotators answered: the lead answers it.
 			conditional := len(f.AskedIf) > 0 || it.Added || len(spec.UnlessParent) > 0 && decided(spec, finalParent)
 			followUp := len(labels) < 2 && asked && conditional
+			single := !it.Added && len(labels) == 1 && declined(it, f, names, labels)
 			if agree && inScope {
 				switch {
 				case final[f.Name] != "":
@@ -200,18 +239,40 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 						acc = append(acc, Acceptance{it.ID, f.Name, common})
 						sim[f.Name] = common
 					}
+					if simS[f.Name] == "" && (f.Marker || schema.Asked(f.Name, simS, finalParentS)) {
+						accS = append(accS, Acceptance{it.ID, f.Name, common})
+						simS[f.Name] = common
+					}
+				}
+			}
+			// The lone label of a single-label unit, in the pass that takes
+			// them, once its field is asked given the labels before it and
+			// the parent's fields its kind is gated on are decided (a claim
+			// waits for its answer's correctness).
+			if single && inScope && final[f.Name] == "" && !moot && simS[f.Name] == "" &&
+				(spec == nil || decided(spec, finalParentS)) {
+				if v := soleValue(labels); slices.Contains(f.Values, v) && (f.Marker || schema.Asked(f.Name, simS, finalParentS)) {
+					accS = append(accS, Acceptance{it.ID, f.Name, v})
+					simS[f.Name] = v
 				}
 			}
 			// An added claim is kept in bulk when the answer it was added to
 			// is adjudicated (or accepted) as having had claims added.
-			if it.Added && f.Name == schema.ClaimAdded && inScope && final[f.Name] == "" && sim[f.Name] == "" &&
-				finalParent[schema.MissedClaimsChecked] == "added" && len(labels) == 1 {
-				acc = append(acc, Acceptance{it.ID, f.Name, "yes"})
-				sim[f.Name] = "yes"
-				p.Agreeing++
+			if it.Added && f.Name == schema.ClaimAdded && inScope && final[f.Name] == "" && len(labels) == 1 {
+				if sim[f.Name] == "" && finalParent[schema.MissedClaimsChecked] == "added" {
+					acc = append(acc, Acceptance{it.ID, f.Name, "yes"})
+					sim[f.Name] = "yes"
+					p.Agreeing++
+				}
+				if simS[f.Name] == "" && finalParentS[schema.MissedClaimsChecked] == "added" {
+					accS = append(accS, Acceptance{it.ID, f.Name, "yes"})
+					simS[f.Name] = "yes"
+				}
 			}
-			if (only == "" || only == f.Name) && (len(labels) >= 2 && !agree || followUp) {
-				u := Unit{Ref: it.Ref, Verdicts: Verdicts{Field: f.Name, Labels: labels, Final: final[f.Name], FollowUp: followUp}}
+			// A single-label unit that its decisions made not asked leaves
+			// the plan: it was never a disagreement.
+			if (only == "" || only == f.Name) && (len(labels) >= 2 && !agree || followUp || single && !moot) {
+				u := Unit{Ref: it.Ref, Verdicts: Verdicts{Field: f.Name, Labels: labels, Final: final[f.Name], FollowUp: followUp, Single: single}}
 				switch {
 				case moot:
 					u.State = Moot
@@ -232,8 +293,35 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 			p.Units = append(p.Units, us...)
 		}
 	}
-	p.Ready = len(acc)
-	return p, acc
+	p.Ready, p.ReadySingle = len(acc), len(accS)
+	return p, acc, accS
+}
+
+// declined reports whether every compared annotator without a label of f
+// on the item was, by their own labels, not asked it: they decided
+// something that rules the field out (an answer judged incorrect, a claim
+// judged incorrect), rather than not having got to it yet.
+func declined(it Item, f schema.Field, names []string, labels map[string]string) bool {
+	others := 0
+	for i, n := range names {
+		if _, ok := labels[n]; ok {
+			continue
+		}
+		reason := schema.NotAskedReason(it.Kind, f.Name, at(it.Labels, i), at(it.ParentLabels, i))
+		if reason == "" || strings.HasSuffix(reason, " unlabelled") {
+			return false // asked, or waiting on a label of their own
+		}
+		others++
+	}
+	return others > 0
+}
+
+// soleValue is the one label of a single-label unit.
+func soleValue(labels map[string]string) string {
+	for _, v := range labels {
+		return v
+	}
+	return ""
 }
 
 func root(it Item) int64 {

@@ -1,6 +1,8 @@
 package review
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -42,34 +44,52 @@ func TestPlanAcceptsMarkersAndAddedClaims(t *testing.T) {
 			t.Errorf("acceptance %d: %v, want %v", i, acc[i], want[i])
 		}
 	}
-	var fields []string
-	for _, u := range plan.Units {
-		fields = append(fields, u.Ext+"/"+u.Field)
+	// The answer's disagreement; jo's two claim labels, single-label units
+	// (sam judged the answer incorrect: its claim asked him nothing), in
+	// the workload from the start; the added claim (one label) a follow-up.
+	if got, want := unitsOf(plan), "q1/answer_correctness:pending q1-c1/claim_validity:pending,single q1-c1/entailment:pending,single q1-jo-a1/claim_added:pending,follow-up"; got != want {
+		t.Errorf("units\n  %s\nwant\n  %s", got, want)
 	}
-	// The answer's disagreement; the added claim (one label) is a follow-up.
-	if len(plan.Units) != 2 || plan.Units[0].Field != "answer_correctness" || plan.Units[1].Field != "claim_added" || !plan.Units[1].FollowUp {
-		t.Errorf("units %v", fields)
+	if plan.Singles("") != 2 || plan.Singles("entailment") != 1 {
+		t.Errorf("singles %d, %d", plan.Singles(""), plan.Singles("entailment"))
+	}
+	if p, _, _ := plan.Counts(""); p != 4 {
+		t.Errorf("pending %d, want 4", p)
+	}
+	// With single-label units the bulk accept takes the same five: the
+	// claim's lone labels wait for the answer's correctness.
+	if _, _, accS := MakeAll(family(nil, nil), names, ""); !slices.Equal(accS, want) || plan.ReadySingle != 5 {
+		t.Errorf("accepted with singles %v (ready %d), want %v", accS, plan.ReadySingle, want)
 	}
 
 	// The lead decides the answer is correct: jo's claim labels, the only
 	// ones (sam's answer was incorrect, so none asked of him), wait for the
 	// lead as follow-ups.
 	final := map[string]string{"question_validity": "valid", "answer_correctness": "correct"}
-	plan, _ = Make(family(nil, final), names, "")
-	follow := 0
-	for _, u := range plan.Units {
-		if u.ID == 3 && u.FollowUp && u.State == Pending {
-			follow++
-		}
+	plan, acc, accS := MakeAll(family(nil, final), names, "")
+	// claim_validity is a follow-up (asked given the decision); entailment
+	// waits for it, single-label all along.
+	if got, want := unitsOf(plan), "q1/answer_correctness:done q1-c1/claim_validity:pending,single,follow-up q1-c1/entailment:pending,single q1-jo-a1/claim_added:pending,follow-up"; got != want {
+		t.Errorf("units\n  %s\nwant\n  %s", got, want)
 	}
-	if follow != 1 { // claim_validity; entailment waits for it
-		t.Errorf("follow-ups on the claim: %d, units %+v", follow, plan.Units)
+	// The bulk accept with singles takes jo's claim labels too, validity
+	// first, then the entailment it makes asked.
+	wantS := []Acceptance{
+		{1, "category", "factual_recall"}, {1, "persona", "citizen"}, {1, "missed_claims_checked", "added"},
+		{3, "claim_validity", "correct"}, {3, "entailment", "neutral"}, {4, "claim_added", "yes"},
+	}
+	if !slices.Equal(accS, wantS) || plan.ReadySingle != len(wantS) {
+		t.Errorf("accepted with singles %v, want %v", accS, wantS)
+	}
+	if len(acc) != 4 || plan.Ready != 4 { // the same without jo's two claim labels
+		t.Errorf("accepted %v", acc)
 	}
 
 	// The lead decides the answer is incorrect: nothing of its claims is
 	// asked, and no unit remains for them.
 	final = map[string]string{"question_validity": "valid", "answer_correctness": "incorrect"}
-	plan, acc = Make(family(nil, final), names, "")
+	plan, acc, accS = MakeAll(family(nil, final), names, "")
+	acc = append(acc, accS...)
 	for _, u := range plan.Units {
 		if u.ID == 3 {
 			t.Errorf("unit on a claim of an incorrect answer: %+v", u)
@@ -79,5 +99,64 @@ func TestPlanAcceptsMarkersAndAddedClaims(t *testing.T) {
 		if a.Item == 3 {
 			t.Errorf("accepted %v on a claim of an incorrect answer", a)
 		}
+	}
+}
+
+// unitsOf lists a plan's units as "ext/field:state[,single][,follow-up]".
+func unitsOf(p Plan) string {
+	var out []string
+	for _, u := range p.Units {
+		s := u.Ext + "/" + u.Field + ":" + u.State.String()
+		if u.Single {
+			s += ",single"
+		}
+		if u.FollowUp {
+			s += ",follow-up"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestSingleLabelUnitsAreInTheWorkload: jo judged the question valid and
+// answered its fields, sam judged it invalid and gave a reason. Every field
+// but the disagreement has one label, the other annotator not asked it: all
+// wait for the lead from the start, and deciding the question leaves those
+// it makes asked (now follow-ups too) and drops the other.
+func TestSingleLabelUnitsAreInTheWorkload(t *testing.T) {
+	names := []string{"jo", "sam"}
+	items := func(final map[string]string) []Item {
+		return []Item{{Ref: Ref{ID: 1, Ext: "q1", Kind: schema.KindQA}, Final: final,
+			Labels: []map[string]string{
+				{"question_validity": "valid", "category": "factual_recall", "persona": "citizen", "answer_correctness": "incorrect"},
+				{"question_validity": "invalid", "invalid_reason": "domain"},
+			}}}
+	}
+	plan, acc, accS := MakeAll(items(nil), names, "")
+	if got, want := unitsOf(plan), "q1/question_validity:pending q1/invalid_reason:pending,single q1/category:pending,single q1/persona:pending,single q1/answer_correctness:pending,single"; got != want {
+		t.Errorf("units\n  %s\nwant\n  %s", got, want)
+	}
+	if p, _, _ := plan.Counts(""); p != 5 || plan.Singles("") != 4 {
+		t.Errorf("pending %d, singles %d; want 5, 4", p, plan.Singles(""))
+	}
+	// Nothing is accepted before the question is decided: each lone label
+	// is asked only given a validity.
+	if len(acc) != 0 || len(accS) != 0 {
+		t.Errorf("accepted %v / %v", acc, accS)
+	}
+	plan, _, accS = MakeAll(items(map[string]string{"question_validity": "valid"}), names, "")
+	if got, want := unitsOf(plan), "q1/question_validity:done q1/category:pending,single,follow-up q1/persona:pending,single,follow-up q1/answer_correctness:pending,single,follow-up"; got != want {
+		t.Errorf("units\n  %s\nwant\n  %s", got, want)
+	}
+	wantS := []Acceptance{{1, "category", "factual_recall"}, {1, "persona", "citizen"}, {1, "answer_correctness", "incorrect"}}
+	if !slices.Equal(accS, wantS) {
+		t.Errorf("accepted with singles %v, want %v", accS, wantS)
+	}
+	// A field only one annotator has answered because the other has not
+	// got to it yet is no single-label unit: no unit at all.
+	plan, _ = Make([]Item{{Ref: Ref{ID: 1, Ext: "q1", Kind: schema.KindQA},
+		Labels: []map[string]string{{"question_validity": "valid", "category": "factual_recall"}, {"question_validity": "valid"}}}}, names, "")
+	if got := unitsOf(plan); got != "" {
+		t.Errorf("units %s, want none", got)
 	}
 }

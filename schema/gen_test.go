@@ -96,18 +96,25 @@ func TestParseTaxonomy(t *testing.T) {
 	if !reflect.DeepEqual(cats, want) {
 		t.Errorf("got %+v", cats)
 	}
-	js := "[\n\t{\"value\": \"a\", \"group\": \"g\", \"definition\": \"d\"}\n]"
+	js := "[\n\t{\"value\": \"a\", \"group\": \"quality\", \"definition\": \"d\"}\n]"
 	if cats, err := ParseTaxonomy("t.json", []byte(js)); err != nil || len(cats) != 1 {
 		t.Errorf("JSON: %v %v", cats, err)
 	}
 	for _, tc := range []struct{ in, msg string }{
-		{"- value: a\n  group: g\n", `t.yaml:1: field "categories[0].definition": missing (required)`},
-		{"- value: a\n  group: g\n  definition: d\n- value: a\n  group: g\n  definition: e\n", `t.yaml:4: field "categories[1].value": "a" is also the value of categories[0]`},
-		{"- value: Has Space\n  group: g\n  definition: d\n", `t.yaml:1: field "categories[0].value": "Has Space": want lower-case letters`},
-		{"- value: a\n  group: g\n  definition: d\n  colour: red\n", `t.yaml:4: field "categories[0].colour": unknown key`},
-		{"- value: a\n  group: g\n  definition: [1, 2]\n", `t.yaml:3: field "categories[0].definition": want a string, got a list`},
+		{"- value: a\n  group: quality\n", `t.yaml:1: field "categories[0].definition": missing (required)`},
+		{"- value: a\n  group: quality\n  definition: d\n- value: a\n  group: quality\n  definition: e\n", `t.yaml:4: field "categories[1].value": "a" is also the value of categories[0]`},
+		{"- value: Has Space\n  group: quality\n  definition: d\n", `t.yaml:1: field "categories[0].value": "Has Space": want lower-case letters`},
+		{"- value: a\n  group: quality\n  definition: d\n  colour: red\n", `t.yaml:4: field "categories[0].colour": unknown key`},
+		{"- value: a\n  group: quality\n  definition: [1, 2]\n", `t.yaml:3: field "categories[0].definition": want a string, got a list`},
 		{"{\"cats\": []}", `t.yaml:1: field "cats": unknown key`},
 		{"", `t.yaml: empty`},
+		// A group the reports do not know: its categories would silently
+		// leave the hallucination-rate bounds.
+		{"- value: a\n  group: quality\n  definition: d\n- value: made_up\n  definition: d\n  group: halucination\n",
+			`t.yaml:6: field "categories[1].group": category "made_up": unknown group "halucination" (groups: judge_error, quality, hallucination); did you mean "hallucination"?`},
+		{"- value: a\n  group: Judge_Error\n  definition: d\n", `t.yaml:2: field "categories[0].group": "Judge_Error": want lower-case`},
+		{"- value: a\n  group: other\n  definition: d\n", `t.yaml:2: field "categories[0].group": category "a": unknown group "other" (groups: judge_error, quality, hallucination)`},
+		{"[{\"value\": \"a\", \"group\": \"quality\", \"definition\": \"d\",\n \"value\": \"b\"}]", `t.yaml:2: field "categories[0].value": duplicate key (first on line 1)`},
 	} {
 		_, err := ParseTaxonomy("t.yaml", []byte(tc.in))
 		var te *TaxonomyError

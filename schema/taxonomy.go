@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // The error taxonomy of generated claims (CanLegalRAGBench Appendix E,
@@ -34,6 +36,10 @@ const (
 	GroupQuality       = "quality"
 	GroupHallucination = "hallucination"
 )
+
+// groups are the groups a category may belong to: the reports know no
+// other (a typo would drop its categories from the hallucination bounds).
+var groups = []string{GroupJudgeError, GroupQuality, GroupHallucination}
 
 // DefaultTaxonomy is the taxonomy of DESIGN.md, from the paper's Appendix E.
 func DefaultTaxonomy() []ErrorKind {
@@ -171,8 +177,9 @@ func (e *TaxonomyError) Error() string {
 // ParseTaxonomy reads a taxonomy file, YAML or JSON (JSON is read as
 // YAML): a list of categories, or an object whose "categories" is that
 // list. Each category has a value (lower case, digits and underscores), a
-// group and a definition; label (default: the value) and example are
-// optional. Values must be unique.
+// group (judge_error, quality or hallucination) and a definition; label
+// (default: the value) and example are optional. Values must be unique, and
+// a key may appear once per category.
 func ParseTaxonomy(file string, data []byte) ([]ErrorKind, error) {
 	fail := func(line int, field, format string, args ...any) error {
 		return &TaxonomyError{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
@@ -215,12 +222,17 @@ func ParseTaxonomy(file string, data []byte) ([]ErrorKind, error) {
 		}
 		var c ErrorKind
 		dst := map[string]*string{"value": &c.Value, "label": &c.Label, "group": &c.Group, "definition": &c.Definition, "example": &c.Example}
+		keyLine := map[string]int{}
 		for j := 0; j+1 < len(item.Content); j += 2 {
 			k, v := item.Content[j], item.Content[j+1]
 			p, ok := dst[k.Value]
 			if !ok {
 				return nil, fail(k.Line, at+"."+k.Value, "unknown key (known: value, label, group, definition, example)")
 			}
+			if first, dup := keyLine[k.Value]; dup {
+				return nil, fail(k.Line, at+"."+k.Value, "duplicate key (first on line %d)", first)
+			}
+			keyLine[k.Value] = k.Line
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" && v.Tag != "!!null" {
 				return nil, fail(v.Line, at+"."+k.Value, "want a string, got %s", nodeKind(v))
 			}
@@ -233,13 +245,20 @@ func ParseTaxonomy(file string, data []byte) ([]ErrorKind, error) {
 		}
 		for _, v := range []struct{ key, v string }{{"value", c.Value}, {"group", c.Group}} {
 			if !isName(v.v) {
-				return nil, fail(item.Line, at+"."+v.key, "%q: want lower-case letters, digits and underscores (e.g. misapplied_legal_test)", v.v)
+				return nil, fail(keyLine[v.key], at+"."+v.key, "%q: want lower-case letters, digits and underscores (e.g. misapplied_legal_test)", v.v)
 			}
 		}
 		for _, v := range []struct{ key, v string }{{"label", c.Label}, {"definition", c.Definition}, {"example", c.Example}} {
 			if strings.IndexFunc(v.v, func(r rune) bool { return unicode.IsControl(r) && r != '\n' }) >= 0 {
 				return nil, fail(item.Line, at+"."+v.key, "has a control character")
 			}
+		}
+		if !slices.Contains(groups, c.Group) {
+			msg := fmt.Sprintf("category %q: unknown group %q (groups: %s)", c.Value, c.Group, strings.Join(groups, ", "))
+			if near := suggest.Close(c.Group, groups, 3); len(near) > 0 {
+				msg += fmt.Sprintf("; did you mean %q?", near[0])
+			}
+			return nil, fail(keyLine["group"], at+".group", "%s", msg)
 		}
 		if prev, dup := seen[c.Value]; dup {
 			return nil, fail(item.Line, at+".value", "%q is also the value of categories[%d]", c.Value, prev)

@@ -132,7 +132,7 @@ func (s *Store) Review(q ReviewQuery) (Review, error) {
 }
 
 func fromPlan(p review.Plan) Review {
-	rev := Review{Annotators: p.Annotators, Agreeing: p.Agreeing, Ready: p.Ready, Accepted: p.Accepted}
+	rev := Review{Annotators: p.Annotators, Agreeing: p.Agreeing, Ready: p.Ready, ReadySingle: p.ReadySingle, Accepted: p.Accepted}
 	for _, u := range p.Units {
 		rev.Units = append(rev.Units, ReviewUnit{ItemRef: ItemRef{ItemID: u.ID, ExtID: u.Ext, Kind: string(u.Kind)}, Verdicts: u.Verdicts})
 	}
@@ -147,6 +147,22 @@ func fromPlan(p review.Plan) Review {
 // agreeing fields it depends on are accepted too. The events share one
 // timestamp, so UndoAdjudication takes them back together.
 func (s *Store) AcceptAgreements(lead string, q ReviewQuery, guidelinesVersion string) (int, error) {
+	return s.AcceptReady(lead, q, guidelinesVersion, AcceptOptions{})
+}
+
+// AcceptOptions says what a bulk accept takes and how it is timed.
+type AcceptOptions struct {
+	// Single: also the lone label of every single-label unit that is ready
+	// (review.MakeAll), as the lead's adjudication.
+	Single bool
+	// Session and ActiveMs: the review session the accept belongs to and
+	// the active time it took (recorded on its first event).
+	Session, ActiveMs int64
+}
+
+// AcceptReady is AcceptAgreements with options: single-label units too,
+// and the session and active time of the review screen.
+func (s *Store) AcceptReady(lead string, q ReviewQuery, guidelinesVersion string, o AcceptOptions) (int, error) {
 	n := 0
 	err := s.Update(func(wx *WriteTx) error {
 		ids, names, err := resolveReviewers(wx.q, q.Annotators, q.Field)
@@ -157,15 +173,22 @@ func (s *Store) AcceptAgreements(lead string, q ReviewQuery, guidelinesVersion s
 		if err != nil {
 			return err
 		}
-		_, acc := review.Make(items, names, q.Field)
+		_, acc, accS := review.MakeAll(items, names, q.Field)
+		if o.Single {
+			acc = accS
+		}
 		aid, err := annotatorID(wx.tx, lead)
 		if err != nil {
 			return err
 		}
 		ts := now()
-		for _, a := range acc {
-			res, err := wx.tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,guidelines_version)
-				VALUES (?,?,?,?,?,?,?)`, aid, a.Item, a.Field, a.Value, RoleAdjudicate, ts, guidelinesVersion)
+		for i, a := range acc {
+			ms := int64(0)
+			if i == 0 {
+				ms = o.ActiveMs
+			}
+			res, err := wx.tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
+				VALUES (?,?,?,?,?,?,?,?,?)`, aid, a.Item, a.Field, a.Value, RoleAdjudicate, ts, ms, nullID(o.Session), guidelinesVersion)
 			if err != nil {
 				return err
 			}
@@ -174,6 +197,11 @@ func (s *Store) AcceptAgreements(lead string, q ReviewQuery, guidelinesVersion s
 				return err
 			}
 			if err := wx.tx.touch(a.Item); err != nil {
+				return err
+			}
+		}
+		if len(acc) > 0 && o.Session != 0 && o.ActiveMs > 0 {
+			if _, err := wx.tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", o.ActiveMs, o.Session); err != nil {
 				return err
 			}
 		}

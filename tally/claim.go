@@ -18,10 +18,10 @@ const (
 	// verbatim when outside the classes). Claims ready for verification
 	// with a prediction of the system.
 	Pair = "verification_pair"
-	// RecallCorrect: extracted claims judged correct whose answer is marked
-	// missed_claims_checked; RecallAdded: claims the rater added (or, for
-	// adjudication, kept) to such an answer; Added: every standing added
-	// claim.
+	// RecallCorrect: extracted claims judged correct of the answers
+	// RecallAnswers counts; RecallAdded: claims the rater added (or, for
+	// adjudication, kept) to those same answers; Added: every standing
+	// added claim.
 	RecallCorrect = "recall_correct"
 	RecallAdded   = "recall_added"
 	Added         = "claims_added"
@@ -87,7 +87,9 @@ func position(m *Member) int {
 func countClaim(c *Counter, f *Family, m *Member, r int64) {
 	parent := f.Root.Labels[r]
 	pc := schema.Counted(schema.KindQA, parent, nil)
-	marked := pc[schema.MissedClaimsChecked] != ""
+	// The answers extraction recall is over: marked, with extracted claims,
+	// validated (as RecallAnswers).
+	marked := pc[schema.MissedClaimsChecked] != "" && hasExtracted(f) && validated(pc)
 	if !extracted(m) {
 		if m.Labels[r][schema.ClaimAdded] != "yes" || (r != Adjudicated && m.Attrs[AttrAddedBy] != strconv.FormatInt(r, 10)) {
 			return

@@ -20,10 +20,15 @@ const (
 	// SigmaA: the paper's Σ_A, answers judged correct (of valid pairs)
 	// that have claims.
 	SigmaA = "sigma_a"
-	// RecallAnswers: answers marked missed_claims_checked; RecallNotChecked:
-	// answers whose claims are asked (not gated) with claims, not marked.
+	// RecallAnswers: the answers extraction recall is over, those whose
+	// extracted claims are asked (judged correct, or not under review) and
+	// that have extracted claims (the paper's Σ_A), marked
+	// missed_claims_checked; RecallNotChecked: such answers not marked;
+	// RecallNoClaims: answers marked without an extracted claim (their
+	// added claims are left out of the recall with them).
 	RecallAnswers    = "recall_answers"
 	RecallNotChecked = "recall_not_checked"
+	RecallNoClaims   = "recall_no_claims"
 	// Response: A system, B "k/n|j/m": one response with n claims the
 	// expert judged (k of them not entailed) and m claims the system
 	// judged (j not entailed). RefChecker's benchmark/evaluation/corr.py.
@@ -71,13 +76,32 @@ func countQA(c *Counter, f *Family, m *Member, r int64) {
 			c.Add(r, SigmaA, "", "", 1)
 		}
 	}
+	marked := counted[schema.MissedClaimsChecked] != ""
 	switch {
-	case counted[schema.MissedClaimsChecked] != "":
+	case !validated(counted):
+		// Not an answer of Σ_A, whatever its marker.
+	case !withClaims:
+		if marked {
+			c.Add(r, RecallNoClaims, "", "", 1)
+		}
+	case marked:
 		c.Add(r, RecallAnswers, "", "", 1)
-	case withClaims && schema.ParentGate(schema.KindClaim, labels) == "":
+	default:
 		c.Add(r, RecallNotChecked, "", "", 1)
 	}
 	countResponse(c, f, r)
+}
+
+// validated reports whether a pair's answer, given the rater's counted
+// labels on it, is one whose claims are validated: judged correct (of a
+// valid question), or not under review at all (no question_validity nor
+// answer_correctness: imported as given, its claims asked at once). An
+// answer still being judged (its correctness open) is not.
+func validated(counted map[string]string) bool {
+	if counted[schema.QuestionValidity] == "" && counted[schema.AnswerCorrectness] == "" {
+		return true
+	}
+	return counted[schema.QuestionValidity] == "valid" && counted[schema.AnswerCorrectness] == "correct"
 }
 
 // countResponse adds the response-level pair of hallucination rates, as

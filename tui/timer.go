@@ -5,11 +5,13 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // idleCap is the longest gap between two key presses that counts as active
-// time: a lawyer who walks away for an hour is not working for an hour.
-const idleCap = 5 * time.Minute
+// time (the rule the review screens share).
+const idleCap = ui.IdleCap
 
 // activity measures active time. Every key press adds the gap since the
 // previous key press (or since work started), capped at idleCap. The time

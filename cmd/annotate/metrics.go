@@ -17,8 +17,10 @@ source and overall:
 
   extraction accuracy  claims labelled correct / claims with a claim_validity
                        label, with a Wilson 95% interval;
-  extraction recall    over answers marked missed_claims_checked: correct
-                       extracted claims / (those + the claims the expert added);
+  extraction recall    over the answers judged correct that have extracted
+                       claims (Sigma_A; or not under review), marked
+                       missed_claims_checked: their correct extracted claims /
+                       (those + the claims the expert added to them);
   verification         the system's entailment labels (--system, default
                        refchecker) against the expert's, over claims judged
                        correct with an entailment label and a prediction:

@@ -35,6 +35,13 @@ and note, the item and its context; 1-9 (y/n on two-way fields) stores the
 final label as an adjudication by --as, then the next disagreement comes.
 u undoes the last adjudication, A (then y) accepts every agreement at once,
 ←/→ browse, s skips, f flags, m writes a note, v opens the system view.
+A field one annotator answered and the others were not asked (by their
+own labels: sam judged the answer incorrect, so its claims asked him
+nothing) is a single-label unit: it waits for a decision from the start,
+marked as such, and S (then y) accepts the agreements and the single
+labels that are ready. The screen opens a session of client "review" and
+records its active time as the annotation screens do (each gap between
+keys counted up to 5 minutes): progress --sessions and cost show it.
 
 System view (--system NAME, or v): the claims where the system's entailment
 prediction differs from the expert's label, by class pair (rows expert,
@@ -51,12 +58,14 @@ after its review waits for a review again.
 
 With --accept nothing opens either: every agreement ready to accept is
 accepted, as A does on the screen, and the count printed (repeat it after
-deciding the disagreements that agreements wait on).`,
+deciding the disagreements that agreements wait on); --accept --single
+accepts the single labels that are ready too, as S does.`,
 			Example: `  annotate review --as lead
   annotate review --as lead --annotators jo,sam --field entailment --batch pilot
   annotate review --as lead --system refchecker --annotator jo
   annotate review --json --as lead
   annotate review --accept --as lead
+  annotate review --accept --single --as lead
   annotate review --kind answer_task --as lead`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,6 +96,7 @@ deciding the disagreements that agreements wait on).`,
 		f.StringVar(&o.annotator, "annotator", "", "system view: the expert's labels are this annotator's")
 		f.BoolVar(&o.adjudicated, "adjudicated", false, "system view: the expert labels are the adjudicated ones")
 		f.BoolVar(&o.accept, "accept", false, "accept every agreement that is ready (as A on the screen), print how many, open nothing")
+		f.BoolVar(&o.single, "single", false, "with --accept: accept the single-label units that are ready too (as S on the screen)")
 		f.StringVar(&o.kind, "kind", "", "answer_task: review the experts' gold answers (accept, or reject with a reason)")
 		return cmd
 	})
@@ -98,7 +108,7 @@ type reviewFlags struct {
 	field, batch, system string
 	annotator            string
 	adjudicated          bool
-	accept               bool
+	accept, single       bool
 }
 
 func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error {
@@ -127,7 +137,10 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 			return err
 		}
 		if o.accept {
-			return acceptAll(cmd.OutOrStdout(), g, s, opt.Query)
+			return acceptAll(cmd.OutOrStdout(), g, s, opt.Query, o.single)
+		}
+		if o.single {
+			return errors.New("--single goes with --accept (on the screen: S)")
 		}
 		opt.Experts = expertSets(store.LabelSet{Adjudicated: true}, labelled)
 		if g.json {
@@ -189,12 +202,13 @@ type reviewUnitJSON struct {
 	Final    *string           `json:"final"`
 	State    string            `json:"state"`
 	FollowUp bool              `json:"follow_up"`
+	Single   bool              `json:"single"` // one label, the other annotators not asked
 }
 
 func printReview(w io.Writer, lead string, q store.ReviewQuery, rev store.Review) error {
 	units := []reviewUnitJSON{}
 	for _, u := range rev.Units {
-		j := reviewUnitJSON{Item: u.ExtID, Kind: u.Kind, Field: u.Field, Labels: u.Labels, State: u.State.String(), FollowUp: u.FollowUp}
+		j := reviewUnitJSON{Item: u.ExtID, Kind: u.Kind, Field: u.Field, Labels: u.Labels, State: u.State.String(), FollowUp: u.FollowUp, Single: u.Single}
 		if u.Final != "" {
 			j.Final = &u.Final
 		}
@@ -203,8 +217,9 @@ func printReview(w io.Writer, lead string, q store.ReviewQuery, rev store.Review
 	pending, done, moot := rev.Counts("")
 	return json.NewEncoder(w).Encode(map[string]any{
 		"lead": lead, "annotators": rev.Annotators, "field": q.Field, "batch": q.Batch,
-		"units": units, "pending": pending, "done": done, "not_asked": moot,
-		"agreements": map[string]int{"open": rev.Agreeing, "ready": rev.Ready, "accepted": rev.Accepted},
+		"units": units, "pending": pending, "done": done, "not_asked": moot, "single": rev.Singles(""),
+		"agreements":   map[string]int{"open": rev.Agreeing, "ready": rev.Ready, "accepted": rev.Accepted},
+		"ready_single": rev.ReadySingle - rev.Ready,
 	})
 }
 
@@ -229,9 +244,10 @@ func printSystemReview(w io.Writer, rev store.SystemReview) error {
 	})
 }
 
-// acceptAll accepts every ready agreement, as A does on the review screen.
-func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery) error {
-	n, err := s.AcceptAgreements(g.as, q, guidelines.Version)
+// acceptAll accepts every ready agreement, as A does on the review screen
+// (with single, the ready single labels too, as S does).
+func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, single bool) error {
+	n, err := s.AcceptReady(g.as, q, guidelines.Version, store.AcceptOptions{Single: single})
 	if err != nil {
 		return err
 	}
@@ -240,12 +256,28 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery) err
 		return err
 	}
 	pending, _, _ := rev.Counts("")
+	singles := rev.Singles("")
 	if g.json {
-		return json.NewEncoder(w).Encode(map[string]any{"accepted": n, "pending": pending, "ready": rev.Ready})
+		return json.NewEncoder(w).Encode(map[string]any{"accepted": n, "pending": pending, "single": singles,
+			"ready": rev.Ready, "ready_single": rev.ReadySingle - rev.Ready})
 	}
-	fmt.Fprintf(w, "accepted %d agreements as %s; %d disagreements wait for a decision (annotate review --as %s)\n", n, g.as, pending, g.as)
-	if rev.Ready > 0 {
+	what := "agreements"
+	if single {
+		what = "labels (agreements and single labels)"
+	}
+	fmt.Fprintf(w, "accepted %d %s as %s; %d units wait for a decision", n, what, g.as, pending)
+	if singles > 0 {
+		fmt.Fprintf(w, ", %d of them single-label (one annotator's label, the others not asked)", singles)
+	}
+	fmt.Fprintf(w, " (annotate review --as %s)\n", g.as)
+	switch {
+	case rev.Ready > 0:
 		fmt.Fprintf(w, "%d more agreements became ready: run --accept again\n", rev.Ready)
+	case single && rev.ReadySingle > 0:
+		fmt.Fprintf(w, "%d more labels became ready: run --accept --single again\n", rev.ReadySingle)
+	}
+	if !single && rev.ReadySingle > rev.Ready {
+		fmt.Fprintf(w, "%d single labels are ready: --accept --single accepts them\n", rev.ReadySingle-rev.Ready)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 	default:
 		return true, fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task (without --kind: the adjudication of disagreements)", kind)
 	}
-	for _, name := range []string{"annotators", "field", "system", "annotator", "adjudicated", "accept"} {
+	for _, name := range []string{"annotators", "field", "system", "annotator", "adjudicated", "accept", "single"} {
 		if cmd.Flags().Changed(name) {
 			return true, fmt.Errorf("--%s does not apply to --kind answer_task", name)
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -321,5 +322,70 @@ func TestReviewErrors(t *testing.T) {
 	}
 	if _, code := rvRun(t, "--db", filepath.Join(t.TempDir(), "none.db"), "--as", "lead", "review", "--json"); code == 0 {
 		t.Error("a missing database was accepted")
+	}
+}
+
+// The lead's adjudication has its time: the review screen's session and
+// active time appear in progress --sessions and in cost, task "review".
+func TestReviewSessionInReports(t *testing.T) {
+	db := rvSeed(t)
+	s, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	m := review.New(review.Options{Store: s, Lead: "lead", Query: store.ReviewQuery{Annotators: []string{"jo", "sam"}},
+		Now: func() time.Time { return clock }})
+	rvDrive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	rvExec(m, m.Init())
+	// Two gaps before the first decision: 50 s, then 9 min (counts 5 min).
+	clock = clock.Add(50 * time.Second)
+	rvDrive(m, tea.KeyPressMsg{Code: tea.KeyRight})
+	clock = clock.Add(9 * time.Minute)
+	rvDrive(m, tea.KeyPressMsg{Code: tea.KeyLeft})
+	rvDrive(m, rvKey("1"))
+	if err := m.EndSession(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	out, code := rvRun(t, "--db", db, "progress", "--sessions", "--annotator", "lead", "--json")
+	if code != 0 {
+		t.Fatalf("progress --sessions: exit %d", code)
+	}
+	var sess struct {
+		Annotators map[string]struct {
+			Sessions []struct {
+				Client        string
+				ActiveSeconds float64 `json:"active_seconds"`
+				Decisions     int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sess); err != nil {
+		t.Fatal(err)
+	}
+	ss := sess.Annotators["lead"].Sessions
+	if len(ss) != 1 || ss[0].Client != "review" || ss[0].ActiveSeconds != 350 || ss[0].Decisions != 1 {
+		t.Fatalf("lead's sessions %+v, want one review session of 350 s and 1 decision: %s", ss, out)
+	}
+	out, code = rvRun(t, "--db", db, "cost", "--json")
+	if code != 0 {
+		t.Fatalf("cost: exit %d", code)
+	}
+	var cost struct {
+		Annotators map[string]struct {
+			ActiveHours float64 `json:"active_hours"`
+			Kinds       map[string]struct {
+				Items       int
+				ActiveHours float64 `json:"active_hours"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &cost); err != nil {
+		t.Fatal(err)
+	}
+	if k := cost.Annotators["lead"].Kinds["review"]; k.Items != 1 || k.ActiveHours != 350.0/3600 {
+		t.Fatalf("cost of the lead's review %+v, want 1 item, 350 s: %s", k, out)
 	}
 }

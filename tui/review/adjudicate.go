@@ -32,9 +32,11 @@ type adjScreen struct {
 	detailErr error
 	detailSeq int
 	saving    bool // an adjudication, undo or acceptance is in flight
-	confirm   bool // A asked: waiting for y
-	p         ui.PaneState
-	w, h      int
+	confirm   bool // A (or S) asked: waiting for y
+	// confirmSingle: S asked, the agreements and the single labels.
+	confirmSingle bool
+	p             ui.PaneState
+	w, h          int
 }
 
 func newAdjScreen(e *env) *adjScreen { return &adjScreen{e: e, idx: -1, w: e.w, h: e.h} }
@@ -102,6 +104,7 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 	case adjudicatedMsg:
 		a.saving = false
 		if msg.err != nil {
+			e.act.GiveBack(msg.ms)
 			e.fail(msg.err)
 			return nil
 		}
@@ -135,10 +138,15 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 	case acceptedMsg:
 		a.saving = false
 		if msg.err != nil {
+			e.act.GiveBack(msg.ms)
 			e.fail(msg.err)
 			return nil
 		}
-		e.ok(ui.Plural(msg.n, "agreeing label") + " accepted as adjudicated (u undoes them all).")
+		what := ui.Plural(msg.n, "agreeing label")
+		if msg.single {
+			what = ui.Plural(msg.n, "label") + " (agreements and single labels)"
+		}
+		e.ok(what + " accepted as adjudicated (u undoes them all).")
 		return a.reload(a.curKey(), true)
 	}
 	return nil
@@ -205,7 +213,7 @@ func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		a.confirm = false
 		if keyIs(km, k.Yes) {
 			a.saving = true
-			return a, acceptCmd(e.store, e.lead, e.query)
+			return a, acceptCmd(e.store, e.lead, e.query, store.AcceptOptions{Single: a.confirmSingle, Session: e.session, ActiveMs: e.act.Take()})
 		}
 		e.ok("Cancelled: nothing accepted.")
 		return a, nil
@@ -229,6 +237,9 @@ func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	case keyIs(km, k.AcceptAll):
 		a.askAccept()
 		return a, nil
+	case keyIs(km, k.AcceptSingle):
+		a.askAcceptSingle()
+		return a, nil
 	case keyIs(km, k.Prev), keyIs(km, k.Next):
 		return a, a.move(km)
 	case keyIs(km, k.Skip):
@@ -239,11 +250,26 @@ func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		}
 		return a, a.show(i)
 	case keyIs(km, k.Flag) && a.ready():
-		return a, setFlagCmd(e.store, e.lead, a.detail.ItemID, a.unit().Field, !a.detail.LeadFlagged)
+		return a, setFlagCmd(e.store, e.lead, a.detail.ItemID, a.unit().Field, !a.detail.LeadFlagged, e.session)
 	case keyIs(km, k.Note) && a.ready():
 		return newNoteInput(e, a, a.detail.ItemRef, a.unit().Field, a.detail.LeadNotes[a.unit().Field]), nil
 	}
 	return a, a.decide(km)
+}
+
+// askAcceptSingle asks before accepting the agreements and the lone labels
+// of single-label units that are ready.
+func (a *adjScreen) askAcceptSingle() {
+	e := a.e
+	switch {
+	case a.saving:
+	case a.rev.ReadySingle > a.rev.Ready:
+		a.confirm, a.confirmSingle = true, true
+	case a.rev.Singles("") > 0:
+		e.ok(ui.Plural(a.rev.Singles(""), "single-label unit") + " wait for the adjudication of a field they depend on.")
+	default:
+		e.ok("No single-label unit left to accept.")
+	}
 }
 
 func (a *adjScreen) askAccept() {
@@ -251,7 +277,7 @@ func (a *adjScreen) askAccept() {
 	switch {
 	case a.saving:
 	case a.rev.Ready > 0:
-		a.confirm = true
+		a.confirm, a.confirmSingle = true, false
 	case a.rev.Agreeing > 0:
 		e.ok(ui.Plural(a.rev.Agreeing, "agreement") + " wait for the adjudication of a field they depend on.")
 	default:
@@ -307,5 +333,5 @@ func (a *adjScreen) decide(km tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	a.saving = true
-	return adjudicateCmd(e.store, e.lead, *u, v)
+	return adjudicateCmd(e.store, e.lead, *u, v, e.act.Take(), e.session)
 }

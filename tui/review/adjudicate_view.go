@@ -32,6 +32,9 @@ func (a *adjScreen) bindings() []key.Binding {
 	if a.rev != nil && a.rev.Ready > 0 {
 		out = append(out, k.AcceptAll)
 	}
+	if a.rev != nil && a.rev.ReadySingle > a.rev.Ready {
+		out = append(out, k.AcceptSingle)
+	}
 	return append(out, ui.With(k.Prev, "←/→", "browse"), k.Skip, k.Flag, k.Note, k.Focus, k.Mode, k.Help, k.Quit)
 }
 
@@ -59,7 +62,10 @@ func (a *adjScreen) View() string {
 		f.PaneTitle = paneTitleOf(d)
 		f.Card = a.card(w)
 	}
-	if a.confirm {
+	switch {
+	case a.confirm && a.confirmSingle:
+		f.Card = confirmCard(st, "Accept "+ui.Plural(a.rev.ReadySingle, "label")+" (agreements and single labels) as your adjudication, in one go?", w)
+	case a.confirm:
 		f.Card = confirmCard(st, "Accept "+ui.Plural(a.rev.Ready, "agreeing label")+" as your adjudication, in one go?", w)
 	}
 	return a.p.Render(st, f, w, a.h)
@@ -85,6 +91,9 @@ func (a *adjScreen) header(w int) string {
 		}
 		pending, done, moot := a.rev.Counts(field)
 		ps = append(ps, ui.Piece{Text: itoa(done) + " done, " + itoa(pending) + " to do", Optional: true})
+		if n := a.rev.Singles(field); n > 0 {
+			ps = append(ps, ui.Piece{Text: itoa(n) + " single", Optional: true})
+		}
 		if moot > 0 {
 			ps = append(ps, ui.Piece{Text: itoa(moot) + " not asked", Optional: true})
 		}
@@ -127,6 +136,8 @@ func (a *adjScreen) labelRows(w int) []string {
 		out = append(out, st.Dim.Render(ui.Truncate("Not asked given the adjudicated labels ("+trailOf(schema.Kind(u.Kind), d.Final, f.Name)+")", w)))
 	case u.Final != "":
 		out = append(out, st.Trail.Render(ui.Truncate("✓ final: ["+optionKey(f, u.Final)+"] "+ui.SanitizeLine(u.Final)+" (adjudicated; a key revises it)", w)))
+	case u.Single:
+		out = append(out, st.Dim.Render(ui.Truncate("Single label: the other annotators were not asked, by their own labels (S accepts the single labels that are ready)", w)))
 	case u.FollowUp:
 		out = append(out, st.Dim.Render(ui.Truncate("Asked given the adjudicated labels ("+trailOf(schema.Kind(u.Kind), d.Final, f.Name)+")", w)))
 	}
@@ -271,6 +282,9 @@ func (a *adjScreen) summary(w int) []string {
 	}
 	if pending > 0 {
 		title = itoa(pending) + " units wait for a decision."
+		if n := rev.Singles(""); n > 0 {
+			title = itoa(pending) + " units wait for a decision, " + itoa(n) + " of them with a single label."
+		}
 	}
 	out = append(out, ui.Message(st, title, w, false)...)
 	for _, f := range schema.AllFields() {
@@ -284,6 +298,12 @@ func (a *adjScreen) summary(w int) []string {
 	switch {
 	case rev.Ready > 0:
 		out = append(out, ui.Message(st, ui.Plural(rev.Ready, "agreement")+" can be accepted as adjudicated: press A.", w, false)...)
+	}
+	if n := rev.ReadySingle - rev.Ready; n > 0 {
+		out = append(out, ui.Message(st, ui.Plural(n, "single label")+" can be accepted as adjudicated too: press S.", w, false)...)
+	}
+	switch {
+	case rev.Ready > 0:
 	case rev.Agreeing > 0:
 		out = append(out, ui.Message(st, ui.Plural(rev.Agreeing, "agreement")+" wait for the adjudication of a field they depend on.", w, false)...)
 	case rev.Accepted > 0:

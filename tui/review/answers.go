@@ -56,8 +56,7 @@ type AnswersModel struct {
 	status    string
 	err       string
 
-	last    time.Time
-	pending time.Duration
+	act ui.Activity // the active time of the next review
 }
 
 // answerDetail is what the screen shows of one unit beyond it.
@@ -73,7 +72,8 @@ func NewAnswers(o AnswerOptions) *AnswersModel {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &AnswersModel{o: o, keys: reviewKeys(), help: help.New(), last: o.Now()}
+	m := &AnswersModel{o: o, keys: reviewKeys(), help: help.New(), act: ui.Activity{Now: o.Now}}
+	m.act.Start()
 	m.st = ui.NewStyles(true, false)
 	m.help.Styles = m.st.Help
 	return m
@@ -97,6 +97,7 @@ type answerDetailMsg struct {
 
 type answerReviewedMsg struct {
 	key string
+	ms  int64 // the active time it carried, given back when it failed
 	err error
 }
 
@@ -212,6 +213,7 @@ func (m *AnswersModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case answerReviewedMsg:
 		if msg.err != nil {
 			m.saving = false
+			m.act.GiveBack(msg.ms)
 			m.err = "Not saved: " + msg.err.Error()
 			return m, nil
 		}
@@ -243,18 +245,10 @@ func (m *AnswersModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.load(focus)
 	case tea.KeyPressMsg:
-		m.touch()
+		m.act.Touch()
 		return m, m.key(msg)
 	}
 	return m, nil
-}
-
-// touch counts the gap since the last key as active time (capped at 5 min).
-func (m *AnswersModel) touch() {
-	now := m.o.Now()
-	gap := now.Sub(m.last)
-	m.last = now
-	m.pending += min(max(gap, 0), 5*time.Minute)
 }
 
 // nextPending is the first pending unit from i on (wrapping), else i
@@ -356,12 +350,11 @@ func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 // review records the lead's decision on the unit.
 func (m *AnswersModel) review(u store.AnswerUnit, accept bool, reason string) tea.Cmd {
 	m.saving, m.rejecting = true, false
-	ms := m.pending.Milliseconds()
-	m.pending = 0
+	ms := m.act.Take()
 	s, lead, session := m.o.Store, m.o.Lead, m.session
 	return func() tea.Msg {
 		err := s.ReviewAnswer(lead, u.ItemID, u.Annotator, accept, reason, ms, session, guidelines.Version)
-		return answerReviewedMsg{key: unitKeyOf(u), err: err}
+		return answerReviewedMsg{key: unitKeyOf(u), ms: ms, err: err}
 	}
 }
 

@@ -52,14 +52,33 @@ type adjudicatedMsg struct {
 	key   unitKey
 	ext   string
 	value string
+	ms    int64 // the active time it carried, given back when it failed
 	err   error
 }
 
-func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string) tea.Cmd {
+// adjudicateCmd records the final label with the active time spent on it
+// and the review's session, as the annotation screens record a label.
+func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64) tea.Cmd {
 	return func() tea.Msg {
 		_, err := s.RecordLabel(store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
-			Adjudicate: true, GuidelinesVersion: guidelines.Version})
-		return adjudicatedMsg{key: keyOf(u), ext: u.ExtID, value: value, err: err}
+			Adjudicate: true, GuidelinesVersion: guidelines.Version, ActiveMs: ms, SessionID: session})
+		return adjudicatedMsg{key: keyOf(u), ext: u.ExtID, value: value, ms: ms, err: err}
+	}
+}
+
+// sessionMsg: the review's session is open (id 0 and err: it could not be).
+type sessionMsg struct {
+	id  int64
+	err error
+}
+
+// reviewClient is the client of the lead's review sessions.
+const reviewClient = "review"
+
+func startSessionCmd(s *store.Store, lead string) tea.Cmd {
+	return func() tea.Msg {
+		sess, err := s.StartSession(lead, reviewClient)
+		return sessionMsg{id: sess.ID, err: err}
 	}
 }
 
@@ -76,14 +95,16 @@ func undoCmd(s *store.Store, lead string) tea.Cmd {
 }
 
 type acceptedMsg struct {
-	n   int
-	err error
+	n      int
+	single bool // single labels were accepted too
+	ms     int64
+	err    error
 }
 
-func acceptCmd(s *store.Store, lead string, q store.ReviewQuery) tea.Cmd {
+func acceptCmd(s *store.Store, lead string, q store.ReviewQuery, o store.AcceptOptions) tea.Cmd {
 	return func() tea.Msg {
-		n, err := s.AcceptAgreements(lead, q, guidelines.Version)
-		return acceptedMsg{n: n, err: err}
+		n, err := s.AcceptReady(lead, q, guidelines.Version, o)
+		return acceptedMsg{n: n, single: o.Single, ms: o.ActiveMs, err: err}
 	}
 }
 
@@ -108,9 +129,9 @@ type noteSavedMsg struct {
 	err   error
 }
 
-func setNoteCmd(s *store.Store, lead string, item int64, field, text string) tea.Cmd {
+func setNoteCmd(s *store.Store, lead string, item int64, field, text string, session int64) tea.Cmd {
 	return func() tea.Msg {
-		return noteSavedMsg{item: item, field: field, text: text, err: s.SetNote(lead, item, field, text, 0)}
+		return noteSavedMsg{item: item, field: field, text: text, err: s.SetNote(lead, item, field, text, session)}
 	}
 }
 
@@ -120,8 +141,8 @@ type flagSavedMsg struct {
 	err     error
 }
 
-func setFlagCmd(s *store.Store, lead string, item int64, field string, flagged bool) tea.Cmd {
+func setFlagCmd(s *store.Store, lead string, item int64, field string, flagged bool, session int64) tea.Cmd {
 	return func() tea.Msg {
-		return flagSavedMsg{item: item, flagged: flagged, err: s.SetFlag(lead, item, field, flagged, 0)}
+		return flagSavedMsg{item: item, flagged: flagged, err: s.SetFlag(lead, item, field, flagged, session)}
 	}
 }

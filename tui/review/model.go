@@ -25,6 +25,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -46,6 +47,8 @@ type Options struct {
 	Experts []store.LabelSet
 	// StartSystem opens the system view first.
 	StartSystem bool
+	// Now is the clock of the active time (nil: time.Now).
+	Now func() time.Time
 }
 
 // Below this size the screens ask to be enlarged (as package tui does).
@@ -80,6 +83,13 @@ type env struct {
 	adj    *adjScreen
 	cells  *cellsScreen
 	walker *walkerScreen
+
+	// The review's session and active time, as an annotation screen's:
+	// every key press counts the gap since the previous one (capped), and
+	// the time gathered goes with the next adjudication or acceptance.
+	session    int64
+	sessionErr error
+	act        ui.Activity
 }
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
@@ -113,8 +123,12 @@ func New(o Options) *Model {
 	if o.System == "" {
 		o.System = "refchecker"
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts,
-		dark: true, plain: os.Getenv("NO_COLOR") != "", keys: reviewKeys(), help: help.New()}
+		dark: true, plain: os.Getenv("NO_COLOR") != "", keys: reviewKeys(), help: help.New(), act: ui.Activity{Now: o.Now}}
+	e.act.Start()
 	e.setStyles()
 	m := &Model{e: e}
 	if o.StartSystem {
@@ -144,8 +158,22 @@ func (e *env) systemView() (ui.Child, tea.Cmd) {
 	return e.cells, e.cells.reload()
 }
 
-// Init asks for the terminal's background and loads the first view.
-func (m *Model) Init() tea.Cmd { return tea.Batch(tea.RequestBackgroundColor, m.start) }
+// Init asks for the terminal's background, opens the review's session and
+// loads the first view.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, startSessionCmd(m.e.store, m.e.lead), m.start)
+}
+
+// SessionID is the review's session (0 before it is open).
+func (m *Model) SessionID() int64 { return m.e.session }
+
+// EndSession ends the review's session (Run calls it on exit).
+func (m *Model) EndSession() error {
+	if m.e.session == 0 {
+		return nil
+	}
+	return m.e.store.EndSession(m.e.session)
+}
 
 // Update routes a message: answers of the store go to the screen that
 // asked, whatever is on screen now; keys go to the current screen.
@@ -192,7 +220,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		e.applyLead(msg.item, msg.err, status, func(d *store.ReviewDetail) { d.LeadFlagged = msg.flagged })
 		return m, nil
+	case sessionMsg:
+		e.session, e.sessionErr = msg.id, msg.err
+		if msg.err != nil {
+			e.fail(fmt.Errorf("could not start a session (the review's time is not recorded): %w", msg.err))
+		}
+		return m, nil
 	case tea.KeyPressMsg:
+		e.act.Touch()
 		e.status = ""
 		if msg.String() == "ctrl+c" {
 			return m, tea.Quit
@@ -312,10 +347,14 @@ func Run(ctx context.Context, o Options, progOpts ...tea.ProgramOption) error {
 	if o.Lead == "" {
 		return errors.New("review: no adjudicator name (use --as NAME)")
 	}
-	p := tea.NewProgram(New(o), append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	m := New(o)
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		err = nil
+	}
+	if endErr := m.EndSession(); endErr != nil && err == nil {
+		err = endErr
 	}
 	return err
 }

@@ -46,7 +46,7 @@ func (n *noteInput) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			return n.under, nil
 		case keyIs(km, n.e.keys.Accept):
 			text := strings.TrimSpace(n.in.Value())
-			return n.under, setNoteCmd(n.e.store, n.e.lead, n.ref.ItemID, n.field, text)
+			return n.under, setNoteCmd(n.e.store, n.e.lead, n.ref.ItemID, n.field, text, n.e.session)
 		}
 	}
 	return n, n.in.Update(msg)

@@ -271,7 +271,7 @@ func (s *walkerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		}
 		e.ok("That was the last claim of this cell (esc goes back to the list).")
 	case keyIs(km, k.Flag) && s.detail != nil:
-		return s, setFlagCmd(e.store, e.lead, s.detail.ItemID, schema.Entailment, !s.detail.LeadFlagged)
+		return s, setFlagCmd(e.store, e.lead, s.detail.ItemID, schema.Entailment, !s.detail.LeadFlagged, e.session)
 	case keyIs(km, k.Note) && s.detail != nil:
 		return newNoteInput(e, s, s.detail.ItemRef, schema.Entailment, s.detail.LeadNotes[schema.Entailment]), nil
 	}

@@ -32,8 +32,11 @@ type KeyMap struct {
 	Prev      key.Binding // review: the previous unit or claim
 	Next      key.Binding // review: the next one
 	AcceptAll key.Binding // review: accept every agreement that is ready
-	Expert    key.Binding // review: cycle whose labels the system view compares
-	Mode      key.Binding // review: adjudication or the system view
+	// AcceptSingle: review, accept the agreements and the lone labels of
+	// single-label units that are ready.
+	AcceptSingle key.Binding
+	Expert       key.Binding // review: cycle whose labels the system view compares
+	Mode         key.Binding // review: adjudication or the system view
 }
 
 // DefaultKeyMap returns the default keys. ctrl+j is enter too: a key typed
@@ -44,31 +47,32 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
 	return KeyMap{
-		Yes:       b([]string{"y"}, "y", "yes"),
-		No:        b([]string{"n"}, "n", "no"),
-		Pick:      b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "pick"),
-		Accept:    b([]string{"enter", "ctrl+j"}, "enter", "accept"),
-		Add:       b([]string{"a"}, "a", "add claim"),
-		Undo:      b([]string{"u", "backspace"}, "u", "undo"),
-		Skip:      b([]string{"s"}, "s", "skip"),
-		Flag:      b([]string{"f"}, "f", "flag"),
-		Note:      b([]string{"m"}, "m", "note"),
-		Help:      b([]string{"?"}, "?", "guidelines"),
-		Focus:     b([]string{"tab"}, "tab", "context"),
-		Goto:      b([]string{"g"}, "g", "go to"),
-		Quit:      b([]string{"q", "ctrl+c"}, "q", "home"),
-		Up:        b([]string{"up", "k"}, "↑", "up"),
-		Down:      b([]string{"down", "j"}, "↓", "down"),
-		PageUp:    b([]string{"pgup"}, "pgup", "page up"),
-		PageDown:  b([]string{"pgdown", "space"}, "pgdn", "page down"),
-		Top:       b([]string{"home"}, "home", "top"),
-		Bottom:    b([]string{"end"}, "end", "bottom"),
-		Close:     b([]string{"esc"}, "esc", "close"),
-		Prev:      b([]string{"left", "h"}, "←", "previous"),
-		Next:      b([]string{"right", "l"}, "→", "next"),
-		AcceptAll: b([]string{"A", "shift+a"}, "A", "accept agreements"),
-		Expert:    b([]string{"e"}, "e", "expert"),
-		Mode:      b([]string{"v"}, "v", "system view"),
+		Yes:          b([]string{"y"}, "y", "yes"),
+		No:           b([]string{"n"}, "n", "no"),
+		Pick:         b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "pick"),
+		Accept:       b([]string{"enter", "ctrl+j"}, "enter", "accept"),
+		Add:          b([]string{"a"}, "a", "add claim"),
+		Undo:         b([]string{"u", "backspace"}, "u", "undo"),
+		Skip:         b([]string{"s"}, "s", "skip"),
+		Flag:         b([]string{"f"}, "f", "flag"),
+		Note:         b([]string{"m"}, "m", "note"),
+		Help:         b([]string{"?"}, "?", "guidelines"),
+		Focus:        b([]string{"tab"}, "tab", "context"),
+		Goto:         b([]string{"g"}, "g", "go to"),
+		Quit:         b([]string{"q", "ctrl+c"}, "q", "home"),
+		Up:           b([]string{"up", "k"}, "↑", "up"),
+		Down:         b([]string{"down", "j"}, "↓", "down"),
+		PageUp:       b([]string{"pgup"}, "pgup", "page up"),
+		PageDown:     b([]string{"pgdown", "space"}, "pgdn", "page down"),
+		Top:          b([]string{"home"}, "home", "top"),
+		Bottom:       b([]string{"end"}, "end", "bottom"),
+		Close:        b([]string{"esc"}, "esc", "close"),
+		Prev:         b([]string{"left", "h"}, "←", "previous"),
+		Next:         b([]string{"right", "l"}, "→", "next"),
+		AcceptAll:    b([]string{"A", "shift+a"}, "A", "accept agreements"),
+		AcceptSingle: b([]string{"S", "shift+s"}, "S", "accept single labels"),
+		Expert:       b([]string{"e"}, "e", "expert"),
+		Mode:         b([]string{"v"}, "v", "system view"),
 	}
 }
 
@@ -85,7 +89,7 @@ func (k KeyMap) AnnotateHelp() [][]key.Binding {
 // ReviewHelp groups the keys of the review screens.
 func (k KeyMap) ReviewHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{With(k.Pick, "1-9", "final label"), k.Yes, k.No, k.AcceptAll, k.Undo},
+		{With(k.Pick, "1-9", "final label"), k.Yes, k.No, k.AcceptAll, k.AcceptSingle, k.Undo},
 		{k.Prev, k.Next, k.Skip, k.Flag, k.Note},
 		{k.Focus, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{With(k.Accept, "enter", "open"), With(k.Close, "esc", "back"), k.Expert, k.Mode, With(k.Quit, "q", "quit")},
