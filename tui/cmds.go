@@ -10,6 +10,8 @@ import (
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // Every store call of the TUI is here, as a tea.Cmd returning a typed
@@ -29,6 +31,13 @@ type itemData struct {
 	parent   map[string]string // … and on the claim's QA pair (missed_claims_checked)
 	note     string
 	flagged  bool
+	// notAsked says why the item asks this annotator nothing although it
+	// has fields (a claim of an answer they did not judge correct): the
+	// screen shows it read-only. "" : asked.
+	notAsked string
+	// claims are a QA pair's extracted claims, in order: judged correct,
+	// the answer brings them next (claimsNext).
+	claims []store.ItemRef
 	// view is what the store loaded: kinds with screens of their own (query,
 	// …) read their item from it.
 	view *store.ItemView
@@ -46,13 +55,18 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 		return nil, err
 	}
 	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{}, isLast: v.IsLast,
-		note: v.Note, flagged: v.Flagged, view: v}
+		note: v.Note, flagged: v.Flagged, notAsked: notAskedWhy(annotator, v.NotAsked), view: v}
 	if v.Parent != nil {
 		d.parent = v.LabelsOf(v.Parent.ItemID)
 	}
 	switch p := v.Item.Payload.(type) {
 	case *store.QAPair:
 		d.qa = *p
+		for _, it := range v.Siblings {
+			if _, ok := it.Payload.(*store.Claim); ok {
+				d.claims = append(d.claims, it.ItemRef)
+			}
+		}
 	case *store.Claim:
 		d.claim = *p
 		if v.Parent != nil {
@@ -79,6 +93,26 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 		}
 	}
 	return d, nil
+}
+
+// notAskedWhy says in words why an item is not asked of the annotator,
+// from the store's reason ("answer_correctness=incorrect" -> "jo judged
+// the answer incorrect"; "answer_correctness unlabelled" -> "jo has not
+// judged the answer yet"); "" for "".
+func notAskedWhy(who, reason string) string {
+	if reason == "" {
+		return ""
+	}
+	who = ui.SanitizeLine(who)
+	field, value, judged := strings.Cut(reason, "=")
+	if !judged {
+		field, _, _ = strings.Cut(reason, " ")
+	}
+	what := "the " + strings.TrimSuffix(strings.TrimSuffix(field, "_correctness"), "_validity")
+	if judged {
+		return who + " judged " + what + " " + strings.ReplaceAll(ui.SanitizeLine(value), "_", " ")
+	}
+	return who + " has not judged " + what + " yet"
 }
 
 // --- messages ---

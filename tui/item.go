@@ -66,6 +66,9 @@ func (s *itemScreen) setData(d *itemData) {
 	s.flow = newFlow(d)
 	s.at = s.flow.Next()
 	s.openedDone = s.at.kind == stepDone
+	if d.notAsked != "" {
+		s.e.status = "Not asked: " + d.notAsked + ". Shown read-only."
+	}
 }
 
 // complete reports whether nothing is left to ask on this item.
@@ -473,6 +476,9 @@ func (s *itemScreen) card(w int, compact bool) []string {
 			return s.view.stepCard(st, s.flow, w)
 		}
 	case stepDone:
+		if s.flow.notAsked != "" {
+			return notAskedCard(st, s.flow.notAsked, w)
+		}
 		return completeCard(st, w)
 	}
 	if s.view.card != nil {
