@@ -402,7 +402,17 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 				// A kind the database holds nothing of has no queue to show
 				// (the first kind's always shows, for an empty database).
 				if r.batch == "" && r.total+r.done == 0 && i > 1 {
-					continue
+					// Claims not asked yet (no answer judged correct) still
+					// show: their queue fills as answers are judged.
+					n := 0
+					if schema.WaitsForParent(schema.Kind(r.kind)) {
+						if n, err = s.KindItems(r.kind); err != nil {
+							return homeMsg{err: err}
+						}
+					}
+					if n == 0 {
+						continue
+					}
 				}
 			}
 			kept = append(kept, r)

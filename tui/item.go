@@ -325,6 +325,7 @@ func (s *itemScreen) next() (ui.Child, tea.Cmd) {
 // finish is the one way an item is left as done: it is counted (unless it
 // was done when it opened) and the next item of the queue is shown.
 func (s *itemScreen) finish() (ui.Child, tea.Cmd) {
+	s.e.claimsNext(s.d, s.flow.labels)
 	return s.e.finishItem(s.d.ref.ItemID, s.openedDone)
 }
 
@@ -336,7 +337,9 @@ func (e *env) finishItem(id int64, openedDone bool) (ui.Child, tea.Cmd) {
 	}
 	if !openedDone && !e.work.finished[id] {
 		e.work.finished[id] = true
-		e.work.done++
+		if !e.work.following[id] {
+			e.work.done++
+		}
 	}
 	next, cmd := e.advance()
 	return next, tea.Batch(cmd, e.work.recount(e))
@@ -374,7 +377,9 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
 		id := msg.data.ref.ItemID
 		if e.work.finished[id] {
 			delete(e.work.finished, id)
-			e.work.done--
+			if !e.work.following[id] {
+				e.work.done--
+			}
 		}
 		cmd = e.work.recount(e)
 	}

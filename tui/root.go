@@ -50,6 +50,9 @@ type Options struct {
 	// RestoreTitle). nil: the title is not touched.
 	Terminal  io.Writer
 	SessionID int64 // a session the caller started (and ends); 0: the TUI starts one
+	// ClaimsLater keeps an answer's claims in the claim queue rather than
+	// bringing them next when the answer is judged correct.
+	ClaimsLater bool
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -95,6 +98,7 @@ type env struct {
 	// The queue last worked in during this session: home's enter continues it.
 	lastKind, lastBatch string
 	saves               int // saves started, to match a saveSlowMsg to its save
+	claimsLater         bool // Options.ClaimsLater
 }
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
@@ -129,6 +133,7 @@ func New(opt Options) *Model {
 		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
 		dark: true, plain: os.Getenv("NO_COLOR") != "",
 		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{},
+		claimsLater: opt.ClaimsLater,
 	}
 	e.act.now = opt.Now
 	e.session = opt.SessionID
