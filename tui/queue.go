@@ -43,7 +43,7 @@ type work struct {
 	// them (an answer's claims after it was judged correct): shown from
 	// back, not counted in this queue's done.
 	following map[int64]bool
-	skipped     int
+	skipped   int
 	// Positions in the queue ("item N of M"): the order key of the items
 	// fetched, and the positions known; a position is counted from the
 	// nearest known one before it (store.QueueRank), so each count is short.

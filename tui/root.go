@@ -97,7 +97,7 @@ type env struct {
 	going       bool              // a go-to is on its way: keys wait for the item
 	// The queue last worked in during this session: home's enter continues it.
 	lastKind, lastBatch string
-	saves               int // saves started, to match a saveSlowMsg to its save
+	saves               int  // saves started, to match a saveSlowMsg to its save
 	claimsLater         bool // Options.ClaimsLater
 }
 
