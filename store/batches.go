@@ -63,27 +63,55 @@ type kindSQL struct {
 	answer    string // expression: the id of the pair whose answer gates the item ("" : none)
 	// givenParent: condition on the parent at {parent} that its items are
 	// asked at once (a pair imported as given), for kinds that wait for
-	// their parent's labels (schema.WaitsForParent).
-	givenParent string
+	// their parent's labels (schema.WaitsForParent); givenParents lists
+	// those parents.
+	givenParent, givenParents string
 }
 
 // offeredCond is, for a kind that waits for its parent's labels, the SQL
 // condition that the item whose id is the expression item is asked of the
-// annotator of id aid: its parent is given, or it is in a batch that asks
-// at once (open, or assigned to aid), or aid's labels on the parent ask
-// it (schema.Offered: an answer judged correct). The parent gate (an answer
-// judged incorrect) is left to done_items. "" for other kinds.
+// annotator of id aid: its parent is given, or aid's labels on the parent
+// ask it (schema.Offered: an answer judged correct), or it is in a batch
+// that asks at once (open, or assigned to aid). The parent gate (an answer
+// judged incorrect) is left to done_items. "" for other kinds. The sets are
+// subqueries of their own, computed once per query rather than per item:
+// a queue of a million claims of which few are asked is one pass.
 func offeredCond(kind schema.Kind, item string, aid int64) (string, []any) {
-	at, args := atOnceCond(kind, item, aid)
-	if at == "" {
+	if !schema.WaitsForParent(kind) {
 		return "", nil
 	}
 	parent := "(SELECT parent_id FROM items WHERE id = " + item + ")"
-	return "(" + at + " OR (" + parentAsks(kind, parent, "l.role = 'annotate' AND l.annotator_id = ?") + "))", append(args, aid, aid)
+	if item == "i.id" {
+		parent = "i.parent_id"
+	}
+	var sets []string
+	if g := sqlOf[kind].givenParents; g != "" {
+		sets = append(sets, g)
+	}
+	sets = append(sets, parentsAsking(kind))
+	return "(" + parent + " IN (" + strings.Join(sets, " UNION ") + ") OR " + item + " IN (" + atOnceItems + "))", []any{aid, aid}
 }
 
-// atOnceCond is the part of offeredCond that does not read aid's labels:
-// the item is asked of aid at once.
+// atOnceItems lists the items of the batches that ask at once, for the
+// annotator ? : open batches, and those assigned to them.
+const atOnceItems = `SELECT obi.item_id FROM batch_items obi JOIN batches ob ON ob.id = obi.batch_id
+	WHERE ob.asks_at_once AND (NOT EXISTS (SELECT 1 FROM batch_assignees ox WHERE ox.batch_id = ob.id)
+		OR EXISTS (SELECT 1 FROM assignments oa WHERE oa.batch_id = ob.id AND oa.item_id = obi.item_id AND oa.annotator_id = ?))`
+
+// parentsAsking lists the parents whose counted labels by the annotator ?
+// ask the kind's items (schema's OnlyOnceParent: of claims, the pairs whose
+// answer they judged correct, the question valid).
+func parentsAsking(kind schema.Kind) string {
+	if kind != schema.KindClaim {
+		return "SELECT 0 WHERE 0"
+	}
+	return `SELECT l.item_id FROM current_labels l WHERE l.field = '` + schema.AnswerCorrectness + `' AND l.value = 'correct'
+		AND l.role = 'annotate' AND l.annotator_id = ? AND EXISTS (SELECT 1 FROM current_labels v WHERE v.item_id = l.item_id
+			AND v.field = '` + schema.QuestionValidity + `' AND v.role = 'annotate' AND v.annotator_id = l.annotator_id AND v.value = 'valid')`
+}
+
+// atOnceCond is, for one item, the part of offeredCond that does not read
+// aid's labels: the item is asked of aid at once.
 func atOnceCond(kind schema.Kind, item string, aid int64) (string, []any) {
 	if !schema.WaitsForParent(kind) {
 		return "", nil
@@ -97,17 +125,6 @@ func atOnceCond(kind schema.Kind, item string, aid int64) (string, []any) {
 		WHERE obi.item_id = `+item+` AND ob.asks_at_once AND (NOT EXISTS (SELECT 1 FROM batch_assignees ox WHERE ox.batch_id = ob.id)
 			OR EXISTS (SELECT 1 FROM assignments oa WHERE oa.batch_id = ob.id AND oa.item_id = `+item+` AND oa.annotator_id = ?)))`)
 	return "(" + strings.Join(or, " OR ") + ")", []any{aid}
-}
-
-// parentAsks is the condition that the rater the role and annotator columns
-// name has labels on the parent at expr that ask the kind's items
-// (schema's OnlyOnceParent, on counted labels: an answer judged correct is
-// one of a question judged valid). Each ? of who is the same argument.
-func parentAsks(kind schema.Kind, expr, who string) string {
-	if kind == schema.KindClaim {
-		return answerCorrect(expr, who)
-	}
-	return "0"
 }
 
 var sqlOf = map[schema.Kind]kindSQL{}

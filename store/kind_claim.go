@@ -50,7 +50,8 @@ func init() {
 		hop:       "(SELECT hop FROM qa_pairs WHERE item_id = i.parent_id)",
 		answer:    "i.parent_id",
 		// Its pair imported as given: asked at once.
-		givenParent: "EXISTS (SELECT 1 FROM qa_pairs op WHERE op.item_id = {parent} AND op.as_given)",
+		givenParent:  "EXISTS (SELECT 1 FROM qa_pairs op WHERE op.item_id = {parent} AND op.as_given)",
+		givenParents: "SELECT item_id FROM qa_pairs WHERE as_given",
 	})
 }
 
