@@ -165,6 +165,9 @@ func appendNativePairHead(b []byte, q *store.ExportQA) []byte {
 		b = append(b, ':')
 		b = appendString(b, kv[1])
 	}
+	if q.AsGiven { // its answer is not under review: its claims are asked at once
+		b = append(b, `,"as_given":true`...)
+	}
 	b = append(b, `,"contexts":`...)
 	b = append(b, q.ContextsJSON...)
 	return append(b, `,"claims":[`...)

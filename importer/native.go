@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -63,6 +64,13 @@ func (f *fileData) nativePair(r *rec) error {
 	}
 	if q.Contexts, err = nativeContexts(r); err != nil {
 		return err
+	}
+	// A pair imported as given (its answer a system response, not under
+	// review): its claims are asked at once.
+	if raw := r.get("as_given"); raw != nil {
+		if err := json.Unmarshal(raw, &q.AsGiven); err != nil {
+			return r.errf("as_given", "want true or false, got %s", raw)
+		}
 	}
 	// A pair's own verdicts (RefChecker's response-level Y), as claims have.
 	if q.Predictions, err = f.predictions(r, "predictions"); err != nil {

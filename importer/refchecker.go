@@ -42,7 +42,7 @@ func parseChecker(f *fileData, t *textReader) error {
 		if id == "" {
 			id = strconv.Itoa(i)
 		}
-		q := store.QAPair{ID: base + "/" + id, Source: base}
+		q := store.QAPair{ID: base + "/" + id, Source: base, AsGiven: true} // a system response: not under review
 		// The question is optional upstream (a summary has none).
 		if q.Question, err = r.str("question"); err != nil {
 			return err
@@ -215,7 +215,7 @@ func parseHuman(f *fileData, t *textReader) error {
 		if err != nil {
 			return err
 		}
-		q := store.QAPair{ID: base + "/" + id, Source: base}
+		q := store.QAPair{ID: base + "/" + id, Source: base, AsGiven: true} // a system response: not under review
 		if q.Question, err = r.str("question"); err != nil {
 			return err
 		}
@@ -348,7 +348,7 @@ func (f *fileData) ragcheckerRecord(r *rec, base string) error {
 	if err != nil {
 		return err
 	}
-	q := store.QAPair{ID: base + "/" + id, Source: base}
+	q := store.QAPair{ID: base + "/" + id, Source: base, AsGiven: true} // a system response: not under review
 	if q.Question, err = r.need("query"); err != nil {
 		return err
 	}

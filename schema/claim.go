@@ -25,6 +25,10 @@ func init() {
 			{QuestionValidity, []string{"invalid"}},
 			{AnswerCorrectness, []string{"partially_correct", "incorrect"}},
 		},
+		// ... and a claim is offered only once its answer was judged correct
+		// (not before the answer is judged), unless the answer is not under
+		// review (a RefChecker or RAGChecker output imported as given).
+		OnlyOnceParent: []Cond{{AnswerCorrectness, []string{"correct"}}},
 		Fields: []Field{
 			{Name: ClaimValidity, Values: []string{"correct", "incorrect"}, TwoWay: true,
 				Synonyms: map[string]string{"valid": "correct", "invalid": "incorrect"}},

@@ -71,6 +71,11 @@ type Spec struct {
 	// parent's counted labels by the same rater (ClaimRAG-LAW §A.3: claims
 	// are validated only for answers judged correct).
 	UnlessParent []Cond
+	// OnlyOnceParent: the item is asked of a rater only once one of these
+	// holds on the parent's counted labels by that rater (a claim once its
+	// answer was judged correct), unless the parent is not under review
+	// (imported as given, or the item is in a batch that asks at once).
+	OnlyOnceParent []Cond
 	// Annotated kinds have queues, batches and screens; others (documents)
 	// are only shown.
 	Annotated bool
@@ -258,6 +263,45 @@ func ParentGate(k Kind, parent map[string]string) string {
 		return parentGate(s, parent)
 	}
 	return ""
+}
+
+// WaitsForParent reports whether items of kind k are asked of a rater
+// only once the rater's labels on their parent allow it (OnlyOnceParent).
+func WaitsForParent(k Kind) bool {
+	s := registry[k]
+	return s != nil && len(s.OnlyOnceParent) > 0
+}
+
+// Offered reports whether an item of kind k is asked of a rater whose labels
+// on its parent are parent; atOnce when the parent is not under review for
+// this rater (imported as given, or a batch that asks at once). When it is
+// not, why: the parent gate ("answer_correctness=incorrect") or the
+// condition still waited for ("answer_correctness unlabelled").
+func Offered(k Kind, parent map[string]string, atOnce bool) (bool, string) {
+	s := registry[k]
+	if s == nil {
+		return false, "unknown kind"
+	}
+	if g := parentGate(s, parent); g != "" {
+		return false, g
+	}
+	if atOnce || len(s.OnlyOnceParent) == 0 {
+		return true, ""
+	}
+	pc := Counted(s.Parent, parent, nil)
+	for _, c := range s.OnlyOnceParent {
+		if c.holds(pc) {
+			return true, ""
+		}
+	}
+	c := s.OnlyOnceParent[0]
+	if v, ok := parent[c.Field]; ok {
+		if _, counts := pc[c.Field]; counts {
+			return false, c.Field + "=" + v
+		}
+		return false, c.Field + " not asked"
+	}
+	return false, c.Field + " unlabelled"
 }
 
 // NotAskedReason says why a label of field on the item is not counted:

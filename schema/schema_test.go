@@ -158,3 +158,37 @@ func TestDocumentsAreShownNotAnnotated(t *testing.T) {
 		t.Errorf("AllKinds() = %v", AllKinds())
 	}
 }
+
+// A claim is offered to a rater only once their labels on its pair judge the
+// answer correct (the question valid), or at once when the pair is not under
+// review; the parent gate wins over "at once" (an answer the rater judged
+// incorrect asks them nothing). Reasons as the screens and reports read them.
+func TestClaimsOfferedOnceTheAnswerIsJudgedCorrect(t *testing.T) {
+	for _, tc := range []struct {
+		parent map[string]string
+		atOnce bool
+		ok     bool
+		reason string
+	}{
+		{nil, false, false, "answer_correctness unlabelled"},
+		{map[string]string{QuestionValidity: "valid"}, false, false, "answer_correctness unlabelled"},
+		{map[string]string{QuestionValidity: "valid", AnswerCorrectness: "correct"}, false, true, ""},
+		{map[string]string{QuestionValidity: "valid", AnswerCorrectness: "incorrect"}, false, false, "answer_correctness=incorrect"},
+		{map[string]string{QuestionValidity: "invalid"}, false, false, "question_validity=invalid"},
+		// An answer label without a valid question does not count.
+		{map[string]string{AnswerCorrectness: "correct"}, false, false, "answer_correctness not asked"},
+		{nil, true, true, ""},
+		{map[string]string{QuestionValidity: "valid", AnswerCorrectness: "partially_correct"}, true, false, "answer_correctness=partially_correct"},
+	} {
+		ok, why := Offered(KindClaim, tc.parent, tc.atOnce)
+		if ok != tc.ok || why != tc.reason {
+			t.Errorf("parent %v, at once %v: Offered = %v %q, want %v %q", tc.parent, tc.atOnce, ok, why, tc.ok, tc.reason)
+		}
+	}
+	if !WaitsForParent(KindClaim) || WaitsForParent(KindQA) {
+		t.Error("only claims wait for their parent's labels")
+	}
+	if ok, why := Offered(KindQA, nil, false); !ok || why != "" {
+		t.Errorf("a QA pair: Offered = %v %q", ok, why)
+	}
+}

@@ -91,7 +91,17 @@ shot demo-exit
 tm kill-session -t s
 
 demo claim.db
-open 80 24 "annotate --db claim.db --as jo --kind claim"
+# A claim comes once its answer is judged correct: gdpr-001 valid, its
+# generated category, citizen, correct; its first claim follows.
+open 80 24 "annotate --db claim.db --as jo --kind qa"
+wait_for 'question_validity'
+keys y
+wait_for '✓ question_validity valid'
+keys Enter
+wait_for 'persona'
+keys 1
+wait_for 'answer_correctness'
+keys 1
 wait_for 'claim_validity'
 keys y
 wait_for '✓ claim_validity correct'

@@ -25,6 +25,17 @@ type BatchSpec struct {
 	// judged correct), or with Adjudicated by the lead.
 	OnlyCorrectAnswers bool
 	Adjudicated        bool
+	// WithoutQA asks the batch's claims at once, whatever the assignees'
+	// labels on their answers (answers judged elsewhere, or not at all).
+	// A batch cut with OnlyCorrectAnswers and Adjudicated asks at once too:
+	// the lead's labels stand for the answers.
+	WithoutQA bool
+}
+
+// AsksAtOnce reports whether a batch cut with the spec asks its items at
+// once rather than once each assignee judged their answers.
+func (spec BatchSpec) AsksAtOnce() bool {
+	return spec.WithoutQA || spec.OnlyCorrectAnswers && spec.Adjudicated
 }
 
 // Batch is a batch with its members' count and assignees.
@@ -40,6 +51,8 @@ type Batch struct {
 	// Got counts, with OnlyCorrectAnswers per assignee, the items each got:
 	// only those of answers they judged correct.
 	Got map[string]int
+	// AtOnce: the batch asks its items at once (BatchSpec.AsksAtOnce).
+	AtOnce bool
 }
 
 // kindSQL is what batch selection needs of a kind, as SQL over items i;
@@ -48,6 +61,70 @@ type kindSQL struct {
 	queueable string // condition: the item has a queue of its own ("" : always)
 	hop       string // expression: the hop of the item's pair ("" : no hop)
 	answer    string // expression: the id of the pair whose answer gates the item ("" : none)
+	// givenParent: condition on the parent at {parent} that its items are
+	// asked at once (a pair imported as given), for kinds that wait for
+	// their parent's labels (schema.WaitsForParent); givenParents lists
+	// those parents.
+	givenParent, givenParents string
+}
+
+// offeredCond is, for a kind that waits for its parent's labels, the SQL
+// condition that the item whose id is the expression item is asked of the
+// annotator of id aid: its parent is given, or aid's labels on the parent
+// ask it (schema.Offered: an answer judged correct), or it is in a batch
+// that asks at once (open, or assigned to aid). The parent gate (an answer
+// judged incorrect) is left to done_items. "" for other kinds. The sets are
+// subqueries of their own, computed once per query rather than per item:
+// a queue of a million claims of which few are asked is one pass.
+func offeredCond(kind schema.Kind, item string, aid int64) (string, []any) {
+	if !schema.WaitsForParent(kind) {
+		return "", nil
+	}
+	parent := "(SELECT parent_id FROM items WHERE id = " + item + ")"
+	if item == "i.id" {
+		parent = "i.parent_id"
+	}
+	var sets []string
+	if g := sqlOf[kind].givenParents; g != "" {
+		sets = append(sets, g)
+	}
+	sets = append(sets, parentsAsking(kind))
+	return "(" + parent + " IN (" + strings.Join(sets, " UNION ") + ") OR " + item + " IN (" + atOnceItems + "))", []any{aid, aid}
+}
+
+// atOnceItems lists the items of the batches that ask at once, for the
+// annotator ? : open batches, and those assigned to them.
+const atOnceItems = `SELECT obi.item_id FROM batch_items obi JOIN batches ob ON ob.id = obi.batch_id
+	WHERE ob.asks_at_once AND (NOT EXISTS (SELECT 1 FROM batch_assignees ox WHERE ox.batch_id = ob.id)
+		OR EXISTS (SELECT 1 FROM assignments oa WHERE oa.batch_id = ob.id AND oa.item_id = obi.item_id AND oa.annotator_id = ?))`
+
+// parentsAsking lists the parents whose counted labels by the annotator ?
+// ask the kind's items (schema's OnlyOnceParent: of claims, the pairs whose
+// answer they judged correct, the question valid).
+func parentsAsking(kind schema.Kind) string {
+	if kind != schema.KindClaim {
+		return "SELECT 0 WHERE 0"
+	}
+	return `SELECT l.item_id FROM current_labels l WHERE l.field = '` + schema.AnswerCorrectness + `' AND l.value = 'correct'
+		AND l.role = 'annotate' AND l.annotator_id = ? AND EXISTS (SELECT 1 FROM current_labels v WHERE v.item_id = l.item_id
+			AND v.field = '` + schema.QuestionValidity + `' AND v.role = 'annotate' AND v.annotator_id = l.annotator_id AND v.value = 'valid')`
+}
+
+// atOnceCond is, for one item, the part of offeredCond that does not read
+// aid's labels: the item is asked of aid at once.
+func atOnceCond(kind schema.Kind, item string, aid int64) (string, []any) {
+	if !schema.WaitsForParent(kind) {
+		return "", nil
+	}
+	parent := "(SELECT parent_id FROM items WHERE id = " + item + ")"
+	var or []string
+	if g := sqlOf[kind].givenParent; g != "" {
+		or = append(or, strings.ReplaceAll(g, "{parent}", parent))
+	}
+	or = append(or, `EXISTS (SELECT 1 FROM batch_items obi JOIN batches ob ON ob.id = obi.batch_id
+		WHERE obi.item_id = `+item+` AND ob.asks_at_once AND (NOT EXISTS (SELECT 1 FROM batch_assignees ox WHERE ox.batch_id = ob.id)
+			OR EXISTS (SELECT 1 FROM assignments oa WHERE oa.batch_id = ob.id AND oa.item_id = `+item+` AND oa.annotator_id = ?)))`)
+	return "(" + strings.Join(or, " OR ") + ")", []any{aid}
 }
 
 var sqlOf = map[schema.Kind]kindSQL{}
@@ -119,6 +196,12 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 	if spec.OnlyCorrectAnswers && !spec.Adjudicated && len(spec.Assign) == 0 {
 		return Batch{}, fmt.Errorf("--only-correct-answers takes each assignee's own answer labels: name them with --assign, or use --adjudicated for the lead's")
 	}
+	if spec.WithoutQA && spec.OnlyCorrectAnswers {
+		return Batch{}, fmt.Errorf("--without-qa takes the claims of every answer, judged or not: it does not go with --only-correct-answers")
+	}
+	if spec.WithoutQA && !schema.WaitsForParent(schema.Kind(spec.Kind)) {
+		return Batch{}, fmt.Errorf("--without-qa applies to batches of claims (--kind %s): %s items do not wait for an answer", schema.KindClaim, spec.Kind)
+	}
 	if spec.Overlap == 0 {
 		spec.Overlap = len(spec.Assign)
 	}
@@ -160,8 +243,8 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 		if spec.Seed != nil {
 			seed = *spec.Seed
 		}
-		res, err := tx.Exec("INSERT INTO batches(name,kind,pilot,overlap,seed,source,created_at) VALUES (?,?,?,?,?,?,?)",
-			spec.Name, spec.Kind, spec.Pilot, spec.Overlap, seed, spec.Source, now())
+		res, err := tx.Exec("INSERT INTO batches(name,kind,pilot,overlap,seed,source,created_at,asks_at_once) VALUES (?,?,?,?,?,?,?,?)",
+			spec.Name, spec.Kind, spec.Pilot, spec.Overlap, seed, spec.Source, now(), spec.AsksAtOnce())
 		if err != nil {
 			return err
 		}
@@ -202,7 +285,8 @@ func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
 				}
 			}
 		}
-		b = Batch{Name: spec.Name, Kind: spec.Kind, Pilot: spec.Pilot, Size: len(ids), Overlap: spec.Overlap, Source: spec.Source, Assignees: spec.Assign}
+		b = Batch{Name: spec.Name, Kind: spec.Kind, Pilot: spec.Pilot, Size: len(ids), Overlap: spec.Overlap, Source: spec.Source, Assignees: spec.Assign,
+			AtOnce: spec.AsksAtOnce()}
 		if perAssignee {
 			b.Got = map[string]int{}
 			for i, n := range load {
@@ -317,7 +401,7 @@ func (s *Store) BatchPool(spec BatchSpec) (BatchPool, error) {
 
 // Batches lists every batch in creation order.
 func (s *Store) Batches() ([]Batch, error) {
-	rows, err := s.db.Query(`SELECT b.id, b.name, b.kind, b.pilot, b.overlap, b.source, b.created_at,
+	rows, err := s.db.Query(`SELECT b.id, b.name, b.kind, b.pilot, b.overlap, b.source, b.created_at, b.asks_at_once,
 		(SELECT COUNT(*) FROM batch_items WHERE batch_id=b.id),
 		COALESCE((SELECT group_concat(a.name, ',') FROM batch_assignees x JOIN annotators a ON a.id=x.annotator_id WHERE x.batch_id=b.id),'')
 		FROM batches b ORDER BY b.id`)
@@ -330,7 +414,7 @@ func (s *Store) Batches() ([]Batch, error) {
 		var b Batch
 		var id int64
 		var names string
-		if err := rows.Scan(&id, &b.Name, &b.Kind, &b.Pilot, &b.Overlap, &b.Source, &b.CreatedAt, &b.Size, &names); err != nil {
+		if err := rows.Scan(&id, &b.Name, &b.Kind, &b.Pilot, &b.Overlap, &b.Source, &b.CreatedAt, &b.AtOnce, &b.Size, &names); err != nil {
 			return nil, err
 		}
 		if names != "" {

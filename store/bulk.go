@@ -89,7 +89,7 @@ func newBulks() [nBulks]*bulk {
 	// the current labels are the events' own columns, copied by SQLite.
 	events.also, events.then = "current_labels", writeCurrent
 	return [nBulks]*bulk{
-		bulkQAPairs:     newBulk("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra) VALUES ", 8, ""),
+		bulkQAPairs:     newBulk("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra,as_given) VALUES ", 9, ""),
 		bulkClaims:      newBulk("claims", "INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by) VALUES ", 8, ""),
 		bulkPredictions: newBulk("predictions", "INSERT INTO predictions(item_id,system,field,value) VALUES ", 4, ""),
 		bulkEvents:      events,

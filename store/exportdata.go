@@ -240,7 +240,7 @@ func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 			standing = "1"
 		}
 		q := `SELECT p.id, p.ext_id, COALESCE(src.name, ''), q.language, COALESCE(src.language, ''), COALESCE(src.jurisdiction, ''),
-			q.hop, q.question, q.answer, q.rationale, q.category, q.extra, ` + fmt.Sprintf(contextsSQL, "p.id") + `,
+			q.hop, q.question, q.answer, q.rationale, q.category, q.extra, q.as_given, ` + fmt.Sprintf(contextsSQL, "p.id") + `,
 			(SELECT COALESCE(json_group_array(c.ext_id ORDER BY cl.position, c.id), '[]') FROM items c JOIN claims cl ON cl.item_id = c.id
 				WHERE c.parent_id = p.id AND ` + standing + `)` + cols + `
 			FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
@@ -256,7 +256,7 @@ func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 			var ctx, ids string
 			var labels sql.NullString
 			if err := rows.Scan(&r.ItemID, &r.ID, &r.Source, &r.Language, &r.SourceLanguage, &r.Jurisdiction, &r.Hop, &r.Question, &r.Answer,
-				&r.Rationale, &r.Category, &r.Extra, &ctx, &ids, &labels, &r.Note); err != nil {
+				&r.Rationale, &r.Category, &r.Extra, &r.AsGiven, &ctx, &ids, &labels, &r.Note); err != nil {
 				yield(nil, err)
 				return
 			}

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -115,6 +116,11 @@ type ItemView struct {
 	FieldNotes map[string]string
 	Flagged    bool
 	Aside      any // what the kind shows beside the item (registerAside), nil for most
+	// NotAsked says why the item asks this annotator nothing although it
+	// has fields: its kind waits for the parent's labels and they do not
+	// ask it ("answer_correctness=incorrect", "answer_correctness
+	// unlabelled"); "" when it is asked.
+	NotAsked string
 }
 
 // LabelsOf returns the annotator's labels on an item of the view (never nil).
@@ -174,6 +180,15 @@ func (rx *ReadTx) ItemView(annotator string, id int64) (*ItemView, error) {
 	}
 	slices.SortStableFunc(v.Siblings, func(a, b *Item) int { return positionOf(a) - positionOf(b) })
 	v.IsLast = len(v.Siblings) > 0 && v.Siblings[len(v.Siblings)-1].ItemID == id
+	if at, args := atOnceCond(schema.Kind(v.Item.Kind), strconv.FormatInt(id, 10), aid); at != "" && v.Parent != nil {
+		var given bool
+		if err := rx.q.QueryRow("SELECT "+at, args...).Scan(&given); err != nil {
+			return nil, err
+		}
+		if ok, why := schema.Offered(schema.Kind(v.Item.Kind), v.LabelsOf(v.Parent.ItemID), given); !ok {
+			v.NotAsked = why
+		}
+	}
 	if v.Aside, err = aside(rx.q, v.Item); err != nil {
 		return nil, err
 	}

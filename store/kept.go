@@ -504,19 +504,19 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 		return nil, err
 	}
 	err = eachRow(q, `SELECT bi.item_id, bi.batch_id, NOT EXISTS (SELECT 1 FROM batch_assignees x WHERE x.batch_id = bi.batch_id),
-			COALESCE(a.annotator_id, 0)
+			COALESCE(a.annotator_id, 0), (SELECT asks_at_once FROM batches WHERE id = bi.batch_id)
 		FROM batch_items bi LEFT JOIN assignments a ON a.item_id = bi.item_id AND a.batch_id = bi.batch_id
 		WHERE bi.item_id `+in+` ORDER BY bi.item_id, bi.batch_id, a.annotator_id`, inArgs,
 		func(sc func(...any) error) error {
 			var item, batch, aid int64
-			var open bool
-			if err := sc(&item, &batch, &open, &aid); err != nil {
+			var open, atOnce bool
+			if err := sc(&item, &batch, &open, &aid, &atOnce); err != nil {
 				return err
 			}
 			m := members[item]
 			n := len(m.Queues)
 			if n == 0 || m.Queues[n-1].Batch != batch {
-				m.Queues = append(m.Queues, tally.Queue{Batch: batch, Open: open})
+				m.Queues = append(m.Queues, tally.Queue{Batch: batch, Open: open, AtOnce: atOnce})
 				n++
 			}
 			if aid != 0 {

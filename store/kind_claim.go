@@ -49,6 +49,9 @@ func init() {
 		queueable: "EXISTS (SELECT 1 FROM claims c WHERE c.item_id = i.id AND c.origin = 'extracted')",
 		hop:       "(SELECT hop FROM qa_pairs WHERE item_id = i.parent_id)",
 		answer:    "i.parent_id",
+		// Its pair imported as given: asked at once.
+		givenParent:  "EXISTS (SELECT 1 FROM qa_pairs op WHERE op.item_id = {parent} AND op.as_given)",
+		givenParents: "SELECT item_id FROM qa_pairs WHERE as_given",
 	})
 }
 

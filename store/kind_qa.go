@@ -7,14 +7,15 @@ import (
 	"strconv"
 
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/tally"
 )
 
 // The QA pair kind's rows: qa_pairs, with its context units.
 
 func init() {
 	registerAttrs(schema.KindQA, kindAttrs{
-		names: []string{"hop", "category"},
-		sql:   "SELECT item_id, hop, category FROM qa_pairs WHERE item_id IN (SELECT value FROM json_each(?))",
+		names: []string{"hop", "category", tally.AttrAsGiven},
+		sql:   "SELECT item_id, hop, category, as_given FROM qa_pairs WHERE item_id IN (SELECT value FROM json_each(?))",
 	})
 }
 
@@ -66,8 +67,22 @@ func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, 
 		return 0, 0, err
 	}
 	id, res, err := t.PutItem(schema.KindQA, q.ID, src, 0, hash, file, update)
-	if err != nil || res == Unchanged {
+	if err != nil {
 		return id, res, err
+	}
+	if res == Unchanged {
+		// A pair imported before pairs were marked as given is marked when
+		// its file is imported again.
+		if q.AsGiven {
+			r, err := t.tx.Exec("UPDATE qa_pairs SET as_given=1 WHERE item_id=? AND as_given=0", id)
+			if err != nil {
+				return id, res, err
+			}
+			if n, _ := r.RowsAffected(); n > 0 {
+				return id, res, t.tx.touch(id)
+			}
+		}
+		return id, res, nil
 	}
 	extra := q.Extra
 	if extra == "" {
@@ -78,7 +93,7 @@ func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, 
 		hop = "single"
 	}
 	// Written in bulk with the import's other pairs (bulk.go).
-	if err := t.tx.add(bulkQAPairs, id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra); err != nil {
+	if err := t.tx.add(bulkQAPairs, id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra, q.AsGiven); err != nil {
 		return 0, 0, err
 	}
 	if _, err := t.tx.Exec("DELETE FROM qa_contexts WHERE qa_item_id=?", id); err != nil {

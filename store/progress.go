@@ -178,6 +178,10 @@ func (s *Store) Annotators() ([]Annotator, error) {
 	return out, rows.Err()
 }
 
+// KindItems counts the items of a kind that have queues of their own (of
+// claims, the extracted ones), asked of anybody or not.
+func (s *Store) KindItems(kind string) (int, error) { return s.kindItems(schema.Kind(kind)) }
+
 // kindItems counts the items of a kind that have queues.
 func (s *Store) kindItems(k schema.Kind) (int, error) {
 	var n int

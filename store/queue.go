@@ -36,6 +36,13 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		return nil, err
 	}
 	notDone := "NOT EXISTS (SELECT 1 FROM done_items d WHERE d.annotator_id=? AND d.item_id=i.id)"
+	// A claim is in the queue once it is asked of the annotator (its answer
+	// judged correct, or not under review): offered follows notDone.
+	offered, offeredArgs := offeredCond(schema.Kind(q.Kind), "i.id", aid)
+	if offered != "" {
+		notDone += " AND " + offered
+	}
+	withOffered := func(args ...any) []any { return append(args, offeredArgs...) }
 	queueable := "1"
 	if k := sqlOf[schema.Kind(q.Kind)]; k.queueable != "" {
 		queueable = k.queueable
@@ -57,7 +64,7 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		}
 		query := fmt.Sprintf(`SELECT i.id, i.ext_id, i.kind, b.position FROM batch_items b JOIN items i ON i.id=b.item_id
 			WHERE b.batch_id=? AND b.position>? AND %s AND %s ORDER BY b.position LIMIT ?`, notDone, mine)
-		args := []any{bid, q.After, aid}
+		args := withOffered(bid, q.After, aid)
 		if assigned {
 			args = append(args, aid)
 		}
@@ -68,10 +75,10 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 			JOIN batch_items b ON b.batch_id=a.batch_id AND b.item_id=a.item_id
 			JOIN batches bt ON bt.id=a.batch_id JOIN items i ON i.id=a.item_id
 			WHERE a.annotator_id=? AND i.kind=? AND ((b.batch_id<<32)|b.position)>? AND `+notDone+`
-			ORDER BY b.batch_id, b.position LIMIT ?`, aid, q.Kind, q.After, aid, q.Limit)
+			ORDER BY b.batch_id, b.position LIMIT ?`, append(withOffered(aid, q.Kind, q.After, aid), q.Limit)...)
 	default:
 		rows, err = s.db.Query(`SELECT i.id, i.ext_id, i.kind, i.id FROM items i
-			WHERE i.kind=? AND i.id>? AND `+notDone+` AND `+queueable+` ORDER BY i.id LIMIT ?`, q.Kind, q.After, aid, q.Limit)
+			WHERE i.kind=? AND i.id>? AND `+notDone+` AND `+queueable+` ORDER BY i.id LIMIT ?`, append(withOffered(q.Kind, q.After, aid), q.Limit)...)
 	}
 	if err != nil {
 		return nil, err

@@ -153,6 +153,15 @@ func TestLastClaimWaitsForMissedClaimsCheck(t *testing.T) {
 	s := openTemp(t)
 	seed(t, s, 1, 2)
 	q := QueueQuery{Annotator: "jo", Kind: "claim"}
+	// The claims are asked once jo judged their answer correct.
+	if got := queueIDs(t, s, q); got != "" {
+		t.Fatalf("claims of an answer jo has not judged: %q", got)
+	}
+	label(t, s, "jo", "q1", "question_validity", "valid")
+	label(t, s, "jo", "q1", "answer_correctness", "correct")
+	if got := queueIDs(t, s, q); got != "q1-c1 q1-c2" {
+		t.Fatalf("claims of an answer judged correct: %q", got)
+	}
 	label(t, s, "jo", "q1-c1", "claim_validity", "incorrect")
 	label(t, s, "jo", "q1-c2", "claim_validity", "correct")
 	label(t, s, "jo", "q1-c2", "entailment", "neutral")

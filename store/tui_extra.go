@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
 )
 
@@ -44,8 +45,9 @@ func (s *Store) queueScope(q QueueQuery) (string, []any, bool, error) {
 }
 
 // QueueTotal is the number of items in a queue that ask the annotator
-// something, done or not: claims of answers the annotator judged incorrect
-// (or of invalid questions) are not in it (DESIGN.md, asked-when rule).
+// something, done or not: claims are in it once the annotator judged their
+// answer correct (or at once, when the answer is not under review), never
+// those of answers judged otherwise (the asked-when rule).
 func (s *Store) QueueTotal(q QueueQuery) (int, error) {
 	return s.queueCount(q, tally.Queued, true)
 }
@@ -74,11 +76,36 @@ func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
 		err := s.db.QueryRow(query, args...).Scan(&n)
 		return n, err
 	}
+	// offered counts the items of a kind that waits for its parent's
+	// labels that are asked of the annotator: asked at once (of everyone,
+	// or of them), or because of their labels, less those their labels
+	// withhold; in one batch (suffix InBatch, b) or overall.
+	offered := func(kind, suffix string, b ...string) (int, error) {
+		n := 0
+		for _, c := range []struct {
+			name  string
+			rater int64
+			sign  int
+		}{{tally.AtOnce, tally.Anyone, 1}, {tally.AtOnce, aid, 1}, {tally.Offered, aid, 1}, {tally.Withheld, aid, -1}} {
+			if c.rater == 0 {
+				continue // no such annotator: nothing asked of them but what everyone is asked
+			}
+			m, err := sum(c.name+suffix, c.rater, kind, b...)
+			if err != nil {
+				return 0, err
+			}
+			n += c.sign * m
+		}
+		return n, nil
+	}
 	// batch counts one batch, of the annotator's own when it has assignees.
 	batch := func(bid int64, kind string, open bool) (int, error) {
 		b := strconv.FormatInt(bid, 10)
 		if !total {
 			return sum(tally.Done+tally.InBatch, aid, kind, b)
+		}
+		if schema.WaitsForParent(schema.Kind(kind)) {
+			return offered(kind, tally.InBatch, b)
 		}
 		rater := aid
 		if open {
@@ -120,6 +147,9 @@ func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
 	}
 	if !total {
 		return sum(tally.Done, aid, q.Kind)
+	}
+	if schema.WaitsForParent(schema.Kind(q.Kind)) {
+		return offered(q.Kind, "")
 	}
 	n, err := sum(tally.Items, tally.Anyone, q.Kind)
 	if err != nil {

@@ -66,9 +66,14 @@ func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, er
 	}
 	from, key, item, args, err = s.queueFrom(q, aid)
 	// Items that ask the annotator nothing (gated by their parent's labels)
-	// are not in the queue, nor in its total.
-	return from + " AND NOT EXISTS (SELECT 1 FROM done_items d WHERE d.item_id=" + item + " AND d.annotator_id=? AND d.gated)",
-		key, item, append(args, aid), err
+	// are not in the queue, nor in its total; nor are claims not asked yet.
+	from += " AND NOT EXISTS (SELECT 1 FROM done_items d WHERE d.item_id=" + item + " AND d.annotator_id=? AND d.gated)"
+	args = append(args, aid)
+	if offered, oargs := offeredCond(schema.Kind(q.Kind), item, aid); offered != "" {
+		from += " AND " + offered
+		args = append(args, oargs...)
+	}
+	return from, key, item, args, err
 }
 
 func (s *Store) queueFrom(q QueueQuery, aid int64) (from, key, item string, args []any, err error) {

@@ -121,7 +121,16 @@ func TestQueuePositions(t *testing.T) {
 	if got := positions(qa, "q1", "q2", "q3", "q4", "q1-c1"); got != "1 2 3 4 -" {
 		t.Errorf("QA queue: %s", got)
 	}
-	// q1 is invalid for jo: its claims ask jo nothing and leave jo's queue.
+	// q1 is invalid for jo: its claims ask jo nothing and leave jo's queue;
+	// q2's claim comes in once jo judged its answer correct.
+	if got := positions(claims, "q1-c1", "q1-c2", "q2-c1", "q3"); got != "- - - -" {
+		t.Errorf("claims queue before q2 is judged: %s", got)
+	}
+	for _, l := range [][2]string{{schema.QuestionValidity, "valid"}, {schema.AnswerCorrectness, "correct"}} {
+		if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: ref("q2"), Field: l[0], Value: l[1]}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if got := positions(claims, "q1-c1", "q1-c2", "q2-c1", "q3"); got != "- - 1 -" {
 		t.Errorf("claims queue: %s", got)
 	}

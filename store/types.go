@@ -21,6 +21,9 @@ type QAPair struct {
 	// Predictions are systems' response-level verdicts (RefChecker's Y):
 	// system -> value.
 	Predictions map[string]string
+	// AsGiven: the pair is imported as given (its answer is a system
+	// response, not under review): its claims are asked at once.
+	AsGiven bool
 	// Filled on read.
 	ItemID int64
 }

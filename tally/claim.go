@@ -41,6 +41,10 @@ const (
 	AttrOrigin   = "origin"   // "extracted" | "annotator"
 	AttrAddedBy  = "added_by" // annotator id of an added claim
 	AttrPosition = "position" // order within the answer
+	// AttrAsGiven, a QA pair's: "1" when it was imported as given (its
+	// answer is a system response, not under review): its claims are
+	// asked at once.
+	AttrAsGiven = "as_given"
 )
 
 func init() {

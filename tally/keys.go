@@ -5,7 +5,7 @@ package tally
 // Version names the rules below and in the kinds' files. Change it with
 // them: a database whose counts were kept by other rules is recounted when
 // it is opened (TestVersionFingerprint says when it is due).
-const Version = "3"
+const Version = "4"
 
 const (
 	// Items: A kind. Items of the kind that have queues (claims the
@@ -28,7 +28,21 @@ const (
 	// Gated: A kind, B the reason. Items that ask the annotator nothing
 	// because of the parent's labels.
 	Gated = "gated"
-	// Done+InBatch, Gated+InBatch: A kind, B batch id. The same, per batch
+	// AtOnce: A kind. Items of a kind that waits for its parent's labels
+	// (claims: asked once the answer is judged correct) that are asked at
+	// once, whatever the labels: under Anyone when asked of everyone (the
+	// pair was imported as given, or the item is in an open batch that asks
+	// at once), else under each assignee of a batch that asks at once.
+	AtOnce = "at_once"
+	// Offered: A kind. Items of such a kind asked of the rater because of
+	// their labels on the parent (an answer they judged correct), not at once.
+	Offered = "offered"
+	// Withheld: A kind. Items asked at once that the rater's own labels on
+	// the parent gate (an answer they judged incorrect). A queue of such a
+	// kind holds AtOnce + Offered - Withheld items.
+	Withheld = "withheld"
+	// Done+InBatch, Gated+InBatch, AtOnce+InBatch, Offered+InBatch,
+	// Withheld+InBatch: A kind, B batch id. The same, per batch
 	// (assigned to the annotator, or open).
 	InBatch = "_in_batch"
 	// Agree: A field, B the pattern "id=value|id=value" (annotators in id

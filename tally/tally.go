@@ -41,6 +41,9 @@ type Queue struct {
 	Batch    int64
 	Open     bool    // no assignees: every annotator's
 	Assigned []int64 // annotators it is assigned to, when not open
+	// AtOnce: the batch asks its items at once, whatever its assignees'
+	// labels on their parents (the answers were judged elsewhere).
+	AtOnce bool
 }
 
 // Member is one item of a family with everything its counts depend on.
@@ -165,6 +168,10 @@ func computeMember(res *Result, f *Family, m *Member) {
 			}
 		}
 	}
+	waits := queueable && schema.WaitsForParent(m.Kind)
+	if waits {
+		countAtOnce(c, f, m)
+	}
 	for _, r := range raters(f, m) {
 		if queueable {
 			countLabels(c, f, m, r)
@@ -249,9 +256,15 @@ func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr KindR
 	labels, parent := m.Labels[r], f.ParentLabels(m, r)
 	name := ""
 	reason := schema.ParentGate(m.Kind, parent)
+	offered := true
+	if schema.WaitsForParent(m.Kind) {
+		offered = countOffered(c, f, m, r)
+	}
 	switch {
 	case reason != "":
 		name = Gated
+	case !offered:
+		return // not asked yet: neither in the queue nor finished
 	case len(labels) > 0 && schema.NextFieldOf(m.Kind, labels, parent, "") == "" &&
 		(kr.Finished == nil || kr.Finished(f, m, r)):
 		name = Done
@@ -265,6 +278,87 @@ func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr KindR
 			c.Add(r, name+InBatch, string(m.Kind), strconv.FormatInt(q.Batch, 10), 1)
 		}
 	}
+}
+
+// atOnce says who is asked an item at once, whatever their labels on its
+// parent: everyone (its pair was imported as given, or it is in an open
+// batch that asks at once), or the assignees of batches that ask at once.
+func atOnce(f *Family, m *Member) (everyone bool, who map[int64]bool) {
+	everyone = f.Root.Attrs[AttrAsGiven] == "1"
+	who = map[int64]bool{}
+	for _, q := range m.Queues {
+		if !q.AtOnce {
+			continue
+		}
+		if q.Open {
+			everyone = true
+		}
+		for _, a := range q.Assigned {
+			who[a] = true
+		}
+	}
+	return everyone, who
+}
+
+func inQueue(q Queue, r int64) bool { return q.Open || slices.Contains(q.Assigned, r) }
+
+// countAtOnce counts an item of a kind that waits for its parent's labels
+// among the items asked at once (AtOnce), overall and per batch: under
+// Anyone when everyone is asked it, else under each annotator who is.
+func countAtOnce(c *Counter, f *Family, m *Member) {
+	everyone, who := atOnce(f, m)
+	kind := string(m.Kind)
+	if everyone {
+		c.Add(Anyone, AtOnce, kind, "", 1)
+	} else {
+		for _, a := range slices.Sorted(maps.Keys(who)) {
+			c.Add(a, AtOnce, kind, "", 1)
+		}
+	}
+	for _, q := range m.Queues {
+		b := strconv.FormatInt(q.Batch, 10)
+		switch {
+		case q.Open && everyone:
+			c.Add(Anyone, AtOnce+InBatch, kind, b, 1)
+		case q.Open:
+			for _, a := range slices.Sorted(maps.Keys(who)) {
+				c.Add(a, AtOnce+InBatch, kind, b, 1)
+			}
+		default:
+			for _, a := range q.Assigned {
+				if everyone || who[a] {
+					c.Add(a, AtOnce+InBatch, kind, b, 1)
+				}
+			}
+		}
+	}
+}
+
+// countOffered decides whether an item that waits for its parent's labels
+// is asked of rater r, and corrects the at-once counts for r: an item asked
+// at once that r's own labels on the parent gate is Withheld from r; one
+// asked because of r's labels (an answer r judged correct) is Offered.
+func countOffered(c *Counter, f *Family, m *Member, r int64) bool {
+	everyone, who := atOnce(f, m)
+	given := everyone || who[r]
+	ok, _ := schema.Offered(m.Kind, f.ParentLabels(m, r), given)
+	name := ""
+	switch {
+	case given && !ok:
+		name = Withheld
+	case !given && ok:
+		name = Offered
+	default:
+		return ok
+	}
+	kind := string(m.Kind)
+	c.Add(r, name, kind, "", 1)
+	for _, q := range m.Queues {
+		if inQueue(q, r) {
+			c.Add(r, name+InBatch, kind, strconv.FormatInt(q.Batch, 10), 1)
+		}
+	}
+	return ok
 }
 
 // countAgreement records, per field, which annotators gave which value: the

@@ -56,6 +56,9 @@ func TestComputeByHand(t *testing.T) {
 		// jo finished the pair and both claims (the last one: the answer is marked).
 		"7 queued claim 5": 1, "8 queued claim 5": 2,
 		"7 done qa ": 1, "7 done claim ": 2, "7 done_in_batch claim 5": 1,
+		// jo judged the answer correct: both claims are asked of jo because of
+		// it (not at once), claim 2 also in batch 5, which is assigned to jo.
+		"7 offered claim ": 2, "7 offered_in_batch claim 5": 1,
 		// sam: the answer is incorrect, so neither claim is asked of him.
 		"8 label question_validity valid": 1, "8 label category factual_recall": 1, "8 label persona legal_expert": 1,
 		"8 label answer_correctness incorrect": 1, "8 valid_hop  single": 1, "8 valid_generated_category  factual_recall": 1,
@@ -90,6 +93,77 @@ func TestComputeByHand(t *testing.T) {
 	if len(got.Skip) != len(skip) {
 		t.Errorf("skip %v", got.Skip)
 	}
+}
+
+// queueCounts computes a family's counts of the names the queues read.
+func queueCounts(f *Family) map[string]int {
+	have := map[string]int{}
+	for k, n := range Compute(f).Counts {
+		switch strings.TrimSuffix(k.Name, InBatch) {
+		case AtOnce, Offered, Withheld, Gated, Done:
+			have[fmt.Sprintf("%d %s %s %s", k.Rater, k.Name, k.A, k.B)] = n
+		}
+	}
+	return have
+}
+
+func checkQueueCounts(t *testing.T, have, want map[string]int) {
+	t.Helper()
+	for _, k := range slices.Sorted(maps.Keys(mergeKeys(want, have))) {
+		if have[k] != want[k] {
+			t.Errorf("%-50q got %d, want %d", k, have[k], want[k])
+		}
+	}
+}
+
+// Claims follow their answer: a claim is asked of an annotator once they
+// judged its answer correct, at once when the pair was imported as given or
+// the claim is in a batch that asks at once. The counts are worked out by
+// hand: a queue holds at_once (everyone's, -1, and the annotator's) +
+// offered - withheld items.
+func TestClaimsFollowTheirAnswer(t *testing.T) {
+	claims := func() []Member {
+		return []Member{
+			{ID: 2, Kind: "claim", Source: 1, Attrs: map[string]string{AttrOrigin: "extracted", AttrPosition: "1"},
+				Labels: map[int64]map[string]string{}, Queues: []Queue{{Batch: 5, Open: true}}},
+			{ID: 3, Kind: "claim", Source: 1, Attrs: map[string]string{AttrOrigin: "extracted", AttrPosition: "2"},
+				Labels: map[int64]map[string]string{}, Queues: []Queue{{Batch: 6, Assigned: []int64{9}, AtOnce: true}}},
+		}
+	}
+	// Under review: jo (7) judged the answer correct, sam (8) partially
+	// correct, kim (9) nothing; claim 3 is in a batch that asks kim at once.
+	f := &Family{Root: Member{ID: 1, Kind: "qa", Source: 1, Attrs: map[string]string{},
+		Labels: map[int64]map[string]string{
+			7: {"question_validity": "valid", "answer_correctness": "correct"},
+			8: {"question_validity": "valid", "answer_correctness": "partially_correct"},
+		}}, Children: claims()}
+	checkQueueCounts(t, queueCounts(f), map[string]int{
+		// kim: claim 3 at once (batch 6): 1 claim in kim's queue, 1 in batch 6.
+		"9 at_once claim ": 1, "9 at_once_in_batch claim 6": 1,
+		// jo: both claims, claim 2 in the open batch 5 (claim 3's batch is kim's).
+		"7 offered claim ": 2, "7 offered_in_batch claim 5": 1,
+		// sam: neither (the gate), claim 2's batch 5 is open to him.
+		"8 gated claim answer_correctness=partially_correct": 2, "8 gated_in_batch claim 5": 1,
+	})
+	// Imported as given: every claim at once; sam judged the answer
+	// incorrect (withheld from him: 2 - 2 = 0 in his queue), jo labelled
+	// claim 2 without judging the answer (done: it is not the last claim).
+	f = &Family{Root: Member{ID: 1, Kind: "qa", Source: 1, Attrs: map[string]string{AttrAsGiven: "1"},
+		Labels: map[int64]map[string]string{
+			8: {"question_validity": "valid", "answer_correctness": "incorrect"},
+		}}, Children: claims()}
+	f.Children[0].Labels[7] = map[string]string{"claim_validity": "correct", "entailment": "entailment"}
+	checkQueueCounts(t, queueCounts(f), map[string]int{
+		"-1 at_once claim ": 2, "-1 at_once_in_batch claim 5": 1, "9 at_once_in_batch claim 6": 1,
+		"7 done claim ": 1, "7 done_in_batch claim 5": 1,
+		"8 withheld claim ": 2, "8 withheld_in_batch claim 5": 1,
+		"8 gated claim answer_correctness=incorrect": 2, "8 gated_in_batch claim 5": 1,
+	})
+	// Not given and not judged: jo's label on claim 2 is neither done nor
+	// offered (the claim is not asked yet); nothing else is counted.
+	f.Root.Attrs[AttrAsGiven] = ""
+	delete(f.Root.Labels, 8)
+	checkQueueCounts(t, queueCounts(f), map[string]int{"9 at_once claim ": 1, "9 at_once_in_batch claim 6": 1})
 }
 
 func mergeKeys(a, b map[string]int) map[string]int {
@@ -147,7 +221,7 @@ func TestParsePattern(t *testing.T) {
 // is recounted only when Version differs, so change Version with the rules
 // (then copy the new fingerprint here).
 func TestVersionFingerprint(t *testing.T) {
-	const want = "3 5b99656c9246882"
+	const want = "4 1f8dc2d18f4a6c48"
 	var lines []string
 	for _, f := range []*Family{demoFamily(), func() *Family {
 		f := demoFamily()

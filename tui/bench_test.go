@@ -86,10 +86,10 @@ func buildBig(path string) error {
 		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<%d)
 			INSERT INTO items(id,ext_id,kind,source_id,hash,imported_at) SELECT i,'q'||i,'qa',1,'h','2026-01-01' FROM n`, benchPairs),
 		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<%d)
-			INSERT INTO qa_pairs(item_id,language,hop,question,answer,rationale,category)
+			INSERT INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,as_given)
 			SELECT i,'en','single','Question '||i||': what does Article '||(i%%99+1)||' of the GDPR protect?',
 			  'Answer '||i||': it protects natural persons with regard to the processing of personal data and the free movement of such data.',
-			  'Article 1(1).', 'factual_recall' FROM n`, benchPairs),
+			  'Article 1(1).', 'factual_recall', 1 FROM n`, benchPairs), // as given: a new annotator's claim queue holds every claim at once
 		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<%d)
 			INSERT INTO context_units(id,ext_id,source_id,text) SELECT i,'p'||i,1,'Paragraph '||i||'. '||'%s' FROM n`, benchPairs, ctxText),
 		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<%d)

@@ -10,6 +10,8 @@ import (
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // Every store call of the TUI is here, as a tea.Cmd returning a typed
@@ -29,6 +31,13 @@ type itemData struct {
 	parent   map[string]string // … and on the claim's QA pair (missed_claims_checked)
 	notes    map[string]string // this annotator's current note per field ("" : the item as a whole)
 	flagged  bool
+	// notAsked says why the item asks this annotator nothing although it
+	// has fields (a claim of an answer they did not judge correct): the
+	// screen shows it read-only. "" : asked.
+	notAsked string
+	// claims are a QA pair's extracted claims, in order: judged correct,
+	// the answer brings them next (claimsNext).
+	claims []store.ItemRef
 	// view is what the store loaded: kinds with screens of their own (query,
 	// …) read their item from it.
 	view *store.ItemView
@@ -46,7 +55,7 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 		return nil, err
 	}
 	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{}, isLast: v.IsLast,
-		notes: v.FieldNotes, flagged: v.Flagged, view: v}
+		notes: v.FieldNotes, flagged: v.Flagged, notAsked: notAskedWhy(annotator, v.NotAsked), view: v}
 	if d.notes == nil {
 		d.notes = map[string]string{}
 	}
@@ -56,6 +65,11 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 	switch p := v.Item.Payload.(type) {
 	case *store.QAPair:
 		d.qa = *p
+		for _, it := range v.Siblings {
+			if _, ok := it.Payload.(*store.Claim); ok {
+				d.claims = append(d.claims, it.ItemRef)
+			}
+		}
 	case *store.Claim:
 		d.claim = *p
 		if v.Parent != nil {
@@ -82,6 +96,26 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 		}
 	}
 	return d, nil
+}
+
+// notAskedWhy says in words why an item is not asked of the annotator,
+// from the store's reason ("answer_correctness=incorrect" -> "jo judged
+// the answer incorrect"; "answer_correctness unlabelled" -> "jo has not
+// judged the answer yet"); "" for "".
+func notAskedWhy(who, reason string) string {
+	if reason == "" {
+		return ""
+	}
+	who = ui.SanitizeLine(who)
+	field, value, judged := strings.Cut(reason, "=")
+	if !judged {
+		field, _, _ = strings.Cut(reason, " ")
+	}
+	what := "the " + strings.TrimSuffix(strings.TrimSuffix(field, "_correctness"), "_validity")
+	if judged {
+		return who + " judged " + what + " " + strings.ReplaceAll(ui.SanitizeLine(value), "_", " ")
+	}
+	return who + " has not judged " + what + " yet"
 }
 
 // --- messages ---
@@ -372,7 +406,17 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 				// A kind the database holds nothing of has no queue to show
 				// (the first kind's always shows, for an empty database).
 				if r.batch == "" && r.total+r.done == 0 && i > 1 {
-					continue
+					// Claims not asked yet (no answer judged correct) still
+					// show: their queue fills as answers are judged.
+					n := 0
+					if schema.WaitsForParent(schema.Kind(r.kind)) {
+						if n, err = s.KindItems(r.kind); err != nil {
+							return homeMsg{err: err}
+						}
+					}
+					if n == 0 {
+						continue
+					}
 				}
 			}
 			kept = append(kept, r)

@@ -93,6 +93,14 @@ func completeCard(st ui.Styles, w int) []string {
 		bar + ui.TruncateStyled(st.Key.Render("[enter]")+" next item   "+st.Key.Render("[u]")+" undo the last decision", max(1, w-2))}
 }
 
+// notAskedCard is the card of an item shown read-only: why it asks the
+// annotator nothing.
+func notAskedCard(st ui.Styles, why string, w int) []string {
+	bar := st.Card.Render("▌") + " "
+	return []string{bar + st.Field.Render(ui.Truncate("Not asked: "+why+".", max(1, w-2))),
+		bar + ui.TruncateStyled(st.Key.Render("[enter]")+" go on   "+st.Key.Render("[q]")+" home", max(1, w-2))}
+}
+
 // trail lists the decisions already made on the item, in schema order, at
 // most maxLines lines.
 func trail(st ui.Styles, kind schema.Kind, labels map[string]string, extra []string, w, maxLines int) []string {

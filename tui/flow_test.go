@@ -72,6 +72,7 @@ func TestInvalidQuestion(t *testing.T) {
 func TestClaimsCorrectAndIncorrectNoneMissed(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 2, 1)
+	judgeCorrect(t, s, "jo", "q1", "q2")
 	h := newHarness(t, s, Options{Kind: "claim"})
 	h.at("q1-c1", schema.ClaimValidity)
 	v := h.view()
@@ -91,12 +92,13 @@ func TestClaimsCorrectAndIncorrectNoneMissed(t *testing.T) {
 	h.at("q2-c1", schema.ClaimValidity)
 	h.wantLabels("q1-c1", map[string]string{"claim_validity": "correct", "entailment": "entailment"})
 	h.wantLabels("q1-c2", map[string]string{"claim_validity": "incorrect"})
-	h.wantLabels("q1", map[string]string{"missed_claims_checked": "checked"})
+	h.wantLabels("q1", judgedCorrect("missed_claims_checked", "checked"))
 }
 
 func TestMissedClaimAdded(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 1, 1)
+	judgeCorrect(t, s, "jo", "q1", "q2")
 	h := newHarness(t, s, Options{Kind: "claim"})
 	h.keys("y", "2")
 	h.at("q1-c1", "missed")
@@ -114,7 +116,7 @@ func TestMissedClaimAdded(t *testing.T) {
 	if !strings.Contains(h.view(), "Claims you added (1)") || !strings.Contains(h.view(), "The controller │ must inform │ the data subject") {
 		t.Fatalf("the added claim is not shown:\n%s", h.view())
 	}
-	h.wantLabels("q1", map[string]string{"missed_claims_checked": "added"})
+	h.wantLabels("q1", judgedCorrect("missed_claims_checked", "added"))
 	claims, err := s.ClaimsOf(h.labelsItem("q1"))
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +128,7 @@ func TestMissedClaimAdded(t *testing.T) {
 	// Undo takes back the marker, then the added claim (its claim_added label).
 	h.keys("u")
 	h.at("q1-c1", "missed")
-	h.wantLabels("q1", map[string]string{})
+	h.wantLabels("q1", judgedCorrect())
 	if !strings.Contains(h.view(), "Claims you added (1)") {
 		t.Fatalf("the added claim still stands:\n%s", h.view())
 	}
@@ -146,7 +148,7 @@ func TestMissedClaimAdded(t *testing.T) {
 	h.keys("enter")
 	h.keys("enter")
 	h.at("q2-c1", schema.ClaimValidity)
-	h.wantLabels("q1", map[string]string{"missed_claims_checked": "added"}) // enter did not overwrite it
+	h.wantLabels("q1", judgedCorrect("missed_claims_checked", "added")) // enter did not overwrite it
 }
 
 func TestGuidelinesOverlay(t *testing.T) {
@@ -210,6 +212,7 @@ func (h *harness) labelsItem(ext string) int64 {
 func TestResumeGoesToMissedClaimsStep(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 2)
+	judgeCorrect(t, s, "jo", "q1")
 	for _, l := range [][3]string{{"q1-c1", "claim_validity", "incorrect"}, {"q1-c2", "claim_validity", "correct"}, {"q1-c2", "entailment", "neutral"}} {
 		ref, _ := s.Resolve(l[0])
 		if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: ref.ItemID, Field: l[1], Value: l[2]}); err != nil {
@@ -267,12 +270,13 @@ func TestUndoAcrossItems(t *testing.T) {
 func TestUndoMissedClaimsStep(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 1, 1)
+	judgeCorrect(t, s, "jo", "q1", "q2")
 	h := newHarness(t, s, Options{Kind: "claim"})
 	h.keys("n", "enter")
 	h.at("q2-c1", schema.ClaimValidity)
 	h.keys("u") // the marker: back to the step of q1's last claim
 	h.at("q1-c1", "missed")
-	h.wantLabels("q1", map[string]string{})
+	h.wantLabels("q1", judgedCorrect())
 	h.keys("u") // the claim's validity
 	h.at("q1-c1", schema.ClaimValidity)
 	h.keys("y", "3", "enter")
@@ -361,9 +365,17 @@ func TestGoto(t *testing.T) {
 	h.keys("n", "2")
 	h.at("q1", schema.QuestionValidity) // back to the item left
 	h.keys("g")
-	h.typeText("q1-c1") // a claim, from the QA queue
+	h.typeText("q1-c1") // a claim, from the QA queue: jo has not judged its answer
 	h.keys("enter")
-	h.at("q1-c1", schema.ClaimValidity)
+	h.at("q1-c1", "complete")
+	if v := h.view(); !strings.Contains(v, "Not asked: jo has not judged the answer yet") {
+		t.Fatalf("go-to to a claim not asked does not say why:\n%s", v)
+	}
+	h.keys("y") // read-only: refused, nothing recorded
+	if v := h.view(); !strings.Contains(v, "Not asked: jo has not judged the answer yet. The item is shown read-only") {
+		t.Fatalf("a decision key on a claim not asked is not refused with the reason:\n%s", v)
+	}
+	h.wantLabels("q1-c1", map[string]string{})
 	h.wantLabels("q3", map[string]string{"question_validity": "invalid", "invalid_reason": "linguistic"})
 }
 
@@ -452,6 +464,7 @@ func TestBreakReminder(t *testing.T) {
 func TestHomeScreen(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 1, 1)
+	judgeCorrect(t, s, "jo", "q1")
 	h := newHarness(t, s, Options{})
 	v := h.view()
 	for _, want := range []string{"annotate · jo", "QA pairs", "Claims", "today 0:00", "this session 0:00"} {
@@ -519,7 +532,7 @@ func TestInertControlSequences(t *testing.T) {
 	evil := "Red \x1b[31mALERT\x1b[0m clear \x1b[2J bell \x07 return \r over \u009b31m c1 \u202eevil"
 	err := s.Import(func(tx *store.Tx) error {
 		qa := store.QAPair{ID: "e\x1b[2Jvil", Source: "GD\x1b[31mPR", Question: evil, Answer: evil, Rationale: evil, Category: "factual_recall",
-			Contexts: []store.Context{{ID: "p\x07", Text: evil}}}
+			Contexts: []store.Context{{ID: "p\x07", Text: evil}}, AsGiven: true}
 		if _, _, err := tx.PutQA(qa, "h", "f", false); err != nil {
 			return err
 		}
@@ -615,4 +628,71 @@ func TestTypeAheadAcrossItems(t *testing.T) {
 	h.wantLabels("q1", map[string]string{"question_validity": "valid", "category": "general_legal_research",
 		"persona": "civil_officer", "answer_correctness": "incorrect"})
 	h.wantLabels("q2", map[string]string{"question_validity": "invalid", "invalid_reason": "linguistic"})
+}
+
+// Judging an answer correct brings its claims next, then its missed-claims
+// step, then the next QA pair, key by key; an answer judged otherwise goes
+// straight on. --claims-later keeps the claims in the claim queue.
+func TestClaimsComeNextAfterACorrectAnswer(t *testing.T) {
+	s := openStore(t)
+	seedQA(t, s, 2, 1, 0) // q1: q1-c1 q1-c2; q2: q2-c1; q3: none
+	h := newHarness(t, s, Options{Kind: "qa"})
+	h.at("q1", schema.QuestionValidity)
+	h.keys("y", "enter", "1") // valid, the generated category, citizen
+	h.at("q1", schema.AnswerCorrectness)
+	h.keys("1") // correct: q1's claims come next, the answer and its context on screen
+	h.at("q1-c1", schema.ClaimValidity)
+	h.wantOnScreen("Claim 1 of 2 of q1", "Answer and context", "Answer 1: it protects natural persons")
+	h.keys("y", "1") // correct, entailment
+	h.at("q1-c2", schema.ClaimValidity)
+	h.keys("n") // incorrect: entailment is not asked; the last claim: the missed-claims step
+	h.at("q1-c2", "missed")
+	h.keys("enter") // none missed: the next QA pair
+	h.at("q2", schema.QuestionValidity)
+	h.wantOnScreen("item 2 of 3") // the QA queue's own count: q1 done, the claims not counted in it
+	h.wantLabels("q1-c1", map[string]string{"claim_validity": "correct", "entailment": "entailment"})
+	h.wantLabels("q1-c2", map[string]string{"claim_validity": "incorrect"})
+	h.wantLabels("q1", judgedCorrect("missed_claims_checked", "checked"))
+	h.keys("y", "enter", "1", "3") // q2's answer incorrect: its claim is not asked
+	h.at("q3", schema.QuestionValidity)
+	h.keys("y", "enter", "1", "1") // correct, but q3 has no claims: done
+	if _, ok := h.m.cur.(*doneScreen); !ok {
+		t.Fatalf("after the last pair: %T\n%s", h.m.cur, h.view())
+	}
+	h.wantLabels("q2-c1", map[string]string{})
+
+	// --claims-later: the same keys leave q1's claims in the claim queue.
+	s = openStore(t)
+	seedQA(t, s, 2, 1, 0)
+	h = newHarness(t, s, Options{Kind: "qa", ClaimsLater: true})
+	h.keys("y", "enter", "1", "1")
+	h.at("q2", schema.QuestionValidity)
+	q := store.QueueQuery{Annotator: "jo", Kind: "claim"}
+	es, err := s.Queue(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 2 || es[0].ExtID != "q1-c1" || es[1].ExtID != "q1-c2" {
+		t.Fatalf("claim queue after q1 judged correct: %+v", es)
+	}
+	h.keys("q", "down", "enter") // home, the claim queue
+	h.at("q1-c1", schema.ClaimValidity)
+	h.wantOnScreen("item 1 of 2")
+}
+
+// The claims of an answer are asked only once the answer is judged
+// correct: before, the claim queue is empty and home says so.
+func TestClaimQueueWaitsForTheAnswer(t *testing.T) {
+	s := openStore(t)
+	seedQA(t, s, 2)
+	h := newHarness(t, s, Options{Kind: "claim"})
+	if _, ok := h.m.cur.(*doneScreen); !ok {
+		t.Fatalf("claims of an answer not judged are offered: %T\n%s", h.m.cur, h.view())
+	}
+	h.wantOnScreen("0 items of 0 done.", "Claims are asked once you judge their answer correct.")
+	h = newHarness(t, s, Options{})
+	h.wantOnScreen("Claims")
+	if !regexp.MustCompile(`Claims\s+\S*\s+0\s+0\s`).MatchString(h.view()) {
+		t.Fatalf("home counts claims not asked:\n%s", h.view())
+	}
 }

@@ -53,7 +53,11 @@ func TestGoldenScreens(t *testing.T) {
 			for _, theme := range []string{"dark", "light"} {
 				name := fmt.Sprintf("%s_%dx%d_%s", sc.name, size[0], size[1], theme)
 				t.Run(name, func(t *testing.T) {
-					h := newHarness(t, goldenStore(t), sc.opt)
+					s := goldenStore(t)
+					if sc.opt.Kind == "claim" { // claims are asked once their answer is judged correct
+						judgeCorrect(t, s, "jo", "q1", "q2")
+					}
+					h := newHarness(t, s, sc.opt)
 					bg := color.Color(color.Black)
 					if theme == "light" {
 						bg = color.White

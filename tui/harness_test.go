@@ -194,4 +194,32 @@ func seedQA(t testing.TB, s *store.Store, claims ...int) {
 	}
 }
 
+// judgeCorrect records who's judgement of each pair: a valid question, its
+// answer correct (and the other QA fields), so that its claims are asked.
+func judgeCorrect(t testing.TB, s *store.Store, who string, qas ...string) {
+	t.Helper()
+	for _, id := range qas {
+		ref, err := s.Resolve(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range [][2]string{{schema.QuestionValidity, "valid"}, {schema.Category, "factual_recall"},
+			{schema.Persona, "citizen"}, {schema.AnswerCorrectness, "correct"}} {
+			if _, err := s.RecordLabel(store.Label{Annotator: who, ItemID: ref.ItemID, Field: l[0], Value: l[1]}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// judgedCorrect is the labels judgeCorrect records, with more field-value pairs.
+func judgedCorrect(more ...string) map[string]string {
+	m := map[string]string{schema.QuestionValidity: "valid", schema.Category: "factual_recall",
+		schema.Persona: "citizen", schema.AnswerCorrectness: "correct"}
+	for i := 0; i+1 < len(more); i += 2 {
+		m[more[i]] = more[i+1]
+	}
+	return m
+}
+
 var _ = schema.KindQA

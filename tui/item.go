@@ -66,6 +66,9 @@ func (s *itemScreen) setData(d *itemData) {
 	s.flow = newFlow(d)
 	s.at = s.flow.Next()
 	s.openedDone = s.at.kind == stepDone
+	if d.notAsked != "" {
+		s.e.status = "Not asked: " + d.notAsked + ". Shown read-only."
+	}
 }
 
 // complete reports whether nothing is left to ask on this item.
@@ -338,6 +341,7 @@ func (s *itemScreen) next() (ui.Child, tea.Cmd) {
 // finish is the one way an item is left as done: it is counted (unless it
 // was done when it opened) and the next item of the queue is shown.
 func (s *itemScreen) finish() (ui.Child, tea.Cmd) {
+	s.e.claimsNext(s.d, s.flow.labels)
 	return s.e.finishItem(s.d.ref.ItemID, s.openedDone)
 }
 
@@ -349,7 +353,9 @@ func (e *env) finishItem(id int64, openedDone bool) (ui.Child, tea.Cmd) {
 	}
 	if !openedDone && !e.work.finished[id] {
 		e.work.finished[id] = true
-		e.work.done++
+		if !e.work.following[id] {
+			e.work.done++
+		}
 	}
 	next, cmd := e.advance()
 	return next, tea.Batch(cmd, e.work.recount(e))
@@ -387,7 +393,9 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
 		id := msg.data.ref.ItemID
 		if e.work.finished[id] {
 			delete(e.work.finished, id)
-			e.work.done--
+			if !e.work.following[id] {
+				e.work.done--
+			}
 		}
 		cmd = e.work.recount(e)
 	}
@@ -489,6 +497,9 @@ func (s *itemScreen) card(w int, compact bool) []string {
 			return s.view.stepCard(st, s.flow, w)
 		}
 	case stepDone:
+		if s.flow.notAsked != "" {
+			return notAskedCard(st, s.flow.notAsked, w)
+		}
 		return completeCard(st, w)
 	}
 	if s.view.card != nil {

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -159,6 +160,9 @@ func (d *doneScreen) View() string {
 		}
 		if w.skipped > 0 {
 			lines = append(lines, ui.Truncate(ui.Plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
+		}
+		if schema.WaitsForParent(schema.Kind(w.kind)) {
+			lines = append(lines, ui.Truncate(viewOf(schema.Kind(w.kind)).queue+" are asked once you judge their answer correct.", d.w))
 		}
 	}
 	lines = append(lines, "", st.Dim.Render(ui.Truncate("enter/q home · u undo the last decision", d.w)))

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -37,7 +39,11 @@ type work struct {
 	preloading  map[int]int64 // seq -> item
 	inflight    map[int64]bool
 	finished    map[int64]bool // finished in this run (never shown again from the buffer)
-	skipped     int
+	// following are items of another kind brought in by the item before
+	// them (an answer's claims after it was judged correct): shown from
+	// back, not counted in this queue's done.
+	following map[int64]bool
+	skipped   int
 	// Positions in the queue ("item N of M"): the order key of the items
 	// fetched, and the positions known; a position is counted from the
 	// nearest known one before it (store.QueueRank), so each count is short.
@@ -49,7 +55,7 @@ type work struct {
 
 func newWork(kind, batch string, gen int) *work {
 	return &work{kind: kind, batch: batch, gen: gen, cache: map[int64]*itemData{}, preloading: map[int]int64{},
-		inflight: map[int64]bool{}, finished: map[int64]bool{},
+		inflight: map[int64]bool{}, finished: map[int64]bool{}, following: map[int64]bool{},
 		keyOf: map[int64]int64{}, pos: map[int64]int{}, atKey: map[int64]int{}, placing: map[int64]bool{}}
 }
 
@@ -250,6 +256,47 @@ func (w *work) pushBack(r store.ItemRef) {
 		}
 	}
 	w.back = append([]store.ItemRef{r}, w.back...)
+}
+
+// follow puts items to show next, in order, before anything else: an
+// answer's claims once it is judged correct.
+func (w *work) follow(refs []store.ItemRef) {
+	var front []store.ItemRef
+	for _, r := range refs {
+		if w.finished[r.ItemID] {
+			continue
+		}
+		front = append(front, r)
+		if r.Kind != w.kind {
+			w.following[r.ItemID] = true
+		}
+	}
+	rest := w.back[:0:0]
+	for _, b := range w.back {
+		if !slices.ContainsFunc(front, func(r store.ItemRef) bool { return r.ItemID == b.ItemID }) {
+			rest = append(rest, b)
+		}
+	}
+	w.back = append(front, rest...)
+}
+
+// claimsNext: an answer just judged so that its claims are asked (correct)
+// brings them next, then (on the last one) its missed-claims step, then
+// the next item of the queue, unless claims wait in their own queue
+// (Options.ClaimsLater). Claims with nothing left to ask pass by unseen.
+func (e *env) claimsNext(d *itemData, labels map[string]string) {
+	if e.claimsLater || e.work == nil || len(d.claims) == 0 {
+		return
+	}
+	for _, k := range schema.Children(d.kind()) {
+		if !schema.WaitsForParent(k) {
+			continue
+		}
+		if ok, _ := schema.Offered(k, labels, false); ok {
+			e.work.follow(d.claims)
+		}
+		return
+	}
 }
 
 // hasWork reports whether an item has something left to ask.

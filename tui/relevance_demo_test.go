@@ -91,3 +91,47 @@ func TestRelevanceResizeSweep(t *testing.T) {
 		}
 	}
 }
+
+// The demo's first pair, key by key, as `annotate demo --as jo` takes it:
+// the claim queue is empty until jo judges an answer correct; judging
+// gdpr-001 correct brings its three claims, then the missed-claims step,
+// then gdpr-002. Home before: claims 0 done, 0 left (none asked yet).
+func TestDemoClaimsFollowTheAnswer(t *testing.T) {
+	s := demoStore(t)
+	h := newHarness(t, s, Options{Kind: "claim"})
+	h.wantOnScreen("Nothing left in this queue", "Claims are asked once you judge their answer correct.")
+	h = newHarness(t, s, Options{Kind: "qa"})
+	h.at("gdpr-001", "question_validity")
+	h.keys("y", "enter", "1", "1") // valid, the generated category, citizen, correct
+	h.at("gdpr-001-c1", "claim_validity")
+	h.keys("y", "1") // correct, entailment
+	h.at("gdpr-001-c2", "claim_validity")
+	h.keys("y", "2") // correct, neutral
+	h.at("gdpr-001-c3", "claim_validity")
+	h.keys("n") // incorrect
+	h.at("gdpr-001-c3", "missed")
+	h.keys("enter") // none missed
+	h.at("gdpr-002", "question_validity")
+	q := store.QueueQuery{Annotator: "jo", Kind: "claim"}
+	total, err := s.QueueTotal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := s.QueueDone(q)
+	if err != nil || total != 3 || done != 3 {
+		t.Fatalf("jo's claims: %d of %d done (%v), want 3 of 3", done, total, err)
+	}
+	// gdpr-002's answer judged incorrect: straight on to gdpr-003; a go-to
+	// to one of its claims shows it read-only and says why.
+	h.keys("y", "enter", "1", "3")
+	h.at("gdpr-003", "question_validity")
+	h.keys("g")
+	h.typeText("gdpr-002-c1")
+	h.keys("enter")
+	h.at("gdpr-002-c1", "complete")
+	h.wantOnScreen("Not asked: jo judged the answer incorrect")
+	h.keys("y", "1")
+	h.wantLabels("gdpr-002-c1", map[string]string{})
+	h.keys("enter") // goes on: back to the pair left
+	h.at("gdpr-003", "question_validity")
+}

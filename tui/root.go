@@ -50,6 +50,9 @@ type Options struct {
 	// RestoreTitle). nil: the title is not touched.
 	Terminal  io.Writer
 	SessionID int64 // a session the caller started (and ends); 0: the TUI starts one
+	// ClaimsLater keeps an answer's claims in the claim queue rather than
+	// bringing them next when the answer is judged correct.
+	ClaimsLater bool
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -94,7 +97,8 @@ type env struct {
 	going       bool              // a go-to is on its way: keys wait for the item
 	// The queue last worked in during this session: home's enter continues it.
 	lastKind, lastBatch string
-	saves               int // saves started, to match a saveSlowMsg to its save
+	saves               int  // saves started, to match a saveSlowMsg to its save
+	claimsLater         bool // Options.ClaimsLater
 	// hiddenKeys counts the keys ignored while the terminal was too small
 	// to show the item (Model.hiddenKey).
 	hiddenKeys int
@@ -141,6 +145,7 @@ func New(opt Options) *Model {
 		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
 		dark: true, plain: os.Getenv("NO_COLOR") != "",
 		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{},
+		claimsLater: opt.ClaimsLater,
 	}
 	e.act.now = opt.Now
 	e.session = opt.SessionID

@@ -41,6 +41,7 @@ func (h *harness) wantOnScreen(want ...string) {
 func TestHomeEnterContinuesTheLastQueue(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 1, 1, 0)
+	judgeCorrect(t, s, "jo", "q1")
 	label(t, s, "jo", "q1-c1", schema.ClaimValidity, "correct")
 	h := newHarness(t, s, Options{})
 	h.wantOnScreen("▸ Claims")
@@ -73,6 +74,7 @@ func TestHomeEnterSkipsAFinishedLastQueue(t *testing.T) {
 func TestGotoIgnoresCaseAndTakesAUniquePrefix(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 2, 1, 0, 0, 0, 0, 0)
+	judgeCorrect(t, s, "jo", "q2")
 	h := newHarness(t, s, Options{Kind: string(schema.KindQA)})
 	goTo := func(typed string) {
 		h.t.Helper()
@@ -123,6 +125,7 @@ func TestItemNumberIsItsPositionInTheQueue(t *testing.T) {
 func TestClaimPositionCountsExtractedClaimsOnly(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 1, 2)
+	judgeCorrect(t, s, "jo", "q1", "q2")
 	h := newHarness(t, s, Options{Kind: string(schema.KindClaim)})
 	h.keys("n", "a")
 	h.typeText("The controller")

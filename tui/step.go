@@ -52,12 +52,13 @@ type flow struct {
 	added     int               // claims the annotator added to the answer that stand
 	stay      bool              // a claim was added at this step: it stays until enter
 	generated string            // the generated category (normalised), preselected; "" : none
+	notAsked  string            // why nothing is asked of the annotator (shown read-only); "" : asked
 }
 
 // newFlow is the flow of an item as loaded.
 func newFlow(d *itemData) flow {
 	f := flow{kind: d.kind(), labels: copyLabels(d.labels), lastClaim: d.isLast,
-		marker: d.parent[schema.MissedClaimsChecked], added: len(d.mine)}
+		marker: d.parent[schema.MissedClaimsChecked], added: len(d.mine), notAsked: d.notAsked}
 	if v, ok := schema.Normalize(schema.Category, d.qa.Category); ok {
 		f.generated = v
 	}
@@ -77,6 +78,9 @@ func copyLabels(m map[string]string) map[string]string {
 // depending on it), then, on the last claim of an answer, the missed-claims
 // step until the answer is marked (and while claims are being added).
 func (f flow) Next() step {
+	if f.notAsked != "" {
+		return step{kind: stepDone}
+	}
 	if field := schema.NextField(f.kind, f.labels); field != "" {
 		return step{kind: askField, field: field}
 	}
@@ -174,6 +178,9 @@ func (f flow) Decide(in input) action {
 	case stepDone:
 		if in.kind == inAccept {
 			return action{kind: actNextItem}
+		}
+		if f.notAsked != "" {
+			return refuse("Not asked: " + f.notAsked + ". The item is shown read-only: enter goes on.")
 		}
 		return refuse("Every field of this item is labelled: enter goes to the next item, u undoes the last decision.")
 	case askMissed:

@@ -33,6 +33,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 		Example: `  annotate batch create pilot --kind qa --size 20 --pilot
   annotate batch create qa-1 --kind qa --size 90 --assign jo,sam,lea --overlap 2 --seed 7
   annotate batch create claims-1 --kind claim --only-correct-answers --assign jo,sam
+  annotate batch create claims-2 --kind claim --without-qa --assign kim
   annotate batch create rel-1 --kind relevance --runs qwen,gemma,gemini,kanon --depth 10 --queries 30 --stratify jurisdiction,issue --seed 1 --assign jo,sam
   annotate batch create answers-1 --kind answer_task --size 8 --assign jo,sam
   annotate batch create gemma-ungrounded --kind gen_claim --sample 25 --where not_grounded --system gemma --seed 1 --assign jo`,
@@ -53,6 +54,12 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			}
 			if spec.Adjudicated && !spec.OnlyCorrectAnswers {
 				return fmt.Errorf("--adjudicated goes with --only-correct-answers: the lead's answer labels choose the claims")
+			}
+			if spec.WithoutQA && !schema.WaitsForParent(schema.Kind(spec.Kind)) {
+				return fmt.Errorf("--without-qa applies to claim batches (--kind %s): their claims are asked at once, without the QA step", schema.KindClaim)
+			}
+			if spec.WithoutQA && spec.OnlyCorrectAnswers {
+				return fmt.Errorf("--without-qa takes the claims of every answer, judged or not: it does not go with --only-correct-answers")
 			}
 			if spec.Hop != "" && spec.Hop != "single" && spec.Hop != "multi" {
 				return fmt.Errorf("--hop %q: must be single or multi", spec.Hop)
@@ -119,6 +126,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "each gets the claims of answers they judged correct: %s\n", strings.Join(parts, ", "))
 			}
+			if b.AtOnce {
+				fmt.Fprintf(cmd.OutOrStdout(), "its claims are asked at once, without judging their answers first\n")
+			}
 			return nil
 		},
 	}
@@ -131,7 +141,8 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 	f.StringVar(&overlap, "overlap", "", "annotators per item (a number, or all)")
 	f.Int64Var(&seed, "seed", 0, "shuffle the items reproducibly with this seed")
 	f.BoolVar(&spec.OnlyCorrectAnswers, "only-correct-answers", false, "claim batches: each assignee gets only claims of answers they judged correct")
-	f.BoolVar(&spec.Adjudicated, "adjudicated", false, "with --only-correct-answers: answers the lead adjudicated correct")
+	f.BoolVar(&spec.Adjudicated, "adjudicated", false, "with --only-correct-answers: answers the lead adjudicated correct (the claims are asked at once)")
+	f.BoolVar(&spec.WithoutQA, "without-qa", false, "claim batches: ask the claims at once, without the assignees judging their answers first")
 	f.StringVar(&spec.Hop, "hop", "", "only items of single-hop or multi-hop pairs (single or multi)")
 	pool = addPoolFlags(cmd)
 	byKind = addAnswerBatchFlags(f)

@@ -51,7 +51,7 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 	if kind != schema.KindAnswerTask && kind != schema.KindGenClaim {
 		return false, nil
 	}
-	for _, name := range []string{"only-correct-answers", "hop", "adjudicated"} {
+	for _, name := range []string{"only-correct-answers", "hop", "adjudicated", "without-qa"} {
 		if f.Changed(name) {
 			return true, fmt.Errorf("--%s applies to claims of QA pairs, not to %s batches", name, spec.Kind)
 		}

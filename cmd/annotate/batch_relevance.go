@@ -45,7 +45,7 @@ func (p *poolFlags) given(cmd *cobra.Command) []string {
 
 // createPool runs batch create for --kind relevance.
 func createPool(cmd *cobra.Command, g *globals, spec store.BatchSpec, p *poolFlags) error {
-	for _, n := range []string{"size", "source", "hop", "only-correct-answers", "adjudicated"} {
+	for _, n := range []string{"size", "source", "hop", "only-correct-answers", "adjudicated", "without-qa"} {
 		if cmd.Flags().Changed(n) {
 			return fmt.Errorf("--%s does not apply to relevance batches: they take --runs, --depth, --queries and --stratify", n)
 		}

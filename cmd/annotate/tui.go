@@ -35,12 +35,14 @@ func addTUIFlags(root *cobra.Command, g *globals) {
 type tuiFlags struct {
 	batch, kind  string
 	sessionLimit time.Duration
+	claimsLater  bool
 }
 
 func (o *tuiFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.batch, "batch", "", "open this batch's queue")
 	cmd.Flags().StringVar(&o.kind, "kind", "", "open a queue straight away: "+strings.Join(tui.Kinds(), " or "))
 	cmd.Flags().DurationVar(&o.sessionLimit, "session-limit", 2*time.Hour, "remind to take a break after this much active time")
+	cmd.Flags().BoolVar(&o.claimsLater, "claims-later", false, "leave an answer's claims in the claim queue rather than asking them right after it is judged correct")
 }
 
 func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
@@ -71,5 +73,5 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
-		Terminal: rawTerminal()})
+		Terminal: rawTerminal(), ClaimsLater: o.claimsLater})
 }
