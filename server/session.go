@@ -14,6 +14,7 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
+	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/tui"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -124,12 +125,23 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 		}
 		s.mu.Unlock()
 		if old == nil {
-			return func() {
+			free := func() {
 				s.mu.Lock()
 				delete(s.active, who)
 				s.mu.Unlock()
 				close(mine.done)
-			}, true
+			}
+			// The same lock as a local screen's ("annotate --as NAME"), so
+			// a local screen and an SSH one exclude each other too.
+			lock, err := screenlock.Acquire(s.cfg.Store.Path, who, "ssh from "+mine.from)
+			if err != nil {
+				free()
+				s.log.Warn("refused second session", "annotator", who, "from", mine.from, "reason", err.Error())
+				wish.Errorln(sess, "annotate: "+err.Error()+".")
+				sess.Exit(1)
+				return nil, false
+			}
+			return func() { lock.Release(); free() }, true
 		}
 		if attempt > 0 || old.conn == nil || responds(old.conn, s.probe) {
 			s.log.Warn("refused second session", "annotator", who, "from", mine.from, "open_from", old.from,

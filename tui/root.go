@@ -50,6 +50,9 @@ type Options struct {
 	// RestoreTitle). nil: the title is not touched.
 	Terminal  io.Writer
 	SessionID int64 // a session the caller started (and ends); 0: the TUI starts one
+	// NewAnnotator: the annotator did not exist before this screen (its
+	// session creates it); home says so, so that a typo shows.
+	NewAnnotator bool
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -133,6 +136,9 @@ func New(opt Options) *Model {
 	e.act.now = opt.Now
 	e.session = opt.SessionID
 	e.nextBreak = opt.SessionLimit
+	if opt.NewAnnotator {
+		e.status = "new annotator " + ui.SanitizeLine(opt.Annotator)
+	}
 	e.setStyles()
 	m := &Model{e: e}
 	switch {

@@ -60,9 +60,6 @@ deciding the disagreements that agreements wait on).`,
   annotate review --kind answer_task --as lead`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				if g.as == "" {
-					return errors.New("no adjudicator: pass --as NAME (or set ANNOTATE_USER)")
-				}
 				if o.field != "" {
 					if err := schema.CheckField(o.field); err != nil {
 						return err
@@ -73,6 +70,14 @@ deciding the disagreements that agreements wait on).`,
 					return err
 				}
 				defer s.Close()
+				if !g.json || o.accept {
+					// The screen and --accept record decisions as the lead.
+					if _, err := g.lead(s, "annotate review"); err != nil {
+						return err
+					}
+				} else if g.as == "" {
+					return errors.New("no adjudicator: pass --as NAME (or set ANNOTATE_USER)")
+				}
 				if handled, err := reviewKind(cmd, g, s, o.kind, o.batch); handled {
 					return err
 				}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // globals are the flags every command has.
@@ -13,6 +14,8 @@ type globals struct {
 	db   string
 	as   string
 	json bool
+	// asFlag is --as, to tell a name given from the $USER fallback.
+	asFlag *pflag.Flag
 }
 
 // commands registers the constructors of the subcommands; each file adds its
@@ -37,6 +40,7 @@ Run "annotate demo" to try it on the embedded sample.`,
 	}
 	root.PersistentFlags().StringVar(&g.db, "db", envOr("ANNOTATE_DB", "annotate.db"), "database file ($ANNOTATE_DB)")
 	root.PersistentFlags().StringVar(&g.as, "as", envOr("ANNOTATE_USER", os.Getenv("USER")), "annotator name ($ANNOTATE_USER, else $USER)")
+	g.asFlag = root.PersistentFlags().Lookup("as")
 	root.PersistentFlags().BoolVar(&g.json, "json", false, "print JSON (reporting commands)")
 	for _, f := range commands {
 		root.AddCommand(f(g))
