@@ -11,7 +11,6 @@ import (
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -40,7 +39,9 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				// A progress line only on a terminal: piped or redirected
 				// stderr gets no control characters.
-				if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(f.Fd()) {
+				// stderr is behind the sanitiser: terminalOf looks through it
+				// (the line prints counts and phase names, no data string).
+				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
 					opt.Progress = f
 				}
 				opt.GuidelinesVersion = guidelines.Version
