@@ -15,6 +15,7 @@ import (
 	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
 	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -201,7 +202,14 @@ func forwardWindows(sess ssh.Session) *atomic.Pointer[tea.Program] {
 // or the server stops. The annotation session is recorded before the
 // program starts and ended after it, however it ended.
 func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Program]) {
-	rec, err := s.cfg.Store.StartSession(who, "ssh")
+	// Another process's long write (an import) is waited for, and said so.
+	var rec store.Session
+	err := s.cfg.Store.Retry(sess.Context(), func() {
+		wish.Println(sess, "annotate: "+screenlock.WaitingMessage(s.cfg.Store.Path))
+	}, func() (err error) {
+		rec, err = s.cfg.Store.StartSession(who, "ssh")
+		return err
+	})
 	if err != nil {
 		s.log.Error("could not record the session", "annotator", who, "error", err.Error())
 		wish.Errorln(sess, "annotate: the database is not available right now; try again later.")

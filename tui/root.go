@@ -31,6 +31,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -344,7 +345,15 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	m := New(opt)
 	// The session starts before the program, so that it is ended however
 	// soon the annotator quits.
-	sess, err := opt.Store.StartSession(opt.Annotator, m.e.client)
+	// Another process's long write (an import) is waited for, and said so,
+	// instead of failing after the busy timeout.
+	var sess store.Session
+	err := opt.Store.Retry(ctx, func() {
+		fmt.Fprintln(os.Stderr, "annotate: "+ui.SanitizeLine(screenlock.WaitingMessage(opt.Store.Path)))
+	}, func() (err error) {
+		sess, err = opt.Store.StartSession(opt.Annotator, m.e.client)
+		return err
+	})
 	if err != nil {
 		return err
 	}

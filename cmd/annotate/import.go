@@ -10,6 +10,7 @@ import (
 
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -76,6 +77,9 @@ func importInto(path string, files []string, opt importer.Options) (importer.Sum
 		}
 		return importer.Summary{}, err
 	}
+	// Who waits for this import's transaction (a screen, a command) is told
+	// it is an import.
+	defer screenlock.MarkWriting(path, "an import").Release()
 	sum, err := importer.Import(s, files, opt)
 	if cerr := s.Close(); err == nil && cerr != nil {
 		err = store.ExplainError(path, cerr)

@@ -78,6 +78,9 @@ deciding the disagreements that agreements wait on).`,
 				} else if g.as == "" {
 					return errors.New("no adjudicator: pass --as NAME (or set ANNOTATE_USER)")
 				}
+				if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+					return err
+				}
 				if handled, err := reviewKind(cmd, g, s, o.kind, o.batch); handled {
 					return err
 				}

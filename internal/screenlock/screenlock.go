@@ -141,3 +141,55 @@ func Terminal() string {
 	}
 	return ""
 }
+
+// writingPath is the note a long writer (an import) keeps next to the
+// database while it writes, so that who waits for it can say what it waits for.
+func writingPath(db string) string { return db + ".writing.lock" }
+
+// MarkWriting says, for as long as the returned lock is held, that what
+// ("an import") writes to the database at db. Its lock, like a screen's,
+// dies with the process.
+func MarkWriting(db, what string) *Lock {
+	if !Enabled(db) {
+		return &Lock{}
+	}
+	f, err := os.OpenFile(writingPath(db), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return &Lock{} // only a message is lost
+	}
+	if held, err := tryLock(f); err != nil || held {
+		f.Close()
+		return &Lock{}
+	}
+	f.Truncate(0)
+	f.WriteAt([]byte(fmt.Sprintf("%s (pid %d)\n", what, os.Getpid())), 0)
+	return &Lock{f: f}
+}
+
+// Writing is what MarkWriting said of the process writing to db now, or ""
+// when none said so.
+func Writing(db string) string {
+	if !Enabled(db) {
+		return ""
+	}
+	f, err := os.Open(writingPath(db))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if held, err := tryLock(f); err != nil || !held {
+		return "" // nobody holds it: the note is an old one
+	}
+	b, _ := os.ReadFile(writingPath(db))
+	return strings.TrimSpace(string(b))
+}
+
+// WaitingMessage is what a command or a screen says while it waits for
+// another process's write to the database at db to end.
+func WaitingMessage(db string) string {
+	who := Writing(db)
+	if who == "" {
+		who = "another process"
+	}
+	return fmt.Sprintf("%s is writing to %s; waiting…", who, filepath.Base(db))
+}
