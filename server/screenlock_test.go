@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -45,4 +47,36 @@ func TestLocalScreenAndSSHExcludeEachOther(t *testing.T) {
 		t.Fatalf("after the SSH session: %v", err)
 	}
 	again.Release()
+}
+
+// A session opened while another process writes (an import holding the
+// write lock) says it waits, then shows the screen once the write ends.
+func TestSessionWaitsForAWriter(t *testing.T) {
+	jo := newKey(t)
+	f := start(t, 3, map[string]gossh.Signer{"jo": jo})
+	db := filepath.Join(f.dir, "annotate.db")
+	other, err := sql.Open("sqlite", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	mark := screenlock.MarkWriting(db, "an import")
+	term := f.openTerminal(t, jo)
+	term.waitFor("an import (pid ")
+	term.waitFor("is writing to annotate.db; waiting…")
+	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	mark.Release()
+	term.waitFor("QA pairs")
+	term.press("q")
+	term.waitEnd()
 }
