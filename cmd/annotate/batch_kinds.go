@@ -64,6 +64,11 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		return true, err
 	}
 	defer s.Close()
+	if err := checkKnown(cmd, s, knownValue{"system", "system", a.system, (*store.Snapshot).GenSystems},
+		knownValue{"condition", "condition", a.condition, (*store.Snapshot).GenConditions},
+		knownValue{"judge", "judge", a.judge, (*store.Snapshot).Systems}); err != nil {
+		return true, err
+	}
 	known, err := annotatorNames(s)
 	if err != nil {
 		return true, err
