@@ -73,3 +73,15 @@ func shellWord(s string) string {
 	}
 	return s
 }
+
+// checkAssignees refuses an --assign name that is new but close to a known
+// annotator, as --as does: a batch assigned to "Jo" beside jo would wait
+// for someone who does not exist.
+func checkAssignees(s *store.Store, names []string) error {
+	for _, n := range names {
+		if _, err := checkIdentity(s, n); err != nil {
+			return fmt.Errorf("--assign: %w", err)
+		}
+	}
+	return nil
+}

@@ -18,6 +18,8 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/review"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 func init() {
@@ -161,7 +163,7 @@ func (o *reviewFlags) expert(labelled []string) (store.LabelSet, error) {
 	case o.adjudicated:
 		return store.LabelSet{Adjudicated: true}, nil
 	case o.annotator != "" && !slices.Contains(labelled, o.annotator):
-		return store.LabelSet{}, fmt.Errorf("no annotator %q with labels (annotators with labels: %s)", o.annotator, strings.Join(labelled, ", "))
+		return store.LabelSet{}, fmt.Errorf("no annotator %q with labels%s (annotators with labels: %s)", o.annotator, suggest.Hint(o.annotator, labelled), strings.Join(labelled, ", "))
 	case o.annotator != "":
 		return store.LabelSet{Annotator: o.annotator}, nil
 	case len(labelled) == 1:

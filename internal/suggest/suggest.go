@@ -4,6 +4,7 @@ package suggest
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -72,4 +73,23 @@ func Nearest(typed string, known []string, maxEdits, limit int) []string {
 		out = append(out, c.name)
 	}
 	return out
+}
+
+// Hint is "; did you mean "x"?" (or "x" or "y") for the known names that
+// match typed in another case or within 2 edits, or "" when none does: the
+// tail of a "no such name" error.
+func Hint(typed string, known []string) string {
+	m := Close(typed, known, 2)
+	if len(m) == 0 {
+		return ""
+	}
+	q := make([]string, len(m))
+	for i, s := range m {
+		q[i] = strconv.Quote(s)
+	}
+	list := q[0]
+	if len(q) > 1 {
+		list = strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	}
+	return "; did you mean " + list + "?"
 }
