@@ -28,7 +28,8 @@ func newAnnotatorSetCmd(g *globals) *cobra.Command {
 		Long: `set records what an annotator is paid, for annotate cost: --rate (per hour),
 --currency (a code such as CAD), --role (free text, e.g. student, paralegal,
 lead). Only the flags given change. A new name creates the annotator, so
-rates can be set before the work starts.`,
+rates can be set before the work starts; a new name close to a known one
+("Jo" beside "jo") is refused as a typo: annotate annotator add creates it.`,
 		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal",
 		Args:    cobra.ExactArgs(1),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
@@ -58,6 +59,11 @@ rates can be set before the work starts.`,
 				if role == "" || strings.IndexFunc(role, unicode.IsControl) >= 0 {
 					return fmt.Errorf("--role %q: want a word such as student, paralegal or lead", role)
 				}
+			}
+			// A new name close to a known one is a typo until created on
+			// purpose (annotator add), as with --as.
+			if _, err := checkIdentity(s, name); err != nil {
+				return err
 			}
 			a, err := s.SetAnnotator(name, r, currency, role)
 			if err != nil {

@@ -8,17 +8,11 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// identityEdits is how many edits away a new --as name may be from a known
-// annotator before it is taken for a typo of it: 2, but 1 for names of 2 or
-// 3 characters ("jo" and "al" are two people, "jo" and "joe" may be one),
-// and any case difference ("Jo" beside "jo") always.
-func identityEdits(name string) int {
-	return min(2, len([]rune(name))/2)
-}
-
-// closeAnnotators are the known annotators a new name is probably a typo of.
+// closeAnnotators are the known annotators a new name is probably a typo
+// of: another case, or within 2 edits (1 for names of 2 or 3 characters:
+// "jo" and "al" are two people, "jo" and "joe" may be one).
 func closeAnnotators(name string, known []string) []string {
-	return suggest.Close(name, known, identityEdits(name))
+	return suggest.Close(name, known, suggest.Edits(name))
 }
 
 // checkIdentity checks the --as name before anything is written as it. A

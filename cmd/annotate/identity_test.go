@@ -45,7 +45,7 @@ func TestCheckIdentity(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		// Edits allowed: 2, 1 for names of 2-3 characters (identityEdits);
+		// Edits allowed: 2, 1 for names of 2-3 characters (suggest.Edits);
 		// distances by hand (Levenshtein, case folded).
 		"jo":             "",                  // known
 		"JO":             "did you mean jo?",  // case
