@@ -51,6 +51,9 @@ type Options struct {
 	// RestoreTitle). nil: the title is not touched.
 	Terminal  io.Writer
 	SessionID int64 // a session the caller started (and ends); 0: the TUI starts one
+	// Notices is where Run says, before the screen opens, that it waits for
+	// another process's write (default: standard error).
+	Notices io.Writer
 	// NewAnnotator: the annotator did not exist before this screen (its
 	// session creates it); home says so, so that a typo shows.
 	NewAnnotator bool
@@ -348,8 +351,12 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	// Another process's long write (an import) is waited for, and said so,
 	// instead of failing after the busy timeout.
 	var sess store.Session
+	notices := opt.Notices
+	if notices == nil {
+		notices = os.Stderr
+	}
 	err := opt.Store.Retry(ctx, func() {
-		fmt.Fprintln(os.Stderr, "annotate: "+ui.SanitizeLine(screenlock.WaitingMessage(opt.Store.Path)))
+		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(screenlock.WaitingMessage(opt.Store.Path)))
 	}, func() (err error) {
 		sess, err = opt.Store.StartSession(opt.Annotator, m.e.client)
 		return err
