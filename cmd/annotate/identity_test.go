@@ -68,3 +68,21 @@ func TestCheckIdentity(t *testing.T) {
 		}
 	}
 }
+
+// One review screen per lead and database: a second is refused before it
+// draws, naming where the first runs.
+func TestSecondReviewScreenRefused(t *testing.T) {
+	path := rvSeed(t)
+	l, err := screenlock.Acquire(path, "lead (review)", "tty /dev/pts/5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	var out, errb bytes.Buffer
+	if err := runSafely([]string{"--db", path, "--as", "lead", "review"}, &out, &errb); err == nil {
+		t.Fatal("a second review screen opened")
+	}
+	if want := "annotate: lead (review) already has a screen open on annotate.db (host "; !strings.Contains(errb.String(), want) || !strings.Contains(errb.String(), "tty /dev/pts/5") {
+		t.Errorf("stderr %q, want %q and the tty", errb.String(), want)
+	}
+}

@@ -15,11 +15,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/review"
-
-	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 func init() {
@@ -148,6 +148,11 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 			return printReview(cmd.OutOrStdout(), g.as, opt.Query, rev)
 		}
 	}
+	lock, err := reviewLock(s, g.as)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	// Decisions are committed as they are made: a signal just ends the screen.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -258,4 +263,11 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery) err
 		fmt.Fprintf(w, "%d more agreements became ready: run --accept again\n", rev.Ready)
 	}
 	return nil
+}
+
+// reviewLock keeps one review screen per lead and database, as the
+// annotation screens are kept one per annotator: two would adjudicate the
+// same disagreement twice.
+func reviewLock(s *store.Store, lead string) (*screenlock.Lock, error) {
+	return screenlock.Acquire(s.Path, lead+" (review)", "")
 }

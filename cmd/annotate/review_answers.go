@@ -59,6 +59,11 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 		}
 		return true, json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"lead": g.as, "batch": batch, "answers": out, "pending": pending})
 	}
+	lock, err := reviewLock(s, g.as)
+	if err != nil {
+		return true, err
+	}
+	defer lock.Release()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return true, review.RunAnswers(ctx, review.AnswerOptions{Store: s, Lead: g.as, Batch: batch})
