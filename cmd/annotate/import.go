@@ -79,8 +79,9 @@ func importInto(path string, files []string, opt importer.Options) (importer.Sum
 	}
 	// Who waits for this import's transaction (a screen, a command) is told
 	// it is an import.
-	defer screenlock.MarkWriting(path, "an import").Release()
+	mark := screenlock.MarkWriting(path, "an import")
 	sum, err := importer.Import(s, files, opt)
+	mark.Release()
 	if cerr := s.Close(); err == nil && cerr != nil {
 		err = store.ExplainError(path, cerr)
 		if err == nil {

@@ -120,6 +120,9 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 		return err
 	}
 	if systemView {
+		if err := checkKnown(cmd, s, knownValue{"system", "system", o.system, (*store.Snapshot).Systems}); err != nil {
+			return err
+		}
 		first, err := o.expert(labelled)
 		if err != nil {
 			return err

@@ -59,6 +59,9 @@ func (e *HeldError) Error() string {
 // Lock is a held screen lock.
 type Lock struct {
 	f *os.File
+	// remove: the file goes with the lock (a writing note; never a screen's
+	// lock, whose file must stay one inode for every process that opens it).
+	remove string
 }
 
 // Path is the lock file of annotator's screens on the database at db.
@@ -124,6 +127,9 @@ func (l *Lock) Release() {
 		return
 	}
 	l.f.Truncate(0)
+	if l.remove != "" {
+		os.Remove(l.remove)
+	}
 	l.f.Close()
 	l.f = nil
 }
@@ -163,7 +169,9 @@ func MarkWriting(db, what string) *Lock {
 	}
 	f.Truncate(0)
 	f.WriteAt([]byte(fmt.Sprintf("%s (pid %d)\n", what, os.Getpid())), 0)
-	return &Lock{f: f}
+	// The note goes when the write ends, so a database leaves no file
+	// behind it (nor a failed first import anything at all).
+	return &Lock{f: f, remove: writingPath(db)}
 }
 
 // Writing is what MarkWriting said of the process writing to db now, or ""

@@ -105,3 +105,24 @@ func TestPathPerAnnotator(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestWritingNote(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "study.db")
+	if got := WaitingMessage(db); got != "another process is writing to study.db; waiting…" {
+		t.Errorf("no note: %q", got)
+	}
+	m := MarkWriting(db, "an import")
+	want := "an import (pid " + strconv.Itoa(os.Getpid()) + ") is writing to study.db; waiting…"
+	if got := WaitingMessage(db); got != want {
+		t.Errorf("with a note: %q, want %q", got, want)
+	}
+	m.Release()
+	if _, err := os.Stat(db + ".writing.lock"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the note outlived its write: %v", err)
+	}
+	// A note left by a process that died (its lock gone) is not believed.
+	os.WriteFile(db+".writing.lock", []byte("an import (pid 1)\n"), 0o644)
+	if got := Writing(db); got != "" {
+		t.Errorf("a dead note: %q", got)
+	}
+}
