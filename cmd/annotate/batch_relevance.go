@@ -74,6 +74,10 @@ func createPool(cmd *cobra.Command, g *globals, spec store.BatchSpec, p *poolFla
 		return err
 	}
 	defer s.Close()
+	// A batch is one write: another process's (an import) is waited for.
+	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+		return err
+	}
 	if err := checkAssignees(s, spec.Assign); err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -36,11 +38,20 @@ func (l *lockedBuffer) String() string {
 func TestCommandWaitsForAWriter(t *testing.T) {
 	path, s := storetest.Create(t, "annotate.db")
 	s.Close()
+	items := filepath.Join(t.TempDir(), "items.jsonl")
+	os.WriteFile(items, []byte(`{"id":"q1","source":"GDPR","language":"en","question":"What is personal data?","answer":"Any information.","contexts":[{"id":"p1","text":"Article 4."}]}`+"\n"), 0o644)
 	for _, c := range []struct {
 		name, mark, want string
+		args             []string
+		out              string
 	}{
-		{"kim", "an import", "annotate: an import (pid "},
-		{"lou", "", "annotate: another process is writing to annotate.db; waiting…"},
+		{"kim", "an import", "annotate: an import (pid ", []string{"annotator", "add", "kim"}, "annotator kim created\n"},
+		{"lou", "", "annotate: another process is writing to annotate.db; waiting…", []string{"annotator", "add", "lou"}, "annotator lou created\n"},
+		// A second import waits for the first.
+		{"import", "an import", "annotate: an import (pid ", []string{"import", items},
+			items + " (native): 1 QA pair added; 0 claims added; 0 labels added\n"},
+		{"batch", "", "annotate: another process is writing", []string{"batch", "create", "b1", "--assign", "kim"},
+			"batch b1: 1 qa item, for kim\n"},
 	} {
 		db, err := sql.Open("sqlite", "file:"+path)
 		if err != nil {
@@ -59,7 +70,7 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 		}
 		var out, errb lockedBuffer
 		done := make(chan error, 1)
-		go func() { done <- runSafely([]string{"--db", path, "annotator", "add", c.name}, &out, &errb) }()
+		go func() { done <- runSafely(append([]string{"--db", path}, c.args...), &out, &errb) }()
 		deadline := time.Now().Add(5 * time.Second)
 		for !strings.Contains(errb.String(), "waiting…") {
 			if time.Now().After(deadline) {
@@ -89,7 +100,7 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: still waiting after the write ended", c.name)
 		}
-		if got := out.String(); got != "annotator "+c.name+" created\n" {
+		if got := out.String(); got != c.out {
 			t.Errorf("%s: stdout %q", c.name, got)
 		}
 		if n := strings.Count(errb.String(), "waiting…"); n != 1 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,7 +47,7 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 					opt.Progress = f
 				}
 				opt.GuidelinesVersion = guidelines.Version
-				sum, err := importInto(g.db, args, opt)
+				sum, err := importInto(g.db, args, opt, g.sayWaiting(cmd))
 				if err != nil {
 					return err
 				}
@@ -64,7 +65,7 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 // importInto imports into the database at path, creating it when it does
 // not exist; when the import fails, a database it created is removed with
 // its -wal and -shm files, so a failed first import leaves nothing behind.
-func importInto(path string, files []string, opt importer.Options) (importer.Summary, error) {
+func importInto(path string, files []string, opt importer.Options, waiting func()) (importer.Summary, error) {
 	_, statErr := os.Lstat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
 	s, err := openTaxonomy(store.Open(path))
@@ -79,9 +80,14 @@ func importInto(path string, files []string, opt importer.Options) (importer.Sum
 	}
 	// Who waits for this import's transaction (a screen, a command) is told
 	// it is an import.
-	mark := screenlock.MarkWriting(path, "an import")
-	sum, err := importer.Import(s, files, opt)
-	mark.Release()
+	// Another import writing already is waited for, and said so.
+	var sum importer.Summary
+	err = s.Retry(context.Background(), waiting, func() (err error) {
+		mark := screenlock.MarkWriting(path, "an import")
+		defer mark.Release()
+		sum, err = importer.Import(s, files, opt)
+		return err
+	})
 	if cerr := s.Close(); err == nil && cerr != nil {
 		err = store.ExplainError(path, cerr)
 		if err == nil {
