@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/review"
@@ -24,7 +25,7 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 		return false, nil
 	case schema.KindAnswerTask:
 	default:
-		return true, fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task (without --kind: the adjudication of disagreements)", kind)
+		return true, fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task%s (without --kind: the adjudication of disagreements)", kind, suggest.Hint(kind, []string{"answer_task"}))
 	}
 	for _, name := range []string{"annotators", "field", "system", "annotator", "adjudicated", "accept"} {
 		if cmd.Flags().Changed(name) {
