@@ -125,6 +125,9 @@ func checkOptions(opt Options) error {
 // a regular file, or a folder made by annotate export.
 func pathJobs(name string, opt Options, prog *progress) ([]job, error) {
 	st, err := os.Stat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no such file: %s", name)
+	}
 	if err != nil {
 		return nil, err
 	}

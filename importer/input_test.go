@@ -25,7 +25,7 @@ func TestImportRefusesWhatIsNotAFile(t *testing.T) {
 		{"/dev/zero", "/dev/zero: this is a character device, not a regular file"},
 		{"/dev/null", "/dev/null: this is a character device, not a regular file"},
 		{notExport, notExport + ": no .jsonl file in this folder (want an annotate export)"},
-		{filepath.Join(dir, "missing.jsonl"), "no such file or directory"},
+		{filepath.Join(dir, "missing.jsonl"), "no such file: " + filepath.Join(dir, "missing.jsonl")},
 	} {
 		// A FIFO opened for reading would block here: the test would hang,
 		// not fail. It returns because the path is checked first.

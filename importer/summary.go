@@ -2,13 +2,14 @@ package importer
 
 import (
 	"fmt"
-	"github.com/annotate-dev/annotate/schema"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/annotate-dev/annotate/internal/suggest"
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -166,7 +167,7 @@ func (s Summary) Warnings() []string {
 		for _, field := range sortedKeys(f.UnknownValues) {
 			for _, v := range byCount(f.UnknownValues[field]) {
 				n := f.UnknownValues[field][v]
-				value := fmt.Sprintf("unknown value %q", v)
+				value := fmt.Sprintf("unknown value %q", v) + didYouMean(field, v)
 				if v == otherValues {
 					value = "other unknown values"
 				}
@@ -177,7 +178,7 @@ func (s Summary) Warnings() []string {
 		for _, sys := range sortedKeys(f.UnknownPredictions) {
 			for _, v := range byCount(f.UnknownPredictions[sys]) {
 				n := f.UnknownPredictions[sys][v]
-				value := fmt.Sprintf("unknown value %q", v)
+				value := fmt.Sprintf("unknown value %q", v) + didYouMean("entailment", v)
 				if v == otherValues {
 					value = "other unknown values"
 				}
@@ -322,4 +323,19 @@ func joinAnd(parts []string) string {
 		return parts[0] + " are"
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + " are"
+}
+
+// didYouMean names the value of field nearest an unknown one ("citizn":
+// citizen), within 2 edits of its normalised spelling, or a value it begins;
+// "" when none is near.
+func didYouMean(field, v string) string {
+	f, ok := schema.Lookup(field)
+	if !ok || f.Multi || len(f.Values) == 0 {
+		return ""
+	}
+	norm := strings.ToLower(strings.NewReplacer(" ", "_", "-", "_", "/", "_").Replace(strings.TrimSpace(v)))
+	if m := suggest.Nearest(norm, f.Values, 2, 1); len(m) > 0 {
+		return fmt.Sprintf(": did you mean %q?", m[0])
+	}
+	return ""
 }

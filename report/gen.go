@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -163,7 +164,7 @@ func Gen(s *store.Store, o GenOptions) (*GenReport, error) {
 	switch o.By {
 	case "", tally.AttrPersona, tally.AttrJurisdiction:
 	default:
-		return nil, fmt.Errorf("--by %q: must be persona or jurisdiction", o.By)
+		return nil, fmt.Errorf("--by %q: must be persona or jurisdiction%s", o.By, suggest.Hint(o.By, []string{"persona", "jurisdiction"}))
 	}
 	switch o.RateFrom {
 	case "", "judge", "expert":

@@ -9,6 +9,8 @@ import (
 
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // `annotate ir` (DESIGN.md "CanLegalRAGBench tasks"; the paper's §4.3,
@@ -167,7 +169,7 @@ func readIR(rx *store.ReadTx, o IROptions) (*irInput, error) {
 	default:
 		for _, r := range o.Runs {
 			if !slices.Contains(names, r) {
-				return nil, fmt.Errorf("no run %q (runs: %s)", r, strings.Join(names, ", "))
+				return nil, fmt.Errorf("no run %q%s (runs: %s)", r, suggest.Hint(r, names), strings.Join(names, ", "))
 			}
 			if !slices.Contains(in.runs, r) {
 				in.runs = append(in.runs, r)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tally"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // Selection names whose labels a report reads: --annotator NAME or
@@ -110,7 +112,7 @@ func resolve(rx *store.ReadTx, sel Selection) (rater, error) {
 				return rater{id: a.ID, name: a.Name}, nil
 			}
 		}
-		return rater{}, fmt.Errorf("no annotator %q (%s)", sel.Annotator, knownAnnotators(withLabels))
+		return rater{}, fmt.Errorf("no annotator %q%s (%s)", sel.Annotator, suggest.Hint(sel.Annotator, annotatorNames(p.all)), knownAnnotators(withLabels))
 	}
 	switch len(withLabels) {
 	case 0:
@@ -171,7 +173,7 @@ func explicit(p *people, want []string) ([]rater, error) {
 	for _, w := range asked {
 		i := slices.IndexFunc(p.all, func(a store.Annotator) bool { return a.Name == w })
 		if i < 0 {
-			return nil, fmt.Errorf("no annotator %q (%s)", w, knownAnnotators(p.withLabels()))
+			return nil, fmt.Errorf("no annotator %q%s (%s)", w, suggest.Hint(w, annotatorNames(p.all)), knownAnnotators(p.withLabels()))
 		}
 		out = append(out, rater{id: p.all[i].ID, name: p.all[i].Name})
 	}
@@ -183,6 +185,14 @@ func knownAnnotators(all []store.Annotator) string {
 		return "no annotator has labels yet"
 	}
 	return "annotators with labels: " + names(all)
+}
+
+func annotatorNames(all []store.Annotator) []string {
+	s := make([]string, len(all))
+	for i, a := range all {
+		s[i] = a.Name
+	}
+	return s
 }
 
 func names(all []store.Annotator) string {

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // Kind is an item kind.
@@ -441,7 +443,7 @@ func CheckField(name string) error {
 	if _, ok := Lookup(name); ok {
 		return nil
 	}
-	return fmt.Errorf("unknown field %q (known: %s)", name, strings.Join(FieldNames(), ", "))
+	return fmt.Errorf("unknown field %q%s (known: %s)", name, suggest.Hint(name, FieldNames()), strings.Join(FieldNames(), ", "))
 }
 
 // AskedWhen evaluates the field's own condition on an item's labels (not

@@ -135,6 +135,7 @@ run 'annotate agreement --json | jq -c ".fields.answer_correctness | {items, per
 
 # --- review ---------------------------------------------------------------
 run 'annotate review --json --as lead | jq -c ".agreements, .pending, .units[0]"'
+run 'annotate annotator add lead'
 run 'annotate review --accept --as lead'
 run 'annotate review --json --as lead --system refchecker --annotator jo | jq -c ".cells[0]"'
 run 'annotate batch create claims-2 --kind claim --source CIVIL --only-correct-answers --adjudicated --assign lea'

@@ -14,6 +14,8 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
+	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -124,12 +126,23 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 		}
 		s.mu.Unlock()
 		if old == nil {
-			return func() {
+			free := func() {
 				s.mu.Lock()
 				delete(s.active, who)
 				s.mu.Unlock()
 				close(mine.done)
-			}, true
+			}
+			// The same lock as a local screen's ("annotate --as NAME"), so
+			// a local screen and an SSH one exclude each other too.
+			lock, err := screenlock.Acquire(s.cfg.Store.Path, who, "ssh from "+mine.from)
+			if err != nil {
+				free()
+				s.log.Warn("refused second session", "annotator", who, "from", mine.from, "reason", err.Error())
+				wish.Errorln(sess, "annotate: "+err.Error()+".")
+				sess.Exit(1)
+				return nil, false
+			}
+			return func() { lock.Release(); free() }, true
 		}
 		if attempt > 0 || old.conn == nil || responds(old.conn, s.probe) {
 			s.log.Warn("refused second session", "annotator", who, "from", mine.from, "open_from", old.from,
@@ -189,7 +202,14 @@ func forwardWindows(sess ssh.Session) *atomic.Pointer[tea.Program] {
 // or the server stops. The annotation session is recorded before the
 // program starts and ended after it, however it ended.
 func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Program]) {
-	rec, err := s.cfg.Store.StartSession(who, "ssh")
+	// Another process's long write (an import) is waited for, and said so.
+	var rec store.Session
+	err := s.cfg.Store.Retry(sess.Context(), func() {
+		wish.Println(sess, "annotate: "+screenlock.WaitingMessage(s.cfg.Store.Path))
+	}, func() (err error) {
+		rec, err = s.cfg.Store.StartSession(who, "ssh")
+		return err
+	})
 	if err != nil {
 		s.log.Error("could not record the session", "annotator", who, "error", err.Error())
 		wish.Errorln(sess, "annotate: the database is not available right now; try again later.")

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // BatchSpec describes a batch to cut.
@@ -147,7 +149,7 @@ func answerCorrect(expr, who string) string {
 func candidates(spec BatchSpec, free, correct bool, assignees []int64) (string, []any, error) {
 	k, ok := sqlOf[schema.Kind(spec.Kind)]
 	if sp := schema.SpecOf(schema.Kind(spec.Kind)); sp == nil || !sp.Annotated || !ok {
-		return "", nil, fmt.Errorf("batch kind %q: must be one of %s", spec.Kind, strings.Join(schema.KindNames(), ", "))
+		return "", nil, fmt.Errorf("batch kind %q: must be one of %s%s", spec.Kind, strings.Join(schema.KindNames(), ", "), suggest.Hint(spec.Kind, schema.KindNames()))
 	}
 	where := []string{"i.kind = ?"}
 	args := []any{spec.Kind}

@@ -64,7 +64,7 @@ func SchemaVersion() int { return len(migrations()) }
 // DESIGN.md: WAL, foreign keys, a 5 s busy timeout, synchronous=FULL.
 func Open(p string) (*Store, error) {
 	q := url.Values{}
-	for _, pr := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(FULL)"} {
+	for _, pr := range []string{"busy_timeout(" + busyTimeoutMS + ")", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(FULL)"} {
 		q.Add("_pragma", pr)
 	}
 	// BEGIN IMMEDIATE takes the write lock up front, so two writers wait on the

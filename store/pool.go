@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // Relevance pools (DESIGN.md "CanLegalRAGBench tasks", the paper's §4.3):
@@ -211,7 +213,7 @@ func checkRuns(q querier, runs []string) error {
 			if len(known) == 0 {
 				return fmt.Errorf("no run %q: the database has no runs (annotate import --format trec-run FILE)", r)
 			}
-			return fmt.Errorf("no run %q (runs: %s)", r, strings.Join(known, ", "))
+			return fmt.Errorf("no run %q%s (runs: %s)", r, suggest.Hint(r, known), strings.Join(known, ", "))
 		}
 	}
 	return nil

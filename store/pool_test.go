@@ -193,8 +193,9 @@ func TestPoolExcludesJudgedAndAssignsByQuery(t *testing.T) {
 	if p2.Batch.Size != 50-19-1 {
 		t.Errorf("second pool %d items, want 30", p2.Batch.Size)
 	}
-	// Unknown runs and attributes are named.
-	if _, err := s.CreatePool(PoolSpec{Name: "x", Runs: []string{"r9"}, Depth: 1}); err == nil || !strings.Contains(err.Error(), `no run "r9" (runs: r1, r2)`) {
+	// Unknown runs and attributes are named; r9 is one substitution from
+	// r1 and from r2, so both are suggested.
+	if _, err := s.CreatePool(PoolSpec{Name: "x", Runs: []string{"r9"}, Depth: 1}); err == nil || !strings.Contains(err.Error(), `no run "r9"; did you mean "r1" or "r2"? (runs: r1, r2)`) {
 		t.Errorf("%v", err)
 	}
 	if _, err := s.CreatePool(PoolSpec{Name: "x", Runs: []string{"r1"}, Depth: 1, Queries: 2, Stratify: []string{"court"}}); err == nil || !strings.Contains(err.Error(), "--stratify") {

@@ -9,6 +9,8 @@ import (
 	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // Review and adjudication (`annotate review`). What waits for the lead is
@@ -86,7 +88,7 @@ func resolveReviewers(q querier, names []string, field string) ([]int64, []strin
 			continue
 		}
 		if !slices.Contains(known, n) {
-			return nil, nil, fmt.Errorf("no annotator %q with labels (annotators with labels: %s)", n, orNone(known))
+			return nil, nil, fmt.Errorf("no annotator %q with labels%s (annotators with labels: %s)", n, suggest.Hint(n, known), orNone(known))
 		}
 		var id int64
 		if err := q.QueryRow("SELECT id FROM annotators WHERE name=?", n).Scan(&id); err != nil {

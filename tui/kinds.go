@@ -9,6 +9,8 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // kindView is how the annotation screens show the items of one kind. Each
@@ -75,5 +77,5 @@ func CheckKind(kind string) error {
 	if _, ok := kindViews[schema.Kind(kind)]; ok || kind == "" {
 		return nil
 	}
-	return fmt.Errorf("kind %q: must be %s", kind, strings.Join(Kinds(), " or "))
+	return fmt.Errorf("kind %q: must be %s%s", kind, strings.Join(Kinds(), " or "), suggest.Hint(kind, Kinds()))
 }

@@ -31,6 +31,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -53,6 +54,12 @@ type Options struct {
 	// ClaimsLater keeps an answer's claims in the claim queue rather than
 	// bringing them next when the answer is judged correct.
 	ClaimsLater bool
+	// Notices is where Run says, before the screen opens, that it waits for
+	// another process's write (default: standard error).
+	Notices io.Writer
+	// NewAnnotator: the annotator did not exist before this screen (its
+	// session creates it); home says so, so that a typo shows.
+	NewAnnotator bool
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -150,6 +157,9 @@ func New(opt Options) *Model {
 	e.act.now = opt.Now
 	e.session = opt.SessionID
 	e.nextBreak = opt.SessionLimit
+	if opt.NewAnnotator {
+		e.status = "new annotator " + ui.SanitizeLine(opt.Annotator)
+	}
 	e.setStyles()
 	m := &Model{e: e}
 	switch {
@@ -397,7 +407,19 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	m := New(opt)
 	// The session starts before the program, so that it is ended however
 	// soon the annotator quits.
-	sess, err := opt.Store.StartSession(opt.Annotator, m.e.client)
+	// Another process's long write (an import) is waited for, and said so,
+	// instead of failing after the busy timeout.
+	var sess store.Session
+	notices := opt.Notices
+	if notices == nil {
+		notices = os.Stderr
+	}
+	err := opt.Store.Retry(ctx, func() {
+		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(screenlock.WaitingMessage(opt.Store.Path)))
+	}, func() (err error) {
+		sess, err = opt.Store.StartSession(opt.Annotator, m.e.client)
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,8 @@ import (
 
 func init() {
 	register(func(g *globals) *cobra.Command {
-		cmd := &cobra.Command{Use: "annotator", Short: "Set what the cost report needs of an annotator"}
-		cmd.AddCommand(newAnnotatorSetCmd(g))
+		cmd := &cobra.Command{Use: "annotator", Short: "Create an annotator; set what the cost report needs of one"}
+		cmd.AddCommand(newAnnotatorSetCmd(g), newAnnotatorAddCmd(g))
 		return cmd
 	})
 }
@@ -28,7 +28,8 @@ func newAnnotatorSetCmd(g *globals) *cobra.Command {
 		Long: `set records what an annotator is paid, for annotate cost: --rate (per hour),
 --currency (a code such as CAD), --role (free text, e.g. student, paralegal,
 lead). Only the flags given change. A new name creates the annotator, so
-rates can be set before the work starts.`,
+rates can be set before the work starts; a new name close to a known one
+("Jo" beside "jo") is refused as a typo: annotate annotator add creates it.`,
 		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal",
 		Args:    cobra.ExactArgs(1),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
@@ -59,6 +60,11 @@ rates can be set before the work starts.`,
 					return fmt.Errorf("--role %q: want a word such as student, paralegal or lead", role)
 				}
 			}
+			// A new name close to a known one is a typo until created on
+			// purpose (annotator add), as with --as.
+			if _, err := checkIdentity(s, name); err != nil {
+				return err
+			}
 			a, err := s.SetAnnotator(name, r, currency, role)
 			if err != nil {
 				return err
@@ -83,4 +89,53 @@ rates can be set before the work starts.`,
 	f.StringVar(&currency, "currency", "", "currency code, e.g. CAD")
 	f.StringVar(&role, "role", "", "role, e.g. student, paralegal, lead")
 	return cmd
+}
+
+func newAnnotatorAddCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "add NAME",
+		Short: "Create an annotator on purpose (e.g. one whose name is close to another's)",
+		Long: `add creates an annotator. A new name given with --as is created when its
+screen opens, unless it is close to a known annotator's (another case, or
+an edit or two away: "Jo" beside "jo", "jon" beside "joe"): that is taken
+for a typo and refused with "did you mean …?". add is the way to create
+such a name on purpose. A name that exists already is left as it is.`,
+		Example: "  annotate annotator add Jo\n  annotate --as Jo",
+		Args:    cobra.ExactArgs(1),
+		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
+			name := args[0]
+			if err := checkName("annotator name", name); err != nil {
+				return err
+			}
+			all, err := s.Annotators()
+			if err != nil {
+				return err
+			}
+			var known []string
+			exists := false
+			for _, a := range all {
+				exists = exists || a.Name == name
+				known = append(known, a.Name)
+			}
+			if !exists {
+				if err := s.EnsureAnnotator(name); err != nil {
+					return err
+				}
+			}
+			out := cmd.OutOrStdout()
+			if g.json {
+				return json.NewEncoder(out).Encode(map[string]any{"annotator": name, "created": !exists})
+			}
+			if exists {
+				fmt.Fprintf(out, "annotator %s exists already; nothing changed\n", name)
+				return nil
+			}
+			fmt.Fprintf(out, "annotator %s created", name)
+			if m := closeAnnotators(name, known); len(m) > 0 {
+				fmt.Fprintf(out, " (beside %s)", strings.Join(m, ", "))
+			}
+			fmt.Fprintln(out)
+			return nil
+		}),
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 func init() {
@@ -47,7 +49,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 				return fmt.Errorf("--size %d: want a number of items, or 0 for every remaining item", spec.Size)
 			}
 			if !slices.Contains(schema.KindNames(), spec.Kind) {
-				return fmt.Errorf("--kind %q: must be one of %s", spec.Kind, strings.Join(schema.KindNames(), ", "))
+				return fmt.Errorf("--kind %q: must be one of %s%s", spec.Kind, strings.Join(schema.KindNames(), ", "), suggest.Hint(spec.Kind, schema.KindNames()))
 			}
 			if spec.OnlyCorrectAnswers && schema.SpecOf(schema.Kind(spec.Kind)).Parent != schema.KindQA {
 				return fmt.Errorf("--only-correct-answers applies to batches of items of an answer (--kind %s)", kindsOfAnswers())
@@ -103,6 +105,13 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			// A batch is one write: another process's (an import) is waited for.
+			if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+				return err
+			}
+			if err := checkAssignees(s, spec.Assign); err != nil {
+				return err
+			}
 			if err := checkBatchPool(s, spec); err != nil {
 				return err
 			}

@@ -64,6 +64,18 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		return true, err
 	}
 	defer s.Close()
+	// A batch is one write: another process's (an import) is waited for.
+	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+		return true, err
+	}
+	if err := checkKnown(cmd, s, knownValue{"system", "system", a.system, (*store.Snapshot).GenSystems},
+		knownValue{"condition", "condition", a.condition, (*store.Snapshot).GenConditions},
+		knownValue{"judge", "judge", a.judge, (*store.Snapshot).Systems}); err != nil {
+		return true, err
+	}
+	if err := checkAssignees(s, spec.Assign); err != nil {
+		return true, err
+	}
 	known, err := annotatorNames(s)
 	if err != nil {
 		return true, err

@@ -74,6 +74,13 @@ func createPool(cmd *cobra.Command, g *globals, spec store.BatchSpec, p *poolFla
 		return err
 	}
 	defer s.Close()
+	// A batch is one write: another process's (an import) is waited for.
+	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+		return err
+	}
+	if err := checkAssignees(s, spec.Assign); err != nil {
+		return err
+	}
 	pool, err := s.CreatePool(store.PoolSpec{Name: spec.Name, Runs: runs, Depth: p.depth, Queries: p.queries, Stratify: strata,
 		Seed: spec.Seed, Assign: spec.Assign, Overlap: spec.Overlap, Graded: p.graded, Pilot: spec.Pilot})
 	if err != nil {

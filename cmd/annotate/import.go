@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +11,8 @@ import (
 
 	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -40,11 +41,13 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				// A progress line only on a terminal: piped or redirected
 				// stderr gets no control characters.
-				if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(f.Fd()) {
+				// stderr is behind the sanitiser: terminalOf looks through it
+				// (the line prints counts and phase names, no data string).
+				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
 					opt.Progress = f
 				}
 				opt.GuidelinesVersion = guidelines.Version
-				sum, err := importInto(g.db, args, opt)
+				sum, err := importInto(g.db, args, opt, g.sayWaiting(cmd))
 				if err != nil {
 					return err
 				}
@@ -64,7 +67,7 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 // importInto imports into the database at path, creating it when it does
 // not exist; when the import fails, a database it created is removed with
 // its -wal and -shm files, so a failed first import leaves nothing behind.
-func importInto(path string, files []string, opt importer.Options) (importer.Summary, error) {
+func importInto(path string, files []string, opt importer.Options, waiting func()) (importer.Summary, error) {
 	_, statErr := os.Lstat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
 	s, err := openTaxonomy(store.Open(path))
@@ -77,7 +80,16 @@ func importInto(path string, files []string, opt importer.Options) (importer.Sum
 		}
 		return importer.Summary{}, err
 	}
-	sum, err := importer.Import(s, files, opt)
+	// Who waits for this import's transaction (a screen, a command) is told
+	// it is an import.
+	// Another import writing already is waited for, and said so.
+	var sum importer.Summary
+	err = s.Retry(context.Background(), waiting, func() (err error) {
+		mark := screenlock.MarkWriting(path, "an import")
+		defer mark.Release()
+		sum, err = importer.Import(s, files, opt)
+		return err
+	})
 	if cerr := s.Close(); err == nil && cerr != nil {
 		err = store.ExplainError(path, cerr)
 		if err == nil {

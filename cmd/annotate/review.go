@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/review"
@@ -69,9 +71,6 @@ accepts the single labels that are ready too, as S does.`,
   annotate review --kind answer_task --as lead`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				if g.as == "" {
-					return errors.New("no adjudicator: pass --as NAME (or set ANNOTATE_USER)")
-				}
 				if o.field != "" {
 					if err := schema.CheckField(o.field); err != nil {
 						return err
@@ -82,6 +81,17 @@ accepts the single labels that are ready too, as S does.`,
 					return err
 				}
 				defer s.Close()
+				if !g.json || o.accept {
+					// The screen and --accept record decisions as the lead.
+					if _, err := g.lead(s, "annotate review"); err != nil {
+						return err
+					}
+				} else if g.as == "" {
+					return errors.New("no adjudicator: pass --as NAME (or set ANNOTATE_USER)")
+				}
+				if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+					return err
+				}
 				if handled, err := reviewKind(cmd, g, s, o.kind, o.batch); handled {
 					return err
 				}
@@ -120,6 +130,9 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 		return err
 	}
 	if systemView {
+		if err := checkKnown(cmd, s, knownValue{"system", "system", o.system, (*store.Snapshot).Systems}); err != nil {
+			return err
+		}
 		first, err := o.expert(labelled)
 		if err != nil {
 			return err
@@ -151,6 +164,11 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 			return printReview(cmd.OutOrStdout(), g.as, opt.Query, rev)
 		}
 	}
+	lock, err := reviewLock(s, g.as)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	// Decisions are committed as they are made: a signal just ends the screen.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -166,7 +184,7 @@ func (o *reviewFlags) expert(labelled []string) (store.LabelSet, error) {
 	case o.adjudicated:
 		return store.LabelSet{Adjudicated: true}, nil
 	case o.annotator != "" && !slices.Contains(labelled, o.annotator):
-		return store.LabelSet{}, fmt.Errorf("no annotator %q with labels (annotators with labels: %s)", o.annotator, strings.Join(labelled, ", "))
+		return store.LabelSet{}, fmt.Errorf("no annotator %q with labels%s (annotators with labels: %s)", o.annotator, suggest.Hint(o.annotator, labelled), strings.Join(labelled, ", "))
 	case o.annotator != "":
 		return store.LabelSet{Annotator: o.annotator}, nil
 	case len(labelled) == 1:
@@ -280,4 +298,11 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 		fmt.Fprintf(w, "%d single labels are ready: --accept --single accepts them\n", rev.ReadySingle-rev.Ready)
 	}
 	return nil
+}
+
+// reviewLock keeps one review screen per lead and database, as the
+// annotation screens are kept one per annotator: two would adjudicate the
+// same disagreement twice.
+func reviewLock(s *store.Store, lead string) (*screenlock.Lock, error) {
+	return screenlock.Acquire(s.Path, lead+" (review)", "")
 }

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/review"
@@ -24,7 +25,7 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 		return false, nil
 	case schema.KindAnswerTask:
 	default:
-		return true, fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task (without --kind: the adjudication of disagreements)", kind)
+		return true, fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task%s (without --kind: the adjudication of disagreements)", kind, suggest.Hint(kind, []string{"answer_task"}))
 	}
 	for _, name := range []string{"annotators", "field", "system", "annotator", "adjudicated", "accept", "single"} {
 		if cmd.Flags().Changed(name) {
@@ -59,6 +60,11 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 		}
 		return true, json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"lead": g.as, "batch": batch, "answers": out, "pending": pending})
 	}
+	lock, err := reviewLock(s, g.as)
+	if err != nil {
+		return true, err
+	}
+	defer lock.Release()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return true, review.RunAnswers(ctx, review.AnswerOptions{Store: s, Lead: g.as, Batch: batch})

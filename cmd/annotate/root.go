@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // globals are the flags every command has.
@@ -13,6 +16,8 @@ type globals struct {
 	db   string
 	as   string
 	json bool
+	// asFlag is --as, to tell a name given from the $USER fallback.
+	asFlag *pflag.Flag
 }
 
 // commands registers the constructors of the subcommands; each file adds its
@@ -37,6 +42,7 @@ Run "annotate demo" to try it on the embedded sample.`,
 	}
 	root.PersistentFlags().StringVar(&g.db, "db", envOr("ANNOTATE_DB", "annotate.db"), "database file ($ANNOTATE_DB)")
 	root.PersistentFlags().StringVar(&g.as, "as", envOr("ANNOTATE_USER", os.Getenv("USER")), "annotator name ($ANNOTATE_USER, else $USER)")
+	g.asFlag = root.PersistentFlags().Lookup("as")
 	root.PersistentFlags().BoolVar(&g.json, "json", false, "print JSON (reporting commands)")
 	for _, f := range commands {
 		root.AddCommand(f(g))
@@ -76,8 +82,16 @@ func (g *globals) withDB(run func(cmd *cobra.Command, args []string, s *store.St
 			return err
 		}
 		defer s.Close()
-		return run(cmd, args, s)
+		// Another process's long write (an import) is waited for, and said
+		// so, rather than failing after the busy timeout.
+		return s.Retry(cmd.Context(), g.sayWaiting(cmd), func() error { return run(cmd, args, s) })
 	}
+}
+
+// sayWaiting prints, once, that the command waits for another process's
+// write to the database.
+func (g *globals) sayWaiting(cmd *cobra.Command) func() {
+	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+screenlock.WaitingMessage(g.db)) }
 }
 
 type noDBError struct{ path string }

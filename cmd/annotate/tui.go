@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	"github.com/spf13/cobra"
@@ -49,6 +50,14 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	if annotator == "" {
 		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
+	isNew, err := checkIdentity(s, annotator)
+	if err != nil && client == "demo" {
+		// The sample's own names (gold, …) are nobody the user could mean.
+		isNew, err = true, checkName("--as", annotator)
+	}
+	if err != nil {
+		return err
+	}
 	if err := tui.CheckKind(o.kind); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
@@ -68,10 +77,17 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 			return fmt.Errorf("no batch %q (annotate batch list shows them)", o.batch)
 		}
 	}
+	// One live screen per annotator and database, shared with annotate
+	// serve's sessions: a second one is refused, naming where the first runs.
+	lock, err := screenlock.Acquire(s.Path, annotator, "")
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	// SIGTERM and SIGHUP end the program cleanly; decisions are committed as
 	// they are made, so there is nothing left to save.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
-		Terminal: rawTerminal(), ClaimsLater: o.claimsLater})
+		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew})
 }

@@ -4,6 +4,7 @@ package suggest
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -72,4 +73,29 @@ func Nearest(typed string, known []string, maxEdits, limit int) []string {
 		out = append(out, c.name)
 	}
 	return out
+}
+
+// Edits is how many edits away a name may be typed and still be taken for
+// a known one: 2, but 1 for names of 2 or 3 characters ("bob" is not a typo
+// of "jo", "smm" is one of "sam") and 0 for one character (only its other
+// case).
+func Edits(typed string) int { return min(2, len([]rune(typed))/2) }
+
+// Hint is "; did you mean "x"?" (or "x" or "y") for the known names that
+// match typed in another case or within Edits(typed) edits, or "" when none
+// does: the tail of a "no such name" error.
+func Hint(typed string, known []string) string {
+	m := Close(typed, known, Edits(typed))
+	if len(m) == 0 {
+		return ""
+	}
+	q := make([]string, len(m))
+	for i, s := range m {
+		q[i] = strconv.Quote(s)
+	}
+	list := q[0]
+	if len(q) > 1 {
+		list = strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	}
+	return "; did you mean " + list + "?"
 }

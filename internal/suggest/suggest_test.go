@@ -44,3 +44,17 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+func TestHint(t *testing.T) {
+	known := []string{"jo", "sam", "Sam"}
+	for typed, want := range map[string]string{
+		"JO":   `; did you mean "jo"?`,
+		"SAM":  `; did you mean "sam" or "Sam"?`, // both match in another case
+		"smm":  `; did you mean "sam" or "Sam"?`, // 1 edit from each (case folded)
+		"alex": "",                               // 4 edits from sam and from jo
+	} {
+		if got := Hint(typed, known); got != want {
+			t.Errorf("Hint(%q) = %q, want %q", typed, got, want)
+		}
+	}
+}

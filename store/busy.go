@@ -1,0 +1,87 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// IsBusy says whether err is SQLite's "database is locked" (SQLITE_BUSY):
+// another connection held the write lock past the busy timeout.
+func IsBusy(err error) bool {
+	var coded interface{ Code() int }
+	return err != nil && errors.As(err, &coded) && coded.Code()&0xff == sqliteBusy
+}
+
+// writerActive says whether another connection holds the write lock now: it
+// tries to take it without waiting (busy_timeout 0 on one connection) and
+// gives it back at once.
+func (s *Store) writerActive(ctx context.Context) (bool, error) {
+	c, err := s.db.Conn(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, "PRAGMA busy_timeout=0"); err != nil {
+		return false, err
+	}
+	defer c.ExecContext(context.Background(), "PRAGMA busy_timeout="+busyTimeoutMS)
+	_, err = c.ExecContext(ctx, "BEGIN IMMEDIATE")
+	if IsBusy(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_, err = c.ExecContext(ctx, "ROLLBACK")
+	return false, err
+}
+
+// busyTimeoutMS is the busy timeout Open sets on every connection.
+const busyTimeoutMS = "10000"
+
+// WaitForWriters returns once no other process holds the database's write
+// lock (an import writing its one transaction, say), or when ctx ends.
+// waiting is called once, when it starts to wait, so the caller can say so;
+// it is not called when the database is free.
+func (s *Store) WaitForWriters(ctx context.Context, waiting func()) error {
+	said := false
+	for {
+		busy, err := s.writerActive(ctx)
+		if err != nil || !busy {
+			return err
+		}
+		if !said && waiting != nil {
+			waiting()
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Retry runs fn, and again after WaitForWriters for as long as it fails
+// with SQLITE_BUSY (a writer came in between): fn must be one transaction,
+// which a busy failure left unwritten.
+func (s *Store) Retry(ctx context.Context, waiting func(), fn func() error) error {
+	said := false
+	say := func() {
+		if !said && waiting != nil {
+			waiting()
+		}
+		said = true
+	}
+	for {
+		if err := s.WaitForWriters(ctx, say); err != nil {
+			return err
+		}
+		err := fn()
+		if !IsBusy(err) || ctx.Err() != nil {
+			return err
+		}
+		say()
+	}
+}
