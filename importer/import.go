@@ -36,6 +36,9 @@ type Options struct {
 	Annotator string
 	// Run names the run of a TREC run file instead of its tag (trec.go).
 	Run string
+	// Source and System name the source and the system of RAGChecker
+	// checking outputs (default: the file's base name, for both).
+	Source, System string
 	// GuidelinesVersion is recorded with every imported label.
 	GuidelinesVersion string
 	// Progress, when set, gets a progress line rewritten in place (give it

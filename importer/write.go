@@ -240,6 +240,17 @@ func (w *writer) writePair(f *fileData, p *pairRec) error {
 	}
 	f.sum.QA.add(res)
 	w.wrote(q.ID, schema.KindQA, id)
+	if p.rag != nil {
+		if err := w.tx.PutRAGResult(q.ID, *p.rag, w.opt.Update); err != nil {
+			var ch *store.RAGChangedError
+			if errors.As(err, &ch) {
+				e := p.at.errf(ch.Key, "the result of %q is already in the database with other content (use --update to replace it)", q.ID)
+				e.Err = err
+				return e
+			}
+			return storeErr(p.at, p.idField, q.ID, err)
+		}
+	}
 	return nil
 }
 

@@ -55,6 +55,8 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 		cmd.Flags().BoolVar(&opt.Update, "update", false, "replace items whose content changed")
 		cmd.Flags().StringVar(&opt.Annotator, "annotator", "", "annotator of labels that do not name one (ClaimRAG-LAW default: claimrag-expert; qrels: gold)")
 		cmd.Flags().StringVar(&opt.Run, "run", "", "--format trec-run: the run's name instead of the file's tag column")
+		cmd.Flags().StringVar(&opt.Source, "source", "", "RAGChecker: the source (dataset) of the results, shared by its systems' files (default: the file's name)")
+		cmd.Flags().StringVar(&opt.System, "system", "", "RAGChecker: the system whose responses the file holds (default: the file's name)")
 		return cmd
 	})
 }
