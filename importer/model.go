@@ -305,7 +305,8 @@ func claimHash(c store.Claim) string {
 		Triplet             [3]string
 		Text, Origin, Added string
 		Predictions         map[string]string
-	}{"claim", c.ID, c.QAID, c.Position, c.Triplet, c.Text, c.Origin, c.AddedBy, c.Predictions})
+		Extractor           string `json:",omitempty"`
+	}{"claim", c.ID, c.QAID, c.Position, c.Triplet, c.Text, c.Origin, c.AddedBy, c.Predictions, c.Extractor})
 }
 
 func hash(v any) string {

@@ -258,7 +258,7 @@ func parseHuman(f *fileData, t *textReader) error {
 				if err != nil {
 					return err
 				}
-				if err := f.humanClaim(c, q.ID, pos); err != nil {
+				if err := f.humanClaim(c, q.ID, pos, strings.TrimSuffix(k, "_response_kg")); err != nil {
 					return err
 				}
 			}
@@ -267,9 +267,9 @@ func parseHuman(f *fileData, t *textReader) error {
 	})
 }
 
-func (f *fileData) humanClaim(c *rec, qa string, pos int) error {
+func (f *fileData) humanClaim(c *rec, qa string, pos int, extractor string) error {
 	field := strings.TrimSuffix(c.path, ".")
-	cl := store.Claim{ID: qa + "-c" + strconv.Itoa(pos), QAID: qa, Position: pos}
+	cl := store.Claim{ID: qa + "-c" + strconv.Itoa(pos), QAID: qa, Position: pos, Extractor: extractor}
 	switch {
 	case c.has("triplet"):
 		t, err := triplet(c, "triplet", c.get("triplet"))

@@ -385,7 +385,9 @@ func (w *writer) changedClaim(f *fileData, c *claimRec) (store.PutResult, error)
 		in.Origin = store.OriginExtracted
 	}
 	if old.QAID == in.QAID && old.Position == in.Position && old.Triplet == in.Triplet && old.Text == in.Text &&
-		old.Origin == in.Origin && old.AddedBy == in.AddedBy && sameMap(old.Predictions, in.Predictions) {
+		old.Origin == in.Origin && old.AddedBy == in.AddedBy && sameMap(old.Predictions, in.Predictions) &&
+		// A claim stored before extractors were kept has none: not a change.
+		(old.Extractor == "" || old.Extractor == in.Extractor) {
 		return store.Unchanged, nil
 	}
 	if !w.opt.Update {

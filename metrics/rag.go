@@ -57,6 +57,15 @@ func (s RAGScores) Values() []float64 {
 		s.Hallucination, s.SelfKnowledge, s.Faithfulness}
 }
 
+// Minus is s − o, metric by metric.
+func (s RAGScores) Minus(o RAGScores) RAGScores {
+	a, b := s.Values(), o.Values()
+	for i := range a {
+		a[i] -= b[i]
+	}
+	return ragFromValues(a)
+}
+
 func ragFromValues(v []float64) RAGScores {
 	return RAGScores{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]}
 }

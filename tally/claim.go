@@ -41,6 +41,9 @@ const (
 	AttrOrigin   = "origin"   // "extracted" | "annotator"
 	AttrAddedBy  = "added_by" // annotator id of an added claim
 	AttrPosition = "position" // order within the answer
+	// AttrExtractor names the extractor whose output the claim is ("" when
+	// the input did not say).
+	AttrExtractor = "extractor"
 )
 
 func init() {
