@@ -346,7 +346,8 @@ var ragcheckerKept = map[string]bool{"gt_answer": true, "gt_answer_claims": true
 // Options.System, else the file's base name. Ids: the response's pair is
 // <source>/<query_id> when the system is the source (both defaulted: the
 // file's name), else <source>/<system>/<query_id>; its claims <pair>-c<n>;
-// the ground-truth answer's pair <source>/<query_id>/gt and its claims
+// the ground-truth answer's pair <source>/<query_id>/gt (its context unit
+// <source>/<query_id>/gt/answer: the answer) and its claims
 // <source>/<query_id>-g<n> (n from 1, in file order).
 func parseRAGChecker(f *fileData, t *textReader) error {
 	source, system := f.opt.Source, f.opt.System
@@ -459,7 +460,10 @@ func (f *fileData) ragcheckerRecord(r *rec, source, system string) error {
 		if strings.TrimSpace(gtAnswer) == "" {
 			return r.errf("gt_answer", "missing: the ground-truth answer of its gt_answer_claims")
 		}
+		// Its one context unit is the answer itself: what its claims were
+		// extracted from, and what the claim screen shows them against.
 		gt = store.QAPair{ID: source + "/" + id + "/gt", Source: source, Question: q.Question, Answer: gtAnswer}
+		gt.Contexts = []store.Context{{ID: gt.ID + "/answer", Text: gtAnswer}}
 		if err := f.addPair(r.at, "query_id", gt, false, 0); err != nil {
 			return err
 		}

@@ -268,8 +268,9 @@ func TestRAGChecker(t *testing.T) {
 	if f.Format != FormatRAGChecker || f.QA.Added != 4 || f.Claims.Added != 46 || len(f.UnknownKeys) != 0 {
 		t.Fatalf("summary %+v", f)
 	}
-	if n := count(t, s, "SELECT COUNT(*) FROM context_units"); n != 7 {
-		t.Fatalf("context units %d, want 7", n)
+	// 4 + 3 retrieved chunks, and each ground-truth answer as its pair's context.
+	if n := count(t, s, "SELECT COUNT(*) FROM context_units"); n != 9 {
+		t.Fatalf("context units %d, want 9", n)
 	}
 	for _, c := range []struct {
 		qa     string
