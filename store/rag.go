@@ -188,3 +188,24 @@ func (s *Store) answerClaims(pair string, aid int64) (ids, validity []string, er
 		})
 	return ids, validity, err
 }
+
+// RAGResultsByPair reads every stored result by the ext id of its
+// response's pair, for the native export, which writes them back with the
+// pairs.
+func (x *Snapshot) RAGResultsByPair() (map[string]RAGResult, error) {
+	out := map[string]RAGResult{}
+	err := eachRow(x.q, `SELECT i.ext_id, r.system, r.query_id, COALESCE(a.ext_id,''), COALESCE(r.answer2response,''), COALESCE(r.response2answer,''),
+			COALESCE(r.retrieved2response,''), COALESCE(r.retrieved2answer,'')
+		FROM rag_results r JOIN items i ON i.id=r.item_id LEFT JOIN items a ON a.id=r.answer_item_id`, nil,
+		func(sc func(...any) error) error {
+			var pair string
+			var r RAGResult
+			if err := sc(&pair, &r.System, &r.QueryID, &r.AnswerPair, &r.AnswerToResponse, &r.ResponseToAnswer,
+				&r.RetrievedToResponse, &r.RetrievedToAnswer); err != nil {
+				return err
+			}
+			out[pair] = r
+			return nil
+		})
+	return out, err
+}
