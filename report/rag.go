@@ -20,6 +20,8 @@ type RAGOptions struct {
 	// Expert names the annotator whose claim_validity labels of the
 	// ground-truth claims give the expert figures; "" for none.
 	Expert string
+	// Adjudicated takes the adjudicated labels instead (Expert "").
+	Adjudicated bool
 	// Systems keeps only these systems; nil for every one.
 	Systems []string
 }
@@ -85,7 +87,17 @@ func (a *ragAcc) group(expert bool) *RAGGroup {
 
 // RAG computes the report from the stored results.
 func RAG(s *store.Store, o RAGOptions) (*RAGReport, error) {
-	rows, err := s.RAGResults(o.Expert)
+	var rows []store.RAGRow
+	var err error
+	switch {
+	case o.Adjudicated && o.Expert != "":
+		return nil, fmt.Errorf("--expert and --adjudicated: choose one")
+	case o.Adjudicated:
+		rows, err = s.RAGResultsAdjudicated()
+		o.Expert = adjudicatedName
+	default:
+		rows, err = s.RAGResults(o.Expert)
+	}
 	if err != nil {
 		return nil, err
 	}

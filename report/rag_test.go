@@ -170,3 +170,35 @@ func squeeze(s string) string {
 	}
 	return b.String()
 }
+
+// TestRAGReportAdjudicated: --adjudicated reads the lead's final labels of
+// the ground-truth claims, not an annotator's.
+func TestRAGReportAdjudicated(t *testing.T) {
+	s := openStore(t)
+	if _, err := importer.Import(s, []string{"../importer/testdata/ragchecker_checking_outputs.json"}, importer.Options{Source: "NILE", System: "e5"}); err != nil {
+		t.Fatal(err)
+	}
+	labels := filepath.Join(t.TempDir(), "l.jsonl")
+	os.WriteFile(labels, []byte(`{"annotator":"jo","item":"NILE/1-g3","field":"claim_validity","value":"incorrect"}
+{"annotator":"lead","role":"adjudicate","item":"NILE/1-g3","field":"claim_validity","value":"correct"}
+{"annotator":"lead","role":"adjudicate","item":"NILE/1-g6","field":"claim_validity","value":"incorrect"}
+`), 0o644)
+	if _, err := importer.Import(s, []string{labels}, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := RAG(s, RAGOptions{Adjudicated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := rep.Systems["e5"]
+	if rep.Expert != "adjudicated" || *sys.RemovedClaims != 1 || *sys.JudgedClaims != 2 {
+		t.Fatalf("expert %q removed %d judged %d", rep.Expert, *sys.RemovedClaims, *sys.JudgedClaims)
+	}
+	// Result 1 without claim 6 (entailed by the response and by chunks 0
+	// and 2): recall 5/7; result 0 unchanged (recall 1/2). By hand from the
+	// file's response2answer.
+	near(t, "recall", sys.Expert.Recall, (0.5+5.0/7)/2, 1e-12)
+	if _, err := RAG(s, RAGOptions{Adjudicated: true, Expert: "jo"}); err == nil {
+		t.Error("--expert with --adjudicated")
+	}
+}

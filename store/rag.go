@@ -102,7 +102,17 @@ type RAGRow struct {
 // RAGResults lists the stored results in import order, with the
 // ground-truth claims' claim_validity by annotator expert ("" for none).
 func (s *Store) RAGResults(expert string) ([]RAGRow, error) {
+	return s.ragResults(expert, RoleAnnotate)
+}
+
+// RAGResultsAdjudicated is RAGResults with the adjudicated labels.
+func (s *Store) RAGResultsAdjudicated() ([]RAGRow, error) { return s.ragResults("", RoleAdjudicate) }
+
+func (s *Store) ragResults(expert, role string) ([]RAGRow, error) {
 	var aid int64 = -1
+	if role == RoleAdjudicate {
+		aid = 0 // adjudicated labels are kept under annotator 0
+	}
 	if expert != "" {
 		err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", expert).Scan(&aid)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -141,7 +151,7 @@ func (s *Store) RAGResults(expert string) ([]RAGRow, error) {
 		c := byAnswer[a]
 		if c == nil {
 			c = &claims{}
-			if c.ids, c.validity, err = s.answerClaims(a, aid); err != nil {
+			if c.ids, c.validity, err = s.answerClaims(a, aid, role); err != nil {
 				return nil, err
 			}
 			byAnswer[a] = c
@@ -153,13 +163,13 @@ func (s *Store) RAGResults(expert string) ([]RAGRow, error) {
 
 // answerClaims lists the claims of pair ext id in position order and the
 // counted claim_validity annotator aid gave each.
-func (s *Store) answerClaims(pair string, aid int64) (ids, validity []string, err error) {
+func (s *Store) answerClaims(pair string, aid int64, role string) (ids, validity []string, err error) {
 	var pid int64
 	if err := s.db.QueryRow("SELECT id FROM items WHERE ext_id=? AND kind='qa'", pair).Scan(&pid); err != nil {
 		return nil, nil, err
 	}
 	parent := map[string]string{}
-	err = eachRow(s.db, "SELECT field, value FROM current_labels WHERE role='annotate' AND annotator_id=? AND item_id=?", []any{aid, pid},
+	err = eachRow(s.db, "SELECT field, value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=?", []any{role, aid, pid},
 		func(sc func(...any) error) error {
 			var f, v string
 			if err := sc(&f, &v); err != nil {
@@ -173,8 +183,8 @@ func (s *Store) answerClaims(pair string, aid int64) (ids, validity []string, er
 	}
 	gated := schema.ParentGate(schema.KindClaim, parent) != ""
 	err = eachRow(s.db, `SELECT i.ext_id, COALESCE(l.value,'') FROM items i JOIN claims c ON c.item_id=i.id
-		LEFT JOIN current_labels l ON l.item_id=i.id AND l.role='annotate' AND l.annotator_id=? AND l.field=?
-		WHERE i.parent_id=? AND c.origin='extracted' ORDER BY c.position, i.id`, []any{aid, schema.ClaimValidity, pid},
+		LEFT JOIN current_labels l ON l.item_id=i.id AND l.role=? AND l.annotator_id=? AND l.field=?
+		WHERE i.parent_id=? AND c.origin='extracted' ORDER BY c.position, i.id`, []any{role, aid, schema.ClaimValidity, pid},
 		func(sc func(...any) error) error {
 			var id, v string
 			if err := sc(&id, &v); err != nil {

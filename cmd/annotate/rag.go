@@ -32,7 +32,8 @@ decimal; --json gives fractions.
 --expert NAME recomputes every metric without the ground-truth answer
 claims (items <source>/<query_id>-g<n>) that NAME judged incorrect
 (claim_validity), beside the automatic figures, with the difference and the
-number of claims removed. Claims NAME has not judged stay.`,
+number of claims removed. Claims NAME has not judged stay. --adjudicated
+does the same with the adjudicated labels.`,
 			Example: "  annotate rag\n  annotate rag --expert jo\n  annotate rag --systems bm25_gpt4,e5_gpt4 --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
@@ -51,6 +52,7 @@ number of claims removed. Claims NAME has not judged stay.`,
 		}
 		f := cmd.Flags()
 		f.StringVar(&o.Expert, "expert", "", "also the figures without the ground-truth claims this annotator judged incorrect")
+		f.BoolVar(&o.Adjudicated, "adjudicated", false, "as --expert, with the adjudicated labels")
 		f.StringVar(&systems, "systems", "", "comma-separated systems (default: every system)")
 		return cmd
 	})
