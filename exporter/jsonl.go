@@ -16,7 +16,8 @@ import (
 //   - items.jsonl: one QA pair per line with its contexts and claims inside;
 //     claims carry their predictions, and annotator-added claims their
 //     "origin":"annotator" and "added_by". Unknown keys the pair was imported
-//     with are written back at the top level. No labels inside.
+//     with are written back at the top level; a RAGChecker result (its
+//     system and matrices) under "ragchecker". No labels inside.
 //   - labels.jsonl: every current label, one per line, as
 //     {"annotator","item","field","value"}. An adjudicated label is written
 //     under the name of the lead who adjudicated with "role":"adjudicate";
@@ -67,6 +68,13 @@ func (e *exporter) writeItems(dir string) error {
 		return err
 	}
 	opts := store.ExportOptions{AllClaims: true, Systems: e.systems}
+	// RAGChecker results go back with their response's pair (few: one per
+	// checked response).
+	rag, err := e.snap.RAGResultsByPair()
+	if err != nil {
+		f.Close()
+		return err
+	}
 	// Pairs and claims come from two cursors in the same order (pair import
 	// order) and are merged here, so neither side is held in memory.
 	next, stop := iter.Pull2(e.snap.Claims(opts))
@@ -94,6 +102,9 @@ func (e *exporter) writeItems(dir string) error {
 		var xerr error
 		if buf, xerr = appendExtra(buf, q.Extra); xerr != nil {
 			return fmt.Errorf("QA pair %s: its extra keys: %w", q.ID, xerr)
+		}
+		if r, ok := rag[q.ID]; ok {
+			buf = appendRAG(buf, r)
 		}
 		buf = append(buf, '}', '\n')
 		nq++
@@ -208,6 +219,30 @@ func appendNativeClaim(b []byte, c *store.ExportClaim, systems []string) []byte 
 	}
 	if n > 0 {
 		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// appendRAG writes a RAGChecker result as the pair's "ragchecker" object:
+// system, query_id, answer_pair (the ground-truth answer's pair) and the
+// four matrices as stored.
+func appendRAG(b []byte, r store.RAGResult) []byte {
+	b = append(b, `,"ragchecker":{"system":`...)
+	b = appendString(b, r.System)
+	b = append(b, `,"query_id":`...)
+	b = appendString(b, r.QueryID)
+	if r.AnswerPair != "" {
+		b = append(b, `,"answer_pair":`...)
+		b = appendString(b, r.AnswerPair)
+	}
+	for _, m := range [][2]string{{"answer2response", r.AnswerToResponse}, {"response2answer", r.ResponseToAnswer},
+		{"retrieved2response", r.RetrievedToResponse}, {"retrieved2answer", r.RetrievedToAnswer}} {
+		if m[1] != "" {
+			b = append(b, ',')
+			b = appendString(b, m[0])
+			b = append(b, ':')
+			b = append(b, m[1]...)
+		}
 	}
 	return append(b, '}')
 }

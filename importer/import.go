@@ -36,9 +36,12 @@ type Options struct {
 	Annotator string
 	// Run names the run of a TREC run file instead of its tag (trec.go).
 	Run string
-	// System and Condition name the system and condition of generated
-	// answers whose rows do not say, or say otherwise (release.go).
-	System, Condition string
+	// System names the system of RAGChecker checking outputs (default: the
+	// file's base name) and of CanLegalRAGBench generated answers (default:
+	// the rows' generator); Condition the generated answers' condition
+	// (release.go). Source names the source of RAGChecker outputs, shared by
+	// its systems' files (default: the file's base name).
+	Source, System, Condition string
 	// GuidelinesVersion is recorded with every imported label.
 	GuidelinesVersion string
 	// Progress, when set, gets a progress line rewritten in place (give it

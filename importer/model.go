@@ -28,6 +28,8 @@ type pairRec struct {
 	// does not carry (an hf row has no extra keys; a native line may leave
 	// the language to its source) is no difference from the stored pair.
 	says says
+	// rag is the RAGChecker result whose response the pair is (refchecker.go).
+	rag *store.RAGResult
 }
 
 // says is a set of the optional parts of a QA pair an input carries.
@@ -79,6 +81,8 @@ type fileData struct {
 	opt    Options
 	sum    *FileSummary
 	out    sink
+	// pendingRAG is the RAGChecker result of the pair addRAGPair adds.
+	pendingRAG *store.RAGResult
 }
 
 func newFile(idx int, in *input, format string, opt Options, out sink) *fileData {
@@ -126,7 +130,15 @@ func (f *fileData) addPair(at loc, idField string, q store.QAPair, secondary boo
 			q.Hop = "multi"
 		}
 	}
-	return f.out.pair(f, &pairRec{at: at, idField: idField, q: q, hash: qaHash(q), secondary: secondary, says: s})
+	return f.out.pair(f, &pairRec{at: at, idField: idField, q: q, hash: qaHash(q), secondary: secondary, says: s, rag: f.pendingRAG})
+}
+
+// addRAGPair adds the QA pair of a RAGChecker result's response with the
+// result's matrices, recorded once the pair is written.
+func (f *fileData) addRAGPair(at loc, idField string, q store.QAPair, res *store.RAGResult) error {
+	f.pendingRAG = res
+	defer func() { f.pendingRAG = nil }()
+	return f.addPair(at, idField, q, false, saysExtra)
 }
 
 func (f *fileData) addClaim(at loc, field, idField, pairField string, c store.Claim) error {
@@ -293,7 +305,8 @@ func claimHash(c store.Claim) string {
 		Triplet             [3]string
 		Text, Origin, Added string
 		Predictions         map[string]string
-	}{"claim", c.ID, c.QAID, c.Position, c.Triplet, c.Text, c.Origin, c.AddedBy, c.Predictions})
+		Extractor           string `json:",omitempty"`
+	}{"claim", c.ID, c.QAID, c.Position, c.Triplet, c.Text, c.Origin, c.AddedBy, c.Predictions, c.Extractor})
 }
 
 func hash(v any) string {

@@ -88,10 +88,17 @@ func (f *fileData) nativePair(r *rec) error {
 		return err
 	}
 	labels := r.get("labels") != nil
+	rag, err := nativeRAG(r)
+	if err != nil {
+		return err
+	}
 	keys, extra := r.unknown()
 	f.unknownKeys("", keys)
 	q.Extra = extra
-	if err := f.addPair(r.at, "id", q, false, says); err != nil {
+	f.pendingRAG = rag
+	err = f.addPair(r.at, "id", q, false, says)
+	f.pendingRAG = nil
+	if err != nil {
 		return err
 	}
 	if labels {
@@ -215,4 +222,61 @@ func (f *fileData) claimContent(r *rec, c *store.Claim, what string) error {
 	}
 	c.Predictions, err = f.predictions(r, "predictions")
 	return err
+}
+
+// nativeRAG reads a pair's "ragchecker" object, a RAGChecker result as the
+// native export writes it (system, query_id, answer_pair and the four
+// matrices); nil when the pair has none.
+func nativeRAG(r *rec) (*store.RAGResult, error) {
+	if !r.has("ragchecker") {
+		return nil, nil
+	}
+	raw := r.get("ragchecker")
+	c, err := r.sub("ragchecker", raw)
+	if err != nil {
+		return nil, err
+	}
+	res := &store.RAGResult{}
+	if res.System, err = c.need("system"); err != nil {
+		return nil, err
+	}
+	if res.QueryID, err = c.need("query_id"); err != nil {
+		return nil, err
+	}
+	if res.AnswerPair, err = c.str("answer_pair"); err != nil {
+		return nil, err
+	}
+	for _, m := range []struct {
+		key    string
+		dst    *string
+		matrix bool
+	}{{"answer2response", &res.AnswerToResponse, false}, {"response2answer", &res.ResponseToAnswer, false},
+		{"retrieved2response", &res.RetrievedToResponse, true}, {"retrieved2answer", &res.RetrievedToAnswer, true}} {
+		v := c.get(m.key)
+		if v == nil {
+			continue
+		}
+		var val any
+		var vec []string
+		var mat [][]string
+		if m.matrix {
+			err, val = json.Unmarshal(v, &mat), mat
+		} else {
+			err, val = json.Unmarshal(v, &vec), vec
+		}
+		if err != nil {
+			what := "a list of verdict strings"
+			if m.matrix {
+				what = "a list of lists of verdict strings (one per retrieved chunk)"
+			}
+			return nil, c.errf(m.key, "want %s, got %s", what, kind(v))
+		}
+		b, _ := json.Marshal(val)
+		*m.dst = string(b)
+	}
+	keys, _ := c.unknown()
+	if len(keys) > 0 {
+		return nil, c.errf(keys[0], "unknown key of a RAGChecker result")
+	}
+	return res, nil
 }

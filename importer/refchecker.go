@@ -258,7 +258,7 @@ func parseHuman(f *fileData, t *textReader) error {
 				if err != nil {
 					return err
 				}
-				if err := f.humanClaim(c, q.ID, pos); err != nil {
+				if err := f.humanClaim(c, q.ID, pos, strings.TrimSuffix(k, "_response_kg")); err != nil {
 					return err
 				}
 			}
@@ -267,9 +267,9 @@ func parseHuman(f *fileData, t *textReader) error {
 	})
 }
 
-func (f *fileData) humanClaim(c *rec, qa string, pos int) error {
+func (f *fileData) humanClaim(c *rec, qa string, pos int, extractor string) error {
 	field := strings.TrimSuffix(c.path, ".")
-	cl := store.Claim{ID: qa + "-c" + strconv.Itoa(pos), QAID: qa, Position: pos}
+	cl := store.Claim{ID: qa + "-c" + strconv.Itoa(pos), QAID: qa, Position: pos, Extractor: extractor}
 	switch {
 	case c.has("triplet"):
 		t, err := triplet(c, "triplet", c.get("triplet"))
@@ -331,24 +331,53 @@ var ragcheckerKept = map[string]bool{"gt_answer": true, "gt_answer_claims": true
 
 // parseRAGChecker reads RAGChecker's checking output {"results":[{query_id,
 // query, gt_answer, response, retrieved_context:[{doc_id,text}],
-// response_claims:[[h,r,t]…], retrieved2response, …}]} and its checking
-// input {"input_data":[…]} (the same records before checking): QA pairs (the
-// response as the answer, the retrieved chunks as contexts), their claims,
-// and retrieved2response[claim][chunk] merged into a prediction of
-// RAGCheckerSystem per claim.
+// response_claims:[[h,r,t]…], gt_answer_claims, answer2response,
+// response2answer, retrieved2response, retrieved2answer, …}]} and its
+// checking input {"input_data":[…]} (the same records before checking).
+// Per result: a QA pair for the system's response (the retrieved chunks as
+// contexts) with its claims, retrieved2response[claim][chunk] merged into a
+// prediction of RAGCheckerSystem per claim; a QA pair for the ground-truth
+// answer (shared by every system's result for the query) with the
+// ground-truth claims, which an expert can judge; and the four matrices as
+// imported (store.RAGResult), which `annotate rag` computes RAGChecker's
+// metrics from.
+//
+// The source is Options.Source, else the file's base name; the system
+// Options.System, else the file's base name. Ids: the response's pair is
+// <source>/<query_id> when the system is the source (both defaulted: the
+// file's name), else <source>/<system>/<query_id>; its claims <pair>-c<n>;
+// the ground-truth answer's pair <source>/<query_id>/gt (its context unit
+// <source>/<query_id>/gt/answer: the answer) and its claims
+// <source>/<query_id>-g<n> (n from 1, in file order).
 func parseRAGChecker(f *fileData, t *textReader) error {
-	base := baseName(f.name)
+	source, system := f.opt.Source, f.opt.System
+	if source == "" {
+		source = baseName(f.name)
+	}
+	if system == "" {
+		system = baseName(f.name)
+	}
 	return f.eachDocRecord(t, []string{"results", "input_data"}, `a RAGChecker file is {"results":[…]} (checking output) or {"input_data":[…]} (checking input)`,
 		func(string, []byte) error { return nil }, // "metrics" of the whole run
-		func(r *rec) error { return f.ragcheckerRecord(r, base) })
+		func(r *rec) error { return f.ragcheckerRecord(r, source, system) })
 }
 
-func (f *fileData) ragcheckerRecord(r *rec, base string) error {
+// ragMatrixKeys are RAGChecker's four checking outputs.
+var ragMatrixKeys = []string{"answer2response", "response2answer", "retrieved2response", "retrieved2answer"}
+
+func (f *fileData) ragcheckerRecord(r *rec, source, system string) error {
+	if err := printable(r.at, "system", "the system name", system); err != nil {
+		return err
+	}
 	id, err := r.needID("query_id")
 	if err != nil {
 		return err
 	}
-	q := store.QAPair{ID: base + "/" + id, Source: base, AsGiven: true} // a system response: not under review
+	pairID := source + "/" + id
+	if system != source {
+		pairID = source + "/" + system + "/" + id
+	}
+	q := store.QAPair{ID: pairID, Source: source, AsGiven: true} // a system response: not under review
 	if q.Question, err = r.need("query"); err != nil {
 		return err
 	}
@@ -386,9 +415,8 @@ func (f *fileData) ragcheckerRecord(r *rec, base string) error {
 	if err != nil {
 		return err
 	}
-	if checked != nil && len(checked) != len(claims) {
-		return r.errf("retrieved2response", "has %d rows for %d response claims", len(checked), len(claims))
-	}
+	// The pair keeps what it does not read itself (the ground-truth side,
+	// the matrices, the per-result metrics) as before: its hash covers them.
 	keys, extra := r.unknown()
 	var odd []string
 	for _, k := range keys {
@@ -398,7 +426,55 @@ func (f *fileData) ragcheckerRecord(r *rec, base string) error {
 	}
 	f.unknownKeys("", odd)
 	q.Extra = extra
-	if err := f.addPair(r.at, "query_id", q, false, saysExtra); err != nil {
+	gtClaims, err := r.array("gt_answer_claims")
+	if err != nil {
+		return err
+	}
+	gtAnswer, err := r.str("gt_answer")
+	if err != nil {
+		return err
+	}
+	// The matrices, checked against the claims and chunks they cross.
+	rows := map[string]int{"answer2response": len(claims), "response2answer": len(gtClaims),
+		"retrieved2response": len(claims), "retrieved2answer": len(gtClaims)}
+	claimsKey := map[string]string{"answer2response": "response_claims", "response2answer": "gt_answer_claims",
+		"retrieved2response": "response_claims", "retrieved2answer": "gt_answer_claims"}
+	matrices := map[string]string{}
+	for _, k := range ragMatrixKeys {
+		if !r.has(k) || kind(r.get(k)) == "null" {
+			continue
+		}
+		cols := -1 // a vector
+		if strings.HasPrefix(k, "retrieved2") {
+			cols = len(ctxs)
+		}
+		js, err := ragMatrix(r, k, rows[k], cols, claimsKey[k])
+		if err != nil {
+			return err
+		}
+		matrices[k] = js
+	}
+	// The ground-truth answer's pair first: the response's result refers to it.
+	var gt store.QAPair
+	if len(gtClaims) > 0 {
+		if strings.TrimSpace(gtAnswer) == "" {
+			return r.errf("gt_answer", "missing: the ground-truth answer of its gt_answer_claims")
+		}
+		// Its one context unit is the answer itself: what its claims were
+		// extracted from, and what the claim screen shows them against.
+		gt = store.QAPair{ID: source + "/" + id + "/gt", Source: source, Question: q.Question, Answer: gtAnswer, AsGiven: true} // the dataset's ground truth: its claims are asked at once
+		gt.Contexts = []store.Context{{ID: gt.ID + "/answer", Text: gtAnswer}}
+		if err := f.addPair(r.at, "query_id", gt, false, 0); err != nil {
+			return err
+		}
+	}
+	res := &store.RAGResult{System: system, QueryID: id, AnswerPair: gt.ID,
+		AnswerToResponse: matrices["answer2response"], ResponseToAnswer: matrices["response2answer"],
+		RetrievedToResponse: matrices["retrieved2response"], RetrievedToAnswer: matrices["retrieved2answer"]}
+	if len(matrices) == 0 {
+		res = nil // a checking input: nothing checked yet
+	}
+	if err := f.addRAGPair(r.at, "query_id", q, res); err != nil {
 		return err
 	}
 	for n, raw := range claims {
@@ -425,5 +501,60 @@ func (f *fileData) ragcheckerRecord(r *rec, base string) error {
 			return err
 		}
 	}
+	for n, raw := range gtClaims {
+		field := fmt.Sprintf("gt_answer_claims[%d]", n)
+		cl, err := claimValue(r, field, raw)
+		if err != nil {
+			return err
+		}
+		cl.ID, cl.QAID, cl.Position = source+"/"+id+"-g"+strconv.Itoa(n+1), gt.ID, n+1
+		if err := f.addClaim(r.at, field, field, "", cl); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// ragMatrix reads one of RAGChecker's checking outputs: a verdict per claim
+// (cols < 0) or, per claim, a verdict per retrieved chunk; each verdict a
+// string, kept verbatim (RAGChecker counts exactly "Entailment"). It
+// returns the matrix as compact JSON.
+func ragMatrix(r *rec, key string, rows, cols int, claimsKey string) (string, error) {
+	list, err := r.array(key)
+	if err != nil {
+		return "", err
+	}
+	if len(list) != rows {
+		return "", r.errf(key, "has %d rows for the %d claims of %s", len(list), rows, claimsKey)
+	}
+	var out any
+	if cols < 0 {
+		vs := make([]string, len(list))
+		for i, raw := range list {
+			if json.Unmarshal(raw, &vs[i]) != nil {
+				return "", r.errf(fmt.Sprintf("%s[%d]", key, i), "want a verdict string, got %s", kind(raw))
+			}
+		}
+		out = vs
+	} else {
+		m := make([][]string, len(list))
+		for i, raw := range list {
+			var row []json.RawMessage
+			if json.Unmarshal(raw, &row) != nil || row == nil {
+				return "", r.errf(fmt.Sprintf("%s[%d]", key, i), "want a list of verdicts (one per retrieved chunk), got %s", kind(raw))
+			}
+			if len(row) != cols {
+				return "", r.errf(fmt.Sprintf("%s[%d]", key, i), "has %d verdicts for the %d chunks of retrieved_context", len(row), cols)
+			}
+			m[i] = make([]string, len(row))
+			for j, e := range row {
+				if json.Unmarshal(e, &m[i][j]) != nil {
+					return "", r.errf(fmt.Sprintf("%s[%d][%d]", key, i, j), "want a verdict string, got %s", kind(e))
+				}
+			}
+		}
+		out = m
+	}
+	b, err := json.Marshal(out)
+	return string(b), err
 }

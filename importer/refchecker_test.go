@@ -1,10 +1,14 @@
 package importer
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -260,11 +264,13 @@ func TestRAGChecker(t *testing.T) {
 	s := openDB(t)
 	sum := mustImport(t, s, []string{testdata("ragchecker_checking_outputs.json")}, Options{})
 	f := sum.Files[0]
-	if f.Format != FormatRAGChecker || f.QA.Added != 2 || f.Claims.Added != 16 || len(f.UnknownKeys) != 0 {
+	// Two responses with 11 + 5 claims, two ground-truth answers with 22 + 8.
+	if f.Format != FormatRAGChecker || f.QA.Added != 4 || f.Claims.Added != 46 || len(f.UnknownKeys) != 0 {
 		t.Fatalf("summary %+v", f)
 	}
-	if n := count(t, s, "SELECT COUNT(*) FROM context_units"); n != 7 {
-		t.Fatalf("context units %d, want 7", n)
+	// 4 + 3 retrieved chunks, and each ground-truth answer as its pair's context.
+	if n := count(t, s, "SELECT COUNT(*) FROM context_units"); n != 9 {
+		t.Fatalf("context units %d, want 9", n)
 	}
 	for _, c := range []struct {
 		qa     string
@@ -299,5 +305,144 @@ func TestRAGChecker(t *testing.T) {
 	ref, _ = s.Resolve("ragchecker_checking_inputs/1")
 	if q, _ := s.QA(ref.ItemID); !strings.HasPrefix(q.Answer, "The flag of the Democratic Republic of the Congo (DRC) features") || len(q.Contexts) != 3 {
 		t.Fatalf("QA %+v", q)
+	}
+}
+
+// ragVariant writes RAGChecker's example checking output, changed by edit,
+// to dir/name.
+func ragVariant(t *testing.T, dir, name string, edit func(results []map[string]any)) string {
+	t.Helper()
+	b, err := os.ReadFile(testdata("ragchecker_checking_outputs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var results []map[string]any
+	for _, r := range doc["results"].([]any) {
+		results = append(results, r.(map[string]any))
+	}
+	if edit != nil {
+		edit(results)
+	}
+	out, _ := json.Marshal(doc)
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRAGCheckerMatrices: the four matrices are stored as the file has
+// them, per system; the ground-truth claims are claim items
+// <source>/<query_id>-g<n> that two systems' files of one source share; a
+// changed ground-truth claim, or a matrix that does not fit its claims and
+// chunks, is refused with the file, record and field, and changes nothing.
+func TestRAGCheckerMatrices(t *testing.T) {
+	s := openDB(t)
+	dir := t.TempDir()
+	a := ragVariant(t, dir, "bm25_gpt4.json", nil)
+	sum := mustImport(t, s, []string{a}, Options{Source: "NILE"})
+	if f := sum.Files[0]; f.QA.Added != 4 || f.Claims.Added != 46 {
+		t.Fatalf("summary %+v", f)
+	}
+	rows, err := s.RAGResults("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Pair != "NILE/bm25_gpt4/0" || rows[0].System != "bm25_gpt4" || rows[0].Source != "NILE" ||
+		rows[0].AnswerPair != "NILE/0/gt" || len(rows[0].AnswerClaims) != 22 || rows[0].AnswerClaims[0] != "NILE/0-g1" ||
+		rows[1].AnswerClaims[7] != "NILE/1-g8" {
+		t.Fatalf("rows %+v", rows)
+	}
+	// Stored as imported: the first result's matrices are the file's.
+	var file struct {
+		Results []metrics.RAGMatrices `json:"results"`
+	}
+	b, _ := os.ReadFile(a)
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		var got metrics.RAGMatrices
+		for _, m := range []struct {
+			js  string
+			dst any
+		}{{r.AnswerToResponse, &got.AnswerToResponse}, {r.ResponseToAnswer, &got.ResponseToAnswer},
+			{r.RetrievedToResponse, &got.RetrievedToResponse}, {r.RetrievedToAnswer, &got.RetrievedToAnswer}} {
+			if err := json.Unmarshal([]byte(m.js), m.dst); err != nil {
+				t.Fatalf("result %d: %q: %v", i, m.js, err)
+			}
+		}
+		if !reflect.DeepEqual(got, file.Results[i]) {
+			t.Errorf("result %d stored %+v, the file has %+v", i, got, file.Results[i])
+		}
+	}
+	// The ground-truth claim as the extractor gave it.
+	ref, err := s.Resolve("NILE/0-g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := s.Claim(ref.ItemID); c.QAID != "NILE/0/gt" || c.Position != 1 || c.Triplet != [3]string{"The Nile", "is", "a major north-flowing river"} {
+		t.Fatalf("claim %+v", c)
+	}
+
+	// A second system's file of the same source: its responses are new, the
+	// ground-truth answers and claims are the same items.
+	b2 := ragVariant(t, dir, "e5_gpt4.json", nil)
+	sum = mustImport(t, s, []string{b2}, Options{Source: "NILE"})
+	if f := sum.Files[0]; f.QA.Added != 2 || f.QA.Unchanged != 2 || f.Claims.Added != 16 || f.Claims.Unchanged != 30 {
+		t.Fatalf("second system %+v", f)
+	}
+	if n := count(t, s, "SELECT COUNT(*) FROM rag_results"); n != 4 {
+		t.Fatalf("%d results, want 4", n)
+	}
+	// Importing it again changes nothing.
+	if sum = mustImport(t, s, []string{b2}, Options{Source: "NILE"}); !sum.NoOp() {
+		t.Fatalf("re-import %+v", sum.Files[0])
+	}
+
+	before := count(t, s, "SELECT COUNT(*) FROM items") + 1000*count(t, s, "SELECT COUNT(*) FROM rag_results")
+	for _, c := range []struct {
+		name string
+		edit func([]map[string]any)
+		want string
+	}{
+		{"changed_gt.json", func(rs []map[string]any) {
+			rs[0]["gt_answer_claims"].([]any)[0] = []any{"The Nile", "is", "a minor river"}
+		}, `changed_gt.json: record 0: field "gt_answer_claims[0]": item "NILE/0-g1" is already in the database with different content`},
+		{"short_row.json", func(rs []map[string]any) {
+			rs[1]["retrieved2answer"].([]any)[3] = []any{"Entailment", "Neutral"}
+		}, `short_row.json: record 1: field "retrieved2answer[3]": has 2 verdicts for the 3 chunks of retrieved_context`},
+		{"rows.json", func(rs []map[string]any) {
+			rs[1]["response2answer"] = []any{"Entailment"}
+		}, `rows.json: record 1: field "response2answer": has 1 rows for the 8 claims of gt_answer_claims`},
+		{"verdict.json", func(rs []map[string]any) {
+			rs[0]["answer2response"].([]any)[2] = 1
+		}, `verdict.json: record 0: field "answer2response[2]": want a verdict string, got a number`},
+	} {
+		p := ragVariant(t, dir, c.name, c.edit)
+		_, err := Import(s, []string{p}, Options{Source: "NILE"})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+	if after := count(t, s, "SELECT COUNT(*) FROM items") + 1000*count(t, s, "SELECT COUNT(*) FROM rag_results"); after != before {
+		t.Errorf("the refused imports changed the database: %d → %d", before, after)
+	}
+	// A changed matrix under an existing response is refused, --update
+	// replaces it.
+	changed := ragVariant(t, dir, "e5_gpt4.json", func(rs []map[string]any) {
+		rs[0]["retrieved2response"].([]any)[1] = []any{"Entailment", "Neutral", "Neutral", "Neutral"}
+	})
+	if _, err := Import(s, []string{changed}, Options{Source: "NILE"}); err == nil || !strings.Contains(err.Error(), `record 0: field "retrieved2response": the result of "NILE/e5_gpt4/0" is already in the database with other content`) {
+		t.Errorf("changed matrix: %v", err)
+	}
+	mustImport(t, s, []string{changed}, Options{Source: "NILE", Update: true})
+	rows, _ = s.RAGResults("")
+	if !strings.HasPrefix(rows[2].RetrievedToResponse, `[["Neutral","Entailment","Neutral","Neutral"],["Entailment","Neutral"`) {
+		t.Errorf("after --update: %s", rows[2].RetrievedToResponse)
 	}
 }

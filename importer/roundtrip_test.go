@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -78,5 +79,42 @@ func TestOwnExportReimportsUnchanged(t *testing.T) {
 	_, err = Import(s, []string{filepath.Join(dir, "hf")}, Options{})
 	if err == nil || !strings.Contains(err.Error(), rows+`:1: field "id": item "gdpr-001-c1" is already in the database with different content`) {
 		t.Fatalf("changed row: %v", err)
+	}
+}
+
+// The native backup keeps RAGChecker's results: exported with their
+// responses' pairs ("ragchecker"), imported into a fresh database they are
+// the same rows, and into the original one nothing changes.
+func TestRAGCheckerNativeRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	s := openDB(t)
+	mustImport(t, s, []string{testdata("ragchecker_checking_outputs.json")}, Options{Source: "NILE", System: "bm25"})
+	labels := writeFile(t, dir, "jo.jsonl", `{"annotator":"jo","item":"NILE/0-g1","field":"claim_validity","value":"incorrect"}`+"\n")
+	mustImport(t, s, []string{labels}, Options{})
+	out := filepath.Join(dir, "backup")
+	if _, err := exporter.Export(context.Background(), s, exporter.Options{Format: "jsonl", Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.RAGResults("jo")
+	if err != nil || len(want) != 2 {
+		t.Fatalf("%d results, %v", len(want), err)
+	}
+	if sum := mustImport(t, s, []string{out}, Options{}); !sum.NoOp() {
+		t.Fatalf("into the original: %s", sum)
+	}
+	fresh := openDB(t)
+	mustImport(t, fresh, []string{out}, Options{})
+	got, err := fresh.RAGResults("jo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("after the round trip\n%+v\nwant\n%+v", got, want)
+	}
+	// A malformed result in a native line names its field.
+	bad := writeFile(t, dir, "bad.jsonl", `{"id":"r1","source":"S","question":"Q?","answer":"A.","contexts":[{"id":"r1-p","text":"T."}],`+
+		`"ragchecker":{"system":"x","query_id":"1","answer2response":[["Entailment"]]}}`+"\n")
+	if _, err := Import(fresh, []string{bad}, Options{}); err == nil || !strings.Contains(err.Error(), `bad.jsonl:1: field "ragchecker.answer2response": want a list of verdict strings, got an array`) {
+		t.Errorf("bad result: %v", err)
 	}
 }

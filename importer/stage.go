@@ -151,7 +151,7 @@ func encodeClaim(file int, c *claimRec) []byte {
 	var e encoder
 	e.loc(file, c.at)
 	for _, s := range []string{c.field, c.idField, c.pairField, c.hash, c.c.ID, c.c.QAID,
-		c.c.Triplet[0], c.c.Triplet[1], c.c.Triplet[2], c.c.Text, c.c.Origin, c.c.AddedBy} {
+		c.c.Triplet[0], c.c.Triplet[1], c.c.Triplet[2], c.c.Text, c.c.Origin, c.c.AddedBy, c.c.Extractor} {
 		e.str(s)
 	}
 	e.int(c.c.Position)
@@ -165,7 +165,7 @@ func decodeClaim(b []byte, names func(int) string) (int, *claimRec, error) {
 	file, at := d.loc(names)
 	c.at = at
 	for _, s := range []*string{&c.field, &c.idField, &c.pairField, &c.hash, &c.c.ID, &c.c.QAID,
-		&c.c.Triplet[0], &c.c.Triplet[1], &c.c.Triplet[2], &c.c.Text, &c.c.Origin, &c.c.AddedBy} {
+		&c.c.Triplet[0], &c.c.Triplet[1], &c.c.Triplet[2], &c.c.Text, &c.c.Origin, &c.c.AddedBy, &c.c.Extractor} {
 		*s = d.str()
 	}
 	c.c.Position = d.int()

@@ -240,6 +240,17 @@ func (w *writer) writePair(f *fileData, p *pairRec) error {
 	}
 	f.sum.QA.add(res)
 	w.wrote(q.ID, schema.KindQA, id)
+	if p.rag != nil {
+		if err := w.tx.PutRAGResult(q.ID, *p.rag, w.opt.Update); err != nil {
+			var ch *store.RAGChangedError
+			if errors.As(err, &ch) {
+				e := p.at.errf(ch.Key, "the result of %q is already in the database with other content (use --update to replace it)", q.ID)
+				e.Err = err
+				return e
+			}
+			return storeErr(p.at, p.idField, q.ID, err)
+		}
+	}
 	return nil
 }
 
@@ -374,7 +385,9 @@ func (w *writer) changedClaim(f *fileData, c *claimRec) (store.PutResult, error)
 		in.Origin = store.OriginExtracted
 	}
 	if old.QAID == in.QAID && old.Position == in.Position && old.Triplet == in.Triplet && old.Text == in.Text &&
-		old.Origin == in.Origin && old.AddedBy == in.AddedBy && sameMap(old.Predictions, in.Predictions) {
+		old.Origin == in.Origin && old.AddedBy == in.AddedBy && sameMap(old.Predictions, in.Predictions) &&
+		// A claim stored before extractors were kept has none: not a change.
+		(old.Extractor == "" || old.Extractor == in.Extractor) {
 		return store.Unchanged, nil
 	}
 	if !w.opt.Update {

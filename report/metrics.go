@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -17,7 +18,11 @@ const DefaultSystem = "refchecker"
 type MetricsOptions struct {
 	Selection
 	System string // "" : DefaultSystem
-	CI     bool   // bootstrap intervals for kappa and F1
+	// Extractor restricts the system's side of the response level to the
+	// claims of one extractor (RefChecker's <extractor>_response_kg); "":
+	// every claim.
+	Extractor string
+	CI        bool // bootstrap intervals for kappa and F1
 }
 
 // MetricsReport is `annotate metrics`: the paper's Section 4.3 and Table 3,
@@ -26,6 +31,7 @@ type MetricsReport struct {
 	Annotator    string                   `json:"annotator"`
 	Adjudicated  bool                     `json:"adjudicated"`
 	System       string                   `json:"system"`
+	Extractor    string                   `json:"extractor,omitempty"`
 	Extraction   map[string]*Extraction   `json:"extraction"`
 	Recall       map[string]*Recall       `json:"extraction_recall"`
 	Verification map[string]*Verification `json:"verification"`
@@ -42,6 +48,9 @@ type MetricsReport struct {
 	Bootstrap          *BootstrapInfo            `json:"bootstrap,omitempty"`
 	// Systems lists every system with predictions, to help a mistyped --system.
 	Systems []string `json:"systems"`
+	// Extractors lists the extractors of the claims the system judged in
+	// responses the expert judged ("" for claims whose input named none).
+	Extractors []string `json:"extractors"`
 
 	rows []string // source keys in display order, "all" last
 	show map[string]string
@@ -145,6 +154,10 @@ func Metrics(s *store.Store, o MetricsOptions) (*MetricsReport, error) {
 			return err
 		}
 		rep = computeMetrics(rt, t, o)
+		if o.Extractor != "" && !slices.Contains(rep.Extractors, o.Extractor) {
+			return fmt.Errorf("--extractor %s: system %s judged no claim of that extractor in a response the expert judged (extractors: %s)",
+				o.Extractor, o.System, listOr(rep.Extractors, "none"))
+		}
 		return nil
 	})
 	return rep, err
@@ -155,6 +168,7 @@ func computeMetrics(rt rater, t *tallies, o MetricsOptions) *MetricsReport {
 		Annotator:          rt.name,
 		Adjudicated:        rt.adjudicated,
 		System:             o.System,
+		Extractor:          o.Extractor,
 		Extraction:         map[string]*Extraction{},
 		Recall:             map[string]*Recall{},
 		Verification:       map[string]*Verification{},
@@ -181,13 +195,14 @@ func computeMetrics(rt rater, t *tallies, o MetricsOptions) *MetricsReport {
 	if rt.adjudicated {
 		rep.OpenDisagreements = openDisagreements(t)
 	}
+	extractors := map[string]bool{}
 	add := func(key, show string, src int64, all bool) {
 		rep.rows = append(rep.rows, key)
 		rep.show[key] = show
 		rep.Extraction[key] = extraction(rt, t, src, all)
 		rep.Recall[key] = recall(rt, t, src, all)
 		rep.Verification[key] = verification(rt, t, src, all, o, rep.UnknownPredictions, all)
-		if rl := responseLevel(rt, t, src, all, o.System); rl != nil {
+		if rl := responseLevel(rt, t, src, all, o.System, o.Extractor, extractors); rl != nil {
 			rep.ResponseLevel[key] = rl
 		}
 	}
@@ -195,6 +210,11 @@ func computeMetrics(rt rater, t *tallies, o MetricsOptions) *MetricsReport {
 		add(src.name, src.label(), src.id, false)
 	}
 	add(allKey, "Total", 0, true)
+	rep.Extractors = []string{}
+	for x := range extractors {
+		rep.Extractors = append(rep.Extractors, x)
+	}
+	slices.Sort(rep.Extractors)
 	return rep
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -12,10 +13,13 @@ import (
 // ResponseLevel is RefChecker's response-level meta-evaluation
 // (benchmark/evaluation/corr.py): a response is factual when every claim is
 // entailed; its hallucination rate is the share of claims not entailed.
-// Over the responses the expert judged at least one claim of (and the
-// system judged some claim of), the system's factual verdicts against the
-// expert's (accuracy, F1 of the factual and of the non-factual class) and
-// the correlation of the two rates.
+// Over the responses the expert judged at least one claim of, in the
+// sources the system judged claims of, the system's factual verdicts
+// against the expert's (accuracy, F1 of the factual and of the non-factual
+// class) and the correlation of the two rates. The system's side is over
+// the claims of one extractor (--extractor) or of all; a response with no
+// such claim the system judged is factual with rate 0, as corr.py counts a
+// response its extractor gave no claim.
 type ResponseLevel struct {
 	Responses int      `json:"responses"`
 	Accuracy  *float64 `json:"accuracy"`
@@ -23,22 +27,40 @@ type ResponseLevel struct {
 	NonFactF1 float64  `json:"nonfact_f1"` // likewise
 	Pearson   *float64 `json:"pearson"`    // null when either rate is constant
 	Spearman  *float64 `json:"spearman"`
+	// WithoutClaims counts the responses with no claim of the system's
+	// side (counted factual, rate 0).
+	WithoutClaims int `json:"responses_without_claims"`
 }
 
 // responsePair is one response's rates: k of n expert-judged claims not
 // entailed, j of m system-judged claims not entailed.
 type responsePair struct{ k, n, j, m int }
 
-func parseResponse(b string) (responsePair, bool) {
-	e, s, ok := strings.Cut(b, "|")
-	if !ok {
-		return responsePair{}, false
-	}
+// parseResponse reads a Response key's B: "k/n" (the response, A "") or
+// "k/n|{extractor:[j,m]}" (a system's rates per extractor). extractor ""
+// pools the extractors; otherwise a response whose extractor has no claim
+// the system judged gets 0/0.
+func parseResponse(b, extractor string) (responsePair, map[string][2]int, bool) {
 	var p responsePair
-	var err1, err2 error
-	p.k, p.n, err1 = fraction(e)
-	p.j, p.m, err2 = fraction(s)
-	return p, err1 == nil && err2 == nil && p.n > 0
+	e, rest, _ := strings.Cut(b, "|")
+	var err error
+	if p.k, p.n, err = fraction(e); err != nil || p.n == 0 {
+		return p, nil, false
+	}
+	if rest == "" {
+		return p, nil, true
+	}
+	var parts map[string][2]int
+	if json.Unmarshal([]byte(rest), &parts) != nil {
+		return p, nil, false
+	}
+	for x, jm := range parts {
+		if extractor == "" || x == extractor {
+			p.j += jm[0]
+			p.m += jm[1]
+		}
+	}
+	return p, parts, true
 }
 
 func fraction(s string) (int, int, error) {
@@ -51,19 +73,64 @@ func fraction(s string) (int, int, error) {
 	return x, y, err
 }
 
-func responseLevel(rt rater, t *tallies, src int64, all bool, system string) *ResponseLevel {
-	var ps []responsePair
-	var counts []int
-	t.each(rt.id, src, all, tally.Response, func(k tally.Key, n int) {
-		if k.A != system {
-			return
-		}
-		if p, ok := parseResponse(k.B); ok {
+// responseCounts gathers the responses of one source as corr.py counts them
+// for system and extractor: each response the expert judged a claim of,
+// with the system's rate over the extractor's claims; a response with no
+// such claim (the extractor gave none, or the system judged none) is
+// factual with rate 0, as corr.py's all([]) and its rate 0. A source the
+// system judged nothing of is left out (ran false). extractors collects the
+// extractors the system judged claims of.
+func responseCounts(rt rater, t *tallies, src int64, system, extractor string, extractors map[string]bool) (ps []responsePair, counts []int, empty int, ran bool) {
+	universe := map[responsePair]int{}
+	judged := map[responsePair]int{}
+	t.each(rt.id, src, false, tally.Response, func(k tally.Key, n int) {
+		switch k.A {
+		case "":
+			if p, _, ok := parseResponse(k.B, ""); ok {
+				universe[p] += n
+			}
+		case system:
+			p, parts, ok := parseResponse(k.B, extractor)
+			if !ok {
+				return
+			}
+			ran = true
+			for x := range parts {
+				extractors[x] = true
+			}
+			judged[responsePair{k: p.k, n: p.n}] += n
+			if p.m == 0 {
+				empty += n
+			}
 			ps = append(ps, p)
 			counts = append(counts, n)
 		}
 	})
-	if len(ps) == 0 {
+	if !ran {
+		return nil, nil, 0, false
+	}
+	for p, n := range universe {
+		if extra := n - judged[p]; extra > 0 {
+			ps = append(ps, p) // j = m = 0
+			counts = append(counts, extra)
+			empty += extra
+		}
+	}
+	return ps, counts, empty, true
+}
+
+func responseLevel(rt rater, t *tallies, src int64, all bool, system, extractor string, extractors map[string]bool) *ResponseLevel {
+	var ps []responsePair
+	var counts []int
+	empty, ran := 0, false
+	for _, s := range t.sources {
+		if !all && s.id != src {
+			continue
+		}
+		p, c, e, ok := responseCounts(rt, t, s.id, system, extractor, extractors)
+		ps, counts, empty, ran = append(ps, p...), append(counts, c...), empty+e, ran || ok
+	}
+	if !ran || len(ps) == 0 {
 		return nil
 	}
 	// A fixed order, so sums come out the same whatever order the map gave.
@@ -71,7 +138,7 @@ func responseLevel(rt rater, t *tallies, src int64, all bool, system string) *Re
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int {
+	slices.SortStableFunc(idx, func(a, b int) int {
 		pa, pb := ps[a], ps[b]
 		return slices.Compare([]int{pa.k, pa.n, pa.j, pa.m}, []int{pb.k, pb.n, pb.j, pb.m})
 	})
@@ -90,7 +157,7 @@ func responseLevel(rt rater, t *tallies, src int64, all bool, system string) *Re
 			sysFact = append(sysFact, p.j == 0)
 		}
 	}
-	rl := &ResponseLevel{Responses: len(gt)}
+	rl := &ResponseLevel{Responses: len(gt), WithoutClaims: empty}
 	same := 0
 	for i := range gtFact {
 		if gtFact[i] == sysFact[i] {
@@ -181,4 +248,19 @@ func ranks(x []float64) []float64 {
 		i = j + 1
 	}
 	return out
+}
+
+// listOr joins names ("" shown as (none named)), or says none.
+func listOr(names []string, none string) string {
+	if len(names) == 0 {
+		return none
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		if n == "" {
+			n = `"" (claims whose file named no extractor)`
+		}
+		out[i] = n
+	}
+	return strings.Join(out, ", ")
 }

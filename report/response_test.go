@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/importer"
@@ -50,5 +51,72 @@ func TestResponseLevelLikeRefChecker(t *testing.T) {
 		near(t, c.key+" NonFact F1", rl.NonFactF1, c.nonfact, 1e-12)
 		near(t, c.key+" Pearson", rl.Pearson, c.pearson, 1e-12)
 		near(t, c.key+" Spearman", rl.Spearman, c.rho, 1e-12)
+	}
+}
+
+// TestResponseLevelExtractors checks the two cases where corr.py's response
+// level differs from pooling every claim of every response: a response its
+// extractor gave no claim counts as factual with rate 0, and --extractor
+// keeps one extractor's claims when one checker ran on several extractors'.
+// The values are what RefChecker's benchmark/evaluation/corr.py computes
+// (its loop body verbatim, on these files, with --checker nli and the
+// --extractor given; scikit-learn 1.2.1, scipy 1.10.1, while developing).
+func TestResponseLevelExtractors(t *testing.T) {
+	s := openStore(t)
+	files := []string{"testdata/extractors/empty_extraction.json", "testdata/extractors/two_extractors.json"}
+	if _, err := importer.Import(s, files, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		key                              string
+		n, empty                         int
+		acc, fact, nonfact, pearson, rho float64
+	}
+	for _, c := range []struct {
+		extractor string
+		rows      []want
+	}{
+		// The gpt4 extractor gave no claim for empty_extraction's r3:
+		// factual, rate 0 (before: left out, accuracy 2/2).
+		{"gpt4", []want{
+			{"empty_extraction", 3, 1, 0.6666666666666666, 0.6666666666666666, 0.6666666666666666, 0.0, 0.0},
+			{"two_extractors", 4, 0, 0.5, 0.5, 0.5, -0.49236596391733095, -0.38888888888888895},
+			{"all", 7, 1, 0.5714285714285714, 0.5714285714285715, 0.5714285714285715, -0.3568171730250014, -0.25021729686848976},
+		}},
+		{"claude2", []want{
+			{"two_extractors", 4, 0, 0.75, 0.6666666666666666, 0.8, 0.8528028654224415, 0.8333333333333335},
+		}},
+		// Pooled: in empty_extraction only gpt4's claims carry nli labels,
+		// so pooling is corr.py with gpt4 there.
+		{"", []want{
+			{"empty_extraction", 3, 1, 0.6666666666666666, 0.6666666666666666, 0.6666666666666666, 0.0, 0.0},
+		}},
+	} {
+		rep, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli", Extractor: c.extractor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(rep.Extractors, ","); got != "claude2,gpt4" {
+			t.Errorf("extractors %q", got)
+		}
+		for _, w := range c.rows {
+			name := c.extractor + " " + w.key
+			rl := rep.ResponseLevel[w.key]
+			if rl == nil {
+				t.Fatalf("%s: no response level", name)
+			}
+			if rl.Responses != w.n || rl.WithoutClaims != w.empty {
+				t.Errorf("%s: %d responses (%d without claims), want %d (%d)", name, rl.Responses, rl.WithoutClaims, w.n, w.empty)
+			}
+			near(t, name+" accuracy", rl.Accuracy, w.acc, 1e-12)
+			near(t, name+" Fact F1", rl.FactF1, w.fact, 1e-12)
+			near(t, name+" NonFact F1", rl.NonFactF1, w.nonfact, 1e-12)
+			near(t, name+" Pearson", rl.Pearson, w.pearson, 1e-12)
+			near(t, name+" Spearman", rl.Spearman, w.rho, 1e-12)
+		}
+	}
+	_, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli", Extractor: "gpt3"})
+	if err == nil || !strings.Contains(err.Error(), "--extractor gpt3: system nli judged no claim of that extractor") || !strings.Contains(err.Error(), "claude2, gpt4") {
+		t.Errorf("unknown extractor: %v", err)
 	}
 }

@@ -323,20 +323,28 @@ func (r *MetricsReport) writeResponseLevel(w io.Writer, labels []string) error {
 	if len(r.ResponseLevel) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\nResponse level (RefChecker's meta-evaluation): %s against the %s\n", r.System, who(r.Annotator, r.Adjudicated))
+	side := "every claim it judged"
+	switch {
+	case r.Extractor != "":
+		side = "the claims of extractor " + r.Extractor
+	case len(r.Extractors) > 1:
+		side = fmt.Sprintf("the claims of %d extractors pooled (%s; --extractor NAME for one, as corr.py)", len(r.Extractors), listOr(r.Extractors, ""))
+	}
+	fmt.Fprintf(w, "\nResponse level (RefChecker's meta-evaluation): %s over %s, against the %s\n", r.System, side, who(r.Annotator, r.Adjudicated))
 	t := newTable(w, labels)
-	t.row("", "responses", "accuracy %", "Fact F1 %", "NonFact F1 %", "Pearson %", "Spearman %")
+	t.row("", "responses", "no claim", "accuracy %", "Fact F1 %", "NonFact F1 %", "Pearson %", "Spearman %")
 	for _, k := range r.rows {
 		rl := r.ResponseLevel[k]
 		if rl == nil {
 			continue
 		}
-		t.row(r.show[k], itoa(rl.Responses), pctOf(rl.Accuracy), pct(rl.FactF1), pct(rl.NonFactF1), pctOf(rl.Pearson), pctOf(rl.Spearman))
+		t.row(r.show[k], itoa(rl.Responses), itoa(rl.WithoutClaims), pctOf(rl.Accuracy), pct(rl.FactF1), pct(rl.NonFactF1), pctOf(rl.Pearson), pctOf(rl.Spearman))
 	}
 	if err := t.flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "a response is factual when every claim is entailed; Pearson and Spearman of the share of claims not entailed.")
+	fmt.Fprintln(w, "a response is factual when every claim is entailed; Pearson and Spearman of the share of claims not entailed;")
+	fmt.Fprintln(w, "no claim: responses without a claim the system judged, counted factual with rate 0 (as corr.py).")
 	return nil
 }
 

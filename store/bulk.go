@@ -90,7 +90,7 @@ func newBulks() [nBulks]*bulk {
 	events.also, events.then = "current_labels", writeCurrent
 	return [nBulks]*bulk{
 		bulkQAPairs:     newBulk("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra,as_given) VALUES ", 9, ""),
-		bulkClaims:      newBulk("claims", "INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by) VALUES ", 8, ""),
+		bulkClaims:      newBulk("claims", "INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by,extractor) VALUES ", 9, ""),
 		bulkPredictions: newBulk("predictions", "INSERT INTO predictions(item_id,system,field,value) VALUES ", 4, ""),
 		bulkEvents:      events,
 		bulkDone:        newBulk("done_items", "INSERT INTO done_items(item_id, annotator_id, gated) VALUES ", 3, ""),

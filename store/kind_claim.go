@@ -15,8 +15,8 @@ import (
 
 func init() {
 	registerAttrs(schema.KindClaim, kindAttrs{
-		names: []string{tally.AttrOrigin, tally.AttrAddedBy, tally.AttrPosition},
-		sql:   "SELECT item_id, origin, COALESCE(added_by, 0), position FROM claims WHERE item_id IN (SELECT value FROM json_each(?))",
+		names: []string{tally.AttrOrigin, tally.AttrAddedBy, tally.AttrPosition, tally.AttrExtractor},
+		sql:   "SELECT item_id, origin, COALESCE(added_by, 0), position, extractor FROM claims WHERE item_id IN (SELECT value FROM json_each(?))",
 	})
 }
 
@@ -81,7 +81,7 @@ func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult
 		addedBy = aid
 	}
 	// Written in bulk with the import's other claims (bulk.go).
-	if err := t.tx.add(bulkClaims, id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy); err != nil {
+	if err := t.tx.add(bulkClaims, id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy, c.Extractor); err != nil {
 		return 0, 0, err
 	}
 	return id, res, t.PutPredictions(id, schema.Entailment, c.Predictions)

@@ -37,6 +37,9 @@ type Claim struct {
 	Text     string    // sub-sentence claims
 	Origin   string    // "extracted" | "annotator"
 	AddedBy  string    // annotator who added it (origin "annotator")
+	// Extractor names the extractor whose output the claim is (RefChecker's
+	// <extractor>_response_kg), "" when the input does not say.
+	Extractor string
 	// Predictions by system name; never loaded for the annotation screens.
 	Predictions map[string]string
 	// Filled on read.

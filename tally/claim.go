@@ -45,6 +45,9 @@ const (
 	// answer is a system response, not under review): its claims are
 	// asked at once.
 	AttrAsGiven = "as_given"
+	// AttrExtractor names the extractor whose output the claim is ("" when
+	// the input did not say).
+	AttrExtractor = "extractor"
 )
 
 func init() {

@@ -1,6 +1,7 @@
 package tally
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -29,9 +30,11 @@ const (
 	RecallAnswers    = "recall_answers"
 	RecallNotChecked = "recall_not_checked"
 	RecallNoClaims   = "recall_no_claims"
-	// Response: A system, B "k/n|j/m": one response with n claims the
-	// expert judged (k of them not entailed) and m claims the system
-	// judged (j not entailed). RefChecker's benchmark/evaluation/corr.py.
+	// Response: one response with n claims the expert judged (k of them not
+	// entailed): A "", B "k/n"; and per system that judged some of its
+	// claims, A the system, B "k/n|{"extractor":[j,m],…}" (m claims of that
+	// extractor judged, j not entailed). RefChecker's
+	// benchmark/evaluation/corr.py.
 	Response = "response"
 )
 
@@ -104,14 +107,17 @@ func validated(counted map[string]string) bool {
 	return counted[schema.QuestionValidity] == "valid" && counted[schema.AnswerCorrectness] == "correct"
 }
 
-// countResponse adds the response-level pair of hallucination rates, as
-// RefChecker's corr.py computes them: over the claims the expert judged,
-// the share not entailed; over the claims the system judged, the same. A
-// response without an expert-judged claim is left out, as corr.py does.
+// countResponse adds the response-level rates, as RefChecker's corr.py
+// computes them: over the claims the expert judged, the share not entailed;
+// over the claims a system judged, the same, per extractor (the claim's
+// AttrExtractor), so a report can pick one extractor's claims or pool them.
+// A response without an expert-judged claim is left out, as corr.py does.
+// Every other response is counted once under system "" (B "k/n"), so a
+// report can count, as corr.py does, a response whose extractor gave no
+// claim (no prediction of the system) as factual with rate 0.
 func countResponse(c *Counter, f *Family, r int64) {
 	n, k := 0, 0
-	type rate struct{ m, j int }
-	bySystem := map[string]*rate{}
+	bySystem := map[string]map[string]*[2]int{} // system -> extractor -> [not entailed, judged]
 	var order []string
 	for i := range f.Children {
 		ch := &f.Children[i]
@@ -128,23 +134,40 @@ func countResponse(c *Counter, f *Family, r int64) {
 			if p.Field != schema.Entailment {
 				continue
 			}
-			s := bySystem[p.System]
-			if s == nil {
-				s = &rate{}
-				bySystem[p.System] = s
+			per := bySystem[p.System]
+			if per == nil {
+				per = map[string]*[2]int{}
+				bySystem[p.System] = per
 				order = append(order, p.System)
 			}
-			s.m++
+			x := ch.Attrs[AttrExtractor]
+			rt := per[x]
+			if rt == nil {
+				rt = &[2]int{}
+				per[x] = rt
+			}
+			rt[1]++
 			if v, _ := schema.Normalize(schema.Entailment, p.Value); v != "entailment" {
-				s.j++
+				rt[0]++
 			}
 		}
 	}
 	if n == 0 {
 		return
 	}
+	c.Add(r, Response, "", fmt.Sprintf("%d/%d", k, n), 1)
 	for _, sys := range order {
-		s := bySystem[sys]
-		c.Add(r, Response, sys, fmt.Sprintf("%d/%d|%d/%d", k, n, s.j, s.m), 1)
+		c.Add(r, Response, sys, fmt.Sprintf("%d/%d|%s", k, n, ResponseParts(bySystem[sys])), 1)
 	}
+}
+
+// ResponseParts encodes a system's rates per extractor as a Response key's
+// tail: a JSON object, extractor -> [not entailed, judged], keys sorted.
+func ResponseParts(per map[string]*[2]int) string {
+	m := make(map[string][2]int, len(per))
+	for x, rt := range per {
+		m[x] = *rt
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
 }

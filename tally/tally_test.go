@@ -47,7 +47,10 @@ func TestComputeByHand(t *testing.T) {
 		"7 label answer_correctness correct": 1, "7 label missed_claims_checked checked": 1,
 		"7 valid_hop  single": 1, "7 valid_generated_category  factual_recall": 1, "7 sigma_a  ": 1, "7 recall_answers  ": 1,
 		// expert: entailment, neutral -> 1 of 2 not entailed; RefChecker: Entailment, contradicted -> 1 of 2.
-		"7 response refchecker 1/2|1/2": 1,
+		// The response once for every system, then per system and
+		// extractor (none here: "").
+		"7 response  1/2":                      1,
+		`7 response refchecker 1/2|{"":[1,2]}`: 1,
 		// jo's claims.
 		"7 label claim_validity correct": 2, "7 label entailment entailment": 1, "7 label entailment neutral": 1,
 		"7 sigma_c  ": 2, "7 verification_step  ready": 2, "7 recall_correct  ": 2,
@@ -221,7 +224,7 @@ func TestParsePattern(t *testing.T) {
 // is recounted only when Version differs, so change Version with the rules
 // (then copy the new fingerprint here).
 func TestVersionFingerprint(t *testing.T) {
-	const want = "4 1f8dc2d18f4a6c48"
+	const want = "5 bb258e75f98fcae0"
 	var lines []string
 	for _, f := range []*Family{demoFamily(), func() *Family {
 		f := demoFamily()

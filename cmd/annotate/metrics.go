@@ -27,7 +27,19 @@ source and overall:
                        confusion matrix (a value outside the three classes
                        goes to a column "other"), precision, recall, F1 and
                        support per class, macro and weighted averages,
-                       accuracy and Cohen's kappa.
+                       accuracy and Cohen's kappa;
+  response level       RefChecker's own meta-evaluation (its
+                       benchmark/evaluation/corr.py), over the responses the
+                       expert judged a claim of: a response is factual when
+                       every claim is entailed, its rate the share not
+                       entailed; accuracy, Fact and NonFact F1, Pearson and
+                       Spearman of the rates, expert against system. A
+                       response with no claim the system judged (its
+                       extractor gave none) is factual with rate 0, as in
+                       corr.py. --extractor NAME keeps the system's verdicts
+                       on that extractor's claims (RefChecker's
+                       <NAME>_response_kg) when the checker ran on several
+                       extractors' claims; without it they are pooled.
 
 Each step says how many claims it left out and why. --ci adds seeded
 bootstrap 95% intervals for kappa and F1. Labels come from --annotator NAME
@@ -47,6 +59,7 @@ or --adjudicated; with neither, from the only annotator.`,
 		}
 		addSelectionFlags(cmd, &o.Selection)
 		cmd.Flags().StringVar(&o.System, "system", report.DefaultSystem, "system whose predictions are verified")
+		cmd.Flags().StringVar(&o.Extractor, "extractor", "", "response level: only the claims of this extractor (RefChecker's <NAME>_response_kg), as corr.py --extractor")
 		cmd.Flags().BoolVar(&o.CI, "ci", false, "bootstrap 95% intervals for kappa and F1 (1000 seeded replicates)")
 		return cmd
 	})
