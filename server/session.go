@@ -228,7 +228,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 		tea.WithoutSignalHandler(), tea.WithContext(ctx))
 	m := tui.New(tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
 		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID})
-	gate := newCommandGate(maxPendingCommands)
+	gate := newCommandGate(maxPendingCommands, pendingPatience)
 	p := tea.NewProgram(boundedModel{m, ctx, gate}, opts...)
 	pty, _, _ := sess.Pty()
 	pumpInput(ctx, sess, pty.Term, p, gate)

@@ -30,14 +30,15 @@ const (
 // commandGate counts a session's commands that have been started (returned
 // by Update or Init) and have not returned.
 type commandGate struct {
-	pending atomic.Int64
-	max     int64
+	pending  atomic.Int64
+	max      int64
+	patience time.Duration
 	mu      sync.Mutex
 	freed   chan struct{} // closed, and replaced, when a command returns
 }
 
-func newCommandGate(max int) *commandGate {
-	return &commandGate{max: int64(max), freed: make(chan struct{})}
+func newCommandGate(max int, patience time.Duration) *commandGate {
+	return &commandGate{max: int64(max), patience: patience, freed: make(chan struct{})}
 }
 
 func (g *commandGate) start() { g.pending.Add(1) }
@@ -52,7 +53,7 @@ func (g *commandGate) done() {
 
 // wait returns once fewer than max commands are pending, patience has
 // passed, or ctx has ended.
-func (g *commandGate) wait(ctx context.Context, patience time.Duration) {
+func (g *commandGate) wait(ctx context.Context) {
 	var timeout <-chan time.Time
 	for g.pending.Load() >= g.max {
 		g.mu.Lock()
@@ -62,7 +63,7 @@ func (g *commandGate) wait(ctx context.Context, patience time.Duration) {
 			return
 		}
 		if timeout == nil {
-			t := time.NewTimer(patience)
+			t := time.NewTimer(g.patience)
 			defer t.Stop()
 			timeout = t.C
 		}
@@ -101,7 +102,7 @@ func pumpInput(ctx context.Context, in io.Reader, term string, p *tea.Program, g
 			if ctx.Err() != nil {
 				continue // drain: the reader must never block on a send
 			}
-			gate.wait(ctx, pendingPatience)
+			gate.wait(ctx)
 			p.Send(ev)
 		}
 	}()
