@@ -33,8 +33,8 @@ type commandGate struct {
 	pending  atomic.Int64
 	max      int64
 	patience time.Duration
-	mu      sync.Mutex
-	freed   chan struct{} // closed, and replaced, when a command returns
+	mu       sync.Mutex
+	freed    chan struct{} // closed, and replaced, when a command returns
 }
 
 func newCommandGate(max int, patience time.Duration) *commandGate {
