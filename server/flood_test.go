@@ -3,12 +3,17 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/annotate-dev/annotate/store"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -163,4 +168,120 @@ func sessionStacks() string {
 		}
 	}
 	return strings.Join(held[:min(len(held), 8)], "\n\n")
+}
+
+// The same flood against the annotate serve process, whose resident memory
+// is what the machine sees, with 8 silent connections held open meanwhile.
+func TestKeyFloodServerProcess(t *testing.T) {
+	const rssKill = 2 << 30 // stop a runaway server before it eats the machine
+	bin := buildAnnotate(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "annotate.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	seed(t, st, 3)
+	keys := map[string]gossh.Signer{}
+	for i := 1; i <= floodClients+1; i++ {
+		keys[fmt.Sprintf("a%d", i)] = newKey(t)
+	}
+	logs := &syncBuffer{}
+	cmd := exec.Command(bin, "serve", "--db", db, "--authorized-keys", writeAuthorizedKeys(t, dir, keys),
+		"--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_ed25519"))
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+		if t.Failed() {
+			t.Logf("server log:\n%s", tail(logs.String()))
+		}
+	})
+	var peak atomic.Uint64
+	go func() {
+		for {
+			select {
+			case <-exited:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			rss, err := procStatus(cmd.Process.Pid, "VmRSS")
+			if err != nil {
+				continue
+			}
+			if rss > peak.Load() {
+				peak.Store(rss)
+			}
+			if rss > rssKill {
+				cmd.Process.Kill()
+				return
+			}
+		}
+	}()
+	waitText(t, logs, "msg=listening")
+	addr := regexp.MustCompile(`msg=listening addr=(\S+)`).FindStringSubmatch(logs.String())[1]
+	host, _, err := loadHostKey(filepath.Join(dir, "host_ed25519"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostKey := host.PublicKey()
+	idle, _ := procStatus(cmd.Process.Pid, "VmRSS")
+
+	terms := make([]*terminal, floodClients)
+	for i := range terms {
+		terms[i] = openTerminalAt(t, addr, hostKey, keys[fmt.Sprintf("a%d", i+1)], 120, 40)
+		terms[i].out.limit(64 << 10)
+		terms[i].waitFor("QA pairs")
+	}
+	flood := bytes.Repeat([]byte("?"), floodBytes)
+	began := time.Now()
+	for _, term := range terms {
+		go term.in.Write(flood)
+	}
+	raw := rawConns(t, addr)
+	for range 8 {
+		banner(raw())
+	}
+	time.Sleep(time.Second)
+	other := time.Now()
+	late := openTerminalAt(t, addr, hostKey, keys[fmt.Sprintf("a%d", floodClients+1)], 120, 40)
+	late.waitFor("QA pairs")
+	lateWait := time.Since(other)
+	late.press("q")
+	late.waitEnd()
+	late.client.Close()
+	time.Sleep(time.Until(began.Add(floodFor)))
+	during := peak.Load()
+	for _, term := range terms {
+		term.client.Close()
+	}
+	for i := 1; i <= floodClients; i++ {
+		waitText(t, logs, fmt.Sprintf("msg=disconnect annotator=a%d ", i))
+	}
+	time.Sleep(3 * time.Second)
+	after, err := procStatus(cmd.Process.Pid, "VmRSS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("server RSS: %d MB idle, peak %d MB during %d clients × %d MiB of ?, %d MB 3 s after they left; "+
+		"an annotator connecting during the flood, with 8 silent connections open, had the screen after %v",
+		idle>>20, during>>20, floodClients, floodBytes>>20, after>>20, lateWait.Round(time.Millisecond))
+	if during > rssBound {
+		t.Errorf("the server's peak RSS was %d MB during the flood, over the %d MB bound", during>>20, rssBound>>20)
+	}
+	// Before the memory of ended sessions was handed back, RSS stayed at
+	// its peak for minutes (430 MB 30 s after the clients left, measured
+	// before the flood was bounded).
+	if after > idle+40<<20 {
+		t.Errorf("the server's RSS was %d MB 3 s after the clients left, %d MB idle", after>>20, idle>>20)
+	}
+	if total, open := sshSessions(t, st); total != floodClients+1 || open != 0 {
+		t.Errorf("%d sessions recorded, %d not ended; want %d, all ended", total, open, floodClients+1)
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -55,15 +56,16 @@ type Config struct {
 
 // Server serves the annotation TUI over SSH.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	keys    map[string]string // fingerprint -> annotator
-	ssh     *ssh.Server
-	ln      *limitListener
-	hostKey gossh.PublicKey
-	served  chan struct{} // closed when ListenAndServe returns
-	probe   time.Duration // how long a second session waits for the first one's client to answer
-	silent  time.Duration // how long a new connection may stay silent (silentTimeout)
+	cfg       Config
+	log       *slog.Logger
+	keys      map[string]string // fingerprint -> annotator
+	ssh       *ssh.Server
+	ln        *limitListener
+	hostKey   gossh.PublicKey
+	served    chan struct{} // closed when ListenAndServe returns
+	probe     time.Duration // how long a second session waits for the first one's client to answer
+	silent    time.Duration // how long a new connection may stay silent (silentTimeout)
+	releasing atomic.Bool   // a release of freed memory is scheduled (releaseMemory)
 
 	mu       sync.Mutex
 	closing  bool

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -64,12 +65,26 @@ func (s *Server) enter() bool {
 	return true
 }
 
-// leave counts a session out.
+// leave counts a session out, and has the memory it used handed back.
 func (s *Server) leave() {
 	s.mu.Lock()
 	s.running--
 	s.mu.Unlock()
 	s.sessions.Done()
+	s.releaseMemory()
+}
+
+// releaseMemory returns the memory freed by ended sessions to the system a
+// second after a session ends (once for the sessions that end within that
+// second). The Go runtime would otherwise hand it back over minutes, and the
+// server would keep the size of its busiest moment.
+func (s *Server) releaseMemory() {
+	if s.releasing.CompareAndSwap(false, true) {
+		time.AfterFunc(time.Second, func() {
+			s.releasing.Store(false)
+			debug.FreeOSMemory()
+		})
+	}
 }
 
 // guard refuses everything that is not an interactive shell: the TUI is the
