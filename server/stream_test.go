@@ -150,8 +150,9 @@ func TestClientThatStopsReadingIsCut(t *testing.T) {
 	}
 	io.WriteString(in, "\r")
 	// Whole new screens of the long context until the 2 MB window is full
-	// and a write waits; the server then cuts the connection.
-	deadline := time.Now().Add(wait)
+	// and a write waits; the server then cuts the connection (some 7 s,
+	// 30 s under the race detector, which slows the drawing).
+	deadline := time.Now().Add(3 * wait)
 	for i := 0; !strings.Contains(f.log.String(), "client stopped reading its terminal"); i++ {
 		if sess.WindowChange(MaxHeight, MaxWidth-i%20*7) != nil {
 			break // cut
