@@ -14,25 +14,33 @@ import (
 // ended programs alive. Here each command runs on a goroutine of its own,
 // and the goroutine Bubble Tea waits on returns as soon as the session's
 // context ends, letting the program go.
+//
+// The commands are also counted in gate, from the Update that returns them
+// until they return, so that the session's input can wait for them
+// (pumpInput).
 type boundedModel struct {
 	tea.Model
-	ctx context.Context
+	ctx  context.Context
+	gate *commandGate
 }
 
-func (b boundedModel) Init() tea.Cmd { return bounded(b.ctx, b.Model.Init()) }
+func (b boundedModel) Init() tea.Cmd { return bounded(b.ctx, b.gate, b.Model.Init()) }
 
 func (b boundedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := b.Model.Update(msg)
-	return boundedModel{m, b.ctx}, bounded(b.ctx, cmd)
+	return boundedModel{m, b.ctx, b.gate}, bounded(b.ctx, b.gate, cmd)
 }
 
-// bounded returns cmd made to return nil once ctx ends. The commands of a
-// batch are bounded one by one (a batch returns its BatchMsg at once).
-func bounded(ctx context.Context, cmd tea.Cmd) tea.Cmd {
+// bounded returns cmd made to return nil once ctx ends, counted in gate
+// until it returns. The commands of a batch are bounded one by one (a
+// batch returns its BatchMsg at once).
+func bounded(ctx context.Context, gate *commandGate, cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil
 	}
+	gate.start()
 	return func() tea.Msg {
+		defer gate.done()
 		type result struct {
 			msg      tea.Msg
 			panicked any
@@ -55,7 +63,7 @@ func bounded(ctx context.Context, cmd tea.Cmd) tea.Cmd {
 			}
 			if batch, ok := r.msg.(tea.BatchMsg); ok {
 				for i := range batch {
-					batch[i] = bounded(ctx, batch[i])
+					batch[i] = bounded(ctx, gate, batch[i])
 				}
 			}
 			return r.msg

@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/annotate-dev/annotate/internal/textsafe"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -76,8 +78,37 @@ func parseKeyLine(line string) (fingerprint, name string, err error) {
 	if name == "" {
 		return "", "", fmt.Errorf("the key has no comment: add the annotator's name after the key, e.g. \"%s AAAA… jo\"", key.Type())
 	}
-	if strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-		return "", "", fmt.Errorf("comment %q: the annotator's name must be one word (it is the name labels are recorded under)", name)
+	if err := checkAnnotatorName(name); err != nil {
+		return "", "", err
 	}
 	return gossh.FingerprintSHA256(key), name, nil
+}
+
+// checkAnnotatorName holds a name from a key's comment to the rules of the
+// names labels are imported under: printable (no control character, no
+// bidirectional control, no line or paragraph separator, valid UTF-8), and
+// no comma, since names are given as comma-separated lists (--assign,
+// --annotators). It must also be one word. The name is quoted with %+q so
+// that the offending character shows as an escape, never raw.
+func checkAnnotatorName(name string) error {
+	refuse := func(why string, pos int) error {
+		return fmt.Errorf("comment %+q: the annotator's name %s (character %d); names must be printable, one word, without commas", name, why, pos)
+	}
+	for i, pos := 0, 1; i < len(name); pos++ {
+		r, size := utf8.DecodeRuneInString(name[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return refuse("is not valid UTF-8", pos)
+		case r == ',':
+			return refuse("has a comma, which separates the names of a list (--assign jo,sam)", pos)
+		case textsafe.IsBidiControl(r):
+			return refuse(fmt.Sprintf("has the bidirectional control %U, which reorders text on a terminal", r), pos)
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			return refuse(fmt.Sprintf("has the control character %U", r), pos)
+		case unicode.IsSpace(r):
+			return refuse("has a space: it must be one word (it is the name labels are recorded under)", pos)
+		}
+	}
+	return nil
 }

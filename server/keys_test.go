@@ -25,13 +25,13 @@ func writeKeys(t *testing.T, text string) string {
 
 func TestParseAuthorizedKeys(t *testing.T) {
 	jo, sam := newKey(t), newKey(t)
-	p := writeKeys(t, "# annotators of the pilot\n\n"+authorizedLine(jo)+" jo\r\nrestrict,no-port-forwarding "+authorizedLine(sam)+" sam\n")
+	p := writeKeys(t, "# annotators of the pilot\n\n"+authorizedLine(jo)+" jo\r\nrestrict,no-port-forwarding "+authorizedLine(sam)+" Søren-李\n")
 	got, err := ParseAuthorizedKeys(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{gossh.FingerprintSHA256(jo.PublicKey()): "jo", gossh.FingerprintSHA256(sam.PublicKey()): "sam"}
-	if len(got) != len(want) || got[gossh.FingerprintSHA256(jo.PublicKey())] != "jo" || got[gossh.FingerprintSHA256(sam.PublicKey())] != "sam" {
+	want := map[string]string{gossh.FingerprintSHA256(jo.PublicKey()): "jo", gossh.FingerprintSHA256(sam.PublicKey()): "Søren-李"}
+	if len(got) != len(want) || got[gossh.FingerprintSHA256(jo.PublicKey())] != "jo" || got[gossh.FingerprintSHA256(sam.PublicKey())] != "Søren-李" {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
@@ -45,6 +45,15 @@ func TestParseAuthorizedKeysErrorsNameTheLine(t *testing.T) {
 		{"restricting option", `from="10.0.0.0/8" ` + jo + " jo\n", `:1: option "from=\"10.0.0.0/8\""`},
 		{"one key two names", jo + " jo\n\n" + jo + " sam\n", `:3: this key is already given to "jo" on line 1`},
 		{"empty", "# nobody yet\n", "no keys"},
+		// The rules of imported annotator names: a bidi override would show
+		// "jo" as another name, a comma would split it in --assign lists.
+		{"bidi override", "# keys\n" + jo + " jo\u202egnp\n", `:2: comment "jo\u202egnp": the annotator's name has the bidirectional control U+202E, which reorders text on a terminal (character 3)`},
+		{"bidi isolate", jo + " \u2066jo\n", `:1: comment "\u2066jo": the annotator's name has the bidirectional control U+2066`},
+		{"comma", jo + " jo,sam\n", `:1: comment "jo,sam": the annotator's name has a comma, which separates the names of a list (--assign jo,sam) (character 3)`},
+		{"C1 control", jo + " jo\u009b31m\n", `:1: comment "jo\u009b31m": the annotator's name has the control character U+009B (character 3)`},
+		{"line separator", jo + " jo\u2028sam\n", `:1: comment "jo\u2028sam": the annotator's name has the control character U+2028`},
+		{"escape", jo + " jo\x1b[2J\n", `:1: comment "jo\x1b[2J": the annotator's name has the control character U+001B`},
+		{"invalid UTF-8", jo + " jo\xff\n", `:1: comment "jo\xff": the annotator's name is not valid UTF-8 (character 3)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := writeKeys(t, c.text)

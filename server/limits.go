@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/ssh"
@@ -24,17 +25,32 @@ const (
 	maxPtyReqLen = 4096 // a pty request's terminal modes take a few hundred bytes
 )
 
-// Defaults of Config.MaxConnections, Config.MaxUnauthenticated and
-// Config.KeepAlive.
+// Defaults of Config.MaxConnections, Config.MaxUnauthenticated,
+// Config.KeepAlive and Config.WriteTimeout.
 const (
 	DefaultMaxConnections     = 32
 	DefaultMaxUnauthenticated = 8
 	DefaultKeepAlive          = 15 * time.Second
+	DefaultWriteTimeout       = 30 * time.Second
 )
 
-// limitListener refuses connections past the caps at once, before the SSH
-// handshake, and tracks the others. Its first Accept tells Shutdown that
-// serving has started.
+// How long a connection may take to log in. A real client sends its
+// version line at once, so one that has said nothing after silentTimeout is
+// closed; the whole login (key exchange and public-key authentication,
+// with an agent or a key passphrase typed) has loginTimeout.
+const (
+	silentTimeout = 5 * time.Second
+	loginTimeout  = 20 * time.Second
+)
+
+// limitListener admits connections within the caps, before the SSH
+// handshake, and tracks them. Connections still logging in have a budget of
+// their own (Config.MaxUnauthenticated): when it is spent, or when every
+// connection slot is taken, a new connection takes the place of the oldest
+// one not logged in, silent ones first, so that connections that never log
+// in cannot lock annotators out; only when every slot is held by a
+// logged-in connection is a new one refused. Its first Accept tells
+// Shutdown that serving has started.
 type limitListener struct {
 	net.Listener
 	s *Server
@@ -60,7 +76,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		tc := &trackedConn{Conn: c, l: l}
+		tc := &trackedConn{Conn: c, l: l, opened: time.Now()}
 		if reason := l.admit(tc); reason != "" {
 			l.s.log.Warn("refused connection", "from", c.RemoteAddr().String(), "reason", reason)
 			c.Close()
@@ -70,19 +86,56 @@ func (l *limitListener) Accept() (net.Conn, error) {
 	}
 }
 
-// admit counts a new connection in, or says why it is refused.
+// admit counts a new connection in, closing the oldest connection not
+// logged in to make room if need be, or says why it is refused.
 func (l *limitListener) admit(c *trackedConn) string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	switch {
-	case len(l.conns) >= l.s.cfg.MaxConnections:
-		return "too many connections (--max-connections)"
-	case l.unauth >= l.s.cfg.MaxUnauthenticated:
-		return "too many unauthenticated connections (--max-unauthenticated)"
+	for {
+		l.mu.Lock()
+		full := len(l.conns) >= l.s.cfg.MaxConnections
+		if !full && l.unauth < l.s.cfg.MaxUnauthenticated {
+			l.conns[c] = struct{}{}
+			l.unauth++
+			c.silence = time.AfterFunc(l.s.silent, c.closeIfSilent)
+			l.mu.Unlock()
+			return ""
+		}
+		victim := l.oldestUnauthenticated()
+		l.mu.Unlock()
+		if victim == nil { // every slot is held by a logged-in connection
+			return "too many connections (--max-connections)"
+		}
+		reason := "too many connections (--max-connections)"
+		if !full {
+			reason = "too many unauthenticated connections (--max-unauthenticated)"
+		}
+		l.s.log.Info("closed a connection not logged in, to make room for a new one", "from", victim.RemoteAddr().String(),
+			"silent", !victim.spoke.Load(), "age", time.Since(victim.opened).Round(time.Millisecond).String(), "reason", reason)
+		victim.Close() // counts it out; the loop then admits c
 	}
-	l.conns[c] = struct{}{}
-	l.unauth++
-	return ""
+}
+
+// oldestUnauthenticated is the connection to close for a new one: the
+// oldest of those that have sent nothing yet, or else the oldest of those
+// not logged in; nil if every connection is logged in. l.mu is held.
+func (l *limitListener) oldestUnauthenticated() *trackedConn {
+	var silent, talking *trackedConn
+	for c := range l.conns {
+		switch {
+		case c.authed:
+		case !c.spoke.Load():
+			if silent == nil || c.opened.Before(silent.opened) {
+				silent = c
+			}
+		default:
+			if talking == nil || c.opened.Before(talking.opened) {
+				talking = c
+			}
+		}
+	}
+	if silent != nil {
+		return silent
+	}
+	return talking
 }
 
 // closeAll closes every open connection, authenticated or not.
@@ -105,15 +158,37 @@ type trackedConn struct {
 	net.Conn
 	l *limitListener
 
-	once      sync.Once // counts the close once
-	authed    bool      // guarded by l.mu
-	channels  int       // guarded by l.mu
+	opened    time.Time
+	spoke     atomic.Bool // the client has sent something
+	silence   *time.Timer // closes it if it has not spoken after silentTimeout; guarded by l.mu
+	once      sync.Once   // counts the close once
+	authed    bool        // guarded by l.mu
+	channels  int         // guarded by l.mu
 	keepAlive sync.Once
+}
+
+func (c *trackedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && !c.spoke.Load() {
+		c.spoke.Store(true)
+	}
+	return n, err
+}
+
+// closeIfSilent closes the connection if the client has not sent anything.
+func (c *trackedConn) closeIfSilent() {
+	if !c.spoke.Load() {
+		c.l.s.log.Info("closed a connection that sent nothing", "from", c.RemoteAddr().String(), "after", c.l.s.silent.String())
+		c.Close()
+	}
 }
 
 func (c *trackedConn) Close() error {
 	c.once.Do(func() {
 		c.l.mu.Lock()
+		if c.silence != nil {
+			c.silence.Stop()
+		}
 		delete(c.l.conns, c)
 		if !c.authed {
 			c.l.unauth--

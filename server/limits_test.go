@@ -3,7 +3,10 @@ package server
 import (
 	"bufio"
 	"crypto/ed25519"
+	"errors"
+	"io"
 	"net"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -107,13 +110,10 @@ func banner(c net.Conn) (string, error) {
 	return bufio.NewReader(c).ReadString('\n')
 }
 
-func TestConnectionCaps(t *testing.T) {
-	jo := newKey(t)
-	f := startWith(t, 1, map[string]gossh.Signer{"jo": jo}, func(c *Config) {
-		c.MaxConnections, c.MaxUnauthenticated = 3, 2
-	})
-	addr := f.srv.Addr().String()
-	raw := func() net.Conn {
+// rawConns dials raw TCP connections to a server, closed at the end of the
+// test.
+func rawConns(t *testing.T, addr string) func() net.Conn {
+	return func() net.Conn {
 		t.Helper()
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -122,45 +122,129 @@ func TestConnectionCaps(t *testing.T) {
 		t.Cleanup(func() { c.Close() })
 		return c
 	}
-	accepted := func(c net.Conn) bool {
-		line, err := banner(c)
-		return err == nil && strings.HasPrefix(line, "SSH-2.0-annotate")
-	}
+}
 
-	// Two connections that never log in fill the unauthenticated slots.
+// served reads the server's banner from a raw connection.
+func served(c net.Conn) bool {
+	line, err := banner(c)
+	return err == nil && strings.HasPrefix(line, "SSH-2.0-annotate")
+}
+
+// closedByServer waits (boundedly) for the server to close a raw
+// connection whose banner was read.
+func closedByServer(c net.Conn) bool {
+	c.SetReadDeadline(time.Now().Add(wait))
+	_, err := io.Copy(io.Discard, c) // returns at EOF (or a reset)
+	return !errors.Is(err, os.ErrDeadlineExceeded)
+}
+
+func TestConnectionCaps(t *testing.T) {
+	jo, sam, lea := newKey(t), newKey(t), newKey(t)
+	f := startWith(t, 1, map[string]gossh.Signer{"jo": jo, "sam": sam, "lea": lea}, func(c *Config) {
+		c.MaxConnections, c.MaxUnauthenticated = 3, 2
+	})
+	raw := rawConns(t, f.srv.Addr().String())
+
+	// Two connections that never log in fill the unauthenticated slots; a
+	// third takes the place of the oldest.
 	idle1, idle2 := raw(), raw()
-	if !accepted(idle1) || !accepted(idle2) {
+	if !served(idle1) || !served(idle2) {
 		t.Fatal("the first two connections were not served")
 	}
-	if third := raw(); accepted(third) {
-		t.Fatal("a third unauthenticated connection was served with a cap of 2")
+	idle3 := raw()
+	if !served(idle3) {
+		t.Fatal("a third connection was not served")
 	}
-	f.waitLog(t, "too many unauthenticated connections")
+	if !closedByServer(idle1) {
+		t.Fatal("the oldest connection not logged in was not closed for the third")
+	}
+	f.waitLog(t, `msg="closed a connection not logged in, to make room for a new one"`)
+	f.waitLog(t, `reason="too many unauthenticated connections (--max-unauthenticated)"`)
 
-	// Once one leaves, an annotator logs in; a logged-in connection frees
-	// its unauthenticated slot.
-	idle1.Close()
-	var c *gossh.Client
-	deadline := time.Now().Add(wait)
-	for {
-		var err error
-		if c, err = f.dial(jo); err == nil {
-			break
-		}
-		if time.Now().After(deadline) { // the server notices the close asynchronously
-			t.Fatalf("jo could not connect after a slot was freed: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	// jo logs in although both slots are taken (idle2 gives way); a
+	// logged-in connection frees its unauthenticated slot.
+	c, err := f.dial(jo)
+	if err != nil {
+		t.Fatalf("jo could not log in while two connections sat idle: %v", err)
 	}
 	defer c.Close()
-	if idle3 := raw(); !accepted(idle3) {
+	if !closedByServer(idle2) {
+		t.Fatal("idle2 was not closed for jo")
+	}
+	// jo and idle3 are open; idle4 fills the last slot, idle5 takes idle3's
+	// place (every slot is taken: the oldest not logged in gives way).
+	idle4 := raw()
+	if !served(idle4) {
 		t.Fatal("an unauthenticated slot stayed taken by a logged-in connection")
 	}
-	// idle2, jo and idle3: the connection cap is reached.
-	if fourth := raw(); accepted(fourth) {
-		t.Fatal("a fourth connection was served with a cap of 3")
+	idle5 := raw()
+	if !served(idle5) || !closedByServer(idle3) {
+		t.Fatal("a new connection did not take the place of the oldest not logged in")
 	}
-	f.waitLog(t, "too many connections")
+	f.waitLog(t, `reason="too many connections (--max-connections)"`)
+
+	// Only logged-in connections may hold every slot: then a new one is
+	// refused.
+	s, err := f.dial(sam)
+	if err != nil {
+		t.Fatalf("sam could not log in: %v", err)
+	}
+	defer s.Close()
+	if !closedByServer(idle4) {
+		t.Fatal("idle4 was not closed for sam")
+	}
+	l, err := f.dial(lea)
+	if err != nil {
+		t.Fatalf("lea could not log in: %v", err)
+	}
+	defer l.Close()
+	if !closedByServer(idle5) {
+		t.Fatal("idle5 was not closed for lea")
+	}
+	if last := raw(); served(last) {
+		t.Fatal("a fourth connection was served while three logged-in ones held the slots")
+	}
+	f.waitLog(t, `msg="refused connection"`)
+}
+
+// A connection that sends nothing is closed after the silent timeout; one
+// that has sent its version line is not, and a new connection takes the
+// place of a silent one before that of one that talks, however old.
+func TestSilentConnections(t *testing.T) {
+	f := startWith(t, 1, map[string]gossh.Signer{"jo": newKey(t)}, func(c *Config) { c.MaxUnauthenticated = 2 },
+		func(f *fixture) { f.srv.silent = 300 * time.Millisecond })
+	raw := rawConns(t, f.srv.Addr().String())
+	talking := raw()
+	if _, err := io.WriteString(talking, "SSH-2.0-test\r\n"); err != nil || !served(talking) {
+		t.Fatalf("the talking connection was not served: %v", err)
+	}
+	silent := raw()
+	began := time.Now()
+	if !served(silent) || !closedByServer(silent) {
+		t.Fatal("a silent connection was not closed")
+	}
+	took := time.Since(began)
+	f.waitLog(t, `msg="closed a connection that sent nothing"`)
+	if took < 250*time.Millisecond {
+		t.Errorf("the silent connection was closed after %v, before its 300 ms", took)
+	}
+	// The talking one is still open: a silent newcomer, then another
+	// newcomer, which takes the silent one's place rather than the older
+	// talking one's.
+	silent2 := raw()
+	if !served(silent2) {
+		t.Fatal("silent2 was not served")
+	}
+	third := raw()
+	if !served(third) || !closedByServer(silent2) {
+		t.Fatal("the silent connection did not give way")
+	}
+	// (The server's key exchange packet may come first: read until a
+	// deadline, which an open connection reaches and a closed one does not.)
+	talking.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if _, err := io.Copy(io.Discard, talking); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the talking connection was closed (%v) instead of the silent one", err)
+	}
 }
 
 func TestRequestLimits(t *testing.T) {
@@ -209,4 +293,38 @@ func TestRefusedKeyIsLoggedWithItsFingerprint(t *testing.T) {
 	// As "ssh-keygen -l -f" printed it for this key's public half
 	// (ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILcH0EGObSkCXOHHVovHQ978Ht6vbEYOhU7IDDek+1YT).
 	f.waitLog(t, `msg="refused key" fingerprint=SHA256:OaGAfSWRiVaYOPQ/A2jo/7Cn1f/RnQZgjbW4l29/ie0 type=ssh-ed25519`)
+}
+
+// Connections that never say a word (a port scanner, or someone holding
+// the port) cannot lock annotators out: with 8, then 64, of them open, an
+// annotator connects and gets their screen at once. Before, the 8th silent
+// connection spent the unauthenticated budget and every login was refused
+// until the 30 s handshake timeout closed them.
+func TestSilentConnectionsDoNotLockAnnotatorsOut(t *testing.T) {
+	jo := newKey(t)
+	f := start(t, 1, map[string]gossh.Signer{"jo": jo})
+	raw := rawConns(t, f.srv.Addr().String())
+	for _, n := range []int{8, 64} {
+		conns := make([]net.Conn, n)
+		for i := range conns {
+			conns[i] = raw()
+		}
+		for _, c := range conns {
+			banner(c) // accepted: served (the last ones) or closed for a newer one
+		}
+		began := time.Now()
+		term := f.openTerminal(t, jo)
+		term.waitFor("QA pairs")
+		took := time.Since(began)
+		t.Logf("with %d silent connections open, jo had the screen after %v", n, took.Round(time.Millisecond))
+		if took > 5*time.Second { // a correctness bound on loopback, not a speed measure
+			t.Errorf("with %d silent connections open, jo waited %v for the screen", n, took)
+		}
+		term.press("q")
+		term.waitEnd()
+		term.client.Close()
+		for _, c := range conns {
+			c.Close()
+		}
+	}
 }

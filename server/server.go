@@ -4,9 +4,11 @@
 // busy timeout and BEGIN IMMEDIATE transactions let them write at once.
 //
 // No client can exhaust it: connections and unauthenticated connections are
-// capped, window sizes are clamped, per-session requests are bounded, an
-// annotator has one session at a time, clients that stop answering are
-// disconnected, and Shutdown ends within its deadline whatever the clients do.
+// capped (connections still logging in give way to new ones, so they never
+// lock annotators out), window sizes are clamped, per-session requests,
+// input and output are bounded, an annotator has one session at a time,
+// clients that stop answering or reading are disconnected, and Shutdown
+// ends within its deadline whatever the clients do.
 package server
 
 import (
@@ -18,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -48,18 +51,21 @@ type Config struct {
 	MaxConnections     int           // open connections at once (0: DefaultMaxConnections)
 	MaxUnauthenticated int           // of them, not yet authenticated (0: DefaultMaxUnauthenticated)
 	KeepAlive          time.Duration // ping interval and answer timeout (0: DefaultKeepAlive)
+	WriteTimeout       time.Duration // longest a write to a client may wait (0: DefaultWriteTimeout)
 }
 
 // Server serves the annotation TUI over SSH.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	keys    map[string]string // fingerprint -> annotator
-	ssh     *ssh.Server
-	ln      *limitListener
-	hostKey gossh.PublicKey
-	served  chan struct{} // closed when ListenAndServe returns
-	probe   time.Duration // how long a second session waits for the first one's client to answer
+	cfg       Config
+	log       *slog.Logger
+	keys      map[string]string // fingerprint -> annotator
+	ssh       *ssh.Server
+	ln        *limitListener
+	hostKey   gossh.PublicKey
+	served    chan struct{} // closed when ListenAndServe returns
+	probe     time.Duration // how long a second session waits for the first one's client to answer
+	silent    time.Duration // how long a new connection may stay silent (silentTimeout)
+	releasing atomic.Bool   // a release of freed memory is scheduled (releaseMemory)
 
 	mu       sync.Mutex
 	closing  bool
@@ -89,8 +95,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	if cfg.MaxConnections < 0 || cfg.MaxUnauthenticated < 0 || cfg.KeepAlive < 0 {
-		return nil, errors.New("server: the connection limits and the keepalive must not be negative")
+	if cfg.MaxConnections < 0 || cfg.MaxUnauthenticated < 0 || cfg.KeepAlive < 0 || cfg.WriteTimeout < 0 {
+		return nil, errors.New("server: the connection limits, the keepalive and the write timeout must not be negative")
 	}
 	if cfg.MaxConnections == 0 {
 		cfg.MaxConnections = DefaultMaxConnections
@@ -101,7 +107,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.KeepAlive == 0 {
 		cfg.KeepAlive = DefaultKeepAlive
 	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
 	s := &Server{cfg: cfg, log: cfg.Logger, served: make(chan struct{}), probe: min(cfg.KeepAlive, 5*time.Second),
+		silent:   silentTimeout,
 		programs: map[ssh.Session]*tea.Program{}, active: map[string]*activeSession{}}
 	var err error
 	if s.keys, err = ParseAuthorizedKeys(cfg.AuthorizedKeysPath); err != nil {
@@ -142,8 +152,9 @@ func (s *Server) newSSHServer(signer gossh.Signer) *ssh.Server {
 		SubsystemHandlers:    map[string]ssh.SubsystemHandler{},
 		ConnCallback:         s.track,
 		ServerConfigCallback: s.serverConfig,
-		// An unauthenticated client may not hold a connection open forever.
-		HandshakeTimeout: 30 * time.Second,
+		// An unauthenticated client may not hold a connection open for
+		// long (and is closed sooner when its slot is wanted: admit).
+		HandshakeTimeout: loginTimeout,
 		ConnectionFailedCallback: func(c net.Conn, err error) {
 			s.log.Info("refused", "from", c.RemoteAddr().String(), "reason", err.Error())
 		},

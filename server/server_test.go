@@ -25,14 +25,21 @@ import (
 const wait = 20 * time.Second
 
 // syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+// With keep > 0 it keeps only about the last keep bytes written (a flooding
+// client's terminal must not grow the test's own heap).
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu   sync.Mutex
+	b    bytes.Buffer
+	keep int
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.keep > 0 && b.b.Len()+len(p) > 2*b.keep {
+		last := b.b.Bytes()[max(0, b.b.Len()-b.keep):]
+		b.b = *bytes.NewBuffer(append([]byte(nil), last...))
+	}
 	return b.b.Write(p)
 }
 

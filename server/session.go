@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -66,12 +67,26 @@ func (s *Server) enter() bool {
 	return true
 }
 
-// leave counts a session out.
+// leave counts a session out, and has the memory it used handed back.
 func (s *Server) leave() {
 	s.mu.Lock()
 	s.running--
 	s.mu.Unlock()
 	s.sessions.Done()
+	s.releaseMemory()
+}
+
+// releaseMemory returns the memory freed by ended sessions to the system a
+// second after a session ends (once for the sessions that end within that
+// second). The Go runtime would otherwise hand it back over minutes, and the
+// server would keep the size of its busiest moment.
+func (s *Server) releaseMemory() {
+	if s.releasing.CompareAndSwap(false, true) {
+		time.AfterFunc(time.Second, func() {
+			s.releasing.Store(false)
+			debug.FreeOSMemory()
+		})
+	}
 }
 
 // guard refuses everything that is not an interactive shell: the TUI is the
@@ -231,10 +246,27 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	// client's TERM and environment, from which Bubble Tea picks the colour
 	// profile. The program must not catch the server's own SIGINT/SIGTERM:
 	// serve handles them and ends every program through Shutdown.
-	opts := append(bm.MakeOptions(sess), tea.WithoutSignalHandler(), tea.WithContext(ctx))
+	//
+	// The session's input and output are bounded rather than handed to
+	// Bubble Tea as they are: keys are read no faster than the session's
+	// commands return (pumpInput), and a client that stops taking the
+	// output is disconnected (cutWriter).
+	out := &cutWriter{w: sess, timeout: s.cfg.WriteTimeout, cut: func() {
+		s.log.Warn("client stopped reading its terminal; closing its connection", "annotator", who,
+			"from", sess.RemoteAddr().String(), "after", s.cfg.WriteTimeout.String())
+		if c, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
+			c.Close()
+		}
+		cancel()
+	}}
+	opts := append(bm.MakeOptions(sess), tea.WithInput(idleInput{ctx}), tea.WithOutput(out),
+		tea.WithoutSignalHandler(), tea.WithContext(ctx))
 	m := tui.New(tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
 		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID})
-	p := tea.NewProgram(boundedModel{m, ctx}, opts...)
+	gate := newCommandGate(maxPendingCommands, pendingPatience)
+	p := tea.NewProgram(boundedModel{m, ctx, gate}, opts...)
+	pty, _, _ := sess.Pty()
+	pumpInput(ctx, sess, pty.Term, p, gate)
 
 	s.mu.Lock()
 	closing := s.closing
@@ -259,13 +291,15 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	to.Store(p)
 	_, err = p.Run()
 	to.Store(nil)
-	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
+	gone := ctx.Err() != nil // the connection ended (or was cut), not the program
+	cancel()                 // the input pump stops handing events over
+	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && gone) {
 		s.log.Error("the TUI ended with an error", "annotator", who, "error", err.Error())
 	}
 	s.mu.Lock()
 	closing = s.closing
 	s.mu.Unlock()
-	if closing && ctx.Err() == nil {
+	if closing && !gone {
 		wish.Println(sess, "annotate: the server is shutting down; every decision is saved.")
 	}
 }

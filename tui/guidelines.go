@@ -66,13 +66,18 @@ func (g *guideScreen) show() {
 	}
 }
 
-// render starts rendering for the current width and style unless it is done.
+// render starts rendering for the current width and style unless it is
+// done or under way (? pressed over and over starts one rendering).
 func (g *guideScreen) render() tea.Cmd {
 	k := g.key()
 	if _, ok := g.e.guides[k]; ok || g.w <= 0 {
 		g.show()
 		return nil
 	}
+	if g.e.rendering[k] {
+		return nil
+	}
+	g.e.rendering[k] = true
 	field, style, width := g.field, g.e.styles.Glamour, guideWidth(g.w)
 	return func() tea.Msg {
 		md := guidelines.All()
@@ -129,10 +134,9 @@ func (g *guideScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmds []tea.Cmd
-		switch msg := msg.(type) {
+		switch msg.(type) {
 		case guideRenderedMsg:
-			g.e.guides[msg.key] = msg.text
-			g.show()
+			g.show() // the root model has kept it
 			return g, nil
 		case tea.WindowSizeMsg, tea.BackgroundColorMsg:
 			cmds = append(cmds, g.render())

@@ -99,6 +99,7 @@ type env struct {
 	status, err string
 	noTicks     bool              // tests: no timers
 	guides      map[string]string // rendered guidelines by field/width/style
+	rendering   map[string]bool   // guidelines being rendered, by the same key
 	styleGen    int               // bumped when the styles change (cached renderings are redone)
 	ahead       typeahead         // keys waiting for the screen (typeahead.go)
 	going       bool              // a go-to is on its way: keys wait for the item
@@ -151,7 +152,7 @@ func New(opt Options) *Model {
 	e := &env{
 		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
 		dark: true, plain: os.Getenv("NO_COLOR") != "",
-		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{},
+		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
 		claimsLater: opt.ClaimsLater,
 	}
 	e.act.now = opt.Now
@@ -241,6 +242,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if e.work != nil {
 			cmds = append(cmds, e.work.handle(e, msg))
 		}
+	case guideRenderedMsg: // kept whichever screen is up, so that it is rendered once
+		e.guides[msg.key] = msg.text
+		delete(e.rendering, msg.key)
 	case gotoLoadedMsg:
 		e.going = false
 	case itemLoadedMsg:

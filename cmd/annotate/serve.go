@@ -17,7 +17,7 @@ import (
 func init() {
 	register(func(g *globals) *cobra.Command {
 		var listen, hostKey, authKeys string
-		var limit, keepAlive time.Duration
+		var limit, keepAlive, writeTimeout time.Duration
 		var maxConns, maxUnauth int
 		cmd := &cobra.Command{
 			Use:   "serve",
@@ -30,6 +30,10 @@ key's comment is the annotator's name and is required, e.g.
 
   ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA... jo
 
+A name is one printable word without commas, control or bidirectional
+characters (the rules of imported names); a line that breaks them is refused
+at start with the file and line.
+
 An annotator may have several keys; a key has one annotator. The file is read
 once at start: restart serve after editing it. Only public-key logins are
 accepted (no passwords); a refused key is logged with its fingerprint as
@@ -39,15 +43,23 @@ forwarding.
 
 Limits, so that no client can exhaust the server:
   - at most --max-connections connections at once, of which at most
-    --max-unauthenticated still logging in (30 s to log in); others are
-    closed at once and logged;
+    --max-unauthenticated still logging in; a connection that has sent
+    nothing after 5 s is closed, one not logged in after 20 s too; when the
+    slots are taken, a new connection takes the place of the oldest one not
+    logged in (silent ones first), so connections that never log in cannot
+    lock annotators out; only when every slot is logged in is a new one
+    refused;
   - one session per annotator: a second one is refused and told where the
     first is (two screens would show the same item); if the first one's
     client no longer answers, it is ended and the new one takes its place;
   - the window is clamped to 500x300 (larger terminals see the screen in
     their top-left corner);
+  - keys are read no faster than the session acts on them (a flood of keys
+    waits in the client's SSH window, 2 MiB, and then stops the client);
   - every --keepalive the server pings each client and disconnects one that
-    has not answered within that time, which ends its session.
+    has not answered within that time, which ends its session; a client
+    that has not taken the screen's output for --write-timeout (it stopped
+    reading) is disconnected too.
 
 The host key is created on first run (ed25519, mode 0600); keep it so
 annotators' known_hosts stay valid. Its fingerprint is logged at start.
@@ -67,6 +79,8 @@ process within 10 s, even when clients have vanished.`,
 					return fmt.Errorf("--max-unauthenticated %d: must be at least 1", maxUnauth)
 				case keepAlive < time.Second:
 					return fmt.Errorf("--keepalive %s: must be at least 1s", keepAlive)
+				case writeTimeout < time.Second:
+					return fmt.Errorf("--write-timeout %s: must be at least 1s", writeTimeout)
 				}
 				if hostKey == "" {
 					hostKey = filepath.Join(filepath.Dir(g.db), "annotate_host_ed25519")
@@ -88,7 +102,8 @@ process within 10 s, even when clients have vanished.`,
 				log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 				srv, err := server.New(server.Config{Listen: listen, HostKeyPath: hostKey, AuthorizedKeysPath: authKeys,
 					Store: s, SessionLimit: limit, Logger: log,
-					MaxConnections: maxConns, MaxUnauthenticated: maxUnauth, KeepAlive: keepAlive})
+					MaxConnections: maxConns, MaxUnauthenticated: maxUnauth, KeepAlive: keepAlive,
+					WriteTimeout: writeTimeout})
 				if err != nil {
 					return err
 				}
@@ -103,6 +118,7 @@ process within 10 s, even when clients have vanished.`,
 		f.IntVar(&maxConns, "max-connections", server.DefaultMaxConnections, "connections open at once, logged in or not")
 		f.IntVar(&maxUnauth, "max-unauthenticated", server.DefaultMaxUnauthenticated, "connections still logging in at once")
 		f.DurationVar(&keepAlive, "keepalive", server.DefaultKeepAlive, "ping clients this often; disconnect one that does not answer within it")
+		f.DurationVar(&writeTimeout, "write-timeout", server.DefaultWriteTimeout, "disconnect a client that has not taken the screen's output for this long")
 		cmd.MarkFlagRequired("authorized-keys")
 		return cmd
 	})
