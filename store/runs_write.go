@@ -683,7 +683,7 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 func (t *Tx) resolveRunRows() error {
 	steps := []struct {
 		set, missing, what string
-		field          func(RunFields) string
+		field              func(RunFields) string
 	}{
 		{`UPDATE temp.import_run_rows SET q = (SELECT id FROM items WHERE ext_id = qid AND kind = 'query')`, "q IS NULL", "query",
 			func(f RunFields) string { return f.Query }},
