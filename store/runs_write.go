@@ -73,6 +73,7 @@ type runStage struct {
 	file, line int // of the group's first line
 	seq        int
 	buf        []byte // the group's lines (appendRunLine)
+	lines      int    // staged so far
 	fields     map[string]RunFields
 }
 
@@ -154,6 +155,7 @@ func (t *Tx) StageRunLine(run, qid, doc []byte, rank int, score float64, hasScor
 		s.file, s.line = file, line
 	}
 	s.buf = appendRunLine(s.buf, doc, rank, score, hasScore, line)
+	s.lines++
 	return nil
 }
 
@@ -187,7 +189,7 @@ func appendRunLine(b, doc []byte, rank int, score float64, hasScore bool, line i
 
 // runLine is one staged line, read back.
 type runLine struct {
-	doc        string
+	doc        []byte // into the staged row it was read from
 	rank       int
 	score      float64
 	hasScore   bool
@@ -203,7 +205,7 @@ func decodeRunLines(out []runLine, data []byte, file int) ([]runLine, error) {
 		if k <= 0 || uint64(len(data)-k) < n {
 			return nil, bad
 		}
-		l.doc, data = string(data[k:k+int(n)]), data[k+int(n):]
+		l.doc, data = data[k:k+int(n):k+int(n)], data[k+int(n):]
 		r, k := binary.Varint(data)
 		if k <= 0 || len(data) < k+1 {
 			return nil, bad
@@ -233,15 +235,60 @@ type docRef struct {
 	chunk bool   // the line named one of its chunks
 }
 
-// runResolver looks up queries and documents once per import.
+// runResolver looks up queries and documents once per import. For a large
+// run it reads every query, document and chunk of the database first, in
+// three statements, instead of one lookup per id (its maps are as large as
+// the database's documents, whatever the file's size).
 type runResolver struct {
 	t       *Tx
 	queries map[string]int64
 	docs    map[string]docRef
+	loaded  bool // every query and document is in the maps
+}
+
+// preloadLines is the number of staged lines from which the resolver reads
+// everything first.
+var preloadLines = 20000
+
+func newRunResolver(t *Tx) (*runResolver, error) {
+	r := &runResolver{t: t, queries: map[string]int64{}, docs: map[string]docRef{}}
+	if t.runs.lines < preloadLines {
+		return r, nil
+	}
+	err := eachRow(t.tx, `SELECT ext_id, id FROM items WHERE kind='query'`, nil, func(sc func(...any) error) error {
+		var ext string
+		var id int64
+		err := sc(&ext, &id)
+		r.queries[ext] = id
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(t.tx, `SELECT ext_id, id FROM items WHERE kind='document'`, nil, func(sc func(...any) error) error {
+		var d docRef
+		err := sc(&d.ext, &d.id)
+		r.docs[d.ext] = d
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// A chunk id names its document even where it is also a document's id.
+	err = eachRow(t.tx, `SELECT c.chunk_id, c.doc_item_id, i.ext_id FROM document_chunks c JOIN items i ON i.id = c.doc_item_id`, nil,
+		func(sc func(...any) error) error {
+			var chunk string
+			d := docRef{chunk: true}
+			err := sc(&chunk, &d.id, &d.ext)
+			r.docs[chunk] = d
+			return err
+		})
+	r.loaded = true
+	return r, err
 }
 
 func (r *runResolver) query(qid string) (int64, error) {
-	if id, ok := r.queries[qid]; ok {
+	if id, ok := r.queries[qid]; ok || r.loaded {
 		return id, nil
 	}
 	var id int64
@@ -253,10 +300,11 @@ func (r *runResolver) query(qid string) (int64, error) {
 	return id, nil
 }
 
-func (r *runResolver) doc(docid string) (docRef, error) {
-	if d, ok := r.docs[docid]; ok {
+func (r *runResolver) doc(id []byte) (docRef, error) {
+	if d, ok := r.docs[string(id)]; ok || r.loaded {
 		return d, nil
 	}
+	docid := string(id)
 	d := docRef{chunk: true}
 	err := r.t.tx.QueryRow("SELECT c.doc_item_id, i.ext_id FROM document_chunks c JOIN items i ON i.id = c.doc_item_id WHERE c.chunk_id=?", docid).Scan(&d.id, &d.ext)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -354,6 +402,7 @@ func cmpScoreDesc(a float64, hasA bool, b float64, hasB bool) int {
 // runList is one (run, query)'s row of run_lists, encoded.
 type runList struct {
 	docs, scores, chunkDocs, chunkIDs []byte
+	hashed                            []byte // what the hash reads
 }
 
 // encodeList writes the JSON arrays of a ranked list, and hashes it: the
@@ -364,28 +413,26 @@ type runList struct {
 func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h hash.Hash) {
 	l.docs, l.scores = append(l.docs[:0], '['), append(l.scores[:0], '[')
 	l.chunkDocs, l.chunkIDs = append(l.chunkDocs[:0], '['), append(l.chunkIDs[:0], '[')
-	var hb []byte
+	hb := l.hashed[:0]
 	for i, d := range docs {
 		if i > 0 {
 			l.docs, l.scores = append(l.docs, ','), append(l.scores, ',')
 		}
 		l.docs = strconv.AppendInt(l.docs, d.d.id, 10)
-		score := ""
-		if d.hasScore {
-			score = strconv.FormatFloat(d.score, 'g', -1, 64)
-			l.scores = append(l.scores, score...)
-		} else {
-			l.scores = append(l.scores, "null"...)
-		}
-		hb = append(hb[:0], qext...)
+		hb = append(hb, qext...)
 		hb = append(hb, 0)
 		hb = strconv.AppendInt(hb, int64(i+1), 10)
 		hb = append(hb, 0)
 		hb = append(hb, d.d.ext...)
 		hb = append(hb, 0)
-		hb = append(hb, score...)
+		if d.hasScore {
+			n := len(hb)
+			hb = strconv.AppendFloat(hb, d.score, 'g', -1, 64)
+			l.scores = append(l.scores, hb[n:]...)
+		} else {
+			l.scores = append(l.scores, "null"...)
+		}
 		hb = append(hb, '\n')
-		h.Write(hb)
 	}
 	more := len(lines) != len(docs)
 	for i, ln := range lines {
@@ -404,7 +451,7 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 	l.chunkDocs, l.chunkIDs = append(l.chunkDocs, ']'), append(l.chunkIDs, ']')
 	if more {
 		for _, ln := range lines {
-			hb = append(hb[:0], qext...)
+			hb = append(hb, qext...)
 			hb = append(hb, 0, 'c', 0)
 			hb = append(hb, ln.d.ext...)
 			hb = append(hb, 0)
@@ -412,13 +459,14 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 				hb = append(hb, ln.doc...)
 			}
 			hb = append(hb, '\n')
-			h.Write(hb)
 		}
 	}
+	h.Write(hb)
+	l.hashed = hb
 }
 
 // appendJSONString appends s as a JSON string.
-func appendJSONString(b []byte, s string) []byte {
+func appendJSONString(b []byte, s []byte) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); i++ {
@@ -441,6 +489,9 @@ type runOf struct {
 	file, line int
 	hash       hash.Hash
 	w          RunWritten
+	// id is the run's row, when WriteRuns added it before writing its
+	// lists straight into run_lists (a run not in the database yet).
+	id int64
 }
 
 // WriteRuns writes the staged runs: an identical run already in the
@@ -462,11 +513,29 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 	if err != nil {
 		return nil, err
 	}
+	// A new run's lists go straight into run_lists; a run already in the
+	// database waits in temp.import_run_lists until its hash says whether
+	// it changed.
 	byName := map[string]*runOf{}
 	for _, r := range runs {
 		byName[r.name] = r
+		var id int64
+		err := t.tx.QueryRow("SELECT id FROM runs WHERE name=?", r.name).Scan(&id)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			res, err := t.tx.Exec("INSERT INTO runs(name, hash, origin_file, imported_at) VALUES (?,'',?,?)", r.name, fileName(r.file), now())
+			if err != nil {
+				return nil, err
+			}
+			r.id, _ = res.LastInsertId()
+		case err != nil:
+			return nil, err
+		}
 	}
-	res := &runResolver{t: t, queries: map[string]int64{}, docs: map[string]docRef{}}
+	res, err := newRunResolver(t)
+	if err != nil {
+		return nil, err
+	}
 	var qErr, dErr *RunRowError
 	var lines []runLine
 	var docs []rankedDoc
@@ -492,7 +561,7 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 				return err
 			}
 			if l.d.id == 0 {
-				dErr = earliest(dErr, l.file, l.line, func() *RunRowError { return t.unknownRun(l.file, l.line, f.Doc, "document or chunk", l.doc) })
+				dErr = earliest(dErr, l.file, l.line, func() *RunRowError { return t.unknownRun(l.file, l.line, f.Doc, "document or chunk", string(l.doc)) })
 			}
 		}
 		if qErr != nil || dErr != nil {
@@ -503,8 +572,13 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 		r.w.Queries++
 		r.w.Results += len(docs)
 		encodeList(&list, curQ, lines, docs, r.hash)
-		_, err = t.tx.Exec(`INSERT INTO temp.import_run_lists(run, qid, q, docs, scores, chunk_docs, chunk_ids) VALUES (?,?,?,?,?,?,?)`,
-			curRun, curQ, q, string(list.docs), string(list.scores), string(list.chunkDocs), string(list.chunkIDs))
+		if r.id != 0 {
+			_, err = t.tx.Exec(`INSERT INTO run_lists(run_id, query_item_id, docs, scores, chunk_docs, chunk_ids) VALUES (?,?,?,?,?,?)`,
+				r.id, q, string(list.docs), string(list.scores), string(list.chunkDocs), string(list.chunkIDs))
+		} else {
+			_, err = t.tx.Exec(`INSERT INTO temp.import_run_lists(run, qid, q, docs, scores, chunk_docs, chunk_ids) VALUES (?,?,?,?,?,?,?)`,
+				curRun, curQ, q, string(list.docs), string(list.scores), string(list.chunkDocs), string(list.chunkIDs))
+		}
 		return err
 	}
 	err = eachRow(t.tx, `SELECT run, qid, file, data FROM temp.import_run_groups ORDER BY run, qid, seq`, nil, func(sc func(...any) error) error {
@@ -561,6 +635,14 @@ func (t *Tx) putRuns(runs []*runOf, update bool, fileName func(int) string, inse
 	var out []RunWritten
 	for _, r := range runs {
 		hash := hex.EncodeToString(r.hash.Sum(nil)[:16])
+		if r.id != 0 { // added, its lists written
+			if _, err := t.tx.Exec("UPDATE runs SET hash=? WHERE id=?", hash, r.id); err != nil {
+				return nil, err
+			}
+			r.w.Res = Added
+			out = append(out, r.w)
+			continue
+		}
 		var id int64
 		var old string
 		err := t.tx.QueryRow("SELECT id, hash FROM runs WHERE name=?", r.name).Scan(&id, &old)
