@@ -53,10 +53,22 @@ func (e *RunRowError) Error() string { return e.Field + ": " + e.Msg }
 func (e *RunRowError) Unwrap() error { return e.Err }
 
 // RunFields names the fields of a run's lines in errors: the query's, the
-// document's and the run's (TREC: qid, docid, tag).
-type RunFields struct{ Query, Doc, Run string }
+// document's and the run's (TREC: qid, docid, tag). With DocIndexed the
+// document's field is a list, element rank-1 being the line's
+// (retrieved_ids[2]).
+type RunFields struct {
+	Query, Doc, Run string
+	DocIndexed      bool
+}
 
-var trecFields = RunFields{"qid", "docid", "tag"}
+func (f RunFields) doc(rank int) string {
+	if f.DocIndexed {
+		return fmt.Sprintf("%s[%d]", f.Doc, rank-1)
+	}
+	return f.Doc
+}
+
+var trecFields = RunFields{Query: "qid", Doc: "docid", Run: "tag"}
 
 // RunWritten says what WriteRuns did with one run.
 type RunWritten struct {
@@ -561,7 +573,7 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 				return err
 			}
 			if l.d.id == 0 {
-				dErr = earliest(dErr, l.file, l.line, func() *RunRowError { return t.unknownRun(l.file, l.line, f.Doc, "document or chunk", string(l.doc)) })
+				dErr = earliest(dErr, l.file, l.line, func() *RunRowError { return t.unknownRun(l.file, l.line, f.doc(l.rank), "document or chunk", string(l.doc)) })
 			}
 		}
 		if qErr != nil || dErr != nil {
@@ -772,7 +784,7 @@ func (t *Tx) resolveRunRows() error {
 		{`UPDATE temp.import_run_rows SET d = (SELECT doc_item_id FROM document_chunks WHERE chunk_id = docid),
 			chunk = CASE WHEN EXISTS (SELECT 1 FROM document_chunks WHERE chunk_id = docid) THEN docid END`, "", "", nil},
 		{`UPDATE temp.import_run_rows SET d = (SELECT id FROM items WHERE ext_id = docid AND kind = 'document') WHERE d IS NULL`, "d IS NULL", "document or chunk",
-			func(f RunFields) string { return f.Doc }},
+			nil},
 	}
 	for _, s := range steps {
 		if _, err := t.tx.Exec(s.set); err != nil {
@@ -785,16 +797,20 @@ func (t *Tx) resolveRunRows() error {
 		if s.what != "query" {
 			col = "docid"
 		}
-		var file, line int
+		var file, line, rank int
 		var run, id string
-		err := t.tx.QueryRow(`SELECT file, line, run, `+col+` FROM temp.import_run_rows WHERE `+s.missing+` ORDER BY file, line LIMIT 1`).Scan(&file, &line, &run, &id)
+		err := t.tx.QueryRow(`SELECT file, line, run, `+col+`, rank FROM temp.import_run_rows WHERE `+s.missing+` ORDER BY file, line, rank LIMIT 1`).Scan(&file, &line, &run, &id, &rank)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		return t.unknownRun(file, line, s.field(t.runFields(run)), s.what, id)
+		field := t.runFields(run).doc(rank)
+		if s.field != nil {
+			field = s.field(t.runFields(run))
+		}
+		return t.unknownRun(file, line, field, s.what, id)
 	}
 	return nil
 }
