@@ -573,7 +573,9 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 				return err
 			}
 			if l.d.id == 0 {
-				dErr = earliest(dErr, l.file, l.line, func() *RunRowError { return t.unknownRun(l.file, l.line, f.doc(l.rank), "document or chunk", string(l.doc)) })
+				dErr = earliest(dErr, l.file, l.line, func() *RunRowError {
+					return t.unknownRun(l.file, l.line, f.doc(l.rank), "document or chunk", string(l.doc))
+				})
 			}
 		}
 		if qErr != nil || dErr != nil {
