@@ -205,3 +205,27 @@ func jsonStrings(v []string) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
 }
+
+// QueriesWithReferenceAnswer reads which of the queries have a reference
+// answer: an accepted gold answer (the answer task's adjudicated
+// answer_review is accept and its adjudicated gold_answer not blank), as
+// CanLegalRAGBench's is_query_usable asks of a query.
+func (rx *ReadTx) QueriesWithReferenceAnswer(ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	for _, chunk := range chunks(ids, 5000) {
+		err := eachRow(rx.q, `SELECT a.query_item_id FROM answer_tasks a
+			WHERE a.query_item_id IN (SELECT value FROM json_each(?))
+			AND EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = a.item_id AND l.role = ? AND l.field = ? AND l.value = 'accept')
+			AND EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = a.item_id AND l.role = ? AND l.field = ? AND trim(l.value) <> '')`,
+			[]any{jsonInts(chunk), RoleAdjudicate, schema.AnswerReview, RoleAdjudicate, schema.GoldAnswer}, func(sc func(...any) error) error {
+				var q int64
+				err := sc(&q)
+				out[q] = true
+				return err
+			})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
