@@ -35,7 +35,8 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
   annotate import dolly_gpt4_answers.json nq_gpt4_answers.json
   annotate import --json checking_outputs.json
   annotate import --format trec-run bm25.run
-  annotate import --format qrels gold.qrels`,
+  annotate import --format qrels gold.qrels
+  annotate import runs/bm25_okapi_recursive_4096/results/query_results.jsonl`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				// A progress line only on a terminal: piped or redirected
@@ -54,7 +55,7 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 		cmd.Flags().StringVar(&opt.Format, "format", "", "force a format: "+strings.Join(importer.Formats, ", "))
 		cmd.Flags().BoolVar(&opt.Update, "update", false, "replace items whose content changed")
 		cmd.Flags().StringVar(&opt.Annotator, "annotator", "", "annotator of labels that do not name one (ClaimRAG-LAW default: claimrag-expert; qrels: gold)")
-		cmd.Flags().StringVar(&opt.Run, "run", "", "--format trec-run: the run's name instead of the file's tag column")
+		cmd.Flags().StringVar(&opt.Run, "run", "", "the run's name instead of the file's tag column (trec-run) or its experiment folder (canlegalragbench-run)")
 		return cmd
 	})
 }
