@@ -1,7 +1,9 @@
 package store
 
 import (
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -70,6 +72,32 @@ func TestMigrateRunResultsToRunLists(t *testing.T) {
 				t.Errorf("list: %+v", l)
 			}
 		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same run imported again is unchanged: a run of documents hashes
+	// as before run_lists (the hash the old build stored, computed here
+	// with its formula: query, rank, document, score per ranked document).
+	old := sha256.Sum256([]byte("q1\x001\x00d2\x002.5\nq1\x002\x00d1\x001e-05\nq1\x003\x00d3\x000.25\n"))
+	if _, err := s.db.Exec(`UPDATE runs SET hash = ?`, hex.EncodeToString(old[:16])); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Import(func(tx *Tx) error {
+		if err := tx.BeginRuns(); err != nil {
+			return err
+		}
+		for i, r := range []RunRow{{Doc: "d2", Rank: 1, Score: 2.5}, {Doc: "d1", Rank: 2, Score: 1e-05}, {Doc: "d3", Rank: 3, Score: 0.25}} {
+			r.Run, r.Query, r.Line = "bm25", "q1", i+1
+			if err := tx.StageRunRow(r); err != nil {
+				return err
+			}
+		}
+		w, err := tx.WriteRuns(false, func(int) string { return "bm25.run" })
+		if err == nil && (len(w) != 1 || w[0].Res != Unchanged) {
+			t.Errorf("re-import after the migration: %+v", w)
+		}
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
