@@ -26,7 +26,8 @@ import (
 // benchmark's own metrics count chunks) beside the document ranking (each
 // document at its first rank). A detail's score becomes its chunk's score.
 // The query and every document must be in the database or in the same
-// import. query_text, gold_citations and answer belong to queries.json and
+// import. An empty retrieved_ids is an empty list (the benchmark scores it
+// 0). query_text, gold_citations and answer belong to queries.json and
 // the generation outputs: they are checked for their type and not stored.
 
 // FormatCLRBRun is the format of query_results.jsonl.
@@ -136,6 +137,9 @@ func parseCLRBRun(f *fileData, t *textReader) error {
 		}
 		if _, err := r.strings("gold_citations"); err != nil {
 			return err
+		}
+		if len(docs) == 0 { // nothing retrieved: an empty list, which scores 0
+			return w.tx.StageRunQuery(runB, []byte(qid), f.idx, at.line)
 		}
 		for i, d := range docs {
 			sc, has := 0.0, scores != nil

@@ -58,6 +58,11 @@ func TestImportCLRBResultsAsARun(t *testing.T) {
 	if got := runRows(t, s, "bm25"); got != "q1:1:d2 q1:2:d1 q2:1:d3" {
 		t.Errorf("--run: %s", got)
 	}
+	// Nothing retrieved: an empty list (the benchmark scores it 0).
+	mustImport(t, s, []string{clrbResults(t, dir, "empty", `{"query_id": "q1", "retrieved_ids": [], "retrieved_chunk_details": []}`+"\n")}, Options{})
+	if got := queryRow(t, s, `SELECT l.docs || l.chunk_docs FROM run_lists l JOIN runs r ON r.id = l.run_id WHERE r.name = 'empty'`); got != "[][]" {
+		t.Errorf("empty list: %s", got)
+	}
 	// Elsewhere than results/, the name must be given.
 	loose := writeFile(t, dir, "query_results.jsonl", clrbLines)
 	if _, err := Import(s, []string{loose}, Options{}); err == nil || !strings.Contains(err.Error(), "cannot tell the run's name") || !strings.Contains(err.Error(), "--run NAME") {

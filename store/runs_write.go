@@ -171,6 +171,12 @@ func (t *Tx) StageRunLine(run, qid, doc []byte, rank int, score float64, hasScor
 	return nil
 }
 
+// StageRunQuery stages a query the run retrieved nothing for: it gets an
+// empty list (a query_results.jsonl line with empty retrieved_ids).
+func (t *Tx) StageRunQuery(run, qid []byte, file, line int) error {
+	return t.StageRunLine(run, qid, nil, 0, 0, false, file, line)
+}
+
 // flushRunGroup writes the (run, query) being read as one TEMP row.
 func (t *Tx) flushRunGroup() error {
 	s := t.runs
@@ -473,6 +479,10 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 			hb = append(hb, '\n')
 		}
 	}
+	if len(lines) == 0 {
+		hb = append(hb, qext...)
+		hb = append(hb, 0, 'e', '\n')
+	}
 	h.Write(hb)
 	l.hashed = hb
 }
@@ -567,6 +577,9 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 			first := slices.MinFunc(lines, func(a, b runLine) int { return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line)) })
 			qErr = earliest(qErr, first.file, first.line, func() *RunRowError { return t.unknownRun(first.file, first.line, f.Query, "query", curQ) })
 		}
+		// A query staged with nothing retrieved (StageRunQuery) has an
+		// empty list.
+		lines = slices.DeleteFunc(lines, func(l runLine) bool { return len(l.doc) == 0 })
 		for i := range lines {
 			l := &lines[i]
 			if l.d, err = res.doc(l.doc); err != nil {
@@ -710,7 +723,7 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 		SELECT run, qid, q, d, best_score, first_line, file,
 			ROW_NUMBER() OVER (PARTITION BY run, q ORDER BY best_rank, best_score DESC, first_line) AS rank
 		FROM (SELECT run, qid, q, d, MIN(rank) AS best_rank, MAX(score) AS best_score, MIN(line) AS first_line, MIN(file) AS file
-			FROM temp.import_run_rows GROUP BY run, q, d)`} {
+			FROM temp.import_run_rows WHERE docid <> '' GROUP BY run, q, d)`} {
 		if _, err := t.tx.Tx.Exec(q); err != nil {
 			return nil, err
 		}
@@ -725,20 +738,25 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 		docsOf := map[string][]rankedDoc{}
 		qOf := map[string]int64{}
 		var qids []string
-		err := eachRow(t.tx, `SELECT r.qid, r.q, r.d, di.ext_id, r.best_score FROM temp.import_run_ranked r JOIN items di ON di.id = r.d
-			WHERE r.run = ? ORDER BY r.qid, r.rank`, []any{r.name}, func(sc func(...any) error) error {
+		err := eachRow(t.tx, `SELECT DISTINCT qid, q FROM temp.import_run_rows WHERE run = ? ORDER BY qid`, []any{r.name}, func(sc func(...any) error) error {
 			var qid string
 			var q int64
+			err := sc(&qid, &q)
+			qids, qOf[qid] = append(qids, qid), q
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		err = eachRow(t.tx, `SELECT r.qid, r.d, di.ext_id, r.best_score FROM temp.import_run_ranked r JOIN items di ON di.id = r.d
+			WHERE r.run = ? ORDER BY r.qid, r.rank`, []any{r.name}, func(sc func(...any) error) error {
+			var qid string
 			var d rankedDoc
 			var score sql.NullFloat64
-			if err := sc(&qid, &q, &d.d.id, &d.d.ext, &score); err != nil {
+			if err := sc(&qid, &d.d.id, &d.d.ext, &score); err != nil {
 				return err
 			}
 			d.score, d.hasScore = score.Float64, score.Valid
-			if _, ok := docsOf[qid]; !ok {
-				qids = append(qids, qid)
-				qOf[qid] = q
-			}
 			docsOf[qid] = append(docsOf[qid], d)
 			return nil
 		})
@@ -747,7 +765,7 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 		}
 		linesOf := map[string][]runLine{}
 		err = eachRow(t.tx, `SELECT r.qid, r.docid, r.d, di.ext_id, r.chunk IS NOT NULL FROM temp.import_run_rows r JOIN items di ON di.id = r.d
-			WHERE r.run = ? ORDER BY r.qid, r.rank, r.score DESC, r.line`, []any{r.name}, func(sc func(...any) error) error {
+			WHERE r.run = ? AND r.docid <> '' ORDER BY r.qid, r.rank, r.score DESC, r.line`, []any{r.name}, func(sc func(...any) error) error {
 			var qid string
 			var l runLine
 			if err := sc(&qid, &l.doc, &l.d.id, &l.d.ext, &l.d.chunk); err != nil {
@@ -785,7 +803,7 @@ func (t *Tx) resolveRunRows() error {
 			func(f RunFields) string { return f.Query }},
 		{`UPDATE temp.import_run_rows SET d = (SELECT doc_item_id FROM document_chunks WHERE chunk_id = docid),
 			chunk = CASE WHEN EXISTS (SELECT 1 FROM document_chunks WHERE chunk_id = docid) THEN docid END`, "", "", nil},
-		{`UPDATE temp.import_run_rows SET d = (SELECT id FROM items WHERE ext_id = docid AND kind = 'document') WHERE d IS NULL`, "d IS NULL", "document or chunk",
+		{`UPDATE temp.import_run_rows SET d = (SELECT id FROM items WHERE ext_id = docid AND kind = 'document') WHERE d IS NULL`, "d IS NULL AND docid <> ''", "document or chunk",
 			nil},
 	}
 	for _, s := range steps {
