@@ -13,7 +13,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
-// `annotate ir` (DESIGN.md "CanLegalRAGBench tasks"; the paper's §4.3,
+// `annotate ir` (docs/metrics.md, docs/relevance.md; the paper's §4.3,
 // Fig. 3 and Table 4): per run, recall@k, precision@k, nDCG@k and MRR@k,
 // macro-averaged over the queries with at least one relevant document,
 // before (the gold set: qrels) and after the experts' judgments (the gold
@@ -52,7 +52,7 @@ var IRByAttrs = []string{"persona", "jurisdiction", "issue"}
 // IRMetrics are the metric names, in the order of the text output.
 var IRMetrics = []string{"recall", "precision", "ndcg", "mrr"}
 
-// IRReport is the report; its JSON keys are DESIGN.md's.
+// IRReport is the report; its JSON keys are docs/json.md's.
 type IRReport struct {
 	K         int    `json:"k"`
 	Gold      string `json:"gold"`

@@ -1,4 +1,4 @@
-// Package schema is the label schema of DESIGN.md: the item kinds, their fields,
+// Package schema is the label schema (docs/formats.md, docs/metrics.md): the item kinds, their fields,
 // the values of each field and the "asked when" rule that decides which fields
 // apply to an item given the labels it already has. Every other package (store,
 // importer, TUI, reports, export) asks this one.

@@ -10,7 +10,7 @@ import (
 )
 
 // Tx is one import: everything written through it commits together or not at
-// all (DESIGN.md: an import is all-or-nothing).
+// all (an import is all-or-nothing: docs/formats.md).
 type Tx struct {
 	tx       *wtx
 	sources  map[string]int64

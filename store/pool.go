@@ -13,7 +13,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
-// Relevance pools (DESIGN.md "CanLegalRAGBench tasks", the paper's §4.3):
+// Relevance pools (docs/relevance.md, the paper's §4.3):
 // a stratified sample of queries, then for each the union of the runs' top
 // documents that nobody has judged and no pool holds yet, shuffled, as one
 // batch of relevance items. The batch is a batch like any other (queues,
