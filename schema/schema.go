@@ -129,9 +129,6 @@ func specs() []*Spec {
 // SpecOf returns a kind's description, nil for an unknown kind.
 func SpecOf(k Kind) *Spec { return registry[k] }
 
-// Known reports whether k is a registered kind.
-func Known(k Kind) bool { return registry[k] != nil }
-
 // KindNames lists the annotated kinds' names, for flags and messages.
 func KindNames() []string {
 	var out []string
