@@ -21,6 +21,7 @@ import (
 	"io"
 	"iter"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -39,6 +40,7 @@ type Options struct {
 	Annotator   string // whose labels (jsonl: only this annotator's)
 	Adjudicated bool   // the adjudicated labels instead
 	WithNotes   bool   // hf, csv: add the notes column
+	Field       string // prodigy: the two-way field exported
 	Progress    io.Writer
 
 	// create opens an output file; tests inject failures through it.
@@ -46,7 +48,7 @@ type Options struct {
 }
 
 // Formats lists the formats --format accepts.
-var Formats = []string{"hf", "jsonl", "csv"}
+var Formats = []string{"hf", "jsonl", "csv", "label-studio", "prodigy"}
 
 // Defaults of the hf card.
 const (
@@ -117,7 +119,8 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 	if e.systems, err = snap.Systems(); err != nil {
 		return Result{}, err
 	}
-	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv}[o.Format]
+	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv,
+		"label-studio": e.labelStudio, "prodigy": e.prodigy}[o.Format]
 	if err := writeFolder(o.Out, o.Force, fill); err != nil {
 		return Result{}, err
 	}
@@ -142,8 +145,8 @@ func withDefaults(o Options) Options {
 
 func check(o Options) error {
 	switch {
-	case o.Format != "hf" && o.Format != "jsonl" && o.Format != "csv":
-		return fmt.Errorf("--format %q: want hf, jsonl or csv", o.Format)
+	case !slices.Contains(Formats, o.Format):
+		return fmt.Errorf("--format %q: want %s", o.Format, strings.Join(Formats, ", "))
 	case o.Out == "":
 		return errors.New("--out DIR is required")
 	case !splitName.MatchString(o.Split):
@@ -152,6 +155,10 @@ func check(o Options) error {
 		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
 	case o.Format == "hf":
 		return checkLicense(o.License)
+	case o.Format == "prodigy":
+		return checkProdigyField(o.Field)
+	case o.Field != "":
+		return errors.New("--field applies to --format prodigy")
 	}
 	return nil
 }
@@ -160,6 +167,9 @@ func check(o Options) error {
 // the only annotator. The native format exports everyone's labels unless one
 // set is asked for.
 func (e *exporter) chooseLabels() error {
+	if e.o.Format == "label-studio" || e.o.Format == "prodigy" {
+		return nil // every annotator's labels, as the tools keep them
+	}
 	if e.o.Format == "jsonl" && e.o.Annotator == "" && !e.o.Adjudicated {
 		return nil
 	}

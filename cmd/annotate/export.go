@@ -35,6 +35,13 @@ import DIR" reads either folder back.
 
 --format csv: qa.csv and claims.csv, flat tables (RFC 4180, UTF-8).
 
+--format label-studio: label-studio/qa.tasks.json and claims.tasks.json
+(Label Studio tasks: data, one annotation per annotator, one prediction per
+system) with the labeling config of each (qa.config.xml, claims.config.xml).
+
+--format prodigy --field FIELD: prodigy/FIELD.jsonl, one accept/reject line
+per label of a two-way field, as Prodigy's binary annotations.
+
 Labels (hf, csv) come from --annotator NAME or --adjudicated; with neither,
 from the only human annotator. DIR must be new or empty unless --force; the
 export is written beside it and moved into place at the end, so a failed or
@@ -42,7 +49,9 @@ interrupted export leaves nothing half-written.`,
 			Example: `  annotate export --out claimrag-law-hf --annotator jo
   annotate export --out claimrag-law-hf --adjudicated --license cc-by-sa-4.0 --name "ClaimRAG-LAW v2"
   annotate export --format jsonl --out backup
-  annotate export --format csv --out tables --annotator sam --with-notes`,
+  annotate export --format csv --out tables --annotator sam --with-notes
+  annotate export --format label-studio --out ls
+  annotate export --format prodigy --field claim_validity --out prodigy`,
 			Args: cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				// A progress bar only on a terminal: piped or redirected
@@ -65,7 +74,8 @@ interrupted export leaves nothing half-written.`,
 			}),
 		}
 		f := cmd.Flags()
-		f.StringVar(&o.Format, "format", "hf", "hf, jsonl or csv")
+		f.StringVar(&o.Format, "format", "hf", "hf, jsonl, csv, label-studio or prodigy")
+		f.StringVar(&o.Field, "field", "", "prodigy: the two-way field to export (e.g. claim_validity)")
 		f.StringVar(&o.Out, "out", "", "folder to create (required)")
 		f.BoolVar(&o.Force, "force", false, "replace DIR if it is not empty")
 		f.StringVar(&o.Split, "split", exporter.DefaultSplit, "hf: split name of the data files")
