@@ -138,8 +138,8 @@ func (e *exporter) labelStudio(dir string) error {
 			a.Result = append(a.Result, lsResultOf(f, l.Value))
 		}
 		sort.Slice(order, func(i, j int) bool {
-			if order[i][1] != order[j][1] {
-				return order[i][1] < order[j][1] // annotate before adjudicate
+			if ai, aj := order[i][1] == store.RoleAdjudicate, order[j][1] == store.RoleAdjudicate; ai != aj {
+				return aj // the annotators', then the adjudicated labels
 			}
 			return order[i][0] < order[j][0]
 		})
