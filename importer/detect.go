@@ -199,11 +199,17 @@ func lineShape(m map[string]json.RawMessage) shape {
 		sh.fits = append(sh.fits, FormatProdigy)
 	}
 	releaseLineShape(m, &sh) // CanLegalRAGBench's queries and generated answers
+	if has(m, "query_id") && has(m, "retrieved_ids") {
+		sh.fits = append(sh.fits, FormatCLRBRun) // clrbrun.go
+	}
 	if hasAny(m, "id", "source", "question", "answer", "contexts", "claims") {
 		sh.resembles = append(sh.resembles, described[FormatNative])
 	}
 	if hasAny(m, "annotator", "item", "field", "value") {
 		sh.resembles = append(sh.resembles, described[FormatLabels])
+	}
+	if hasAny(m, "retrieved_ids", "retrieved_chunk_details") {
+		sh.resembles = append(sh.resembles, described[FormatCLRBRun])
 	}
 	return sh
 }

@@ -16,6 +16,7 @@ type Tx struct {
 	sources  map[string]int64
 	seen     idFilter // the ids SeeFast recorded
 	seenRows *bulk
+	runs     *runStage // the run lines staged (runs_write.go)
 }
 
 // PutResult says what a Put did.
