@@ -48,7 +48,7 @@ type Options struct {
 }
 
 // Formats lists the formats --format accepts.
-var Formats = []string{"hf", "jsonl", "csv", "label-studio", "prodigy"}
+var Formats = []string{"hf", "jsonl", "csv", "label-studio", "prodigy", "trec"}
 
 // Defaults of the hf card.
 const (
@@ -120,7 +120,7 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 		return Result{}, err
 	}
 	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv,
-		"label-studio": e.labelStudio, "prodigy": e.prodigy}[o.Format]
+		"label-studio": e.labelStudio, "prodigy": e.prodigy, "trec": e.trec}[o.Format]
 	if err := writeFolder(o.Out, o.Force, fill); err != nil {
 		return Result{}, err
 	}
@@ -174,6 +174,11 @@ func (e *exporter) chooseLabels() error {
 		return nil
 	}
 	ls, err := selectLabels(e.s, e.o.Annotator, e.o.Adjudicated)
+	if err != nil && e.o.Format == "trec" && e.o.Annotator == "" && !e.o.Adjudicated {
+		// The runs and the gold set need no expert: qrels_after is then the gold set.
+		e.res.Notes = append(e.res.Notes, fmt.Sprintf("qrels_after.txt is the gold set alone: %v", err))
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -269,4 +270,65 @@ func TestProdigyImportAndErrors(t *testing.T) {
 	if _, err := Export(t.Context(), s, Options{Format: "prodigy", Field: schema.Persona, Out: filepath.Join(dir, "x")}); err == nil || !strings.Contains(err.Error(), "two-way") {
 		t.Errorf("export of persona: %v, want refused (not two-way)", err)
 	}
+}
+
+// The runs and both qrels go out as TREC files and come back through
+// annotate's own TREC import with the same ir scores, before and after.
+func TestRoundTripTREC(t *testing.T) {
+	s := relevanceFixture(t)
+	out := filepath.Join(t.TempDir(), "trec")
+	export(t, s, Options{Format: "trec", Out: out, Annotator: "jo"})
+	alpha, err := os.ReadFile(filepath.Join(out, "trec/runs/alpha.run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// testdata/ir/runs.run ranks qA's chunks d02, d01#b, d03, d01#a, d04 for
+	// alpha: d01 keeps its best rank, 2, and the ranks are renumbered.
+	if !strings.HasPrefix(string(alpha), "qA Q0 d02 1 ") || !strings.Contains(string(alpha), "qA Q0 d01 2 ") || !strings.Contains(string(alpha), "qA Q0 d03 3 ") {
+		t.Errorf("alpha.run:\n%s", alpha)
+	}
+	after, _ := os.ReadFile(filepath.Join(out, "trec/qrels_after.txt"))
+	before, _ := os.ReadFile(filepath.Join(out, "trec/qrels_before.txt"))
+	if !strings.Contains(string(after), "qA 0 d07 1\n") || strings.Contains(string(before), "qA 0 d07") || !strings.HasPrefix(string(before), "qA 0 d01 2\n") {
+		t.Errorf("qrels before:\n%s\nafter:\n%s", before, after)
+	}
+	back := openStore(t)
+	runs, _ := filepath.Glob(filepath.Join(out, "trec/runs/*.run"))
+	steps := []struct {
+		files []string
+		opt   importer.Options
+	}{
+		{[]string{filepath.Join("testdata", "ir", "items.jsonl")}, importer.Options{}},
+		{runs, importer.Options{Format: importer.FormatTRECRun}},
+		{[]string{filepath.Join(out, "trec/qrels_before.txt")}, importer.Options{Format: importer.FormatQrels}},
+		{[]string{filepath.Join(out, "trec/qrels_after.txt")}, importer.Options{Format: importer.FormatQrels, Annotator: "jo"}},
+	}
+	for _, st := range steps {
+		if _, err := importer.Import(back, st.files, st.opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := irJSON(t, s, "jo")
+	if got := irJSON(t, back, "jo"); got != want {
+		t.Errorf("ir after the round trip:\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(want, `"alpha"`) || !strings.Contains(want, `"beta"`) {
+		t.Errorf("ir report without alpha: %s", want)
+	}
+}
+
+func irJSON(t *testing.T, s *store.Store, who string) string {
+	t.Helper()
+	rep, err := report.IR(s, report.IROptions{K: 10, Selection: report.Selection{Annotator: who}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(struct {
+		Runs    any
+		Ranking any
+	}{rep.Runs, rep.Ranking})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
