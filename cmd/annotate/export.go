@@ -42,6 +42,11 @@ system) with the labeling config of each (qa.config.xml, claims.config.xml).
 --format prodigy --field FIELD: prodigy/FIELD.jsonl, one accept/reject line
 per label of a two-way field, as Prodigy's binary annotations.
 
+--format trec: trec/runs/RUN.run (each run, "qid Q0 docid rank score tag"),
+trec/qrels_before.txt (the gold set) and trec/qrels_after.txt (with the
+documents the label set judged relevant), "qid 0 docid rel", for trec_eval,
+ir_measures or ranx.
+
 Labels (hf, csv) come from --annotator NAME or --adjudicated; with neither,
 from the only human annotator. DIR must be new or empty unless --force; the
 export is written beside it and moved into place at the end, so a failed or
@@ -51,7 +56,8 @@ interrupted export leaves nothing half-written.`,
   annotate export --format jsonl --out backup
   annotate export --format csv --out tables --annotator sam --with-notes
   annotate export --format label-studio --out ls
-  annotate export --format prodigy --field claim_validity --out prodigy`,
+  annotate export --format prodigy --field claim_validity --out prodigy
+  annotate export --format trec --out trec --annotator jo`,
 			Args: cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				// A progress bar only on a terminal: piped or redirected
@@ -74,7 +80,7 @@ interrupted export leaves nothing half-written.`,
 			}),
 		}
 		f := cmd.Flags()
-		f.StringVar(&o.Format, "format", "hf", "hf, jsonl, csv, label-studio or prodigy")
+		f.StringVar(&o.Format, "format", "hf", "hf, jsonl, csv, label-studio, prodigy or trec")
 		f.StringVar(&o.Field, "field", "", "prodigy: the two-way field to export (e.g. claim_validity)")
 		f.StringVar(&o.Out, "out", "", "folder to create (required)")
 		f.BoolVar(&o.Force, "force", false, "replace DIR if it is not empty")
