@@ -66,7 +66,8 @@ type Result struct {
 	QA        int
 	Claims    int
 	Items     map[string]int // rows of the other configs ("queries": 12)
-	Labels    int            // jsonl: label lines
+	Labels    int            // jsonl, prodigy: label lines
+	Field     string         // prodigy: the field exported
 	Languages []string
 	Notes     []string // the leftovers of killed exports cleaned up (or left) first
 }

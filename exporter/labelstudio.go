@@ -273,7 +273,7 @@ func (e *exporter) writeLSConfig(dir string, k schema.Kind) error {
 	for _, t := range texts {
 		fmt.Fprintf(&b, "  <Header value=%q/>\n  <Text name=%q value=\"$%s\"/>\n", t[1], t[0], t[0])
 	}
-	for _, fd := range schema.Fields(k) {
+	for _, fd := range schema.KindFields(k) { // markers too: every from_name of the tasks is in the config
 		attr := ""
 		if fd.Multi {
 			attr = ` choice="multiple"`

@@ -47,6 +47,7 @@ func (e *exporter) prodigy(dir string) error {
 			texts[c.ID] = [2]string{text, ""}
 		}
 	}
+	e.res.Field = fd.Name
 	f, err := e.openFile(dir, "prodigy/"+fd.Name+".jsonl")
 	if err != nil {
 		return err

@@ -104,6 +104,14 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 			"cleaned_up": append([]string{}, res.Notes...),
 		})
 	}
+	switch res.Format {
+	case "prodigy":
+		fmt.Fprintf(out, "exported %d labels of %s to %s: %s\n", res.Labels, res.Field, res.Dir, strings.Join(res.Files, ", "))
+		return nil
+	case "trec":
+		fmt.Fprintf(out, "exported %d runs and the qrels to %s: %s\n", res.Items["runs"], res.Dir, strings.Join(res.Files, ", "))
+		return nil
+	}
 	parts := []string{}
 	if res.QA+res.Claims > 0 || len(res.Items) == 0 {
 		parts = append(parts, fmt.Sprintf("%d QA pairs", res.QA), fmt.Sprintf("%d claims", res.Claims))
