@@ -34,6 +34,8 @@ type Options struct {
 	// Annotator owns labels that name none: labels files without an
 	// "annotator", and ClaimRAG-LAW (default DefaultClaimRAGAnnotator).
 	Annotator string
+	// Field is the two-way field of Prodigy answers (interop.go).
+	Field string
 	// Run names the run of a TREC run file instead of its tag (trec.go).
 	Run string
 	// System names the system of RAGChecker checking outputs (default: the

@@ -402,6 +402,12 @@ func (w *writer) writeLabel(f *fileData, l *labelRec) error {
 	if err != nil {
 		return err
 	}
+	if l.prediction {
+		if _, err := w.tx.AddPrediction(id, l.annotator, l.name, l.value); err != nil {
+			return l.at.wrap(l.field, err)
+		}
+		return nil
+	}
 	added, err := w.tx.PutLabel(store.Label{Annotator: l.annotator, ItemID: id, Field: l.name, Value: l.value,
 		GuidelinesVersion: w.opt.GuidelinesVersion, Adjudicate: l.adjudicate})
 	if err != nil {
