@@ -88,6 +88,9 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		if b, groups, err = s.CreateAnswerBatch(spec); err != nil {
 			return true, err
 		}
+		if g.json {
+			return true, writeJSON(out, batchJSON(b, map[string]any{"seed_groups": groups}))
+		}
 		fmt.Fprintf(out, "batch %s: %d answer_task item%s (%d seed group%s), for %s\n", b.Name, b.Size, plural(b.Size), groups, plural(groups), batchWho(b, known))
 	case schema.KindGenClaim:
 		if f.Changed("sample") && a.sample < 1 {
@@ -104,6 +107,13 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		b, pool, err = s.SampleGenClaims(spec, store.GenSample{Sample: a.sample, Judge: a.judge, Where: a.where, System: a.system, Condition: a.condition})
 		if err != nil {
 			return true, err
+		}
+		if g.json {
+			extra := map[string]any{"pool": pool, "seed": nil}
+			if spec.Seed != nil {
+				extra["seed"] = *spec.Seed
+			}
+			return true, writeJSON(out, batchJSON(b, extra))
 		}
 		what := "every"
 		if b.Size < pool {

@@ -153,16 +153,21 @@ func parseConfig(path string, data []byte) (*config, error) {
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("config file %s: line %d: want keys (db, annotator, color), not a %s", path, top.Line, nodeKind(top))
+		return nil, fmt.Errorf("config file %s: line %d: want keys (db, annotator, color), not %s", path, top.Line, nodeKind(top))
 	}
 	seen := map[string]int{}
+	colorKey := "color"
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
 		at := fmt.Sprintf("config file %s: line %d: key %q", path, k.Line, k.Value)
-		if line, dup := seen[k.Value]; dup {
+		canon := k.Value
+		if canon == "colour" {
+			canon = "color"
+		}
+		if line, dup := seen[canon]; dup {
 			return nil, fmt.Errorf("%s: given twice (first on line %d)", at, line)
 		}
-		seen[k.Value] = k.Line
+		seen[canon] = k.Line
 		var dst *string
 		switch k.Value {
 		case "db":
@@ -170,7 +175,7 @@ func parseConfig(path string, data []byte) (*config, error) {
 		case "annotator":
 			dst = &c.Annotator
 		case "color", "colour":
-			dst = &c.Color
+			dst, colorKey = &c.Color, k.Value
 		default:
 			return nil, fmt.Errorf("%s: unknown key (known: db, annotator, color)", at)
 		}
@@ -180,7 +185,7 @@ func parseConfig(path string, data []byte) (*config, error) {
 		*dst = strings.TrimSpace(v.Value)
 	}
 	if c.Color != "" && !slices.Contains(colorModes, c.Color) {
-		return nil, fmt.Errorf("config file %s: line %d: key \"color\": %q is not never, auto or always", path, seen["color"]+seen["colour"], c.Color)
+		return nil, fmt.Errorf("config file %s: line %d: key %q: %q is not never, auto or always", path, seen["color"], colorKey, c.Color)
 	}
 	if c.Annotator != "" {
 		if err := checkName("annotator", c.Annotator); err != nil {
