@@ -122,7 +122,7 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		fmt.Fprintf(out, "batch %s: %d gen_claim item%s, %s %d claim%s matching%s, for %s\n", b.Name, b.Size, plural(b.Size), what, pool, plural(pool),
 			sampleWhere(a), batchWho(b, known))
 		if b.Size < pool && !f.Changed("seed") {
-			fmt.Fprintf(out, "drawn with seed %d: --seed %d draws the same sample\n", *spec.Seed, *spec.Seed)
+			fmt.Fprintf(cmd.ErrOrStderr(), "annotate: note: drawn with seed %d: --seed %d draws the same sample\n", *spec.Seed, *spec.Seed)
 		}
 	}
 	return true, nil

@@ -108,11 +108,6 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 			return fmt.Errorf("no batch %q (annotate batch list shows them)", o.batch)
 		}
 	}
-	// Without a terminal the screens cannot start: say so on stderr and
-	// write nothing on stdout (not even the window-title sequences).
-	if err := needTerminal(); err != nil {
-		return err
-	}
 	// One live screen per annotator and database, shared with annotate
 	// serve's sessions: a second one is refused, naming where the first runs.
 	lock, err := screenlock.Acquire(s.Path, annotator, "")
@@ -120,6 +115,12 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 		return err
 	}
 	defer lock.Release()
+	// Without a terminal the screens cannot start (a second screen of the
+	// annotator is refused first, naming the first): say so on stderr and
+	// write nothing on stdout (not even the window-title sequences).
+	if err := needTerminal(); err != nil {
+		return err
+	}
 	// SIGTERM and SIGHUP end the program cleanly; decisions are committed as
 	// they are made, so there is nothing left to save.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
