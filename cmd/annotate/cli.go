@@ -248,6 +248,13 @@ func init() {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					return err
 				}
+				// The pages document the built-in defaults, not the ones
+				// this shell's environment or config file set.
+				for name, def := range map[string]string{"db": "annotate.db", "as": "", "color": "auto"} {
+					if f := cmd.Root().PersistentFlags().Lookup(name); f != nil {
+						f.DefValue = def
+					}
+				}
 				header := &doc.GenManHeader{Title: "ANNOTATE", Section: "1", Source: "annotate " + version(), Manual: "annotate manual"}
 				if err := doc.GenManTree(cmd.Root(), header, dir); err != nil {
 					return err

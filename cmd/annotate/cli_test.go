@@ -58,6 +58,7 @@ func availableCommands(c *cobra.Command) []string {
 
 func TestManPages(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "man")
+	t.Setenv("ANNOTATE_DB", "/home/someone/private.db")
 	out, _, err := cli(t, "man", dir)
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +87,9 @@ func TestManPages(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "annotate-batch-create.1"))
 	if !bytes.Contains(b, []byte(`\fB--only-correct-answers\fP[=false]`)) || !bytes.Contains(b, []byte("annotate-batch(1)")) {
 		t.Errorf("annotate-batch-create.1 lacks its flags or its SEE ALSO:\n%s", b)
+	}
+	if !bytes.Contains(b, []byte(`\fB--db\fP="annotate.db"`)) || bytes.Contains(b, []byte("private.db")) {
+		t.Error("the man pages document the environment's --db, not the built-in default")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "annotate-__complete.1")); err == nil {
 		t.Error("a page for the hidden __complete command")
