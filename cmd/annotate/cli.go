@@ -214,12 +214,16 @@ func nodeKind(n *yaml.Node) string {
 
 // checkGlobals reports a bad config file, and a --color value that is not
 // one of the modes, before any command runs.
-func (g *globals) checkGlobals() error {
+func (g *globals) checkGlobals(cmd *cobra.Command) error {
 	if g.configErr != nil {
 		return g.configErr
 	}
 	if !slices.Contains(colorModes, g.color) {
-		return fmt.Errorf("--color %q: must be never, auto or always", g.color)
+		from := "--color"
+		if f := cmd.Flags().Lookup("color"); f != nil && !f.Changed && os.Getenv("ANNOTATE_COLOR") != "" {
+			from = "$ANNOTATE_COLOR"
+		}
+		return fmt.Errorf("%s %q: must be never, auto or always", from, g.color)
 	}
 	return nil
 }

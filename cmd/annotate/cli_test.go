@@ -358,6 +358,8 @@ func TestCompletionValues(t *testing.T) {
 // Piped, the guidelines are the Markdown itself; on a terminal, glamour's
 // rendering of it.
 func TestGuidelinesRendering(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("ANNOTATE_COLOR", "")
 	md, err := guidelines.Section("entailment")
 	if err != nil {
 		t.Fatal(err)

@@ -135,6 +135,11 @@ func registerCompletions(root *cobra.Command, g *globals) {
 		}
 	}
 	walk(root)
+	// Paths: the shell completes file names, or folders for --out.
+	root.MarkPersistentFlagFilename("taxonomy", "yaml", "yml", "json")
+	if c, _, err := root.Find([]string{"export"}); err == nil && c.Flags().Lookup("out") != nil {
+		c.MarkFlagDirname("out")
+	}
 	root.RegisterFlagCompletionFunc("as", annotators)
 	root.RegisterFlagCompletionFunc("color", fixed(colorModes))
 }

@@ -31,7 +31,7 @@ func addTaxonomyFlag(root *cobra.Command, g *globals) {
 		"error taxonomy file (YAML or JSON: value, label, group, definition, example) to use from now on in this database; \"default\" goes back to the paper's")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		taxonomyFlags.warn = cmd.ErrOrStderr()
-		return g.checkGlobals()
+		return g.checkGlobals(cmd)
 	}
 }
 
