@@ -58,8 +58,11 @@ func needTerminal() error {
 	if !term.IsTerminal(rawTerminal().Fd()) {
 		not = append(not, "output")
 	}
-	if len(not) > 0 {
-		return fmt.Errorf("the annotation screens need a terminal, and the standard %s is not one (the reports and other commands work without: annotate --help)", strings.Join(not, " and "))
+	switch len(not) {
+	case 1:
+		return fmt.Errorf("the screens need a terminal: the standard %s is not one (the reports and other commands work without: annotate --help)", not[0])
+	case 2:
+		return fmt.Errorf("the screens need a terminal: the standard input and output are not terminals (the reports and other commands work without: annotate --help)")
 	}
 	return nil
 }
