@@ -81,7 +81,7 @@ func TestExportCommand(t *testing.T) {
 	if _, _, err := cli(t, "--db", db, "export", "--out", dir, "--split", "validation"); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("want a refusal naming --force, got %v", err)
 	}
-	out, _, err = cli(t, "--db", db, "--json", "export", "--out", dir, "--force", "--split", "validation", "--license", "mit", "--name", "Mine")
+	out, _, err = cli(t, "--db", db, "export", "--json", "--out", dir, "--force", "--split", "validation", "--license", "mit", "--name", "Mine")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +161,8 @@ func TestExportImportCommands(t *testing.T) {
 			t.Fatalf("import %s: %v", c.format, err)
 		}
 		for _, report := range []string{"stats", "metrics"} {
-			a, _, err1 := cli(t, "--db", db, "--json", report, "--annotator", "sam")
-			b, _, err2 := cli(t, "--db", db2, "--json", report, "--annotator", "sam")
+			a, _, err1 := cli(t, "--db", db, report, "--json", "--annotator", "sam")
+			b, _, err2 := cli(t, "--db", db2, report, "--json", "--annotator", "sam")
 			if err1 != nil || err2 != nil {
 				t.Fatal(err1, err2)
 			}

@@ -114,7 +114,16 @@ func removeDB(path string) {
 func printImport(cmd *cobra.Command, g *globals, sum importer.Summary) error {
 	out := cmd.OutOrStdout()
 	if !g.json {
-		fmt.Fprintln(out, strings.TrimRight(sum.String(), "\n"))
+		// The counts are the result (stdout); the warnings, the last lines
+		// of the summary, go to stderr.
+		ws := sum.Warnings()
+		text := strings.TrimRight(strings.TrimSuffix(sum.String(), strings.Join(ws, "\n")), "\n")
+		if text != "" {
+			fmt.Fprintln(out, text)
+		}
+		for _, w := range ws {
+			fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+w)
+		}
 		return nil
 	}
 	t := sum.Total()
