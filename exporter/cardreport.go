@@ -99,8 +99,8 @@ func (c *card) reports(b *strings.Builder) {
 // table1 is the paper's Table 1 for the exported label set.
 func (c *card) table1(b *strings.Builder) {
 	st := c.rep.stats
-	if st == nil {
-		return
+	if st == nil || !c.has("qa") {
+		return // Table 1 counts QA pairs and their claims
 	}
 	b.WriteString("## Statistics (Table 1)\n\n")
 	b.WriteString("| source | QA | judged | valid | P1 | P2 | P3 | CG1 | CG2 | CG3 | CG4 | answers | claims | judged | valid | ε | η | ζ | added |\n")

@@ -254,6 +254,14 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 		if err := tx.WriteSeen(); err != nil {
 			return err
 		}
+		// The formats, for the dataset card's source_datasets.
+		formats := make([]string, len(w.files))
+		for i, f := range w.files {
+			formats[i] = f.format
+		}
+		if err := tx.NoteFormats(formats); err != nil {
+			return err
+		}
 		return tx.EndScratch()
 	})
 	prog.end()
