@@ -289,9 +289,17 @@ func (c *card) intro(b *strings.Builder) {
 	}
 	b.WriteString("\n\n")
 	annotators, adjudicators := c.people()
-	if len(annotators) == 0 {
+	outside := c.outside()
+	if len(annotators) == 0 && len(outside) == 0 {
 		b.WriteString("No item has been labelled in annotate yet.")
-	} else {
+	}
+	if len(outside) > 0 {
+		fmt.Fprintf(b, "Labelled by %s (%s) outside annotate: the labels were imported as given.", count(len(outside), "annotator"), md(strings.Join(outside, ", ")))
+		if len(annotators) > 0 {
+			b.WriteString(" ")
+		}
+	}
+	if len(annotators) > 0 {
 		fmt.Fprintf(b, "Labelled by %s (%s) with the annotate tool", count(len(annotators), "annotator"), md(strings.Join(annotators, ", ")))
 		if p := c.protocols(); len(p) > 0 {
 			fmt.Fprintf(b, ", following %s", joinAnd(p))
@@ -299,8 +307,10 @@ func (c *card) intro(b *strings.Builder) {
 		if len(adjudicators) > 0 {
 			fmt.Fprintf(b, "; disagreements adjudicated by %s", md(strings.Join(adjudicators, ", ")))
 		}
-		b.WriteString(". ")
-		fmt.Fprintf(b, "Labels in the rows: %s.", c.labelSetText())
+		b.WriteString(".")
+	}
+	if len(annotators)+len(outside) > 0 {
+		fmt.Fprintf(b, " Labels in the rows: %s.", c.labelSetText())
 	}
 	if c.hasGold() {
 		b.WriteString(" The gold set's relevance judgments (annotator `gold` in the rows) were imported as given: `gold` names that set, not a person.")

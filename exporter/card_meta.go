@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/annotate-dev/annotate/internal/textsafe"
+	"github.com/annotate-dev/annotate/store"
 )
 
 // What the card's header and sections say depends on the kinds the export
@@ -177,11 +178,16 @@ func (c *card) totalRows() int {
 // pseudo-annotator of imported qrels is not.
 func person(name string) bool { return name != goldAnnotator }
 
-// people lists the annotators with labels of their own and the
-// adjudicators, persons only.
+// imported is true for an annotator whose labels were all imported as
+// given (no session, no active time): labels made outside annotate.
+func imported(w store.Work) bool { return w.Annotated && !w.InTool }
+
+// people lists the annotators who labelled in annotate and the
+// adjudicators, persons only; outside lists those whose labels were
+// imported as given.
 func (c *card) people() (annotators, adjudicators []string) {
 	for _, w := range c.rep.work {
-		if !person(w.Annotator) {
+		if !person(w.Annotator) || imported(w) {
 			continue
 		}
 		if w.Annotated {
@@ -192,6 +198,16 @@ func (c *card) people() (annotators, adjudicators []string) {
 		}
 	}
 	return annotators, adjudicators
+}
+
+func (c *card) outside() []string {
+	var out []string
+	for _, w := range c.rep.work {
+		if person(w.Annotator) && imported(w) {
+			out = append(out, w.Annotator)
+		}
+	}
+	return out
 }
 
 // hasGold is true when the database holds the gold set's imported qrels.
@@ -267,14 +283,16 @@ func (e *exporter) cardLanguages() ([]kindLanguages, []string, error) {
 // apart (legal texts of Europe and Canada): a text's language is the one
 // whose words it uses most, if clearly.
 var stopwords = map[string][]string{
-	"en": {"the", "of", "and", "to", "in", "is", "that", "for", "on", "with", "by", "be", "as", "are", "was", "or", "an", "this", "not", "which"},
-	"fr": {"le", "la", "les", "de", "des", "du", "et", "en", "un", "une", "est", "que", "qui", "dans", "pour", "par", "sur", "au", "aux", "pas"},
+	"en": {"the", "of", "and", "to", "in", "is", "that", "for", "on", "with", "by", "be", "as", "are", "was", "or", "an", "this", "not", "which",
+		"i", "my", "do", "how", "can", "have", "what", "if", "it", "you"},
+	"fr": {"le", "la", "les", "de", "des", "du", "et", "en", "un", "une", "est", "que", "qui", "dans", "pour", "par", "sur", "au", "aux", "pas",
+		"je", "mon", "ma", "il", "elle", "ne", "quel", "quelle", "peut", "dois"},
 	"de": {"der", "die", "das", "und", "ist", "nicht", "mit", "von", "den", "dem", "des", "ein", "eine", "zu", "auf", "für", "sich", "im", "wird", "oder"},
 	"es": {"el", "los", "las", "del", "y", "que", "por", "con", "para", "una", "es", "se", "lo", "como", "más", "su", "al", "sus", "este", "esta"},
 }
 
 // detectLanguage tells the language of texts from their function words;
-// "" when they have too few or no language clearly leads (twice the
+// "" when they have fewer than 5 or no language clearly leads (twice the
 // runner-up).
 func detectLanguage(texts []string) string {
 	score := map[string]int{}
@@ -301,7 +319,7 @@ func detectLanguage(texts []string) string {
 			second = n
 		}
 	}
-	if best == "" || score[best] < 10 || score[best] < 2*second {
+	if best == "" || score[best] < 5 || score[best] < 2*second {
 		return ""
 	}
 	return best

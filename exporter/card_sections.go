@@ -89,7 +89,7 @@ func (c *card) annotationsCreators() []string {
 	if len(annotators)+len(adjudicators) > 0 {
 		out = append(out, "expert-generated")
 	}
-	if c.hasGold() {
+	if c.hasGold() || len(c.outside()) > 0 {
 		out = append(out, "found")
 	}
 	if len(out) == 0 {
@@ -296,7 +296,7 @@ func (c *card) annotators(b *strings.Builder) {
 	var total int64
 	versions := map[string]bool{}
 	for _, w := range c.rep.work {
-		if !person(w.Annotator) {
+		if !person(w.Annotator) || imported(w) {
 			continue
 		}
 		total += w.ActiveMs
@@ -314,7 +314,7 @@ func (c *card) annotators(b *strings.Builder) {
 		fmt.Fprintf(b, ". %s of active time in total, as recorded with each decision. %s\n\n", duration(total), ActiveTimeRule)
 		b.WriteString("| annotator | items labelled | active time | first label | last label | guidelines |\n|---|---:|---:|---|---|---|\n")
 		for _, w := range c.rep.work {
-			if !person(w.Annotator) {
+			if !person(w.Annotator) || imported(w) {
 				continue
 			}
 			role := ""
@@ -327,8 +327,11 @@ func (c *card) annotators(b *strings.Builder) {
 		b.WriteString("\n")
 	}
 	for _, w := range c.rep.work {
-		if !person(w.Annotator) {
+		switch {
+		case !person(w.Annotator):
 			fmt.Fprintf(b, "The gold set (`gold`): %d items with judgments imported as given, not made in annotate.\n\n", w.Items)
+		case imported(w):
+			fmt.Fprintf(b, "%s: %d items with labels imported as given, made outside annotate.\n\n", md(w.Annotator), w.Items)
 		}
 	}
 	var vs []string
@@ -345,7 +348,7 @@ func (c *card) annotators(b *strings.Builder) {
 func (c *card) personal(b *strings.Builder) {
 	b.WriteString("#### Personal and Sensitive Information\n\n")
 	annotators, adjudicators := c.people()
-	if n := len(annotators) + len(adjudicators); n > 0 {
+	if n := len(annotators) + len(adjudicators) + len(c.outside()); n > 0 {
 		b.WriteString("The rows name whose labels they carry (column `annotator`) by the names the annotators were given in annotate; " +
 			"replace them before publishing if they identify people who did not agree to be named.")
 	}
