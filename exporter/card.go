@@ -381,7 +381,7 @@ func (c *card) distributions(b *strings.Builder) {
 			})
 			var parts []string
 			for _, k := range keys {
-				name := "`" + k + "`"
+				name := code(k)
 				if k == "" {
 					name = "null"
 				}
@@ -401,7 +401,7 @@ func (c *card) fields(b *strings.Builder) {
 			if col.nullable {
 				typ += " or null"
 			}
-			fmt.Fprintf(b, "| `%s` | %s | %s |\n", col.key, typ, cell(col.doc))
+			fmt.Fprintf(b, "| `%s` | %s | %s |\n", col.key, typ, docCell(col.doc))
 		}
 		b.WriteString("\n")
 	}
@@ -409,6 +409,11 @@ func (c *card) fields(b *strings.Builder) {
 
 // cell keeps a value inside one Markdown table cell.
 func cell(s string) string { return md(s) }
+
+// docCell keeps the card's own text (which may use Markdown) in one cell.
+func docCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
 
 func pct(n, of int) float64 {
 	if of == 0 {

@@ -327,3 +327,34 @@ func TestCardTextRefused(t *testing.T) {
 		t.Errorf("code: %s", got)
 	}
 }
+
+// A source name holding Markdown and HTML shows as stored, escaped, in the
+// intro and the tables alike: never as markup.
+func TestCardEscapesDataStrings(t *testing.T) {
+	s := openStore(t)
+	err := s.Import(func(tx *store.Tx) error {
+		_, _, err := tx.PutQA(store.QAPair{ID: "x-1", Source: "A|*B*<i>", Language: "en", Question: "Who wrote Hamlet?", Answer: "Shakespeare.",
+			Contexts: []store.Context{{ID: "c-1", Text: "Hamlet is a tragedy by William Shakespeare."}}}, "hx", "f", false)
+		if err != nil {
+			return err
+		}
+		qid, _, err := tx.ItemID("x-1")
+		if err != nil {
+			return err
+		}
+		_, err = tx.PutLabel(store.Label{Annotator: "jo", ItemID: qid, Field: "question_validity", Value: "valid"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "ds")
+	export(t, s, Options{Out: out})
+	_, card := readCard(t, out)
+	if strings.Contains(card, "<i>") || strings.Contains(card, "*B*") {
+		t.Errorf("raw markup in the card:\n%s", card)
+	}
+	if n := strings.Count(card, `A\|\*B\*\<i\>`); n < 2 {
+		t.Errorf("escaped source name %d times, want it in the intro and the sources table", n)
+	}
+}
