@@ -303,6 +303,16 @@ func TestHubCardRefCheckerOnly(t *testing.T) {
 	if strings.Contains(card, "native format") {
 		t.Error("card calls RefChecker's data native")
 	}
+	// Nobody labelled in annotate: ClaimRAG-LAW's protocol was not used.
+	for _, want := range []string{"The labels of refchecker-human were made outside annotate and imported as given: they follow the protocol of RefChecker",
+		"Labelled by 1 annotator (refchecker-human) outside annotate"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("card lacks %q", want)
+		}
+	}
+	if strings.Contains(card, "das2026claimraglaw") || strings.Contains(card, "with the annotate tool") {
+		t.Error("card cites a protocol nobody followed")
+	}
 }
 
 // A name or contact the card would print broken is refused before anything

@@ -124,7 +124,9 @@ func (c *card) papers() []origin {
 		out = append(out, o)
 	}
 	os, _ := origins(c.formats)
-	if c.has("qa", "claims") {
+	// ClaimRAG-LAW's protocol is the one of the QA and claim fields, cited
+	// when someone labelled them in annotate (or its data was imported).
+	if annotators, _ := c.people(); c.has("qa", "claims") && len(annotators) > 0 {
 		add(originClaimRAG)
 	}
 	if c.has("queries", "documents", "relevance", "answers", "gen_answers", "gen_claims") {
@@ -253,6 +255,22 @@ func (c *card) creation(b *strings.Builder) {
 
 // protocol describes what was asked of each kind present.
 func (c *card) protocol(b *strings.Builder) {
+	if out := c.outside(); len(out) > 0 {
+		var from []string
+		os, _ := origins(c.formats)
+		for _, o := range os {
+			from = append(from, o.name)
+		}
+		where := "the files they came from"
+		if len(from) > 0 {
+			where = joinAnd(from)
+		}
+		fmt.Fprintf(b, "The labels of %s were made outside annotate and imported as given: they follow the protocol of %s, read into the fields below.\n\n",
+			md(strings.Join(out, ", ")), where)
+	}
+	if !c.has("qa", "claims") {
+		b.WriteString("The fields annotate asks, kind by kind:\n\n")
+	}
 	if c.has("qa") {
 		b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
 			"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
