@@ -368,3 +368,38 @@ func TestCardEscapesDataStrings(t *testing.T) {
 		t.Errorf("escaped source name %d times, want it in the intro and the sources table", n)
 	}
 }
+
+// Declared languages that are codes reach the header (fr_CA as fr-ca); one
+// that is not ("English") stays out of it and the body says so.
+func TestCardLanguageCodes(t *testing.T) {
+	s := openStore(t)
+	err := s.Import(func(tx *store.Tx) error {
+		for i, lang := range []string{"English", "fr_CA"} {
+			id := []string{"a", "b"}[i]
+			if _, _, err := tx.PutQA(store.QAPair{ID: id, Source: "S" + id, Language: lang, Question: "Q?", Answer: "A.",
+				Contexts: []store.Context{{ID: "c" + id, Text: "Text."}}}, "h"+id, "f", false); err != nil {
+				return err
+			}
+			qid, _, err := tx.ItemID(id)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.PutLabel(store.Label{Annotator: "jo", ItemID: qid, Field: "question_validity", Value: "valid"}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "ds")
+	res := export(t, s, Options{Out: out})
+	h, card := hubHeader(t, out, rowsOf(res))
+	if !slices.Equal(h.Language, []string{"fr-ca"}) {
+		t.Errorf("language %v", h.Language)
+	}
+	if !strings.Contains(card, "Not a language code, so not in the header's `language`: `english`.") {
+		t.Error("the body does not name the value left out")
+	}
+}

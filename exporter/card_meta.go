@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -249,7 +250,7 @@ func (e *exporter) cardLanguages() ([]kindLanguages, []string, error) {
 		if l.Language == "" {
 			k.unknown += l.Items
 		} else {
-			k.declared[l.Language] += l.Items
+			k.declared[strings.ReplaceAll(l.Language, "_", "-")] += l.Items // fr_CA: fr-ca
 		}
 	}
 	seen := map[string]bool{}
@@ -273,11 +274,19 @@ func (e *exporter) cardLanguages() ([]kindLanguages, []string, error) {
 	}
 	langs := make([]string, 0, len(seen))
 	for l := range seen {
-		langs = append(langs, l)
+		if languageCode.MatchString(l) {
+			langs = append(langs, l)
+		}
 	}
 	sort.Strings(langs)
 	return out, langs, nil
 }
+
+// languageCode is what the Hub takes in `language:`: an ISO 639-1 (or
+// 639-3) code, optionally with BCP-47 subtags ("en", "fr-CA"). A declared
+// value that is not one ("English") stays out of the header; the body
+// names it.
+var languageCode = regexp.MustCompile(`^[a-z]{2,3}(-[a-z0-9]{2,8})*$`)
 
 // stopwords are frequent function words of the languages the card can tell
 // apart (legal texts of Europe and Canada): a text's language is the one

@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -206,7 +207,23 @@ func (c *card) languageText(b *strings.Builder) {
 		parts = append(parts, t)
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(b, "Languages (ISO 639-1): %s.\n\n", strings.Join(parts, "; "))
+		fmt.Fprintf(b, "Languages (ISO 639-1): %s.", strings.Join(parts, "; "))
+		var bad []string
+		for _, k := range c.kindLangs {
+			for l := range k.declared {
+				if !languageCode.MatchString(l) && !slices.Contains(bad, l) {
+					bad = append(bad, l)
+				}
+			}
+		}
+		sort.Strings(bad)
+		for i := range bad {
+			bad[i] = code(bad[i])
+		}
+		if len(bad) > 0 {
+			fmt.Fprintf(b, " Not a language code, so not in the header's `language`: %s.", strings.Join(bad, ", "))
+		}
+		b.WriteString("\n\n")
 	}
 }
 
