@@ -37,6 +37,7 @@ type Options struct {
 	Split       string // hf: split name, default "test"
 	License     string // hf: card license, default "cc-by-4.0"
 	Name        string // hf: pretty_name
+	Contact     string // hf: the card's contact (the lead's --contact, else the --as name)
 	Annotator   string // whose labels (jsonl: only this annotator's)
 	Adjudicated bool   // the adjudicated labels instead
 	WithNotes   bool   // hf, csv: add the notes column
@@ -155,6 +156,14 @@ func check(o Options) error {
 	case o.WithNotes && o.Format == "jsonl":
 		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
 	case o.Format == "hf":
+		if err := checkCardText("--name", o.Name); err != nil {
+			return err
+		}
+		if o.Contact != "" {
+			if err := checkCardText("--contact", o.Contact); err != nil {
+				return err
+			}
+		}
 		return checkLicense(o.License)
 	case o.Format == "prodigy":
 		return checkProdigyField(o.Field)

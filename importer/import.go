@@ -256,6 +256,18 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 		if err := tx.WriteSeen(); err != nil {
 			return err
 		}
+		// The formats of the files that brought something, for the
+		// dataset card's source_datasets (an import that changes nothing
+		// leaves the database as it was).
+		var formats []string
+		for _, f := range w.files {
+			if !(Summary{Files: []FileSummary{*f.sum}}).NoOp() {
+				formats = append(formats, f.format)
+			}
+		}
+		if err := tx.NoteFormats(formats); err != nil {
+			return err
+		}
 		return tx.EndScratch()
 	})
 	prog.end()

@@ -69,6 +69,11 @@ interrupted export leaves nothing half-written.`,
 				// folder is removed.
 				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
+				// The card's contact: --contact, else the name given with
+				// --as (not the $USER fallback).
+				if f := g.asFlag; o.Contact == "" && o.Format == "hf" && f != nil && f.Changed {
+					o.Contact = g.as
+				}
 				res, err := exporter.Export(ctx, s, o)
 				if err != nil {
 					return err
@@ -87,6 +92,7 @@ interrupted export leaves nothing half-written.`,
 		f.StringVar(&o.Split, "split", exporter.DefaultSplit, "hf: split name of the data files")
 		f.StringVar(&o.License, "license", exporter.DefaultLicense, "hf: license of the dataset card")
 		f.StringVar(&o.Name, "name", exporter.DefaultName, "hf: pretty_name and title of the dataset card")
+		f.StringVar(&o.Contact, "contact", "", "hf: who answers questions about the dataset, in the card (default: the --as name)")
 		f.StringVar(&o.Annotator, "annotator", "", "export this annotator's labels (jsonl: only theirs)")
 		f.BoolVar(&o.Adjudicated, "adjudicated", false, "export the adjudicated labels (jsonl: only those)")
 		f.BoolVar(&o.WithNotes, "with-notes", false, "hf, csv: add the annotators' notes")

@@ -100,6 +100,26 @@ func TestExportCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "data/qa/test.jsonl")); err == nil {
 		t.Error("--force kept the old split's file")
 	}
+	// The card's contact: --contact, else the --as name.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--as", "lead"}, "## Dataset Card Contact\n\nlead\n"},
+		{[]string{"--as", "lead", "export", "--contact", "lead@example.org"}, "## Dataset Card Contact\n\nlead@example.org\n"},
+	} {
+		args := append([]string{"--db", db}, c.args...)
+		if args[len(args)-1] == "lead" {
+			args = append(args, "export")
+		}
+		if _, _, err := cli(t, append(args, "--out", dir, "--force")...); err != nil {
+			t.Fatal(err)
+		}
+		card, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+		if !strings.Contains(string(card), c.want) {
+			t.Errorf("%v: card lacks %q", c.args, c.want)
+		}
+	}
 
 	// Flags checked before any work.
 	for _, args := range [][]string{
@@ -108,6 +128,8 @@ func TestExportCommand(t *testing.T) {
 		{"export", "--out", dir + "2", "--split", "my-split"},
 		{"export", "--out", dir + "2", "--annotator", "jo", "--adjudicated"},
 		{"export", "--out", dir + "2", "--annotator", "nobody"},
+		{"export", "--out", dir + "2", "--name", "Mine\n# injected"},
+		{"export", "--out", dir + "2", "--contact", "a\x1b[2Jb"},
 	} {
 		if _, _, err := cli(t, append([]string{"--db", db}, args...)...); err == nil {
 			t.Errorf("%v: want an error", args)
