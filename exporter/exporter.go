@@ -39,6 +39,7 @@ type Options struct {
 	Annotator   string // whose labels (jsonl: only this annotator's)
 	Adjudicated bool   // the adjudicated labels instead
 	WithNotes   bool   // hf, csv: add the notes column
+	LabelsOnly  bool   // jsonl: the native items and labels pair, not the backup
 	Progress    io.Writer
 
 	// create opens an output file; tests inject failures through it.
@@ -65,6 +66,7 @@ type Result struct {
 	Claims    int
 	Items     map[string]int // rows of the other configs ("queries": 12)
 	Labels    int            // jsonl: label lines
+	Tables    map[string]int // jsonl backup: rows written, by table
 	Languages []string
 	Notes     []string // the leftovers of killed exports cleaned up (or left) first
 }
@@ -118,6 +120,9 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 		return Result{}, err
 	}
 	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv}[o.Format]
+	if e.Backup() {
+		fill = e.backup
+	}
 	if err := writeFolder(o.Out, o.Force, fill); err != nil {
 		return Result{}, err
 	}
@@ -150,10 +155,21 @@ func check(o Options) error {
 		return fmt.Errorf("--split %q: a split name is letters, digits and underscores, optionally dot-separated (e.g. test, train, validation)", o.Split)
 	case o.WithNotes && o.Format == "jsonl":
 		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
+	case o.LabelsOnly && o.Format != "jsonl":
+		return errors.New("--labels-only applies to --format jsonl")
 	case o.Format == "hf":
 		return checkLicense(o.License)
 	}
 	return nil
+}
+
+// Backup is true when the export is the lossless backup: --format jsonl
+// without --labels-only, --annotator or --adjudicated (which choose the
+// native items and labels pair, as before).
+func (e *exporter) Backup() bool { return e.o.backup() }
+
+func (o Options) backup() bool {
+	return o.Format == "jsonl" && !o.LabelsOnly && o.Annotator == "" && !o.Adjudicated
 }
 
 // chooseLabels applies the reports' rule: --annotator, --adjudicated, else
