@@ -112,7 +112,7 @@ func backupLines(path string, want int) iter.Seq2[[]byte, error] {
 			}
 		}
 		if n != want {
-			yield(nil, &InputError{File: path, Line: n, Record: -1, Msg: fmt.Sprintf("%d rows, the manifest says %d (a truncated or edited file)", n, want)})
+			yield(nil, &InputError{File: path, Record: -1, Msg: fmt.Sprintf("%d rows, the manifest says %d (a truncated or edited file)", n, want)})
 		}
 	}
 }

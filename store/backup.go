@@ -52,6 +52,8 @@ type BackupTable struct {
 	Columns []string `json:"columns"`
 	Rows    int      `json:"rows"`
 	key     []string // ORDER BY
+	types   []string // declared types, upper case
+	notNull []bool
 }
 
 // BackupTables lists the tables a backup holds, by name, with their row counts.
@@ -93,13 +95,15 @@ func tableInfo(q querier, name string) (BackupTable, error) {
 		name string
 	}
 	var pk []pkcol
-	err := eachRow(q, "SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", []any{name}, func(sc func(...any) error) error {
-		var c string
-		var p int
-		if err := sc(&c, &p); err != nil {
+	err := eachRow(q, "SELECT name, pk, upper(type), \"notnull\" FROM pragma_table_info(?) ORDER BY cid", []any{name}, func(sc func(...any) error) error {
+		var c, typ string
+		var p, nn int
+		if err := sc(&c, &p, &typ, &nn); err != nil {
 			return err
 		}
 		t.Columns = append(t.Columns, c)
+		t.types = append(t.types, typ)
+		t.notNull = append(t.notNull, nn != 0 || p > 0 && typ == "INTEGER")
 		if p > 0 {
 			pk = append(pk, pkcol{p, c})
 		}
@@ -341,7 +345,7 @@ func decodeRow(t BackupTable, row int, line []byte) ([]string, []any, error) {
 	}
 	var cols []string
 	var vals []any
-	for _, c := range t.Columns {
+	for i, c := range t.Columns {
 		r, ok := raw[c]
 		if !ok {
 			continue
@@ -350,6 +354,9 @@ func decodeRow(t BackupTable, row int, line []byte) ([]string, []any, error) {
 		v, err := decodeValue(r)
 		if err != nil {
 			return nil, nil, bad(c, "%v", err)
+		}
+		if msg := checkType(v, t.types[i], t.notNull[i]); msg != "" {
+			return nil, nil, bad(c, "%s", msg)
 		}
 		cols = append(cols, c)
 		vals = append(vals, v)
@@ -363,6 +370,39 @@ func decodeRow(t BackupTable, row int, line []byte) ([]string, []any, error) {
 		return nil, nil, bad(extra[0], "no such column in table %s", t.Name)
 	}
 	return cols, vals, nil
+}
+
+// checkType holds a value to its column's declared type (SQLite would
+// convert or keep it silently).
+func checkType(v any, typ string, notNull bool) string {
+	want := ""
+	switch x := v.(type) {
+	case nil:
+		if notNull {
+			return "null, but the column needs a value"
+		}
+		return ""
+	case int64:
+		if typ == "TEXT" {
+			want = "a string"
+		}
+	case float64:
+		if typ == "TEXT" {
+			want = "a string"
+		} else if typ == "INTEGER" && x != math.Trunc(x) {
+			want = "an integer"
+		}
+	case string:
+		if typ == "INTEGER" {
+			want = "an integer"
+		} else if typ == "REAL" {
+			want = "a number"
+		}
+	}
+	if want == "" {
+		return ""
+	}
+	return fmt.Sprintf("want %s for a column of type %s", want, typ)
 }
 
 func decodeValue(r json.RawMessage) (any, error) {
