@@ -307,14 +307,18 @@ func (s *Store) Restore(tables []RestoreTable) (RestoreResult, error) {
 				if err != nil {
 					return err
 				}
-				res.Added[t.Name] = added
+				if added > 0 {
+					res.Added[t.Name] = added
+				}
 				continue
 			}
 			same, err := sameRows(tx, t, rt.Lines)
 			if err != nil {
 				return err
 			}
-			res.Unchanged[t.Name] = same
+			if same > 0 {
+				res.Unchanged[t.Name] = same
+			}
 		}
 		if _, err := tx.Tx.Exec("PRAGMA defer_foreign_keys = OFF"); err != nil {
 			return err
