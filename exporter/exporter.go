@@ -154,7 +154,7 @@ func check(o Options) error {
 	case !splitName.MatchString(o.Split):
 		return fmt.Errorf("--split %q: a split name is letters, digits and underscores, optionally dot-separated (e.g. test, train, validation)", o.Split)
 	case o.WithNotes && o.Format == "jsonl":
-		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
+		return errors.New("--with-notes applies to --format hf and csv (the jsonl backup holds the notes already; the --labels-only pair has none)")
 	case o.LabelsOnly && o.Format != "jsonl":
 		return errors.New("--labels-only applies to --format jsonl")
 	case o.Format == "hf":
