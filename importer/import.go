@@ -72,8 +72,8 @@ func Import(s *store.Store, files []string, opt Options) (Summary, error) {
 	}
 	for _, name := range files {
 		if isBackup(name) {
-			if len(files) > 1 || opt.Format != "" {
-				return Summary{}, fmt.Errorf("%s: a backup folder is imported alone, without --format", name)
+			if len(files) > 1 || opt.Format != "" || opt.Update {
+				return Summary{}, fmt.Errorf("%s: a backup folder is imported alone, without --format or --update (it is restored as it is)", name)
 			}
 			return restoreBackup(s, name)
 		}

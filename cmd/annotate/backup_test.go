@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,9 @@ import (
 // seedRichDB is the demo (with the CanLegalRAGBench demo set) plus what a
 // team adds by hand, all through the store or the commands: labels by jo and
 // sam in sessions, one of jo's undone, the lead's adjudication of their
-// agreements, a batch, a note and a flag, and rates.
+// agreements, a batch, a note and a flag, rates, a taxonomy of the team's
+// own (docs/example/taxonomy.yaml) and RAGChecker results with their
+// matrices (importer/testdata/ragchecker_checking_outputs.json).
 func seedRichDB(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rich.db")
@@ -110,7 +113,8 @@ func seedRichDB(t *testing.T) string {
 	for _, args := range [][]string{
 		{"batch", "create", "b1", "--kind", "qa", "--size", "3", "--assign", "jo,sam", "--seed", "7"},
 		{"annotator", "set", "jo", "--rate", "20.5", "--currency", "CAD", "--role", "student"},
-		{"annotator", "set", "sam", "--rate", "40", "--currency", "CAD"},
+		{"annotator", "set", "sam", "--rate", "40", "--currency", "CAD", "--taxonomy", filepath.Join("..", "..", "docs", "example", "taxonomy.yaml")},
+		{"import", "--source", "NILE", "--system", "bm25", filepath.Join("..", "..", "importer", "testdata", "ragchecker_checking_outputs.json")},
 	} {
 		if out, err := execute(t, append([]string{"--db", path}, args...)...); err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, out)
@@ -157,9 +161,27 @@ func TestBackupRestoresEveryReport(t *testing.T) {
 	if out, err := execute(t, "--db", db, "export", "--format", "jsonl", "--out", dir); err != nil || !strings.HasPrefix(out, "backed up ") {
 		t.Fatalf("export: %v\n%s", err, out)
 	}
-	for _, f := range []string{"backup.json", "tables/label_events.jsonl", "tables/sessions.jsonl", "tables/notes.jsonl", "tables/batches.jsonl", "tables/annotators.jsonl"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+	// Every table the reports read has rows in the backup.
+	b, err := os.ReadFile(filepath.Join(dir, "backup.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m store.BackupManifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]int{}
+	for _, tb := range m.Tables {
+		rows[tb.Name] = tb.Rows
+		if _, err := os.Stat(filepath.Join(dir, tb.File)); err != nil {
 			t.Fatal(err)
+		}
+	}
+	for _, tb := range []string{"items", "qa_pairs", "claims", "predictions", "label_events", "current_labels", "sessions", "notes", "flags",
+		"batches", "batch_items", "batch_assignees", "annotators", "runs", "run_results", "relevance_pools", "queries", "documents",
+		"gen_answers", "gen_claims", "rag_results", "error_taxonomy"} {
+		if rows[tb] == 0 {
+			t.Errorf("the backup has no %s row", tb)
 		}
 	}
 	fresh := filepath.Join(t.TempDir(), "fresh.db")
