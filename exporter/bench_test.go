@@ -159,15 +159,18 @@ func peakHeap(fn func()) uint64 {
 func BenchmarkExport1M(b *testing.B) {
 	s := benchStore(b)
 	b.Logf("store of %d claims built in %v", benchClaims, benchDB.took.Round(time.Millisecond))
-	for _, format := range []string{"hf", "jsonl", "csv"} {
+	for _, format := range []string{"hf", "jsonl", "csv", "backup"} {
 		b.Run(format, func(b *testing.B) {
 			b.ReportAllocs()
 			var peak uint64
 			for b.Loop() {
 				dir := b.TempDir()
 				o := Options{Format: format, Out: filepath.Join(dir, "out"), Annotator: "a1", WithNotes: format != "jsonl"}
-				if format == "jsonl" {
-					o.Annotator = ""
+				switch format {
+				case "jsonl":
+					o.Annotator, o.LabelsOnly = "", true
+				case "backup":
+					o.Format, o.Annotator, o.WithNotes = "jsonl", "", false
 				}
 				var res Result
 				var err error
@@ -175,7 +178,11 @@ func BenchmarkExport1M(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if res.Claims != benchClaims || res.QA != benchQA {
+				if format == "backup" {
+					if res.Tables["claims"] != benchClaims || res.Tables["qa_pairs"] != benchQA {
+						b.Fatalf("backed up %d pairs, %d claims", res.Tables["qa_pairs"], res.Tables["claims"])
+					}
+				} else if res.Claims != benchClaims || res.QA != benchQA {
 					b.Fatalf("exported %d pairs, %d claims", res.QA, res.Claims)
 				}
 				b.StopTimer()

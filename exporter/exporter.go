@@ -42,6 +42,7 @@ type Options struct {
 	Adjudicated bool   // the adjudicated labels instead
 	WithNotes   bool   // hf, csv: add the notes column
 	Field       string // prodigy: the two-way field exported
+	LabelsOnly  bool   // jsonl: the native items and labels pair, not the backup
 	Progress    io.Writer
 
 	// create opens an output file; tests inject failures through it.
@@ -67,8 +68,9 @@ type Result struct {
 	QA        int
 	Claims    int
 	Items     map[string]int // rows of the other configs ("queries": 12)
-	Labels    int            // jsonl, prodigy: label lines
+	Labels    int            // jsonl --labels-only, prodigy: label lines
 	Field     string         // prodigy: the field exported
+	Tables    map[string]int // jsonl backup: rows written, by table
 	Languages []string
 	Notes     []string // the leftovers of killed exports cleaned up (or left) first
 }
@@ -123,6 +125,9 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 	}
 	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv,
 		"label-studio": e.labelStudio, "prodigy": e.prodigy, "trec": e.trec}[o.Format]
+	if e.Backup() {
+		fill = e.backup
+	}
 	if err := writeFolder(o.Out, o.Force, fill); err != nil {
 		return Result{}, err
 	}
@@ -154,7 +159,9 @@ func check(o Options) error {
 	case !splitName.MatchString(o.Split):
 		return fmt.Errorf("--split %q: a split name is letters, digits and underscores, optionally dot-separated (e.g. test, train, validation)", o.Split)
 	case o.WithNotes && o.Format == "jsonl":
-		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
+		return errors.New("--with-notes applies to --format hf and csv (the jsonl backup holds the notes already; the --labels-only pair has none)")
+	case o.LabelsOnly && o.Format != "jsonl":
+		return errors.New("--labels-only applies to --format jsonl")
 	case o.Format == "hf":
 		if err := checkCardText("--name", o.Name); err != nil {
 			return err
@@ -171,6 +178,15 @@ func check(o Options) error {
 		return errors.New("--field applies to --format prodigy")
 	}
 	return nil
+}
+
+// Backup is true when the export is the lossless backup: --format jsonl
+// without --labels-only, --annotator or --adjudicated (which choose the
+// native items and labels pair, as before).
+func (e *exporter) Backup() bool { return e.o.backup() }
+
+func (o Options) backup() bool {
+	return o.Format == "jsonl" && !o.LabelsOnly && o.Annotator == "" && !o.Adjudicated
 }
 
 // chooseLabels applies the reports' rule: --annotator, --adjudicated, else

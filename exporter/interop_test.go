@@ -20,7 +20,7 @@ import (
 func itemsOnly(t *testing.T, s *store.Store) *store.Store {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "native")
-	export(t, s, Options{Format: "jsonl", Out: out})
+	export(t, s, Options{Format: "jsonl", LabelsOnly: true, Out: out})
 	return importInto(t, filepath.Join(out, "items.jsonl"))
 }
 

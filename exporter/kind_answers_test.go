@@ -67,7 +67,7 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 		}
 	}
 	native := filepath.Join(t.TempDir(), "native")
-	export(t, s, Options{Format: "jsonl", Out: native})
+	export(t, s, Options{Format: "jsonl", LabelsOnly: true, Out: native})
 	labels, _ := os.ReadFile(filepath.Join(native, "labels.jsonl"))
 	for _, w := range []string{`"field":"citations","value":["doc-1","RTA s 27"]`, `"field":"error_category","value":["valid_contextual_statement"]`,
 		`{"annotator":"lead","item":"q-1/answer","field":"answer_review","value":"accept","role":"adjudicate"}`} {

@@ -82,7 +82,7 @@ func TestRelevancePublishes(t *testing.T) {
 	}
 	// The native export brings the pairs and every label back.
 	native := filepath.Join(t.TempDir(), "native")
-	export(t, s, Options{Format: "jsonl", Out: native})
+	export(t, s, Options{Format: "jsonl", LabelsOnly: true, Out: native})
 	fresh := openStore(t)
 	sum, err := importer.Import(fresh, []string{native}, importer.Options{})
 	if err != nil || !strings.Contains(sum.String(), "22 relevance judgments added") {

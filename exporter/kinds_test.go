@@ -50,7 +50,7 @@ func TestQueriesAndDocumentsPublish(t *testing.T) {
 		t.Errorf("queries.csv:\n%s", q)
 	}
 	native := filepath.Join(t.TempDir(), "native")
-	export(t, s, Options{Format: "jsonl", Out: native})
+	export(t, s, Options{Format: "jsonl", LabelsOnly: true, Out: native})
 	sum, err := importer.Import(s, []string{native}, importer.Options{})
 	if err != nil || !sum.NoOp() {
 		t.Errorf("re-import into the same database: %v %v", sum, err)

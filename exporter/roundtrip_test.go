@@ -128,7 +128,7 @@ func importInto(t *testing.T, paths ...string) *store.Store {
 func TestRoundTripJSONL(t *testing.T) {
 	s := demoStore(t)
 	out := filepath.Join(t.TempDir(), "native")
-	res := export(t, s, Options{Format: "jsonl", Out: out})
+	res := export(t, s, Options{Format: "jsonl", LabelsOnly: true, Out: out})
 	if res.QA != 31 || res.Claims != 106 {
 		t.Errorf("exported %d pairs, %d claims; want 31, 106", res.QA, res.Claims)
 	}

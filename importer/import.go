@@ -72,6 +72,14 @@ func Import(s *store.Store, files []string, opt Options) (Summary, error) {
 	if len(files) == 0 {
 		return Summary{}, errors.New("no file to import")
 	}
+	for _, name := range files {
+		if isBackup(name) {
+			if len(files) > 1 || opt.Format != "" || opt.Update {
+				return Summary{}, fmt.Errorf("%s: a backup folder is imported alone, without --format or --update (it is restored as it is)", name)
+			}
+			return restoreBackup(s, name)
+		}
+	}
 	prog := newProgress(opt.Progress)
 	var jobs []job
 	for _, name := range files {

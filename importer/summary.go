@@ -104,6 +104,8 @@ func (f *FileSummary) drop(what string) {
 // Summary is what one import did, file by file.
 type Summary struct {
 	Files []FileSummary `json:"files"`
+	// Backup is what restoring a backup folder did (backup.go).
+	Backup *BackupSummary `json:"backup,omitempty"`
 }
 
 // Total adds up the files.
@@ -155,6 +157,9 @@ func (s FileSummary) itemsChanged() int {
 // NoOp reports whether the import changed nothing: every item and label was
 // already in the database.
 func (s Summary) NoOp() bool {
+	if s.Backup != nil && !s.Backup.NoOp() {
+		return false
+	}
 	t := s.Total()
 	return t.QA.Added+t.QA.Updated+t.Claims.Added+t.Claims.Updated+t.LabelsAdded+t.itemsChanged() == 0
 }
@@ -209,6 +214,9 @@ func (s Summary) Warnings() []string {
 // String is the report printed after an import.
 func (s Summary) String() string {
 	var b strings.Builder
+	if s.Backup != nil {
+		return s.Backup.String()
+	}
 	t := s.Total()
 	if s.NoOp() {
 		var parts []string

@@ -460,7 +460,7 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 		l.chunkDocs = strconv.AppendInt(l.chunkDocs, ln.d.id, 10)
 		if ln.d.chunk {
 			more = true
-			l.chunkIDs = appendJSONString(l.chunkIDs, ln.doc)
+			l.chunkIDs = appendJSONBytes(l.chunkIDs, ln.doc)
 		} else {
 			l.chunkIDs = append(l.chunkIDs, "null"...)
 		}
@@ -487,8 +487,9 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 	l.hashed = hb
 }
 
-// appendJSONString appends s as a JSON string.
-func appendJSONString(b []byte, s []byte) []byte {
+// appendJSONBytes appends s, a run's chunk id, as a JSON string with the
+// fewest escapes (backup.go's appendJSONString escapes as encoding/json does).
+func appendJSONBytes(b []byte, s []byte) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); i++ {

@@ -28,10 +28,16 @@ README.md (the dataset card: YAML header, statistics, label distributions,
 metrics, agreement, protocol, field descriptions), data/qa/SPLIT.jsonl and
 data/claims/SPLIT.jsonl. Every row has the same keys; null means no label.
 
---format jsonl: the native import formats, items.jsonl (QA pairs with their
-contexts, claims and predictions) and labels.jsonl (every current label of
-every annotator; adjudicated ones carry "role":"adjudicate"). "annotate
-import DIR" reads either folder back.
+--format jsonl: a lossless backup, backup.json (the manifest) and
+tables/TABLE.jsonl, every row of every table (label events with their times,
+sessions, guidelines versions and retractions; batches, notes, flags, runs,
+annotators with their rates, the taxonomy…), one JSON object per line.
+"annotate import DIR" into a new database restores it: every report reads
+the same. --labels-only (or --annotator, --adjudicated) writes the native
+import formats instead: items.jsonl (QA pairs with their contexts, claims
+and predictions) and labels.jsonl (every current label of every annotator;
+adjudicated ones carry "role":"adjudicate"). "annotate import DIR" reads
+any of these folders back.
 
 --format csv: qa.csv and claims.csv, flat tables (RFC 4180, UTF-8).
 
@@ -54,6 +60,7 @@ interrupted export leaves nothing half-written.`,
 			Example: `  annotate export --out claimrag-law-hf --annotator jo
   annotate export --out claimrag-law-hf --adjudicated --license cc-by-sa-4.0 --name "ClaimRAG-LAW v2"
   annotate export --format jsonl --out backup
+  annotate export --format jsonl --labels-only --out items-and-labels
   annotate export --format csv --out tables --annotator sam --with-notes
   annotate export --format label-studio --out ls
   annotate export --format prodigy --field claim_validity --out prodigy
@@ -95,6 +102,7 @@ interrupted export leaves nothing half-written.`,
 		f.StringVar(&o.Contact, "contact", "", "hf: who answers questions about the dataset, in the card (default: the --as name)")
 		f.StringVar(&o.Annotator, "annotator", "", "export this annotator's labels (jsonl: only theirs)")
 		f.BoolVar(&o.Adjudicated, "adjudicated", false, "export the adjudicated labels (jsonl: only those)")
+		f.BoolVar(&o.LabelsOnly, "labels-only", false, "jsonl: the native items.jsonl and labels.jsonl instead of the backup")
 		f.BoolVar(&o.WithNotes, "with-notes", false, "hf, csv: add the annotators' notes")
 		cmd.MarkFlagRequired("out")
 		return cmd
@@ -103,6 +111,9 @@ interrupted export leaves nothing half-written.`,
 
 func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 	out := cmd.OutOrStdout()
+	if res.Tables != nil {
+		return printBackup(cmd, g, res)
+	}
 	if g.json {
 		return json.NewEncoder(out).Encode(map[string]any{
 			"dir": res.Dir, "format": res.Format, "files": res.Files, "labels_of": res.LabelSet,
@@ -144,5 +155,40 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 		what += " with the labels of " + res.LabelSet
 	}
 	fmt.Fprintf(out, "exported %s to %s: %s\n", what, res.Dir, strings.Join(res.Files, ", "))
+	return nil
+}
+
+// printBackup says what the backup holds: rows in all, and the main tables.
+func printBackup(cmd *cobra.Command, g *globals, res exporter.Result) error {
+	out := cmd.OutOrStdout()
+	rows := 0
+	for _, n := range res.Tables {
+		rows += n
+	}
+	if g.json {
+		return json.NewEncoder(out).Encode(map[string]any{
+			"dir": res.Dir, "format": res.Format, "backup": true, "files": res.Files,
+			"rows": rows, "tables": res.Tables, "cleaned_up": append([]string{}, res.Notes...),
+		})
+	}
+	var parts []string
+	for _, t := range []struct{ table, one, many string }{
+		{"items", "item", "items"}, {"label_events", "label event", "label events"},
+		{"sessions", "session", "sessions"}, {"annotators", "annotator", "annotators"},
+		{"batches", "batch", "batches"}, {"notes", "note", "notes"}, {"runs", "run", "runs"},
+	} {
+		if n := res.Tables[t.table]; n > 0 {
+			w := t.many
+			if n == 1 {
+				w = t.one
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, w))
+		}
+	}
+	what := fmt.Sprintf("%d rows of %d tables", rows, len(res.Tables))
+	if len(parts) > 0 {
+		what += " (" + strings.Join(parts, ", ") + ")"
+	}
+	fmt.Fprintf(out, "backed up %s to %s: backup.json and tables/*.jsonl\n", what, res.Dir)
 	return nil
 }

@@ -131,6 +131,11 @@ func printImport(cmd *cobra.Command, g *globals, sum importer.Summary) error {
 	for _, w := range sum.Warnings() {
 		warnings = append(warnings, strings.TrimPrefix(w, "warning: "))
 	}
+	if sum.Backup != nil {
+		return json.NewEncoder(out).Encode(map[string]any{
+			"backup": sum.Backup, "nothing_changed": sum.NoOp(), "warnings": warnings,
+		})
+	}
 	return json.NewEncoder(out).Encode(map[string]any{
 		"files":           sum.Files,
 		"total":           map[string]any{"qa": t.QA, "claims": t.Claims, "labels_added": t.LabelsAdded, "labels_unchanged": t.LabelsUnchanged},

@@ -1,0 +1,609 @@
+package store
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The lossless backup (`annotate export --format jsonl`): every table of the
+// database, row by row, each row one JSON object of its columns. Nothing is
+// interpreted, so whatever a report reads (label events with their times,
+// sessions, retractions, batches, notes, runs, rates, the taxonomy, RAGChecker
+// matrices…) comes back as it was, with the same ids. The kept counts and
+// done items are derived from the labels: they are left out and recounted on
+// restore, by this build's rules.
+
+// backupSkipped are the tables a backup leaves out: derived, or the file's own.
+var backupSkipped = map[string]bool{"kept_counts": true, "done_items": true, "meta": true}
+
+// BackupFormat names the manifest's format; BackupVersion its version.
+const (
+	BackupFormat  = "annotate-backup"
+	BackupVersion = 1
+)
+
+// BackupManifest is backup.json.
+type BackupManifest struct {
+	Format        string              `json:"format"`
+	Version       int                 `json:"version"`
+	SchemaVersion int                 `json:"schema_version"`
+	Tables        []BackupManifestRow `json:"tables"`
+}
+
+// BackupManifestRow is one table of the manifest.
+type BackupManifestRow struct {
+	Name    string   `json:"name"`
+	File    string   `json:"file"`
+	Columns []string `json:"columns"`
+	Rows    int      `json:"rows"`
+}
+
+// BackupTable is one table of a backup.
+type BackupTable struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+	Rows    int      `json:"rows"`
+	key     []string // ORDER BY
+	types   []string // declared types, upper case
+	notNull []bool
+}
+
+// BackupTables lists the tables a backup holds, by name, with their row counts.
+func (rx *ReadTx) BackupTables() ([]BackupTable, error) {
+	var names []string
+	err := eachRow(rx.q, "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite%' ORDER BY name", nil, func(sc func(...any) error) error {
+		var n string
+		if err := sc(&n); err != nil {
+			return err
+		}
+		if !backupSkipped[n] {
+			names = append(names, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BackupTable, 0, len(names))
+	for _, n := range names {
+		t, err := tableInfo(rx.q, n)
+		if err != nil {
+			return nil, err
+		}
+		if err := rx.q.QueryRow("SELECT count(*) FROM " + quoteIdent(n)).Scan(&t.Rows); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// tableInfo reads a table's columns and the order its rows are written in
+// (rowid, else the primary key).
+func tableInfo(q querier, name string) (BackupTable, error) {
+	t := BackupTable{Name: name}
+	type pkcol struct {
+		n    int
+		name string
+	}
+	var pk []pkcol
+	err := eachRow(q, "SELECT name, pk, upper(type), \"notnull\" FROM pragma_table_info(?) ORDER BY cid", []any{name}, func(sc func(...any) error) error {
+		var c, typ string
+		var p, nn int
+		if err := sc(&c, &p, &typ, &nn); err != nil {
+			return err
+		}
+		t.Columns = append(t.Columns, c)
+		t.types = append(t.types, typ)
+		t.notNull = append(t.notNull, nn != 0 || p > 0 && typ == "INTEGER")
+		if p > 0 {
+			pk = append(pk, pkcol{p, c})
+		}
+		return nil
+	})
+	if err != nil {
+		return t, err
+	}
+	if len(t.Columns) == 0 {
+		return t, fmt.Errorf("no table %s in this database", name)
+	}
+	var wr int
+	if err := q.QueryRow("SELECT wr FROM pragma_table_list WHERE name=? AND schema='main'", name).Scan(&wr); err != nil {
+		return t, err
+	}
+	if wr == 0 {
+		t.key = []string{"rowid"}
+	} else {
+		slices.SortFunc(pk, func(a, b pkcol) int { return a.n - b.n })
+		for _, c := range pk {
+			t.key = append(t.key, quoteIdent(c.name))
+		}
+	}
+	return t, nil
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func (t BackupTable) selectSQL() string {
+	cols := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = quoteIdent(c)
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM " + quoteIdent(t.Name) + " ORDER BY " + strings.Join(t.key, ", ")
+}
+
+// BackupRows streams a table's rows as JSON objects (no newline), in rowid
+// or primary key order; one row is in memory at a time.
+func (rx *ReadTx) BackupRows(t BackupTable) iter.Seq2[[]byte, error] {
+	return backupRows(rx.q, t)
+}
+
+func backupRows(q querier, t BackupTable) iter.Seq2[[]byte, error] {
+	return func(yield func([]byte, error) bool) {
+		if t.key == nil {
+			var err error
+			if t, err = tableInfo(q, t.Name); err != nil {
+				yield(nil, err)
+				return
+			}
+		}
+		rows, err := q.Query(t.selectSQL())
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer rows.Close()
+		vals := make([]any, len(t.Columns))
+		ptrs := make([]any, len(vals))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		var buf []byte
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				yield(nil, err)
+				return
+			}
+			buf = buf[:0]
+			if buf, err = appendBackupRow(buf, t.Name, t.Columns, vals); err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(buf, nil) {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(nil, err)
+		}
+	}
+}
+
+// appendBackupRow writes {"col":value,…}: integers and reals as JSON
+// numbers, text as strings, NULL as null, a blob as {"base64":"…"}.
+func appendBackupRow(b []byte, table string, cols []string, vals []any) ([]byte, error) {
+	b = append(b, '{')
+	for i, c := range cols {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, c)
+		b = append(b, ':')
+		var err error
+		if b, err = appendBackupValue(b, vals[i]); err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", table, c, err)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendBackupValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, fmt.Errorf("the real %v has no JSON form", x)
+		}
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			// A whole real keeps its ".0": it goes back as a real.
+			return strconv.AppendFloat(b, x, 'f', 1, 64), nil
+		}
+		return strconv.AppendFloat(b, x, 'g', -1, 64), nil
+	case string:
+		return appendJSONString(b, x), nil
+	case []byte:
+		b = append(b, `{"base64":"`...)
+		b = base64.StdEncoding.AppendEncode(b, x)
+		return append(b, `"}`...), nil
+	case bool:
+		if x {
+			return append(b, '1'), nil
+		}
+		return append(b, '0'), nil
+	}
+	return nil, fmt.Errorf("unexpected value of type %T", v)
+}
+
+// appendJSONString writes s as a JSON string, as encoding/json does (an
+// invalid UTF-8 byte becomes U+FFFD) without its allocations.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// RestoreTable is one table of a backup being restored: its rows, one JSON
+// object per line, in the order BackupRows wrote them.
+type RestoreTable struct {
+	Name  string
+	Lines iter.Seq2[[]byte, error]
+}
+
+// RowError is a bad row of a backup: Row counts from 1 (the line of its
+// file); Field is "" when the row as a whole is at fault.
+type RowError struct {
+	Table string
+	Row   int
+	Field string
+	Msg   string
+}
+
+func (e *RowError) Error() string {
+	at := e.Table
+	if e.Row > 0 {
+		at = fmt.Sprintf("%s row %d", e.Table, e.Row)
+	}
+	if e.Field != "" {
+		at += ": " + e.Field
+	}
+	return at + ": " + e.Msg
+}
+
+// RestoreResult says what a restore did, table by table.
+type RestoreResult struct {
+	Added     map[string]int `json:"added"`     // rows written, by table
+	Unchanged map[string]int `json:"unchanged"` // rows already there, identical
+}
+
+// NoOp is true when the database already held the whole backup.
+func (r RestoreResult) NoOp() bool {
+	for _, n := range r.Added {
+		if n > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Restore writes a backup in one transaction. Each table must be empty (its
+// rows are written with their ids) or hold exactly the backup's rows
+// (nothing to do); anything else is refused, and the database is left as
+// it was. The kept counts are then recounted.
+func (s *Store) Restore(tables []RestoreTable) (RestoreResult, error) {
+	res := RestoreResult{Added: map[string]int{}, Unchanged: map[string]int{}}
+	err := s.write(func(tx *wtx) error {
+		if _, err := tx.Tx.Exec("PRAGMA defer_foreign_keys = ON"); err != nil {
+			return err
+		}
+		for _, rt := range tables {
+			if backupSkipped[rt.Name] || strings.HasPrefix(rt.Name, "sqlite") {
+				return &RowError{Table: rt.Name, Msg: "this table is not restored from a backup"}
+			}
+			t, err := tableInfo(tx, rt.Name)
+			if err != nil {
+				return &RowError{Table: rt.Name, Msg: "this database has no such table (a backup of a newer annotate?)"}
+			}
+			var n int
+			if err := tx.QueryRow("SELECT count(*) FROM " + quoteIdent(t.Name)).Scan(&n); err != nil {
+				return err
+			}
+			if n == 0 {
+				added, err := restoreRows(tx, t, rt.Lines)
+				if err != nil {
+					return err
+				}
+				if added > 0 {
+					res.Added[t.Name] = added
+				}
+				continue
+			}
+			same, err := sameRows(tx, t, rt.Lines)
+			if err != nil {
+				return err
+			}
+			if same > 0 {
+				res.Unchanged[t.Name] = same
+			}
+		}
+		if _, err := tx.Tx.Exec("PRAGMA defer_foreign_keys = OFF"); err != nil {
+			return err
+		}
+		if err := foreignKeysHold(tx); err != nil {
+			return err
+		}
+		if res.NoOp() {
+			return nil
+		}
+		return tx.recountAll()
+	})
+	if err != nil {
+		return RestoreResult{}, err
+	}
+	return res, nil
+}
+
+// decodeRow reads one line into the table's columns; a column the line
+// lacks takes its default (it is left out of the insert).
+func decodeRow(t BackupTable, row int, line []byte) ([]string, []any, error) {
+	bad := func(field, msg string, a ...any) error {
+		return &RowError{Table: t.Name, Row: row, Field: field, Msg: fmt.Sprintf(msg, a...)}
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(line, &raw); err != nil {
+		return nil, nil, bad("", "not a JSON object: %v", err)
+	}
+	var cols []string
+	var vals []any
+	for i, c := range t.Columns {
+		r, ok := raw[c]
+		if !ok {
+			continue
+		}
+		delete(raw, c)
+		v, err := decodeValue(r)
+		if err != nil {
+			return nil, nil, bad(c, "%v", err)
+		}
+		if msg := checkType(v, t.types[i], t.notNull[i]); msg != "" {
+			return nil, nil, bad(c, "%s", msg)
+		}
+		cols = append(cols, c)
+		vals = append(vals, v)
+	}
+	if len(raw) > 0 {
+		var extra []string
+		for k := range raw {
+			extra = append(extra, k)
+		}
+		slices.Sort(extra)
+		return nil, nil, bad(extra[0], "no such column in table %s", t.Name)
+	}
+	return cols, vals, nil
+}
+
+// checkType holds a value to its column's declared type (SQLite would
+// convert or keep it silently).
+func checkType(v any, typ string, notNull bool) string {
+	want := ""
+	switch x := v.(type) {
+	case nil:
+		if notNull {
+			return "null, but the column needs a value"
+		}
+		return ""
+	case int64:
+		if typ == "TEXT" {
+			want = "a string"
+		}
+	case float64:
+		if typ == "TEXT" {
+			want = "a string"
+		} else if typ == "INTEGER" && x != math.Trunc(x) {
+			want = "an integer"
+		}
+	case string:
+		if typ == "INTEGER" {
+			want = "an integer"
+		} else if typ == "REAL" {
+			want = "a number"
+		}
+	}
+	if want == "" {
+		return ""
+	}
+	return fmt.Sprintf("want %s for a column of type %s", want, typ)
+}
+
+func decodeValue(r json.RawMessage) (any, error) {
+	r = bytes.TrimSpace(r)
+	if len(r) == 0 {
+		return nil, errors.New("no value")
+	}
+	switch r[0] {
+	case 'n':
+		return nil, nil
+	case '"':
+		var s string
+		err := json.Unmarshal(r, &s)
+		return s, err
+	case '{':
+		var blob struct {
+			Base64 *string `json:"base64"`
+		}
+		if err := json.Unmarshal(r, &blob); err != nil || blob.Base64 == nil {
+			return nil, errors.New(`an object is a blob, {"base64":"…"}`)
+		}
+		return base64.StdEncoding.DecodeString(*blob.Base64)
+	case 't', 'f', '[':
+		return nil, fmt.Errorf("want a number, a string or null, not %s", r)
+	}
+	s := string(r)
+	if !strings.ContainsAny(s, ".eE") {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("not an integer: %s", s)
+		}
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil, fmt.Errorf("not a number: %s", s)
+	}
+	return f, nil
+}
+
+func restoreRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (int, error) {
+	n := 0
+	for line, err := range lines {
+		if err != nil {
+			return 0, err
+		}
+		n++
+		cols, vals, err := decodeRow(t, n, line)
+		if err != nil {
+			return 0, err
+		}
+		q := make([]string, len(cols))
+		for i, c := range cols {
+			q[i] = quoteIdent(c)
+		}
+		stmt := "INSERT INTO " + quoteIdent(t.Name) + "(" + strings.Join(q, ",") + ") VALUES (" + placeholders(len(cols)) + ")"
+		if _, err := tx.Exec(stmt, vals...); err != nil {
+			return 0, &RowError{Table: t.Name, Row: n, Field: constraintColumn(err, t.Name), Msg: err.Error()}
+		}
+	}
+	return n, nil
+}
+
+// constraintColumn is the column SQLite names in a constraint error
+// ("NOT NULL constraint failed: items.hash"), or "".
+func constraintColumn(err error, table string) string {
+	msg := err.Error()
+	i := strings.Index(msg, "constraint failed: "+table+".")
+	if i < 0 {
+		return ""
+	}
+	c := msg[i+len("constraint failed: "+table+"."):]
+	if j := strings.IndexAny(c, " ,)"); j >= 0 {
+		c = c[:j]
+	}
+	return c
+}
+
+// sameRows checks that a table holding rows holds exactly the backup's.
+func sameRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (int, error) {
+	next, stop := iter.Pull2(backupRows(tx, t))
+	defer stop()
+	differ := func(row int, what string) error {
+		return &RowError{Table: t.Name, Row: row, Msg: what + "; a backup is restored into a new database, or one that holds the same content"}
+	}
+	n := 0
+	var want []byte
+	for line, err := range lines {
+		if err != nil {
+			return 0, err
+		}
+		n++
+		cols, vals, err := decodeRow(t, n, line)
+		if err != nil {
+			return 0, err
+		}
+		have, herr, ok := next()
+		if herr != nil {
+			return 0, herr
+		}
+		if !ok {
+			return 0, differ(n, "the database has fewer "+t.Name+" rows than the backup")
+		}
+		if len(cols) < len(t.Columns) {
+			// Compare the columns the line has.
+			var hv map[string]json.RawMessage
+			if err := json.Unmarshal(have, &hv); err != nil {
+				return 0, err
+			}
+			hvals := make([]any, len(cols))
+			for i, c := range cols {
+				if hvals[i], err = decodeValue(hv[c]); err != nil {
+					return 0, err
+				}
+			}
+			if have, err = appendBackupRow(nil, t.Name, cols, hvals); err != nil {
+				return 0, err
+			}
+		}
+		if want, err = appendBackupRow(want[:0], t.Name, cols, vals); err != nil {
+			return 0, err
+		}
+		if !bytes.Equal(have, want) {
+			return 0, differ(n, "the database holds another row here")
+		}
+	}
+	if _, herr, ok := next(); herr != nil {
+		return 0, herr
+	} else if ok {
+		return 0, differ(n+1, "the database has more "+t.Name+" rows than the backup")
+	}
+	return n, nil
+}
+
+// foreignKeysHold reports the first row that refers to a row no table holds.
+func foreignKeysHold(tx *wtx) error {
+	var table, parent string
+	var rowid any
+	var fk int
+	err := tx.Tx.QueryRow("SELECT \"table\", rowid, parent, fkid FROM pragma_foreign_key_check LIMIT 1").Scan(&table, &rowid, &parent, &fk)
+	if errors.Is(err, errNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	col := ""
+	_ = tx.Tx.QueryRow("SELECT \"from\" FROM pragma_foreign_key_list(?) WHERE id=?", table, fk).Scan(&col)
+	return &RowError{Table: table, Field: col, Msg: fmt.Sprintf("the row with rowid %v refers to a %s row that is not in the backup", rowid, parent)}
+}
