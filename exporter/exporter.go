@@ -39,6 +39,7 @@ type Options struct {
 	Annotator   string // whose labels (jsonl: only this annotator's)
 	Adjudicated bool   // the adjudicated labels instead
 	WithNotes   bool   // hf, csv: add the notes column
+	DataFormat  string // hf: data files, "parquet" (default) or "jsonl"
 	Progress    io.Writer
 
 	// create opens an output file; tests inject failures through it.
@@ -47,6 +48,12 @@ type Options struct {
 
 // Formats lists the formats --format accepts.
 var Formats = []string{"hf", "jsonl", "csv"}
+
+// Data formats of the hf folder's data files (--data-format).
+const (
+	DataParquet = "parquet"
+	DataJSONL   = "jsonl"
+)
 
 // Defaults of the hf card.
 const (
@@ -128,6 +135,9 @@ func withDefaults(o Options) Options {
 	if o.Format == "" {
 		o.Format = "hf"
 	}
+	if o.DataFormat == "" && o.Format == "hf" {
+		o.DataFormat = DataParquet
+	}
 	if o.Split == "" {
 		o.Split = DefaultSplit
 	}
@@ -150,6 +160,10 @@ func check(o Options) error {
 		return fmt.Errorf("--split %q: a split name is letters, digits and underscores, optionally dot-separated (e.g. test, train, validation)", o.Split)
 	case o.WithNotes && o.Format == "jsonl":
 		return errors.New("--with-notes applies to --format hf and csv (the native format has no notes)")
+	case o.DataFormat != "" && o.Format != "hf":
+		return fmt.Errorf("--data-format applies to --format hf only")
+	case o.Format == "hf" && o.DataFormat != DataParquet && o.DataFormat != DataJSONL:
+		return fmt.Errorf("--data-format %q: want parquet or jsonl", o.DataFormat)
 	case o.Format == "hf":
 		return checkLicense(o.License)
 	}
