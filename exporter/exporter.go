@@ -177,6 +177,17 @@ func (e *exporter) chooseLabels() error {
 	if e.o.Format == "jsonl" && e.o.Annotator == "" && !e.o.Adjudicated {
 		return nil
 	}
+	if e.o.Annotator == "" && !e.o.Adjudicated {
+		// Nobody has labelled yet (items only, or only the gold set's
+		// judgments): the items are published with null labels.
+		who, err := e.s.LabelledAnnotators()
+		if err != nil {
+			return err
+		}
+		if len(who) == 0 {
+			return nil
+		}
+	}
 	ls, err := selectLabels(e.s, e.o.Annotator, e.o.Adjudicated)
 	if err != nil {
 		return err
@@ -212,6 +223,9 @@ func each[T any](e *exporter, seq iter.Seq2[T, error], fn func(T) error) error {
 
 // streamOptions are the store options for rows of layout l.
 func (e *exporter) streamOptions(l layout) store.ExportOptions {
+	if e.labels.Annotator == "" && !e.labels.Adjudicated {
+		return store.ExportOptions{Systems: e.systems} // nobody's labels: all null
+	}
 	return store.ExportOptions{Labels: e.labels, Fields: labelNames(l.labels), Notes: l.notes, Systems: e.systems}
 }
 
