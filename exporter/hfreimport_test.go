@@ -2,7 +2,11 @@ package exporter
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/demo"
@@ -135,4 +139,42 @@ func dropKey(v any, key string) any {
 		}
 	}
 	return v
+}
+
+// A bad row of a config beyond qa and claims is refused with its file,
+// line and field, and an unknown config folder is refused, not skipped;
+// neither changes the database.
+func TestHFReimportRefusesBadRows(t *testing.T) {
+	s := fullDemo(t)
+	dir := filepath.Join(t.TempDir(), "jo")
+	export(t, s, Options{Out: dir, Annotator: "jo", DataFormat: DataJSONL})
+	docs := filepath.Join(dir, "data", "documents", "test.jsonl")
+	b, err := os.ReadFile(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	span := regexp.MustCompile(`"chunk_spans":\["[0-9]+-[0-9]+"`)
+	bad := 0
+	for bad < len(lines) && !span.MatchString(lines[bad]) {
+		bad++
+	}
+	if bad == len(lines) {
+		t.Fatal("no document with chunks")
+	}
+	lines[bad] = span.ReplaceAllString(lines[bad], `"chunk_spans":["ten-20"`)
+	os.WriteFile(docs, []byte(strings.Join(lines, "")), 0o644)
+	back := openStore(t)
+	_, err = importer.Import(back, []string{dir}, importer.Options{})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf(`%s:%d: field "chunk_spans[0]": want start-end byte offsets, got "ten-20"`, docs, bad+1)) {
+		t.Errorf("bad span: %v", err)
+	}
+	if ref, err := back.Resolve("ca-q01"); err == nil {
+		t.Errorf("a refused import wrote query ca-q01 (%v)", ref)
+	}
+	os.WriteFile(docs, b, 0o644)
+	os.MkdirAll(filepath.Join(dir, "data", "extras"), 0o755)
+	if _, err := importer.Import(back, []string{dir}, importer.Options{}); err == nil || !strings.Contains(err.Error(), `unknown config "extras"`) {
+		t.Errorf("unknown config: %v", err)
+	}
 }
