@@ -97,8 +97,13 @@ func parquetMatchesJSONL(t *testing.T, s *store.Store, o Options) []string {
 		}
 	}
 	sort.Strings(configs)
-	// The card points at the Parquet files.
+	// The card points at the Parquet files and declares what the JSON
+	// Lines card declares.
 	_, card := readCard(t, pq.Out)
+	_, jcard := readCard(t, js.Out)
+	if feat := func(c string) string { return c[strings.Index(c, "dataset_info:"):strings.Index(c, "\n---\n")] }; feat(card) != feat(jcard) {
+		t.Errorf("features differ:\nparquet %s\njsonl %s", feat(card), feat(jcard))
+	}
 	for _, c := range configs {
 		if !strings.Contains(card, `path: "data/`+c+`/test.parquet"`) {
 			t.Errorf("card does not point at data/%s/test.parquet", c)
@@ -114,6 +119,14 @@ func TestParquetRowsEqualJSONL(t *testing.T) {
 	if got := parquetMatchesJSONL(t, relevanceFixture(t), Options{Annotator: "jo"}); len(got) < 4 {
 		t.Errorf("relevance configs %v", got)
 	}
+	// A label value outside the schema: the Parquet file is written again
+	// with that column a plain string, and both cards say string.
+	odd := openStore(t)
+	data := `{"id":"q1","source":"GDPR","question":"Q?","answer":"A.","contexts":[{"id":"p1","text":"P"}],"claims":[{"text":"C."}],"labels":{"jo":{"question_validity":"valid","persona":"Odd one"}}}` + "\n"
+	if _, err := importer.ImportReader(odd, "x.jsonl", []byte(data), importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	parquetMatchesJSONL(t, odd, Options{Annotator: "jo"})
 	s := openStore(t)
 	p := filepath.Join(t.TempDir(), "canlegal.jsonl")
 	os.WriteFile(p, []byte(canlegal+canlegalGen), 0o644)
