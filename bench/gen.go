@@ -7,7 +7,7 @@ import (
 	"strconv"
 )
 
-// The benchmark data: native JSONL (DESIGN.md "Import formats" 1), one QA
+// The benchmark data: native JSONL (docs/formats.md), one QA
 // pair a line with five claims inside, generated from the pair's number
 // alone, so every run and every size writes the same lines.
 //

@@ -5,6 +5,7 @@
 //
 //	bench gen -claims N -out FILE     write the benchmark JSONL (gen.go)
 //	bench run [flags]                 build the sizes, measure, check, print the table
+//	bench runs [flags]                the import of retrieval runs beside trec_eval (runs.go)
 package main
 
 import (
@@ -15,7 +16,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen -claims N -out FILE | bench run [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen -claims N -out FILE | bench run [flags] | bench runs [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -24,6 +25,8 @@ func main() {
 		err = genCmd(os.Args[2:])
 	case "run":
 		err = runCmd(os.Args[2:])
+	case "runs":
+		err = runsCmd(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

@@ -5,7 +5,7 @@ number printed here equals annotate's --json output at the same key.
 
     /usr/bin/python3 bench/rivals.py stats|metrics|agreement CSV_DIR
 
-The asked-when rule of DESIGN.md ("Label schema") is applied with pandas:
+The asked-when rule (docs/metrics.md) is applied with pandas:
 a QA pair's invalid_reason counts when the question is invalid, its
 category, persona and answer_correctness when it is valid; a claim asks
 nothing when the same annotator judged its pair's question invalid or its

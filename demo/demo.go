@@ -2,7 +2,7 @@
 // temporary database: question–answer pairs on the GDPR (in English) and on
 // the Luxembourg Code civil (in French), with the claims extracted from their
 // answers and RefChecker-style predictions, in the native JSONL import format
-// (DESIGN.md, "Import formats", item 1).
+// (docs/formats.md, native JSONL).
 //
 // The context units quote the official texts: Regulation (EU) 2016/679 and the
 // Code civil du Grand-Duché de Luxembourg. The pairs, answers and claims are

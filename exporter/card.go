@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -63,7 +62,15 @@ func (t *tally) add(r row, offset int) {
 }
 
 func (e *exporter) writeCard(dir string, configs []*hfConfig, rep cardReports) error {
-	srcs, langs, err := e.languages()
+	srcs, _, err := e.languages()
+	if err != nil {
+		return err
+	}
+	kls, langs, err := e.cardLanguages()
+	if err != nil {
+		return err
+	}
+	formats, err := e.snap.ImportFormats()
 	if err != nil {
 		return err
 	}
@@ -75,7 +82,7 @@ func (e *exporter) writeCard(dir string, configs []*hfConfig, rep cardReports) e
 	if err != nil {
 		return err
 	}
-	c := &card{e: e, configs: configs, sources: srcs, langs: langs, rep: rep}
+	c := &card{e: e, configs: configs, sources: srcs, langs: langs, kindLangs: kls, formats: formats, rep: rep}
 	b := c.header()
 	b = append(b, c.body()...)
 	if _, err := f.Write(b); err != nil {
@@ -90,11 +97,13 @@ func (e *exporter) writeCard(dir string, configs []*hfConfig, rep cardReports) e
 }
 
 type card struct {
-	e       *exporter
-	configs []*hfConfig
-	sources []store.SourceInfo
-	langs   []string
-	rep     cardReports
+	e         *exporter
+	configs   []*hfConfig
+	sources   []store.SourceInfo
+	langs     []string
+	kindLangs []kindLanguages
+	formats   []string // the import formats the database recorded
+	rep       cardReports
 }
 
 func (c *card) config(name string) *hfConfig {
@@ -106,7 +115,8 @@ func (c *card) config(name string) *hfConfig {
 	return nil
 }
 
-// sizeCategory is the Hub's size bucket of the largest config.
+// sizeCategory is the Hub's size bucket of n rows (the card gives the
+// total over every config).
 func sizeCategory(n int) string {
 	switch {
 	case n < 1_000:
@@ -121,8 +131,10 @@ func sizeCategory(n int) string {
 		return "1M<n<10M"
 	case n < 100_000_000:
 		return "10M<n<100M"
+	case n < 1_000_000_000:
+		return "100M<n<1B"
 	}
-	return "100M<n<1B"
+	return "1B<n<10B"
 }
 
 // header writes the YAML front matter by hand (no YAML dependency). Every
@@ -146,19 +158,22 @@ func (c *card) header() []byte {
 		multi = "multilingual"
 	}
 	fmt.Fprintf(&b, "multilinguality:\n- %s\n", multi)
-	largest := 0
-	for _, x := range c.configs {
-		largest = max(largest, x.rows)
+	fmt.Fprintf(&b, "size_categories:\n- %s\n", q(sizeCategory(c.totalRows())))
+	list := func(key string, vs []string) {
+		if len(vs) == 0 {
+			return
+		}
+		b.WriteString(key + ":\n")
+		for _, v := range vs {
+			fmt.Fprintf(&b, "- %s\n", q(v))
+		}
 	}
-	fmt.Fprintf(&b, "size_categories:\n- %s\n", q(sizeCategory(largest)))
-	b.WriteString("task_categories:\n- question-answering\n")
-	if c.config("claims") != nil {
-		b.WriteString("- text-classification\n")
-	}
-	b.WriteString("annotations_creators:\n- expert-generated\n")
-	b.WriteString("language_creators:\n- found\n- machine-generated\n")
-	b.WriteString("source_datasets:\n- original\n")
-	b.WriteString("tags:\n- retrieval-augmented-generation\n- claim-verification\n")
+	list("task_categories", c.fromConfigs(hubTasks))
+	list("task_ids", c.fromConfigs(hubTaskIDs))
+	list("annotations_creators", c.annotationsCreators())
+	list("language_creators", c.languageCreators())
+	list("source_datasets", sourceDatasets(c.formats))
+	list("tags", c.tags())
 	// The first config is the default one, so load_dataset(DIR) works
 	// without a config name.
 	hfYAML(&b, c.configs, o.Split, c.e.systems) // hf_features.go
@@ -169,74 +184,103 @@ func (c *card) header() []byte {
 func (c *card) body() string {
 	var b strings.Builder
 	c.intro(&b)
+	c.description(&b)
+	c.uses(&b)
 	c.structure(&b)
-	c.annotation(&b)
+	c.fields(&b)
+	c.creation(&b)
 	c.reports(&b)
 	c.retrieval(&b)
 	c.distributions(&b)
-	c.fields(&b)
+	c.risks(&b)
 	c.citation(&b)
+	c.contact(&b)
 	return b.String()
 }
 
 // intro describes the data that is there, as read from it: the sources and
-// their languages, the counts, the systems whose predictions the claims
-// carry, and who labelled them. It assumes no domain and no number of
-// annotators.
+// their languages, the counts of each kind, the systems whose predictions
+// the claims carry, and who labelled them. It assumes no domain and no
+// number of annotators.
 func (c *card) intro(b *strings.Builder) {
 	o := c.e.o
-	fmt.Fprintf(b, "# %s\n\n", o.Name)
-	var srcs []string
-	for _, s := range c.sources {
-		if s.QA == 0 {
+	fmt.Fprintf(b, "# %s\n\n", md(o.Name))
+	var sentences []string
+	if x := c.config("qa"); x != nil {
+		var srcs []string
+		for _, s := range c.sources {
+			if s.QA == 0 {
+				continue
+			}
+			d := md(s.Name)
+			if s.Language != "" {
+				d += " (" + md(s.Language) + ")"
+			}
+			srcs = append(srcs, d)
+		}
+		t := fmt.Sprintf("%s from %s: %s", count(x.rows, "question–answer pair"), count(len(srcs), "source"), strings.Join(srcs, ", "))
+		t += ", with the context passages each pair is judged against (included)"
+		if y := c.config("claims"); y != nil {
+			t += fmt.Sprintf(", and %s extracted from the answers", count(y.rows, "claim"))
+			if n := len(c.e.systems); n > 0 {
+				t += fmt.Sprintf(", with the predictions of system%s %s", plural(n), c.systemList())
+			}
+		}
+		sentences = append(sentences, t+".")
+	} else if y := c.config("claims"); y != nil {
+		t := count(y.rows, "claim") + " with the answers and contexts they are judged against"
+		if n := len(c.e.systems); n > 0 {
+			t += fmt.Sprintf(", with the predictions of system%s %s", plural(n), c.systemList())
+		}
+		sentences = append(sentences, t+".")
+	}
+	var others []string
+	for _, x := range c.configs {
+		if x.name == "qa" || x.name == "claims" {
 			continue
 		}
-		d := s.Name
-		if s.Language != "" {
-			d += " (" + s.Language + ")"
+		others = append(others, configCount(x))
+	}
+	if len(others) > 0 {
+		t := joinAnd(others)
+		if len(sentences) > 0 {
+			t = "also " + t
 		}
-		srcs = append(srcs, d)
+		sentences = append(sentences, upperFirst(t)+".")
 	}
-	qa, claims := 0, 0
-	if x := c.config("qa"); x != nil {
-		qa = x.rows
-	}
-	if x := c.config("claims"); x != nil {
-		claims = x.rows
-	}
-	fmt.Fprintf(b, "%s from %s: %s", count(qa, "question–answer pair"), count(len(srcs), "source"), strings.Join(srcs, ", "))
-	fmt.Fprintf(b, ", with the context passages each pair is judged against (included)")
-	if claims > 0 {
-		fmt.Fprintf(b, ", and %s extracted from the answers", count(claims, "claim"))
-		if n := len(c.e.systems); n > 0 {
-			fmt.Fprintf(b, ", with the predictions of system%s %s", plural(n), strings.Join(c.e.systems, ", "))
-		}
-	}
-	b.WriteString(".")
+	b.WriteString(strings.Join(sentences, " "))
 	if len(c.langs) > 0 {
-		fmt.Fprintf(b, " Language%s: %s.", plural(len(c.langs)), strings.Join(c.langs, ", "))
+		fmt.Fprintf(b, " Language%s: %s.", plural(len(c.langs)), md(strings.Join(c.langs, ", ")))
 	}
 	b.WriteString("\n\n")
-	var annotators, adjudicators []string
-	for _, w := range c.rep.work {
-		if w.Annotated {
-			annotators = append(annotators, w.Annotator)
-		}
-		if w.Adjudicate {
-			adjudicators = append(adjudicators, w.Annotator)
+	annotators, adjudicators := c.people()
+	outside := c.outside()
+	if len(annotators) == 0 && len(outside) == 0 {
+		b.WriteString("No item has been labelled in annotate yet.")
+	}
+	if len(outside) > 0 {
+		fmt.Fprintf(b, "Labelled by %s (%s) outside annotate: the labels were imported as given.", count(len(outside), "annotator"), md(strings.Join(outside, ", ")))
+		if len(annotators) > 0 {
+			b.WriteString(" ")
 		}
 	}
-	if len(annotators) == 0 {
-		b.WriteString("No item has been labelled yet.\n\n")
-	} else {
-		fmt.Fprintf(b, "Labelled by %s (%s) with the annotate tool, following the validation protocol of ClaimRAG-LAW "+
-			"(Appendix A of the paper cited below)", count(len(annotators), "annotator"), strings.Join(annotators, ", "))
+	if len(annotators) > 0 {
+		fmt.Fprintf(b, "Labelled by %s (%s) with the annotate tool", count(len(annotators), "annotator"), md(strings.Join(annotators, ", ")))
+		if p := c.protocols(); len(p) > 0 {
+			fmt.Fprintf(b, ", following %s", joinAnd(p))
+		}
 		if len(adjudicators) > 0 {
-			fmt.Fprintf(b, "; disagreements adjudicated by %s", strings.Join(adjudicators, ", "))
+			fmt.Fprintf(b, "; disagreements adjudicated by %s", md(strings.Join(adjudicators, ", ")))
 		}
-		b.WriteString(". ")
-		fmt.Fprintf(b, "Labels in the rows: %s.\n\n", c.labelSetText())
+		b.WriteString(".")
 	}
+	if len(annotators)+len(outside) > 0 {
+		fmt.Fprintf(b, " Labels in the rows: %s.", c.labelSetText())
+	}
+	if c.hasGold() {
+		b.WriteString(" The gold set's relevance judgments (annotator `gold` in the rows) were imported as given: `gold` names that set, not a person.")
+	}
+	b.WriteString("\n\n")
 	b.WriteString("```python\nfrom datasets import load_dataset\n\n")
 	for i, x := range c.configs {
 		if i == 0 {
@@ -266,80 +310,19 @@ func (c *card) labelSetText() string {
 }
 
 func (c *card) structure(b *strings.Builder) {
-	b.WriteString("## Dataset structure\n\n| config | split | file | rows |\n|---|---|---|---:|\n")
+	b.WriteString("## Dataset Structure\n\n| config | split | file | rows | one row per |\n|---|---|---|---:|---|\n")
 	for _, x := range c.configs {
-		fmt.Fprintf(b, "| `%s` | `%s` | `%s` | %d |\n", x.name, c.e.o.Split, x.path, x.rows)
+		fmt.Fprintf(b, "| `%s` | `%s` | `%s` | %d | %s |\n", x.name, c.e.o.Split, x.path, x.rows, configUnit(x.name))
 	}
-	b.WriteString("\nOne JSON object per line. Every row of a config has the same keys with the same JSON types; a key that has no value " +
-		"(a label not given, or not asked: e.g. the persona of an invalid question) is `null`, never missing. " +
-		"`claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims.\n\n")
-	b.WriteString("| source | language | jurisdiction | QA pairs |\n|---|---|---|---:|\n")
-	for _, s := range c.sources {
-		if s.QA > 0 {
-			fmt.Fprintf(b, "| %s | %s | %s | %d |\n", cell(s.Name), cell(s.Language), cell(s.Jurisdiction), s.QA)
-		}
+	fmt.Fprintf(b, "\n%d rows in all. Every row of a config has the same keys with the same types; a key that has no value "+
+		"(a label not given, or not asked given the item's other labels) is `null`, never missing.", c.totalRows())
+	if c.has("qa") && c.has("claims") {
+		b.WriteString(" `claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims.")
 	}
-	b.WriteString("\n")
-}
-
-func (c *card) annotation(b *strings.Builder) {
-	b.WriteString("## Annotation\n\n### Protocol\n\n")
-	b.WriteString("The protocol is the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke in a terminal tool:\n\n" +
-		"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
-		"If invalid, why (`invalid_reason`: domain, linguistic, both); nothing else is asked about an invalid question.\n" +
-		"- For a valid question, the annotator confirms or corrects the generated **category** (`category`), names the **persona** who would ask it " +
-		"(`persona`: citizen, civil officer, legal expert) and judges the **answer** (`answer_correctness`: correct, partially correct, incorrect).\n" +
-		"- **Claims**: each claim is judged **correct** if it has all required elements and is coherent and meaningful (`claim_validity`); " +
-		"for a correct claim, its relation to the context unit(s) (`entailment`): entailment (explicitly supported), " +
-		"contradiction (conflicts with the context), neutral (not grounded in the context).\n" +
-		"- **Missed claims**: after the last claim of an answer the annotator adds the claims the extractor missed (rows of `claims` with `origin` " +
-		"`annotator`) or confirms none were missed (`qa.missed_claims_checked`).\n\n" +
-		"Annotation is blind: an annotator sees neither the other annotators' labels nor the system predictions. " +
-		"Every decision is kept in an append-only log with its active time and the guidelines version in force.\n\n")
-	var annotators, adjudicators []string
-	var total int64
-	versions := map[string]bool{}
-	for _, w := range c.rep.work {
-		total += w.ActiveMs
-		if w.Annotated {
-			annotators = append(annotators, w.Annotator)
-		}
-		if w.Adjudicate {
-			adjudicators = append(adjudicators, w.Annotator)
-		}
-		for _, v := range w.Guidelines {
-			versions[v] = true
-		}
+	if c.has("relevance") && c.has("queries") {
+		b.WriteString(" `relevance.query_id` joins a judgment to its query, `relevance.document_id` to its document.")
 	}
-	b.WriteString("### Annotators and time\n\n")
-	if len(c.rep.work) == 0 {
-		b.WriteString("No item has been labelled yet.\n\n")
-	} else {
-		fmt.Fprintf(b, "%d annotator(s) (%s)", len(annotators), strings.Join(annotators, ", "))
-		if len(adjudicators) > 0 {
-			fmt.Fprintf(b, "; disagreements adjudicated by %s", strings.Join(adjudicators, ", "))
-		}
-		fmt.Fprintf(b, ". %s of active time in total, as recorded with each decision. %s\n\n", duration(total), ActiveTimeRule)
-		b.WriteString("| annotator | items labelled | active time | first label | last label | guidelines |\n|---|---:|---:|---|---|---|\n")
-		for _, w := range c.rep.work {
-			role := ""
-			if !w.Annotated {
-				role = " (adjudication only)"
-			}
-			fmt.Fprintf(b, "| %s%s | %d | %s | %s | %s | %s |\n", cell(w.Annotator), role, w.Items, duration(w.ActiveMs),
-				day(w.First), day(w.Last), cell(strings.Join(w.Guidelines, ", ")))
-		}
-		b.WriteString("\n")
-	}
-	var vs []string
-	for v := range versions {
-		vs = append(vs, v)
-	}
-	sort.Strings(vs)
-	if len(vs) == 0 {
-		vs = []string{"not recorded"}
-	}
-	fmt.Fprintf(b, "Guidelines version(s) of the labels: %s (this build of annotate ships %s).\n\n", strings.Join(vs, ", "), guidelines.Version)
+	b.WriteString("\n\n")
 }
 
 func (c *card) distributions(b *strings.Builder) {
@@ -363,7 +346,7 @@ func (c *card) distributions(b *strings.Builder) {
 			})
 			var parts []string
 			for _, k := range keys {
-				name := "`" + k + "`"
+				name := code(k)
 				if k == "" {
 					name = "null"
 				}
@@ -375,32 +358,25 @@ func (c *card) distributions(b *strings.Builder) {
 }
 
 func (c *card) fields(b *strings.Builder) {
-	b.WriteString("## Fields\n\n")
+	b.WriteString("### Fields\n\n")
 	for _, x := range c.configs {
-		fmt.Fprintf(b, "### `%s`\n\n| key | type | description |\n|---|---|---|\n", x.name)
+		fmt.Fprintf(b, "#### `%s`\n\n| key | type | description |\n|---|---|---|\n", x.name)
 		for _, col := range x.layout.cols {
 			typ := col.typ
 			if col.nullable {
 				typ += " or null"
 			}
-			fmt.Fprintf(b, "| `%s` | %s | %s |\n", col.key, typ, cell(col.doc))
+			fmt.Fprintf(b, "| `%s` | %s | %s |\n", col.key, typ, docCell(col.doc))
 		}
 		b.WriteString("\n")
 	}
 }
 
-func (c *card) citation(b *strings.Builder) {
-	b.WriteString("## Citation\n\nFill in the citation of this dataset:\n\n```bibtex\n" +
-		"@misc{TODO_dataset_key,\n  title        = {" + c.e.o.Name + "},\n  author       = {TODO},\n  year         = {TODO},\n" +
-		"  howpublished = {TODO: URL of the dataset},\n  note         = {Annotated following the ClaimRAG-LAW protocol}\n}\n```\n\n" +
-		"The annotation protocol:\n\n```bibtex\n" +
-		"@misc{das2026claimraglaw,\n  title  = {Fine-grained Claim-level RAG Benchmark for Law},\n" +
-		"  author = {Das, Souvick and Abualhaija, Sallam and Bianculli, Domenico},\n  year   = {2026},\n" +
-		"  eprint = {2605.21071},\n  archivePrefix = {arXiv}\n}\n```\n")
-}
-
 // cell keeps a value inside one Markdown table cell.
-func cell(s string) string {
+func cell(s string) string { return md(s) }
+
+// docCell keeps the card's own text (which may use Markdown) in one cell.
+func docCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 

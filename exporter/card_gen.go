@@ -36,7 +36,7 @@ func (c *card) genSection(b *strings.Builder) {
 	}
 	b.WriteString("## Generated answers (accuracy and groundedness)\n\n")
 	fmt.Fprintf(b, "Claims of the systems' answers judged by %s against the accepted gold answer (accuracy) and against the documents the answer used (groundedness), "+
-		"with Wilson 95%% intervals; the automatic judge `%s` over every claim it gave a verdict on.\n\n", cell(g.Annotator), cell(g.Judge))
+		"with Wilson 95%% intervals; the automatic judge %s over every claim it gave a verdict on.\n\n", cell(g.Annotator), code(g.Judge))
 	b.WriteString("| system | condition | answers | claims | judged | accuracy % | 95% CI | groundedness % | 95% CI | judge accuracy % | judge groundedness % | mean answer characters |\n")
 	b.WriteString("|---|---|" + strings.Repeat("---:|", 10) + "\n")
 	for _, sys := range sortedKeys(g.Systems) {

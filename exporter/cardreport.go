@@ -85,10 +85,10 @@ func (c *card) sourceLabel(key string) string {
 	}
 	for _, s := range c.sources {
 		if s.Name == key && s.Language != "" {
-			return fmt.Sprintf("%s (%s)", key, strings.ToUpper(s.Language))
+			return fmt.Sprintf("%s (%s)", md(key), md(strings.ToUpper(s.Language)))
 		}
 	}
-	return key
+	return md(key)
 }
 
 func (c *card) reports(b *strings.Builder) {
@@ -102,8 +102,8 @@ func (c *card) reports(b *strings.Builder) {
 // table1 is the paper's Table 1 for the exported label set.
 func (c *card) table1(b *strings.Builder) {
 	st := c.rep.stats
-	if st == nil {
-		return
+	if st == nil || !c.has("qa") {
+		return // Table 1 counts QA pairs and their claims
 	}
 	b.WriteString("## Statistics (Table 1)\n\n")
 	b.WriteString("| source | QA | judged | valid | P1 | P2 | P3 | CG1 | CG2 | CG3 | CG4 | answers | claims | judged | valid | ε | η | ζ | added |\n")
@@ -162,7 +162,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	parts = nil
 	for _, f := range sortedKeys(unknown) {
 		for _, v := range sortedKeys(unknown[f]) {
-			parts = append(parts, fmt.Sprintf("`%s` = %q: %d", f, v, unknown[f][v]))
+			parts = append(parts, fmt.Sprintf("`%s` = %s: %d", f, code(v), unknown[f][v]))
 		}
 	}
 	if len(parts) > 0 {
@@ -184,7 +184,7 @@ func (c *card) metricsSection(b *strings.Builder) {
 	if m == nil {
 		return
 	}
-	fmt.Fprintf(b, "## Claim extraction and verification (%s)\n\n", m.System)
+	fmt.Fprintf(b, "## Claim extraction and verification (%s)\n\n", md(m.System))
 	b.WriteString("How good the automatic tools were against the human labels (the paper's Section 4.3 and Table 3). " +
 		"Extraction accuracy: claims judged correct over judged extracted claims (Wilson 95% interval). " +
 		"Verification: over claims judged correct with an entailment label and a prediction.\n\n")
@@ -207,7 +207,7 @@ func (c *card) agreementSection(b *strings.Builder) {
 	if a == nil {
 		return
 	}
-	fmt.Fprintf(b, "## Inter-annotator agreement\n\nBetween %s, per field, over the items labelled by at least two of them.\n\n", strings.Join(a.Annotators, ", "))
+	fmt.Fprintf(b, "## Inter-annotator agreement\n\nBetween %s, per field, over the items labelled by at least two of them.\n\n", md(strings.Join(a.Annotators, ", ")))
 	b.WriteString("| field | items | agreement % | Fleiss' κ | Krippendorff's α | Gwet's AC1 |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, f := range schema.FieldNames() {
 		fa := a.Fields[f]
@@ -226,7 +226,12 @@ func folded(b *strings.Builder, title string, write func(io.Writer) error) {
 	if err := write(&t); err != nil {
 		fmt.Fprintf(&t, "\n(report incomplete: %v)\n", err)
 	}
-	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n```text\n%s```\n\n</details>\n\n", title, strings.TrimLeft(t.String(), "\n"))
+	text := strings.TrimLeft(t.String(), "\n")
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%stext\n%s%s\n\n</details>\n\n", title, fence, text, fence)
 }
 
 // pctCell, ciCell and coefCell print a statistic, "—" when it has nothing to count.

@@ -21,6 +21,7 @@ import (
 	"io"
 	"iter"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -36,10 +37,12 @@ type Options struct {
 	Split       string // hf: split name, default "test"
 	License     string // hf: card license, default "cc-by-4.0"
 	Name        string // hf: pretty_name
+	Contact     string // hf: the card's contact (the lead's --contact, else the --as name)
 	Annotator   string // whose labels (jsonl: only this annotator's)
 	Adjudicated bool   // the adjudicated labels instead
 	WithNotes   bool   // hf, csv: add the notes column
 	DataFormat  string // hf: data files, "parquet" (default) or "jsonl"
+	Field       string // prodigy: the two-way field exported
 	Progress    io.Writer
 
 	// create opens an output file; tests inject failures through it.
@@ -47,7 +50,7 @@ type Options struct {
 }
 
 // Formats lists the formats --format accepts.
-var Formats = []string{"hf", "jsonl", "csv"}
+var Formats = []string{"hf", "jsonl", "csv", "label-studio", "prodigy", "trec"}
 
 // Data formats of the hf folder's data files (--data-format).
 const (
@@ -71,7 +74,8 @@ type Result struct {
 	QA        int
 	Claims    int
 	Items     map[string]int // rows of the other configs ("queries": 12)
-	Labels    int            // jsonl: label lines
+	Labels    int            // jsonl, prodigy: label lines
+	Field     string         // prodigy: the field exported
 	Languages []string
 	Notes     []string // the leftovers of killed exports cleaned up (or left) first
 }
@@ -124,7 +128,8 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 	if e.systems, err = snap.Systems(); err != nil {
 		return Result{}, err
 	}
-	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv}[o.Format]
+	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv,
+		"label-studio": e.labelStudio, "prodigy": e.prodigy, "trec": e.trec}[o.Format]
 	if err := writeFolder(o.Out, o.Force, fill); err != nil {
 		return Result{}, err
 	}
@@ -152,8 +157,8 @@ func withDefaults(o Options) Options {
 
 func check(o Options) error {
 	switch {
-	case o.Format != "hf" && o.Format != "jsonl" && o.Format != "csv":
-		return fmt.Errorf("--format %q: want hf, jsonl or csv", o.Format)
+	case !slices.Contains(Formats, o.Format):
+		return fmt.Errorf("--format %q: want %s", o.Format, strings.Join(Formats, ", "))
 	case o.Out == "":
 		return errors.New("--out DIR is required")
 	case !splitName.MatchString(o.Split):
@@ -165,7 +170,19 @@ func check(o Options) error {
 	case o.Format == "hf" && o.DataFormat != DataParquet && o.DataFormat != DataJSONL:
 		return fmt.Errorf("--data-format %q: want parquet or jsonl", o.DataFormat)
 	case o.Format == "hf":
+		if err := checkCardText("--name", o.Name); err != nil {
+			return err
+		}
+		if o.Contact != "" {
+			if err := checkCardText("--contact", o.Contact); err != nil {
+				return err
+			}
+		}
 		return checkLicense(o.License)
+	case o.Format == "prodigy":
+		return checkProdigyField(o.Field)
+	case o.Field != "":
+		return errors.New("--field applies to --format prodigy")
 	}
 	return nil
 }
@@ -174,10 +191,13 @@ func check(o Options) error {
 // the only annotator. The native format exports everyone's labels unless one
 // set is asked for.
 func (e *exporter) chooseLabels() error {
+	if e.o.Format == "label-studio" || e.o.Format == "prodigy" {
+		return nil // every annotator's labels, as the tools keep them
+	}
 	if e.o.Format == "jsonl" && e.o.Annotator == "" && !e.o.Adjudicated {
 		return nil
 	}
-	if e.o.Annotator == "" && !e.o.Adjudicated {
+	if e.o.Format == "hf" && e.o.Annotator == "" && !e.o.Adjudicated {
 		// Nobody has labelled yet (items only, or only the gold set's
 		// judgments): the items are published with null labels.
 		who, err := e.s.LabelledAnnotators()
@@ -189,6 +209,11 @@ func (e *exporter) chooseLabels() error {
 		}
 	}
 	ls, err := selectLabels(e.s, e.o.Annotator, e.o.Adjudicated)
+	if err != nil && e.o.Format == "trec" && e.o.Annotator == "" && !e.o.Adjudicated {
+		// The runs and the gold set need no expert: qrels_after is then the gold set.
+		e.res.Notes = append(e.res.Notes, fmt.Sprintf("qrels_after.txt is the gold set alone: %v", err))
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -72,3 +72,6 @@ func checkLicense(id string) error {
 func squeeze(id string) string {
 	return strings.NewReplacer("-", "", ".", "", "_", "", " ", "").Replace(id)
 }
+
+// Licenses are the license identifiers --license accepts (the Hub's).
+func Licenses() []string { return slices.Clone(hubLicenses) }

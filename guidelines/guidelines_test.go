@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// canonical holds the canonical values of each field (DESIGN.md, "Label
+// canonical holds the canonical values of each field (the schema, "Label
 // schema"); for missed_claims, the marker and origin its section must name.
 var canonical = map[string][]string{
 	"question_validity":  {"valid", "invalid"},

@@ -195,12 +195,21 @@ func lineShape(m map[string]json.RawMessage) shape {
 	if has(m, "item") && has(m, "field") && has(m, "value") {
 		sh.fits = append(sh.fits, FormatLabels)
 	}
+	if has(m, "answer") && hasAny(m, "_input_hash", "_task_hash", "_annotator_id") {
+		sh.fits = append(sh.fits, FormatProdigy)
+	}
 	releaseLineShape(m, &sh) // CanLegalRAGBench's queries and generated answers
+	if has(m, "query_id") && has(m, "retrieved_ids") {
+		sh.fits = append(sh.fits, FormatCLRBRun) // clrbrun.go
+	}
 	if hasAny(m, "id", "source", "question", "answer", "contexts", "claims") {
 		sh.resembles = append(sh.resembles, described[FormatNative])
 	}
 	if hasAny(m, "annotator", "item", "field", "value") {
 		sh.resembles = append(sh.resembles, described[FormatLabels])
+	}
+	if hasAny(m, "retrieved_ids", "retrieved_chunk_details") {
+		sh.resembles = append(sh.resembles, described[FormatCLRBRun])
 	}
 	return sh
 }
@@ -227,6 +236,9 @@ func arrayShape(m map[string]json.RawMessage) shape {
 	}
 	if has(m, "query_id") && (hasAny(m, claimragLabels...) || claimragClaims(m["claims"])) {
 		sh.fits = append(sh.fits, FormatClaimRAG)
+	}
+	if has(m, "data") && hasAny(m, "annotations", "predictions") {
+		sh.fits = append(sh.fits, FormatLabelStudio)
 	}
 	releaseLineShape(m, &sh) // CanLegalRAGBench's queries and generated answers, as an array
 	if hasAny(m, "response", "question", "reference", "claims", "ys") {

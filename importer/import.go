@@ -34,6 +34,8 @@ type Options struct {
 	// Annotator owns labels that name none: labels files without an
 	// "annotator", and ClaimRAG-LAW (default DefaultClaimRAGAnnotator).
 	Annotator string
+	// Field is the two-way field of Prodigy answers (interop.go).
+	Field string
 	// Run names the run of a TREC run file instead of its tag (trec.go).
 	Run string
 	// System names the system of RAGChecker checking outputs (default: the
@@ -252,6 +254,18 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 			return err
 		}
 		if err := tx.WriteSeen(); err != nil {
+			return err
+		}
+		// The formats of the files that brought something, for the
+		// dataset card's source_datasets (an import that changes nothing
+		// leaves the database as it was).
+		var formats []string
+		for _, f := range w.files {
+			if !(Summary{Files: []FileSummary{*f.sum}}).NoOp() {
+				formats = append(formats, f.format)
+			}
+		}
+		if err := tx.NoteFormats(formats); err != nil {
 			return err
 		}
 		return tx.EndScratch()

@@ -180,6 +180,7 @@ func encodeLabel(file int, l *labelRec) []byte {
 		e.str(s)
 	}
 	e.bool(l.adjudicate)
+	e.bool(l.prediction)
 	return e
 }
 
@@ -192,5 +193,6 @@ func decodeLabel(b []byte, names func(int) string) (int, *labelRec, error) {
 		*s = d.str()
 	}
 	l.adjudicate = d.bool()
+	l.prediction = d.bool()
 	return file, l, d.err
 }

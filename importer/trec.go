@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -63,46 +64,120 @@ func columns(at loc, line []byte, names string) ([]string, error) {
 	return got, nil
 }
 
-// parseRun reads a TREC run file into the import's staged run lines.
+// parseRun reads a TREC run file into the import's staged run lines. A
+// line of printable ASCII (nearly every line of a run) is split and parsed
+// on its bytes, without a string per column; any other line goes the way
+// of columns, which names what is wrong.
 func parseRun(f *fileData, t *textReader) error {
 	w, ok := f.out.(*writer)
 	if !ok {
 		return errors.New("importer: a run is read by an import")
 	}
-	single := "" // the one tag --run stands for
+	single := ""       // the one tag --run stands for
+	var lastTag []byte // the tag of the line before, when it was staged
+	var lastRun []byte // the run it stands for
+	var cols [6][]byte
 	return t.eachLine(func(at loc, line []byte) error {
-		c, err := columns(at, line, "qid Q0 docid rank score tag")
-		if err != nil {
-			return err
-		}
-		rank, err := strconv.Atoi(c[3])
-		if err != nil {
-			return at.errf("rank", "want an integer, got %q", c[3])
-		}
-		score, err := strconv.ParseFloat(c[4], 64)
-		if err != nil || math.IsNaN(score) || math.IsInf(score, 0) {
-			return at.errf("score", "want a finite number, got %q", c[4])
-		}
-		run := c[5]
-		if f.opt.Run != "" {
-			if single != "" && single != c[5] {
-				return at.errf("tag", "--run %q names one run, but this file has the runs %q and %q: leave --run out to import them by tag", f.opt.Run, single, c[5])
-			}
-			single, run = c[5], f.opt.Run
-		}
-		if w.runs == nil {
-			if err := w.tx.BeginRuns(); err != nil {
+		if !asciiColumns(line, &cols) {
+			c, err := columns(at, line, "qid Q0 docid rank score tag")
+			if err != nil {
 				return err
 			}
-			w.runs = map[string]runSeen{}
+			for i := range cols {
+				cols[i] = []byte(c[i])
+			}
 		}
-		if prev, met := w.runs[run]; !met {
-			w.runs[run] = runSeen{f.idx, at.line}
-		} else if prev.file != f.idx {
-			return at.errf("tag", "run %q is also in %s: a run comes from one file", run, loc{file: w.name(prev.file), line: prev.line}.String())
+		rank, ok := atoiBytes(cols[3])
+		if !ok {
+			return at.errf("rank", "want an integer, got %q", cols[3])
 		}
-		return w.tx.StageRunRow(store.RunRow{Run: run, Query: c[0], Doc: c[2], Rank: rank, Score: score, File: f.idx, Line: at.line})
+		score, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(cols[4]), len(cols[4])), 64)
+		if err != nil || math.IsNaN(score) || math.IsInf(score, 0) {
+			return at.errf("score", "want a finite number, got %q", string(cols[4]))
+		}
+		tag := cols[5]
+		if lastTag == nil || string(tag) != string(lastTag) {
+			run := string(tag)
+			if f.opt.Run != "" {
+				if single != "" && single != run {
+					return at.errf("tag", "--run %q names one run, but this file has the runs %q and %q: leave --run out to import them by tag", f.opt.Run, single, run)
+				}
+				single, run = run, f.opt.Run
+			}
+			if w.runs == nil {
+				if err := w.tx.BeginRuns(); err != nil {
+					return err
+				}
+				w.runs = map[string]runSeen{}
+			}
+			if prev, met := w.runs[run]; !met {
+				w.runs[run] = runSeen{f.idx, at.line}
+			} else if prev.file != f.idx {
+				return at.errf("tag", "run %q is also in %s: a run comes from one file", run, loc{file: w.name(prev.file), line: prev.line}.String())
+			}
+			lastTag, lastRun = append(lastTag[:0:0], tag...), []byte(run)
+		}
+		return w.tx.StageRunLine(lastRun, cols[0], cols[2], rank, score, true, f.idx, at.line)
 	})
+}
+
+// asciiColumns splits a line of printable ASCII and ASCII blanks into its
+// six whitespace-separated columns; false for any other line (then columns
+// splits it, or says why not).
+func asciiColumns(line []byte, cols *[6][]byte) bool {
+	n := 0
+	start := -1
+	for i, c := range line {
+		switch {
+		case c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r':
+			if start >= 0 {
+				if n == 6 {
+					return false
+				}
+				cols[n], n, start = line[start:i], n+1, -1
+			}
+		case c > ' ' && c < 0x7f:
+			if start < 0 {
+				start = i
+			}
+		default:
+			return false
+		}
+	}
+	if start >= 0 {
+		if n == 6 {
+			return false
+		}
+		cols[n], n = line[start:], n+1
+	}
+	return n == 6
+}
+
+// atoiBytes is strconv.Atoi on bytes.
+func atoiBytes(b []byte) (int, bool) {
+	if len(b) > 0 && len(b) < 19 {
+		neg := b[0] == '-'
+		d := b
+		if b[0] == '-' || b[0] == '+' {
+			d = b[1:]
+		}
+		n := 0
+		for _, c := range d {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		if len(d) > 0 {
+			if neg {
+				n = -n
+			}
+			return n, true
+		}
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(b))
+	return n, err == nil
 }
 
 // writeRuns writes the runs staged by every file of the import.

@@ -20,8 +20,8 @@ const trecItems = `{"kind":"query","id":"q1","text":"Can my landlord enter witho
 // runRows reads a run's stored ranking: "query:rank:doc" per row.
 func runRows(t *testing.T, s *store.Store, run string) string {
 	t.Helper()
-	rows, err := s.DB().Query(`SELECT q.ext_id, x.rank, d.ext_id FROM run_results x JOIN runs r ON r.id = x.run_id
-		JOIN items q ON q.id = x.query_item_id JOIN items d ON d.id = x.doc_item_id WHERE r.name = ? ORDER BY q.ext_id, x.rank`, run)
+	rows, err := s.DB().Query(`SELECT q.ext_id, j.key + 1, d.ext_id FROM run_lists x JOIN runs r ON r.id = x.run_id, json_each(x.docs) j
+		JOIN items q ON q.id = x.query_item_id JOIN items d ON d.id = j.value WHERE r.name = ? ORDER BY q.ext_id, j.key`, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +34,32 @@ func runRows(t *testing.T, s *store.Store, run string) string {
 			t.Fatal(err)
 		}
 		out = append(out, q+":"+strconv.Itoa(rank)+":"+d)
+	}
+	return strings.Join(out, " ")
+}
+
+// chunkRows reads a run's stored chunk-level lists: "query:doc/chunk" per
+// retrieved line, in rank order ("query:doc" where the line named the
+// document).
+func chunkRows(t *testing.T, s *store.Store, run string) string {
+	t.Helper()
+	rows, err := s.DB().Query(`SELECT q.ext_id, d.ext_id, COALESCE(c.value, '') FROM run_lists x JOIN runs r ON r.id = x.run_id,
+		json_each(x.chunk_docs) j JOIN json_each(x.chunk_ids) c ON c.key = j.key
+		JOIN items q ON q.id = x.query_item_id JOIN items d ON d.id = j.value WHERE r.name = ? ORDER BY q.ext_id, j.key`, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var q, d, c string
+		if err := rows.Scan(&q, &d, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c != "" {
+			d += "/" + c
+		}
+		out = append(out, q+":"+d)
 	}
 	return strings.Join(out, " ")
 }
@@ -58,9 +84,14 @@ func TestImportRunMapsChunksKeepsBestRankRenumbers(t *testing.T) {
 	if got := sum.String(); !strings.Contains(got, "run dense added (1 query, 3 ranked documents)") || !strings.Contains(got, "run bm25 added (1 query, 2 ranked documents)") {
 		t.Errorf("summary: %s", got)
 	}
-	// The chunks a run named are kept for the relevance screen.
-	if n := count(t, s, "SELECT COUNT(*) FROM run_chunks"); n != 2 {
-		t.Errorf("%d run chunks, want d1#0 and d1#1", n)
+	// The chunk-level list keeps every line in rank order, repeats
+	// included, and the chunks a run named (the relevance screen jumps to
+	// them).
+	if got := chunkRows(t, s, "dense"); got != "q1:d1/d1#1 q1:d2 q1:d1/d1#0 q1:d3" {
+		t.Errorf("dense chunks: %s", got)
+	}
+	if got := chunkRows(t, s, "bm25"); got != "q2:d2 q2:d3" {
+		t.Errorf("bm25 chunks: %s", got)
 	}
 	// The same file again changes nothing; a changed run needs --update.
 	sum = mustImport(t, s, []string{run}, Options{Format: FormatTRECRun})

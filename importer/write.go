@@ -54,7 +54,7 @@ func (w *writer) read(f *fileData) error {
 		return err
 	}
 	defer t.Close()
-	if f.format == FormatTRECRun {
+	if f.format == FormatTRECRun || f.format == FormatCLRBRun {
 		// A run's lines are staged on the writer itself, not written as
 		// records: it is read on the import's goroutine.
 		return parsers[f.format](f, t)
@@ -401,6 +401,12 @@ func (w *writer) writeLabel(f *fileData, l *labelRec) error {
 	id, err := w.labelItem(l)
 	if err != nil {
 		return err
+	}
+	if l.prediction {
+		if _, err := w.tx.AddPrediction(id, l.annotator, l.name, l.value); err != nil {
+			return l.at.wrap(l.field, err)
+		}
+		return nil
 	}
 	added, err := w.tx.PutLabel(store.Label{Annotator: l.annotator, ItemID: id, Field: l.name, Value: l.value,
 		GuidelinesVersion: w.opt.GuidelinesVersion, Adjudicate: l.adjudicate})

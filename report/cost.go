@@ -20,7 +20,7 @@ import (
 // item, and per query for kinds whose items belong to a query (relevance
 // judgments); totals. The lead's adjudications are the task "review".
 
-// CostReport is the report; its JSON keys are DESIGN.md's.
+// CostReport is the report; its JSON keys are docs/json.md's.
 type CostReport struct {
 	Annotators map[string]*AnnotatorCost `json:"annotators"`
 	Total      *CostTotal                `json:"total"`

@@ -67,11 +67,6 @@ func loadTallies(rx *store.ReadTx, names ...string) (*tallies, error) {
 	return t, nil
 }
 
-// get is one count of one source.
-func (t *tallies) get(rater, src int64, name, a, b string) int {
-	return t.by[tally.Key{Rater: rater, Source: src, Name: name, A: a, B: b}]
-}
-
 // each calls fn for every count of a name and rater in a source (all: any source).
 func (t *tallies) each(rater int64, src int64, all bool, name string, fn func(k tally.Key, n int)) {
 	for k, n := range t.by {

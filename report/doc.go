@@ -3,7 +3,7 @@
 // 3 (claim extraction and verification against a system), RefChecker's
 // response-level meta-evaluation and inter-annotator agreement per field.
 //
-// Each report is a struct whose JSON encoding is the shape DESIGN.md fixes,
+// Each report is a struct whose JSON encoding is the shape docs/json.md fixes,
 // plus a text renderer. Building one reads the counts the store keeps up to
 // date as labels are written (package tally says what each counts: the
 // asked-when rule is already applied there) in one snapshot, then computes

@@ -39,7 +39,7 @@ type GenOptions struct {
 	RateFrom string
 }
 
-// GenReport is the report; its JSON keys are DESIGN.md's.
+// GenReport is the report; its JSON keys are docs/json.md's.
 type GenReport struct {
 	Annotator string `json:"annotator"`
 	Judge     string `json:"judge"`

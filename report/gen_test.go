@@ -237,7 +237,7 @@ func TestGenJSONKeysAndNulls(t *testing.T) {
 	b, _ := json.Marshal(rep)
 	var doc map[string]any
 	json.Unmarshal(b, &doc)
-	// DESIGN.md's keys.
+	// docs/json.md's keys.
 	for _, path := range []string{"systems.gemma.oracle.judged", "systems.gemma.oracle.accuracy", "systems.gemma.oracle.groundedness",
 		"errors.claims", "errors.assignments", "errors.categories.misapplied_legal_test.group",
 		"errors.categories.misapplied_legal_test.claims", "errors.categories.misapplied_legal_test.share_of_claims",

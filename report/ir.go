@@ -13,7 +13,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
-// `annotate ir` (DESIGN.md "CanLegalRAGBench tasks"; the paper's §4.3,
+// `annotate ir` (docs/metrics.md, docs/relevance.md; the paper's §4.3,
 // Fig. 3 and Table 4): per run, recall@k, precision@k, nDCG@k and MRR@k,
 // macro-averaged over the queries with at least one relevant document,
 // before (the gold set: qrels) and after the experts' judgments (the gold
@@ -36,7 +36,15 @@ type IROptions struct {
 	ExpertOverrides bool
 	Pooled          bool
 	RankBy          string // the metric the runs are ranked by (default ndcg)
+	// Definitions: DefinitionsTrecEval ("" too) or DefinitionsCLRB (IRCLRB).
+	Definitions string
 }
+
+// The definitions `annotate ir --definitions` takes.
+const (
+	DefinitionsTrecEval = "trec_eval"
+	DefinitionsCLRB     = "canlegalragbench"
+)
 
 // IRByAttrs are the attributes --by takes.
 var IRByAttrs = []string{"persona", "jurisdiction", "issue"}
@@ -44,7 +52,7 @@ var IRByAttrs = []string{"persona", "jurisdiction", "issue"}
 // IRMetrics are the metric names, in the order of the text output.
 var IRMetrics = []string{"recall", "precision", "ndcg", "mrr"}
 
-// IRReport is the report; its JSON keys are DESIGN.md's.
+// IRReport is the report; its JSON keys are docs/json.md's.
 type IRReport struct {
 	K         int    `json:"k"`
 	Gold      string `json:"gold"`
@@ -149,6 +157,11 @@ type irInput struct {
 	gold     []store.Judgment
 	expert   []store.Judgment
 	expertBy string
+	// With the CanLegalRAGBench definitions: ranked holds the whole
+	// chunk-level lists; answered, the queries with a reference answer;
+	// documentLevel, the runs with their document ranking only.
+	answered      map[int64]bool
+	documentLevel []string
 }
 
 func readIR(rx *store.ReadTx, o IROptions) (*irInput, error) {
@@ -180,10 +193,21 @@ func readIR(rx *store.ReadTx, o IROptions) (*irInput, error) {
 		in.ranked[r] = map[int64][]int64{}
 	}
 	seen := map[int64]bool{}
-	err = rx.RunTops(in.runs, o.K, func(run string, d store.RankedDoc) {
-		in.ranked[run][d.Query] = append(in.ranked[run][d.Query], d.Doc)
-		seen[d.Query] = true
-	})
+	if o.Definitions == DefinitionsCLRB {
+		// The whole chunk-level lists (MRR reads past k).
+		err = rx.RunLists(in.runs, func(l store.RunList) {
+			in.ranked[l.Run][l.Query] = l.Chunks
+			seen[l.Query] = true
+			if !l.ChunkLevel && !slices.Contains(in.documentLevel, l.Run) {
+				in.documentLevel = append(in.documentLevel, l.Run)
+			}
+		})
+	} else {
+		err = rx.RunTops(in.runs, o.K, func(run string, d store.RankedDoc) {
+			in.ranked[run][d.Query] = append(in.ranked[run][d.Query], d.Doc)
+			seen[d.Query] = true
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -203,6 +227,11 @@ func readIR(rx *store.ReadTx, o IROptions) (*irInput, error) {
 	slices.Sort(in.queries)
 	if in.attrs, err = rx.QueryAttrs(in.queries); err != nil {
 		return nil, err
+	}
+	if o.Definitions == DefinitionsCLRB {
+		if in.answered, err = rx.QueriesWithReferenceAnswer(in.queries); err != nil {
+			return nil, err
+		}
 	}
 	if in.gold, err = rx.Judgments(store.LabelSet{Annotator: o.Gold}); err != nil {
 		return nil, err
@@ -386,11 +415,17 @@ func computeIR(in *irInput, o IROptions) *IRReport {
 // rankRuns orders the runs by a metric before and after (best first, ties
 // by name) and compares the orders.
 func rankRuns(rep *IRReport, runs []string, metric string) IRRanking {
-	value := func(p IRPhase) *float64 { return irValue(p, metric) }
-	order := func(phase func(*IRRun) IRPhase) []string {
+	return rankBy(runs, metric, func(run string) *float64 { return irValue(rep.Runs[run].Before, metric) },
+		func(run string) *float64 { return irValue(rep.Runs[run].After, metric) })
+}
+
+// rankBy orders runs by a metric's value before and after (best first,
+// ties by name, undefined last) and compares the orders.
+func rankBy(runs []string, metric string, beforeOf, afterOf func(run string) *float64) IRRanking {
+	order := func(value func(string) *float64) []string {
 		out := slices.Clone(runs)
 		sort.SliceStable(out, func(i, j int) bool {
-			x, y := value(phase(rep.Runs[out[i]])), value(phase(rep.Runs[out[j]]))
+			x, y := value(out[i]), value(out[j])
 			switch {
 			case x == nil || y == nil:
 				return x != nil && y == nil
@@ -401,12 +436,10 @@ func rankRuns(rep *IRReport, runs []string, metric string) IRRanking {
 		})
 		return out
 	}
-	before := func(r *IRRun) IRPhase { return r.Before }
-	after := func(r *IRRun) IRPhase { return r.After }
-	rk := IRRanking{Metric: metric, Before: order(before), After: order(after), Swapped: [][2]string{}}
+	rk := IRRanking{Metric: metric, Before: order(beforeOf), After: order(afterOf), Swapped: [][2]string{}}
 	var xs, ys []float64
 	for _, r := range runs {
-		x, y := value(rep.Runs[r].Before), value(rep.Runs[r].After)
+		x, y := beforeOf(r), afterOf(r)
 		if x != nil && y != nil {
 			xs, ys = append(xs, *x), append(ys, *y)
 		}
@@ -416,8 +449,8 @@ func rankRuns(rep *IRReport, runs []string, metric string) IRRanking {
 		rk.KendallTau = defined(tau, ok)
 		for i, ri := range rk.Before {
 			for _, rj := range rk.Before[i+1:] {
-				bi, bj := *value(rep.Runs[ri].Before), *value(rep.Runs[rj].Before)
-				ai, aj := *value(rep.Runs[ri].After), *value(rep.Runs[rj].After)
+				bi, bj := *beforeOf(ri), *beforeOf(rj)
+				ai, aj := *afterOf(ri), *afterOf(rj)
 				if bi > bj && aj > ai {
 					rk.Swapped = append(rk.Swapped, [2]string{ri, rj})
 				}

@@ -203,7 +203,7 @@ func TestIRRankingSwapsAndNulls(t *testing.T) {
 	}
 }
 
-// JSON keys are DESIGN.md's, undefined statistics null; text shows —.
+// JSON keys are docs/json.md's, undefined statistics null; text shows —.
 func TestIRJSONAndText(t *testing.T) {
 	s := irFixture(t)
 	rep, err := IR(s, IROptions{K: 10, Runs: []string{"alpha"}, By: "jurisdiction"})

@@ -42,7 +42,7 @@ func keys(m map[string]any) string {
 	return strings.Join(ks, ",")
 }
 
-// TestJSONShapes checks the keys DESIGN.md fixes for `--json` (the contract),
+// TestJSONShapes checks the keys docs/json.md fixes for `--json` (the contract),
 // and their types, on the paper's label set.
 func TestJSONShapes(t *testing.T) {
 	s := openStore(t)
@@ -86,7 +86,7 @@ func TestJSONShapes(t *testing.T) {
 		}
 		v := "verification." + src + "."
 		// A source without verified claims has nothing to count: null,
-		// never 0 (DESIGN.md "Metrics").
+		// never 0 (docs/metrics.md).
 		n, _ := at(t, m, v+"n").(float64)
 		for _, k := range []string{"accuracy", "macro_f1", "weighted_f1", "kappa"} {
 			got := at(t, m, v+k)

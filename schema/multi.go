@@ -10,8 +10,8 @@ import (
 // label log keeps them as one value, a JSON array of strings: in the
 // taxonomy's order and without repeats for a field with values, in the
 // order given (blank and repeated entries dropped) for free values such as
-// citations. DESIGN.md: "A multi-valued field holds a JSON array as its value
-// in label files, exports and JSON output."
+// citations. A multi-valued label is a JSON array in label files, exports
+// and JSON output (docs/json.md).
 
 // EncodeMulti is the stored form of several values: a JSON array.
 func EncodeMulti(values []string) string {

@@ -1,4 +1,4 @@
-// Package schema is the label schema of DESIGN.md: the item kinds, their fields,
+// Package schema is the label schema (docs/formats.md, docs/metrics.md): the item kinds, their fields,
 // the values of each field and the "asked when" rule that decides which fields
 // apply to an item given the labels it already has. Every other package (store,
 // importer, TUI, reports, export) asks this one.
@@ -128,9 +128,6 @@ func specs() []*Spec {
 
 // SpecOf returns a kind's description, nil for an unknown kind.
 func SpecOf(k Kind) *Spec { return registry[k] }
-
-// Known reports whether k is a registered kind.
-func Known(k Kind) bool { return registry[k] != nil }
 
 // KindNames lists the annotated kinds' names, for flags and messages.
 func KindNames() []string {

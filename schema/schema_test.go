@@ -61,7 +61,7 @@ func TestNormalize(t *testing.T) {
 		{Entailment, "ENTAILMENT", "entailment", true},
 		{Category, "Jurisdiction Time-Specific", "jurisdiction_time_specific", true},
 		{Entailment, "Maybe So", "Maybe So", false},
-		// The papers' and tools' own words (DESIGN.md "Import formats").
+		// The papers' and tools' own words (docs/formats.md).
 		{Category, "Jurisdiction/time-specific", "jurisdiction_time_specific", true},
 		{ClaimValidity, "Valid", "correct", true},
 		{ClaimValidity, "invalid", "incorrect", true},

@@ -41,7 +41,7 @@ const (
 // other (a typo would drop its categories from the hallucination bounds).
 var groups = []string{GroupJudgeError, GroupQuality, GroupHallucination}
 
-// DefaultTaxonomy is the taxonomy of DESIGN.md, from the paper's Appendix E.
+// DefaultTaxonomy is the default taxonomy, from the paper's Appendix E.
 func DefaultTaxonomy() []ErrorKind {
 	return slices.Clone(defaultTaxonomy)
 }

@@ -27,6 +27,8 @@ import time
 
 from screens import Screen, Tmux, qa_order, stored_labels, wait_until
 
+# "y 1 1 1" per QA pair; the screens run --claims-later, so an answer judged
+# correct does not bring its claims into the QA queue.
 KEYS = ["y", "1", "1", "1"]
 IMPORTERS, SCREENS = 8, 4
 ERROR_WORDS = ("error", "locked", "could not", "failed")
@@ -85,7 +87,7 @@ def main():
     try:
         status = {a: os.path.join(work, a + ".status") for a in annotators}
         for a in annotators:
-            tmux.start(a, f"sh -c '{annotate} --db {db} --as {a} --kind qa; echo $? > {status[a]}'")
+            tmux.start(a, f"sh -c '{annotate} --db {db} --as {a} --kind qa --claims-later; echo $? > {status[a]}'")
         for a in annotators:
             if not wait_until(lambda: Screen(tmux.screen(a)).item, 30):
                 error(f"{a}: the first item never showed")

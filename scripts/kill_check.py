@@ -56,7 +56,9 @@ def main():
             subprocess.run([annotate, "--db", db, "import", demo], check=True, capture_output=True)
             order = qa_order(annotate, db)
             session = f"r{r}"
-            tmux.start(session, f"{annotate} --db {db} --as jo --kind qa")
+            # --claims-later: the QA queue only, so "y 1 1 1" is one pair per four
+            # keys (without it a correct answer brings its claims next).
+            tmux.start(session, f"{annotate} --db {db} --as jo --kind qa --claims-later")
             began = time.monotonic()
             pid = tmux.pid(session)
             sent = 0

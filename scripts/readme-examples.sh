@@ -81,6 +81,8 @@ run 'annotate --db formats.db import importer/testdata/GDPR-RAG-LAW.json importe
 run 'annotate --db formats.db import importer/testdata/refchecker_check_strict.json'
 run 'annotate --db formats.db import importer/testdata/dolly_gpt4_answers.json'
 run 'annotate --db formats.db import --json importer/testdata/ragchecker_checking_outputs.json | jq .total'
+printf '{"id":"gdpr-902","source":"GDPR","question":"Q?","answer":"A.","answer":"B.","contexts":[{"id":"p","text":"t"}]}\n' >dup.jsonl
+run 'annotate import dup.jsonl'
 
 # --- batches --------------------------------------------------------------
 run 'annotate batch create pilot --kind qa --size 10 --pilot --assign jo,sam'

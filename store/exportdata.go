@@ -487,6 +487,7 @@ type Work struct {
 	First      string
 	Last       string
 	Guidelines []string // guidelines versions in force, sorted
+	InTool     bool     // some label was made in a session or with active time (not only imported)
 }
 
 // Work lists the annotators who have labels, in creation order, in one scan
@@ -495,7 +496,7 @@ type Work struct {
 func (s *Store) Work() ([]Work, error) {
 	rows, err := s.db.Query(`SELECT a.name, COUNT(DISTINCT e.item_id), COALESCE(SUM(e.active_ms), 0),
 		MAX(e.role = 'annotate'), MAX(e.role = 'adjudicate'), MIN(e.created_at), MAX(e.created_at),
-		COALESCE(group_concat(DISTINCT NULLIF(e.guidelines_version, '')), '')
+		COALESCE(group_concat(DISTINCT NULLIF(e.guidelines_version, '')), ''), MAX(e.session_id IS NOT NULL OR e.active_ms > 0)
 		FROM label_events e JOIN annotators a ON a.id = e.annotator_id GROUP BY e.annotator_id ORDER BY e.annotator_id`)
 	if err != nil {
 		return nil, err
@@ -505,7 +506,7 @@ func (s *Store) Work() ([]Work, error) {
 	for rows.Next() {
 		var w Work
 		var gl string
-		if err := rows.Scan(&w.Annotator, &w.Items, &w.ActiveMs, &w.Annotated, &w.Adjudicate, &w.First, &w.Last, &gl); err != nil {
+		if err := rows.Scan(&w.Annotator, &w.Items, &w.ActiveMs, &w.Annotated, &w.Adjudicate, &w.First, &w.Last, &gl, &w.InTool); err != nil {
 			return nil, err
 		}
 		if gl != "" {

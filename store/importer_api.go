@@ -148,19 +148,6 @@ func (t *Tx) FillPairLanguages(name, language string) error {
 	return err
 }
 
-// putPredictions replaces the system predictions of an item.
-func (t *Tx) putPredictions(item int64, preds map[string]string) error {
-	if _, err := t.tx.Exec("DELETE FROM predictions WHERE item_id=?", item); err != nil {
-		return err
-	}
-	for sys, v := range preds {
-		if _, err := t.tx.Exec("INSERT INTO predictions(item_id,system,value) VALUES (?,?,?)", item, sys, v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // StoredQA reads a QA pair as the database holds it, inside the import: its
 // language is the effective one (the source's when the pair has none), its
 // extra keys "" when none. ErrNotFound when there is no such pair.

@@ -10,12 +10,13 @@ import (
 )
 
 // Tx is one import: everything written through it commits together or not at
-// all (DESIGN.md: an import is all-or-nothing).
+// all (an import is all-or-nothing: docs/formats.md).
 type Tx struct {
 	tx       *wtx
 	sources  map[string]int64
 	seen     idFilter // the ids SeeFast recorded
 	seenRows *bulk
+	runs     *runStage // the run lines staged (runs_write.go)
 }
 
 // PutResult says what a Put did.

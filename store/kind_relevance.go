@@ -133,10 +133,17 @@ func loadRelevance(q querier, ids []int64) (map[int64]any, error) {
 			v.Document = x
 		}
 	}
-	err = eachRow(q, `SELECT DISTINCT r.item_id, c.chunk_id, c.start, c.end
+	// The chunks of run lists (chunk_ids), and those of runs imported
+	// before the lists kept them (run_chunks).
+	err = eachRow(q, `SELECT r.item_id, c.chunk_id, c.start, c.end
+		FROM relevance_pairs r JOIN run_lists l ON l.query_item_id = r.query_item_id, json_each(l.chunk_ids) j
+		JOIN document_chunks c ON c.chunk_id = j.value AND c.doc_item_id = r.doc_item_id
+		WHERE r.item_id IN (SELECT value FROM json_each(?1)) AND j.type = 'text'
+		UNION
+		SELECT r.item_id, c.chunk_id, c.start, c.end
 		FROM relevance_pairs r JOIN run_chunks rc ON rc.query_item_id = r.query_item_id AND rc.doc_item_id = r.doc_item_id
 		JOIN document_chunks c ON c.chunk_id = rc.chunk_id
-		WHERE r.item_id IN (SELECT value FROM json_each(?)) ORDER BY r.item_id, c.start, c.chunk_id`,
+		WHERE r.item_id IN (SELECT value FROM json_each(?1)) ORDER BY 1, 3, 2`,
 		[]any{jsonInts(ids)}, func(sc func(...any) error) error {
 			var id int64
 			var c Chunk

@@ -61,7 +61,7 @@ func migrations() []migration {
 func SchemaVersion() int { return len(migrations()) }
 
 // Open opens (and creates or migrates) the database at path with the pragmas of
-// DESIGN.md: WAL, foreign keys, a 5 s busy timeout, synchronous=FULL.
+// ARCHITECTURE.md: WAL, foreign keys, a 10 s busy timeout, synchronous=FULL.
 func Open(p string) (*Store, error) {
 	q := url.Values{}
 	for _, pr := range []string{"busy_timeout(" + busyTimeoutMS + ")", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(FULL)"} {

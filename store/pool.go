@@ -13,7 +13,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
-// Relevance pools (DESIGN.md "CanLegalRAGBench tasks", the paper's §4.3):
+// Relevance pools (docs/relevance.md, the paper's §4.3):
 // a stratified sample of queries, then for each the union of the runs' top
 // documents that nobody has judged and no pool holds yet, shuffled, as one
 // batch of relevance items. The batch is a batch like any other (queues,
@@ -234,8 +234,8 @@ func eligibleQueries(tx *wtx, spec PoolSpec) ([]*poolQuery, error) {
 				WHERE rp.query_item_id = x.query_item_id AND rp.doc_item_id = x.doc_item_id)
 			OR EXISTS (SELECT 1 FROM relevance_pairs rp JOIN batch_items bi ON bi.item_id = rp.item_id JOIN batches b ON b.id = bi.batch_id AND b.kind = 'relevance'
 				WHERE rp.query_item_id = x.query_item_id AND rp.doc_item_id = x.doc_item_id)
-		FROM (SELECT DISTINCT r.query_item_id, r.doc_item_id FROM run_results r JOIN runs n ON n.id = r.run_id
-			WHERE n.name IN (SELECT value FROM json_each(?)) AND r.rank <= ?) x
+		FROM (SELECT DISTINCT r.query_item_id, j.value AS doc_item_id FROM run_lists r JOIN runs n ON n.id = r.run_id, json_each(r.docs) j
+			WHERE n.name IN (SELECT value FROM json_each(?)) AND j.key < ?) x
 		JOIN items qi ON qi.id = x.query_item_id JOIN queries q ON q.item_id = x.query_item_id
 		ORDER BY x.query_item_id, x.doc_item_id`, []any{runs, spec.Depth}, func(sc func(...any) error) error {
 		var qid, did int64

@@ -1,225 +1,15 @@
 package store
 
 import (
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 )
-
-// Retrieval runs (TREC run files). An import stages every line in a TEMP
-// table of its transaction (memory does not grow with the file), then
-// WriteRuns resolves the queries and documents in SQL, maps chunks to their
-// documents, keeps each document's best rank and renumbers the ranks 1..n.
-
-// RunRow is one line of a TREC run file: qid Q0 docid rank score tag.
-type RunRow struct {
-	Run, Query, Doc string // Doc: a document or one of its chunks
-	Rank            int
-	Score           float64
-	File, Line      int // where it was read (the importer's file index)
-}
-
-// RunRowError is a line of a run the database cannot take: an unknown query
-// or document, a run met in two files, a run changed without update.
-type RunRowError struct {
-	File, Line int
-	Field      string // "qid", "docid", "tag"
-	Msg        string
-	Err        error // ErrNotFound, ErrChanged
-}
-
-func (e *RunRowError) Error() string { return e.Field + ": " + e.Msg }
-func (e *RunRowError) Unwrap() error { return e.Err }
-
-// RunWritten says what WriteRuns did with one run.
-type RunWritten struct {
-	Name    string
-	File    int // the file it came from
-	Queries int
-	Results int // (query, document) rows after chunks were mapped
-	Res     PutResult
-}
-
-// BeginRuns creates the TEMP table run lines are staged in.
-func (t *Tx) BeginRuns() error {
-	for _, q := range []string{
-		`DROP TABLE IF EXISTS temp.import_run_rows`,
-		`CREATE TEMP TABLE import_run_rows (run TEXT NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL, rank INTEGER NOT NULL,
-			score REAL NOT NULL, file INTEGER NOT NULL, line INTEGER NOT NULL, q INTEGER, d INTEGER, chunk TEXT)`,
-	} {
-		if _, err := t.tx.Tx.Exec(q); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// StageRunRow keeps one run line until WriteRuns.
-func (t *Tx) StageRunRow(r RunRow) error {
-	_, err := t.tx.Exec("INSERT INTO temp.import_run_rows(run,qid,docid,rank,score,file,line) VALUES (?,?,?,?,?,?,?)",
-		r.Run, r.Query, r.Doc, r.Rank, r.Score, r.File, r.Line)
-	return err
-}
-
-// WriteRuns writes the staged runs: an identical run already in the
-// database is Unchanged, a changed one an error unless update (then its
-// results are replaced). The first line naming an unknown query or document
-// is a *RunRowError.
-func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, error) {
-	defer t.tx.Tx.Exec(`DROP TABLE IF EXISTS temp.import_run_rows`)
-	if err := t.resolveRunRows(); err != nil {
-		return nil, err
-	}
-	// Per (run, query, document): the best rank, then the best score and
-	// the first line break ties; ranks renumbered 1..n per (run, query).
-	if _, err := t.tx.Tx.Exec(`DROP TABLE IF EXISTS temp.import_run_ranked`); err != nil {
-		return nil, err
-	}
-	if _, err := t.tx.Tx.Exec(`CREATE TEMP TABLE import_run_ranked AS
-		SELECT run, q, d, best_score, first_line, file,
-			ROW_NUMBER() OVER (PARTITION BY run, q ORDER BY best_rank, best_score DESC, first_line) AS rank
-		FROM (SELECT run, q, d, MIN(rank) AS best_rank, MAX(score) AS best_score, MIN(line) AS first_line, MIN(file) AS file
-			FROM temp.import_run_rows GROUP BY run, q, d)`); err != nil {
-		return nil, err
-	}
-	defer t.tx.Tx.Exec(`DROP TABLE IF EXISTS temp.import_run_ranked`)
-	type runOf struct {
-		name       string
-		file, line int
-	}
-	var runs []runOf
-	err := eachRow(t.tx, `SELECT run, MIN(file), MIN(line) FROM temp.import_run_rows GROUP BY run ORDER BY MIN(file), MIN(line)`, nil,
-		func(sc func(...any) error) error {
-			var r runOf
-			if err := sc(&r.name, &r.file, &r.line); err != nil {
-				return err
-			}
-			runs = append(runs, r)
-			return nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	var out []RunWritten
-	for _, r := range runs {
-		w := RunWritten{Name: r.name, File: r.file}
-		hash, err := t.rankedHash(r.name, &w)
-		if err != nil {
-			return nil, err
-		}
-		var id int64
-		var old string
-		err = t.tx.QueryRow("SELECT id, hash FROM runs WHERE name=?", r.name).Scan(&id, &old)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			res, err := t.tx.Exec("INSERT INTO runs(name, hash, origin_file, imported_at) VALUES (?,?,?,?)", r.name, hash, fileName(r.file), now())
-			if err != nil {
-				return nil, err
-			}
-			id, _ = res.LastInsertId()
-			w.Res = Added
-		case err != nil:
-			return nil, err
-		case old == hash:
-			w.Res = Unchanged
-			out = append(out, w)
-			continue
-		case !update:
-			return nil, &RunRowError{File: r.file, Line: r.line, Field: "tag", Err: ErrChanged,
-				Msg: fmt.Sprintf("run %q is already in the database with other results (use --update to replace it)", r.name)}
-		default:
-			for _, q := range []string{"DELETE FROM run_results WHERE run_id=?", "DELETE FROM run_chunks WHERE run_id=?", "UPDATE runs SET hash=?, origin_file=? WHERE id=?"} {
-				args := []any{id}
-				if q[0] == 'U' {
-					args = []any{hash, fileName(r.file), id}
-				}
-				if _, err := t.tx.Exec(q, args...); err != nil {
-					return nil, err
-				}
-			}
-			w.Res = Updated
-		}
-		if _, err := t.tx.Exec(`INSERT INTO run_results(run_id, rank, query_item_id, doc_item_id, score)
-			SELECT ?, rank, q, d, best_score FROM temp.import_run_ranked WHERE run=?`, id, r.name); err != nil {
-			return nil, err
-		}
-		if _, err := t.tx.Exec(`INSERT OR IGNORE INTO run_chunks(query_item_id, doc_item_id, chunk_id, run_id)
-			SELECT q, d, chunk, ? FROM temp.import_run_rows WHERE run=? AND chunk IS NOT NULL`, id, r.name); err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	return out, nil
-}
-
-// resolveRunRows finds each line's query and document (a chunk id names
-// its document); the first line that names neither is the error.
-func (t *Tx) resolveRunRows() error {
-	steps := []struct {
-		set, missing, field, what string
-	}{
-		{`UPDATE temp.import_run_rows SET q = (SELECT id FROM items WHERE ext_id = qid AND kind = 'query')`, "q IS NULL", "qid", "query"},
-		{`UPDATE temp.import_run_rows SET d = (SELECT doc_item_id FROM document_chunks WHERE chunk_id = docid),
-			chunk = CASE WHEN EXISTS (SELECT 1 FROM document_chunks WHERE chunk_id = docid) THEN docid END`, "", "", ""},
-		{`UPDATE temp.import_run_rows SET d = (SELECT id FROM items WHERE ext_id = docid AND kind = 'document') WHERE d IS NULL`, "d IS NULL", "docid", "document or chunk"},
-	}
-	for _, s := range steps {
-		if _, err := t.tx.Exec(s.set); err != nil {
-			return err
-		}
-		if s.missing == "" {
-			continue
-		}
-		var file, line int
-		var id string
-		err := t.tx.QueryRow(`SELECT file, line, `+s.field+` FROM temp.import_run_rows WHERE `+s.missing+` ORDER BY file, line LIMIT 1`).Scan(&file, &line, &id)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		msg := fmt.Sprintf("unknown %s %q: it is neither in the database nor in this import", s.what, id)
-		var kind string
-		if t.tx.QueryRow("SELECT kind FROM items WHERE ext_id=?", id).Scan(&kind) == nil {
-			msg = fmt.Sprintf("%q is a %s, not a %s", id, kind, s.what)
-		}
-		return &RunRowError{File: file, Line: line, Field: s.field, Msg: msg, Err: ErrNotFound}
-	}
-	return nil
-}
-
-// rankedHash hashes a staged run's mapped results (query, rank, document,
-// score) in order, and counts its queries and rows.
-func (t *Tx) rankedHash(run string, w *RunWritten) (string, error) {
-	h := sha256.New()
-	lastQ := int64(-1)
-	err := eachRow(t.tx, `SELECT r.q, qi.ext_id, r.rank, di.ext_id, r.best_score FROM temp.import_run_ranked r
-		JOIN items qi ON qi.id = r.q JOIN items di ON di.id = r.d WHERE r.run = ? ORDER BY qi.ext_id, r.rank`, []any{run},
-		func(sc func(...any) error) error {
-			var q int64
-			var qext, dext string
-			var rank int
-			var score float64
-			if err := sc(&q, &qext, &rank, &dext, &score); err != nil {
-				return err
-			}
-			if q != lastQ {
-				w.Queries++
-				lastQ = q
-			}
-			w.Results++
-			fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\n", qext, rank, dext, strconv.FormatFloat(score, 'g', -1, 64))
-			return nil
-		})
-	return hex.EncodeToString(h.Sum(nil)[:16]), err
-}
 
 // RunInfo describes a run in the database.
 type RunInfo struct {
@@ -227,11 +17,11 @@ type RunInfo struct {
 	Queries int // queries it ranks documents for
 }
 
-// Runs lists the runs by name. Every query of a run has a rank 1, so its
-// queries are one range of the results' key.
+// Runs lists the runs by name, with the number of queries they rank at
+// least one document for.
 func (rx *ReadTx) Runs() ([]RunInfo, error) {
 	var out []RunInfo
-	err := eachRow(rx.q, `SELECT r.name, (SELECT COUNT(*) FROM run_results WHERE run_id = r.id AND rank = 1)
+	err := eachRow(rx.q, `SELECT r.name, (SELECT COUNT(*) FROM run_lists WHERE run_id = r.id AND docs <> '[]')
 		FROM runs r ORDER BY r.name`, nil, func(sc func(...any) error) error {
 		var ri RunInfo
 		err := sc(&ri.Name, &ri.Queries)
@@ -248,24 +38,80 @@ type RankedDoc struct {
 }
 
 // RunTops hands over the results of the runs ranked at most depth, run by
-// run in rank order (so each query's documents come in rank order): one
-// range of the table's key per run, in one statement.
+// run and query by query, each query's documents in rank order.
 func (rx *ReadTx) RunTops(runs []string, depth int, fn func(run string, r RankedDoc)) error {
+	return rx.RunLists(runs, func(l RunList) {
+		for i, d := range l.Docs[:min(depth, len(l.Docs))] {
+			fn(l.Run, RankedDoc{Query: l.Query, Doc: d, Rank: i + 1})
+		}
+	})
+}
+
+// RunList is a run's results for one query: its document ranking, and its
+// chunk-level list (the document of every retrieved chunk or line, in rank
+// order, repeats included), which ChunkLevel says is known (runs imported
+// before annotate kept it have only their ranking).
+type RunList struct {
+	Run        string
+	Query      int64
+	Docs       []int64
+	Chunks     []int64
+	ChunkLevel bool
+}
+
+// RunLists hands over the lists of the runs, run by run (by name) and query
+// by query (by item id), in one statement.
+func (rx *ReadTx) RunLists(runs []string, fn func(RunList)) error {
 	names, err := jsonStrings(runs)
 	if err != nil {
 		return err
 	}
-	return eachRow(rx.q, `SELECT r.name, x.query_item_id, x.doc_item_id, x.rank FROM runs r JOIN run_results x ON x.run_id = r.id AND x.rank <= ?
-		WHERE r.name IN (SELECT value FROM json_each(?)) ORDER BY r.name, x.rank, x.query_item_id`,
-		[]any{depth, names}, func(sc func(...any) error) error {
-			var run string
-			var d RankedDoc
-			if err := sc(&run, &d.Query, &d.Doc, &d.Rank); err != nil {
+	return eachRow(rx.q, `SELECT r.name, x.query_item_id, x.docs, x.chunk_docs FROM runs r JOIN run_lists x ON x.run_id = r.id
+		WHERE r.name IN (SELECT value FROM json_each(?)) ORDER BY r.name, x.query_item_id`,
+		[]any{names}, func(sc func(...any) error) error {
+			var l RunList
+			var docs string
+			var chunks sql.NullString
+			if err := sc(&l.Run, &l.Query, &docs, &chunks); err != nil {
 				return err
 			}
-			fn(run, d)
+			if l.Docs, err = parseIDs(docs); err != nil {
+				return fmt.Errorf("run %q: %w", l.Run, err)
+			}
+			l.Chunks, l.ChunkLevel = l.Docs, chunks.Valid
+			if chunks.Valid {
+				if l.Chunks, err = parseIDs(chunks.String); err != nil {
+					return fmt.Errorf("run %q: %w", l.Run, err)
+				}
+			}
+			fn(l)
 			return nil
 		})
+}
+
+// parseIDs reads a JSON array of item ids ("[12,7,30]").
+func parseIDs(s string) ([]int64, error) {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, fmt.Errorf("a run list is not a JSON array: %.40q", s)
+	}
+	body := s[1 : len(s)-1]
+	if body == "" {
+		return []int64{}, nil
+	}
+	out := make([]int64, 0, strings.Count(body, ",")+1)
+	for len(body) > 0 {
+		i := strings.IndexByte(body, ',')
+		if i < 0 {
+			i = len(body)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(body[:i]), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("a run list holds %q, not an item id", body[:i])
+		}
+		out = append(out, n)
+		body = body[min(i+1, len(body)):]
+	}
+	return out, nil
 }
 
 // Judgment is one rater's current relevance judgment of a (query,
@@ -358,4 +204,28 @@ func jsonStrings(v []string) (string, error) {
 	}
 	b, err := json.Marshal(v)
 	return string(b), err
+}
+
+// QueriesWithReferenceAnswer reads which of the queries have a reference
+// answer: an accepted gold answer (the answer task's adjudicated
+// answer_review is accept and its adjudicated gold_answer not blank), as
+// CanLegalRAGBench's is_query_usable asks of a query.
+func (rx *ReadTx) QueriesWithReferenceAnswer(ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	for _, chunk := range chunks(ids, 5000) {
+		err := eachRow(rx.q, `SELECT a.query_item_id FROM answer_tasks a
+			WHERE a.query_item_id IN (SELECT value FROM json_each(?))
+			AND EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = a.item_id AND l.role = ? AND l.field = ? AND l.value = 'accept')
+			AND EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = a.item_id AND l.role = ? AND l.field = ? AND trim(l.value) <> '')`,
+			[]any{jsonInts(chunk), RoleAdjudicate, schema.AnswerReview, RoleAdjudicate, schema.GoldAnswer}, func(sc func(...any) error) error {
+				var q int64
+				err := sc(&q)
+				out[q] = true
+				return err
+			})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

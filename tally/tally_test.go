@@ -12,7 +12,7 @@ import (
 // A QA pair with two extracted claims and one claim jo added; jo (7) judged
 // the answer correct and its claims, sam (8) judged it incorrect (so his
 // claim labels are not asked), and RefChecker predicted both claims. Every
-// count below is worked out by hand from DESIGN.md's definitions.
+// count below is worked out by hand from docs/metrics.md's definitions.
 func demoFamily() *Family {
 	return &Family{
 		Root: Member{ID: 1, Kind: "qa", Source: 1, Attrs: map[string]string{"hop": "single", "category": "factual_recall"},

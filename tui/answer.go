@@ -15,8 +15,8 @@ import (
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// The answer screen (CanLegalRAGBench §3 step 6, DESIGN.md "Answer
-// screen"): the query with its persona and jurisdiction on top; a
+// The answer screen (CanLegalRAGBench §3 step 6, docs/keys.md "answer
+// editor"): the query with its persona and jurisdiction on top; a
 // multi-line editor for the gold answer with the seed document beside it;
 // a citations editor, one document id or citation per line, each marked
 // known (✓) or unknown (?, allowed and kept as written); word and character

@@ -7,8 +7,8 @@ import (
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// The generated-claim screen (CanLegalRAGBench §5, DESIGN.md "Gen-claim
-// screen"): the claim on top; beside it, in the pane, the evidence the
+// The generated-claim screen (CanLegalRAGBench §5, docs/keys.md "generated
+// claim"): the claim on top; beside it, in the pane, the evidence the
 // current field asks about, the words it shares with the claim highlighted:
 // the accepted gold answer of the query for accuracy_support, the documents
 // the answer used for grounded (both for error_category). y/n answer the two

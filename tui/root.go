@@ -1,6 +1,5 @@
-// Package tui is the annotation TUI of annotate (DESIGN.md "People", "TUI
-// keys"): a home screen with the annotator's queues and batches, a QA screen,
-// a claim screen with the missed-claims step, the guidelines one key away,
+// Package tui is the annotation TUI of annotate (docs/keys.md): a home
+// screen with the annotator's queues and batches, a QA screen, a claim screen with the missed-claims step, the guidelines one key away,
 // notes, flags, skip, go-to and undo.
 //
 // One root Model holds the current screen, a ui.Child. Screens, overlays and

@@ -9,7 +9,7 @@ import (
 
 // The annotation flow without Bubble Tea or a store: each case walks a flow
 // with decision keys, applying what the store would commit, and compares
-// the steps and the saves with the protocol of DESIGN.md (the field tables
+// the steps and the saves with the protocol (the field tables of docs/keys.md
 // and the missed-claims step), written out by hand.
 
 // walk feeds inputs to a flow, committing each save as the store would,

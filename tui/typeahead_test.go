@@ -19,7 +19,7 @@ import (
 // burst is n decision keys over fresh QA items (q1, q2, …) and the label
 // log they must leave, in order: even items valid (y, enter accepts the
 // generated category, a persona, a correctness), odd items invalid (n, a
-// reason). The values follow the field tables of DESIGN.md.
+// reason). The values follow the schema's field tables.
 func burst(n int) (keys []string, want []string) {
 	persona := []string{"citizen", "civil_officer", "legal_expert"}
 	correct := []string{"correct", "partially_correct", "incorrect"}

@@ -123,6 +123,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if g.json {
+				return writeJSON(cmd.OutOrStdout(), batchJSON(b, nil))
+			}
 			who := "everyone"
 			if len(b.Assignees) > 0 {
 				who = strings.Join(b.Assignees, ", ") + newAnnotators(b.Assignees, known)
@@ -308,4 +311,22 @@ func kindsOfAnswers() string {
 		out = append(out, string(k))
 	}
 	return strings.Join(out, ", ")
+}
+
+// batchJSON is batch create's --json result: the batch, and what its kind
+// adds (extra).
+func batchJSON(b store.Batch, extra map[string]any) map[string]any {
+	assignees := b.Assignees
+	if assignees == nil {
+		assignees = []string{}
+	}
+	m := map[string]any{"batch": b.Name, "kind": b.Kind, "items": b.Size, "pilot": b.Pilot,
+		"assignees": assignees, "overlap": b.Overlap, "at_once": b.AtOnce}
+	if b.Got != nil {
+		m["got"] = b.Got
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
 }

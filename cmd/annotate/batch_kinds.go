@@ -88,6 +88,9 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		if b, groups, err = s.CreateAnswerBatch(spec); err != nil {
 			return true, err
 		}
+		if g.json {
+			return true, writeJSON(out, batchJSON(b, map[string]any{"seed_groups": groups}))
+		}
 		fmt.Fprintf(out, "batch %s: %d answer_task item%s (%d seed group%s), for %s\n", b.Name, b.Size, plural(b.Size), groups, plural(groups), batchWho(b, known))
 	case schema.KindGenClaim:
 		if f.Changed("sample") && a.sample < 1 {
@@ -105,6 +108,13 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		if err != nil {
 			return true, err
 		}
+		if g.json {
+			extra := map[string]any{"pool": pool, "seed": nil}
+			if spec.Seed != nil {
+				extra["seed"] = *spec.Seed
+			}
+			return true, writeJSON(out, batchJSON(b, extra))
+		}
 		what := "every"
 		if b.Size < pool {
 			what = "a sample of"
@@ -112,7 +122,7 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		fmt.Fprintf(out, "batch %s: %d gen_claim item%s, %s %d claim%s matching%s, for %s\n", b.Name, b.Size, plural(b.Size), what, pool, plural(pool),
 			sampleWhere(a), batchWho(b, known))
 		if b.Size < pool && !f.Changed("seed") {
-			fmt.Fprintf(out, "drawn with seed %d: --seed %d draws the same sample\n", *spec.Seed, *spec.Seed)
+			fmt.Fprintf(cmd.ErrOrStderr(), "annotate: note: drawn with seed %d: --seed %d draws the same sample\n", *spec.Seed, *spec.Seed)
 		}
 	}
 	return true, nil

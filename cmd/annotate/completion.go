@@ -7,8 +7,10 @@ import (
 
 	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -55,34 +57,99 @@ func registerCompletions(root *cobra.Command, g *globals) {
 		}
 		return names, err
 	})
+	genSystems := snapshot((*store.Snapshot).GenSystems)
+	genJudges := snapshot((*store.Snapshot).GenJudges)
+	claimSystems := snapshot((*store.Snapshot).ClaimSystems)
+	ragSystems := snapshot((*store.Snapshot).RAGSystems)
+	extractors := snapshot((*store.Snapshot).Extractors)
+	answerSystems := snapshot(func(x *store.Snapshot) ([]string, error) {
+		gen, err := x.GenSystems()
+		if err != nil {
+			return nil, err
+		}
+		rag, err := x.RAGSystems()
+		return union(gen, rag), err
+	})
+	conditions := fixed([]string{schema.ConditionOracle, schema.ConditionPipeline})
+	// byFlag completes a flag of that name in every command that has it;
+	// byCommand, for one command, where the same name means another set
+	// (--system: the judges' systems, the generating ones, RAGChecker's).
 	byFlag := map[string]cobra.CompletionFunc{
-		"runs":       commaList(runs),
-		"field":      fixed(schema.FieldNames()),
-		"kind":       fixed(kinds),
-		"annotator":  annotators,
-		"annotators": commaList(annotators),
-		"assign":     commaList(annotators),
-		"batch":      batches,
-		"system":     systems,
-		"source":     sources,
+		"runs":        commaList(runs),
+		"field":       fixed(schema.FieldNames()),
+		"kind":        fixed(kinds),
+		"annotator":   annotators,
+		"annotators":  commaList(annotators),
+		"assign":      commaList(annotators),
+		"batch":       batches,
+		"system":      systems,
+		"source":      sources,
+		"condition":   conditions,
+		"data-format": fixed([]string{"parquet", "jsonl"}),
+	}
+	byCommand := map[string]map[string]cobra.CompletionFunc{
+		"annotate":        {"kind": fixed(tui.Kinds())},
+		"annotate demo":   {"kind": fixed(tui.Kinds())},
+		"annotate review": {"kind": fixed([]string{string(schema.KindAnswerTask)})},
+		"annotate gen": {"system": genSystems, "judge": genJudges, "by": fixed([]string{"persona", "jurisdiction"}),
+			"rate-from": fixed([]string{"judge", "expert"})},
+		"annotate batch create": {"system": genSystems, "judge": genJudges, "hop": fixed([]string{"single", "multi"}),
+			"stratify": commaList(fixed(store.PoolAttrs)), "where": commaList(fixed(store.GenSampleWhere())),
+			"overlap": fixed([]string{"all"})},
+		"annotate ir": {"by": fixed(report.IRByAttrs), "rank-by": fixed(report.IRMetrics), "gold": annotators,
+			"definitions": fixed([]string{report.DefinitionsTrecEval, report.DefinitionsCLRB})},
+		"annotate metrics": {"system": claimSystems, "extractor": extractors},
+		"annotate rag":     {"systems": commaList(ragSystems), "expert": annotators},
+		"annotate import":  {"system": answerSystems, "run": runs},
+		"annotate export":  {"license": fixed(exporter.Licenses())},
+	}
+	// Arguments that name an annotator, or a new name (no file names).
+	byArgs := map[string]cobra.CompletionFunc{
+		"annotate annotator set": annotators,
+		"annotate annotator add": fixed(nil),
+		"annotate batch create":  fixed(nil),
 	}
 	formats := map[string][]string{"export": exporter.Formats, "import": importer.Formats}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		local := c.LocalFlags()
+		done := map[string]bool{}
+		for name, f := range byCommand[c.CommandPath()] {
+			if local.Lookup(name) != nil {
+				c.RegisterFlagCompletionFunc(name, f)
+				done[name] = true
+			}
+		}
 		for name, f := range byFlag {
-			if c.LocalFlags().Lookup(name) != nil {
+			if local.Lookup(name) != nil && !done[name] {
 				c.RegisterFlagCompletionFunc(name, f)
 			}
 		}
-		if fs, ok := formats[c.Name()]; ok && c.LocalFlags().Lookup("format") != nil {
+		if fs, ok := formats[c.Name()]; ok && local.Lookup("format") != nil {
 			c.RegisterFlagCompletionFunc("format", fixed(fs))
+		}
+		if f, ok := byArgs[c.CommandPath()]; ok && c.ValidArgsFunction == nil {
+			c.ValidArgsFunction = f
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
 	}
 	walk(root)
+	// Paths: the shell completes file names, or folders for --out.
+	root.MarkPersistentFlagFilename("taxonomy", "yaml", "yml", "json")
+	if c, _, err := root.Find([]string{"export"}); err == nil && c.Flags().Lookup("out") != nil {
+		c.MarkFlagDirname("out")
+	}
 	root.RegisterFlagCompletionFunc("as", annotators)
+	root.RegisterFlagCompletionFunc("color", fixed(colorModes))
+}
+
+// union is a and b's values, sorted, each once.
+func union(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // fixed offers a fixed list of values.

@@ -50,6 +50,7 @@ data is refused, never mixed with the sample.`,
 					}
 					fmt.Fprint(cmd.ErrOrStderr(), keptMessage(d.path, who))
 				}()
+				g.useColorMode()
 				return o.run(d.s, who, "demo")
 			},
 		}

@@ -52,6 +52,18 @@ import DIR" reads either folder back.
 
 --format csv: qa.csv and claims.csv, flat tables (RFC 4180, UTF-8).
 
+--format label-studio: label-studio/qa.tasks.json and claims.tasks.json
+(Label Studio tasks: data, one annotation per annotator, one prediction per
+system) with the labeling config of each (qa.config.xml, claims.config.xml).
+
+--format prodigy --field FIELD: prodigy/FIELD.jsonl, one accept/reject line
+per label of a two-way field, as Prodigy's binary annotations.
+
+--format trec: trec/runs/RUN.run (each run, "qid Q0 docid rank score tag"),
+trec/qrels_before.txt (the gold set) and trec/qrels_after.txt (with the
+documents the label set judged relevant), "qid 0 docid rel", for trec_eval,
+ir_measures or ranx.
+
 Labels (hf, csv) come from --annotator NAME or --adjudicated; with neither,
 from the only human annotator. DIR must be new or empty unless --force; the
 export is written beside it and moved into place at the end, so a failed or
@@ -59,7 +71,10 @@ interrupted export leaves nothing half-written.`,
 			Example: `  annotate export --out claimrag-law-hf --annotator jo
   annotate export --out claimrag-law-hf --adjudicated --license cc-by-sa-4.0 --name "ClaimRAG-LAW v2"
   annotate export --format jsonl --out backup
-  annotate export --format csv --out tables --annotator sam --with-notes`,
+  annotate export --format csv --out tables --annotator sam --with-notes
+  annotate export --format label-studio --out ls
+  annotate export --format prodigy --field claim_validity --out prodigy
+  annotate export --format trec --out trec --annotator jo`,
 			Args: cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 				// A progress bar only on a terminal: piped or redirected
@@ -71,6 +86,11 @@ interrupted export leaves nothing half-written.`,
 				// folder is removed.
 				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
+				// The card's contact: --contact, else the name given with
+				// --as (not the $USER fallback).
+				if f := g.asFlag; o.Contact == "" && o.Format == "hf" && f != nil && f.Changed {
+					o.Contact = g.as
+				}
 				res, err := exporter.Export(ctx, s, o)
 				if err != nil {
 					return err
@@ -82,12 +102,14 @@ interrupted export leaves nothing half-written.`,
 			}),
 		}
 		f := cmd.Flags()
-		f.StringVar(&o.Format, "format", "hf", "hf, jsonl or csv")
+		f.StringVar(&o.Format, "format", "hf", "hf, jsonl, csv, label-studio, prodigy or trec")
+		f.StringVar(&o.Field, "field", "", "prodigy: the two-way field to export (e.g. claim_validity)")
 		f.StringVar(&o.Out, "out", "", "folder to create (required)")
 		f.BoolVar(&o.Force, "force", false, "replace DIR if it is not empty")
 		f.StringVar(&o.Split, "split", exporter.DefaultSplit, "hf: split name of the data files")
 		f.StringVar(&o.License, "license", exporter.DefaultLicense, "hf: license of the dataset card")
 		f.StringVar(&o.Name, "name", exporter.DefaultName, "hf: pretty_name and title of the dataset card")
+		f.StringVar(&o.Contact, "contact", "", "hf: who answers questions about the dataset, in the card (default: the --as name)")
 		f.StringVar(&o.Annotator, "annotator", "", "export this annotator's labels (jsonl: only theirs)")
 		f.BoolVar(&o.Adjudicated, "adjudicated", false, "export the adjudicated labels (jsonl: only those)")
 		f.BoolVar(&o.WithNotes, "with-notes", false, "hf, csv: add the annotators' notes")
@@ -105,6 +127,14 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 			"qa": res.QA, "claims": res.Claims, "items": res.Items, "label_lines": res.Labels, "languages": res.Languages,
 			"cleaned_up": append([]string{}, res.Notes...),
 		})
+	}
+	switch res.Format {
+	case "prodigy":
+		fmt.Fprintf(out, "exported %d labels of %s to %s: %s\n", res.Labels, res.Field, res.Dir, strings.Join(res.Files, ", "))
+		return nil
+	case "trec":
+		fmt.Fprintf(out, "exported %d runs and the qrels to %s: %s\n", res.Items["runs"], res.Dir, strings.Join(res.Files, ", "))
+		return nil
 	}
 	parts := []string{}
 	if res.QA+res.Claims > 0 || len(res.Items) == 0 {

@@ -81,7 +81,7 @@ func TestExportCommand(t *testing.T) {
 	if _, _, err := cli(t, "--db", db, "export", "--out", dir, "--split", "validation"); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("want a refusal naming --force, got %v", err)
 	}
-	out, _, err = cli(t, "--db", db, "--json", "export", "--out", dir, "--force", "--split", "validation", "--license", "mit", "--name", "Mine", "--data-format", "jsonl")
+	out, _, err = cli(t, "--db", db, "export", "--json", "--out", dir, "--force", "--split", "validation", "--license", "mit", "--name", "Mine", "--data-format", "jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +100,26 @@ func TestExportCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "data/qa/test.parquet")); err == nil {
 		t.Error("--force kept the old split's file")
 	}
+	// The card's contact: --contact, else the --as name.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--as", "lead"}, "## Dataset Card Contact\n\nlead\n"},
+		{[]string{"--as", "lead", "export", "--contact", "lead@example.org"}, "## Dataset Card Contact\n\nlead@example.org\n"},
+	} {
+		args := append([]string{"--db", db}, c.args...)
+		if args[len(args)-1] == "lead" {
+			args = append(args, "export")
+		}
+		if _, _, err := cli(t, append(args, "--out", dir, "--force")...); err != nil {
+			t.Fatal(err)
+		}
+		card, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+		if !strings.Contains(string(card), c.want) {
+			t.Errorf("%v: card lacks %q", c.args, c.want)
+		}
+	}
 
 	// Flags checked before any work.
 	for _, args := range [][]string{
@@ -110,6 +130,8 @@ func TestExportCommand(t *testing.T) {
 		{"export", "--out", dir + "2", "--format", "jsonl", "--data-format", "jsonl"},
 		{"export", "--out", dir + "2", "--annotator", "jo", "--adjudicated"},
 		{"export", "--out", dir + "2", "--annotator", "nobody"},
+		{"export", "--out", dir + "2", "--name", "Mine\n# injected"},
+		{"export", "--out", dir + "2", "--contact", "a\x1b[2Jb"},
 	} {
 		if _, _, err := cli(t, append([]string{"--db", db}, args...)...); err == nil {
 			t.Errorf("%v: want an error", args)
@@ -163,8 +185,8 @@ func TestExportImportCommands(t *testing.T) {
 			t.Fatalf("import %s: %v", c.format, err)
 		}
 		for _, report := range []string{"stats", "metrics"} {
-			a, _, err1 := cli(t, "--db", db, "--json", report, "--annotator", "sam")
-			b, _, err2 := cli(t, "--db", db2, "--json", report, "--annotator", "sam")
+			a, _, err1 := cli(t, "--db", db, report, "--json", "--annotator", "sam")
+			b, _, err2 := cli(t, "--db", db2, report, "--json", "--annotator", "sam")
 			if err1 != nil || err2 != nil {
 				t.Fatal(err1, err2)
 			}

@@ -36,7 +36,8 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
   annotate import dolly_gpt4_answers.json nq_gpt4_answers.json
   annotate import --json checking_outputs.json
   annotate import --format trec-run bm25.run
-  annotate import --format qrels gold.qrels`,
+  annotate import --format qrels gold.qrels
+  annotate import runs/bm25_okapi_recursive_4096/results/query_results.jsonl`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				// A progress line only on a terminal: piped or redirected
@@ -57,7 +58,8 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 		cmd.Flags().StringVar(&opt.Format, "format", "", "force a format: "+strings.Join(importer.Formats, ", "))
 		cmd.Flags().BoolVar(&opt.Update, "update", false, "replace items whose content changed")
 		cmd.Flags().StringVar(&opt.Annotator, "annotator", "", "annotator of labels that do not name one (ClaimRAG-LAW default: claimrag-expert; qrels: gold; CanLegalRAGBench queries.json answers: canlegalragbench)")
-		cmd.Flags().StringVar(&opt.Run, "run", "", "--format trec-run: the run's name instead of the file's tag column")
+		cmd.Flags().StringVar(&opt.Field, "field", "", "--format prodigy: the two-way field the answers are about (default: each line's \"label\")")
+		cmd.Flags().StringVar(&opt.Run, "run", "", "the run's name instead of the file's tag column (trec-run) or its experiment folder (canlegalragbench-run)")
 		cmd.Flags().StringVar(&opt.Source, "source", "", "RAGChecker: the source (dataset) of the results, shared by its systems' files (default: the file's name)")
 		cmd.Flags().StringVar(&opt.System, "system", "", "the system of the answers: RAGChecker responses (default: the file's name); CanLegalRAGBench generated answers (default: the rows' generator)")
 		cmd.Flags().StringVar(&opt.Condition, "condition", "", "CanLegalRAGBench generated answers: oracle or pipeline instead of the rows' condition")
@@ -112,7 +114,16 @@ func removeDB(path string) {
 func printImport(cmd *cobra.Command, g *globals, sum importer.Summary) error {
 	out := cmd.OutOrStdout()
 	if !g.json {
-		fmt.Fprintln(out, strings.TrimRight(sum.String(), "\n"))
+		// The counts are the result (stdout); the warnings, the last lines
+		// of the summary, go to stderr.
+		ws := sum.Warnings()
+		text := strings.TrimRight(strings.TrimSuffix(sum.String(), strings.Join(ws, "\n")), "\n")
+		if text != "" {
+			fmt.Fprintln(out, text)
+		}
+		for _, w := range ws {
+			fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+w)
+		}
 		return nil
 	}
 	t := sum.Total()

@@ -25,9 +25,8 @@ import (
 // sanitiser; an error is printed on stderr as "annotate: MESSAGE" (unless it
 // is an exitError, whose command printed its own) and returned.
 func runSafely(args []string, stdout, stderr io.Writer) error {
-	root := newRootCmd()
-	jsonFlag := root.PersistentFlags().Lookup("json")
-	out := &textsafe.Writer{W: stdout, JSON: func() bool { return jsonFlag.Value.String() == "true" }}
+	root, g := newRoot()
+	out := &textsafe.Writer{W: stdout, JSON: func() bool { return g.json }}
 	errOut := &textsafe.Writer{W: stderr}
 	root.SetOut(out)
 	root.SetErr(errOut)

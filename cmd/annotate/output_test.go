@@ -219,7 +219,7 @@ func TestHostileNamesNeverReachTheTerminal(t *testing.T) {
 // back to the names exactly as stored.
 func TestJSONKeepsTheData(t *testing.T) {
 	db := seedHostileDB(t)
-	code, stdout, _ := runCaptured(t, "--db", db, "--json", "batch", "list")
+	code, stdout, _ := runCaptured(t, "--db", db, "batch", "list", "--json")
 	var rows []struct {
 		Name      string   `json:"name"`
 		Assignees []string `json:"assignees"`

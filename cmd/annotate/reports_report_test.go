@@ -91,7 +91,7 @@ func TestReportCommandsJSON(t *testing.T) {
 	db := seedReportDB(t, "jo", "sam")
 	decode := func(args ...string) map[string]any {
 		t.Helper()
-		out, err := execute(t, append([]string{"--db", db, "--json"}, args...)...)
+		out, err := execute(t, append(append([]string{"--db", db}, args...), "--json")...)
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}

@@ -169,6 +169,9 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 		return err
 	}
 	defer lock.Release()
+	if err := needTerminal(); err != nil {
+		return err
+	}
 	// Decisions are committed as they are made: a signal just ends the screen.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()

@@ -65,6 +65,9 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 		return true, err
 	}
 	defer lock.Release()
+	if err := needTerminal(); err != nil {
+		return true, err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return true, review.RunAnswers(ctx, review.AnswerOptions{Store: s, Lead: g.as, Batch: batch})

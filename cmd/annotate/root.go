@@ -18,6 +18,13 @@ type globals struct {
 	json bool
 	// asFlag is --as, to tell a name given from the $USER fallback.
 	asFlag *pflag.Flag
+	// color is --color (never, auto or always), after the environment and
+	// the config file.
+	color string
+	// config is the config file read (nil: none) and configErr why it could
+	// not be, reported when a command runs.
+	config    *config
+	configErr error
 }
 
 // commands registers the constructors of the subcommands; each file adds its
@@ -27,7 +34,18 @@ var commands []func(g *globals) *cobra.Command
 func register(f func(g *globals) *cobra.Command) { commands = append(commands, f) }
 
 func newRootCmd() *cobra.Command {
+	root, _ := newRoot()
+	return root
+}
+
+// newRoot makes the command tree and the globals its flags set.
+func newRoot() (*cobra.Command, *globals) {
 	g := &globals{}
+	g.config, g.configErr = loadConfig()
+	cfg := g.config
+	if cfg == nil {
+		cfg = &config{}
+	}
 	root := &cobra.Command{
 		Use:   "annotate",
 		Short: "Annotate and review legal RAG benchmarks in the terminal",
@@ -36,22 +54,37 @@ from their answers, one keystroke per decision, into one SQLite file; then
 measures RefChecker against the expert labels, computes inter-annotator
 agreement, adjudicates and publishes a Hugging Face dataset.
 
-Run "annotate demo" to try it on the embedded sample.`,
+Run "annotate demo" to try it on the embedded sample.
+
+` + configHelp,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&g.db, "db", envOr("ANNOTATE_DB", "annotate.db"), "database file ($ANNOTATE_DB)")
-	root.PersistentFlags().StringVar(&g.as, "as", envOr("ANNOTATE_USER", os.Getenv("USER")), "annotator name ($ANNOTATE_USER, else $USER)")
+	// Precedence: the flag, then the environment, then the config file,
+	// then the built-in default.
+	root.PersistentFlags().StringVar(&g.db, "db", envOr("ANNOTATE_DB", or(cfg.DB, "annotate.db")), "database file ($ANNOTATE_DB, config db)")
+	root.PersistentFlags().StringVar(&g.as, "as", envOr("ANNOTATE_USER", or(cfg.Annotator, os.Getenv("USER"))), "annotator name ($ANNOTATE_USER, config annotator, else $USER)")
 	g.asFlag = root.PersistentFlags().Lookup("as")
-	root.PersistentFlags().BoolVar(&g.json, "json", false, "print JSON (reporting commands)")
+	root.PersistentFlags().StringVar(&g.color, "color", envOr("ANNOTATE_COLOR", or(cfg.Color, "auto")), "colour: never, auto or always ($ANNOTATE_COLOR, config color; NO_COLOR is honoured by auto)")
+	root.SetVersionTemplate("annotate {{.Version}}\n")
 	for _, f := range commands {
 		root.AddCommand(f(g))
 	}
+	addJSONFlags(root, g)
 	addTUIFlags(root, g)
-	addTaxonomyFlag(root)
+	addTaxonomyFlag(root, g)
 	rejectUnknownCommands(root)
 	registerCompletions(root, g)
-	return root
+	return root, g
+}
+
+// or is value, or def when value is empty.
+func or(value, def string) string {
+	if value != "" {
+		return value
+	}
+	return def
 }
 
 func envOr(name, def string) string {

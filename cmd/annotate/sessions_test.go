@@ -81,7 +81,7 @@ func seedSessionsDB(t *testing.T) string {
 
 func TestProgressSessionsJSON(t *testing.T) {
 	db := seedSessionsDB(t)
-	out, err := execute(t, "--db", db, "--json", "progress", "--sessions")
+	out, err := execute(t, "--db", db, "progress", "--sessions", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestProgressSessionsJSON(t *testing.T) {
 		t.Errorf("totals: %+v", jo)
 	}
 	// A limit of 30 minutes flags both.
-	out, err = execute(t, "--db", db, "--json", "progress", "--sessions", "--session-limit", "30m")
+	out, err = execute(t, "--db", db, "progress", "--sessions", "--session-limit", "30m", "--json")
 	if err != nil || !strings.Contains(out, `"over_limit":2`) || !strings.Contains(out, `"session_limit_seconds":1800`) {
 		t.Errorf("--session-limit 30m: %v\n%s", err, out)
 	}

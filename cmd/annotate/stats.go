@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/annotate-dev/annotate/report"
@@ -45,12 +44,10 @@ func addSelectionFlags(cmd *cobra.Command, sel *report.Selection) {
 	cmd.Flags().BoolVar(&sel.Adjudicated, "adjudicated", false, "report on the adjudicated labels")
 }
 
-// printReport writes a report as indented JSON (--json) or as text.
+// printReport writes a report as JSON (--json, one line) or as text.
 func printReport(w io.Writer, asJSON bool, rep any, text func(io.Writer) error) error {
 	if !asJSON {
 		return text(w)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	return writeJSON(w, rep)
 }

@@ -26,12 +26,12 @@ var taxonomyFlags struct {
 }
 
 // addTaxonomyFlag adds --taxonomy to the root command.
-func addTaxonomyFlag(root *cobra.Command) {
+func addTaxonomyFlag(root *cobra.Command, g *globals) {
 	root.PersistentFlags().StringVar(&taxonomyFlags.file, "taxonomy", "",
 		"error taxonomy file (YAML or JSON: value, label, group, definition, example) to use from now on in this database; \"default\" goes back to the paper's")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		taxonomyFlags.warn = cmd.ErrOrStderr()
-		return nil
+		return g.checkGlobals(cmd)
 	}
 }
 

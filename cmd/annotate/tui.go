@@ -12,6 +12,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -29,6 +30,7 @@ func addTUIFlags(root *cobra.Command, g *globals) {
 			return err
 		}
 		defer s.Close()
+		g.useColorMode()
 		return o.run(s, g.as, "local")
 	}
 }
@@ -44,6 +46,38 @@ func (o *tuiFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.kind, "kind", "", "open a queue straight away: "+strings.Join(tui.Kinds(), " or "))
 	cmd.Flags().DurationVar(&o.sessionLimit, "session-limit", 2*time.Hour, "remind to take a break after this much active time")
 	cmd.Flags().BoolVar(&o.claimsLater, "claims-later", false, "leave an answer's claims in the claim queue rather than asking them right after it is judged correct")
+}
+
+// needTerminal reports an error when standard input or output is not a
+// terminal, the screens' condition.
+func needTerminal() error {
+	var not []string
+	if !term.IsTerminal(os.Stdin.Fd()) {
+		not = append(not, "input")
+	}
+	if !term.IsTerminal(rawTerminal().Fd()) {
+		not = append(not, "output")
+	}
+	switch len(not) {
+	case 1:
+		return fmt.Errorf("the screens need a terminal: the standard %s is not one (the reports and other commands work without: annotate --help)", not[0])
+	case 2:
+		return fmt.Errorf("the screens need a terminal: the standard input and output are not terminals (the reports and other commands work without: annotate --help)")
+	}
+	return nil
+}
+
+// useColorMode makes the screens follow --color: never is NO_COLOR (plain
+// styles), always forces colour even where the terminal is not detected as
+// having any.
+func (g *globals) useColorMode() {
+	switch g.color {
+	case "never":
+		os.Setenv("NO_COLOR", "1")
+	case "always":
+		os.Unsetenv("NO_COLOR")
+		os.Setenv("CLICOLOR_FORCE", "1")
+	}
 }
 
 func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
@@ -84,6 +118,12 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 		return err
 	}
 	defer lock.Release()
+	// Without a terminal the screens cannot start (a second screen of the
+	// annotator is refused first, naming the first): say so on stderr and
+	// write nothing on stdout (not even the window-title sequences).
+	if err := needTerminal(); err != nil {
+		return err
+	}
 	// SIGTERM and SIGHUP end the program cleanly; decisions are committed as
 	// they are made, so there is nothing left to save.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)

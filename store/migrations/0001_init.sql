@@ -1,4 +1,4 @@
--- Schema version 1: everything in DESIGN.md "Domain" and "Storage".
+-- Schema version 1: sources, items, the label log and sessions (ARCHITECTURE.md).
 -- Items of every kind share one table (ids, order, source, parent) so labels,
 -- notes, flags and batches refer to any kind; each kind keeps its own columns
 -- in a table of its own. A new kind is a new table here plus a schema entry.

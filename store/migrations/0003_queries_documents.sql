@@ -1,5 +1,5 @@
 -- Schema version 3: the CanLegalRAGBench kinds query and document
--- (DESIGN.md "CanLegalRAGBench tasks"): their own rows beside items.
+-- (docs/relevance.md): their own rows beside items.
 
 CREATE TABLE queries (
   item_id      INTEGER PRIMARY KEY REFERENCES items(id),

@@ -1,5 +1,5 @@
--- Schema version 5: the CanLegalRAGBench answer side (DESIGN.md
--- "CanLegalRAGBench tasks"): gold-answer tasks and the expert's drafts,
+-- Schema version 5: the CanLegalRAGBench answer side (the
+-- CanLegalRAGBench paper, §3–5): gold-answer tasks and the expert's drafts,
 -- systems' generated answers and their atomic claims, the error taxonomy in
 -- force, and what the cost report needs of annotators.
 

@@ -1,5 +1,5 @@
-// Package review is the lead's review TUI (`annotate review`, DESIGN.md
-// "People": the lead adjudicates disagreements): two views over one root
+// Package review is the lead's review TUI (`annotate review`: the lead
+// adjudicates disagreements; docs/keys.md): two views over one root
 // model.
 //
 //   - Adjudication walks the (item, field)s where the chosen annotators

@@ -217,9 +217,6 @@ func unsafeRune(r rune) bool {
 	return r != '\n' && (r < 0x20 || r == 0x7f) || textsafe.IsC1(r) || textsafe.IsBidiControl(r) || r == '\u2028' || r == '\u2029'
 }
 
-// CleanText is the editor's rule for text from elsewhere (a draft read back).
-func CleanText(s string) string { return cleanText(s) }
-
 // SetGutter draws a mark of width w before each line of the text (line is
 // the 0-based line of the text; soft-wrapped rows repeat it): the
 // citations editor marks known and unknown citations.

@@ -5,8 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// KeyMap is every key of every screen, the annotation screens (DESIGN.md
-// "TUI keys") and the lead's review screens alike: a lawyer who annotated
+// KeyMap is every key of every screen, the annotation screens (docs/keys.md) and the lead's review screens alike: a lawyer who annotated
 // adjudicates with the same fingers. Screens match keys with Is against it
 // and the help is generated from it, so a key and its help cannot disagree;
 // a screen that gives a key another meaning says so with With.

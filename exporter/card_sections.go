@@ -1,0 +1,464 @@
+package exporter
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/annotate-dev/annotate/guidelines"
+)
+
+// The sections of the Hub's dataset-card template, each filled with what
+// the database knows and written only for the kinds the export holds.
+
+// configNames says what one row of a config is: singular, plural.
+var configNames = map[string][2]string{
+	"qa":           {"question–answer pair", "question–answer pairs"},
+	"claims":       {"claim", "claims"},
+	"queries":      {"query", "queries"},
+	"documents":    {"document", "documents"},
+	"relevance":    {"relevance judgment of a query–document pair", "relevance judgments of query–document pairs"},
+	"qrels_before": {"qrels line of the gold set", "qrels lines of the gold set"},
+	"qrels_after":  {"qrels line of the gold set with the experts' additions", "qrels lines of the gold set with the experts' additions"},
+	"answers":      {"gold answer with its citations", "gold answers with their citations"},
+	"gen_answers":  {"generated answer", "generated answers"},
+	"gen_claims":   {"claim of a generated answer", "claims of generated answers"},
+}
+
+func configCount(x *hfConfig) string {
+	n, ok := configNames[x.name]
+	if !ok {
+		return fmt.Sprintf("%d rows of `%s`", x.rows, x.name)
+	}
+	if x.rows == 1 {
+		return "1 " + n[0]
+	}
+	return fmt.Sprintf("%d %s", x.rows, n[1])
+}
+
+func configUnit(name string) string {
+	if n, ok := configNames[name]; ok {
+		return n[0]
+	}
+	return "item"
+}
+
+// joinAnd writes "a", "a and b", "a, b and c".
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+func (c *card) systemList() string {
+	var xs []string
+	for _, s := range c.e.systems {
+		xs = append(xs, md(s))
+	}
+	return strings.Join(xs, ", ")
+}
+
+// protocols names the annotation protocols of the kinds present.
+func (c *card) protocols() []string {
+	var p []string
+	if c.has("qa", "claims") {
+		p = append(p, "the validation protocol of ClaimRAG-LAW (Appendix A of the paper cited below)")
+	}
+	if c.has("queries", "relevance", "answers", "gen_claims") {
+		p = append(p, "the relevance, answer and claim judgments of CanLegalRAGBench (the paper cited below)")
+	}
+	return p
+}
+
+// annotationsCreators: expert-generated when people labelled, found for
+// labels imported as given (the gold set), no-annotation otherwise.
+func (c *card) annotationsCreators() []string {
+	annotators, adjudicators := c.people()
+	var out []string
+	if len(annotators)+len(adjudicators) > 0 {
+		out = append(out, "expert-generated")
+	}
+	if c.hasGold() || len(c.outside()) > 0 {
+		out = append(out, "found")
+	}
+	if len(out) == 0 {
+		out = append(out, "no-annotation")
+	}
+	return out
+}
+
+// languageCreators: the documents and contexts were found; questions,
+// queries, answers and claims made by models are machine-generated; gold
+// answers were written by experts.
+func (c *card) languageCreators() []string {
+	out := []string{"found"}
+	if c.has("qa", "claims", "queries", "gen_answers", "gen_claims") {
+		out = append(out, "machine-generated")
+	}
+	if c.has("answers") {
+		out = append(out, "expert-generated")
+	}
+	return out
+}
+
+// papers lists the works to cite for the kinds present and the data imported.
+func (c *card) papers() []origin {
+	var out []origin
+	add := func(o origin) {
+		for _, x := range out {
+			if x.name == o.name {
+				return
+			}
+		}
+		out = append(out, o)
+	}
+	os, _ := origins(c.formats)
+	// ClaimRAG-LAW's protocol is the one of the QA and claim fields, cited
+	// when someone labelled them in annotate (or its data was imported).
+	if annotators, _ := c.people(); c.has("qa", "claims") && len(annotators) > 0 {
+		add(originClaimRAG)
+	}
+	if c.has("queries", "documents", "relevance", "answers", "gen_answers", "gen_claims") {
+		add(originCanLegal)
+	}
+	for _, o := range os {
+		add(o)
+	}
+	for _, s := range c.e.systems {
+		switch strings.ToLower(s) {
+		case "refchecker":
+			add(originRefChecker)
+		case "ragchecker":
+			add(originRAGChecker)
+		}
+	}
+	return out
+}
+
+func (c *card) description(b *strings.Builder) {
+	b.WriteString("## Dataset Description\n\n")
+	b.WriteString("Exported with annotate, a terminal annotation and review workbench: every label was recorded one decision at a time, " +
+		"with its active time and the guidelines version in force.\n\n")
+	for _, x := range c.configs {
+		fmt.Fprintf(b, "- `%s`: %s.\n", x.name, configCount(x))
+	}
+	b.WriteString("\n")
+	c.languageText(b)
+	if c.has("qa") {
+		b.WriteString("| source | language | jurisdiction | QA pairs |\n|---|---|---|---:|\n")
+		for _, s := range c.sources {
+			if s.QA > 0 {
+				fmt.Fprintf(b, "| %s | %s | %s | %d |\n", cell(s.Name), cell(s.Language), cell(s.Jurisdiction), s.QA)
+			}
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "- **License:** %s\n", md(c.e.o.License))
+	if c.e.o.Contact != "" {
+		fmt.Fprintf(b, "- **Curated by:** %s\n", md(c.e.o.Contact))
+	}
+	b.WriteString("\n### Dataset Sources\n\n")
+	os, native := origins(c.formats)
+	if native {
+		b.WriteString("- Data imported in annotate's native format (this dataset's own).\n")
+	}
+	for _, o := range os {
+		fmt.Fprintf(b, "- Data imported from %s: <%s>.\n", o.name, o.url)
+	}
+	b.WriteString("\n")
+}
+
+var kindTitle = map[string]string{"qa": "QA pairs", "query": "queries", "document": "documents"}
+
+// languageText says where the languages come from, per kind.
+func (c *card) languageText(b *strings.Builder) {
+	var parts []string
+	for _, k := range c.kindLangs {
+		var ds []string
+		for _, l := range sortedKeys(k.declared) {
+			ds = append(ds, fmt.Sprintf("%s %d", md(l), k.declared[l]))
+		}
+		t := kindTitle[k.kind] + ": "
+		if len(ds) > 0 {
+			t += strings.Join(ds, ", ") + " as declared"
+		}
+		if k.unknown > 0 {
+			if len(ds) > 0 {
+				t += "; "
+			}
+			if k.detected != "" {
+				t += fmt.Sprintf("%d declaring none, told %s from their words", k.unknown, k.detected)
+			} else {
+				t += fmt.Sprintf("%d declaring none (not told from their words)", k.unknown)
+			}
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(b, "Languages (ISO 639-1): %s.", strings.Join(parts, "; "))
+		var bad []string
+		for _, k := range c.kindLangs {
+			for l := range k.declared {
+				if !languageCode.MatchString(l) && !slices.Contains(bad, l) {
+					bad = append(bad, l)
+				}
+			}
+		}
+		sort.Strings(bad)
+		for i := range bad {
+			bad[i] = code(bad[i])
+		}
+		if len(bad) > 0 {
+			fmt.Fprintf(b, " Not a language code, so not in the header's `language`: %s.", strings.Join(bad, ", "))
+		}
+		b.WriteString("\n\n")
+	}
+}
+
+func (c *card) uses(b *strings.Builder) {
+	b.WriteString("## Uses\n\n### Direct Use\n\n")
+	if c.has("qa", "claims") {
+		b.WriteString("- Evaluating retrieval-augmented generation on question answering: the QA pairs with their context passages, the validated questions and answers.\n")
+	}
+	if c.has("claims") {
+		b.WriteString("- Evaluating claim extraction and claim verification (does the context entail, contradict or not ground a claim?) against human labels.\n")
+	}
+	if c.has("relevance", "qrels_before") {
+		b.WriteString("- Evaluating retrieval: the qrels before and after experts judged pooled documents, to score runs with trec_eval-style metrics.\n")
+	}
+	if c.has("answers") {
+		b.WriteString("- Reference answers for generation: the experts' accepted gold answers with their citations.\n")
+	}
+	if c.has("gen_claims", "gen_answers") {
+		b.WriteString("- Evaluating generated answers claim by claim: accuracy against the gold answer, groundedness in the cited documents, error categories.\n")
+	}
+	b.WriteString("\n### Out-of-Scope Use\n\n" +
+		"Not legal advice, and not a training set for systems that give it: the labels judge answers and claims against the given contexts, not against the law in force. " +
+		"Scores on these rows say how a system does on these sources and languages only.\n\n")
+}
+
+func (c *card) creation(b *strings.Builder) {
+	b.WriteString("## Dataset Creation\n\n### Source Data\n\n")
+	os, native := origins(c.formats)
+	for _, o := range os {
+		fmt.Fprintf(b, "- From %s (<%s>), imported as published.\n", o.name, o.url)
+	}
+	if native {
+		b.WriteString("- Items imported in annotate's native JSONL format.\n")
+	}
+	if c.has("qa") {
+		b.WriteString("- The QA pairs' questions and answers are generated from the context passages of their sources; the passages are quoted from the sources.\n")
+	}
+	if c.has("queries") {
+		b.WriteString("- The queries simulate legal research questions; the documents are the texts they are judged against.\n")
+	}
+	b.WriteString("\n### Annotations\n\n#### Annotation process\n\n")
+	c.protocol(b)
+	c.annotators(b)
+	c.personal(b)
+}
+
+// protocol describes what was asked of each kind present.
+func (c *card) protocol(b *strings.Builder) {
+	if out := c.outside(); len(out) > 0 {
+		var from []string
+		os, _ := origins(c.formats)
+		for _, o := range os {
+			from = append(from, o.name)
+		}
+		where := "the files they came from"
+		if len(from) > 0 {
+			where = joinAnd(from)
+		}
+		fmt.Fprintf(b, "The labels of %s were made outside annotate and imported as given: they follow the protocol of %s, read into the fields below.\n\n",
+			md(strings.Join(out, ", ")), where)
+	}
+	if !c.has("qa", "claims") {
+		b.WriteString("The fields annotate asks, kind by kind:\n\n")
+	}
+	if c.has("qa") {
+		b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
+			"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
+			"If invalid, why (`invalid_reason`: domain, linguistic, both); nothing else is asked about an invalid question.\n" +
+			"- For a valid question, the annotator confirms or corrects the generated **category** (`category`), names the **persona** who would ask it " +
+			"(`persona`: citizen, civil officer, legal expert) and judges the **answer** (`answer_correctness`: correct, partially correct, incorrect).\n")
+	}
+	if c.has("claims") {
+		if !c.has("qa") {
+			b.WriteString("Claims follow the claim validation of ClaimRAG-LAW (Appendix A):\n\n")
+		}
+		b.WriteString("- **Claims**: each claim is judged **correct** if it has all required elements and is coherent and meaningful (`claim_validity`); " +
+			"for a correct claim, its relation to the context unit(s) (`entailment`): entailment (explicitly supported), " +
+			"contradiction (conflicts with the context), neutral (not grounded in the context).\n")
+		if c.has("qa") {
+			b.WriteString("- **Missed claims**: after the last claim of an answer the annotator adds the claims the extractor missed (rows of `claims` with `origin` " +
+				"`annotator`) or confirms none were missed (`qa.missed_claims_checked`).\n")
+		}
+	}
+	if c.has("queries") {
+		b.WriteString("- **Queries** (`query_validity`): is the query a sound legal research question?\n")
+	}
+	if c.has("relevance") {
+		b.WriteString("- **Relevance** (`relevance`): is the document relevant to the query? If not, why (`irrelevance_reason`: different issue, reversed roles, " +
+			"different posture, other); graded judgments in `relevance_grade`. Experts judge pooled documents blind to the run, rank and score that retrieved them.\n")
+	}
+	if c.has("answers") {
+		b.WriteString("- **Gold answers**: an expert writes the answer with its citations; the lead accepts or rejects it (`answer_review`, `reject_reason`).\n")
+	}
+	if c.has("gen_claims") {
+		b.WriteString("- **Claims of generated answers**: supported by the gold answer or not (`accuracy_support`), grounded in the documents the answer used or not " +
+			"(`grounded`), and the error categories of a claim not supported or not grounded (`error_category`, several allowed).\n")
+	}
+	b.WriteString("\nAnnotation is blind: an annotator sees neither the other annotators' labels nor the system predictions. " +
+		"Every decision is kept in an append-only log with its active time and the guidelines version in force.\n\n")
+}
+
+func (c *card) annotators(b *strings.Builder) {
+	b.WriteString("#### Who are the annotators?\n\n")
+	annotators, adjudicators := c.people()
+	var total int64
+	versions := map[string]bool{}
+	for _, w := range c.rep.work {
+		if !person(w.Annotator) || imported(w) {
+			continue
+		}
+		total += w.ActiveMs
+		for _, v := range w.Guidelines {
+			versions[v] = true
+		}
+	}
+	if len(annotators)+len(adjudicators) == 0 {
+		b.WriteString("No item has been labelled in annotate yet.\n\n")
+	} else {
+		fmt.Fprintf(b, "%s (%s)", count(len(annotators), "annotator"), md(strings.Join(annotators, ", ")))
+		if len(adjudicators) > 0 {
+			fmt.Fprintf(b, "; disagreements adjudicated by %s", md(strings.Join(adjudicators, ", ")))
+		}
+		fmt.Fprintf(b, ". %s of active time in total, as recorded with each decision. %s\n\n", duration(total), ActiveTimeRule)
+		b.WriteString("| annotator | items labelled | active time | first label | last label | guidelines |\n|---|---:|---:|---|---|---|\n")
+		for _, w := range c.rep.work {
+			if !person(w.Annotator) || imported(w) {
+				continue
+			}
+			role := ""
+			if !w.Annotated {
+				role = " (adjudication only)"
+			}
+			fmt.Fprintf(b, "| %s%s | %d | %s | %s | %s | %s |\n", cell(w.Annotator), role, w.Items, duration(w.ActiveMs),
+				day(w.First), day(w.Last), cell(strings.Join(w.Guidelines, ", ")))
+		}
+		b.WriteString("\n")
+	}
+	for _, w := range c.rep.work {
+		switch {
+		case !person(w.Annotator):
+			fmt.Fprintf(b, "The gold set (`gold`): %d items with judgments imported as given, not made in annotate.\n\n", w.Items)
+		case imported(w):
+			fmt.Fprintf(b, "%s: %d items with labels imported as given, made outside annotate.\n\n", md(w.Annotator), w.Items)
+		}
+	}
+	var vs []string
+	for v := range versions {
+		vs = append(vs, md(v))
+	}
+	sort.Strings(vs)
+	if len(vs) == 0 {
+		vs = []string{"not recorded"}
+	}
+	fmt.Fprintf(b, "Guidelines version(s) of the labels: %s (this build of annotate ships %s).\n\n", strings.Join(vs, ", "), guidelines.Version)
+}
+
+func (c *card) personal(b *strings.Builder) {
+	b.WriteString("#### Personal and Sensitive Information\n\n")
+	annotators, adjudicators := c.people()
+	if n := len(annotators) + len(adjudicators) + len(c.outside()); n > 0 {
+		b.WriteString("The rows name whose labels they carry (column `annotator`) by the names the annotators were given in annotate; " +
+			"replace them before publishing if they identify people who did not agree to be named.")
+	}
+	if c.e.o.WithNotes {
+		b.WriteString(" The annotators' free-text notes are included (`note`): read them before publishing.")
+	} else {
+		b.WriteString(" The annotators' notes are not included.")
+	}
+	if c.has("documents") {
+		b.WriteString(" The documents are published texts quoted as imported; court decisions may name parties and witnesses.")
+	}
+	b.WriteString(" annotate did not screen the texts for personal data.\n\n")
+}
+
+func (c *card) risks(b *strings.Builder) {
+	b.WriteString("## Bias, Risks, and Limitations\n\n")
+	annotators, _ := c.people()
+	switch len(annotators) {
+	case 0:
+		b.WriteString("- No labels made in annotate: the rows carry the data as imported.\n")
+	case 1:
+		fmt.Fprintf(b, "- One annotator (%s): the labels are one person's judgment, with no agreement to measure it by.\n", md(annotators[0]))
+	default:
+		fmt.Fprintf(b, "- The rows carry one label set (%s); the other annotators' labels are not in them (agreement below, when measured).\n", c.labelSetText())
+	}
+	if st := c.rep.stats; st != nil && c.has("qa") && st.All.QA > st.All.QAJudged {
+		fmt.Fprintf(b, "- %d of %d QA pairs have no question validity label in this label set (their labels are `null`).\n", st.All.QA-st.All.QAJudged, st.All.QA)
+	}
+	if len(c.langs) > 0 {
+		fmt.Fprintf(b, "- Languages: %s only; sources: those listed above only.\n", md(strings.Join(c.langs, ", ")))
+	}
+	if c.has("qa", "queries", "gen_answers") {
+		b.WriteString("- Questions, queries and answers made by language models carry those models' biases; the labels say which were judged valid, not that the rest is representative.\n")
+	}
+	if c.has("claims") {
+		b.WriteString("- Claims were extracted automatically: what the extractor missed is only known where annotators checked for missed claims.\n")
+	}
+	if c.has("relevance", "qrels_before") {
+		b.WriteString("- Relevance was judged on pooled documents only: a document no run retrieved is unjudged, not irrelevant.\n")
+	}
+	b.WriteString("\n### Recommendations\n\nReport scores with their intervals and per source and language; do not read them as legal accuracy in general.\n\n")
+}
+
+func (c *card) citation(b *strings.Builder) {
+	fence := "```"
+	for strings.Contains(c.e.o.Name, fence) {
+		fence += "`"
+	}
+	title := strings.NewReplacer("{", `\{`, "}", `\}`).Replace(c.e.o.Name)
+	b.WriteString("## Citation\n\nFill in the citation of this dataset:\n\n" + fence + "bibtex\n" +
+		"@misc{TODO_dataset_key,\n  title        = {" + title + "},\n  author       = {TODO},\n  year         = {TODO},\n" +
+		"  howpublished = {TODO: URL of the dataset}\n}\n" + fence + "\n\n")
+	ps := c.papers()
+	if len(ps) == 0 {
+		return
+	}
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.name)
+	}
+	fmt.Fprintf(b, "The works the data and the protocol come from (%s):\n\n```bibtex\n", joinAnd(names))
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(p.bibtex + "\n")
+	}
+	b.WriteString("```\n\n")
+}
+
+func (c *card) contact(b *strings.Builder) {
+	b.WriteString("## Dataset Card Contact\n\n")
+	if c.e.o.Contact == "" {
+		b.WriteString("TODO: who answers questions about this dataset (annotate export --contact).\n")
+		return
+	}
+	fmt.Fprintf(b, "%s\n", md(c.e.o.Contact))
+}
