@@ -159,13 +159,18 @@ func peakHeap(fn func()) uint64 {
 func BenchmarkExport1M(b *testing.B) {
 	s := benchStore(b)
 	b.Logf("store of %d claims built in %v", benchClaims, benchDB.took.Round(time.Millisecond))
-	for _, format := range []string{"hf", "jsonl", "csv", "backup"} {
-		b.Run(format, func(b *testing.B) {
+	// hf writes Parquet data files, hf-jsonl the same rows as JSON Lines.
+	for _, name := range []string{"hf", "hf-jsonl", "jsonl", "csv", "backup"} {
+		format, data := name, ""
+		if name == "hf-jsonl" {
+			format, data = "hf", DataJSONL
+		}
+		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			var peak uint64
 			for b.Loop() {
 				dir := b.TempDir()
-				o := Options{Format: format, Out: filepath.Join(dir, "out"), Annotator: "a1", WithNotes: format != "jsonl"}
+				o := Options{Format: format, DataFormat: data, Out: filepath.Join(dir, "out"), Annotator: "a1", WithNotes: format != "jsonl"}
 				switch format {
 				case "jsonl":
 					o.Annotator, o.LabelsOnly = "", true

@@ -176,42 +176,7 @@ func (c *card) header() []byte {
 	list("tags", c.tags())
 	// The first config is the default one, so load_dataset(DIR) works
 	// without a config name.
-	b.WriteString("configs:\n")
-	for i, x := range c.configs {
-		fmt.Fprintf(&b, "- config_name: %s\n", x.name)
-		if i == 0 {
-			b.WriteString("  default: true\n")
-		}
-		fmt.Fprintf(&b, "  data_files:\n  - split: %s\n    path: %s\n", o.Split, q(x.path))
-	}
-	// Declared features keep every column's type fixed even where a whole
-	// block of rows is null (pyarrow infers types block by block).
-	b.WriteString("dataset_info:\n")
-	for _, x := range c.configs {
-		fmt.Fprintf(&b, "- config_name: %s\n  features:\n", x.name)
-		for _, col := range x.layout.cols {
-			fmt.Fprintf(&b, "  - name: %s\n", q(col.key))
-			switch col.typ {
-			case tString:
-				b.WriteString("    dtype: string\n")
-			case tInt:
-				b.WriteString("    dtype: int64\n")
-			case tStrings:
-				b.WriteString("    list: string\n")
-			case tContexts:
-				b.WriteString("    list:\n    - name: id\n      dtype: string\n    - name: text\n      dtype: string\n")
-			case tPreds:
-				if len(c.e.systems) == 0 {
-					b.WriteString("    dtype: \"null\"\n")
-					continue
-				}
-				b.WriteString("    struct:\n")
-				for _, s := range c.e.systems {
-					fmt.Fprintf(&b, "    - name: %s\n      dtype: string\n", q(s))
-				}
-			}
-		}
-	}
+	hfYAML(&b, c.configs, o.Split, c.e.systems) // hf_features.go
 	b.WriteString("---\n\n")
 	return []byte(b.String())
 }

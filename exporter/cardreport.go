@@ -40,6 +40,9 @@ func (e *exporter) startReports() func() cardReports {
 			return
 		}
 		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
+		if sel.Annotator == "" && !sel.Adjudicated {
+			return // nobody has labelled yet: no label set to report on
+		}
 		if r.stats, r.err = report.Stats(e.s, sel); r.err != nil {
 			return
 		}

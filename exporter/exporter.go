@@ -41,6 +41,7 @@ type Options struct {
 	Annotator   string // whose labels (jsonl: only this annotator's)
 	Adjudicated bool   // the adjudicated labels instead
 	WithNotes   bool   // hf, csv: add the notes column
+	DataFormat  string // hf: data files, "parquet" (default) or "jsonl"
 	Field       string // prodigy: the two-way field exported
 	LabelsOnly  bool   // jsonl: the native items and labels pair, not the backup
 	Progress    io.Writer
@@ -51,6 +52,12 @@ type Options struct {
 
 // Formats lists the formats --format accepts.
 var Formats = []string{"hf", "jsonl", "csv", "label-studio", "prodigy", "trec"}
+
+// Data formats of the hf folder's data files (--data-format).
+const (
+	DataParquet = "parquet"
+	DataJSONL   = "jsonl"
+)
 
 // Defaults of the hf card.
 const (
@@ -138,6 +145,9 @@ func withDefaults(o Options) Options {
 	if o.Format == "" {
 		o.Format = "hf"
 	}
+	if o.DataFormat == "" && o.Format == "hf" {
+		o.DataFormat = DataParquet
+	}
 	if o.Split == "" {
 		o.Split = DefaultSplit
 	}
@@ -162,6 +172,10 @@ func check(o Options) error {
 		return errors.New("--with-notes applies to --format hf and csv (the jsonl backup holds the notes already; the --labels-only pair has none)")
 	case o.LabelsOnly && o.Format != "jsonl":
 		return errors.New("--labels-only applies to --format jsonl")
+	case o.DataFormat != "" && o.Format != "hf":
+		return fmt.Errorf("--data-format applies to --format hf only")
+	case o.Format == "hf" && o.DataFormat != DataParquet && o.DataFormat != DataJSONL:
+		return fmt.Errorf("--data-format %q: want parquet or jsonl", o.DataFormat)
 	case o.Format == "hf":
 		if err := checkCardText("--name", o.Name); err != nil {
 			return err
@@ -198,6 +212,17 @@ func (e *exporter) chooseLabels() error {
 	}
 	if e.o.Format == "jsonl" && e.o.Annotator == "" && !e.o.Adjudicated {
 		return nil
+	}
+	if e.o.Format == "hf" && e.o.Annotator == "" && !e.o.Adjudicated {
+		// Nobody has labelled yet (items only, or only the gold set's
+		// judgments): the items are published with null labels.
+		who, err := e.s.LabelledAnnotators()
+		if err != nil {
+			return err
+		}
+		if len(who) == 0 {
+			return nil
+		}
 	}
 	ls, err := selectLabels(e.s, e.o.Annotator, e.o.Adjudicated)
 	if err != nil && e.o.Format == "trec" && e.o.Annotator == "" && !e.o.Adjudicated {
@@ -239,6 +264,9 @@ func each[T any](e *exporter, seq iter.Seq2[T, error], fn func(T) error) error {
 
 // streamOptions are the store options for rows of layout l.
 func (e *exporter) streamOptions(l layout) store.ExportOptions {
+	if e.labels.Annotator == "" && !e.labels.Adjudicated {
+		return store.ExportOptions{Systems: e.systems} // nobody's labels: all null
+	}
 	return store.ExportOptions{Labels: e.labels, Fields: labelNames(l.labels), Notes: l.notes, Systems: e.systems}
 }
 

@@ -168,8 +168,13 @@ func demoStore(t testing.TB) *store.Store {
 	return s
 }
 
+// export exports; an hf folder gets JSON Lines data files unless the test
+// asks for Parquet (hfparquet_test.go checks the two hold the same rows).
 func export(t testing.TB, s *store.Store, o Options) Result {
 	t.Helper()
+	if (o.Format == "" || o.Format == "hf") && o.DataFormat == "" {
+		o.DataFormat = DataJSONL
+	}
 	res, err := Export(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,17 @@
 package exporter
 
 import (
+	"errors"
 	"path"
+	"slices"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
 
-// A Hugging Face dataset folder: one config per item kind, one JSON Lines
-// file per config and split, and the card that declares them.
+// A Hugging Face dataset folder: one config per item kind, one data file
+// per config and split (Parquet, or JSON Lines with --data-format jsonl),
+// and the card that declares them.
 
 // hfConfig is one config of the dataset as the card declares it.
 type hfConfig struct {
@@ -17,7 +20,8 @@ type hfConfig struct {
 	rows   int
 	layout layout
 	tally  *tally
-	kind   *kindExport // a kind registered in kinds.go; nil for qa and claims
+	kind   *kindExport     // a kind registered in kinds.go; nil for qa and claims
+	plain  map[string]bool // label columns written as plain strings (hf_features.go)
 }
 
 func (e *exporter) hf(dir string) error {
@@ -45,16 +49,30 @@ func (e *exporter) hf(dir string) error {
 		if c.rows == 0 {
 			continue
 		}
-		c.path = path.Join("data", c.name, e.o.Split+".jsonl")
-		c.tally = newTally(c.layout)
+		c.path = path.Join("data", c.name, e.o.Split+"."+e.o.DataFormat)
 		var n int
-		switch {
-		case c.kind != nil:
-			n, err = e.writeKindJSONL(dir, c)
-		case c.name == "qa":
-			n, err = e.writeQAJSONL(dir, c)
-		default:
-			n, err = e.writeClaimsJSONL(dir, c)
+		for {
+			c.tally = newTally(c.layout)
+			switch {
+			case c.kind != nil:
+				n, err = e.writeKindData(dir, c)
+			case c.name == "qa":
+				n, err = e.writeQARows(dir, c)
+			default:
+				n, err = e.writeClaimRows(dir, c)
+			}
+			// A label value outside the schema: that column is a plain
+			// string, and the file is written again (rare: the importer
+			// keeps such values only from files that carry them).
+			var oc *outOfClass
+			if !errors.As(err, &oc) || c.plain[oc.column] {
+				break
+			}
+			if c.plain == nil {
+				c.plain = map[string]bool{}
+			}
+			c.plain[oc.column] = true
+			e.res.Files = slices.DeleteFunc(e.res.Files, func(f string) bool { return f == c.path })
 		}
 		if err != nil {
 			if e.ctx.Err() == nil { // on Ctrl-C, do not wait for the reports
@@ -72,61 +90,104 @@ func (e *exporter) hf(dir string) error {
 	return e.writeCard(dir, written, rep)
 }
 
-func (e *exporter) writeQAJSONL(dir string, c *hfConfig) (int, error) {
+// rowSink writes the rows of one data file in the export's data format.
+type rowSink struct {
+	f     *sink
+	buf   []byte
+	c     *hfConfig
+	feats []feature
+	pq    *parquetRows
+}
+
+func (e *exporter) openRows(dir string, c *hfConfig) (*rowSink, error) {
 	f, err := e.openFile(dir, c.path)
+	if err != nil {
+		return nil, err
+	}
+	w := &rowSink{f: f, c: c, feats: c.features(e.systems)}
+	if e.o.DataFormat == DataParquet {
+		if w.pq, err = newParquetRows(f, c.name, c.layout, w.feats, e.systems); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+func (w *rowSink) write(r row) error {
+	if w.pq != nil {
+		return w.pq.write(r)
+	}
+	// JSON Lines keep the names; a value outside a column's classes
+	// makes it a plain string in the card.
+	for i, f := range w.feats {
+		if v, ok := r[i].(string); ok && f.classes != nil && classCode(f.classes, v) < 0 {
+			if w.c.plain == nil {
+				w.c.plain = map[string]bool{}
+			}
+			w.c.plain[w.c.layout.cols[i].key] = true
+			w.feats[i] = fString
+		}
+	}
+	w.buf = w.c.layout.appendJSON(w.buf[:0], r)
+	_, err := w.f.Write(w.buf)
+	return err
+}
+
+// end writes what follows the rows (Parquet's footer) after a success.
+func (w *rowSink) end(err error) error {
+	if err == nil && w.pq != nil {
+		err = w.pq.close()
+	}
+	return err
+}
+
+func (e *exporter) writeQARows(dir string, c *hfConfig) (int, error) {
+	w, err := e.openRows(dir, c)
 	if err != nil {
 		return 0, err
 	}
 	e.prog.begin("qa", c.rows)
-	var buf []byte
 	n := 0
 	err = each(e, e.snap.QAs(e.streamOptions(c.layout)), func(q *store.ExportQA) error {
 		r := c.layout.qaRow(q, e.who)
 		c.tally.add(r, c.layout.labelOffset())
-		buf = c.layout.appendJSON(buf[:0], r)
 		n++
-		_, err := f.Write(buf)
-		return err
+		return w.write(r)
 	})
-	return n, e.finish(f, err, &e.res.QA, n)
+	return n, e.finish(w.f, w.end(err), &e.res.QA, n)
 }
 
-func (e *exporter) writeClaimsJSONL(dir string, c *hfConfig) (int, error) {
-	f, err := e.openFile(dir, c.path)
+func (e *exporter) writeClaimRows(dir string, c *hfConfig) (int, error) {
+	w, err := e.openRows(dir, c)
 	if err != nil {
 		return 0, err
 	}
 	e.prog.begin("claims", c.rows)
-	var buf []byte
 	n := 0
 	err = each(e, e.snap.Claims(e.streamOptions(c.layout)), func(cl *store.ExportClaim) error {
 		r := c.layout.claimRow(cl, e.systems, e.who)
 		c.tally.add(r, c.layout.labelOffset())
-		buf = c.layout.appendJSON(buf[:0], r)
 		n++
-		_, err := f.Write(buf)
-		return err
+		return w.write(r)
 	})
-	return n, e.finish(f, err, &e.res.Claims, n)
+	return n, e.finish(w.f, w.end(err), &e.res.Claims, n)
 }
 
-func (e *exporter) writeKindJSONL(dir string, c *hfConfig) (int, error) {
-	f, err := e.openFile(dir, c.path)
+func (e *exporter) writeKindData(dir string, c *hfConfig) (int, error) {
+	w, err := e.openRows(dir, c)
 	if err != nil {
 		return 0, err
 	}
 	e.prog.begin(c.name, c.rows)
-	var buf []byte
 	n := 0
 	err = e.writeKindRows(*c.kind, c.layout, func(r row) error {
 		c.tally.add(r, c.layout.labelOffset())
-		buf = c.layout.appendJSON(buf[:0], r)
 		n++
-		_, err := f.Write(buf)
-		return err
+		return w.write(r)
 	})
 	var written int
-	err = e.finish(f, err, &written, n)
+	err = e.finish(w.f, w.end(err), &written, n)
 	e.res.counted(c.name, written)
 	return n, err
 }

@@ -32,7 +32,7 @@ func init() {
 			{"id", tString, false, "answer task id (`<query id>/answer`)"},
 			{"query_id", tString, false, "the query answered"},
 			{"query", tString, false, "the query's text"},
-			{"persona", tString, false, "who asks: `lay` or `professional`"},
+			{"query_persona", tString, false, "who asks: `lay` or `professional`"},
 			{"jurisdiction", tString, false, "province or territory of the query"},
 			{"review", tString, true, "the lead's review: `accept` (the answer is gold) or `reject`; null when not reviewed"},
 			{"review_reason", tString, true, "why it was rejected; null unless rejected"},
@@ -89,7 +89,7 @@ func init() {
 			{"condition", tString, false, "`oracle` or `pipeline`"},
 			{"position", tInt, false, "order of the claim in its answer"},
 			{"text", tString, false, "the atomic claim"},
-			{"predictions", tStrings, false, "automatic judges' verdicts, `system/field=value` (e.g. `judge/grounded=not_grounded`), sorted"},
+			{"verdicts", tStrings, false, "automatic judges' verdicts, `system/field=value` (e.g. `judge/grounded=not_grounded`), sorted"},
 		},
 		values: func(it *store.Item) row {
 			c := it.Payload.(*store.GenClaim)

@@ -49,11 +49,11 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 	}
 	claims := readJSONL(t, filepath.Join(hf, "data", "gen_claims", "test.jsonl"))
 	c1, c2 := claims[0], claims[1]
-	if !reflect.DeepEqual(c1["predictions"], []any{"judge/accuracy_support=supported", "judge/grounded=not_grounded"}) ||
+	if !reflect.DeepEqual(c1["verdicts"], []any{"judge/accuracy_support=supported", "judge/grounded=not_grounded"}) ||
 		!reflect.DeepEqual(c1["error_category"], []any{"valid_contextual_statement"}) || c1["system"] != "gemma" || c1["position"] != 1.0 {
 		t.Errorf("claim row %v", c1)
 	}
-	if !reflect.DeepEqual(c2["predictions"], []any{}) || c2["error_category"] != nil || c2["accuracy_support"] != nil {
+	if !reflect.DeepEqual(c2["verdicts"], []any{}) || c2["error_category"] != nil || c2["accuracy_support"] != nil {
 		t.Errorf("unlabelled claim row %v", c2)
 	}
 	card, _ := os.ReadFile(filepath.Join(hf, "README.md"))

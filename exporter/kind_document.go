@@ -22,6 +22,7 @@ func init() {
 			{"year", tInt, true, "year of the decision; null when unknown"},
 			{"text", tString, false, "the document's text"},
 			{"chunk_ids", tStrings, false, "ids of the document's chunks (spans retrieval runs may name), in order"},
+			{"chunk_spans", tStrings, false, "each chunk's byte offsets in text, `start-end` (end exclusive), in the order of chunk_ids"},
 			{"url", tString, false, "where the document was published (empty when not recorded)"},
 			{"license", tString, false, "the licence it was published under, or a notice (empty when not recorded)"},
 		},
@@ -31,11 +32,12 @@ func init() {
 			if d.Year != 0 {
 				year = d.Year
 			}
-			ids := make([]string, len(d.Chunks))
+			ids, spans := make([]string, len(d.Chunks)), make([]string, len(d.Chunks))
 			for i, c := range d.Chunks {
 				ids[i] = c.ID
+				spans[i] = strconv.Itoa(c.Start) + "-" + strconv.Itoa(c.End)
 			}
-			return row{d.ID, d.Source, d.Title, d.Citation, d.Court, d.Jurisdiction, year, d.Text, ids, d.URL, d.License}
+			return row{d.ID, d.Source, d.Title, d.Citation, d.Court, d.Jurisdiction, year, d.Text, ids, spans, d.URL, d.License}
 		},
 		native: func(b []byte, it *store.Item) []byte {
 			d := it.Payload.(*store.Document)

@@ -14,7 +14,7 @@ func init() {
 			{"id", tString, false, "query id"},
 			{"source", tString, false, "dataset the query comes from (empty when none)"},
 			{"text", tString, false, "the legal question"},
-			{"persona", tString, false, "who asks it: `lay` or `professional` (empty when not recorded)"},
+			{"query_persona", tString, false, "who asks it: `lay` or `professional` (empty when not recorded)"},
 			{"jurisdiction", tString, false, "province or territory, e.g. ON, BC, AB"},
 			{"issue", tString, false, "legal issue (empty when not recorded)"},
 			{"seed_doc", tString, false, "id of the document the query was written from"},

@@ -71,7 +71,7 @@ func init() {
 			base: []column{
 				{"query_id", tString, false, "query id"},
 				{"document_id", tString, false, "document id"},
-				{schema.Relevance, tInt, false, "relevance grade in " + doc + ": 0 not relevant, 1 or more relevant"},
+				{schema.RelevanceGrade, tInt, false, "relevance grade in " + doc + ": 0 not relevant, 1 or more relevant"},
 			},
 			rows: func(e *exporter, fn func(row) error) error {
 				qs, err := e.qrels(after)

@@ -60,7 +60,7 @@ func TestRelevancePublishes(t *testing.T) {
 	after := readJSONL(t, filepath.Join(hf, "data", "qrels_after", "test.jsonl"))
 	found := false
 	for _, r := range after {
-		found = found || r["query_id"] == "qA" && r["document_id"] == "d07" && r["relevance"] == 1.0
+		found = found || r["query_id"] == "qA" && r["document_id"] == "d07" && r["relevance_grade"] == 1.0
 	}
 	if !found {
 		t.Errorf("qrels_after lacks qA d07 1: %v", after)
@@ -77,7 +77,7 @@ func TestRelevancePublishes(t *testing.T) {
 	csvDir := filepath.Join(t.TempDir(), "csv")
 	export(t, s, Options{Format: "csv", Out: csvDir, Annotator: "jo"})
 	b, _ := os.ReadFile(filepath.Join(csvDir, "qrels_before.csv"))
-	if !strings.HasPrefix(string(b), "query_id,document_id,relevance\r\nqA,d01,2\r\n") {
+	if !strings.HasPrefix(string(b), "query_id,document_id,relevance_grade\r\nqA,d01,2\r\n") {
 		t.Errorf("qrels_before.csv:\n%s", b)
 	}
 	// The native export brings the pairs and every label back.

@@ -45,7 +45,7 @@ func TestQueriesAndDocumentsPublish(t *testing.T) {
 	csvDir := filepath.Join(t.TempDir(), "csv")
 	export(t, s, Options{Format: "csv", Out: csvDir, Annotator: "jo"})
 	q, _ := os.ReadFile(filepath.Join(csvDir, "queries.csv"))
-	if !strings.HasPrefix(string(q), "id,source,text,persona,jurisdiction,issue,seed_doc,seed_group,annotator,query_validity\r\n") ||
+	if !strings.HasPrefix(string(q), "id,source,text,query_persona,jurisdiction,issue,seed_doc,seed_group,annotator,query_validity\r\n") ||
 		!strings.Contains(string(q), "q-1,,Can my landlord evict me without notice?,lay,ON,tenancy,doc-1,g1,jo,valid\r\n") {
 		t.Errorf("queries.csv:\n%s", q)
 	}

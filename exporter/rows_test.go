@@ -286,7 +286,7 @@ func mustLine(t *testing.T, path string) []byte {
 }
 
 // Without predictions the predictions key is null on every row and declared
-// as null; a text claim has a null triplet.
+// as a string; a text claim has a null triplet.
 func TestRowsWithoutPredictions(t *testing.T) {
 	s := openStore(t)
 	data := `{"id":"q1","source":"GDPR","question":"Q?","answer":"A.","contexts":[{"id":"p1","text":"P"}],"claims":[{"text":"A sub-sentence claim."},{"triplet":["s","p","o"]}],"labels":{"jo":{"question_validity":"valid","persona":"Odd \"one\" \\ é\n"}}}` + "\n"
@@ -296,8 +296,15 @@ func TestRowsWithoutPredictions(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "ds")
 	export(t, s, Options{Out: out})
 	_, card := readCard(t, out)
-	if !strings.Contains(card, "  - name: \"predictions\"\n    dtype: \"null\"\n") {
-		t.Error("predictions not declared null")
+	// Declared a string (always null): one type in Parquet and JSON alike.
+	if !strings.Contains(card, "  - name: \"predictions\"\n    dtype: string\n") {
+		t.Error("predictions not declared string")
+	}
+	// The persona outside the schema makes that column a plain string;
+	// the in-schema question_validity stays a class_label.
+	if !strings.Contains(card, "  - name: \"persona\"\n    dtype: string\n") ||
+		!strings.Contains(card, "  - name: \"question_validity\"\n    dtype:\n      class_label:\n        names:\n          '0': \"valid\"\n          '1': \"invalid\"\n") {
+		t.Errorf("label features:\n%s", card)
 	}
 	// A value outside the schema is kept verbatim, escapes and all.
 	if qa := byID(checkRows(t, filepath.Join(out, "data/qa/test.jsonl"), "qa", false)); str(qa["q1"]["persona"]) != "Odd \"one\" \\ é" { // the trailing newline was trimmed on import

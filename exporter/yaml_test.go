@@ -65,6 +65,9 @@ func yMap(ls []yline, indent int) (any, []yline, error) {
 		l := ls[0]
 		ls = ls[1:]
 		k, v, ok := strings.Cut(l.text, ":")
+		if len(k) > 2 && k[0] == '\'' && k[len(k)-1] == '\'' { // a single-quoted key ('0': a class name)
+			k = k[1 : len(k)-1]
+		}
 		if !ok || strings.ContainsAny(k, `"'`) {
 			return nil, nil, fmt.Errorf("line %d: want key: value, got %q", l.n, l.text)
 		}

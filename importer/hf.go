@@ -2,17 +2,21 @@ package importer
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
 
-// The Hugging Face folder of `annotate export --format hf`: data/qa/*.jsonl
-// and data/claims/*.jsonl (one file per split; every split is read), one row
-// per QA pair or claim with the labels of one label set as columns (see
-// exporter/rows.go). Reading one back gives the same items, the predictions,
+// The Hugging Face folder of `annotate export --format hf`: data/<config>/
+// <split>.parquet or .jsonl (every split is read), one row per item (per
+// judgment for relevance) with the labels of one label set as columns (see
+// exporter/rows.go); hf_kinds.go reads the configs beyond qa and claims. Reading one back gives the same items, the predictions,
 // the annotator-added claims (with the claim_added label of who added them)
 // and that label set's labels; importing the exports of several annotators
 // gives all of theirs. Columns that only repeat something (the pair's text on
@@ -23,27 +27,66 @@ import (
 // annotator of this name when none is given.
 const AdjudicatedName = "adjudicated"
 
-// hfFiles returns the data files of an exported hf folder, qa before claims,
-// or nil when dir is not one.
+// hfConfigs are the configs of an export, in the order they are read; the
+// qrels configs are derived from relevance (the gold set is its rows of
+// annotator "gold") and are read past.
+var hfConfigs = []string{"qa", "claims", "queries", "documents", "relevance", "answers", "gen_answers", "gen_claims"}
+
+var hfDerived = map[string]bool{"qrels_before": true, "qrels_after": true}
+
+// hfFiles returns the data files of an exported hf folder (Parquet or JSON
+// Lines, every split), config by config, or nil when dir is not one. A
+// config folder it does not know is an error, not something skipped.
 func hfFiles(dir string) ([]string, error) {
+	dirs, err := os.ReadDir(filepath.Join(dir, "data"))
+	if err != nil || len(dirs) == 0 {
+		return nil, nil
+	}
+	known := map[string]bool{}
+	for _, c := range hfConfigs {
+		known[c] = true
+	}
 	var out []string
-	for _, config := range []string{"qa", "claims"} {
-		names, err := filepath.Glob(filepath.Join(dir, "data", config, "*.jsonl"))
-		if err != nil {
-			return nil, err
+	for _, d := range dirs {
+		if d.IsDir() && !known[d.Name()] && !hfDerived[d.Name()] {
+			return nil, fmt.Errorf("%s: unknown config %q (an annotate export has %s; qrels_before and qrels_after are derived)",
+				filepath.Join(dir, "data", d.Name()), d.Name(), strings.Join(hfConfigs, ", "))
 		}
-		sort.Strings(names)
-		out = append(out, names...)
+	}
+	for _, config := range hfConfigs {
+		for _, ext := range []string{"*.parquet", "*.jsonl"} {
+			names, err := filepath.Glob(filepath.Join(dir, "data", config, ext))
+			if err != nil {
+				return nil, err
+			}
+			sort.Strings(names)
+			out = append(out, names...)
+		}
 	}
 	return out, nil
 }
 
-// parseHF reads one data file of an exported hf folder: QA pair rows under
-// data/qa, claim rows under data/claims.
+// parseHF reads one data file of an exported hf folder, the config named
+// by its folder: QA pair rows under data/qa, claim rows under data/claims,
+// the other kinds' rows (hf_kinds.go) under theirs.
 func parseHF(f *fileData, t *textReader) error {
-	row := f.hfClaim
-	if filepath.Base(filepath.Dir(f.name)) == "qa" {
+	config := filepath.Base(filepath.Dir(f.name))
+	var row func(*rec) error
+	switch config {
+	case "qa":
 		row = f.hfPair
+	case "claims":
+		row = f.hfClaim
+	default:
+		k, ok := hfKinds[config]
+		if !ok {
+			return fileLoc(f.name).errf("", "unknown config %q", config)
+		}
+		seen := map[string]bool{} // relevance: one row per judgment, several per pair
+		row = func(r *rec) error { return f.hfKindRow(k, r, seen) }
+	}
+	if strings.HasSuffix(f.name, ".parquet") {
+		return f.eachParquetRow(func(at loc, m map[string]json.RawMessage) error { return row(newRec(at, "", m)) })
 	}
 	return t.eachLine(func(at loc, line []byte) error {
 		m, err := object(at, line)
@@ -140,8 +183,9 @@ func (f *fileData) hfLabels(r *rec, item string, k schema.Kind, fields []string)
 	if who == "" {
 		who = f.opt.Annotator
 	}
+	r.get("notes")
 	for _, name := range fields {
-		v, err := r.str(name)
+		v, err := hfLabelValue(r, name)
 		if err != nil {
 			return err
 		}
@@ -167,4 +211,18 @@ func fieldNames(k schema.Kind) []string {
 		out = append(out, fd.Name)
 	}
 	return out
+}
+
+// hfLabelValue reads a label column: a string, a list (a multi-valued
+// field) or an integer (relevance_grade), "" when null.
+func hfLabelValue(r *rec, name string) (string, error) {
+	if raw := r.m[name]; len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		var n int64
+		if json.Unmarshal(raw, &n) != nil {
+			return "", r.errf(name, "want a label value, got %s", kind(raw))
+		}
+		r.get(name)
+		return strconv.FormatInt(n, 10), nil
+	}
+	return r.labelValue(name)
 }

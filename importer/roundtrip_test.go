@@ -36,7 +36,8 @@ func TestOwnExportReimportsUnchanged(t *testing.T) {
 		`"generation_model":"gpt-4","predictions":{"refchecker":"Neutral"},"claims":[{"triplet":["a","b","c"],"origin":"extracted"}]}`+"\n")
 	mustImport(t, s, []string{extra}, Options{})
 	for _, o := range []exporter.Options{
-		{Format: "hf", Out: filepath.Join(dir, "hf"), Annotator: "jo"},
+		{Format: "hf", Out: filepath.Join(dir, "hf"), Annotator: "jo"}, // Parquet data files
+		{Format: "hf", Out: filepath.Join(dir, "hfjsonl"), Annotator: "jo", DataFormat: exporter.DataJSONL},
 		{Format: "jsonl", LabelsOnly: true, Out: filepath.Join(dir, "native")},
 		{Format: "jsonl", Out: filepath.Join(dir, "jsonl")},
 	} {
@@ -47,7 +48,7 @@ func TestOwnExportReimportsUnchanged(t *testing.T) {
 	s.Close()
 	before := fileHash(t, db)
 
-	for _, folder := range []string{"hf", "native", "jsonl"} {
+	for _, folder := range []string{"hf", "hfjsonl", "native", "jsonl"} {
 		s, err := store.Open(db)
 		if err != nil {
 			t.Fatal(err)
@@ -70,7 +71,7 @@ func TestOwnExportReimportsUnchanged(t *testing.T) {
 	}
 
 	// A changed claim row is still a change, named by the row's own field.
-	rows := filepath.Join(dir, "hf", "data", "claims", "test.jsonl")
+	rows := filepath.Join(dir, "hfjsonl", "data", "claims", "test.jsonl")
 	b, err := os.ReadFile(rows)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +82,7 @@ func TestOwnExportReimportsUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	_, err = Import(s, []string{filepath.Join(dir, "hf")}, Options{})
+	_, err = Import(s, []string{filepath.Join(dir, "hfjsonl")}, Options{})
 	if err == nil || !strings.Contains(err.Error(), rows+`:1: field "id": item "gdpr-001-c1" is already in the database with different content`) {
 		t.Fatalf("changed row: %v", err)
 	}

@@ -23,10 +23,27 @@ func init() {
 			Long: `export writes the database into a new folder DIR.
 
 --format hf (default): a Hugging Face dataset folder that
-datasets.load_dataset(DIR, "qa") and load_dataset(DIR, "claims") load as is:
-README.md (the dataset card: YAML header, statistics, label distributions,
-metrics, agreement, protocol, field descriptions), data/qa/SPLIT.jsonl and
-data/claims/SPLIT.jsonl. Every row has the same keys; null means no label.
+datasets.load_dataset(DIR, CONFIG) loads as is: README.md (the dataset card:
+YAML header with each config's data files, features and split sizes, then
+statistics, label distributions, metrics, agreement, protocol, field
+descriptions) and data/CONFIG/SPLIT.parquet (--data-format jsonl: .jsonl),
+one config per kind of item the database holds:
+  qa            QA pairs with their contexts and the label set's labels
+  claims        the claims of the answers, with system predictions
+  queries       legal questions (CanLegalRAGBench)
+  documents     cases and statutes, with their chunks (ids and byte spans)
+  relevance     every relevance judgment: the gold set's (annotator gold),
+                each expert's, the adjudicated ones
+  qrels_before  the gold set as qrels (query_id, document_id, relevance_grade)
+  qrels_after   the gold set plus what the label set judged relevant
+  answers       answer tasks: the query, the lead's review, the gold answer
+  gen_answers   the systems' generated answers
+  gen_claims    their atomic claims, the judges' verdicts, the experts' labels
+A config with no rows is left out. Every row has the same keys; null means
+no label. Closed-value label columns are class_label features: Parquet
+stores the code (the value's index in the card's names), JSON Lines the
+name. "annotate import DIR" reads every config back (qrels_* are derived
+from relevance and read past).
 
 --format jsonl: a lossless backup, backup.json (the manifest) and
 tables/TABLE.jsonl, every row of every table (label events with their times,
@@ -104,6 +121,7 @@ interrupted export leaves nothing half-written.`,
 		f.BoolVar(&o.Adjudicated, "adjudicated", false, "export the adjudicated labels (jsonl: only those)")
 		f.BoolVar(&o.LabelsOnly, "labels-only", false, "jsonl: the native items.jsonl and labels.jsonl instead of the backup")
 		f.BoolVar(&o.WithNotes, "with-notes", false, "hf, csv: add the annotators' notes")
+		f.StringVar(&o.DataFormat, "data-format", "", "hf: data files as parquet (default) or jsonl")
 		cmd.MarkFlagRequired("out")
 		return cmd
 	})

@@ -71,7 +71,7 @@ func TestExportCommand(t *testing.T) {
 	if stderr != "" {
 		t.Errorf("stderr %q", stderr)
 	}
-	for _, f := range []string{"README.md", "data/qa/test.jsonl", "data/claims/test.jsonl"} {
+	for _, f := range []string{"README.md", "data/qa/test.parquet", "data/claims/test.parquet"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
@@ -81,7 +81,7 @@ func TestExportCommand(t *testing.T) {
 	if _, _, err := cli(t, "--db", db, "export", "--out", dir, "--split", "validation"); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("want a refusal naming --force, got %v", err)
 	}
-	out, _, err = cli(t, "--db", db, "export", "--json", "--out", dir, "--force", "--split", "validation", "--license", "mit", "--name", "Mine")
+	out, _, err = cli(t, "--db", db, "export", "--json", "--out", dir, "--force", "--split", "validation", "--license", "mit", "--name", "Mine", "--data-format", "jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestExportCommand(t *testing.T) {
 		!strings.Contains(string(card), "# Mine\n") {
 		t.Error("card does not reflect --license, --split, --name")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "data/qa/test.jsonl")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, "data/qa/test.parquet")); err == nil {
 		t.Error("--force kept the old split's file")
 	}
 	// The card's contact: --contact, else the --as name.
@@ -126,6 +126,8 @@ func TestExportCommand(t *testing.T) {
 		{"export"},
 		{"export", "--out", dir + "2", "--format", "parquet"},
 		{"export", "--out", dir + "2", "--split", "my-split"},
+		{"export", "--out", dir + "2", "--data-format", "csv"},
+		{"export", "--out", dir + "2", "--format", "jsonl", "--data-format", "jsonl"},
 		{"export", "--out", dir + "2", "--annotator", "jo", "--adjudicated"},
 		{"export", "--out", dir + "2", "--annotator", "nobody"},
 		{"export", "--out", dir + "2", "--name", "Mine\n# injected"},

@@ -233,7 +233,7 @@ func TestReviewThenAdjudicatedMetrics(t *testing.T) {
 		t.Errorf("stats --adjudicated: valid %d entailment %v, want 20 %v", st.All.ValidClaims, st.All.Entailment, wantEnt)
 	}
 	dir := filepath.Join(t.TempDir(), "hf")
-	if _, code := rvRun(t, "--db", db, "export", "--adjudicated", "--out", dir); code != 0 {
+	if _, code := rvRun(t, "--db", db, "export", "--adjudicated", "--data-format", "jsonl", "--out", dir); code != 0 {
 		t.Fatalf("export --adjudicated: exit %d", code)
 	}
 	rows, err := os.ReadFile(filepath.Join(dir, "data", "claims", "test.jsonl"))

@@ -1,0 +1,180 @@
+package exporter
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/annotate-dev/annotate/demo"
+	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// fullDemo is the demo (GDPR/civil QA pairs with jo's and sam's labels and
+// two adjudications) plus the CanLegalRAGBench demo set (queries,
+// documents with chunks, runs, graded gold qrels, answer tasks, generated
+// answers and claims with judge verdicts) with relevance and generated
+// claim judgments by jo and sam.
+func fullDemo(t *testing.T) *store.Store {
+	t.Helper()
+	s := demoStore(t)
+	for _, f := range demo.Files()[1:] {
+		if _, err := importer.ImportReader(s, f.Name, f.Data, importer.Options{Format: f.Format}); err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+	}
+	if err := demo.Setup(s); err != nil {
+		t.Fatal(err)
+	}
+	l := &labeler{t: t, s: s, session: map[string]int64{}}
+	l.set("jo", "ca-q01/ca-d01", schema.Relevance, schema.Relevant)
+	l.set("jo", "ca-q02/ca-d02", schema.Relevance, schema.NotRelevant, schema.IrrelevanceReason, "different_issue")
+	l.set("sam", "ca-q01/ca-d01", schema.Relevance, schema.NotRelevant, schema.IrrelevanceReason, "reversed_roles")
+	l.set("jo", "gen-a-1-c1", schema.AccuracySupport, "supported", schema.Grounded, "grounded")
+	l.set("sam", "gen-a-1-c1", schema.AccuracySupport, "not_supported", schema.Grounded, "grounded")
+	return s
+}
+
+// reports is what the reports say of a database, as their JSON: stats and
+// gen for jo and sam, ir for jo, agreement.
+func reports(t *testing.T, s *store.Store) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	put := func(name string, v any, err error) {
+		if err != nil {
+			out[name] = "error: " + err.Error()
+			return
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The hf folder publishes the labels that count: a label no longer
+		// asked (the persona of a question judged invalid later) is not in
+		// it, so the reports' not_asked tallies are left out of the
+		// comparison (the native jsonl backup keeps them).
+		var m any
+		json.Unmarshal(b, &m)
+		b, _ = json.Marshal(dropKey(m, "not_asked"))
+		out[name] = string(b)
+	}
+	for _, who := range []string{"jo", "sam"} {
+		sel := report.Selection{Annotator: who}
+		st, err := report.Stats(s, sel)
+		put("stats "+who, st, err)
+		g, err := report.Gen(s, report.GenOptions{Selection: sel})
+		put("gen "+who, g, err)
+	}
+	ir, err := report.IR(s, report.IROptions{K: 10, Selection: report.Selection{Annotator: "jo"}})
+	put("ir jo", ir, err)
+	ag, err := report.Agreement(s, report.AgreementOptions{})
+	put("agreement", ag, err)
+	return out
+}
+
+// Re-importing the hf folders of jo and sam (Parquet, then JSON Lines)
+// into an empty database gives back every config: the reports' JSON is the
+// same before and after.
+func TestHFReimportRestoresEveryConfig(t *testing.T) {
+	s := fullDemo(t)
+	want := reports(t, s)
+	for _, format := range []string{DataParquet, DataJSONL} {
+		t.Run(format, func(t *testing.T) {
+			var dirs []string
+			for _, who := range []string{"jo", "sam"} {
+				dir := filepath.Join(t.TempDir(), who)
+				export(t, s, Options{Out: dir, Annotator: who, DataFormat: format})
+				dirs = append(dirs, dir)
+			}
+			back := openStore(t)
+			if _, err := importer.Import(back, dirs, importer.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			// Retrieval runs are system output and the relevance pool a
+			// lead's batch, neither part of the dataset: the run file is
+			// imported again and the pool cut again (demo.Setup), and the
+			// reports then work on the items, chunks and labels read back
+			// from the folders.
+			for _, f := range demo.Files() {
+				if f.Format == importer.FormatTRECRun {
+					if _, err := importer.ImportReader(back, f.Name, f.Data, importer.Options{Format: f.Format}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := demo.Setup(back); err != nil {
+				t.Fatal(err)
+			}
+			got := reports(t, back)
+			for name, w := range want {
+				if g := got[name]; g != w {
+					i := 0
+					for i < len(g) && i < len(w) && g[i] == w[i] {
+						i++
+					}
+					from := max(0, i-300)
+					t.Errorf("%s after re-import, from byte %d:\n got …%s\nwant …%s", name, from, g[from:min(len(g), i+200)], w[from:min(len(w), i+200)])
+				}
+			}
+		})
+	}
+}
+
+func dropKey(v any, key string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		delete(x, key)
+		for k, e := range x {
+			x[k] = dropKey(e, key)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = dropKey(e, key)
+		}
+	}
+	return v
+}
+
+// A bad row of a config beyond qa and claims is refused with its file,
+// line and field, and an unknown config folder is refused, not skipped;
+// neither changes the database.
+func TestHFReimportRefusesBadRows(t *testing.T) {
+	s := fullDemo(t)
+	dir := filepath.Join(t.TempDir(), "jo")
+	export(t, s, Options{Out: dir, Annotator: "jo", DataFormat: DataJSONL})
+	docs := filepath.Join(dir, "data", "documents", "test.jsonl")
+	b, err := os.ReadFile(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	span := regexp.MustCompile(`"chunk_spans":\["[0-9]+-[0-9]+"`)
+	bad := 0
+	for bad < len(lines) && !span.MatchString(lines[bad]) {
+		bad++
+	}
+	if bad == len(lines) {
+		t.Fatal("no document with chunks")
+	}
+	lines[bad] = span.ReplaceAllString(lines[bad], `"chunk_spans":["ten-20"`)
+	os.WriteFile(docs, []byte(strings.Join(lines, "")), 0o644)
+	back := openStore(t)
+	_, err = importer.Import(back, []string{dir}, importer.Options{})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf(`%s:%d: field "chunk_spans[0]": want start-end byte offsets, got "ten-20"`, docs, bad+1)) {
+		t.Errorf("bad span: %v", err)
+	}
+	if ref, err := back.Resolve("ca-q01"); err == nil {
+		t.Errorf("a refused import wrote query ca-q01 (%v)", ref)
+	}
+	os.WriteFile(docs, b, 0o644)
+	os.MkdirAll(filepath.Join(dir, "data", "extras"), 0o755)
+	if _, err := importer.Import(back, []string{dir}, importer.Options{}); err == nil || !strings.Contains(err.Error(), `unknown config "extras"`) {
+		t.Errorf("unknown config: %v", err)
+	}
+}

@@ -1,0 +1,253 @@
+package importer
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/parquet-go/parquet-go"
+)
+
+// The configs of an hf export beyond qa and claims. Each row becomes the
+// native line of its kind (kinds.go parses it as any native line: ids,
+// dedupe, waiting for the query or document it needs) and the labels of
+// its annotator column. Columns that only repeat what another config holds
+// (a query's text on an answer row, a generated claim's system) are read
+// past, and so are the lead's review columns of answers (review,
+// review_reason, gold_answer_accepted, gold_citations: who reviewed is not
+// in the row).
+
+// hfKind is how the rows of one config are read.
+type hfKind struct {
+	kind schema.Kind
+	// native maps a column to the key of the native line; "" reads the
+	// column past. Columns not listed keep their name.
+	native map[string]string
+	// labels are the columns read as labels of the row's annotator.
+	labels []string
+	// convert rewrites what the native line needs in another shape.
+	convert func(r *rec, out map[string]any) error
+}
+
+var hfKinds = map[string]hfKind{
+	"queries": {kind: schema.KindQuery, native: map[string]string{"query_persona": "persona"}},
+	"documents": {kind: schema.KindDocument, native: map[string]string{"chunk_ids": "", "chunk_spans": ""},
+		convert: hfChunks},
+	"relevance": {kind: schema.KindRelevance, native: map[string]string{"query_id": "query", "document_id": "document"},
+		labels: []string{schema.Relevance, schema.IrrelevanceReason, schema.RelevanceGrade}},
+	"answers": {kind: schema.KindAnswerTask, native: map[string]string{"query": "", "query_id": "query", "query_persona": "",
+		"jurisdiction": "", "review": "", "review_reason": "", "gold_answer_accepted": "", "gold_citations": ""}},
+	"gen_answers": {kind: schema.KindGenAnswer, native: map[string]string{"query_id": "query"}},
+	"gen_claims": {kind: schema.KindGenClaim, native: map[string]string{"answer_id": "answer", "query_id": "", "system": "",
+		"condition": "", "verdicts": ""}, convert: hfVerdicts},
+}
+
+// hfKindRow reads one row of a kind's config.
+func (f *fileData) hfKindRow(k hfKind, r *rec, seen map[string]bool) error {
+	labels := k.labels
+	if labels == nil {
+		labels = fieldNames(k.kind)
+	}
+	skip := map[string]bool{"annotator": true, "notes": true}
+	for _, l := range labels {
+		skip[l] = true
+	}
+	out := map[string]any{"kind": string(k.kind)}
+	for key, raw := range r.m {
+		if skip[key] {
+			continue
+		}
+		name, renamed := k.native[key]
+		if renamed && name == "" {
+			r.get(key)
+			continue
+		}
+		if !renamed {
+			name = key
+		}
+		r.get(key)
+		// Empty and null mean "not recorded", as a native line leaves
+		// the key out.
+		if s := string(raw); s == "null" || s == `""` {
+			continue
+		}
+		out[name] = raw
+	}
+	if k.convert != nil {
+		if err := k.convert(r, out); err != nil {
+			return err
+		}
+	}
+	line, err := json.Marshal(out)
+	if err != nil {
+		return r.errf("", "cannot rewrite the row: %v", err)
+	}
+	m, err := object(r.at, line)
+	if err != nil {
+		return err
+	}
+	id, err := r.str("id")
+	if err != nil {
+		return err
+	}
+	if k.kind == schema.KindRelevance {
+		var q, d string
+		json.Unmarshal(m["query"], &q)
+		json.Unmarshal(m["document"], &d)
+		id = store.RelevanceID(q, d)
+	}
+	if !seen[id] {
+		seen[id] = true
+		if err := f.nativeItem(nativeKinds[string(k.kind)], newRec(r.at, "", m), line); err != nil {
+			return err
+		}
+	}
+	return f.hfLabels(r, id, k.kind, labels)
+}
+
+// hfChunks rebuilds a document's chunks from chunk_ids and chunk_spans.
+func hfChunks(r *rec, out map[string]any) error {
+	var ids, spans []string
+	if raw := r.m["chunk_ids"]; raw != nil && json.Unmarshal(raw, &ids) != nil {
+		return r.errf("chunk_ids", "want a list of strings, got %s", kind(raw))
+	}
+	if raw := r.m["chunk_spans"]; raw != nil && json.Unmarshal(raw, &spans) != nil {
+		return r.errf("chunk_spans", "want a list of strings, got %s", kind(raw))
+	}
+	if len(ids) != len(spans) {
+		return r.errf("chunk_spans", "%d spans for %d chunk_ids", len(spans), len(ids))
+	}
+	var chunks []map[string]any
+	for i, id := range ids {
+		a, b, ok := strings.Cut(spans[i], "-")
+		start, err1 := strconv.Atoi(a)
+		end, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil {
+			return r.errf("chunk_spans["+strconv.Itoa(i)+"]", "want start-end byte offsets, got %q", spans[i])
+		}
+		chunks = append(chunks, map[string]any{"id": id, "start": start, "end": end})
+	}
+	if len(chunks) > 0 {
+		out["chunks"] = chunks
+	}
+	return nil
+}
+
+// hfVerdicts rebuilds a generated claim's predictions from its verdicts
+// ("system/field=value").
+func hfVerdicts(r *rec, out map[string]any) error {
+	var vs []string
+	if raw := r.m["verdicts"]; raw != nil && json.Unmarshal(raw, &vs) != nil {
+		return r.errf("verdicts", "want a list of strings, got %s", kind(raw))
+	}
+	p := map[string]map[string]string{}
+	for i, v := range vs {
+		sys, rest, ok1 := strings.Cut(v, "/")
+		field, value, ok2 := strings.Cut(rest, "=")
+		if !ok1 || !ok2 || sys == "" || field == "" {
+			return r.errf("verdicts["+strconv.Itoa(i)+"]", "want system/field=value, got %q", v)
+		}
+		if p[sys] == nil {
+			p[sys] = map[string]string{}
+		}
+		p[sys][field] = value
+	}
+	if len(p) > 0 {
+		out["predictions"] = p
+	}
+	return nil
+}
+
+// eachParquetRow reads a Parquet data file row by row as JSON values,
+// class_label codes turned back into their names (the features of the
+// file's "huggingface" metadata, else the label schema's values).
+func (f *fileData) eachParquetRow(fn func(at loc, m map[string]json.RawMessage) error) error {
+	ra, closeFn, err := openAt(f.in)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	at0 := fileLoc(f.name)
+	pf, err := parquet.OpenFile(countingReaderAt{ra, f.in.prog}, f.in.size, parquet.SkipPageIndex(true), parquet.ReadBufferSize(256<<10))
+	if err != nil {
+		return at0.errf("", "not a readable Parquet file: %v", err)
+	}
+	classes := parquetClasses(pf)
+	rd := parquet.NewReader(pf)
+	defer rd.Close()
+	for n := 1; ; n++ {
+		row := map[string]any{}
+		if err := rd.Read(&row); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return lineLoc(f.name, n).errf("", "cannot read the row: %v", err)
+		}
+		m := make(map[string]json.RawMessage, len(row))
+		for k, v := range row {
+			if cl := classes[k]; cl != nil {
+				if code, ok := asInt(v); ok {
+					if code < 0 || code >= int64(len(cl)) {
+						return lineLoc(f.name, n).errf(k, "class code %d is none of %d classes", code, len(cl))
+					}
+					v = cl[code]
+				}
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				return lineLoc(f.name, n).errf(k, "cannot read the value: %v", err)
+			}
+			m[k] = b
+		}
+		if err := fn(lineLoc(f.name, n), m); err != nil {
+			return err
+		}
+	}
+}
+
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// parquetClasses maps each class_label column to its names.
+func parquetClasses(pf *parquet.File) map[string][]string {
+	out := map[string][]string{}
+	if meta, ok := pf.Lookup("huggingface"); ok {
+		var hf struct {
+			Info struct {
+				Features map[string]json.RawMessage `json:"features"`
+			} `json:"info"`
+		}
+		if json.Unmarshal([]byte(meta), &hf) == nil {
+			for k, v := range hf.Info.Features {
+				var c struct {
+					Names []string `json:"names"`
+					Type  string   `json:"_type"`
+				}
+				if json.Unmarshal(v, &c) == nil && c.Type == "ClassLabel" {
+					out[k] = c.Names
+				}
+			}
+			return out
+		}
+	}
+	// Without the metadata: a label column whose field has closed values
+	// and integer codes is taken as one.
+	for _, c := range pf.Schema().Fields() {
+		if fd, ok := schema.Lookup(c.Name()); ok && !fd.Multi && len(fd.Values) > 0 && c.Name() != schema.RelevanceGrade && c.Leaf() && c.Type().Kind() == parquet.Int64 {
+			out[c.Name()] = fd.Values
+		}
+	}
+	return out
+}
