@@ -166,16 +166,11 @@ func hfVerdicts(r *rec, out map[string]any) error {
 // class_label codes turned back into their names (the features of the
 // file's "huggingface" metadata, else the label schema's values).
 func (f *fileData) eachParquetRow(fn func(at loc, m map[string]json.RawMessage) error) error {
-	ra, closeFn, err := openAt(f.in)
+	pf, closeFn, err := openParquet(f)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	at0 := fileLoc(f.name)
-	pf, err := parquet.OpenFile(countingReaderAt{ra, f.in.prog}, f.in.size, parquet.SkipPageIndex(true), parquet.ReadBufferSize(256<<10))
-	if err != nil {
-		return at0.errf("", "not a readable Parquet file: %v", err)
-	}
 	classes := parquetClasses(pf)
 	rd := parquet.NewReader(pf)
 	defer rd.Close()

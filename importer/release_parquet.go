@@ -142,19 +142,30 @@ func parquetColumns(s *parquet.Schema) []pqColumn {
 
 func clonePath(p []string) []string { return append([]string(nil), p...) }
 
+// openParquet opens the Parquet file of an import (read at random places,
+// its progress counted as it is read); close releases it.
+func openParquet(f *fileData) (pf *parquet.File, close func() error, err error) {
+	ra, closeFn, err := openAt(f.in)
+	if err != nil {
+		return nil, nil, err
+	}
+	pf, err = parquet.OpenFile(countingReaderAt{ra, f.in.prog}, f.in.size, parquet.SkipPageIndex(true), parquet.ReadBufferSize(256<<10))
+	if err != nil {
+		closeFn()
+		return nil, nil, fileLoc(f.name).errf("", "not a readable Parquet file: %v", err)
+	}
+	return pf, closeFn, nil
+}
+
 // parseReleaseDocuments reads documents.parquet (t is not used: Parquet is
 // read at random places).
 func parseReleaseDocuments(f *fileData, _ *textReader) error {
-	ra, closeFn, err := openAt(f.in)
+	pf, closeFn, err := openParquet(f)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	at0 := fileLoc(f.name)
-	pf, err := parquet.OpenFile(countingReaderAt{ra, f.in.prog}, f.in.size, parquet.SkipPageIndex(true), parquet.ReadBufferSize(256<<10))
-	if err != nil {
-		return at0.errf("", "not a readable Parquet file: %v", err)
-	}
 	cols := parquetColumns(pf.Schema())
 	byName := map[string]int{}
 	for i, c := range cols {

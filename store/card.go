@@ -26,7 +26,7 @@ func (t *Tx) NoteFormats(formats []string) error {
 // ImportFormats lists the formats imported so far, in the order first met.
 func (x *ReadTx) ImportFormats() ([]string, error) {
 	var out []string
-	err := cardEach(x.q, `SELECT format FROM import_formats ORDER BY first_at, format`, nil, func(sc func(...any) error) error {
+	err := eachRow(x.q, `SELECT format FROM import_formats ORDER BY first_at, format`, nil, func(sc func(...any) error) error {
 		var f string
 		if err := sc(&f); err != nil {
 			return err
@@ -49,7 +49,7 @@ type KindLanguage struct {
 // "language" key kept with a query or document, else its source's.
 func (x *ReadTx) Languages() ([]KindLanguage, error) {
 	var out []KindLanguage
-	err := cardEach(x.q, `SELECT i.kind, LOWER(TRIM(COALESCE(NULLIF(q.language, ''),
+	err := eachRow(x.q, `SELECT i.kind, LOWER(TRIM(COALESCE(NULLIF(q.language, ''),
 			CASE WHEN json_valid(qu.extra) THEN NULLIF(json_extract(qu.extra, '$.language'), '') END,
 			CASE WHEN json_valid(d.extra) THEN NULLIF(json_extract(d.extra, '$.language'), '') END,
 			NULLIF(s.language, ''), ''))) AS lang, COUNT(*)
@@ -92,7 +92,7 @@ func (x *ReadTx) UndeclaredTexts(kind string, n int) ([]string, error) {
 		return nil, nil
 	}
 	var out []string
-	err := cardEach(x.q, q, []any{n}, func(sc func(...any) error) error {
+	err := eachRow(x.q, q, []any{n}, func(sc func(...any) error) error {
 		var s string
 		if err := sc(&s); err != nil {
 			return err
@@ -101,19 +101,4 @@ func (x *ReadTx) UndeclaredTexts(kind string, n int) ([]string, error) {
 		return nil
 	})
 	return out, err
-}
-
-// cardEach runs fn on each row of a query.
-func cardEach(q querier, query string, args []any, fn func(sc func(...any) error) error) error {
-	rows, err := q.Query(query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows.Scan); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
