@@ -17,8 +17,8 @@ import (
 // card; Table 1, the metrics and the agreement come from package report
 // (cardreport.go), as the commands of the same names print them.
 
-// ActiveTimeRule says how active time is counted, in the words of DESIGN.md
-// and the README; the card and `annotate progress` print it. The screens'
+// ActiveTimeRule says how active time is counted, in the words of
+// docs/metrics.md and the README; the card and `annotate progress` print it. The screens'
 // timer (tui/timer.go) measures it.
 const ActiveTimeRule = "Active time is the sum of the gaps between key presses on an item, each gap counted up to 5 minutes."
 

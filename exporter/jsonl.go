@@ -9,7 +9,7 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// The native formats of DESIGN.md ("Import formats" 1 and 2), written so that
+// The native formats (docs/formats.md: native and labels JSONL), written so that
 // `annotate import DIR` (or the two files) rebuilds the same items and
 // current labels in another database:
 //

@@ -43,7 +43,7 @@ func init() {
 			return each(e, e.snap.RelevanceJudgments(), func(j *store.RelevanceJudgment) error {
 				reason := nullable(j.Reason)
 				if j.Relevance.String == schema.Relevant {
-					reason = nil // not asked: never counted (DESIGN.md)
+					reason = nil // not asked: never counted (docs/metrics.md)
 				}
 				return fn(row{j.Query, j.Document, j.Annotator, nullable(j.Relevance), reason, grade(j.Grade)})
 			})

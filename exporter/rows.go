@@ -74,7 +74,7 @@ var claimBase = []column{
 	{"annotator", tString, false, "whose labels this row carries: an annotator name, or `adjudicated`"},
 }
 
-// fieldDocs says what a label means; the asked-when rule is DESIGN.md's.
+// fieldDocs says what a label means; the asked-when rule is the schema's (docs/metrics.md).
 var fieldDocs = map[string]string{
 	schema.QuestionValidity:    "does the question make sense (domain) and is it understandable (linguistic)",
 	schema.InvalidReason:       "why the question is invalid; only for invalid questions",

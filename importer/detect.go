@@ -42,7 +42,7 @@ var described = map[string]string{
 	FormatRAGChecker: `RAGChecker checking output or input ({"results":[…]} or {"input_data":[{"query_id", "response", "retrieved_context"}]})`,
 }
 
-// Format detection never guesses (DESIGN.md "Import formats"): it reads the
+// Format detection never guesses (docs/formats.md): it reads the
 // first record and names the format whose defining keys that record has.
 // Keys several formats share (query_id and gt_answer are ClaimRAG-LAW's and
 // RAGChecker's; response is RefChecker's and RAGChecker's) decide nothing. A

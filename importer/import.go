@@ -1,4 +1,4 @@
-// Package importer reads the import formats of DESIGN.md ("Import formats")
+// Package importer reads the import formats of docs/formats.md
 // into the store, all files of one invocation in one transaction: any error
 // leaves the database unchanged. Errors name the file, the line (JSONL) or
 // record index (JSON) and the field (see InputError).

@@ -10,8 +10,8 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// Native JSONL lines of generated answers (DESIGN.md "CanLegalRAGBench
-// tasks"), their atomic claims inside with an automatic judge's verdicts:
+// Native JSONL lines of generated answers (docs/formats.md,
+// native), their atomic claims inside with an automatic judge's verdicts:
 // {"kind":"gen_answer","id":…,"query":…,"system":…,"condition":"oracle"|"pipeline",
 //  "answer":…,"documents":[…],"claims":[{"id":…,"text":…,
 //   "predictions":{"judge":{"accuracy_support":…,"grounded":…}},"labels":{…}}]}

@@ -7,7 +7,7 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// Native JSONL lines of queries (DESIGN.md "CanLegalRAGBench tasks"):
+// Native JSONL lines of queries (docs/formats.md, native):
 // {"kind":"query","id":…,"text":…,"persona":"lay"|"professional",
 //  "jurisdiction":"ON","issue":…,"seed_doc":…,"seed_group":…,"labels":{…}}
 

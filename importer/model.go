@@ -94,7 +94,7 @@ func newFile(idx int, in *input, format string, opt Options, out sink) *fileData
 }
 
 // printable refuses an id or a name with a control character, which would
-// reach the terminal through every report (DESIGN.md "Import formats").
+// reach the terminal through every report (docs/formats.md).
 func printable(at loc, field, what, s string) error {
 	for i, r := range s {
 		if unicode.IsControl(r) || isBidiControl(r) || r == '\u2028' || r == '\u2029' {

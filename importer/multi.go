@@ -8,8 +8,8 @@ import (
 )
 
 // labelValue reads a label's value: a string, or, for a multi-valued field
-// (error_category, citations), a JSON array of strings as DESIGN.md has
-// them in label files; the array is passed on as its JSON text, which
+// (error_category, citations), a JSON array of strings as label files
+// hold them (docs/json.md); the array is passed on as its JSON text, which
 // schema.Normalize reads.
 func (r *rec) labelValue(key string) (string, error) {
 	v := r.get(key)

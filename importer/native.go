@@ -10,7 +10,7 @@ import (
 )
 
 // parseNative reads native JSONL: one QA pair per line with its context
-// units, claims, predictions and labels (DESIGN.md "Import formats" 1), or
+// units, claims, predictions and labels (docs/formats.md, native), or
 // an item of another kind when the line says so ("kind":"query", kinds.go).
 func parseNative(f *fileData, t *textReader) error {
 	return t.eachLine(func(at loc, line []byte) error {

@@ -13,7 +13,7 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// TREC run and qrels files (DESIGN.md "CanLegalRAGBench tasks"): plain text,
+// TREC run and qrels files (docs/formats.md, docs/relevance.md): plain text,
 // whitespace-separated columns, one line per result or judgment. Detection
 // never guesses them: they are imported with --format trec-run or --format
 // qrels, and a file that looks like one without --format is refused with

@@ -13,7 +13,7 @@ import (
 )
 
 // activeTimeRule says how active time is counted (one sentence for the
-// card, progress, README and DESIGN.md).
+// card, progress, README and docs/metrics.md).
 const activeTimeRule = exporter.ActiveTimeRule
 
 // defaultSessionLimit is the paper's "at most two hours" per sitting, the

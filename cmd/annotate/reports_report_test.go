@@ -102,7 +102,7 @@ func TestReportCommandsJSON(t *testing.T) {
 		return m
 	}
 
-	// The keys of DESIGN.md's --json shapes.
+	// The keys of the --json shapes (docs/json.md).
 	m := decode("stats", "--annotator", "jo")
 	hasKeys(t, "stats", m, "annotator", "sources.GDPR.qa", "sources.GDPR.qa_valid", "sources.GDPR.persona.citizen",
 		"sources.GDPR.category.general_legal_research", "sources.GDPR.answers_with_claims", "sources.GDPR.claims",
