@@ -19,14 +19,14 @@ import (
 // Version identifies the guidelines in force; every label records it.
 // Format: the date of the change, a dot, and a counter for that day.
 // Change it whenever the meaning of any section changes.
-const Version = "2026-11-30.2"
+const Version = "2026-12-01.1"
 
 //go:embed md/*.md
 var files embed.FS
 
 // fields lists the labelled fields in the order they are asked: the QA pair's
 // fields, then the claim's, then the answer-level missed-claims step, then
-// the relevance judgment's (CanLegalRAGBench).
+// the query's and the relevance judgment's (CanLegalRAGBench).
 var fields = []string{
 	"question_validity",
 	"invalid_reason",
@@ -36,6 +36,7 @@ var fields = []string{
 	"claim_validity",
 	"entailment",
 	"missed_claims",
+	"query_validity",
 	"relevance",
 	"irrelevance_reason",
 	// CanLegalRAGBench: gold answers and their review, generated claims.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // canonical holds the canonical values of each field (the schema, "Label
@@ -18,6 +20,7 @@ var canonical = map[string][]string{
 	"claim_validity":     {"correct", "incorrect"},
 	"entailment":         {"entailment", "neutral", "contradiction"},
 	"missed_claims":      {"missed_claims_checked", "annotator"},
+	"query_validity":     {"valid", "invalid"},
 	"relevance":          {"relevant", "not_relevant"},
 	"irrelevance_reason": {"different_issue", "reversed_roles", "different_posture", "other"},
 	"gold_answer":        {"ctrl+s"},
@@ -37,7 +40,7 @@ var notPicked = map[string]bool{"missed_claims": true, "gold_answer": true, "cit
 
 func TestFieldsOrder(t *testing.T) {
 	want := []string{"question_validity", "invalid_reason", "category", "persona",
-		"answer_correctness", "claim_validity", "entailment", "missed_claims", "relevance", "irrelevance_reason",
+		"answer_correctness", "claim_validity", "entailment", "missed_claims", "query_validity", "relevance", "irrelevance_reason",
 		"gold_answer", "citations", "answer_review", "reject_reason", "accuracy_support", "grounded", "error_category"}
 	if got := Fields(); !slices.Equal(got, want) {
 		t.Fatalf("Fields() = %v, want %v", got, want)
@@ -106,7 +109,7 @@ func TestSections(t *testing.T) {
 // TestKeys checks that each section says which key picks each value: 1..n in
 // table order, and y/n on the two-way fields.
 func TestKeys(t *testing.T) {
-	twoWay := map[string]bool{"question_validity": true, "claim_validity": true, "relevance": true, "answer_review": true, "accuracy_support": true, "grounded": true}
+	twoWay := map[string]bool{"question_validity": true, "query_validity": true, "claim_validity": true, "relevance": true, "answer_review": true, "accuracy_support": true, "grounded": true}
 	for f, values := range canonical {
 		if notPicked[f] {
 			continue
@@ -197,4 +200,14 @@ func looksFrench(s string) bool {
 		}
 	}
 	return n >= 4
+}
+
+// TestEveryFieldHasGuidelines: every labelled field of every kind in the
+// schema has its section, so `?` never finds nothing on a screen.
+func TestEveryFieldHasGuidelines(t *testing.T) {
+	for _, f := range schema.FieldNames() {
+		if _, err := Section(f); err != nil {
+			t.Errorf("field %s of the schema: %v", f, err)
+		}
+	}
 }
