@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,6 +109,14 @@ func reports(t *testing.T, s *store.Store) map[string]string {
 	put("ir jo canlegalragbench", clrb, err)
 	ag, err := report.Agreement(s, report.AgreementOptions{})
 	put("agreement", ag, err)
+	// The run storage itself: each (run, query)'s ranking with its best
+	// scores, and the chunk-level list with its chunk ids (the relevance
+	// screen jumps to those; no report reads them).
+	var lists []store.RunExport
+	err = s.Read(func(rx *store.ReadTx) error {
+		return rx.EachRunExport(func(l store.RunExport) error { lists = append(lists, l); return nil })
+	})
+	put("run lists", lists, err)
 	return out
 }
 
@@ -206,6 +215,57 @@ func TestHFReimportRefusesBadRows(t *testing.T) {
 		t.Errorf("a refused import wrote query ca-q01 (%v)", ref)
 	}
 	os.WriteFile(docs, b, 0o644)
+
+	// The runs config: a bad row is refused with its file, row and field
+	// (WriteRuns' errors too: a chunk no document has), and the database
+	// keeps no run, no query.
+	runs := filepath.Join(dir, "data", "runs", "test.jsonl")
+	rb, err := os.ReadFile(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl := strings.SplitAfter(string(rb), "\n")
+	const row = 5 // {"run":"bm25l","query_id":"ca-q01","rank":5,"document_id":"ca-d09","chunk_id":"ca-d09#held","score":23.2}
+	if !strings.Contains(rl[row-1], `"rank":5,"document_id":"ca-d09","chunk_id":"ca-d09#held","score":23.2}`) {
+		t.Fatalf("row %d of the runs config: %s", row, rl[row-1])
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`"score":23.2`, `"score":"high"`, `field "score": want a finite number or null, got "high"`},
+		{`"rank":5`, `"rank":-1`, `field "rank": want an integer from 0, got -1`},
+		{`"rank":5`, `"rank":0`, `field "rank": 0 is a query the run retrieved nothing for: document_id, chunk_id and score must be null`},
+		{`"document_id":"ca-d09",`, `"document_id":null,`, `field "document_id": missing (required from rank 1)`},
+		{`"run":"bm25l",`, ``, `field "run": missing (required)`},
+		{`"ca-d09#held"`, `"ca-d09#nowhere"`, `field "chunk_id": unknown document or chunk "ca-d09#nowhere"`},
+		{`"query_id":"ca-q01"`, `"query_id":"ca-q99"`, `field "query_id": unknown query "ca-q99"`},
+	} {
+		lines := slices.Clone(rl)
+		lines[row-1] = strings.Replace(lines[row-1], c.from, c.to, 1)
+		os.WriteFile(runs, []byte(strings.Join(lines, "")), 0o644)
+		_, err := importer.Import(back, []string{dir}, importer.Options{})
+		if want := fmt.Sprintf("%s:%d: %s", runs, row, c.want); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v\nwant %s", c.to, err, want)
+		}
+		if ref, err := back.Resolve("ca-q01"); err == nil {
+			t.Errorf("%s: a refused import wrote query ca-q01 (%v)", c.to, ref)
+		}
+		var n int
+		back.Read(func(rx *store.ReadTx) error { ri, err := rx.Runs(); n = len(ri); return err })
+		if n != 0 {
+			t.Errorf("%s: a refused import wrote %d runs", c.to, n)
+		}
+	}
+	os.WriteFile(runs, rb, 0o644)
+	// Two folders with the same run, differing: refused, naming both.
+	other := filepath.Join(t.TempDir(), "sam")
+	export(t, s, Options{Out: other, Annotator: "sam", DataFormat: DataJSONL})
+	otherRuns := filepath.Join(other, "data", "runs", "test.jsonl")
+	ob, _ := os.ReadFile(otherRuns)
+	os.WriteFile(otherRuns, []byte(strings.Replace(string(ob), `"score":23.2}`, `"score":23.3}`, 1)), 0o644)
+	_, err = importer.Import(back, []string{dir, other}, importer.Options{})
+	if want := fmt.Sprintf(`%s:1: field "run": run "bm25l" differs from the one in %s:1`, otherRuns, runs); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("runs that differ: %v\nwant %s", err, want)
+	}
+	os.WriteFile(otherRuns, ob, 0o644)
 	os.MkdirAll(filepath.Join(dir, "data", "extras"), 0o755)
 	if _, err := importer.Import(back, []string{dir}, importer.Options{}); err == nil || !strings.Contains(err.Error(), `unknown config "extras"`) {
 		t.Errorf("unknown config: %v", err)

@@ -120,7 +120,11 @@ func (h *hfRunsFile) row(r *rec) error {
 			}
 		} else {
 			h.w.runs[run] = runSeen{h.f.idx, at.line}
-			h.w.tx.SetRunFields(run, hfRunFields)
+			fields := hfRunFields
+			if chunk != "" { // a run names chunks (or documents) throughout
+				fields.Doc = "chunk_id"
+			}
+			h.w.tx.SetRunFields(run, fields)
 			h.staged[run] = true
 		}
 		sum = sha256.New()
