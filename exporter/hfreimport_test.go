@@ -266,6 +266,41 @@ func TestHFReimportRefusesBadRows(t *testing.T) {
 		t.Errorf("runs that differ: %v\nwant %s", err, want)
 	}
 	os.WriteFile(otherRuns, ob, 0o644)
+
+	// The lead's review of an answer task: what it restores must be whole.
+	answers := filepath.Join(dir, "data", "answers", "test.jsonl")
+	ab, err := os.ReadFile(answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	al := strings.SplitAfter(string(ab), "\n")
+	arow := slices.IndexFunc(al, func(l string) bool { return strings.Contains(l, `"id":"ca-q01/answer"`) }) + 1
+	accepted := `"review":"accept","review_reason":null,"reviewed_by":"lead","gold_answer_accepted":"The landlord must give 24 hours' written notice."`
+	if arow == 0 || !strings.Contains(al[arow-1], accepted) {
+		t.Fatalf("no accepted review of ca-q01 in %s", answers)
+	}
+	for _, c := range []struct{ to, want string }{
+		{`"review":"accept","review_reason":null,"reviewed_by":"lead","gold_answer_accepted":null`,
+			`field "gold_answer_accepted": missing: an accepted answer is the gold answer`},
+		{`"review":"reject","review_reason":null,"reviewed_by":"lead","gold_answer_accepted":null`,
+			`field "review_reason": missing: a rejection gives its reason`},
+		{`"review":null,"review_reason":null,"reviewed_by":"lead","gold_answer_accepted":null`,
+			`field "reviewed_by": "lead" reviewed nothing: review is null`},
+		{`"review":"maybe","review_reason":null,"reviewed_by":"lead","gold_answer_accepted":"x"`,
+			`field "review": want accept or reject, got "maybe"`},
+	} {
+		lines := slices.Clone(al)
+		lines[arow-1] = strings.Replace(lines[arow-1], accepted, c.to, 1)
+		os.WriteFile(answers, []byte(strings.Join(lines, "")), 0o644)
+		_, err := importer.Import(back, []string{dir}, importer.Options{})
+		if want := fmt.Sprintf("%s:%d: %s", answers, arow, c.want); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v\nwant %s", c.to, err, want)
+		}
+		if ref, err := back.Resolve("ca-q01"); err == nil {
+			t.Errorf("%s: a refused import wrote query ca-q01 (%v)", c.to, ref)
+		}
+	}
+	os.WriteFile(answers, ab, 0o644)
 	os.MkdirAll(filepath.Join(dir, "data", "extras"), 0o755)
 	if _, err := importer.Import(back, []string{dir}, importer.Options{}); err == nil || !strings.Contains(err.Error(), `unknown config "extras"`) {
 		t.Errorf("unknown config: %v", err)
