@@ -17,9 +17,9 @@ import (
 // dedupe, waiting for the query or document it needs) and the labels of
 // its annotator column. Columns that only repeat what another config holds
 // (a query's text on an answer row, a generated claim's system) are read
-// past, and so are the lead's review columns of answers (review,
-// review_reason, gold_answer_accepted, gold_citations: who reviewed is not
-// in the row).
+// past. The lead's review columns of answers (review, review_reason,
+// reviewed_by, gold_answer_accepted, gold_citations) become that lead's
+// adjudicated labels (hfReview); the runs config is read by hf_runs.go.
 
 // hfKind is how the rows of one config are read.
 type hfKind struct {
