@@ -132,6 +132,8 @@ func csvRecord(rec []string, l layout, r row) ([]string, error) {
 			rec = append(rec, v)
 		case int:
 			rec = append(rec, strconv.Itoa(v))
+		case float64:
+			rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
 		case []string:
 			if c.key == "triplet" {
 				rec = append(rec, v...)

@@ -35,6 +35,7 @@ type fieldOf struct {
 var (
 	fString = feature{dtype: "string"}
 	fInt    = feature{dtype: "int64"}
+	fFloat  = feature{dtype: "float64"}
 )
 
 // classColumns maps a column that holds a label under another name to the
@@ -66,6 +67,8 @@ func featureOf(c column, systems []string) feature {
 	switch c.typ {
 	case tInt:
 		return fInt
+	case tFloat:
+		return fFloat
 	case tStrings:
 		return feature{list: &fString}
 	case tContexts:

@@ -19,7 +19,7 @@ import (
 // row groups of parquetGroupRows, so memory does not grow with the data.
 //
 // Physical types: strings are BYTE_ARRAY (STRING), ints and class_label
-// codes INT64, lists the standard three-level LIST, contexts a LIST of
+// codes INT64, floats DOUBLE, lists the standard three-level LIST, contexts a LIST of
 // {id, text}, predictions a group of optional strings, one per system.
 // Nullable columns are OPTIONAL, every other one REQUIRED. The file also
 // carries the features as `datasets` writes them (key "huggingface"), so
@@ -42,6 +42,8 @@ var (
 	tyStringP  = reflect.TypeFor[*string]()
 	tyInt      = reflect.TypeFor[int64]()
 	tyIntP     = reflect.TypeFor[*int64]()
+	tyFloat    = reflect.TypeFor[float64]()
+	tyFloatP   = reflect.TypeFor[*float64]()
 	tyStrings  = reflect.TypeFor[[]string]()
 	tyContexts = reflect.TypeFor[[]contextUnit]()
 )
@@ -88,6 +90,11 @@ func newParquetRows(out io.Writer, config string, l layout, feats []feature, sys
 			t = tyInt
 			if c.nullable {
 				t, tag = tyIntP, tag+",optional"
+			}
+		case f.dtype == "float64":
+			t = tyFloat
+			if c.nullable {
+				t, tag = tyFloatP, tag+",optional"
 			}
 		case f.dtype == "string":
 			t = tyString
@@ -137,6 +144,12 @@ func (p *parquetRows) write(r row) error {
 			}
 		case int:
 			setInt(f, int64(x))
+		case float64:
+			if f.Kind() == reflect.Pointer {
+				f.Set(reflect.ValueOf(&x))
+			} else {
+				f.SetFloat(x)
+			}
 		case []string:
 			f.Set(reflect.ValueOf(x))
 		case json.RawMessage: // contexts or claim ids, as the store built them

@@ -38,7 +38,7 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 		t.Errorf("rows %v", res.Items)
 	}
 	ans := readJSONL(t, filepath.Join(hf, "data", "answers", "test.jsonl"))
-	want := map[string]any{"id": "q-1/answer", "query_id": "q-1", "review": "accept", "review_reason": nil,
+	want := map[string]any{"id": "q-1/answer", "query_id": "q-1", "review": "accept", "review_reason": nil, "reviewed_by": "lead",
 		"gold_answer_accepted": "Yes, with 24 hours' notice.", "gold_citations": []any{"doc-1", "RTA s 27"},
 		"annotator": "jo", "gold_answer": "Yes, with 24 hours' notice.", "citations": []any{"doc-1", "RTA s 27"},
 		"answer_review": nil, "reject_reason": nil}

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -19,6 +20,7 @@ import (
 const (
 	tString   = "string"
 	tInt      = "int"
+	tFloat    = "float"
 	tStrings  = "list of strings"
 	tContexts = "list of {id: string, text: string}"
 	tPreds    = "object: system -> string or null"
@@ -248,6 +250,8 @@ func appendValue(b []byte, v any) []byte {
 		return appendString(b, v)
 	case int:
 		return fmt.Appendf(b, "%d", v)
+	case float64:
+		return strconv.AppendFloat(b, v, 'g', -1, 64)
 	case json.RawMessage:
 		return append(b, v...)
 	case []string:

@@ -30,7 +30,7 @@ const AdjudicatedName = "adjudicated"
 // hfConfigs are the configs of an export, in the order they are read; the
 // qrels configs are derived from relevance (the gold set is its rows of
 // annotator "gold") and are read past.
-var hfConfigs = []string{"qa", "claims", "queries", "documents", "relevance", "answers", "gen_answers", "gen_claims"}
+var hfConfigs = []string{"qa", "claims", "queries", "documents", "relevance", "runs", "answers", "gen_answers", "gen_claims"}
 
 var hfDerived = map[string]bool{"qrels_before": true, "qrels_after": true}
 
@@ -66,13 +66,23 @@ func hfFiles(dir string) ([]string, error) {
 	return out, nil
 }
 
+// hfConfigOf is the config of an hf data file: its folder's name.
+func hfConfigOf(name string) string { return filepath.Base(filepath.Dir(name)) }
+
 // parseHF reads one data file of an exported hf folder, the config named
 // by its folder: QA pair rows under data/qa, claim rows under data/claims,
 // the other kinds' rows (hf_kinds.go) under theirs.
 func parseHF(f *fileData, t *textReader) error {
-	config := filepath.Base(filepath.Dir(f.name))
+	config := hfConfigOf(f.name)
 	var row func(*rec) error
+	end := func() error { return nil }
 	switch config {
+	case "runs":
+		h, err := f.hfRuns()
+		if err != nil {
+			return err
+		}
+		row, end = h.row, h.end
 	case "qa":
 		row = f.hfPair
 	case "claims":
@@ -85,16 +95,22 @@ func parseHF(f *fileData, t *textReader) error {
 		seen := map[string]bool{} // relevance: one row per judgment, several per pair
 		row = func(r *rec) error { return f.hfKindRow(k, r, seen) }
 	}
+	var err error
 	if strings.HasSuffix(f.name, ".parquet") {
-		return f.eachParquetRow(func(at loc, m map[string]json.RawMessage) error { return row(newRec(at, "", m)) })
+		err = f.eachParquetRow(func(at loc, m map[string]json.RawMessage) error { return row(newRec(at, "", m)) })
+	} else {
+		err = t.eachLine(func(at loc, line []byte) error {
+			m, err := object(at, line)
+			if err != nil {
+				return err
+			}
+			return row(newRec(at, "", m))
+		})
 	}
-	return t.eachLine(func(at loc, line []byte) error {
-		m, err := object(at, line)
-		if err != nil {
-			return err
-		}
-		return row(newRec(at, "", m))
-	})
+	if err != nil {
+		return err
+	}
+	return end()
 }
 
 func (f *fileData) hfPair(r *rec) error {

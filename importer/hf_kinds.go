@@ -17,9 +17,9 @@ import (
 // dedupe, waiting for the query or document it needs) and the labels of
 // its annotator column. Columns that only repeat what another config holds
 // (a query's text on an answer row, a generated claim's system) are read
-// past, and so are the lead's review columns of answers (review,
-// review_reason, gold_answer_accepted, gold_citations: who reviewed is not
-// in the row).
+// past. The lead's review columns of answers (review, review_reason,
+// reviewed_by, gold_answer_accepted, gold_citations) become that lead's
+// adjudicated labels (hfReview); the runs config is read by hf_runs.go.
 
 // hfKind is how the rows of one config are read.
 type hfKind struct {
@@ -31,6 +31,9 @@ type hfKind struct {
 	labels []string
 	// convert rewrites what the native line needs in another shape.
 	convert func(r *rec, out map[string]any) error
+	// also reads what the row holds beyond the native line and its
+	// annotator's labels (an answer task's review).
+	also func(f *fileData, r *rec, id string) error
 }
 
 var hfKinds = map[string]hfKind{
@@ -40,7 +43,8 @@ var hfKinds = map[string]hfKind{
 	"relevance": {kind: schema.KindRelevance, native: map[string]string{"query_id": "query", "document_id": "document"},
 		labels: []string{schema.Relevance, schema.IrrelevanceReason, schema.RelevanceGrade}},
 	"answers": {kind: schema.KindAnswerTask, native: map[string]string{"query": "", "query_id": "query", "query_persona": "",
-		"jurisdiction": "", "review": "", "review_reason": "", "gold_answer_accepted": "", "gold_citations": ""}},
+		"jurisdiction": "", "review": "", "review_reason": "", "reviewed_by": "", "gold_answer_accepted": "", "gold_citations": ""},
+		also: hfReview},
 	"gen_answers": {kind: schema.KindGenAnswer, native: map[string]string{"query_id": "query"}},
 	"gen_claims": {kind: schema.KindGenClaim, native: map[string]string{"answer_id": "answer", "query_id": "", "system": "",
 		"condition": "", "verdicts": ""}, convert: hfVerdicts},
@@ -106,7 +110,75 @@ func (f *fileData) hfKindRow(k hfKind, r *rec, seen map[string]bool) error {
 			return err
 		}
 	}
-	return f.hfLabels(r, id, k.kind, labels)
+	if err := f.hfLabels(r, id, k.kind, labels); err != nil {
+		return err
+	}
+	if k.also != nil {
+		return k.also(f, r, id)
+	}
+	return nil
+}
+
+// hfReview gives an answer task's review back to the lead who made it
+// (reviewed_by), as the review wrote it: adjudicated answer_review, and
+// the accepted gold answer and citations, or the reject reason. A row
+// without reviewed_by (a folder written before annotate named the
+// reviewer) keeps no review.
+func hfReview(f *fileData, r *rec, id string) error {
+	review, err := r.str("review")
+	if err != nil {
+		return err
+	}
+	lead, err := r.str("reviewed_by")
+	if err != nil {
+		return err
+	}
+	switch {
+	case lead == "":
+		return nil
+	case review == "":
+		return r.errf("reviewed_by", "%q reviewed nothing: review is null", lead)
+	}
+	if err := printable(r.at, "reviewed_by", "the lead's name", lead); err != nil {
+		return err
+	}
+	reason, err := r.str("review_reason")
+	if err != nil {
+		return err
+	}
+	gold, err := r.str("gold_answer_accepted")
+	if err != nil {
+		return err
+	}
+	cites, err := r.strings("gold_citations")
+	if err != nil {
+		return err
+	}
+	labels := []labelRec{{field: "review", name: schema.AnswerReview, value: review}}
+	switch review {
+	case "accept":
+		if strings.TrimSpace(gold) == "" {
+			return r.errf("gold_answer_accepted", "missing: an accepted answer is the gold answer")
+		}
+		labels = append(labels, labelRec{field: "gold_answer_accepted", name: schema.GoldAnswer, value: gold})
+		if len(cites) > 0 {
+			labels = append(labels, labelRec{field: "gold_citations", name: schema.Citations, value: schema.EncodeMulti(cites)})
+		}
+	case "reject":
+		if reason == "" {
+			return r.errf("review_reason", "missing: a rejection gives its reason")
+		}
+		labels = append(labels, labelRec{field: "review_reason", name: schema.RejectReason, value: reason})
+	default:
+		return r.errf("review", "want accept or reject, got %q", review)
+	}
+	for _, l := range labels {
+		l.at, l.itemField, l.annotator, l.item, l.adjudicate = r.at, "id", lead, id, true
+		if err := f.addLabel(l, schema.KindAnswerTask); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // hfChunks rebuilds a document's chunks from chunk_ids and chunk_spans.

@@ -20,7 +20,8 @@ type writer struct {
 	files   []*fileData
 	sources map[string]*sourceState
 	staged  [nQueues]int64
-	runs    map[string]runSeen // runs met so far (trec.go); nil: none
+	runs    map[string]runSeen   // runs met so far (trec.go); nil: none
+	hfRuns  map[string]hfRunSeen // runs met in hf runs configs (hf_runs.go)
 	// lastItem caches the item last written or labelled: an item's labels
 	// come together, right after it.
 	lastItem struct {
@@ -54,7 +55,7 @@ func (w *writer) read(f *fileData) error {
 		return err
 	}
 	defer t.Close()
-	if f.format == FormatTRECRun || f.format == FormatCLRBRun {
+	if f.format == FormatTRECRun || f.format == FormatCLRBRun || f.format == FormatHF && hfConfigOf(f.name) == "runs" {
 		// A run's lines are staged on the writer itself, not written as
 		// records: it is read on the import's goroutine.
 		return parsers[f.format](f, t)

@@ -27,6 +27,7 @@ type AnswerTask struct {
 	// The lead's review: "accept", "reject" or "" (not reviewed), the
 	// reason of a rejection, and the gold answer an acceptance copied.
 	Review        string
+	ReviewedBy    string // the lead whose review it is (who wrote answer_review)
 	RejectReason  string
 	Gold          string
 	GoldCitations []string
@@ -105,11 +106,13 @@ func loadAnswerTasks(q querier, ids []int64) (map[int64]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = eachRow(q, `SELECT item_id, field, value FROM current_labels WHERE role='adjudicate' AND item_id IN (SELECT value FROM json_each(?))`,
+	err = eachRow(q, `SELECT l.item_id, l.field, l.value, a.name FROM current_labels l
+		JOIN label_events e ON e.id = l.event_id JOIN annotators a ON a.id = e.annotator_id
+		WHERE l.role='adjudicate' AND l.item_id IN (SELECT value FROM json_each(?))`,
 		[]any{jsonInts(ids)}, func(sc func(...any) error) error {
 			var id int64
-			var f, v string
-			if err := sc(&id, &f, &v); err != nil {
+			var f, v, who string
+			if err := sc(&id, &f, &v, &who); err != nil {
 				return err
 			}
 			t, ok := out[id].(*AnswerTask)
@@ -118,7 +121,7 @@ func loadAnswerTasks(q querier, ids []int64) (map[int64]any, error) {
 			}
 			switch f {
 			case schema.AnswerReview:
-				t.Review = v
+				t.Review, t.ReviewedBy = v, who
 			case schema.RejectReason:
 				t.RejectReason = v
 			case schema.GoldAnswer:

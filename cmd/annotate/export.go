@@ -36,14 +36,17 @@ one config per kind of item the database holds:
                 each expert's, the adjudicated ones
   qrels_before  the gold set as qrels (query_id, document_id, relevance_grade)
   qrels_after   the gold set plus what the label set judged relevant
-  answers       answer tasks: the query, the lead's review, the gold answer
+  runs          retrieval runs: run, query_id, rank, document_id, chunk_id,
+                score (one row per retrieved line)
+  answers       answer tasks: the query, the lead's review (reviewed_by),
+                the gold answer
   gen_answers   the systems' generated answers
   gen_claims    their atomic claims, the judges' verdicts, the experts' labels
 A config with no rows is left out. Every row has the same keys; null means
 no label. Closed-value label columns are class_label features: Parquet
 stores the code (the value's index in the card's names), JSON Lines the
-name. "annotate import DIR" reads every config back (qrels_* are derived
-from relevance and read past).
+name. "annotate import DIR" reads every config back, the runs and the
+lead's reviews included (qrels_* are derived from relevance and read past).
 
 --format jsonl: a lossless backup, backup.json (the manifest) and
 tables/TABLE.jsonl, every row of every table (label events with their times,
