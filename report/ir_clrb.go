@@ -293,33 +293,14 @@ func (r *CLRBReport) WriteText(w io.Writer) error {
 			strings.Join(r.DocumentLevelRuns, ", "))
 	}
 	for attr, groups := range r.By {
-		values := make([]string, 0, len(groups))
-		for v := range groups {
-			values = append(values, v)
-		}
-		sort.Strings(values)
-		for _, m := range []string{"ndcg_at_k", "recall_at_k"} {
-			fmt.Fprintf(w, "\n%s by %s (before → after; queries after)\n", clrbLabel(m, r.K), attr)
-			t := newTable(w, append([]string{"run"}, r.runOrder...))
-			var head []string
-			for _, v := range values {
-				if v == "" {
-					v = "(none)"
-				}
-				head = append(head, v)
-			}
-			t.row("run", head...)
-			for _, name := range r.runOrder {
-				var cells []string
-				for _, v := range values {
-					run := groups[v][name]
-					cells = append(cells, fmt.Sprintf("%s → %s (%d)", pctOf(run.Before.value(m)), pctOf(run.After.value(m)), run.After.Queries))
-				}
-				t.row(name, cells...)
-			}
-			if err := t.flush(); err != nil {
-				return err
-			}
+		err := writeGroups(w, sortedKeys(groups), r.runOrder, []string{"ndcg_at_k", "recall_at_k"},
+			func(m string) string { return fmt.Sprintf("%s by %s", clrbLabel(m, r.K), attr) },
+			func(v, name, m string) string {
+				run := groups[v][name]
+				return fmt.Sprintf("%s → %s (%d)", pctOf(run.Before.value(m)), pctOf(run.After.value(m)), run.After.Queries)
+			})
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
@@ -79,27 +78,33 @@ func (r *IRReport) WriteText(w io.Writer) error {
 // writeBy renders a breakdown like the paper's Table 4: the runs as rows,
 // the groups as columns, nDCG@k then recall@k, each cell before → after.
 func (r *IRReport) writeBy(w io.Writer, attr string, groups map[string]map[string]*IRRun) error {
-	values := make([]string, 0, len(groups))
-	for v := range groups {
-		values = append(values, v)
-	}
-	sort.Strings(values)
-	for _, m := range []string{"ndcg", "recall"} {
-		fmt.Fprintf(w, "\n%s@%d by %s (before → after; queries after)\n", irLabels[m], r.K, attr)
-		t := newTable(w, append([]string{"run"}, r.runOrder...))
-		head := []string{}
-		for _, v := range values {
-			if v == "" {
-				v = "(none)"
-			}
-			head = append(head, v)
+	return writeGroups(w, sortedKeys(groups), r.runOrder, []string{"ndcg", "recall"},
+		func(m string) string { return fmt.Sprintf("%s@%d by %s", irLabels[m], r.K, attr) },
+		func(v, name, m string) string {
+			run := groups[v][name]
+			return fmt.Sprintf("%s → %s (%d)", pctOf(irValue(run.Before, m)), pctOf(irValue(run.After, m)), run.After.Queries)
+		})
+}
+
+// writeGroups renders one table per metric: the runs as rows, the groups'
+// values as columns ("(none)" for items without one), cell(value, run,
+// metric) in each cell. Both retrieval definitions print their --by this way.
+func writeGroups(w io.Writer, values, runs, metrics []string, title func(m string) string, cell func(v, run, m string) string) error {
+	head := make([]string, 0, len(values))
+	for _, v := range values {
+		if v == "" {
+			v = "(none)"
 		}
+		head = append(head, v)
+	}
+	for _, m := range metrics {
+		fmt.Fprintf(w, "\n%s (before → after; queries after)\n", title(m))
+		t := newTable(w, append([]string{"run"}, runs...))
 		t.row("run", head...)
-		for _, name := range r.runOrder {
-			var cells []string
+		for _, name := range runs {
+			cells := make([]string, 0, len(values))
 			for _, v := range values {
-				run := groups[v][name]
-				cells = append(cells, fmt.Sprintf("%s → %s (%d)", pctOf(irValue(run.Before, m)), pctOf(irValue(run.After, m)), run.After.Queries))
+				cells = append(cells, cell(v, name, m))
 			}
 			t.row(name, cells...)
 		}
