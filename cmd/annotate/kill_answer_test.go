@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/creack/pty"
 
 	"github.com/annotate-dev/annotate/store"
 )
@@ -105,30 +104,10 @@ type ptyTUI struct {
 	done chan struct{}
 }
 
+// startTUI opens jo's answer queue on db (startScreen).
 func startTUI(t *testing.T, bin, db string) *ptyTUI {
 	t.Helper()
-	cmd := exec.Command(bin, "--db", db, "--as", "jo", "--kind", "answer_task")
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &ptyTUI{t: t, cmd: cmd, pty: f, done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		buf := make([]byte, 4096)
-		for {
-			n, err := f.Read(buf)
-			p.mu.Lock()
-			p.out.Write(buf[:n])
-			p.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() { p.kill() })
-	return p
+	return startScreen(t, bin, "--db", db, "--as", "jo", "--kind", "answer_task")
 }
 
 // waitScreen waits until the screen has shown text.
