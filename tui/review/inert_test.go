@@ -1,56 +1,23 @@
 package review
 
 import (
-	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/internal/textsafe"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 	"github.com/annotate-dev/annotate/tui/tuitest"
 )
 
-// hostile is data that would drive a terminal if it reached one raw (the
-// annotation screens' test, tui/inert_test.go, uses the same): SGR, screen
-// clear, OSC title, hyperlink and clipboard, BEL, CR, BS, DEL, C1 as a
-// character and as a raw byte, bidirectional controls, line separators.
-const hostile = "pink\x1b[38;5;201m PINK \x1b[2J clear \x1b]0;title\x07 \x1b]8;;http://x.test\x1b\\link\x1b]8;;\x1b\\ " +
-	"\x1b]52;c;cHduZWQ=\x07 bell\x07 cr\r bs\x08 del\x7f c1\u009b31m raw\x9b31m rlo\u202eabc\u202c iso\u2067x\u2069 " +
-	"rlm\u200f ls\u2028ps\u2029 end"
+// hostile is tuitest.Hostile: data that would drive a terminal if it
+// reached one raw; notInert (tuitest.NotInert) says what in a rendering could.
+const hostile = tuitest.Hostile
 
-var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
-
-// notInert says what in a rendering could drive a terminal ("" : nothing):
-// any escape but the styles' SGR, a control character, C1, a bidirectional
-// control, a line separator, invalid UTF-8.
-func notInert(raw string) string {
-	if strings.Contains(raw, "\x1b[38;5;201m") {
-		return "the data's SGR \\e[38;5;201m"
-	}
-	rest := sgr.ReplaceAllString(raw, "")
-	for i := 0; i < len(rest); {
-		r, size := utf8.DecodeRuneInString(rest[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			return fmt.Sprintf("the byte %#x (not UTF-8)", rest[i])
-		case r == 0x1b:
-			return fmt.Sprintf("an escape sequence %q that is no style", rest[i:min(len(rest), i+12)])
-		case r < 0x20 && r != '\n', r == 0x7f, textsafe.IsC1(r):
-			return fmt.Sprintf("the control character %U", r)
-		case textsafe.IsBidiControl(r), r == '\u2028', r == '\u2029':
-			return fmt.Sprintf("the character %U", r)
-		}
-		i += size
-	}
-	return ""
-}
+var notInert = tuitest.NotInert
 
 // hostileReviewStore: a QA pair, its claims, a relevance pair and a
 // generated claim whose every shown field is hostile, on which jo and sam
