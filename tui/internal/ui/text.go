@@ -1,5 +1,5 @@
 // Package ui holds what every screen of annotate draws with, the annotation
-// screens (package tui) and the review screens (package tui/review) alike:
+// screens (package tui) and the review screens (package tui/adjudicate) alike:
 // one KeyMap with the help generated from it, one Styles built from the
 // terminal's background, the text helpers that keep data inert (Sanitize)
 // and fitted (Wrap, Truncate), the scrollable context pane and the frame

@@ -1,4 +1,4 @@
-// Package review is the lead's review TUI (`annotate review`: the lead
+// Package adjudicate is the lead's review TUI (`annotate review`: the lead
 // adjudicates disagreements; docs/keys.md): two views over one root
 // model.
 //
@@ -15,7 +15,7 @@
 // As in package tui, screens are ui.Child values, styles and keys are
 // passed down, and Update never does I/O: every store call is a tea.Cmd in
 // cmds.go whose typed message the root routes to the screen that asked.
-package review
+package adjudicate
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package review
+package adjudicate
 
 import (
 	"github.com/annotate-dev/annotate/schema"
