@@ -19,6 +19,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tui"
 	"github.com/annotate-dev/annotate/tui/adjudicate"
 )
 
@@ -175,7 +176,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 	// Decisions are committed as they are made: a signal just ends the screen.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return adjudicate.Run(ctx, opt)
+	return tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.Review(opt)})
 }
 
 // expert resolves the system view's expert labels as the reports do:

@@ -1,7 +1,6 @@
 package adjudicate
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -35,9 +34,12 @@ type AnswerOptions struct {
 	Now   func() time.Time
 }
 
-// AnswersModel is the root model of the gold-answer review.
+// AnswersModel is the gold-answer review, a screen of the one root model
+// (package tui): the root gives it the styles and keys and shows the
+// "please enlarge" screen when the terminal is too small.
 type AnswersModel struct {
 	o       AnswerOptions
+	host    ui.Host
 	st      ui.Styles
 	keys    ui.KeyMap
 	help    help.Model
@@ -67,21 +69,36 @@ type answerDetail struct {
 	checks []store.CitationCheck
 }
 
-// NewAnswers returns the root model.
-func NewAnswers(o AnswerOptions) *AnswersModel {
+// NewAnswers returns the gold-answer review under host, the root model.
+func NewAnswers(o AnswerOptions, host ui.Host) *AnswersModel {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &AnswersModel{o: o, keys: reviewKeys(), help: help.New(), act: ui.Activity{Now: o.Now}}
+	m := &AnswersModel{o: o, host: host, keys: host.Keys().ForReview(), help: help.New(), act: ui.Activity{Now: o.Now}}
 	m.act.Start()
-	m.st = ui.NewStyles(true, false)
-	m.help.Styles = m.st.Help
+	m.restyle()
 	return m
+}
+
+// restyle takes the root's styles.
+func (m *AnswersModel) restyle() {
+	m.st = m.host.Styles()
+	m.help.Styles = m.st.Help
+	m.version++
 }
 
 // Init starts the session and loads the answers.
 func (m *AnswersModel) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.load(""), m.startSession())
+	return tea.Batch(m.load(""), m.startSession())
+}
+
+// Title is the terminal window's title while the review is open.
+func (m *AnswersModel) Title() string { return "annotate review — " + ui.SanitizeLine(m.o.Lead) }
+
+// SetSize is the terminal's size.
+func (m *AnswersModel) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.help.SetWidth(w)
 }
 
 type answersLoadedMsg struct {
@@ -170,15 +187,10 @@ func (m *AnswersModel) pendingCount() int {
 }
 
 // Update handles a message.
-func (m *AnswersModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *AnswersModel) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
-	case tea.BackgroundColorMsg:
-		m.st = ui.NewStyles(msg.IsDark(), false)
-		m.help.Styles = m.st.Help
-		m.version++
+	case tea.BackgroundColorMsg, tea.EnvMsg: // the root has new styles
+		m.restyle()
 	case reviewSessionMsg:
 		if msg.err != nil {
 			m.err = "Could not start a session (the review's time is not recorded): " + msg.err.Error()
@@ -358,22 +370,12 @@ func (m *AnswersModel) review(u store.AnswerUnit, accept bool, reason string) te
 	}
 }
 
-// View draws the screen.
-func (m *AnswersModel) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	v.WindowTitle = "annotate review — " + ui.SanitizeLine(m.o.Lead)
-	return v
-}
-
-func (m *AnswersModel) render() string {
+// View draws the screen (the root clamps it to the terminal and shows the
+// "please enlarge" screen instead when it is too small).
+func (m *AnswersModel) View() string {
 	w, h, st := m.w, m.h, m.st
 	if w <= 0 || h <= 0 {
 		return ""
-	}
-	if w < minWidth || h < minHeight {
-		msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d.", w, h, minWidth, minHeight)
-		return ui.ClampView(strings.Join(ui.Wrap(msg, w), "\n"), w, h)
 	}
 	bottom := []string{ui.StatusLine(st, m.err, m.status, map[bool]string{true: "saving…"}[m.saving], w)}
 	bottom = append(bottom, ui.HelpBar(&m.help, m.bindings(), w, 1)...)
@@ -500,21 +502,4 @@ func (m *AnswersModel) bindings() []key.Binding {
 	}
 	return []key.Binding{ui.With(k.Yes, "y", "accept"), ui.With(k.No, "n", "reject"), k.Undo,
 		ui.With(k.Prev, "←/→", "browse"), ui.With(k.Focus, "tab", "document"), k.Quit}
-}
-
-// RunAnswers runs the review of gold answers until the lead quits.
-func RunAnswers(ctx context.Context, o AnswerOptions, progOpts ...tea.ProgramOption) error {
-	if o.Store == nil || o.Lead == "" {
-		return errors.New("review: no store or no lead name (use --as NAME)")
-	}
-	m := NewAnswers(o)
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
-	_, err := p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		err = nil
-	}
-	if endErr := m.EndSession(); endErr != nil && err == nil {
-		err = endErr
-	}
-	return err
 }

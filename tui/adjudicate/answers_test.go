@@ -19,6 +19,9 @@ type answersHarness struct {
 }
 
 func (h *answersHarness) send(msg tea.Msg) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		h.m.SetSize(ws.Width, ws.Height)
+	}
 	_, cmd := h.m.Update(msg)
 	tuitest.Run(cmd, h.send)
 }
@@ -29,7 +32,7 @@ func (h *answersHarness) keys(ks ...string) {
 	}
 }
 
-func (h *answersHarness) view() string { return ansi.Strip(h.m.render()) }
+func (h *answersHarness) view() string { return ansi.Strip(h.m.View()) }
 
 func TestReviewOfGoldAnswers(t *testing.T) {
 	s := storetest.Open(t)
@@ -46,7 +49,7 @@ func TestReviewOfGoldAnswers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h := &answersHarness{t: t, m: NewAnswers(AnswerOptions{Store: s, Lead: "lead"})}
+	h := &answersHarness{t: t, m: NewAnswers(AnswerOptions{Store: s, Lead: "lead"}, testHost)}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	tuitest.Run(h.m.Init(), h.send)
 	v := h.view()
@@ -81,7 +84,7 @@ func TestReviewOfGoldAnswers(t *testing.T) {
 	for w := 20; w <= 200; w += 9 {
 		for ht := 6; ht <= 60; ht += 6 {
 			h.send(tea.WindowSizeMsg{Width: w, Height: ht})
-			lines := strings.Split(h.m.render(), "\n")
+			lines := strings.Split(h.m.View(), "\n")
 			if len(lines) > ht {
 				t.Fatalf("%dx%d: %d lines", w, ht, len(lines))
 			}

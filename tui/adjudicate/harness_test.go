@@ -13,6 +13,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
+	"github.com/annotate-dev/annotate/tui/internal/ui"
 	"github.com/annotate-dev/annotate/tui/tuitest"
 )
 
@@ -32,14 +33,19 @@ func newHarness(t testing.TB, s *store.Store, o Options, w, h int) *harness {
 	if o.Lead == "" {
 		o.Lead = "lead"
 	}
-	hs := &harness{t: t, s: s, m: New(o)}
+	hs := &harness{t: t, s: s, m: New(o, testHost)}
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	hs.run(hs.m.Init())
 	return hs
 }
 
+// send hands a message to the review screen as the root model (package
+// tui) does: a new size is given with SetSize first.
 func (h *harness) send(msg tea.Msg) {
 	h.t.Helper()
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		h.m.SetSize(ws.Width, ws.Height)
+	}
 	_, cmd := h.m.Update(msg)
 	h.run(cmd)
 }
@@ -69,7 +75,7 @@ func (h *harness) typeText(s string) {
 }
 
 // screen is the current rendering without styles.
-func (h *harness) screen() string { return ansi.Strip(h.m.View().Content) }
+func (h *harness) screen() string { return ansi.Strip(h.m.View()) }
 
 // current is the unit on the adjudication screen ("" : none).
 func (h *harness) current() string {
@@ -93,6 +99,14 @@ func checkFits(t testing.TB, view string, w, h int, what string) {
 		}
 	}
 }
+
+// testHost stands for the root model: dark styles, the default key map.
+var testHost host = host{ui.NewStyles(true, false)}
+
+type host struct{ st ui.Styles }
+
+func (h host) Styles() ui.Styles { return h.st }
+func (host) Keys() ui.KeyMap     { return ui.DefaultKeyMap() }
 
 func openStore(t testing.TB) *store.Store { return storetest.Open(t) }
 

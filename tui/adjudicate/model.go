@@ -12,17 +12,18 @@
 //     entailment) and walks the claims of a cell one by one, read-only
 //     except for the lead's flag and note.
 //
-// As in package tui, screens are ui.Child values, styles and keys are
-// passed down, and Update never does I/O: every store call is a tea.Cmd in
-// cmds.go whose typed message the root routes to the screen that asked.
+// Model is not a program of its own: it is a screen (a ui.Child) of the one
+// root model of package tui, which starts on it for `annotate review` and
+// gives it the styles (background, NO_COLOR), the key map and the chrome
+// (the size, the "please enlarge" screen) every screen shares. Inside it,
+// the views are ui.Child values too, and Update never does I/O: every store
+// call is a tea.Cmd in cmds.go whose typed message Model routes to the
+// view that asked.
 package adjudicate
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -51,12 +52,6 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Below this size the screens ask to be enlarged (as package tui does).
-const (
-	minWidth  = 40
-	minHeight = 12
-)
-
 // env is the state every screen shares.
 type env struct {
 	store   *store.Store
@@ -66,8 +61,8 @@ type env struct {
 	experts []store.LabelSet
 	expert  int
 
+	host        ui.Host // the root: styles and keys
 	styles      ui.Styles
-	dark, plain bool
 	keys        ui.KeyMap
 	help        help.Model
 	w, h        int
@@ -75,10 +70,8 @@ type env struct {
 	seq         int
 	styleGen    int // bumped with the styles: rendered panes are stale
 	showHelp    bool
-	// ignored names the last key ignored while the help hid the item;
-	// hiddenKeys counts the keys ignored while the terminal was too small.
-	ignored    string
-	hiddenKeys int
+	// ignored names the last key ignored while the help hid the item.
+	ignored string
 
 	adj    *adjScreen
 	cells  *cellsScreen
@@ -94,13 +87,10 @@ type env struct {
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
 
-// tooSmall reports whether the terminal is known and too small to show a screen.
-func (e *env) tooSmall() bool {
-	return e.w > 0 && e.h > 0 && (e.w < minWidth || e.h < minHeight)
-}
-
+// setStyles takes the root's styles (on a new background or colour
+// setting): the rendered panes are stale.
 func (e *env) setStyles() {
-	e.styles = ui.NewStyles(e.dark, e.plain)
+	e.styles = e.host.Styles()
 	e.styleGen++
 	e.help.Styles = e.styles.Help
 }
@@ -111,15 +101,16 @@ func (e *env) ok(status string) { e.err, e.status = "", status }
 // fail shows an error until the next successful action.
 func (e *env) fail(err error) { e.err = err.Error() }
 
-// Model is the root model.
+// Model is the review screen the root hosts: it holds the adjudication and
+// system views and routes the store's answers to the view that asked.
 type Model struct {
 	e     *env
 	cur   ui.Child
 	start tea.Cmd
 }
 
-// New returns the root model.
-func New(o Options) *Model {
+// New returns the review screen under host, the root model.
+func New(o Options, host ui.Host) *Model {
 	if o.System == "" {
 		o.System = "refchecker"
 	}
@@ -127,7 +118,7 @@ func New(o Options) *Model {
 		o.Now = time.Now
 	}
 	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts,
-		dark: true, plain: os.Getenv("NO_COLOR") != "", keys: reviewKeys(), help: help.New(), act: ui.Activity{Now: o.Now}}
+		host: host, keys: host.Keys().ForReview(), help: help.New(), act: ui.Activity{Now: o.Now}}
 	e.act.Start()
 	e.setStyles()
 	m := &Model{e: e}
@@ -158,10 +149,19 @@ func (e *env) systemView() (ui.Child, tea.Cmd) {
 	return e.cells, e.cells.reload()
 }
 
-// Init asks for the terminal's background, opens the review's session and
-// loads the first view.
+// Init opens the review's session and loads the first view.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, startSessionCmd(m.e.store, m.e.lead), m.start)
+	return tea.Batch(startSessionCmd(m.e.store, m.e.lead), m.start)
+}
+
+// Title is the terminal window's title while the review is open.
+func (m *Model) Title() string { return "annotate review — " + ui.SanitizeLine(m.e.lead) }
+
+// SetSize is the terminal's size.
+func (m *Model) SetSize(w, h int) {
+	m.e.w, m.e.h = w, h
+	m.e.help.SetWidth(w)
+	m.cur.SetSize(w, h)
 }
 
 // SessionID is the review's session (0 before it is open).
@@ -177,20 +177,12 @@ func (m *Model) EndSession() error {
 
 // Update routes a message: answers of the store go to the screen that
 // asked, whatever is on screen now; keys go to the current screen.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	e := m.e
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		was := e.tooSmall()
-		e.w, e.h = msg.Width, msg.Height
-		if n := e.hiddenKeys; was && !e.tooSmall() && n > 0 {
-			e.hiddenKeys = 0
-			e.status = ui.Plural(n, "key") + " typed while the terminal was too small ignored: the screen was hidden."
-		}
-		m.cur.SetSize(msg.Width, msg.Height)
+	case tea.WindowSizeMsg: // the root has called SetSize
 		return m, nil
-	case tea.BackgroundColorMsg:
-		e.dark = msg.IsDark()
+	case tea.BackgroundColorMsg, tea.EnvMsg: // the root has new styles
 		e.setStyles()
 		return m, nil
 	case reviewLoadedMsg, adjudicatedMsg, undoneMsg, acceptedMsg:
@@ -231,11 +223,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		e.status = ""
 		if msg.String() == "ctrl+c" {
 			return m, tea.Quit
-		}
-		// No key acts on an item the screen does not show (q still leaves).
-		if e.tooSmall() && !keyIs(msg, e.keys.Quit) {
-			e.hiddenKeys++
-			return m, nil
 		}
 		if e.showHelp {
 			e.showHelp = !keyIs(msg, e.keys.Help, e.keys.Close, e.keys.Quit)
@@ -304,25 +291,12 @@ func (e *env) walkerDetail() *store.ReviewDetail {
 	return e.walker.detail
 }
 
-// View renders the current screen, never wider or taller than the terminal.
-func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	v.WindowTitle = "annotate review — " + ui.SanitizeLine(m.e.lead)
-	return v
-}
-
-func (m *Model) render() string {
+// View renders the current view (the root clamps it to the terminal and
+// shows the "please enlarge" screen instead when it is too small).
+func (m *Model) View() string {
 	e := m.e
 	if e.w <= 0 || e.h <= 0 {
 		return ""
-	}
-	if e.tooSmall() {
-		msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d.", e.w, e.h, minWidth, minHeight)
-		if n := e.hiddenKeys; n > 0 {
-			msg = ui.Plural(n, "key") + " ignored: the screen is hidden. " + msg
-		}
-		return ui.ClampView(strings.Join(ui.Wrap(msg, e.w), "\n"), e.w, e.h)
 	}
 	if e.showHelp {
 		lines := append([]string{e.styles.Title.Render("Review keys"), ""}, e.fullHelp(e.w)...)
@@ -339,39 +313,8 @@ func (m *Model) render() string {
 	return ui.ClampView(m.cur.View(), e.w, e.h)
 }
 
-// Run runs the review TUI until the lead quits (or ctx ends).
-func Run(ctx context.Context, o Options, progOpts ...tea.ProgramOption) error {
-	if o.Store == nil {
-		return errors.New("review: no store")
-	}
-	if o.Lead == "" {
-		return errors.New("review: no adjudicator name (use --as NAME)")
-	}
-	m := New(o)
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
-	_, err := p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		err = nil
-	}
-	if endErr := m.EndSession(); endErr != nil && err == nil {
-		err = endErr
-	}
-	return err
-}
-
 // keyIs matches a key press against bindings.
 func keyIs(msg tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(msg, b...) }
-
-// reviewKeys is the one KeyMap of every screen, with the help the review
-// screens give some keys: a digit picks the final label, ? lists every key,
-// q quits.
-func reviewKeys() ui.KeyMap {
-	k := ui.DefaultKeyMap()
-	k.Pick = ui.With(k.Pick, "1-9", "final label")
-	k.Help = ui.With(k.Help, "?", "all keys")
-	k.Quit = ui.With(k.Quit, "q", "quit")
-	return k
-}
 
 // bottom renders the status line (error first) and the help bar.
 func (e *env) bottom(b []key.Binding, w int) []string {

@@ -118,7 +118,7 @@ func TestScreens80x24(t *testing.T) {
 	for _, c := range screenCases {
 		t.Run(c.name, func(t *testing.T) {
 			h := c.open(t, c.store(t), 80, 24)
-			view := h.m.View().Content
+			view := h.m.View()
 			checkFits(t, view, 80, 24, c.name)
 			if n := strings.Count(view, "\n") + 1; n != 24 {
 				t.Errorf("%d lines, want 24", n)
@@ -144,7 +144,7 @@ func TestInertData(t *testing.T) {
 	if !strings.HasPrefix(h.current(), "civil-") {
 		t.Fatalf("on %q", h.current())
 	}
-	view := h.m.View().Content
+	view := h.m.View()
 	for _, bad := range []string{"\x1b[2J", "\x1b]0;", "\x07", "\x1b[31m?"} {
 		if strings.Contains(view, bad) {
 			t.Errorf("raw %q in the rendering", bad)
@@ -169,10 +169,10 @@ func TestResizeSweep(t *testing.T) {
 		hs := c.open(t, s, 80, 24)
 		for _, sz := range sizes {
 			hs.send(sizeMsg(sz[0], sz[1]))
-			checkFits(t, hs.m.View().Content, sz[0], sz[1], c.name)
+			checkFits(t, hs.m.View(), sz[0], sz[1], c.name)
 		}
 		// Opened at the smallest size too.
 		small := c.open(t, s, 20, 6)
-		checkFits(t, small.m.View().Content, 20, 6, c.name+" opened small")
+		checkFits(t, small.m.View(), 20, 6, c.name+" opened small")
 	}
 }

@@ -147,7 +147,7 @@ func TestAnswerReviewRecordsActiveTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk := &fakeClock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
-	h := &answersHarness{t: t, m: NewAnswers(AnswerOptions{Store: s, Lead: "lead", Now: clk.now})}
+	h := &answersHarness{t: t, m: NewAnswers(AnswerOptions{Store: s, Lead: "lead", Now: clk.now}, testHost)}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	tuitest.Run(h.m.Init(), h.send)
 	clk.advance(90 * time.Second)

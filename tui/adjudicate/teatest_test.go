@@ -19,7 +19,16 @@ type observed struct {
 	where string
 }
 
+func (o *observed) Init() tea.Cmd { return o.Model.Init() }
+
+func (o *observed) View() tea.View { return tea.NewView(o.Model.View()) }
+
+// Update hands a message to the review screen as the root model (package
+// tui) does: a new size is given with SetSize first.
 func (o *observed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		o.Model.SetSize(ws.Width, ws.Height)
+	}
 	_, cmd := o.Model.Update(msg)
 	where := "busy"
 	if a := o.e.adj; a != nil && a.rev != nil && !a.saving {
@@ -47,7 +56,7 @@ func (o *observed) at() string {
 func TestTeatestAdjudication(t *testing.T) {
 	s := openStore(t)
 	seedTwenty(t, s)
-	o := &observed{Model: New(Options{Store: s, Lead: "lead"})}
+	o := &observed{Model: New(Options{Store: s, Lead: "lead"}, testHost)}
 	tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(100, 30))
 	waitAt := func(want string) {
 		t.Helper()

@@ -95,6 +95,15 @@ func (k KeyMap) ReviewHelp() [][]key.Binding {
 	}
 }
 
+// ForReview is the key map with the help the review screens give some
+// keys: a digit picks the final label, ? lists every key, q quits.
+func (k KeyMap) ForReview() KeyMap {
+	k.Pick = With(k.Pick, "1-9", "final label")
+	k.Help = With(k.Help, "?", "all keys")
+	k.Quit = With(k.Quit, "q", "quit")
+	return k
+}
+
 // With returns a copy of a binding with other help text (the bar says what a
 // key does on the screen at hand, e.g. q "quit" on home).
 func With(b key.Binding, k, desc string) key.Binding {

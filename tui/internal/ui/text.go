@@ -138,3 +138,13 @@ func Message(st Styles, text string, w int, isErr bool) []string {
 	}
 	return out
 }
+
+// Host is what the one root model (package tui) gives a screen it hosts
+// from another package: the styles, made once from the terminal's
+// background and colour settings (the root passes tea.BackgroundColorMsg
+// and tea.EnvMsg on to the screen after it has restyled, so the screen
+// asks again then), and the one key map.
+type Host interface {
+	Styles() Styles
+	Keys() KeyMap
+}
