@@ -302,7 +302,7 @@ func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		e.ahead.refused = 0 // typing to an idle screen again
 		return nil, false
 	}
-	if msg.String() == "ctrl+c" {
+	if keyIs(msg, e.keys.Interrupt) {
 		n := e.ahead.drop()
 		e.going = false
 		cmd := m.apply(msg)

@@ -294,7 +294,7 @@ func (m *AnswersModel) show() tea.Cmd {
 func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	m.status = ""
-	if msg.String() == "ctrl+c" || keyIs(msg, k.Quit) && !m.rejecting {
+	if keyIs(msg, k.Interrupt) || keyIs(msg, k.Quit) && !m.rejecting {
 		return tea.Quit
 	}
 	if m.saving {
@@ -330,9 +330,9 @@ func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case keyIs(msg, k.Yes) || msg.String() == "1":
+	case keyIs(msg, k.AcceptAnswer):
 		return m.review(*u, true, "")
-	case keyIs(msg, k.No) || msg.String() == "2":
+	case keyIs(msg, k.RejectAnswer):
 		m.rejecting = true
 	case keyIs(msg, k.Undo):
 		m.saving = true
@@ -500,6 +500,6 @@ func (m *AnswersModel) bindings() []key.Binding {
 	if m.rejecting {
 		return []key.Binding{ui.With(k.Pick, "1-4", "reason"), ui.With(k.Close, "esc", "not rejected")}
 	}
-	return []key.Binding{ui.With(k.Yes, "y", "accept"), ui.With(k.No, "n", "reject"), k.Undo,
+	return []key.Binding{ui.With(k.AcceptAnswer, "y", "accept"), ui.With(k.RejectAnswer, "n", "reject"), k.Undo,
 		ui.With(k.Prev, "←/→", "browse"), ui.With(k.Focus, "tab", "document"), k.Quit}
 }

@@ -221,7 +221,7 @@ func (m *Model) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	case tea.KeyPressMsg:
 		e.act.Touch()
 		e.status = ""
-		if msg.String() == "ctrl+c" {
+		if keyIs(msg, e.keys.Interrupt) {
 			return m, tea.Quit
 		}
 		if e.showHelp {
