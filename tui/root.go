@@ -283,6 +283,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		return m, m.key(msg)
+	case tea.MouseWheelMsg:
+		return m, m.wheel(msg)
+	case tea.MouseClickMsg:
+		return m.click(msg)
 	case tea.QuitMsg:
 		m.quitting = true
 	}
@@ -384,6 +388,7 @@ func (m *Model) drain() tea.Cmd {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion // the wheel and clicks (mouse.go)
 	v.WindowTitle = "annotate — " + ui.SanitizeLine(m.e.annotator)
 	if t, ok := m.cur.(titled); ok {
 		v.WindowTitle = t.Title()
