@@ -1,10 +1,15 @@
 package tui
 
 import (
+	"bytes"
+	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -139,6 +144,90 @@ func TestReviewScreensHonourNoColor(t *testing.T) {
 		h.send(tea.EnvMsg{"TERM=xterm-256color"})
 		if !hasColour(h.m.render()) {
 			t.Errorf("%s: colours do not come back without NO_COLOR", name)
+		}
+	}
+}
+
+// answersStore is reviewStore with one submitted gold answer to review.
+func answersStore(t testing.TB) *store.Store {
+	s := reviewStore(t)
+	storetest.Seed(t, s, func(b *storetest.Builder) {
+		b.Document(store.Document{ID: "d1", Citation: "2099 ONSC 1", Text: "The seed document's text."})
+		b.Query(store.Query{ID: "q1", Text: "What notice must a landlord give?", Persona: "lay", Jurisdiction: "ON", SeedDoc: "d1"})
+		b.AnswerTask("q1")
+	})
+	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
+	if err := s.SubmitAnswer("jo", ref.ItemID, "Sixty days of notice.", []string{"d1"}, 0, 0, "g"); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// reviewScreens are the review screens as the root hosts them, for the
+// goldens and the resize sweep.
+var reviewScreens = []struct {
+	name  string
+	store func(testing.TB) *store.Store
+	start func(*store.Store) Screen
+	keys  []string
+}{
+	{"review", reviewStore, func(s *store.Store) Screen { return Review(adjudicate.Options{Store: s, Lead: "lead"}) }, nil},
+	{"review_help", reviewStore, func(s *store.Store) Screen { return Review(adjudicate.Options{Store: s, Lead: "lead"}) }, []string{"?"}},
+	{"review_system", reviewStore, func(s *store.Store) Screen {
+		return Review(adjudicate.Options{Store: s, Lead: "lead", StartSystem: true, Experts: []store.LabelSet{{Annotator: "sam"}}})
+	}, nil},
+	{"review_answers", answersStore, func(s *store.Store) Screen { return AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: "lead"}) }, nil},
+}
+
+// The review screens through the one root, at 80×24 and 120×40, dark and
+// light (new goldens: before one root the review screens had none).
+func TestGoldenReviewScreens(t *testing.T) {
+	for _, sc := range reviewScreens {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			for _, theme := range []string{"dark", "light"} {
+				name := fmt.Sprintf("%s_%dx%d_%s", sc.name, size[0], size[1], theme)
+				t.Run(name, func(t *testing.T) {
+					s := sc.store(t)
+					h := reviewHarness(t, s, sc.start(s))
+					bg := color.Color(color.Black)
+					if theme == "light" {
+						bg = color.White
+					}
+					h.send(tea.BackgroundColorMsg{Color: bg})
+					h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+					h.keys(sc.keys...)
+					out := h.m.View().Content
+					checkFits(t, out, size[0], size[1])
+					var b bytes.Buffer
+					w := &colorprofile.Writer{Forward: &b, Profile: colorprofile.ANSI256}
+					w.WriteString(out)
+					compareGolden(t, name+".ansi", b.String())
+					if theme == "dark" {
+						compareGolden(t, fmt.Sprintf("%s_%dx%d.txt", sc.name, size[0], size[1]), ansi.Strip(out))
+					}
+				})
+			}
+		}
+	}
+}
+
+// The review screens at every size from 20×6 to 300×100 (a step of 7
+// columns and 5 rows): never wider or taller than the terminal, and the
+// root's "please enlarge" screen under 40×12.
+func TestReviewResizeSweep(t *testing.T) {
+	for _, sc := range reviewScreens {
+		s := sc.store(t)
+		h := reviewHarness(t, s, sc.start(s))
+		h.keys(sc.keys...)
+		for w := 20; w <= 300; w += 7 {
+			for ht := 6; ht <= 100; ht += 5 {
+				h.send(tea.WindowSizeMsg{Width: w, Height: ht})
+				out := h.m.View().Content
+				checkFits(t, out, w, ht)
+				if small := w < minWidth || ht < minHeight; small != strings.Contains(strings.Join(strings.Fields(ansi.Strip(out)), " "), "Please enlarge") {
+					t.Fatalf("%s at %dx%d: the enlarge screen shown %v, want %v", sc.name, w, ht, !small, small)
+				}
+			}
 		}
 	}
 }

@@ -1,6 +1,9 @@
-// Package tui is the annotation TUI of annotate (docs/keys.md): a home
-// screen with the annotator's queues and batches, a QA screen, a claim screen with the missed-claims step, the guidelines one key away,
-// notes, flags, skip, go-to and undo.
+// Package tui is the one program of annotate's screens (docs/keys.md): the
+// annotation screens (a home screen with the annotator's queues and
+// batches, a QA screen, a claim screen with the missed-claims step, the
+// guidelines one key away, notes, flags, skip, go-to and undo) and, as
+// start screens (Options.Start, start.go), the lead's review and the review
+// of gold answers of package tui/adjudicate.
 //
 // One root Model holds the current screen, a ui.Child. Screens, overlays and
 // inputs are Children: Update returns the ui.Child to show next (itself, another
