@@ -92,6 +92,9 @@ func TestReviewTooSmallIgnoresKeys(t *testing.T) {
 		t.Fatalf("the small screen does not say the keys were ignored:\n%s", h.view())
 	}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if v := h.view(); !strings.Contains(v, "2 keys typed while the terminal was too small were ignored") {
+		t.Errorf("the review's status line does not say the keys were ignored:\n%s", v)
+	}
 	if n := leadEvents(t, s); n != 0 {
 		t.Fatalf("%d adjudications written under the small screen", n)
 	}

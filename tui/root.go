@@ -230,6 +230,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			n := e.hiddenKeys
 			e.hiddenKeys = 0
 			e.status = ui.Plural(n, "key") + " typed while the terminal was too small " + isAre(n) + " ignored: the screen was hidden."
+			cmds = append(cmds, notice(e.status)) // for a screen with a status line of its own
 		}
 		e.help.SetWidth(msg.Width)
 		m.cur.SetSize(msg.Width, msg.Height)

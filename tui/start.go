@@ -18,6 +18,10 @@ type Screen interface {
 	open(e *env) (ui.Child, tea.Cmd)
 }
 
+// notice tells the screen something the root said on its status line
+// (ui.NoticeMsg): the screens of other packages show it on theirs.
+func notice(text string) tea.Cmd { return func() tea.Msg { return ui.NoticeMsg(text) } }
+
 // titled is a child that names the terminal's window itself.
 type titled interface{ Title() string }
 

@@ -191,6 +191,8 @@ func (m *AnswersModel) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg, tea.EnvMsg: // the root has new styles
 		m.restyle()
+	case ui.NoticeMsg:
+		m.status = string(msg)
 	case reviewSessionMsg:
 		if msg.err != nil {
 			m.err = "Could not start a session (the review's time is not recorded): " + msg.err.Error()

@@ -185,6 +185,9 @@ func (m *Model) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	case tea.BackgroundColorMsg, tea.EnvMsg: // the root has new styles
 		e.setStyles()
 		return m, nil
+	case ui.NoticeMsg:
+		e.status = string(msg)
+		return m, nil
 	case reviewLoadedMsg, adjudicatedMsg, undoneMsg, acceptedMsg:
 		if e.adj != nil {
 			return m, e.adj.handle(msg)

@@ -139,6 +139,11 @@ func Message(st Styles, text string, w int, isErr bool) []string {
 	return out
 }
 
+// NoticeMsg is a status the root model gives the screen it hosts (e.g.
+// that keys were ignored while the terminal was too small): a screen with
+// a status line of its own shows it there.
+type NoticeMsg string
+
 // Host is what the one root model (package tui) gives a screen it hosts
 // from another package: the styles, made once from the terminal's
 // background and colour settings (the root passes tea.BackgroundColorMsg
