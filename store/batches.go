@@ -365,8 +365,7 @@ func (s *Store) BatchPool(spec BatchSpec) (BatchPool, error) {
 	var p BatchPool
 	aids := []int64{}
 	for _, name := range spec.Assign {
-		var id int64
-		if err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", name).Scan(&id); err == nil {
+		if id, ok, _ := lookupAnnotator(s.db, name); ok {
 			aids = append(aids, id)
 		}
 	}

@@ -8,37 +8,6 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// annotatorID returns the id of name, creating the annotator if needed.
-func annotatorID(tx *wtx, name string) (int64, error) {
-	if name == "" {
-		return 0, errors.New("no annotator name (use --as NAME)")
-	}
-	if id, ok := tx.annotators[name]; ok {
-		return id, nil
-	}
-	var id int64
-	err := tx.QueryRow("SELECT id FROM annotators WHERE name=?", name).Scan(&id)
-	if err == nil {
-		tx.annotators[name] = id
-		return id, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, err
-	}
-	res, err := tx.Exec("INSERT INTO annotators(name, human, created_at) VALUES (?,?,?)", name, 1, now())
-	if err != nil {
-		return 0, err
-	}
-	id, err = res.LastInsertId()
-	tx.annotators[name] = id
-	return id, err
-}
-
-// EnsureAnnotator creates the annotator if it does not exist yet.
-func (s *Store) EnsureAnnotator(name string) error {
-	return s.write(func(tx *wtx) error { _, err := annotatorID(tx, name); return err })
-}
-
 // RecordLabel appends one decision to the log and commits it before
 // returning, so the screen can show it as made. It returns the event id.
 func (s *Store) RecordLabel(l Label) (int64, error) {
@@ -225,13 +194,12 @@ var ErrNothingToUndo = errors.New("nothing to undo")
 // CurrentLabels returns the annotator's current labels on an item (field -> value),
 // including fields that are no longer asked; schema.Counted filters those.
 func (s *Store) CurrentLabels(annotator string, item int64) (map[string]string, error) {
-	var aid int64
-	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid)
-	if errors.Is(err, sql.ErrNoRows) {
-		return map[string]string{}, nil
-	}
+	aid, ok, err := lookupAnnotator(s.db, annotator)
 	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		return map[string]string{}, nil
 	}
 	return labelsOf(s.db, aid, item)
 }

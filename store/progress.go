@@ -153,31 +153,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Annotator is a person (or an imported label set) that labels items.
-type Annotator struct {
-	ID    int64
-	Name  string
-	Human bool
-}
-
-// Annotators lists annotators in creation order.
-func (s *Store) Annotators() ([]Annotator, error) {
-	rows, err := s.db.Query("SELECT id, name, human FROM annotators ORDER BY id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Annotator
-	for rows.Next() {
-		var a Annotator
-		if err := rows.Scan(&a.ID, &a.Name, &a.Human); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
-}
-
 // KindItems counts the items of a kind that have queues of their own (of
 // claims, the extracted ones), asked of anybody or not.
 func (s *Store) KindItems(kind string) (int, error) { return s.kindItems(schema.Kind(kind)) }

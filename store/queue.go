@@ -30,9 +30,8 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 	if q.Limit <= 0 {
 		q.Limit = 50
 	}
-	var aid int64
-	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	aid, _, err := lookupAnnotator(s.db, q.Annotator)
+	if err != nil {
 		return nil, err
 	}
 	notDone := "NOT EXISTS (SELECT 1 FROM done_items d WHERE d.annotator_id=? AND d.item_id=i.id)"

@@ -18,9 +18,8 @@ import (
 // named item_id), its arguments, and whether it is the open "every item of
 // the kind" queue.
 func (s *Store) queueScope(q QueueQuery) (string, []any, bool, error) {
-	var aid int64
-	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	aid, _, err := lookupAnnotator(s.db, q.Annotator)
+	if err != nil {
 		return "", nil, false, err
 	}
 	switch {
@@ -60,9 +59,8 @@ func (s *Store) QueueDone(q QueueQuery) (int, error) {
 // queueCount reads a queue's size (total: items queued minus those gated)
 // or its done count from the kept counts.
 func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
-	var aid int64
-	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	aid, _, err := lookupAnnotator(s.db, q.Annotator)
+	if err != nil {
 		return 0, err
 	}
 	sum := func(name string, rater int64, a string, b ...string) (int, error) {

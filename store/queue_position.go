@@ -59,9 +59,8 @@ func (s *Store) itemRefs(q string, args ...any) ([]ItemRef, error) {
 // the queue, done or not, the expression of its order key (the key Queue
 // returns as QueueEntry.Key) and the item id column, with their arguments.
 func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, err error) {
-	var aid int64
-	err = s.db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	aid, _, err := lookupAnnotator(s.db, q.Annotator)
+	if err != nil {
 		return "", "", "", nil, err
 	}
 	from, key, item, args, err = s.queueFrom(q, aid)
@@ -139,12 +138,8 @@ func (s *Store) QueueKey(q QueueQuery, item int64) (int64, bool, error) {
 // events of the log first (a short scan however long the log), then at
 // every event of the annotator.
 func (s *Store) LastWorked(annotator string) (ItemRef, []string, error) {
-	var aid int64
-	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ItemRef{}, nil, nil
-	}
-	if err != nil {
+	aid, ok, err := lookupAnnotator(s.db, annotator)
+	if err != nil || !ok {
 		return ItemRef{}, nil, err
 	}
 	var ev sql.NullInt64

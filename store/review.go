@@ -90,8 +90,8 @@ func resolveReviewers(q querier, names []string, field string) ([]int64, []strin
 		if !slices.Contains(known, n) {
 			return nil, nil, fmt.Errorf("no annotator %q with labels%s (annotators with labels: %s)", n, suggest.Hint(n, known), orNone(known))
 		}
-		var id int64
-		if err := q.QueryRow("SELECT id FROM annotators WHERE name=?", n).Scan(&id); err != nil {
+		id, err := knownAnnotator(q, n)
+		if err != nil {
 			return nil, nil, err
 		}
 		ids, out = append(ids, id), append(out, n)
@@ -421,13 +421,12 @@ func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predic
 // labelsByName returns an annotator's current labels on an item (none when
 // the name is unknown).
 func labelsByName(q querier, annotator string, item int64) (map[string]string, error) {
-	var aid int64
-	err := q.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid)
-	if errors.Is(err, errNoRows) {
-		return map[string]string{}, nil
-	}
+	aid, ok, err := lookupAnnotator(q, annotator)
 	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		return map[string]string{}, nil
 	}
 	return labelsOf(q, aid, item)
 }
@@ -495,11 +494,8 @@ func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 		case q.Labels.Annotator == "":
 			return errors.New("choose the expert labels: an annotator, or the adjudicated ones")
 		default:
-			err := rx.q.QueryRow("SELECT id FROM annotators WHERE name=?", q.Labels.Annotator).Scan(&rater)
-			if errors.Is(err, errNoRows) {
-				return notFound("annotator", q.Labels.Annotator)
-			}
-			if err != nil {
+			var err error
+			if rater, err = knownAnnotator(rx.q, q.Labels.Annotator); err != nil {
 				return err
 			}
 		}

@@ -125,8 +125,8 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 		return fmt.Errorf("reject reason %q: must be one of %v", reason, f.Values)
 	}
 	return s.write(func(tx *wtx) error {
-		var aid int64
-		if err := tx.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid); err != nil {
+		aid, ok, _ := lookupAnnotator(tx, annotator)
+		if !ok {
 			return notFound("annotator", annotator)
 		}
 		mine, err := labelsOf(tx, aid, item)
