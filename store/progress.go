@@ -98,14 +98,15 @@ func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progr
 	if p.Done, err = s.QueueDone(q); err != nil {
 		return p, err
 	}
-	scope, args, open, err := s.queueScope(q)
+	sc, err := queueScopeOf(s.db, q)
 	if err != nil {
 		return p, err
 	}
 	// The open queue is every item of the kind: join on the kind rather than
 	// listing a million ids; the annotator's events come from their index.
+	scope, args := sc.itemIDs()
 	where, wargs := "e.item_id IN ("+scope+")", args
-	if open {
+	if sc.mode == scopeOpen {
 		where, wargs = "e.item_id IN (SELECT id FROM items WHERE id=e.item_id AND kind=?)", []any{q.Kind}
 	}
 	rows, err := s.db.Query(`SELECT e.item_id, SUM(e.active_ms), SUM(CASE WHEN e.created_at>=? THEN e.active_ms ELSE 0 END),

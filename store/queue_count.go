@@ -1,8 +1,6 @@
 package store
 
 import (
-	"database/sql"
-	"errors"
 	"strconv"
 	"time"
 
@@ -13,35 +11,6 @@ import (
 // Queue sizes for the annotation screens' header ("item k of n"). They count
 // the same items Queue walks through, cheaply enough to ask after every
 // finished item: QueueDone reads only the annotator's done items.
-
-// queueScope returns a query listing the item ids of a queue (one column
-// named item_id), its arguments, and whether it is the open "every item of
-// the kind" queue.
-func (s *Store) queueScope(q QueueQuery) (string, []any, bool, error) {
-	aid, _, err := lookupAnnotator(s.db, q.Annotator)
-	if err != nil {
-		return "", nil, false, err
-	}
-	switch {
-	case q.Batch != "":
-		var bid int64
-		var assigned bool
-		if err := s.db.QueryRow("SELECT id, EXISTS(SELECT 1 FROM batch_assignees WHERE batch_id=batches.id) FROM batches WHERE name=?", q.Batch).Scan(&bid, &assigned); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return "", nil, false, notFound("batch", q.Batch)
-			}
-			return "", nil, false, err
-		}
-		if assigned {
-			return "SELECT item_id FROM assignments WHERE batch_id=? AND annotator_id=?", []any{bid, aid}, false, nil
-		}
-		return "SELECT item_id FROM batch_items WHERE batch_id=?", []any{bid}, false, nil
-	case s.hasAssignments(aid, q.Kind):
-		return `SELECT a.item_id FROM assignments a JOIN batches b ON b.id=a.batch_id
-			WHERE a.annotator_id=? AND b.kind=?`, []any{aid, q.Kind}, false, nil
-	}
-	return "", []any{aid}, true, nil
-}
 
 // QueueTotal is the number of items in a queue that ask the annotator
 // something, done or not: claims are in it once the annotator judged their
@@ -59,10 +28,11 @@ func (s *Store) QueueDone(q QueueQuery) (int, error) {
 // queueCount reads a queue's size (total: items queued minus those gated)
 // or its done count from the kept counts.
 func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
-	aid, _, err := lookupAnnotator(s.db, q.Annotator)
+	sc, err := queueScopeOf(s.db, q)
 	if err != nil {
 		return 0, err
 	}
+	aid := sc.annotator
 	sum := func(name string, rater int64, a string, b ...string) (int, error) {
 		query := "SELECT COALESCE(SUM(n),0) FROM kept_counts WHERE name=? AND rater=? AND a=?"
 		args := []any{name, rater, a}
@@ -116,19 +86,10 @@ func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
 		gated, err := sum(tally.Gated+tally.InBatch, aid, kind, b)
 		return n - gated, err
 	}
-	switch {
-	case q.Batch != "":
-		var bid int64
-		var kind string
-		var assigned bool
-		if err := s.db.QueryRow("SELECT id, kind, EXISTS(SELECT 1 FROM batch_assignees WHERE batch_id=batches.id) FROM batches WHERE name=?", q.Batch).Scan(&bid, &kind, &assigned); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return 0, notFound("batch", q.Batch)
-			}
-			return 0, err
-		}
-		return batch(bid, kind, !assigned)
-	case s.hasAssignments(aid, q.Kind):
+	switch sc.mode {
+	case scopeBatch, scopeBatchAssigned:
+		return batch(sc.batch, sc.batchKind, sc.mode == scopeBatch)
+	case scopeAssigned:
 		ids, err := int64s(s.db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", aid, q.Kind)
 		if err != nil {
 			return 0, err

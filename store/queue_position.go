@@ -55,54 +55,23 @@ func (s *Store) itemRefs(q string, args ...any) ([]ItemRef, error) {
 	return out, rows.Err()
 }
 
-// queueKeyed is the queue of q as SQL: a FROM/WHERE selecting every item of
-// the queue, done or not, the expression of its order key (the key Queue
-// returns as QueueEntry.Key) and the item id column, with their arguments.
+// queueKeyed is the queue of q as SQL (queueScope.keyed), less the items
+// that ask the annotator nothing.
 func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, err error) {
-	aid, _, err := lookupAnnotator(s.db, q.Annotator)
+	sc, err := queueScopeOf(s.db, q)
 	if err != nil {
 		return "", "", "", nil, err
 	}
-	from, key, item, args, err = s.queueFrom(q, aid)
+	from, key, item, args = sc.keyed()
 	// Items that ask the annotator nothing (gated by their parent's labels)
 	// are not in the queue, nor in its total; nor are claims not asked yet.
 	from += " AND NOT EXISTS (SELECT 1 FROM done_items d WHERE d.item_id=" + item + " AND d.annotator_id=? AND d.gated)"
-	args = append(args, aid)
-	if offered, oargs := offeredCond(schema.Kind(q.Kind), item, aid); offered != "" {
+	args = append(args, sc.annotator)
+	if offered, oargs := offeredCond(schema.Kind(q.Kind), item, sc.annotator); offered != "" {
 		from += " AND " + offered
 		args = append(args, oargs...)
 	}
-	return from, key, item, args, err
-}
-
-func (s *Store) queueFrom(q QueueQuery, aid int64) (from, key, item string, args []any, err error) {
-	switch {
-	case q.Batch != "":
-		var bid int64
-		var assigned bool
-		err := s.db.QueryRow("SELECT id, EXISTS(SELECT 1 FROM batch_assignees WHERE batch_id=batches.id) FROM batches WHERE name=?", q.Batch).Scan(&bid, &assigned)
-		if errors.Is(err, sql.ErrNoRows) {
-			return "", "", "", nil, notFound("batch", q.Batch)
-		}
-		if err != nil {
-			return "", "", "", nil, err
-		}
-		if assigned {
-			return "batch_items b JOIN assignments a ON a.batch_id=b.batch_id AND a.item_id=b.item_id WHERE b.batch_id=? AND a.annotator_id=?",
-				"b.position", "b.item_id", []any{bid, aid}, nil
-		}
-		return "batch_items b WHERE b.batch_id=?", "b.position", "b.item_id", []any{bid}, nil
-	case s.hasAssignments(aid, q.Kind):
-		return "assignments a JOIN batch_items b ON b.batch_id=a.batch_id AND b.item_id=a.item_id JOIN batches bt ON bt.id=a.batch_id WHERE a.annotator_id=? AND bt.kind=?",
-			"((b.batch_id<<32)|b.position)", "a.item_id", []any{aid, q.Kind}, nil
-	}
-	// Every item of the kind that has a queue of its own (as Queue): of
-	// claims the extracted ones, of relevance pairs the pooled ones.
-	queueable := "1"
-	if k := sqlOf[schema.Kind(q.Kind)]; k.queueable != "" {
-		queueable = k.queueable
-	}
-	return "items i WHERE i.kind=? AND " + queueable, "i.id", "i.id", []any{q.Kind}, nil
+	return from, key, item, args, nil
 }
 
 // QueueRank counts the items of a queue, done or not, whose order key is in
