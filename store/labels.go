@@ -222,3 +222,46 @@ func (s *Store) History(item int64) ([]Event, error) {
 	}
 	return out, rows.Err()
 }
+
+// LastWorked is the item of the annotator's latest decision (zero when
+// there is none) and the batches that hold it. It looks among the latest
+// events of the log first (a short scan however long the log), then at
+// every event of the annotator.
+func (s *Store) LastWorked(annotator string) (ItemRef, []string, error) {
+	aid, ok, err := lookupAnnotator(s.db, annotator)
+	if err != nil || !ok {
+		return ItemRef{}, nil, err
+	}
+	var ev sql.NullInt64
+	err = s.db.QueryRow(`SELECT e.id FROM label_events e WHERE e.id > (SELECT COALESCE(MAX(id), 0) - 10000 FROM label_events)
+		AND +e.annotator_id=? AND e.role=? ORDER BY e.id DESC LIMIT 1`, aid, RoleAnnotate).Scan(&ev)
+	if errors.Is(err, sql.ErrNoRows) {
+		// The annotator's latest by time, read backwards on label_events_time.
+		err = s.db.QueryRow("SELECT id FROM label_events WHERE annotator_id=? AND role=? ORDER BY created_at DESC, id DESC LIMIT 1", aid, RoleAnnotate).Scan(&ev)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ItemRef{}, nil, nil
+		}
+	}
+	if err != nil || !ev.Valid {
+		return ItemRef{}, nil, err
+	}
+	var r ItemRef
+	if err := s.db.QueryRow("SELECT i.id, i.ext_id, i.kind FROM label_events e JOIN items i ON i.id=e.item_id WHERE e.id=?", ev.Int64).
+		Scan(&r.ItemID, &r.ExtID, &r.Kind); err != nil {
+		return r, nil, err
+	}
+	rows, err := s.db.Query("SELECT b.name FROM batch_items bi JOIN batches b ON b.id=bi.batch_id WHERE bi.item_id=? ORDER BY b.id", r.ItemID)
+	if err != nil {
+		return r, nil, err
+	}
+	defer rows.Close()
+	var batches []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return r, nil, err
+		}
+		batches = append(batches, name)
+	}
+	return r, batches, rows.Err()
+}

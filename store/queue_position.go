@@ -3,57 +3,12 @@ package store
 import (
 	"database/sql"
 	"errors"
-	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// Reads the annotation screens need beyond the queue itself: go-to by a
-// typed id, an item's position in its queue, and the queue an annotator
-// last worked in.
-
-// FindItems finds the items a typed id names, best first: the item with
-// exactly that id; else the items whose id equals it ignoring case; else
-// those whose id starts with it ignoring case (ASCII letters, as SQL LIKE
-// does), in id order. It returns at most limit+1 items, so that one item
-// means a match and more than limit means "and more". An exact id is one
-// index lookup; the others read the ids of every item (a go-to is rare).
-func (s *Store) FindItems(typed string, limit int) ([]ItemRef, error) {
-	if typed == "" {
-		return nil, nil
-	}
-	var r ItemRef
-	err := s.db.QueryRow("SELECT id, ext_id, kind FROM items WHERE ext_id=?", typed).Scan(&r.ItemID, &r.ExtID, &r.Kind)
-	if err == nil {
-		return []ItemRef{r}, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, err
-	}
-	refs, err := s.itemRefs("SELECT id, ext_id, kind FROM items WHERE ext_id=? COLLATE NOCASE ORDER BY ext_id LIMIT ?", typed, limit+1)
-	if err != nil || len(refs) > 0 {
-		return refs, err
-	}
-	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(typed) + "%"
-	return s.itemRefs(`SELECT id, ext_id, kind FROM items WHERE ext_id LIKE ? ESCAPE '\' ORDER BY ext_id LIMIT ?`, pattern, limit+1)
-}
-
-func (s *Store) itemRefs(q string, args ...any) ([]ItemRef, error) {
-	rows, err := s.db.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ItemRef
-	for rows.Next() {
-		var r ItemRef
-		if err := rows.Scan(&r.ItemID, &r.ExtID, &r.Kind); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
+// An item's place in its queue: the screens' "item k of n" counts from a
+// position they know.
 
 // queueKeyed is the queue of q as SQL (queueScope.keyed), less the items
 // that ask the annotator nothing.
@@ -100,47 +55,4 @@ func (s *Store) QueueKey(q QueueQuery, item int64) (int64, bool, error) {
 		return 0, false, nil
 	}
 	return k, err == nil, err
-}
-
-// LastWorked is the item of the annotator's latest decision (zero when
-// there is none) and the batches that hold it. It looks among the latest
-// events of the log first (a short scan however long the log), then at
-// every event of the annotator.
-func (s *Store) LastWorked(annotator string) (ItemRef, []string, error) {
-	aid, ok, err := lookupAnnotator(s.db, annotator)
-	if err != nil || !ok {
-		return ItemRef{}, nil, err
-	}
-	var ev sql.NullInt64
-	err = s.db.QueryRow(`SELECT e.id FROM label_events e WHERE e.id > (SELECT COALESCE(MAX(id), 0) - 10000 FROM label_events)
-		AND +e.annotator_id=? AND e.role=? ORDER BY e.id DESC LIMIT 1`, aid, RoleAnnotate).Scan(&ev)
-	if errors.Is(err, sql.ErrNoRows) {
-		// The annotator's latest by time, read backwards on label_events_time.
-		err = s.db.QueryRow("SELECT id FROM label_events WHERE annotator_id=? AND role=? ORDER BY created_at DESC, id DESC LIMIT 1", aid, RoleAnnotate).Scan(&ev)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ItemRef{}, nil, nil
-		}
-	}
-	if err != nil || !ev.Valid {
-		return ItemRef{}, nil, err
-	}
-	var r ItemRef
-	if err := s.db.QueryRow("SELECT i.id, i.ext_id, i.kind FROM label_events e JOIN items i ON i.id=e.item_id WHERE e.id=?", ev.Int64).
-		Scan(&r.ItemID, &r.ExtID, &r.Kind); err != nil {
-		return r, nil, err
-	}
-	rows, err := s.db.Query("SELECT b.name FROM batch_items bi JOIN batches b ON b.id=bi.batch_id WHERE bi.item_id=? ORDER BY b.id", r.ItemID)
-	if err != nil {
-		return r, nil, err
-	}
-	defer rows.Close()
-	var batches []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return r, nil, err
-		}
-		batches = append(batches, name)
-	}
-	return r, batches, rows.Err()
 }
