@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -30,12 +31,12 @@ type AnswerUnit struct {
 	Reason string // reject_reason when rejected
 }
 
-// Review states of an AnswerUnit.
+// Review states of an AnswerUnit (review.AnswerState says which).
 const (
-	ReviewPending  = ""
-	ReviewAccepted = "accepted"
-	ReviewRejected = "rejected"
-	ReviewOther    = "other"
+	ReviewPending  = review.AnswerPending
+	ReviewAccepted = review.AnswerAccepted
+	ReviewRejected = review.AnswerRejected
+	ReviewOther    = review.AnswerOther
 )
 
 // AnswerUnits lists every submitted answer (of a batch: batch != ""), in
@@ -85,16 +86,7 @@ func (s *Store) AnswerUnits(batch string) ([]AnswerUnit, error) {
 			if err != nil {
 				return err
 			}
-			switch {
-			case final[schema.AnswerReview] == "" || events[schema.AnswerReview] < r.event:
-				u.Review = ReviewPending
-			case final[schema.AnswerReview] == "reject":
-				u.Review, u.Reason = ReviewRejected, final[schema.RejectReason]
-			case final[schema.GoldAnswer] == r.answer && final[schema.Citations] == mine[schema.Citations]:
-				u.Review = ReviewAccepted
-			default:
-				u.Review = ReviewOther
-			}
+			u.Review, u.Reason = review.AnswerState(review.Answer{Text: r.answer, Citations: mine[schema.Citations], Event: r.event}, final, events)
 			out = append(out, u)
 		}
 		return nil
