@@ -8,6 +8,38 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
+// Label is one labelling decision to record.
+type Label struct {
+	Annotator         string
+	ItemID            int64
+	Field             string
+	Value             string
+	ActiveMs          int64
+	SessionID         int64 // 0: none (imported)
+	GuidelinesVersion string
+	Adjudicate        bool // a lead's final label
+}
+
+// Event is one row of the label log.
+type Event struct {
+	ID        int64
+	Annotator string
+	ItemID    int64
+	ItemExtID string
+	Field     string
+	Value     string
+	Role      string
+	CreatedAt string
+	ActiveMs  int64
+	Retracts  int64
+}
+
+// Role values of label events.
+const (
+	RoleAnnotate   = "annotate"
+	RoleAdjudicate = "adjudicate"
+)
+
 // RecordLabel appends one decision to the log and commits it before
 // returning, so the screen can show it as made. It returns the event id.
 func (s *Store) RecordLabel(l Label) (int64, error) {
