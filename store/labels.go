@@ -81,8 +81,14 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 
 // insertEvent appends one decision to the log.
 func insertEvent(tx *wtx, aid int64, role string, l Label) (int64, error) {
+	return insertEventAt(tx, aid, role, l, now())
+}
+
+// insertEventAt appends an event with the time given (the events of one
+// step share theirs).
+func insertEventAt(tx *wtx, aid int64, role string, l Label, at string) (int64, error) {
 	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
+		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
 	if err != nil {
 		return 0, err
 	}

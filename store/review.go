@@ -183,34 +183,43 @@ func (s *Store) AcceptReady(lead string, q ReviewQuery, guidelinesVersion string
 		if err != nil {
 			return err
 		}
-		ts := now()
-		for i, a := range acc {
-			ms := int64(0)
-			if i == 0 {
-				ms = o.ActiveMs
-			}
-			res, err := wx.tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-				VALUES (?,?,?,?,?,?,?,?,?)`, aid, a.Item, a.Field, a.Value, RoleAdjudicate, ts, ms, nullID(o.Session), guidelinesVersion)
-			if err != nil {
-				return err
-			}
-			id, _ := res.LastInsertId()
-			if err := setCurrent(wx.tx, RoleAdjudicate, aid, a.Item, a.Field, a.Value, id); err != nil {
-				return err
-			}
-			if err := wx.tx.touch(a.Item); err != nil {
-				return err
-			}
-		}
-		if len(acc) > 0 && o.Session != 0 && o.ActiveMs > 0 {
-			if _, err := wx.tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", o.ActiveMs, o.Session); err != nil {
-				return err
-			}
-		}
 		n = len(acc)
-		return nil
+		return writeAdjudications(wx.tx, aid, acc, o.ActiveMs, o.Session, guidelinesVersion)
 	})
 	return n, err
+}
+
+// writeAdjudications writes labels as one adjudication step of the lead
+// (id aid): one timestamp, so UndoAdjudication takes them back together;
+// the step's active time on its first event and added to its session.
+func writeAdjudications(tx *wtx, aid int64, labels []review.Acceptance, activeMs, session int64, guidelinesVersion string) error {
+	if len(labels) == 0 {
+		return nil
+	}
+	ts := now()
+	for i, a := range labels {
+		ms := int64(0)
+		if i == 0 {
+			ms = activeMs
+		}
+		id, err := insertEventAt(tx, aid, RoleAdjudicate, Label{ItemID: a.Item, Field: a.Field, Value: a.Value, ActiveMs: ms,
+			SessionID: session, GuidelinesVersion: guidelinesVersion}, ts)
+		if err != nil {
+			return err
+		}
+		if err := setCurrent(tx, RoleAdjudicate, aid, a.Item, a.Field, a.Value, id); err != nil {
+			return err
+		}
+		if err := tx.touch(a.Item); err != nil {
+			return err
+		}
+	}
+	if session != 0 && activeMs > 0 {
+		if _, err := tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", activeMs, session); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UndoAdjudication retracts the lead's latest standing adjudication step:

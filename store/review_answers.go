@@ -132,32 +132,12 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 		if err != nil {
 			return err
 		}
-		labels := [][2]string{{schema.AnswerReview, "reject"}, {schema.RejectReason, reason}}
+		labels := []review.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "reject"}, {Item: item, Field: schema.RejectReason, Value: reason}}
 		if accept {
-			labels = [][2]string{{schema.AnswerReview, "accept"}, {schema.GoldAnswer, mine[schema.GoldAnswer]}, {schema.Citations, mine[schema.Citations]}}
+			labels = []review.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "accept"},
+				{Item: item, Field: schema.GoldAnswer, Value: mine[schema.GoldAnswer]}, {Item: item, Field: schema.Citations, Value: mine[schema.Citations]}}
 		}
-		ts := now()
-		for i, kv := range labels {
-			ms := int64(0)
-			if i == 0 {
-				ms = activeMs
-			}
-			res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-				VALUES (?,?,?,?,?,?,?,?,?)`, lid, item, kv[0], kv[1], RoleAdjudicate, ts, ms, nullID(session), guidelinesVersion)
-			if err != nil {
-				return err
-			}
-			id, _ := res.LastInsertId()
-			if err := setCurrent(tx, RoleAdjudicate, lid, item, kv[0], kv[1], id); err != nil {
-				return err
-			}
-		}
-		if session != 0 && activeMs > 0 {
-			if _, err := tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", activeMs, session); err != nil {
-				return err
-			}
-		}
-		return tx.touch(item)
+		return writeAdjudications(tx, lid, labels, activeMs, session, guidelinesVersion)
 	})
 }
 
