@@ -8,11 +8,10 @@ import (
 
 // Batches whose items are chosen by their kind's own rule (answer tasks by
 // seed group, generated claims by a sample of the judge's verdicts) are
-// written here, the same rows CreateBatch writes: the batch, its assignees,
-// its items in order, and who gets which.
+// written here, with the rows every batch writes (batch_rows.go).
 
-// shuffle permutes n things with the batch seed, as CreateBatch does (no
-// seed: in order).
+// shuffle permutes n things with the batch seed (no seed: in order): the
+// order of CreateBatch's items and of the kinds' own batches.
 func shuffle(seed *int64, n int, swap func(i, j int)) {
 	if seed == nil {
 		return

@@ -17,86 +17,33 @@ import (
 // answer correct (or at once, when the answer is not under review), never
 // those of answers judged otherwise (the asked-when rule).
 func (s *Store) QueueTotal(q QueueQuery) (int, error) {
-	return s.queueCount(q, tally.Queued, true)
+	return s.queueCount(q, true)
 }
 
 // QueueDone is the number of items of a queue the annotator has finished.
 func (s *Store) QueueDone(q QueueQuery) (int, error) {
-	return s.queueCount(q, tally.Done, false)
+	return s.queueCount(q, false)
 }
 
 // queueCount reads a queue's size (total: items queued minus those gated)
 // or its done count from the kept counts.
-func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
+func (s *Store) queueCount(q QueueQuery, total bool) (int, error) {
 	sc, err := queueScopeOf(s.db, q)
 	if err != nil {
 		return 0, err
 	}
-	aid := sc.annotator
-	sum := func(name string, rater int64, a string, b ...string) (int, error) {
-		query := "SELECT COALESCE(SUM(n),0) FROM kept_counts WHERE name=? AND rater=? AND a=?"
-		args := []any{name, rater, a}
-		if len(b) > 0 {
-			query += " AND b=?"
-			args = append(args, b[0])
-		}
-		var n int
-		err := s.db.QueryRow(query, args...).Scan(&n)
-		return n, err
-	}
-	// offered counts the items of a kind that waits for its parent's
-	// labels that are asked of the annotator: asked at once (of everyone,
-	// or of them), or because of their labels, less those their labels
-	// withhold; in one batch (suffix InBatch, b) or overall.
-	offered := func(kind, suffix string, b ...string) (int, error) {
-		n := 0
-		for _, c := range []struct {
-			name  string
-			rater int64
-			sign  int
-		}{{tally.AtOnce, tally.Anyone, 1}, {tally.AtOnce, aid, 1}, {tally.Offered, aid, 1}, {tally.Withheld, aid, -1}} {
-			if c.rater == 0 {
-				continue // no such annotator: nothing asked of them but what everyone is asked
-			}
-			m, err := sum(c.name+suffix, c.rater, kind, b...)
-			if err != nil {
-				return 0, err
-			}
-			n += c.sign * m
-		}
-		return n, nil
-	}
-	// batch counts one batch, of the annotator's own when it has assignees.
-	batch := func(bid int64, kind string, open bool) (int, error) {
-		b := strconv.FormatInt(bid, 10)
-		if !total {
-			return sum(tally.Done+tally.InBatch, aid, kind, b)
-		}
-		if schema.WaitsForParent(schema.Kind(kind)) {
-			return offered(kind, tally.InBatch, b)
-		}
-		rater := aid
-		if open {
-			rater = tally.Anyone
-		}
-		n, err := sum(tally.Queued, rater, kind, b)
-		if err != nil {
-			return 0, err
-		}
-		gated, err := sum(tally.Gated+tally.InBatch, aid, kind, b)
-		return n - gated, err
-	}
+	c := queueCounter{q: s.db, aid: sc.annotator, total: total}
 	switch sc.mode {
 	case scopeBatch, scopeBatchAssigned:
-		return batch(sc.batch, sc.batchKind, sc.mode == scopeBatch)
+		return c.batch(sc.batch, sc.batchKind, sc.mode == scopeBatch)
 	case scopeAssigned:
-		ids, err := int64s(s.db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", aid, q.Kind)
+		ids, err := int64s(s.db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", sc.annotator, q.Kind)
 		if err != nil {
 			return 0, err
 		}
 		n := 0
 		for _, id := range ids {
-			m, err := batch(id, q.Kind, false)
+			m, err := c.batch(id, q.Kind, false)
 			if err != nil {
 				return 0, err
 			}
@@ -104,17 +51,88 @@ func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
 		}
 		return n, nil
 	}
-	if !total {
-		return sum(tally.Done, aid, q.Kind)
+	return c.kind(q.Kind)
+}
+
+// queueCounter reads one annotator's queue sizes (total) or done counts
+// from the kept counts.
+type queueCounter struct {
+	q     querier
+	aid   int64 // 0: no such annotator
+	total bool
+}
+
+// sum adds up a kept count of a rater over one value of a (and of b).
+func (c queueCounter) sum(name string, rater int64, a string, b ...string) (int, error) {
+	query := "SELECT COALESCE(SUM(n),0) FROM kept_counts WHERE name=? AND rater=? AND a=?"
+	args := []any{name, rater, a}
+	if len(b) > 0 {
+		query += " AND b=?"
+		args = append(args, b[0])
 	}
-	if schema.WaitsForParent(schema.Kind(q.Kind)) {
-		return offered(q.Kind, "")
+	var n int
+	err := c.q.QueryRow(query, args...).Scan(&n)
+	return n, err
+}
+
+// offered counts the items of a kind that waits for its parent's labels
+// that are asked of the annotator: asked at once (of everyone, or of them),
+// or because of their labels, less those their labels withhold; in one
+// batch (suffix InBatch, b) or overall.
+func (c queueCounter) offered(kind, suffix string, b ...string) (int, error) {
+	n := 0
+	for _, t := range []struct {
+		name  string
+		rater int64
+		sign  int
+	}{{tally.AtOnce, tally.Anyone, 1}, {tally.AtOnce, c.aid, 1}, {tally.Offered, c.aid, 1}, {tally.Withheld, c.aid, -1}} {
+		if t.rater == 0 {
+			continue // no such annotator: nothing asked of them but what everyone is asked
+		}
+		m, err := c.sum(t.name+suffix, t.rater, kind, b...)
+		if err != nil {
+			return 0, err
+		}
+		n += t.sign * m
 	}
-	n, err := sum(tally.Items, tally.Anyone, q.Kind)
+	return n, nil
+}
+
+// batch counts one batch, of the annotator's own items when it has
+// assignees (open: it has none).
+func (c queueCounter) batch(bid int64, kind string, open bool) (int, error) {
+	b := strconv.FormatInt(bid, 10)
+	if !c.total {
+		return c.sum(tally.Done+tally.InBatch, c.aid, kind, b)
+	}
+	if schema.WaitsForParent(schema.Kind(kind)) {
+		return c.offered(kind, tally.InBatch, b)
+	}
+	rater := c.aid
+	if open {
+		rater = tally.Anyone
+	}
+	n, err := c.sum(tally.Queued, rater, kind, b)
 	if err != nil {
 		return 0, err
 	}
-	gated, err := sum(tally.Gated, aid, q.Kind)
+	gated, err := c.sum(tally.Gated+tally.InBatch, c.aid, kind, b)
+	return n - gated, err
+}
+
+// kind counts every item of the kind that has a queue (the open mode).
+func (c queueCounter) kind(kind string) (int, error) {
+	if !c.total {
+		return c.sum(tally.Done, c.aid, kind)
+	}
+	if schema.WaitsForParent(schema.Kind(kind)) {
+		return c.offered(kind, "")
+	}
+	n, err := c.sum(tally.Items, tally.Anyone, kind)
+	if err != nil {
+		return 0, err
+	}
+	gated, err := c.sum(tally.Gated, c.aid, kind)
 	return n - gated, err
 }
 
