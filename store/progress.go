@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -56,7 +57,7 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 		}
 		for _, b := range batches {
 			assigned := len(b.Assignees) > 0
-			if assigned && !contains(b.Assignees, a.Name) {
+			if assigned && !slices.Contains(b.Assignees, a.Name) {
 				continue
 			}
 			p, err := s.progressOf(a, QueueQuery{Annotator: a.Name, Kind: b.Kind, Batch: b.Name}, midnight)
@@ -134,6 +135,8 @@ func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progr
 	return p, rows.Err()
 }
 
+// median is the middle value of v (the mean of the two middle ones), 0 for
+// none; it sorts v.
 func median(v []int64) int64 {
 	if len(v) == 0 {
 		return 0
@@ -143,15 +146,6 @@ func median(v []int64) int64 {
 		return v[len(v)/2]
 	}
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // KindItems counts the items of a kind that have queues of their own (of
