@@ -7,11 +7,11 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// TestRefreshDoneMatchesStore checks that the import's batched done refresh
-// (store.Tx.RefreshDone) gives the same done items as the store's own path
-// (PutLabel, refreshed when Import returns), on labels covering the
-// asked-when rule and the last-claim rule.
-func TestRefreshDoneMatchesStore(t *testing.T) {
+// TestImportedDoneMatchesLabelled checks that the done items the import
+// keeps (brought up to date when its transaction ends, whatever order items
+// and labels came in) are those the store's own path gives (PutLabel), on
+// labels covering the asked-when rule and the last-claim rule.
+func TestImportedDoneMatchesLabelled(t *testing.T) {
 	data := []byte(strings.Join([]string{
 		// complete valid pair, claims complete, missed claims checked
 		`{"id":"a","source":"S","question":"Q","answer":"A","contexts":[{"id":"ca","text":"t"}],"labels":{"jo":{"question_validity":"valid","category":"factual_recall","persona":"citizen","answer_correctness":"correct","missed_claims_checked":"checked"}},` +

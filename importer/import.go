@@ -257,10 +257,6 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 		if err := w.fillLanguages(); err != nil {
 			return err
 		}
-		// Last, once every claim is in: which claim is last matters.
-		if err := tx.RefreshDone(); err != nil {
-			return err
-		}
 		if err := tx.WriteSeen(); err != nil {
 			return err
 		}

@@ -172,129 +172,204 @@ func Make(items []Item, names []string, only string) (Plan, []Acceptance) {
 // unit, in the same order (parents first, fields in schema order), each
 // asked given what is adjudicated or accepted before it.
 func MakeAll(items []Item, names []string, only string) (Plan, []Acceptance, []Acceptance) {
-	p := Plan{Annotators: names}
-	items = slices.Clone(items)
-	slices.SortStableFunc(items, func(a, b Item) int {
-		ra, rb := root(a), root(b)
-		if ra != rb {
-			return cmp.Compare(ra, rb)
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
-	byField := map[string][]Unit{}
-	// Two passes of acceptances side by side: of agreements only (acc,
-	// sims) and of agreements and single-label units (accS, simsS). sims
-	// are the final labels plus what the pass accepts, by item: a child
-	// reads its parent's.
-	var acc, accS []Acceptance
-	sims := map[int64]map[string]string{}
-	simsS := map[int64]map[string]string{}
-	for _, it := range items {
-		fields := fieldsOf(it.Ref)
-		counted := make([]map[string]string, len(names))
-		for i := range names {
-			counted[i] = schema.Counted(it.Kind, at(it.Labels, i), at(it.ParentLabels, i))
-		}
-		final := it.Final
-		finalParent, finalParentS := it.FinalParent, it.FinalParent
-		if s, ok := sims[it.Parent]; ok && it.Parent != 0 {
-			finalParent = s
-		}
-		if s, ok := simsS[it.Parent]; ok && it.Parent != 0 {
-			finalParentS = s
-		}
-		sim, simS := maps.Clone(final), maps.Clone(final)
-		if sim == nil {
-			sim, simS = map[string]string{}, map[string]string{}
-		}
-		sims[it.ID], simsS[it.ID] = sim, simS
-		last := len(fields) - 1 // the last field whose agreements count
-		if only != "" {
-			last = slices.IndexFunc(fields, func(f schema.Field) bool { return f.Name == only })
-		}
-		spec := schema.SpecOf(it.Kind)
-		for fi, f := range fields {
-			inScope := fi <= last
-			labels := map[string]string{}
-			for i, c := range counted {
-				if v := c[f.Name]; v != "" {
-					labels[names[i]] = v
-				}
-			}
-			common, agree := agreed(f, labels)
-			asked := f.Marker || schema.Asked(f.Name, final, finalParent)
-			moot := !asked && settled(f, spec, final, finalParent, fields[:fi])
-			// A field asked only given other decisions, now made, that fewer
-			// than two annotators answered: the lead answers it.
-			conditional := len(f.AskedIf) > 0 || it.Added || len(spec.UnlessParent) > 0 && decided(spec, finalParent)
-			followUp := len(labels) < 2 && asked && conditional
-			single := !it.Added && len(labels) == 1 && declined(it, f, names, labels)
-			if agree && inScope {
-				switch {
-				case final[f.Name] != "":
-					p.Accepted++
-				case !moot:
-					p.Agreeing++
-					if sim[f.Name] == "" && (f.Marker || schema.Asked(f.Name, sim, finalParent)) {
-						acc = append(acc, Acceptance{it.ID, f.Name, common})
-						sim[f.Name] = common
-					}
-					if simS[f.Name] == "" && (f.Marker || schema.Asked(f.Name, simS, finalParentS)) {
-						accS = append(accS, Acceptance{it.ID, f.Name, common})
-						simS[f.Name] = common
-					}
-				}
-			}
-			// The lone label of a single-label unit, in the pass that takes
-			// them, once its field is asked given the labels before it and
-			// the parent's fields its kind is gated on are decided (a claim
-			// waits for its answer's correctness).
-			if single && inScope && final[f.Name] == "" && !moot && simS[f.Name] == "" &&
-				(spec == nil || decided(spec, finalParentS)) {
-				if v := soleValue(labels); slices.Contains(f.Values, v) && (f.Marker || schema.Asked(f.Name, simS, finalParentS)) {
-					accS = append(accS, Acceptance{it.ID, f.Name, v})
-					simS[f.Name] = v
-				}
-			}
-			// An added claim is kept in bulk when the answer it was added to
-			// is adjudicated (or accepted) as having had claims added.
-			if it.Added && f.Name == schema.ClaimAdded && inScope && final[f.Name] == "" && len(labels) == 1 {
-				if sim[f.Name] == "" && finalParent[schema.MissedClaimsChecked] == "added" {
-					acc = append(acc, Acceptance{it.ID, f.Name, "yes"})
-					sim[f.Name] = "yes"
-					p.Agreeing++
-				}
-				if simS[f.Name] == "" && finalParentS[schema.MissedClaimsChecked] == "added" {
-					accS = append(accS, Acceptance{it.ID, f.Name, "yes"})
-					simS[f.Name] = "yes"
-				}
-			}
-			// A single-label unit that its decisions made not asked leaves
-			// the plan: it was never a disagreement.
-			if (only == "" || only == f.Name) && (len(labels) >= 2 && !agree || followUp || single && !moot) {
-				u := Unit{Ref: it.Ref, Verdicts: Verdicts{Field: f.Name, Labels: labels, Final: final[f.Name], FollowUp: followUp, Single: single}}
-				switch {
-				case moot:
-					u.State = Moot
-				case u.Final != "":
-					u.State = Done
-				}
-				byField[f.Name] = append(byField[f.Name], u)
-			}
-			if fi == last {
-				break
-			}
+	pl := planner{plan: Plan{Annotators: names}, names: names, only: only, byField: map[string][]Unit{},
+		agreements: pass{sims: map[int64]map[string]string{}}, withSingles: pass{sims: map[int64]map[string]string{}}}
+	for _, it := range familyOrder(items) {
+		pl.item(it)
+	}
+	return pl.finish()
+}
+
+// planner is one MakeAll under way. Two passes of acceptances run side by
+// side: of agreements only, and of agreements and single-label units.
+type planner struct {
+	plan                    Plan
+	names                   []string
+	only                    string
+	byField                 map[string][]Unit
+	agreements, withSingles pass
+}
+
+// pass is one pass of acceptances: what it accepts, and by item the final
+// labels plus what it accepted (a child reads its parent's).
+type pass struct {
+	acc  []Acceptance
+	sims map[int64]map[string]string
+}
+
+// view is what one pass sees of one item: its labels as accepted so far,
+// and its parent's.
+type view struct {
+	sim, parent map[string]string
+}
+
+// start opens the pass's view of an item.
+func (ps *pass) start(it Item) view {
+	v := view{sim: maps.Clone(it.Final), parent: it.FinalParent}
+	if v.sim == nil {
+		v.sim = map[string]string{}
+	}
+	if s, ok := ps.sims[it.Parent]; ok && it.Parent != 0 {
+		v.parent = s
+	}
+	ps.sims[it.ID] = v.sim
+	return v
+}
+
+// accept takes value for the field unless the pass has one already or the
+// field is not asked given what the pass holds; it reports whether it took it.
+func (ps *pass) accept(v view, item int64, f schema.Field, value string) bool {
+	if v.sim[f.Name] != "" || !f.Marker && !schema.Asked(f.Name, v.sim, v.parent) {
+		return false
+	}
+	ps.acc = append(ps.acc, Acceptance{item, f.Name, value})
+	v.sim[f.Name] = value
+	return true
+}
+
+// fieldCase is one field of one item as review classifies it.
+type fieldCase struct {
+	f       schema.Field
+	labels  map[string]string // each annotator's label that counts
+	common  string            // the agreed value, when agree
+	agree   bool
+	inScope bool // its agreements count (only: up to the field asked for)
+	moot    bool // not asked given the adjudicated labels, for good
+	// followUp: asked only given other decisions, now made, that fewer
+	// than two annotators answered: the lead answers it.
+	followUp bool
+	single   bool // one annotator's label, the others not asked it
+}
+
+// item plans one item's fields, in schema order up to the last in scope.
+func (pl *planner) item(it Item) {
+	fields := fieldsOf(it.Ref)
+	counted := make([]map[string]string, len(pl.names))
+	for i := range pl.names {
+		counted[i] = schema.Counted(it.Kind, at(it.Labels, i), at(it.ParentLabels, i))
+	}
+	agreements, withSingles := pl.agreements.start(it), pl.withSingles.start(it)
+	last := len(fields) - 1 // the last field whose agreements count
+	if pl.only != "" {
+		last = slices.IndexFunc(fields, func(f schema.Field) bool { return f.Name == pl.only })
+	}
+	spec := schema.SpecOf(it.Kind)
+	for fi, f := range fields {
+		c := pl.classify(it, spec, fields[:fi], f, counted, agreements.parent)
+		c.inScope = fi <= last
+		pl.acceptAgreement(it, c, agreements, withSingles)
+		pl.acceptSingle(it, spec, c, withSingles)
+		pl.keepAdded(it, c, agreements, withSingles)
+		pl.addUnit(it, c)
+		if fi == last {
+			break
 		}
 	}
+}
+
+// classify reads one field's labels and says what kind of unit it is, given
+// the adjudicated labels (and the parent's as the agreements pass holds them).
+func (pl *planner) classify(it Item, spec *schema.Spec, earlier []schema.Field, f schema.Field, counted []map[string]string, finalParent map[string]string) fieldCase {
+	c := fieldCase{f: f, labels: map[string]string{}}
+	for i, l := range counted {
+		if v := l[f.Name]; v != "" {
+			c.labels[pl.names[i]] = v
+		}
+	}
+	c.common, c.agree = agreed(f, c.labels)
+	asked := f.Marker || schema.Asked(f.Name, it.Final, finalParent)
+	c.moot = !asked && settled(f, spec, it.Final, finalParent, earlier)
+	conditional := len(f.AskedIf) > 0 || it.Added || len(spec.UnlessParent) > 0 && decided(spec, finalParent)
+	c.followUp = len(c.labels) < 2 && asked && conditional
+	c.single = !it.Added && len(c.labels) == 1 && declined(it, f, pl.names, c.labels)
+	return c
+}
+
+// acceptAgreement counts an agreement in scope and, when it is neither
+// adjudicated nor moot, accepts its common value in both passes.
+func (pl *planner) acceptAgreement(it Item, c fieldCase, agreements, withSingles view) {
+	if !c.agree || !c.inScope {
+		return
+	}
+	switch {
+	case it.Final[c.f.Name] != "":
+		pl.plan.Accepted++
+	case !c.moot:
+		pl.plan.Agreeing++
+		pl.agreements.accept(agreements, it.ID, c.f, c.common)
+		pl.withSingles.accept(withSingles, it.ID, c.f, c.common)
+	}
+}
+
+// acceptSingle accepts the lone label of a single-label unit, in the pass
+// that takes them, once its field is asked given the labels before it and
+// the parent's fields its kind is gated on are decided (a claim waits for
+// its answer's correctness).
+func (pl *planner) acceptSingle(it Item, spec *schema.Spec, c fieldCase, withSingles view) {
+	if !c.single || !c.inScope || it.Final[c.f.Name] != "" || c.moot || withSingles.sim[c.f.Name] != "" ||
+		spec != nil && !decided(spec, withSingles.parent) {
+		return
+	}
+	if v := soleValue(c.labels); slices.Contains(c.f.Values, v) {
+		pl.withSingles.accept(withSingles, it.ID, c.f, v)
+	}
+}
+
+// keepAdded keeps, in bulk, a claim an annotator added when the answer it
+// was added to is adjudicated (or accepted) as having had claims added.
+func (pl *planner) keepAdded(it Item, c fieldCase, agreements, withSingles view) {
+	if !it.Added || c.f.Name != schema.ClaimAdded || !c.inScope || it.Final[c.f.Name] != "" || len(c.labels) != 1 {
+		return
+	}
+	if agreements.sim[c.f.Name] == "" && agreements.parent[schema.MissedClaimsChecked] == "added" {
+		pl.agreements.acc = append(pl.agreements.acc, Acceptance{it.ID, c.f.Name, "yes"})
+		agreements.sim[c.f.Name] = "yes"
+		pl.plan.Agreeing++
+	}
+	if withSingles.sim[c.f.Name] == "" && withSingles.parent[schema.MissedClaimsChecked] == "added" {
+		pl.withSingles.acc = append(pl.withSingles.acc, Acceptance{it.ID, c.f.Name, "yes"})
+		withSingles.sim[c.f.Name] = "yes"
+	}
+}
+
+// addUnit puts a disagreement, a follow-up or a single-label unit in the
+// plan. A single-label unit that its decisions made not asked leaves the
+// plan: it was never a disagreement.
+func (pl *planner) addUnit(it Item, c fieldCase) {
+	if pl.only != "" && pl.only != c.f.Name || !(len(c.labels) >= 2 && !c.agree || c.followUp || c.single && !c.moot) {
+		return
+	}
+	u := Unit{Ref: it.Ref, Verdicts: Verdicts{Field: c.f.Name, Labels: c.labels, Final: it.Final[c.f.Name], FollowUp: c.followUp, Single: c.single}}
+	switch {
+	case c.moot:
+		u.State = Moot
+	case u.Final != "":
+		u.State = Done
+	}
+	pl.byField[c.f.Name] = append(pl.byField[c.f.Name], u)
+}
+
+// finish orders the units field by field in schema order, items in import
+// order, and counts what each pass would accept.
+func (pl *planner) finish() (Plan, []Acceptance, []Acceptance) {
 	for _, k := range schema.Kinds() {
 		for _, f := range schema.KindFields(k) {
-			us := byField[f.Name]
+			us := pl.byField[f.Name]
 			slices.SortStableFunc(us, func(a, b Unit) int { return cmp.Compare(a.ID, b.ID) })
-			p.Units = append(p.Units, us...)
+			pl.plan.Units = append(pl.plan.Units, us...)
 		}
 	}
-	p.Ready, p.ReadySingle = len(acc), len(accS)
-	return p, acc, accS
+	pl.plan.Ready, pl.plan.ReadySingle = len(pl.agreements.acc), len(pl.withSingles.acc)
+	return pl.plan, pl.agreements.acc, pl.withSingles.acc
+}
+
+// familyOrder sorts items parents first: by root, then by id.
+func familyOrder(items []Item) []Item {
+	items = slices.Clone(items)
+	slices.SortStableFunc(items, func(a, b Item) int {
+		return cmp.Or(cmp.Compare(root(a), root(b)), cmp.Compare(a.ID, b.ID))
+	})
+	return items
 }
 
 // declined reports whether every compared annotator without a label of f

@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -192,112 +191,114 @@ func candidates(spec BatchSpec, free, correct bool, assignees []int64) (string, 
 // they divide; with OnlyCorrectAnswers (not adjudicated), only to assignees
 // who judged its answer correct, the least loaded first.
 func (s *Store) CreateBatch(spec BatchSpec) (Batch, error) {
-	if spec.Overlap < 0 || spec.Overlap > len(spec.Assign) {
-		return Batch{}, fmt.Errorf("--overlap %d: must be between 1 and the number of assignees (%d)", spec.Overlap, len(spec.Assign))
-	}
-	if spec.OnlyCorrectAnswers && !spec.Adjudicated && len(spec.Assign) == 0 {
-		return Batch{}, fmt.Errorf("--only-correct-answers takes each assignee's own answer labels: name them with --assign, or use --adjudicated for the lead's")
-	}
-	if spec.WithoutQA && spec.OnlyCorrectAnswers {
-		return Batch{}, fmt.Errorf("--without-qa takes the claims of every answer, judged or not: it does not go with --only-correct-answers")
-	}
-	if spec.WithoutQA && !schema.WaitsForParent(schema.Kind(spec.Kind)) {
-		return Batch{}, fmt.Errorf("--without-qa applies to batches of claims (--kind %s): %s items do not wait for an answer", schema.KindClaim, spec.Kind)
+	if err := checkBatchSpec(spec); err != nil {
+		return Batch{}, err
 	}
 	if spec.Overlap == 0 {
 		spec.Overlap = len(spec.Assign)
 	}
 	var b Batch
 	err := s.write(func(tx *wtx) error {
-		var exists bool
-		tx.QueryRow("SELECT EXISTS(SELECT 1 FROM batches WHERE name=?)", spec.Name).Scan(&exists)
-		if exists {
-			return fmt.Errorf("batch %q exists already", spec.Name)
+		if err := batchNameFree(tx, spec.Name); err != nil {
+			return err
 		}
-		aids := make([]int64, len(spec.Assign))
-		for i, name := range spec.Assign {
-			var err error
-			if aids[i], err = annotatorID(tx, name); err != nil {
-				return err
-			}
-		}
-		perAssignee := spec.OnlyCorrectAnswers && !spec.Adjudicated
-		where, args, err := candidates(spec, true, spec.OnlyCorrectAnswers, aids)
+		aids, err := assigneeIDs(tx, spec.Assign)
 		if err != nil {
 			return err
 		}
-		q := "SELECT i.id FROM items i WHERE " + where + " ORDER BY i.id"
-		if spec.Size > 0 {
-			q += fmt.Sprintf(" LIMIT %d", spec.Size)
-		}
-		ids, err := int64s(tx, q, args...)
+		ids, err := batchCandidates(tx, spec, aids)
 		if err != nil {
 			return err
 		}
-		if len(ids) == 0 {
-			return fmt.Errorf("no %s items left to put in batch %q", spec.Kind, spec.Name)
-		}
-		if spec.Seed != nil {
-			r := rand.New(rand.NewPCG(uint64(*spec.Seed), 0x616e6e6f74617465))
-			r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-		}
-		var seed any
-		if spec.Seed != nil {
-			seed = *spec.Seed
-		}
-		res, err := tx.Exec("INSERT INTO batches(name,kind,pilot,overlap,seed,source,created_at,asks_at_once) VALUES (?,?,?,?,?,?,?,?)",
-			spec.Name, spec.Kind, spec.Pilot, spec.Overlap, seed, spec.Source, now(), spec.AsksAtOnce())
+		bid, err := insertBatchRow(tx, newBatch{name: spec.Name, kind: spec.Kind, source: spec.Source, pilot: spec.Pilot,
+			atOnce: spec.AsksAtOnce(), overlap: spec.Overlap, seed: spec.Seed}, spec.Assign, aids)
 		if err != nil {
 			return err
-		}
-		bid, _ := res.LastInsertId()
-		for i, name := range spec.Assign {
-			if _, err := tx.Exec("INSERT INTO batch_assignees(batch_id,annotator_id) VALUES (?,?)", bid, aids[i]); err != nil {
-				return fmt.Errorf("assignee %q: %w", name, err)
-			}
 		}
 		if err := tx.touch(ids...); err != nil {
 			return err
 		}
-		var eligible map[int64][]int
-		if perAssignee {
-			if eligible, err = eligibleAssignees(tx, spec, ids, aids); err != nil {
-				return err
-			}
-		}
-		load := make([]int, len(aids))
-		slot := 0
-		for pos, id := range ids {
-			if _, err := tx.Exec("INSERT INTO batch_items(batch_id,position,item_id) VALUES (?,?,?)", bid, pos+1, id); err != nil {
-				return err
-			}
-			var to []int
-			if perAssignee {
-				to = leastLoaded(eligible[id], load, spec.Overlap)
-			} else {
-				for j := 0; j < spec.Overlap; j++ {
-					to = append(to, slot%len(aids))
-					slot++
-				}
-			}
-			for _, a := range to {
-				load[a]++
-				if _, err := tx.Exec("INSERT INTO assignments(batch_id,annotator_id,item_id) VALUES (?,?,?)", bid, aids[a], id); err != nil {
-					return err
-				}
-			}
+		load, err := assignBatch(tx, spec, bid, ids, aids)
+		if err != nil {
+			return err
 		}
 		b = Batch{Name: spec.Name, Kind: spec.Kind, Pilot: spec.Pilot, Size: len(ids), Overlap: spec.Overlap, Source: spec.Source, Assignees: spec.Assign,
 			AtOnce: spec.AsksAtOnce()}
-		if perAssignee {
-			b.Got = map[string]int{}
-			for i, n := range load {
-				b.Got[spec.Assign[i]] = n
-			}
+		if spec.OnlyCorrectAnswers && !spec.Adjudicated {
+			b.Got = gotOf(spec.Assign, load)
 		}
 		return nil
 	})
 	return b, err
+}
+
+// checkBatchSpec refuses the flag combinations that cut no sensible batch.
+func checkBatchSpec(spec BatchSpec) error {
+	switch {
+	case spec.Overlap < 0 || spec.Overlap > len(spec.Assign):
+		return fmt.Errorf("--overlap %d: must be between 1 and the number of assignees (%d)", spec.Overlap, len(spec.Assign))
+	case spec.OnlyCorrectAnswers && !spec.Adjudicated && len(spec.Assign) == 0:
+		return fmt.Errorf("--only-correct-answers takes each assignee's own answer labels: name them with --assign, or use --adjudicated for the lead's")
+	case spec.WithoutQA && spec.OnlyCorrectAnswers:
+		return fmt.Errorf("--without-qa takes the claims of every answer, judged or not: it does not go with --only-correct-answers")
+	case spec.WithoutQA && !schema.WaitsForParent(schema.Kind(spec.Kind)):
+		return fmt.Errorf("--without-qa applies to batches of claims (--kind %s): %s items do not wait for an answer", schema.KindClaim, spec.Kind)
+	}
+	return nil
+}
+
+// batchCandidates lists the items the batch takes, in batch order: the
+// first Size free candidates in import order, shuffled with the seed.
+func batchCandidates(tx *wtx, spec BatchSpec, aids []int64) ([]int64, error) {
+	where, args, err := candidates(spec, true, spec.OnlyCorrectAnswers, aids)
+	if err != nil {
+		return nil, err
+	}
+	q := "SELECT i.id FROM items i WHERE " + where + " ORDER BY i.id"
+	if spec.Size > 0 {
+		q += fmt.Sprintf(" LIMIT %d", spec.Size)
+	}
+	ids, err := int64s(tx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("no %s items left to put in batch %q", spec.Kind, spec.Name)
+	}
+	shuffle(spec.Seed, len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	return ids, nil
+}
+
+// assignBatch writes the batch's items in order and gives each to Overlap
+// assignees: round robin, or with OnlyCorrectAnswers (not adjudicated) the
+// least loaded of those who judged its answer correct. It returns each
+// assignee's count of items.
+func assignBatch(tx *wtx, spec BatchSpec, bid int64, ids, aids []int64) ([]int, error) {
+	perAssignee := spec.OnlyCorrectAnswers && !spec.Adjudicated
+	var eligible map[int64][]int
+	if perAssignee {
+		var err error
+		if eligible, err = eligibleAssignees(tx, spec, ids, aids); err != nil {
+			return nil, err
+		}
+	}
+	load := make([]int, len(aids))
+	slot := 0
+	for pos, id := range ids {
+		var to []int
+		if perAssignee {
+			to = leastLoaded(eligible[id], load, spec.Overlap)
+		} else {
+			to, slot = roundRobin(slot, spec.Overlap, len(aids))
+		}
+		for _, a := range to {
+			load[a]++
+		}
+		if err := insertMember(tx, bid, pos+1, id, aids, to); err != nil {
+			return nil, err
+		}
+	}
+	return load, nil
 }
 
 // eligibleAssignees lists, per item, the assignees (by index) who judged
@@ -365,8 +366,7 @@ func (s *Store) BatchPool(spec BatchSpec) (BatchPool, error) {
 	var p BatchPool
 	aids := []int64{}
 	for _, name := range spec.Assign {
-		var id int64
-		if err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", name).Scan(&id); err == nil {
+		if id, ok, _ := lookupAnnotator(s.db, name); ok {
 			aids = append(aids, id)
 		}
 	}

@@ -119,11 +119,8 @@ func (x *Snapshot) labelCols(o ExportOptions, item string) (string, []any, error
 	}
 	role, aid := RoleAdjudicate, int64(0)
 	if !o.Labels.Adjudicated {
-		err := x.q.QueryRow("SELECT id FROM annotators WHERE name=?", o.Labels.Annotator).Scan(&aid)
-		if errors.Is(err, sql.ErrNoRows) {
-			return "", nil, notFound("annotator", o.Labels.Annotator)
-		}
-		if err != nil {
+		var err error
+		if aid, err = knownAnnotator(x.q, o.Labels.Annotator); err != nil {
 			return "", nil, err
 		}
 		role = RoleAnnotate

@@ -14,8 +14,3 @@ func (t *Tx) PutLabels(ls []Label) ([]bool, error) {
 	}
 	return out, nil
 }
-
-// RefreshDone is kept for importers written before the kept counts: the
-// queues' done items and every count are brought up to date when the import
-// transaction ends, whatever order items and labels came in.
-func (t *Tx) RefreshDone() error { return nil }

@@ -145,8 +145,8 @@ func (rx *ReadTx) ItemView(annotator string, id int64) (*ItemView, error) {
 	if v.Item == nil {
 		return nil, notFound("item", fmt.Sprint("#", id))
 	}
-	var aid int64
-	if err := rx.q.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid); err == nil {
+	aid, known, _ := lookupAnnotator(rx.q, annotator) // an unknown annotator has no labels
+	if known {
 		err := eachRow(rx.q, `SELECT item_id, field, value FROM current_labels WHERE role='annotate' AND annotator_id=?
 			AND item_id IN (SELECT value FROM json_each(?))`, []any{aid, jsonInts(ids)}, func(sc func(...any) error) error {
 			var item int64

@@ -369,58 +369,73 @@ var attrsOf = map[schema.Kind]kindAttrs{}
 func registerAttrs(k schema.Kind, a kindAttrs) { attrsOf[k] = a }
 
 // loadFamilies loads the families of the given roots that exist in what q
-// sees, keyed by root id.
+// sees, keyed by root id: their members, then the members' attributes,
+// labels, predictions and batches.
 func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
-	out := map[int64]*tally.Family{}
-	rootsJSON := jsonInts(roots)
-	members := map[int64]*tally.Member{}
+	out, members, err := familyMembers(q, roots)
+	if err != nil || len(members) == 0 {
+		return out, err
+	}
 	var ids []int64
 	byKind := map[schema.Kind][]int64{}
-	rows, err := q.Query(`SELECT id, kind, COALESCE(source_id,0), COALESCE(parent_id,0) FROM items WHERE id IN (SELECT value FROM json_each(?1))
-		UNION ALL SELECT id, kind, COALESCE(source_id,0), parent_id FROM items WHERE parent_id IN (SELECT value FROM json_each(?1))
-		ORDER BY 1`, rootsJSON)
-	if err != nil {
+	for id, m := range members {
+		ids = append(ids, id)
+		byKind[m.Kind] = append(byKind[m.Kind], id)
+		m.Attrs = map[string]string{}
+		m.Labels = map[int64]map[string]string{}
+	}
+	if err := loadAttrs(q, members, byKind); err != nil {
 		return nil, err
 	}
+	// The members' rows by item id: for a run of consecutive ids (the
+	// families an import wrote) one range of each table, else a list.
+	in, inArgs := membersOf(ids)
+	for _, load := range []func(querier, map[int64]*tally.Member, string, []any) error{loadLabels, loadPredictions, loadQueues} {
+		if err := load(q, members, in, inArgs); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// familyMembers reads the roots and their children: the families keyed by
+// root id, and each member by item id.
+func familyMembers(q querier, roots []int64) (map[int64]*tally.Family, map[int64]*tally.Member, error) {
 	type row struct {
 		id, src, parent int64
 		kind            string
 	}
 	var all []row
-	for rows.Next() {
+	err := eachRow(q, `SELECT id, kind, COALESCE(source_id,0), COALESCE(parent_id,0) FROM items WHERE id IN (SELECT value FROM json_each(?1))
+		UNION ALL SELECT id, kind, COALESCE(source_id,0), parent_id FROM items WHERE parent_id IN (SELECT value FROM json_each(?1))
+		ORDER BY 1`, []any{jsonInts(roots)}, func(sc func(...any) error) error {
 		var r row
-		if err := rows.Scan(&r.id, &r.kind, &r.src, &r.parent); err != nil {
-			rows.Close()
-			return nil, err
-		}
+		err := sc(&r.id, &r.kind, &r.src, &r.parent)
 		all = append(all, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	isRoot := map[int64]bool{}
 	for _, r := range roots {
 		isRoot[r] = true
 	}
+	out := map[int64]*tally.Family{}
 	for _, r := range all {
 		if isRoot[r.id] && out[r.id] == nil {
 			out[r.id] = &tally.Family{Root: tally.Member{ID: r.id, Kind: schema.Kind(r.kind), Source: r.src}}
 		}
 	}
+	members := map[int64]*tally.Member{}
 	for _, r := range all {
-		var m *tally.Member
 		switch {
 		case isRoot[r.id]:
-			m = &out[r.id].Root
+			members[r.id] = &out[r.id].Root
 		case out[r.parent] != nil:
 			f := out[r.parent]
 			f.Children = append(f.Children, tally.Member{ID: r.id, Kind: schema.Kind(r.kind), Source: r.src})
-			continue
-		default:
-			continue
 		}
-		members[r.id] = m
 	}
 	// Children were appended by value: point at them now that they stay put.
 	for _, f := range out {
@@ -428,48 +443,42 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 			members[f.Children[i].ID] = &f.Children[i]
 		}
 	}
-	for id, m := range members {
-		ids = append(ids, id)
-		byKind[m.Kind] = append(byKind[m.Kind], id)
-		m.Attrs = map[string]string{}
-		m.Labels = map[int64]map[string]string{}
-	}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	// The members' rows by item id: for a run of consecutive ids (the
-	// families an import wrote) one range of each table, else a list.
-	in, inArgs := membersOf(ids)
+	return out, members, nil
+}
+
+// loadAttrs reads the attributes each member's kind registered.
+func loadAttrs(q querier, members map[int64]*tally.Member, byKind map[schema.Kind][]int64) error {
 	for k, kids := range byKind {
 		a, ok := attrsOf[k]
 		if !ok {
 			continue
-		}
-		rows, err := q.Query(a.sql, jsonInts(kids))
-		if err != nil {
-			return nil, fmt.Errorf("attributes of %s: %w", k, err)
 		}
 		vals := make([]sql.NullString, len(a.names))
 		dest := []any{new(int64)}
 		for i := range vals {
 			dest = append(dest, &vals[i])
 		}
-		for rows.Next() {
-			if err := rows.Scan(dest...); err != nil {
-				rows.Close()
-				return nil, err
+		err := eachRow(q, a.sql, []any{jsonInts(kids)}, func(sc func(...any) error) error {
+			if err := sc(dest...); err != nil {
+				return err
 			}
 			m := members[*dest[0].(*int64)]
 			for i, n := range a.names {
 				m.Attrs[n] = vals[i].String
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("attributes of %s: %w", k, err)
 		}
 	}
-	err = eachRow(q, "SELECT item_id, field, role, annotator_id, value FROM current_labels WHERE item_id "+in, inArgs,
+	return nil
+}
+
+// loadLabels reads the members' current labels by rater (tally.Adjudicated
+// for the lead's adjudications).
+func loadLabels(q querier, members map[int64]*tally.Member, in string, inArgs []any) error {
+	return eachRow(q, "SELECT item_id, field, role, annotator_id, value FROM current_labels WHERE item_id "+in, inArgs,
 		func(sc func(...any) error) error {
 			var item, aid int64
 			var field, role, value string
@@ -487,10 +496,11 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 			m.Labels[rater][field] = value
 			return nil
 		})
-	if err != nil {
-		return nil, err
-	}
-	err = eachRow(q, "SELECT item_id, system, field, value FROM predictions WHERE item_id "+in+" ORDER BY item_id, system, field", inArgs,
+}
+
+// loadPredictions reads the systems' predictions on the members.
+func loadPredictions(q querier, members map[int64]*tally.Member, in string, inArgs []any) error {
+	return eachRow(q, "SELECT item_id, system, field, value FROM predictions WHERE item_id "+in+" ORDER BY item_id, system, field", inArgs,
 		func(sc func(...any) error) error {
 			var item int64
 			var p tally.Prediction
@@ -500,10 +510,12 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 			members[item].Predictions = append(members[item].Predictions, p)
 			return nil
 		})
-	if err != nil {
-		return nil, err
-	}
-	err = eachRow(q, `SELECT bi.item_id, bi.batch_id, NOT EXISTS (SELECT 1 FROM batch_assignees x WHERE x.batch_id = bi.batch_id),
+}
+
+// loadQueues reads the batches that hold each member: open or assigned
+// (to whom), asking at once or not.
+func loadQueues(q querier, members map[int64]*tally.Member, in string, inArgs []any) error {
+	return eachRow(q, `SELECT bi.item_id, bi.batch_id, NOT EXISTS (SELECT 1 FROM batch_assignees x WHERE x.batch_id = bi.batch_id),
 			COALESCE(a.annotator_id, 0), (SELECT asks_at_once FROM batches WHERE id = bi.batch_id)
 		FROM batch_items bi LEFT JOIN assignments a ON a.item_id = bi.item_id AND a.batch_id = bi.batch_id
 		WHERE bi.item_id `+in+` ORDER BY bi.item_id, bi.batch_id, a.annotator_id`, inArgs,
@@ -524,7 +536,6 @@ func loadFamilies(q querier, roots []int64) (map[int64]*tally.Family, error) {
 			}
 			return nil
 		})
-	return out, err
 }
 
 // membersOf is the condition on an item id that selects exactly ids, with

@@ -8,36 +8,37 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// annotatorID returns the id of name, creating the annotator if needed.
-func annotatorID(tx *wtx, name string) (int64, error) {
-	if name == "" {
-		return 0, errors.New("no annotator name (use --as NAME)")
-	}
-	if id, ok := tx.annotators[name]; ok {
-		return id, nil
-	}
-	var id int64
-	err := tx.QueryRow("SELECT id FROM annotators WHERE name=?", name).Scan(&id)
-	if err == nil {
-		tx.annotators[name] = id
-		return id, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, err
-	}
-	res, err := tx.Exec("INSERT INTO annotators(name, human, created_at) VALUES (?,?,?)", name, 1, now())
-	if err != nil {
-		return 0, err
-	}
-	id, err = res.LastInsertId()
-	tx.annotators[name] = id
-	return id, err
+// Label is one labelling decision to record.
+type Label struct {
+	Annotator         string
+	ItemID            int64
+	Field             string
+	Value             string
+	ActiveMs          int64
+	SessionID         int64 // 0: none (imported)
+	GuidelinesVersion string
+	Adjudicate        bool // a lead's final label
 }
 
-// EnsureAnnotator creates the annotator if it does not exist yet.
-func (s *Store) EnsureAnnotator(name string) error {
-	return s.write(func(tx *wtx) error { _, err := annotatorID(tx, name); return err })
+// Event is one row of the label log.
+type Event struct {
+	ID        int64
+	Annotator string
+	ItemID    int64
+	ItemExtID string
+	Field     string
+	Value     string
+	Role      string
+	CreatedAt string
+	ActiveMs  int64
+	Retracts  int64
 }
+
+// Role values of label events.
+const (
+	RoleAnnotate   = "annotate"
+	RoleAdjudicate = "adjudicate"
+)
 
 // RecordLabel appends one decision to the log and commits it before
 // returning, so the screen can show it as made. It returns the event id.
@@ -80,8 +81,14 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 
 // insertEvent appends one decision to the log.
 func insertEvent(tx *wtx, aid int64, role string, l Label) (int64, error) {
+	return insertEventAt(tx, aid, role, l, now())
+}
+
+// insertEventAt appends an event with the time given (the events of one
+// step share theirs).
+func insertEventAt(tx *wtx, aid int64, role string, l Label, at string) (int64, error) {
 	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
+		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
 	if err != nil {
 		return 0, err
 	}
@@ -225,13 +232,12 @@ var ErrNothingToUndo = errors.New("nothing to undo")
 // CurrentLabels returns the annotator's current labels on an item (field -> value),
 // including fields that are no longer asked; schema.Counted filters those.
 func (s *Store) CurrentLabels(annotator string, item int64) (map[string]string, error) {
-	var aid int64
-	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid)
-	if errors.Is(err, sql.ErrNoRows) {
-		return map[string]string{}, nil
-	}
+	aid, ok, err := lookupAnnotator(s.db, annotator)
 	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		return map[string]string{}, nil
 	}
 	return labelsOf(s.db, aid, item)
 }
@@ -253,4 +259,47 @@ func (s *Store) History(item int64) ([]Event, error) {
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// LastWorked is the item of the annotator's latest decision (zero when
+// there is none) and the batches that hold it. It looks among the latest
+// events of the log first (a short scan however long the log), then at
+// every event of the annotator.
+func (s *Store) LastWorked(annotator string) (ItemRef, []string, error) {
+	aid, ok, err := lookupAnnotator(s.db, annotator)
+	if err != nil || !ok {
+		return ItemRef{}, nil, err
+	}
+	var ev sql.NullInt64
+	err = s.db.QueryRow(`SELECT e.id FROM label_events e WHERE e.id > (SELECT COALESCE(MAX(id), 0) - 10000 FROM label_events)
+		AND +e.annotator_id=? AND e.role=? ORDER BY e.id DESC LIMIT 1`, aid, RoleAnnotate).Scan(&ev)
+	if errors.Is(err, sql.ErrNoRows) {
+		// The annotator's latest by time, read backwards on label_events_time.
+		err = s.db.QueryRow("SELECT id FROM label_events WHERE annotator_id=? AND role=? ORDER BY created_at DESC, id DESC LIMIT 1", aid, RoleAnnotate).Scan(&ev)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ItemRef{}, nil, nil
+		}
+	}
+	if err != nil || !ev.Valid {
+		return ItemRef{}, nil, err
+	}
+	var r ItemRef
+	if err := s.db.QueryRow("SELECT i.id, i.ext_id, i.kind FROM label_events e JOIN items i ON i.id=e.item_id WHERE e.id=?", ev.Int64).
+		Scan(&r.ItemID, &r.ExtID, &r.Kind); err != nil {
+		return r, nil, err
+	}
+	rows, err := s.db.Query("SELECT b.name FROM batch_items bi JOIN batches b ON b.id=bi.batch_id WHERE bi.item_id=? ORDER BY b.id", r.ItemID)
+	if err != nil {
+		return r, nil, err
+	}
+	defer rows.Close()
+	var batches []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return r, nil, err
+		}
+		batches = append(batches, name)
+	}
+	return r, batches, rows.Err()
 }

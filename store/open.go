@@ -232,6 +232,14 @@ var ErrNotFound = errors.New("not found")
 
 func notFound(what, name string) error { return fmt.Errorf("%s %q: %w", what, name, ErrNotFound) }
 
+// nullID is an optional id as a parameter: 0 is NULL.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 // jsonInts passes a list of ids as one JSON parameter (json_each), which has

@@ -73,19 +73,8 @@ type poolQuery struct {
 
 // CreatePool cuts a relevance pool into a new batch.
 func (s *Store) CreatePool(spec PoolSpec) (Pool, error) {
-	if spec.Depth < 1 {
-		return Pool{}, fmt.Errorf("--depth %d: want at least 1 document per run and query", spec.Depth)
-	}
-	if len(spec.Runs) == 0 {
-		return Pool{}, fmt.Errorf("--runs: name the runs whose documents are pooled")
-	}
-	for _, a := range spec.Stratify {
-		if !slices.Contains(PoolAttrs, a) {
-			return Pool{}, fmt.Errorf("--stratify %q: want a list of %s", a, strings.Join(PoolAttrs, ", "))
-		}
-	}
-	if spec.Overlap < 0 || spec.Overlap > len(spec.Assign) {
-		return Pool{}, fmt.Errorf("--overlap %d: must be between 1 and the number of assignees (%d)", spec.Overlap, len(spec.Assign))
+	if err := checkPoolSpec(spec); err != nil {
+		return Pool{}, err
 	}
 	if spec.Overlap == 0 {
 		spec.Overlap = len(spec.Assign)
@@ -98,20 +87,15 @@ func (s *Store) CreatePool(spec PoolSpec) (Pool, error) {
 	}
 	var p Pool
 	err := s.write(func(tx *wtx) error {
-		var exists bool
-		tx.QueryRow("SELECT EXISTS(SELECT 1 FROM batches WHERE name=?)", spec.Name).Scan(&exists)
-		if exists {
-			return fmt.Errorf("batch %q exists already", spec.Name)
+		if err := batchNameFree(tx, spec.Name); err != nil {
+			return err
 		}
 		if err := checkRuns(tx, spec.Runs); err != nil {
 			return err
 		}
-		aids := make([]int64, len(spec.Assign))
-		for i, name := range spec.Assign {
-			var err error
-			if aids[i], err = annotatorID(tx, name); err != nil {
-				return err
-			}
+		aids, err := assigneeIDs(tx, spec.Assign)
+		if err != nil {
+			return err
 		}
 		eligible, err := eligibleQueries(tx, spec)
 		if err != nil {
@@ -123,69 +107,93 @@ func (s *Store) CreatePool(spec PoolSpec) (Pool, error) {
 		r := rand.New(rand.NewPCG(uint64(seed), 0x616e6e6f74617465))
 		sampled, strata := sampleQueries(eligible, spec.Queries, spec.Stratify, r)
 		p = Pool{Seed: seed, Eligible: len(eligible), Strata: strata}
-		runsJSON, _ := json.Marshal(spec.Runs)
-		res, err := tx.Exec("INSERT INTO batches(name,kind,pilot,overlap,seed,source,created_at) VALUES (?,?,?,?,?,?,?)",
-			spec.Name, schema.KindRelevance, spec.Pilot, spec.Overlap, seed, "", now())
+		bid, err := insertPoolBatch(tx, spec, seed, len(sampled), aids)
 		if err != nil {
 			return err
 		}
-		bid, _ := res.LastInsertId()
-		if _, err := tx.Exec("INSERT INTO relevance_pools(batch_id, runs, depth, queries, stratify, graded) VALUES (?,?,?,?,?,?)",
-			bid, string(runsJSON), spec.Depth, len(sampled), strings.Join(spec.Stratify, ","), spec.Graded); err != nil {
-			return err
-		}
-		for i, a := range aids {
-			if _, err := tx.Exec("INSERT INTO batch_assignees(batch_id,annotator_id) VALUES (?,?)", bid, a); err != nil {
-				return fmt.Errorf("assignee %q: %w", spec.Assign[i], err)
-			}
-		}
-		t := &Tx{tx: tx, sources: map[string]int64{}}
-		docExt, err := poolDocIDs(tx, sampled)
+		load, size, err := fillPool(tx, &p, spec, bid, sampled, aids, r)
 		if err != nil {
 			return err
 		}
-		load := make([]int, len(aids))
-		pos := 0
-		for _, q := range sampled {
-			r.Shuffle(len(q.left), func(i, j int) { q.left[i], q.left[j] = q.left[j], q.left[i] })
-			// A query's whole pool goes to the same assignees (the least
-			// loaded): an expert reads a query once for all its documents.
-			to := leastLoaded(allIndexes(len(aids)), load, spec.Overlap)
-			pq := PoolQuery{Query: q.ext, Retrieved: len(q.docs), Left: len(q.left)}
-			for _, a := range to {
-				load[a] += len(q.left)
-				pq.Assignees = append(pq.Assignees, spec.Assign[a])
-			}
-			p.Queries = append(p.Queries, pq)
-			for _, d := range q.left {
-				id, _, err := putRelevance(t, q.id, d, q.ext, docExt[d], "")
-				if err != nil {
-					return err
-				}
-				if err := tx.touch(id); err != nil {
-					return err
-				}
-				pos++
-				if _, err := tx.Exec("INSERT INTO batch_items(batch_id,position,item_id) VALUES (?,?,?)", bid, pos, id); err != nil {
-					return err
-				}
-				for _, a := range to {
-					if _, err := tx.Exec("INSERT INTO assignments(batch_id,annotator_id,item_id) VALUES (?,?,?)", bid, aids[a], id); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		p.Batch = Batch{Name: spec.Name, Kind: string(schema.KindRelevance), Pilot: spec.Pilot, Size: pos, Overlap: spec.Overlap, Assignees: spec.Assign}
+		p.Batch = Batch{Name: spec.Name, Kind: string(schema.KindRelevance), Pilot: spec.Pilot, Size: size, Overlap: spec.Overlap, Assignees: spec.Assign}
 		if len(aids) > 0 {
-			p.Got = map[string]int{}
-			for i, n := range load {
-				p.Got[spec.Assign[i]] = n
-			}
+			p.Got = gotOf(spec.Assign, load)
 		}
 		return nil
 	})
 	return p, err
+}
+
+// checkPoolSpec refuses a pool of no depth, of no runs, stratified by an
+// unknown attribute, or with an overlap beyond the assignees.
+func checkPoolSpec(spec PoolSpec) error {
+	if spec.Depth < 1 {
+		return fmt.Errorf("--depth %d: want at least 1 document per run and query", spec.Depth)
+	}
+	if len(spec.Runs) == 0 {
+		return fmt.Errorf("--runs: name the runs whose documents are pooled")
+	}
+	for _, a := range spec.Stratify {
+		if !slices.Contains(PoolAttrs, a) {
+			return fmt.Errorf("--stratify %q: want a list of %s", a, strings.Join(PoolAttrs, ", "))
+		}
+	}
+	if spec.Overlap < 0 || spec.Overlap > len(spec.Assign) {
+		return fmt.Errorf("--overlap %d: must be between 1 and the number of assignees (%d)", spec.Overlap, len(spec.Assign))
+	}
+	return nil
+}
+
+// insertPoolBatch writes the pool's batch, its assignees and how it was cut.
+func insertPoolBatch(tx *wtx, spec PoolSpec, seed int64, queries int, aids []int64) (int64, error) {
+	bid, err := insertBatchRow(tx, newBatch{name: spec.Name, kind: string(schema.KindRelevance), pilot: spec.Pilot, overlap: spec.Overlap, seed: &seed},
+		spec.Assign, aids)
+	if err != nil {
+		return 0, err
+	}
+	runsJSON, _ := json.Marshal(spec.Runs)
+	_, err = tx.Exec("INSERT INTO relevance_pools(batch_id, runs, depth, queries, stratify, graded) VALUES (?,?,?,?,?,?)",
+		bid, string(runsJSON), spec.Depth, queries, strings.Join(spec.Stratify, ","), spec.Graded)
+	return bid, err
+}
+
+// fillPool writes, query by query, the sampled queries' documents left to
+// judge as relevance items of the batch, shuffled. A query's whole pool goes
+// to the same assignees (the least loaded): an expert reads a query once for
+// all its documents. It notes each query in p.Queries and returns each
+// assignee's count of items and the batch's size.
+func fillPool(tx *wtx, p *Pool, spec PoolSpec, bid int64, sampled []*poolQuery, aids []int64, r *rand.Rand) ([]int, int, error) {
+	t := &Tx{tx: tx, sources: map[string]int64{}}
+	docExt, err := poolDocIDs(tx, sampled)
+	if err != nil {
+		return nil, 0, err
+	}
+	load := make([]int, len(aids))
+	pos := 0
+	for _, q := range sampled {
+		r.Shuffle(len(q.left), func(i, j int) { q.left[i], q.left[j] = q.left[j], q.left[i] })
+		to := leastLoaded(allIndexes(len(aids)), load, spec.Overlap)
+		pq := PoolQuery{Query: q.ext, Retrieved: len(q.docs), Left: len(q.left)}
+		for _, a := range to {
+			load[a] += len(q.left)
+			pq.Assignees = append(pq.Assignees, spec.Assign[a])
+		}
+		p.Queries = append(p.Queries, pq)
+		for _, d := range q.left {
+			id, _, err := putRelevance(t, q.id, d, q.ext, docExt[d], "")
+			if err != nil {
+				return nil, 0, err
+			}
+			if err := tx.touch(id); err != nil {
+				return nil, 0, err
+			}
+			pos++
+			if err := insertMember(tx, bid, pos, id, aids, to); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	return load, pos, nil
 }
 
 func allIndexes(n int) []int {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -56,7 +57,7 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 		}
 		for _, b := range batches {
 			assigned := len(b.Assignees) > 0
-			if assigned && !contains(b.Assignees, a.Name) {
+			if assigned && !slices.Contains(b.Assignees, a.Name) {
 				continue
 			}
 			p, err := s.progressOf(a, QueueQuery{Annotator: a.Name, Kind: b.Kind, Batch: b.Name}, midnight)
@@ -98,14 +99,15 @@ func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progr
 	if p.Done, err = s.QueueDone(q); err != nil {
 		return p, err
 	}
-	scope, args, open, err := s.queueScope(q)
+	sc, err := queueScopeOf(s.db, q)
 	if err != nil {
 		return p, err
 	}
 	// The open queue is every item of the kind: join on the kind rather than
 	// listing a million ids; the annotator's events come from their index.
+	scope, args := sc.itemIDs()
 	where, wargs := "e.item_id IN ("+scope+")", args
-	if open {
+	if sc.mode == scopeOpen {
 		where, wargs = "e.item_id IN (SELECT id FROM items WHERE id=e.item_id AND kind=?)", []any{q.Kind}
 	}
 	rows, err := s.db.Query(`SELECT e.item_id, SUM(e.active_ms), SUM(CASE WHEN e.created_at>=? THEN e.active_ms ELSE 0 END),
@@ -133,6 +135,8 @@ func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progr
 	return p, rows.Err()
 }
 
+// median is the middle value of v (the mean of the two middle ones), 0 for
+// none; it sorts v.
 func median(v []int64) int64 {
 	if len(v) == 0 {
 		return 0
@@ -142,40 +146,6 @@ func median(v []int64) int64 {
 		return v[len(v)/2]
 	}
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Annotator is a person (or an imported label set) that labels items.
-type Annotator struct {
-	ID    int64
-	Name  string
-	Human bool
-}
-
-// Annotators lists annotators in creation order.
-func (s *Store) Annotators() ([]Annotator, error) {
-	rows, err := s.db.Query("SELECT id, name, human FROM annotators ORDER BY id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Annotator
-	for rows.Next() {
-		var a Annotator
-		if err := rows.Scan(&a.ID, &a.Name, &a.Human); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
 }
 
 // KindItems counts the items of a kind that have queues of their own (of

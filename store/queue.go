@@ -2,7 +2,6 @@ package store
 
 import (
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -30,11 +29,11 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 	if q.Limit <= 0 {
 		q.Limit = 50
 	}
-	var aid int64
-	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	sc, err := queueScopeOf(s.db, q)
+	if err != nil {
 		return nil, err
 	}
+	aid := sc.annotator
 	notDone := "NOT EXISTS (SELECT 1 FROM done_items d WHERE d.annotator_id=? AND d.item_id=i.id)"
 	// A claim is in the queue once it is asked of the annotator (its answer
 	// judged correct, or not under review): offered follows notDone.
@@ -43,33 +42,18 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		notDone += " AND " + offered
 	}
 	withOffered := func(args ...any) []any { return append(args, offeredArgs...) }
-	queueable := "1"
-	if k := sqlOf[schema.Kind(q.Kind)]; k.queueable != "" {
-		queueable = k.queueable
-	}
 	var rows *sql.Rows
-	switch {
-	case q.Batch != "":
-		var bid int64
-		var assigned bool
-		if err := s.db.QueryRow("SELECT id, EXISTS(SELECT 1 FROM batch_assignees WHERE batch_id=batches.id) FROM batches WHERE name=?", q.Batch).Scan(&bid, &assigned); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return nil, notFound("batch", q.Batch)
-			}
-			return nil, err
-		}
-		mine := "1"
-		if assigned {
+	switch sc.mode {
+	case scopeBatch, scopeBatchAssigned:
+		mine, args := "1", withOffered(sc.batch, q.After, aid)
+		if sc.mode == scopeBatchAssigned {
 			mine = "EXISTS (SELECT 1 FROM assignments a WHERE a.batch_id=b.batch_id AND a.annotator_id=? AND a.item_id=i.id)"
+			args = append(args, aid)
 		}
 		query := fmt.Sprintf(`SELECT i.id, i.ext_id, i.kind, b.position FROM batch_items b JOIN items i ON i.id=b.item_id
 			WHERE b.batch_id=? AND b.position>? AND %s AND %s ORDER BY b.position LIMIT ?`, notDone, mine)
-		args := withOffered(bid, q.After, aid)
-		if assigned {
-			args = append(args, aid)
-		}
 		rows, err = s.db.Query(query, append(args, q.Limit)...)
-	case s.hasAssignments(aid, q.Kind):
+	case scopeAssigned:
 		// Key packs (batch id, position) so that the cursor orders batches first.
 		rows, err = s.db.Query(`SELECT i.id, i.ext_id, i.kind, (b.batch_id<<32)|b.position, bt.name FROM assignments a
 			JOIN batch_items b ON b.batch_id=a.batch_id AND b.item_id=a.item_id
@@ -78,7 +62,7 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 			ORDER BY b.batch_id, b.position LIMIT ?`, append(withOffered(aid, q.Kind, q.After, aid), q.Limit)...)
 	default:
 		rows, err = s.db.Query(`SELECT i.id, i.ext_id, i.kind, i.id FROM items i
-			WHERE i.kind=? AND i.id>? AND `+notDone+` AND `+queueable+` ORDER BY i.id LIMIT ?`, append(withOffered(q.Kind, q.After, aid), q.Limit)...)
+			WHERE i.kind=? AND i.id>? AND `+notDone+` AND `+queueable(q.Kind)+` ORDER BY i.id LIMIT ?`, append(withOffered(q.Kind, q.After, aid), q.Limit)...)
 	}
 	if err != nil {
 		return nil, err
@@ -98,10 +82,4 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		out = append(out, e)
 	}
 	return out, rows.Err()
-}
-
-func (s *Store) hasAssignments(aid int64, kind string) bool {
-	var ok bool
-	s.db.QueryRow(`SELECT EXISTS(SELECT 1 FROM assignments a JOIN batches b ON b.id=a.batch_id WHERE a.annotator_id=? AND b.kind=?)`, aid, kind).Scan(&ok)
-	return ok
 }

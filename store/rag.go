@@ -114,13 +114,14 @@ func (s *Store) ragResults(expert, role string) ([]RAGRow, error) {
 		aid = 0 // adjudicated labels are kept under annotator 0
 	}
 	if expert != "" {
-		err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", expert).Scan(&aid)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("no annotator %q", expert)
-		}
+		id, ok, err := lookupAnnotator(s.db, expert)
 		if err != nil {
 			return nil, err
 		}
+		if !ok {
+			return nil, fmt.Errorf("no annotator %q", expert)
+		}
+		aid = id
 	}
 	var out []RAGRow
 	err := eachRow(s.db, `SELECT i.ext_id, COALESCE(src.name,''), r.system, r.query_id, COALESCE(a.ext_id,''), COALESCE(r.answer_item_id,0),

@@ -90,8 +90,8 @@ func resolveReviewers(q querier, names []string, field string) ([]int64, []strin
 		if !slices.Contains(known, n) {
 			return nil, nil, fmt.Errorf("no annotator %q with labels%s (annotators with labels: %s)", n, suggest.Hint(n, known), orNone(known))
 		}
-		var id int64
-		if err := q.QueryRow("SELECT id FROM annotators WHERE name=?", n).Scan(&id); err != nil {
+		id, err := knownAnnotator(q, n)
+		if err != nil {
 			return nil, nil, err
 		}
 		ids, out = append(ids, id), append(out, n)
@@ -183,34 +183,43 @@ func (s *Store) AcceptReady(lead string, q ReviewQuery, guidelinesVersion string
 		if err != nil {
 			return err
 		}
-		ts := now()
-		for i, a := range acc {
-			ms := int64(0)
-			if i == 0 {
-				ms = o.ActiveMs
-			}
-			res, err := wx.tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-				VALUES (?,?,?,?,?,?,?,?,?)`, aid, a.Item, a.Field, a.Value, RoleAdjudicate, ts, ms, nullID(o.Session), guidelinesVersion)
-			if err != nil {
-				return err
-			}
-			id, _ := res.LastInsertId()
-			if err := setCurrent(wx.tx, RoleAdjudicate, aid, a.Item, a.Field, a.Value, id); err != nil {
-				return err
-			}
-			if err := wx.tx.touch(a.Item); err != nil {
-				return err
-			}
-		}
-		if len(acc) > 0 && o.Session != 0 && o.ActiveMs > 0 {
-			if _, err := wx.tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", o.ActiveMs, o.Session); err != nil {
-				return err
-			}
-		}
 		n = len(acc)
-		return nil
+		return writeAdjudications(wx.tx, aid, acc, o.ActiveMs, o.Session, guidelinesVersion)
 	})
 	return n, err
+}
+
+// writeAdjudications writes labels as one adjudication step of the lead
+// (id aid): one timestamp, so UndoAdjudication takes them back together;
+// the step's active time on its first event and added to its session.
+func writeAdjudications(tx *wtx, aid int64, labels []review.Acceptance, activeMs, session int64, guidelinesVersion string) error {
+	if len(labels) == 0 {
+		return nil
+	}
+	ts := now()
+	for i, a := range labels {
+		ms := int64(0)
+		if i == 0 {
+			ms = activeMs
+		}
+		id, err := insertEventAt(tx, aid, RoleAdjudicate, Label{ItemID: a.Item, Field: a.Field, Value: a.Value, ActiveMs: ms,
+			SessionID: session, GuidelinesVersion: guidelinesVersion}, ts)
+		if err != nil {
+			return err
+		}
+		if err := setCurrent(tx, RoleAdjudicate, aid, a.Item, a.Field, a.Value, id); err != nil {
+			return err
+		}
+		if err := tx.touch(a.Item); err != nil {
+			return err
+		}
+	}
+	if session != 0 && activeMs > 0 {
+		if _, err := tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", activeMs, session); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UndoAdjudication retracts the lead's latest standing adjudication step:
@@ -421,13 +430,12 @@ func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predic
 // labelsByName returns an annotator's current labels on an item (none when
 // the name is unknown).
 func labelsByName(q querier, annotator string, item int64) (map[string]string, error) {
-	var aid int64
-	err := q.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid)
-	if errors.Is(err, errNoRows) {
-		return map[string]string{}, nil
-	}
+	aid, ok, err := lookupAnnotator(q, annotator)
 	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		return map[string]string{}, nil
 	}
 	return labelsOf(q, aid, item)
 }
@@ -477,16 +485,10 @@ type SystemReview struct {
 // SystemDisagreements builds the confusion of the expert's entailment
 // labels against the system's predictions, with the claims of each cell.
 // Which claims enter, and in which cell, is tally.Verify's rule: the one
-// `annotate metrics` counts by.
+// `annotate metrics` counts by; the matrix is review.Confuse.
 func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 	ent, _ := schema.Lookup(schema.Entailment)
-	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Classes: ent.Values, Confusion: map[string]map[string]int{}}
-	for _, c := range ent.Values {
-		rev.Confusion[c] = map[string]int{OtherClass: 0}
-		for _, p := range ent.Values {
-			rev.Confusion[c][p] = 0
-		}
-	}
+	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Classes: ent.Values}
 	err := s.Read(func(rx *ReadTx) error {
 		rater := tally.Adjudicated
 		switch {
@@ -495,98 +497,88 @@ func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 		case q.Labels.Annotator == "":
 			return errors.New("choose the expert labels: an annotator, or the adjudicated ones")
 		default:
-			err := rx.q.QueryRow("SELECT id FROM annotators WHERE name=?", q.Labels.Annotator).Scan(&rater)
-			if errors.Is(err, errNoRows) {
-				return notFound("annotator", q.Labels.Annotator)
-			}
-			if err != nil {
+			var err error
+			if rater, err = knownAnnotator(rx.q, q.Labels.Annotator); err != nil {
 				return err
 			}
 		}
-		bid, err := batchID(rx.q, q.Batch)
+		pairs, kinds, err := systemPairs(rx.q, q, rater)
 		if err != nil {
 			return err
 		}
-		roots, err := int64s(rx.q, `SELECT DISTINCT COALESCE(i.parent_id, i.id) FROM predictions p JOIN items i ON i.id = p.item_id
-			WHERE p.system = ? AND p.field = ? ORDER BY 1`, q.System, schema.Entailment)
-		if err != nil {
-			return err
-		}
-		cells := map[[2]string]*SystemCell{}
-		for _, chunk := range chunks(roots, familyChunk) {
-			fams, err := loadFamilies(rx.q, chunk)
-			if err != nil {
-				return err
-			}
-			var refs []ItemRef
-			var keys [][2]string
-			for _, r := range chunk {
-				f := fams[r]
-				if f == nil {
-					continue
-				}
-				for i := range f.Children {
-					m := &f.Children[i]
-					if !inBatch(m, bid) {
-						continue
-					}
-					step, e := tally.Verify(f, m, rater)
-					i := slices.IndexFunc(m.Predictions, func(p tally.Prediction) bool {
-						return p.System == q.System && p.Field == schema.Entailment
-					})
-					if step != tally.StepReady || i < 0 {
-						continue
-					}
-					p := tally.Predicted(m.Predictions[i])
-					if !slices.Contains(ent.Values, p) {
-						p = OtherClass
-					}
-					rev.N++
-					rev.Confusion[e][p]++
-					if p == e {
-						rev.Agree++
-						continue
-					}
-					refs = append(refs, ItemRef{ItemID: m.ID, Kind: string(m.Kind)})
-					keys = append(keys, [2]string{e, p})
-				}
-			}
-			ids := make([]int64, len(refs))
-			for i, r := range refs {
-				ids[i] = r.ItemID
-			}
-			ext, err := rx.ExtIDs(ids)
-			if err != nil {
-				return err
-			}
-			for i, r := range refs {
-				r.ExtID = ext[i]
-				k := keys[i]
-				if cells[k] == nil {
-					cells[k] = &SystemCell{Expert: k[0], System: k[1]}
-				}
-				cells[k].Items = append(cells[k].Items, r)
-			}
-		}
-		classIdx := func(c string) int {
-			if i := slices.Index(ent.Values, c); i >= 0 {
-				return i
-			}
-			return len(ent.Values)
-		}
-		for _, c := range cells {
-			rev.Cells = append(rev.Cells, *c)
-		}
-		slices.SortFunc(rev.Cells, func(a, b SystemCell) int {
-			if d := len(b.Items) - len(a.Items); d != 0 {
-				return d
-			}
-			if d := classIdx(a.Expert) - classIdx(b.Expert); d != 0 {
-				return d
-			}
-			return classIdx(a.System) - classIdx(b.System)
-		})
-		return nil
+		c := review.Confuse(ent.Values, pairs)
+		rev.N, rev.Agree, rev.Confusion = c.N, c.Agree, c.Matrix
+		rev.Cells, err = systemCells(rx, c.Cells, kinds)
+		return err
 	})
 	return rev, err
+}
+
+// systemPairs reads, root by root, the verified claims (of the batch) that
+// the system predicted: the expert's class and the system's value of each,
+// and the kind of each claim.
+func systemPairs(q querier, sq SystemQuery, rater int64) ([]review.SystemPair, map[int64]schema.Kind, error) {
+	bid, err := batchID(q, sq.Batch)
+	if err != nil {
+		return nil, nil, err
+	}
+	roots, err := int64s(q, `SELECT DISTINCT COALESCE(i.parent_id, i.id) FROM predictions p JOIN items i ON i.id = p.item_id
+		WHERE p.system = ? AND p.field = ? ORDER BY 1`, sq.System, schema.Entailment)
+	if err != nil {
+		return nil, nil, err
+	}
+	var pairs []review.SystemPair
+	kinds := map[int64]schema.Kind{}
+	for _, chunk := range chunks(roots, familyChunk) {
+		fams, err := loadFamilies(q, chunk)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range chunk {
+			f := fams[r]
+			if f == nil {
+				continue
+			}
+			for i := range f.Children {
+				m := &f.Children[i]
+				if !inBatch(m, bid) {
+					continue
+				}
+				step, expert := tally.Verify(f, m, rater)
+				p := slices.IndexFunc(m.Predictions, func(p tally.Prediction) bool {
+					return p.System == sq.System && p.Field == schema.Entailment
+				})
+				if step != tally.StepReady || p < 0 {
+					continue
+				}
+				pairs = append(pairs, review.SystemPair{Item: m.ID, Expert: expert, System: tally.Predicted(m.Predictions[p])})
+				kinds[m.ID] = m.Kind
+			}
+		}
+	}
+	return pairs, kinds, nil
+}
+
+// systemCells names the claims of the cells.
+func systemCells(rx *ReadTx, cells []review.Cell, kinds map[int64]schema.Kind) ([]SystemCell, error) {
+	if len(cells) == 0 {
+		return nil, nil
+	}
+	var ids []int64
+	for _, c := range cells {
+		ids = append(ids, c.Items...)
+	}
+	ext, err := rx.ExtIDs(ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SystemCell, len(cells))
+	for i, c := range cells {
+		out[i] = SystemCell{Expert: c.Expert, System: c.System}
+		for _, id := range c.Items {
+			out[i].Items = append(out[i].Items, ItemRef{ItemID: id, ExtID: ext[0], Kind: string(kinds[id])})
+			ext = ext[1:]
+		}
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -30,12 +31,12 @@ type AnswerUnit struct {
 	Reason string // reject_reason when rejected
 }
 
-// Review states of an AnswerUnit.
+// Review states of an AnswerUnit (review.AnswerState says which).
 const (
-	ReviewPending  = ""
-	ReviewAccepted = "accepted"
-	ReviewRejected = "rejected"
-	ReviewOther    = "other"
+	ReviewPending  = review.AnswerPending
+	ReviewAccepted = review.AnswerAccepted
+	ReviewRejected = review.AnswerRejected
+	ReviewOther    = review.AnswerOther
 )
 
 // AnswerUnits lists every submitted answer (of a batch: batch != ""), in
@@ -85,16 +86,7 @@ func (s *Store) AnswerUnits(batch string) ([]AnswerUnit, error) {
 			if err != nil {
 				return err
 			}
-			switch {
-			case final[schema.AnswerReview] == "" || events[schema.AnswerReview] < r.event:
-				u.Review = ReviewPending
-			case final[schema.AnswerReview] == "reject":
-				u.Review, u.Reason = ReviewRejected, final[schema.RejectReason]
-			case final[schema.GoldAnswer] == r.answer && final[schema.Citations] == mine[schema.Citations]:
-				u.Review = ReviewAccepted
-			default:
-				u.Review = ReviewOther
-			}
+			u.Review, u.Reason = review.AnswerState(review.Answer{Text: r.answer, Citations: mine[schema.Citations], Event: r.event}, final, events)
 			out = append(out, u)
 		}
 		return nil
@@ -125,8 +117,8 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 		return fmt.Errorf("reject reason %q: must be one of %v", reason, f.Values)
 	}
 	return s.write(func(tx *wtx) error {
-		var aid int64
-		if err := tx.QueryRow("SELECT id FROM annotators WHERE name=?", annotator).Scan(&aid); err != nil {
+		aid, ok, _ := lookupAnnotator(tx, annotator)
+		if !ok {
 			return notFound("annotator", annotator)
 		}
 		mine, err := labelsOf(tx, aid, item)
@@ -140,32 +132,12 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 		if err != nil {
 			return err
 		}
-		labels := [][2]string{{schema.AnswerReview, "reject"}, {schema.RejectReason, reason}}
+		labels := []review.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "reject"}, {Item: item, Field: schema.RejectReason, Value: reason}}
 		if accept {
-			labels = [][2]string{{schema.AnswerReview, "accept"}, {schema.GoldAnswer, mine[schema.GoldAnswer]}, {schema.Citations, mine[schema.Citations]}}
+			labels = []review.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "accept"},
+				{Item: item, Field: schema.GoldAnswer, Value: mine[schema.GoldAnswer]}, {Item: item, Field: schema.Citations, Value: mine[schema.Citations]}}
 		}
-		ts := now()
-		for i, kv := range labels {
-			ms := int64(0)
-			if i == 0 {
-				ms = activeMs
-			}
-			res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-				VALUES (?,?,?,?,?,?,?,?,?)`, lid, item, kv[0], kv[1], RoleAdjudicate, ts, ms, nullID(session), guidelinesVersion)
-			if err != nil {
-				return err
-			}
-			id, _ := res.LastInsertId()
-			if err := setCurrent(tx, RoleAdjudicate, lid, item, kv[0], kv[1], id); err != nil {
-				return err
-			}
-		}
-		if session != 0 && activeMs > 0 {
-			if _, err := tx.Exec("UPDATE sessions SET active_ms = active_ms + ? WHERE id=?", activeMs, session); err != nil {
-				return err
-			}
-		}
-		return tx.touch(item)
+		return writeAdjudications(tx, lid, labels, activeMs, session, guidelinesVersion)
 	})
 }
 

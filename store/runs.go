@@ -3,7 +3,6 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -142,13 +141,11 @@ func (rx *ReadTx) Judgments(who LabelSet) ([]Judgment, error) {
 	role, aid := RoleAdjudicate, int64(0)
 	if !who.Adjudicated {
 		role = RoleAnnotate
-		err := rx.q.QueryRow("SELECT id FROM annotators WHERE name=?", who.Annotator).Scan(&aid)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil
-		}
-		if err != nil {
+		id, ok, err := lookupAnnotator(rx.q, who.Annotator)
+		if err != nil || !ok {
 			return nil, err
 		}
+		aid = id
 	}
 	var out []Judgment
 	err := eachRow(rx.q, `SELECT p.query_item_id, p.doc_item_id, l.value,

@@ -50,38 +50,6 @@ type Claim struct {
 // IsTriplet reports whether the claim is a triple rather than a text.
 func (c Claim) IsTriplet() bool { return c.Text == "" }
 
-// Label is one labelling decision to record.
-type Label struct {
-	Annotator         string
-	ItemID            int64
-	Field             string
-	Value             string
-	ActiveMs          int64
-	SessionID         int64 // 0: none (imported)
-	GuidelinesVersion string
-	Adjudicate        bool // a lead's final label
-}
-
-// Event is one row of the label log.
-type Event struct {
-	ID        int64
-	Annotator string
-	ItemID    int64
-	ItemExtID string
-	Field     string
-	Value     string
-	Role      string
-	CreatedAt string
-	ActiveMs  int64
-	Retracts  int64
-}
-
-// Role values of label events.
-const (
-	RoleAnnotate   = "annotate"
-	RoleAdjudicate = "adjudicate"
-)
-
 // Origins of claims.
 const (
 	OriginExtracted = "extracted"

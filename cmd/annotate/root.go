@@ -94,9 +94,6 @@ func envOr(name, def string) string {
 	return def
 }
 
-// open opens the database named by --db.
-func (g *globals) open() (*store.Store, error) { return openTaxonomy(store.Open(g.db)) }
-
 // openExisting opens the database and refuses to create a new, empty one:
 // a report on a mistyped path should say so, not print zeros.
 func (g *globals) openExisting() (*store.Store, error) {
