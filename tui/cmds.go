@@ -207,6 +207,10 @@ type gotoLoadedMsg struct {
 	query string
 	data  *itemData
 	err   error
+	// A queue search's answer (search.go): what the status line says of
+	// the match found.
+	search bool
+	found  string
 }
 
 // homeMsg carries the home screen's queues, today's active time and the
@@ -243,6 +247,12 @@ func fetchQueueCmd(s *store.Store, gen int, q store.QueueQuery) tea.Cmd {
 func countQueueCmd(s *store.Store, gen int, q store.QueueQuery, withTotal bool) tea.Cmd {
 	return func() tea.Msg {
 		m := queueCountMsg{gen: gen, hasTotal: withTotal}
+		if q.Filter.Active() {
+			// The kept counts know nothing of filters: count the queue.
+			m.total, m.done, m.err = s.QueueFilteredCounts(q)
+			m.hasTotal = true
+			return m
+		}
 		if withTotal {
 			if m.total, m.err = s.QueueTotal(q); m.err != nil {
 				return m
@@ -326,16 +336,21 @@ func setFlagCmd(s *store.Store, annotator string, item int64, field string, flag
 }
 
 // gotoCmd finds the item a typed id names (store.FindItems: the exact id,
-// else the id ignoring case, else a unique start of an id) and loads it.
-// Several: it says which, a few of them.
-func gotoCmd(s *store.Store, annotator, typed string) tea.Cmd {
+// else the id ignoring case, else a unique start of an id; else the closest
+// id of the queue's kind, fuzzyGoto) and loads it. Several: it says which,
+// a few of them.
+func gotoCmd(s *store.Store, annotator, kind, typed string) tea.Cmd {
 	const shown = 5
 	return func() tea.Msg {
 		refs, err := s.FindItems(typed, shown)
+		found := ""
+		if err == nil && len(refs) == 0 {
+			refs, found, err = fuzzyGoto(s, kind, typed, shown)
+		}
 		switch {
 		case err != nil:
 		case len(refs) == 0:
-			err = errors.New("no item has this id or an id starting with it")
+			err = errors.New("no item has this id, an id starting with it or one close to it")
 		case len(refs) > 1:
 			ids := make([]string, 0, shown+1)
 			for i, r := range refs {
@@ -351,7 +366,7 @@ func gotoCmd(s *store.Store, annotator, typed string) tea.Cmd {
 			return gotoLoadedMsg{query: typed, err: err}
 		}
 		d, err := loadItem(s, annotator, refs[0])
-		return gotoLoadedMsg{query: typed, data: d, err: err}
+		return gotoLoadedMsg{query: typed, data: d, err: err, found: found}
 	}
 }
 

@@ -131,7 +131,11 @@ func newGotoInput(e *env, under ui.Child) *inputScreen {
 			return nil
 		}
 		e.going = true
-		return gotoCmd(e.store, e.annotator, v[0])
+		kind := ""
+		if e.work != nil {
+			kind = e.work.kind
+		}
+		return gotoCmd(e.store, e.annotator, kind, v[0])
 	})
 }
 

@@ -22,6 +22,7 @@ const (
 	fromQueue origin = iota
 	fromGoto
 	fromUndo
+	fromSearch
 )
 
 // itemScreen is the annotation screen of one item, whatever its kind (the
@@ -128,16 +129,23 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		return handleUndo(e, s, msg)
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error() + e.notApplied("after it")
+			e.err = msg.failure() + e.notApplied("after it")
 			return s, nil
 		}
 		e.err = ""
+		o := fromGoto
+		if msg.search {
+			o = fromSearch
+		}
+		if msg.found != "" {
+			e.status = msg.found
+		}
 		if msg.data.ref.ItemID == s.d.ref.ItemID {
 			s.setData(msg.data)
 			return s, nil
 		}
 		e.work.forget()
-		return e.show(s, msg.data, fromGoto)
+		return e.show(s, msg.data, o)
 	case claimAddedMsg:
 		if msg.qa != s.d.qa.ItemID {
 			return s, nil
@@ -215,6 +223,9 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	if s.pane.ScrollKey(k, msg) {
 		return s, nil
 	}
+	if next, cmd, ok := s.searchKey(msg); ok {
+		return next, cmd
+	}
 	switch {
 	case keyIs(msg, k.Quit):
 		return e.goHome()
@@ -233,7 +244,7 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	case keyIs(msg, k.Skip):
 		e.act.drop()
 		if e.work != nil && !s.complete() {
-			e.work.skipped++
+			e.work.noteSkipped(s.d.ref.ItemID)
 		}
 		e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
 		return e.advance()
@@ -418,7 +429,11 @@ func (s *itemScreen) bindings() []key.Binding {
 	} else {
 		out = append(out, k.Focus)
 	}
-	out = append(out, k.Quit, k.Goto)
+	out = append(out, k.Quit, k.Goto, k.Search)
+	if s.e.work != nil && s.e.work.term != "" {
+		out = append(out, ui.With(k.SearchNext, "ctrl+n/p", "next/prev match"))
+	}
+	out = append(out, k.Filter)
 	switch s.at.kind {
 	case stepDone:
 		out = append(out, ui.With(k.Accept, "enter", "next item"))
@@ -540,10 +555,15 @@ func (s *itemScreen) header(w int) string {
 		pieces = append(pieces, ui.Piece{Text: "(back by undo)", Optional: true})
 	case fromGoto:
 		pieces = append(pieces, ui.Piece{Text: "(go to)", Optional: true})
+	case fromSearch:
+		pieces = append(pieces, ui.Piece{Text: "(search)", Optional: true})
 	}
 	if wk := e.work; wk != nil {
 		if wk.batch != "" {
 			pieces = append(pieces, ui.Piece{Text: "batch " + ui.SanitizeLine(wk.batch), Optional: true})
+		}
+		if wk.filter.Active() {
+			pieces = append(pieces, ui.Piece{Text: "filter: " + ui.SanitizeLine(wk.filter.String())})
 		}
 		if wk.counted && s.d.ref.Kind == wk.kind {
 			if p, ok := wk.pos[s.d.ref.ItemID]; ok {

@@ -134,6 +134,8 @@ func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		switch {
 		case keyIs(msg, e.keys.Accept) && e.work != nil && e.work.skipped > 0:
 			return e.restartWork()
+		case keyIs(msg, e.keys.Filter) && e.work != nil:
+			return newFilterPicker(e, d), sourcesCmd(e.store, e.work.kind)
 		case keyIs(msg, e.keys.Quit, e.keys.Close, e.keys.Accept):
 			return e.goHome()
 		case keyIs(msg, e.keys.Undo):
@@ -160,6 +162,9 @@ func (d *doneScreen) View() string {
 		}
 		if w.skipped > 0 {
 			lines = append(lines, ui.Truncate(ui.Plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
+		}
+		if w.filter.Active() {
+			lines = append(lines, ui.Truncate("Filter: "+ui.SanitizeLine(w.filter.String())+" (F changes it).", d.w))
 		}
 		if schema.WaitsForParent(schema.Kind(w.kind)) {
 			lines = append(lines, ui.Truncate(viewOf(schema.Kind(w.kind)).queue+" are asked once you judge their answer correct.", d.w))
