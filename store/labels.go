@@ -80,8 +80,8 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 
 // insertEvent appends one decision to the log.
 func insertEvent(tx *wtx, aid int64, role string, l Label) (int64, error) {
-	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
+	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by)
+		VALUES (?,?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion, nullText(l.SuggestedBy))
 	if err != nil {
 		return 0, err
 	}

@@ -60,6 +60,9 @@ type Label struct {
 	SessionID         int64 // 0: none (imported)
 	GuidelinesVersion string
 	Adjudicate        bool // a lead's final label
+	// SuggestedBy names the system whose prediction was preselected when
+	// the label was made (annotate --suggest); "": made blind.
+	SuggestedBy string
 }
 
 // Event is one row of the label log.

@@ -131,11 +131,7 @@ func newGotoInput(e *env, under ui.Child) *inputScreen {
 			return nil
 		}
 		e.going = true
-		kind := ""
-		if e.work != nil {
-			kind = e.work.kind
-		}
-		return gotoCmd(e.store, e.annotator, kind, v[0])
+		return gotoCmd(e.store, e.annotator, e.suggest, v[0])
 	})
 }
 

@@ -137,15 +137,15 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		if msg.search {
 			o = fromSearch
 		}
-		if msg.found != "" {
-			e.status = msg.found
-		}
 		if msg.data.ref.ItemID == s.d.ref.ItemID {
 			s.setData(msg.data)
+			msg.say(e)
 			return s, nil
 		}
 		e.work.forget()
-		return e.show(s, msg.data, o)
+		next, cmd := e.show(s, msg.data, o)
+		msg.say(e)
+		return next, cmd
 	case claimAddedMsg:
 		if msg.qa != s.d.qa.ItemID {
 			return s, nil
@@ -240,7 +240,7 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		return s, setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.at.field, !s.d.flagged, e.session)
 	case keyIs(msg, k.Undo):
 		s.saving = true
-		return s, undoCmd(e.store, e.annotator)
+		return s, undoCmd(e.store, e.annotator, e.suggest)
 	case keyIs(msg, k.Skip):
 		e.act.drop()
 		if e.work != nil && !s.complete() {
@@ -309,10 +309,16 @@ func (s *itemScreen) save(item int64, field, value string) tea.Cmd {
 	e := s.e
 	s.saving, s.slow = true, false
 	e.saves++
-	return tea.Batch(saveLabelCmd(e.store, store.Label{
+	l := store.Label{
 		Annotator: e.annotator, ItemID: item, Field: field, Value: value,
 		ActiveMs: e.act.take(), SessionID: e.session, GuidelinesVersion: guidelines.Version,
-	}), e.slowTimer())
+	}
+	// Whatever key made it, a label made with the system's answer on
+	// screen was made with a suggestion: anchoring does not need enter.
+	if item == s.d.ref.ItemID && s.flow.suggestion(field) != "" {
+		l.SuggestedBy = s.d.suggestedBy
+	}
+	return tea.Batch(saveLabelCmd(e.store, l), e.slowTimer())
 }
 
 func (s *itemScreen) saveSeq() int { return s.e.saves }
@@ -561,6 +567,9 @@ func (s *itemScreen) header(w int) string {
 	if wk := e.work; wk != nil {
 		if wk.batch != "" {
 			pieces = append(pieces, ui.Piece{Text: "batch " + ui.SanitizeLine(wk.batch), Optional: true})
+		}
+		if s.at.kind == askField && s.flow.suggestion(s.at.field) != "" {
+			pieces = append(pieces, ui.Piece{Text: "◆ " + ui.SanitizeLine(s.d.suggestedBy) + "'s suggestion"})
 		}
 		if wk.filter.Active() {
 			pieces = append(pieces, ui.Piece{Text: "filter: " + ui.SanitizeLine(wk.filter.String())})

@@ -80,7 +80,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			// Retry.
 			l.err, l.dropped = nil, ""
 			if l.ref.ItemID != 0 {
-				return l, loadItemCmd(e.store, e.annotator, e.nextSeq(), l.ref)
+				return l, loadItemCmd(e.store, e.annotator, e.suggest, e.nextSeq(), l.ref)
 			}
 			if e.work != nil {
 				e.work.fetching = true
@@ -140,7 +140,7 @@ func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			return e.goHome()
 		case keyIs(msg, e.keys.Undo):
 			d.undoing = true
-			return d, undoCmd(e.store, e.annotator)
+			return d, undoCmd(e.store, e.annotator, e.suggest)
 		default:
 			e.status = msg.String() + ": nothing left to decide in this queue (enter/q home, u undo)."
 		}

@@ -223,7 +223,7 @@ func (w *work) preload(e *env) tea.Cmd {
 		seq := e.nextSeq()
 		w.preloading[seq] = r.ItemID
 		w.inflight[r.ItemID] = true
-		cmds = append(cmds, loadItemCmd(e.store, e.annotator, seq, r))
+		cmds = append(cmds, loadItemCmd(e.store, e.annotator, e.suggest, seq, r))
 	}
 	return tea.Batch(cmds...)
 }
@@ -354,7 +354,7 @@ func (e *env) advance() (ui.Child, tea.Cmd) {
 		l.SetSize(e.w, e.h)
 		var load tea.Cmd
 		if !w.inflight[ref.ItemID] {
-			load = loadItemCmd(e.store, e.annotator, e.nextSeq(), ref)
+			load = loadItemCmd(e.store, e.annotator, e.suggest, e.nextSeq(), ref)
 		}
 		return l, tea.Batch(load, w.fetch(e))
 	}

@@ -40,7 +40,7 @@ func (s *itemScreen) searchKey(msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool) {
 		return s, nil, true
 	}
 	e.going = true
-	return s, searchCmd(e.store, e.annotator, w.query(e), w.term, s.d.ref.ItemID, keyIs(msg, k.SearchPrev)), true
+	return s, searchCmd(e.store, e.annotator, e.suggest, w.query(e), w.term, s.d.ref.ItemID, keyIs(msg, k.SearchPrev)), true
 }
 
 // newSearchInput asks for the text to search the queue for, the last one
@@ -56,14 +56,14 @@ func newSearchInput(e *env, under ui.Child, cur int64) *inputScreen {
 		}
 		w.term = v[0]
 		e.going = true
-		return searchCmd(e.store, e.annotator, w.query(e), v[0], cur, false)
+		return searchCmd(e.store, e.annotator, e.suggest, w.query(e), v[0], cur, false)
 	})
 }
 
 // searchCmd finds the next (previous) match of term in the queue after
 // (before) the item cur, from the start when cur is not in the queue, and
 // loads it. The answer is a go-to's: the screen opens the item found.
-func searchCmd(s *store.Store, annotator string, q store.QueueQuery, term string, cur int64, backward bool) tea.Cmd {
+func searchCmd(s *store.Store, annotator, suggest string, q store.QueueQuery, term string, cur int64, backward bool) tea.Cmd {
 	return func() tea.Msg {
 		m := gotoLoadedMsg{query: term, search: true}
 		from, _, err := s.QueueKey(q, cur)
@@ -80,7 +80,7 @@ func searchCmd(s *store.Store, annotator string, q store.QueueQuery, term string
 			m.err = errNoMatch
 			return m
 		}
-		m.data, m.err = loadItem(s, annotator, hit.ItemRef)
+		m.data, m.err = loadItem(s, annotator, suggest, hit.ItemRef)
 		m.found = fmt.Sprintf("Match %d of %d for “%s” · ctrl+n next · ctrl+p previous", hit.Match, hit.Matches, ui.SanitizeLine(term))
 		if q.Filter.Active() {
 			m.found += " (filter: " + ui.SanitizeLine(q.Filter.String()) + ")"
@@ -133,12 +133,12 @@ func (e *env) filterWork(f store.QueueFilter) (ui.Child, tea.Cmd) {
 	return l, tea.Batch(fetchQueueCmd(e.store, nw.gen, nw.query(e)), countQueueCmd(e.store, nw.gen, nw.query(e), true))
 }
 
-// fuzzyGoto ranks the ids of the items of a kind (of every kind: "") by how
-// closely they match a typed fragment (suggest.Fuzzy: its characters in
+// fuzzyGoto ranks the ids of every item by how closely they match a typed
+// fragment (suggest.Fuzzy: its characters in
 // order, then a typo). One best match is the item to open, with what the
 // status line says of it; several equally close come back to be listed.
-func fuzzyGoto(s *store.Store, kind, typed string, shown int) ([]store.ItemRef, string, error) {
-	refs, err := s.ItemIDs(kind)
+func fuzzyGoto(s *store.Store, typed string, shown int) ([]store.ItemRef, string, error) {
+	refs, err := s.ItemIDs("")
 	if err != nil {
 		return nil, "", err
 	}
@@ -162,4 +162,16 @@ func fuzzyGoto(s *store.Store, kind, typed string, shown int) ([]store.ItemRef, 
 		}
 	}
 	return out, "", nil
+}
+
+// say puts what a search or a fuzzy go-to found on the status line, before
+// what the item's screen said of it ("Not asked: …").
+func (m gotoLoadedMsg) say(e *env) {
+	switch {
+	case m.found == "":
+	case m.data != nil && m.data.notAsked != "":
+		e.status = m.found + " " + e.status
+	default:
+		e.status = m.found
+	}
 }

@@ -89,8 +89,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) AnnotateHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Yes, k.No, k.Pick, k.Accept, k.Add},
-		{k.Undo, k.Skip, k.Flag, k.Note, k.Goto},
-		{k.Search, k.SearchNext, k.SearchPrev, k.Filter},
+		{k.Undo, k.Skip, k.Flag, k.Note, k.Goto, k.Search, With(k.SearchNext, "^n ^p", "next/prev match"), k.Filter},
 		{k.Help, k.Focus, k.Up, k.Down, k.PageUp, k.PageDown},
 		{k.Top, k.Bottom, k.Close, k.Quit},
 	}
