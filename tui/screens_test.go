@@ -93,7 +93,7 @@ func TestGotoIgnoresCaseAndTakesAUniquePrefix(t *testing.T) {
 	h.at("q1", schema.QuestionValidity)
 	goTo("q") // many: a few and an ellipsis
 	h.wantOnScreen("several items match: q1, q1-c1, q1-c2, q2, q2-c1, …")
-	goTo("q1c2") // no id, nor the start of one: the one id that holds q, 1, c, 2 in order
+	goTo("q1c2")                            // no id, nor the start of one: the one id that holds q, 1, c, 2 in order
 	h.wantOnScreen("Claim q1-c2 · (go to)") // shown read-only: jo has not judged q1's answer
 	h.wantOnScreen("No id is “q1c2”: the closest is q1-c2.")
 	goTo("q1c") // q1-c1 and q1-c2 hold it equally closely

@@ -55,7 +55,7 @@ type flow struct {
 	// suggested are a system's predictions by field (annotate --suggest),
 	// preselected where the field has one; nil when blind.
 	suggested map[string]string
-	notAsked  string            // why nothing is asked of the annotator (shown read-only); "" : asked
+	notAsked  string // why nothing is asked of the annotator (shown read-only); "" : asked
 }
 
 // newFlow is the flow of an item as loaded.
