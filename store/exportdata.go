@@ -100,6 +100,7 @@ type ExportLabel struct {
 	Role              string
 	ActiveMs          int64
 	GuidelinesVersion string
+	SuggestedBy       string // the system whose prediction was preselected; "": blind
 }
 
 const contextsSQL = `(SELECT COALESCE(json_group_array(json_object('id', cu.ext_id, 'text', cu.text) ORDER BY x.position), '[]')
@@ -389,7 +390,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 // field; an adjudicated label under the name of who adjudicated.
 func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
 	return func(yield func(ExportLabel, error) bool) {
-		rows, err := x.q.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version
+		rows, err := x.q.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version, COALESCE(e.suggested_by, '')
 			FROM current_labels l JOIN label_events e ON e.id = l.event_id JOIN annotators a ON a.id = e.annotator_id
 			JOIN items i ON i.id = l.item_id
 			ORDER BY l.item_id, l.field, l.role, l.annotator_id`)
@@ -400,7 +401,7 @@ func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
 		defer rows.Close()
 		for rows.Next() {
 			var l ExportLabel
-			if err := rows.Scan(&l.Annotator, &l.Item, &l.Field, &l.Value, &l.Role, &l.ActiveMs, &l.GuidelinesVersion); err != nil {
+			if err := rows.Scan(&l.Annotator, &l.Item, &l.Field, &l.Value, &l.Role, &l.ActiveMs, &l.GuidelinesVersion, &l.SuggestedBy); err != nil {
 				yield(l, err)
 				return
 			}
