@@ -32,6 +32,9 @@ func (e *exporter) csv(dir string) error {
 	wrote := false
 	if nQA > 0 {
 		ql := e.withSuggested(newLayout(schema.KindQA, e.o.WithNotes))
+		if e.suggestedErr != nil {
+			return e.suggestedErr
+		}
 		if err := e.writeCSV(dir, "qa.csv", ql, nQA, &e.res.QA, func(fn func(row) error) error {
 			return each(e, e.snap.QAs(e.streamOptions(ql)), func(q *store.ExportQA) error { return fn(ql.qaRow(q, e.who)) })
 		}); err != nil {

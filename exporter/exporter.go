@@ -97,6 +97,7 @@ type exporter struct {
 	// suggested: the label set has labels made with a suggestion
 	// (suggested.go), once suggestedKnown.
 	suggested, suggestedKnown bool
+	suggestedErr              error
 	systems                   []string
 	res                       Result
 }

@@ -33,6 +33,9 @@ func (e *exporter) hf(dir string) error {
 		{name: "qa", rows: nQA, layout: e.withSuggested(newLayout(schema.KindQA, e.o.WithNotes))},
 		{name: "claims", rows: nClaims, layout: e.withSuggested(newLayout(schema.KindClaim, e.o.WithNotes))},
 	}
+	if e.suggestedErr != nil {
+		return e.suggestedErr
+	}
 	for i := range kindExports {
 		x := &kindExports[i]
 		n, err := x.rowCount(e)

@@ -31,7 +31,8 @@ func (e *exporter) hasSuggested() bool {
 	}
 	counts, err := e.snap.SuggestedLabels()
 	if err != nil {
-		return false // the export reads the labels again and reports an error there
+		e.suggestedErr = err // returned by the export once its layouts are made
+		return false
 	}
 	for _, c := range counts {
 		if e.labels.Adjudicated && c.Annotator == "" || !e.labels.Adjudicated && c.Annotator == e.labels.Annotator {

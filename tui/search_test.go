@@ -154,3 +154,22 @@ func TestTeatestSearchAndFilter(t *testing.T) {
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// In a relevance pair / still searches the document; ctrl+f searches the
+// queue: "deposit" is in d-short's text only (the query is the same for
+// every pair of the pool).
+func TestRelevanceSearchKeys(t *testing.T) {
+	s := relevanceStore(t, 0, false)
+	h := newHarness(t, s, Options{Kind: "relevance"})
+	ids, _ := s.BatchItems("pool", "")
+	h.at(ids[0], "relevance")
+	h.keys("/")
+	h.wantOnScreen("Search in the document")
+	h.keys("esc")
+	h.send(tea.KeyPressMsg{Code: 'f', Mod: tea.ModCtrl})
+	h.wantOnScreen("Search the relevance queue")
+	h.typeText("DEPOSIT")
+	h.keys("enter")
+	h.at("q-1/d-short", "relevance")
+	h.wantOnScreen("Match 1 of 1 for “DEPOSIT”")
+}
