@@ -31,13 +31,16 @@ func (e *exporter) csv(dir string) error {
 	}
 	wrote := false
 	if nQA > 0 {
-		ql := newLayout(schema.KindQA, e.o.WithNotes)
+		ql := e.withSuggested(newLayout(schema.KindQA, e.o.WithNotes))
+		if e.suggestedErr != nil {
+			return e.suggestedErr
+		}
 		if err := e.writeCSV(dir, "qa.csv", ql, nQA, &e.res.QA, func(fn func(row) error) error {
 			return each(e, e.snap.QAs(e.streamOptions(ql)), func(q *store.ExportQA) error { return fn(ql.qaRow(q, e.who)) })
 		}); err != nil {
 			return err
 		}
-		cl := newLayout(schema.KindClaim, e.o.WithNotes)
+		cl := e.withSuggested(newLayout(schema.KindClaim, e.o.WithNotes))
 		if err := e.writeCSV(dir, "claims.csv", cl, nClaims, &e.res.Claims, func(fn func(row) error) error {
 			return each(e, e.snap.Claims(e.streamOptions(cl)), func(c *store.ExportClaim) error { return fn(cl.claimRow(c, e.systems, e.who)) })
 		}); err != nil {

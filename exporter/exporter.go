@@ -86,16 +86,20 @@ type Result struct {
 var splitName = regexp.MustCompile(`^\w+(\.\w+)*$`)
 
 type exporter struct {
-	ctx     context.Context
-	s       *store.Store
-	snap    *store.Snapshot
-	o       Options
-	prog    *progress
-	create  func(string) (io.WriteCloser, error)
-	labels  store.LabelSet
-	who     string // the label set as rows name it
-	systems []string
-	res     Result
+	ctx    context.Context
+	s      *store.Store
+	snap   *store.Snapshot
+	o      Options
+	prog   *progress
+	create func(string) (io.WriteCloser, error)
+	labels store.LabelSet
+	who    string // the label set as rows name it
+	// suggested: the label set has labels made with a suggestion
+	// (suggested.go), once suggestedKnown.
+	suggested, suggestedKnown bool
+	suggestedErr              error
+	systems                   []string
+	res                       Result
 }
 
 // Export writes the database s as o.Format into o.Out.
@@ -267,7 +271,7 @@ func (e *exporter) streamOptions(l layout) store.ExportOptions {
 	if e.labels.Annotator == "" && !e.labels.Adjudicated {
 		return store.ExportOptions{Systems: e.systems} // nobody's labels: all null
 	}
-	return store.ExportOptions{Labels: e.labels, Fields: labelNames(l.labels), Notes: l.notes, Systems: e.systems}
+	return store.ExportOptions{Labels: e.labels, Fields: labelNames(l.labels), Notes: l.notes, Systems: e.systems, Suggested: l.suggested}
 }
 
 // languages lists the languages of the sources (lower-case codes), for the

@@ -30,8 +30,11 @@ func (e *exporter) hf(dir string) error {
 		return err
 	}
 	configs := []*hfConfig{
-		{name: "qa", rows: nQA, layout: newLayout(schema.KindQA, e.o.WithNotes)},
-		{name: "claims", rows: nClaims, layout: newLayout(schema.KindClaim, e.o.WithNotes)},
+		{name: "qa", rows: nQA, layout: e.withSuggested(newLayout(schema.KindQA, e.o.WithNotes))},
+		{name: "claims", rows: nClaims, layout: e.withSuggested(newLayout(schema.KindClaim, e.o.WithNotes))},
+	}
+	if e.suggestedErr != nil {
+		return e.suggestedErr
 	}
 	for i := range kindExports {
 		x := &kindExports[i]

@@ -295,6 +295,10 @@ func (e *exporter) writeLabels(dir string) error {
 		if adjudicated {
 			buf = append(buf, `,"role":"adjudicate"`...)
 		}
+		if l.SuggestedBy != "" {
+			buf = append(buf, `,"suggested_by":`...)
+			buf = appendString(buf, l.SuggestedBy)
+		}
 		buf = append(buf, '}', '\n')
 		n++
 		_, err := f.Write(buf)

@@ -129,10 +129,11 @@ func labelNames(cols []column) []string {
 
 // layout is the column table of one config for one export.
 type layout struct {
-	kind   schema.Kind
-	cols   []column
-	labels []column // the label part of cols
-	notes  bool
+	kind      schema.Kind
+	cols      []column
+	labels    []column // the label part of cols
+	notes     bool
+	suggested bool // the suggested_by column, last (suggested.go)
 }
 
 func newLayout(k schema.Kind, notes bool) layout {
@@ -197,7 +198,7 @@ func (l layout) qaRow(q *store.ExportQA, who string) row {
 	r = append(r, q.ID, q.Source, lang, q.Jurisdiction, q.Hop, q.Question, q.Answer, q.Rationale, q.Category,
 		q.ContextsJSON, q.ClaimIDs, who)
 	r = l.labelValues(r, q.Labels, nil)
-	return l.noteValue(r, q.Note)
+	return l.suggestedValue(l.noteValue(r, q.Note), q.Suggested)
 }
 
 func (l layout) claimRow(c *store.ExportClaim, systems []string, who string) row {
@@ -223,7 +224,7 @@ func (l layout) claimRow(c *store.ExportClaim, systems []string, who string) row
 	r = append(r, c.ID, c.QAID, c.Source, c.Language, c.Position, triplet, text, c.Origin, addedBy,
 		c.Question, c.Answer, c.ContextsJSON, p, who)
 	r = l.labelValues(r, c.Labels, c.PairLabels)
-	return l.noteValue(r, c.Note)
+	return l.suggestedValue(l.noteValue(r, c.Note), c.Suggested)
 }
 
 // appendJSON writes a row as one JSON object, keys in column order. It is

@@ -49,6 +49,15 @@ func parseLabels(f *fileData, t *textReader) error {
 		if role != "" && role != store.RoleAnnotate && role != store.RoleAdjudicate {
 			return r.errf("role", "want %q or %q, got %q", store.RoleAnnotate, store.RoleAdjudicate, role)
 		}
+		// A label made with a system's prediction preselected (annotate
+		// --suggest) names the system, so that reports keep it apart.
+		suggestedBy, err := r.str("suggested_by")
+		if err != nil {
+			return err
+		}
+		if err := printable(at, "suggested_by", "the system name", suggestedBy); err != nil {
+			return err
+		}
 		keys, _ := r.unknown()
 		f.unknownKeys("", keys)
 		// (--annotator is checked when the import starts.)
@@ -56,6 +65,6 @@ func parseLabels(f *fileData, t *textReader) error {
 			return err
 		}
 		return f.addLabel(labelRec{at: at, field: "field", itemField: "item", annotator: who, item: item,
-			name: field, value: value, adjudicate: role == store.RoleAdjudicate}, "")
+			name: field, value: value, adjudicate: role == store.RoleAdjudicate, suggestedBy: suggestedBy}, "")
 	})
 }

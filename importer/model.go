@@ -62,6 +62,9 @@ type labelRec struct {
 	value     string // normalised, or verbatim when unknown
 	// adjudicate marks a lead's final label (labels JSONL "role":"adjudicate").
 	adjudicate bool
+	// suggestedBy names the system whose prediction was preselected when
+	// the label was made (labels JSONL "suggested_by"); "": blind.
+	suggestedBy string
 	// prediction: annotator is a system and value its prediction (Label
 	// Studio's predictions), kept beside the system's others.
 	prediction bool

@@ -26,6 +26,10 @@ type AgreementReport struct {
 	Annotators []string                   `json:"annotators"`
 	Fields     map[string]*FieldAgreement `json:"fields"`
 	Bootstrap  *BootstrapInfo             `json:"bootstrap,omitempty"`
+	// Suggested counts, per field and annotator, the labels made with a
+	// system's prediction preselected (annotate --suggest), which the
+	// coefficients include; empty: every label was made blind.
+	Suggested map[string]map[string]int `json:"suggested_labels"`
 
 	order []string // fields in schema order, for the text renderer
 }
@@ -127,6 +131,9 @@ func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
 			return err
 		}
 		rep = &AgreementReport{Annotators: []string{}, Fields: map[string]*FieldAgreement{}, order: fields}
+		if rep.Suggested, err = suggestedByField(rx, fields); err != nil {
+			return err
+		}
 		if o.CI {
 			rep.Bootstrap = &BootstrapInfo{Replicates: BootstrapReplicates, Seed: BootstrapSeed}
 		}

@@ -23,6 +23,9 @@ type MetricsOptions struct {
 	// every claim.
 	Extractor string
 	CI        bool // bootstrap intervals for kappa and F1
+	// IncludeSuggested scores the system even against labels made with its
+	// own prediction preselected (refused otherwise: SuggestedError).
+	IncludeSuggested bool
 }
 
 // MetricsReport is `annotate metrics`: the paper's Section 4.3 and Table 3,
@@ -51,6 +54,9 @@ type MetricsReport struct {
 	// Extractors lists the extractors of the claims the system judged in
 	// responses the expert judged ("" for claims whose input named none).
 	Extractors []string `json:"extractors"`
+	// Suggested counts the labels read that were made with a system's
+	// prediction preselected, by system (suggested.go); empty: all blind.
+	Suggested map[string]int `json:"suggested_labels"`
 
 	rows []string // source keys in display order, "all" last
 	show map[string]string
@@ -149,11 +155,20 @@ func Metrics(s *store.Store, o MetricsOptions) (*MetricsReport, error) {
 		if err != nil {
 			return err
 		}
+		counts, err := rx.SuggestedLabels()
+		if err != nil {
+			return err
+		}
+		suggested := suggestedOf(counts, rt)
+		if n := suggested[o.System]; n > 0 && !o.IncludeSuggested {
+			return &SuggestedError{System: o.System, N: n}
+		}
 		t, err := loadTallies(rx, metricsCounts...)
 		if err != nil {
 			return err
 		}
 		rep = computeMetrics(rt, t, o)
+		rep.Suggested = suggested
 		if o.Extractor != "" && !slices.Contains(rep.Extractors, o.Extractor) {
 			return fmt.Errorf("--extractor %s: system %s judged no claim of that extractor in a response the expert judged (extractors: %s)",
 				o.Extractor, o.System, listOr(rep.Extractors, "none"))

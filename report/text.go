@@ -315,6 +315,7 @@ func (r *MetricsReport) WriteText(w io.Writer) error {
 	}
 	writeOpen(w, r.OpenDisagreements)
 	writeLeftOut(w, r.UnknownValues, r.NotAsked)
+	writeSuggested(w, "by system", r.Suggested)
 	return nil
 }
 
@@ -435,6 +436,9 @@ func (r *AgreementReport) WriteText(w io.Writer) error {
 	}
 	if r.Bootstrap != nil {
 		fmt.Fprintf(w, "\nIntervals: percentile bootstrap, %d replicates, seed %d.\n", r.Bootstrap.Replicates, r.Bootstrap.Seed)
+	}
+	for _, name := range r.order {
+		writeSuggested(w, name, r.Suggested[name])
 	}
 	return nil
 }

@@ -84,7 +84,7 @@ const (
 )
 
 func newBulks() [nBulks]*bulk {
-	events := newBulk("label_events", `INSERT INTO label_events(id,annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version) VALUES `, 10, "")
+	events := newBulk("label_events", `INSERT INTO label_events(id,annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by) VALUES `, 11, "")
 	// Every event an import writes is its key's current label (PutLabel):
 	// the current labels are the events' own columns, copied by SQLite.
 	events.also, events.then = "current_labels", writeCurrent

@@ -59,6 +59,9 @@ type ExportOptions struct {
 	// keeps the database as it is.
 	AllClaims bool
 	Systems   []string // prediction columns of claims, in this order
+	// Suggested reads, per row, which labels of the label set were made
+	// with a system's prediction preselected (ExportQA.Suggested).
+	Suggested bool
 }
 
 // ExportQA is one QA pair of an export stream.
@@ -73,6 +76,10 @@ type ExportQA struct {
 	ClaimIDs     json.RawMessage // JSON array of the pair's claim ids in position order
 	Labels       map[string]string
 	Note         sql.NullString
+	// Suggested lists "field=system" for each label of the row made with a
+	// system's prediction preselected (ExportOptions.Suggested), in field
+	// order; empty when all were made blind.
+	Suggested []string
 }
 
 // ExportClaim is one claim of an export stream, with its pair's question,
@@ -89,6 +96,7 @@ type ExportClaim struct {
 	// answer judged incorrect asks nothing (its labels are not published).
 	PairLabels map[string]string
 	Note       sql.NullString
+	Suggested  []string // as ExportQA.Suggested
 }
 
 // ExportLabel is one current label of the native labels file.
@@ -100,6 +108,7 @@ type ExportLabel struct {
 	Role              string
 	ActiveMs          int64
 	GuidelinesVersion string
+	SuggestedBy       string // the system whose prediction was preselected; "": blind
 }
 
 const contextsSQL = `(SELECT COALESCE(json_group_array(json_object('id', cu.ext_id, 'text', cu.text) ORDER BY x.position), '[]')
@@ -142,6 +151,33 @@ func (x *Snapshot) labelCols(o ExportOptions, item string) (string, []any, error
 		args = append(args, aid)
 	}
 	return b.String(), args, nil
+}
+
+// suggestedCol is the column of the labels of the label set on an item
+// made with a suggestion, "field=system" one a line (NULL when not asked
+// for: o.Suggested), with its arguments.
+func (x *Snapshot) suggestedCol(o ExportOptions, item string) (string, []any, error) {
+	if !o.Suggested || o.Labels.Annotator == "" && !o.Labels.Adjudicated {
+		return ", NULL", nil, nil
+	}
+	role, aid := RoleAdjudicate, int64(0)
+	if !o.Labels.Adjudicated {
+		if err := x.q.QueryRow("SELECT id FROM annotators WHERE name=?", o.Labels.Annotator).Scan(&aid); err != nil {
+			return "", nil, err
+		}
+		role = RoleAnnotate
+	}
+	return fmt.Sprintf(`, (SELECT group_concat(c.field || '=' || e.suggested_by, char(10)) FROM current_labels c
+		JOIN label_events e ON e.id = c.event_id WHERE c.item_id = %s AND c.role = ? AND c.annotator_id = ? AND e.suggested_by IS NOT NULL)`, item),
+		[]any{role, aid}, nil
+}
+
+// scanSuggested splits the suggested column ("field=system" lines).
+func scanSuggested(col sql.NullString) []string {
+	if !col.Valid || col.String == "" {
+		return []string{}
+	}
+	return strings.Split(col.String, "\n")
 }
 
 // scanLabels keeps the asked-for fields of a label column.
@@ -232,6 +268,12 @@ func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 			yield(nil, err)
 			return
 		}
+		scol, sargs, err := x.suggestedCol(o, "p.id")
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		cols, args = cols+scol, append(args, sargs...)
 		standing := standingSQL
 		if o.AllClaims {
 			standing = "1"
@@ -251,12 +293,13 @@ func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 		for rows.Next() {
 			r := &ExportQA{}
 			var ctx, ids string
-			var labels sql.NullString
+			var labels, suggested sql.NullString
 			if err := rows.Scan(&r.ItemID, &r.ID, &r.Source, &r.Language, &r.SourceLanguage, &r.Jurisdiction, &r.Hop, &r.Question, &r.Answer,
-				&r.Rationale, &r.Category, &r.Extra, &r.AsGiven, &ctx, &ids, &labels, &r.Note); err != nil {
+				&r.Rationale, &r.Category, &r.Extra, &r.AsGiven, &ctx, &ids, &labels, &r.Note, &suggested); err != nil {
 				yield(nil, err)
 				return
 			}
+			r.Suggested = scanSuggested(suggested)
 			r.ContextsJSON, r.ClaimIDs = json.RawMessage(ctx), json.RawMessage(ids)
 			if r.Labels, err = scanLabels(o.Fields, labels); err != nil {
 				yield(nil, fmt.Errorf("labels of %s: %w", r.ID, err))
@@ -293,6 +336,12 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 			yield(nil, err)
 			return
 		}
+		scol, sargs, err := x.suggestedCol(o, "c.id")
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		cols, args = cols+scol, append(args, sargs...)
 		var preds strings.Builder
 		var pargs []any
 		for _, sys := range o.Systems {
@@ -338,16 +387,17 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 		for rows.Next() {
 			r := &ExportClaim{Preds: make([]sql.NullString, len(o.Systems))}
 			var parent int64
-			var labels sql.NullString
+			var labels, suggested sql.NullString
 			dest := []any{&parent, &r.ItemID, &r.ID, &r.QAID, &r.Source, &r.Position,
 				&r.Triplet[0], &r.Triplet[1], &r.Triplet[2], &r.Text, &r.Origin, &r.AddedBy}
 			for i := range r.Preds {
 				dest = append(dest, &r.Preds[i])
 			}
-			if err := rows.Scan(append(dest, &labels, &r.Note)...); err != nil {
+			if err := rows.Scan(append(dest, &labels, &r.Note, &suggested)...); err != nil {
 				yield(nil, err)
 				return
 			}
+			r.Suggested = scanSuggested(suggested)
 			for pair.id < parent && pairs.Next() {
 				var ctx string
 				var plabels, pnote sql.NullString
@@ -386,7 +436,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 // field; an adjudicated label under the name of who adjudicated.
 func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
 	return func(yield func(ExportLabel, error) bool) {
-		rows, err := x.q.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version
+		rows, err := x.q.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version, COALESCE(e.suggested_by, '')
 			FROM current_labels l JOIN label_events e ON e.id = l.event_id JOIN annotators a ON a.id = e.annotator_id
 			JOIN items i ON i.id = l.item_id
 			ORDER BY l.item_id, l.field, l.role, l.annotator_id`)
@@ -397,7 +447,7 @@ func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
 		defer rows.Close()
 		for rows.Next() {
 			var l ExportLabel
-			if err := rows.Scan(&l.Annotator, &l.Item, &l.Field, &l.Value, &l.Role, &l.ActiveMs, &l.GuidelinesVersion); err != nil {
+			if err := rows.Scan(&l.Annotator, &l.Item, &l.Field, &l.Value, &l.Role, &l.ActiveMs, &l.GuidelinesVersion, &l.SuggestedBy); err != nil {
 				yield(l, err)
 				return
 			}

@@ -18,6 +18,9 @@ type Label struct {
 	SessionID         int64 // 0: none (imported)
 	GuidelinesVersion string
 	Adjudicate        bool // a lead's final label
+	// SuggestedBy names the system whose prediction was preselected when
+	// the label was made (annotate --suggest); "": made blind.
+	SuggestedBy string
 }
 
 // Event is one row of the label log.
@@ -87,8 +90,8 @@ func insertEvent(tx *wtx, aid int64, role string, l Label) (int64, error) {
 // insertEventAt appends an event with the time given (the events of one
 // step share theirs).
 func insertEventAt(tx *wtx, aid int64, role string, l Label, at string) (int64, error) {
-	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
+	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by)
+		VALUES (?,?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion, nullText(l.SuggestedBy))
 	if err != nil {
 		return 0, err
 	}

@@ -14,6 +14,7 @@ type QueueQuery struct {
 	Batch     string // "" : the annotator's assigned items, else every item of the kind
 	After     int64  // cursor: Entry.Key of the last entry already held
 	Limit     int
+	Filter    QueueFilter // narrows the queue (filter.go)
 }
 
 // QueueEntry is one item of a queue.
@@ -40,6 +41,10 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 	offered, offeredArgs := offeredCond(schema.Kind(q.Kind), "i.id", aid)
 	if offered != "" {
 		notDone += " AND " + offered
+	}
+	if f, fargs := filterCond(q.Filter, "i.id", aid); f != "" {
+		notDone += " AND " + f
+		offeredArgs = append(offeredArgs, fargs...)
 	}
 	withOffered := func(args ...any) []any { return append(args, offeredArgs...) }
 	var rows *sql.Rows

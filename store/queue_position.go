@@ -26,6 +26,10 @@ func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, er
 		from += " AND " + offered
 		args = append(args, oargs...)
 	}
+	if f, fargs := filterCond(q.Filter, item, sc.annotator); f != "" {
+		from += " AND " + f
+		args = append(args, fargs...)
+	}
 	return from, key, item, args, nil
 }
 

@@ -377,7 +377,7 @@ func (s *answerScreen) left() (ui.Child, tea.Cmd) {
 	}
 	e.act.drop()
 	if e.work != nil && !s.openedDone {
-		e.work.skipped++
+		e.work.noteSkipped(s.d.ref.ItemID)
 	}
 	e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue, with its draft)."
 	return e.advance()

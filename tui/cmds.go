@@ -19,7 +19,8 @@ import (
 
 // itemData is everything an annotation screen shows of one item. It is
 // loaded in one Cmd (and ahead of need, for the next items of the queue).
-// It never holds system predictions or another annotator's labels.
+// It never holds another annotator's labels, nor system predictions unless
+// the annotator asked for one system's (suggested, --suggest).
 type itemData struct {
 	ref      store.ItemRef
 	qa       store.QAPair      // the QA pair (a claim's: its answer's pair)
@@ -44,18 +45,30 @@ type itemData struct {
 	// screen is a kind screen's own state while the item is shown (the
 	// relevance screen's search); nil until it makes one.
 	screen any
+	// suggested are the predictions of the system named by suggestedBy
+	// (Options.Suggest) on the item, by field; nil when blind.
+	suggested   map[string]string
+	suggestedBy string
 }
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }
 
 // loadItem reads one item for one annotator: one store call, one snapshot.
-func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, error) {
-	v, err := s.LoadItemView(annotator, ref.ItemID)
+func loadItem(s *store.Store, annotator, suggest string, ref store.ItemRef) (*itemData, error) {
+	var v *store.ItemView
+	var suggested map[string]string
+	var err error
+	if suggest != "" {
+		v, suggested, err = s.LoadSuggestedItemView(annotator, ref.ItemID, suggest)
+	} else {
+		v, err = s.LoadItemView(annotator, ref.ItemID)
+	}
 	if err != nil {
 		return nil, err
 	}
 	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{}, isLast: v.IsLast,
-		notes: v.FieldNotes, flagged: v.Flagged, notAsked: notAskedWhy(annotator, v.NotAsked), view: v}
+		notes: v.FieldNotes, flagged: v.Flagged, notAsked: notAskedWhy(annotator, v.NotAsked), view: v,
+		suggested: suggested, suggestedBy: suggest}
 	if d.notes == nil {
 		d.notes = map[string]string{}
 	}
@@ -207,6 +220,10 @@ type gotoLoadedMsg struct {
 	query string
 	data  *itemData
 	err   error
+	// A queue search's answer (search.go): what the status line says of
+	// the match found.
+	search bool
+	found  string
 }
 
 // homeMsg carries the home screen's queues, today's active time and the
@@ -243,6 +260,12 @@ func fetchQueueCmd(s *store.Store, gen int, q store.QueueQuery) tea.Cmd {
 func countQueueCmd(s *store.Store, gen int, q store.QueueQuery, withTotal bool) tea.Cmd {
 	return func() tea.Msg {
 		m := queueCountMsg{gen: gen, hasTotal: withTotal}
+		if q.Filter.Active() {
+			// The kept counts know nothing of filters: count the queue.
+			m.total, m.done, m.err = s.QueueFilteredCounts(q)
+			m.hasTotal = true
+			return m
+		}
 		if withTotal {
 			if m.total, m.err = s.QueueTotal(q); m.err != nil {
 				return m
@@ -270,9 +293,9 @@ func positionCmd(s *store.Store, gen int, q store.QueueQuery, item, key int64, k
 	}
 }
 
-func loadItemCmd(s *store.Store, annotator string, seq int, ref store.ItemRef) tea.Cmd {
+func loadItemCmd(s *store.Store, annotator, suggest string, seq int, ref store.ItemRef) tea.Cmd {
 	return func() tea.Msg {
-		d, err := loadItem(s, annotator, ref)
+		d, err := loadItem(s, annotator, suggest, ref)
 		return itemLoadedMsg{seq: seq, ref: ref, data: d, err: err}
 	}
 }
@@ -290,13 +313,13 @@ func saveLabelCmd(s *store.Store, l store.Label) tea.Cmd {
 // undoCmd retracts the latest decision and loads the item whose field must
 // be asked again: for a missed-claims marker or an added claim, the last
 // claim of that answer (its missed-claims step).
-func undoCmd(s *store.Store, annotator string) tea.Cmd {
+func undoCmd(s *store.Store, annotator, suggest string) tea.Cmd {
 	return func() tea.Msg {
 		ev, target, err := s.UndoBack(annotator)
 		if err != nil {
 			return undoneMsg{err: err}
 		}
-		d, err := loadItem(s, annotator, target)
+		d, err := loadItem(s, annotator, suggest, target)
 		return undoneMsg{ev: ev, data: d, err: err}
 	}
 }
@@ -326,16 +349,20 @@ func setFlagCmd(s *store.Store, annotator string, item int64, field string, flag
 }
 
 // gotoCmd finds the item a typed id names (store.FindItems: the exact id,
-// else the id ignoring case, else a unique start of an id) and loads it.
-// Several: it says which, a few of them.
-func gotoCmd(s *store.Store, annotator, typed string) tea.Cmd {
+// else the id ignoring case, else a unique start of an id; else the closest
+// id, fuzzyGoto) and loads it. Several: it says which, a few of them.
+func gotoCmd(s *store.Store, annotator, suggest, typed string) tea.Cmd {
 	const shown = 5
 	return func() tea.Msg {
 		refs, err := s.FindItems(typed, shown)
+		found := ""
+		if err == nil && len(refs) == 0 {
+			refs, found, err = fuzzyGoto(s, typed, shown)
+		}
 		switch {
 		case err != nil:
 		case len(refs) == 0:
-			err = errors.New("no item has this id or an id starting with it")
+			err = errors.New("no item has this id or one close to it")
 		case len(refs) > 1:
 			ids := make([]string, 0, shown+1)
 			for i, r := range refs {
@@ -350,8 +377,8 @@ func gotoCmd(s *store.Store, annotator, typed string) tea.Cmd {
 		if err != nil {
 			return gotoLoadedMsg{query: typed, err: err}
 		}
-		d, err := loadItem(s, annotator, refs[0])
-		return gotoLoadedMsg{query: typed, data: d, err: err}
+		d, err := loadItem(s, annotator, suggest, refs[0])
+		return gotoLoadedMsg{query: typed, data: d, err: err, found: found}
 	}
 }
 

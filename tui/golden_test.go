@@ -36,6 +36,8 @@ var goldenScreens = []struct {
 	{"claim", Options{Kind: "claim"}, []string{"y"}},
 	{"missed", Options{Kind: "claim"}, []string{"y", "1", "n"}},
 	{"guidelines", Options{Kind: "qa"}, []string{"y", "?"}},
+	{"search", Options{Kind: "qa"}, []string{"/", "p", "e", "r", "s", "o", "n", "a", "l"}},
+	{"filter", Options{Kind: "qa"}, []string{"F"}},
 }
 
 func goldenStore(t testing.TB) *store.Store {

@@ -131,7 +131,9 @@ func (h *homeScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			return h, nil
 		}
 		e.err = ""
-		return e.show(nil, msg.data, fromGoto)
+		next, cmd := e.show(nil, msg.data, fromGoto)
+		msg.say(e)
+		return next, cmd
 	case undoneMsg:
 		// Not reachable from home; ignore.
 	case tea.KeyPressMsg:

@@ -131,7 +131,7 @@ func newGotoInput(e *env, under ui.Child) *inputScreen {
 			return nil
 		}
 		e.going = true
-		return gotoCmd(e.store, e.annotator, v[0])
+		return gotoCmd(e.store, e.annotator, e.suggest, v[0])
 	})
 }
 

@@ -22,6 +22,7 @@ const (
 	fromQueue origin = iota
 	fromGoto
 	fromUndo
+	fromSearch
 )
 
 // itemScreen is the annotation screen of one item, whatever its kind (the
@@ -128,16 +129,23 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		return handleUndo(e, s, msg)
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error() + e.notApplied("after it")
+			e.err = msg.failure() + e.notApplied("after it")
 			return s, nil
 		}
 		e.err = ""
+		o := fromGoto
+		if msg.search {
+			o = fromSearch
+		}
 		if msg.data.ref.ItemID == s.d.ref.ItemID {
 			s.setData(msg.data)
+			msg.say(e)
 			return s, nil
 		}
 		e.work.forget()
-		return e.show(s, msg.data, fromGoto)
+		next, cmd := e.show(s, msg.data, o)
+		msg.say(e)
+		return next, cmd
 	case claimAddedMsg:
 		if msg.qa != s.d.qa.ItemID {
 			return s, nil
@@ -215,6 +223,9 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	if s.pane.ScrollKey(k, msg) {
 		return s, nil
 	}
+	if next, cmd, ok := s.searchKey(msg); ok {
+		return next, cmd
+	}
 	switch {
 	case keyIs(msg, k.Quit):
 		return e.goHome()
@@ -229,11 +240,11 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		return s, setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.at.field, !s.d.flagged, e.session)
 	case keyIs(msg, k.Undo):
 		s.saving = true
-		return s, undoCmd(e.store, e.annotator)
+		return s, undoCmd(e.store, e.annotator, e.suggest)
 	case keyIs(msg, k.Skip):
 		e.act.drop()
 		if e.work != nil && !s.complete() {
-			e.work.skipped++
+			e.work.noteSkipped(s.d.ref.ItemID)
 		}
 		e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
 		return e.advance()
@@ -298,10 +309,16 @@ func (s *itemScreen) save(item int64, field, value string) tea.Cmd {
 	e := s.e
 	s.saving, s.slow = true, false
 	e.saves++
-	return tea.Batch(saveLabelCmd(e.store, store.Label{
+	l := store.Label{
 		Annotator: e.annotator, ItemID: item, Field: field, Value: value,
 		ActiveMs: e.act.take(), SessionID: e.session, GuidelinesVersion: guidelines.Version,
-	}), e.slowTimer())
+	}
+	// Whatever key made it, a label made with the system's answer on
+	// screen was made with a suggestion: anchoring does not need enter.
+	if item == s.d.ref.ItemID && s.flow.suggestion(field) != "" {
+		l.SuggestedBy = s.d.suggestedBy
+	}
+	return tea.Batch(saveLabelCmd(e.store, l), e.slowTimer())
 }
 
 func (s *itemScreen) saveSeq() int { return s.e.saves }
@@ -418,7 +435,11 @@ func (s *itemScreen) bindings() []key.Binding {
 	} else {
 		out = append(out, k.Focus)
 	}
-	out = append(out, k.Quit, k.Goto)
+	out = append(out, k.Quit, k.Goto, k.Search)
+	if s.e.work != nil && s.e.work.term != "" {
+		out = append(out, ui.With(k.SearchNext, "ctrl+n/p", "next/prev match"))
+	}
+	out = append(out, k.Filter)
 	switch s.at.kind {
 	case stepDone:
 		out = append(out, ui.With(k.Accept, "enter", "next item"))
@@ -540,10 +561,18 @@ func (s *itemScreen) header(w int) string {
 		pieces = append(pieces, ui.Piece{Text: "(back by undo)", Optional: true})
 	case fromGoto:
 		pieces = append(pieces, ui.Piece{Text: "(go to)", Optional: true})
+	case fromSearch:
+		pieces = append(pieces, ui.Piece{Text: "(search)", Optional: true})
 	}
 	if wk := e.work; wk != nil {
 		if wk.batch != "" {
 			pieces = append(pieces, ui.Piece{Text: "batch " + ui.SanitizeLine(wk.batch), Optional: true})
+		}
+		if s.at.kind == askField && s.flow.suggestion(s.at.field) != "" {
+			pieces = append(pieces, ui.Piece{Text: "◆ " + ui.SanitizeLine(s.d.suggestedBy) + "'s suggestion"})
+		}
+		if wk.filter.Active() {
+			pieces = append(pieces, ui.Piece{Text: "filter: " + ui.SanitizeLine(wk.filter.String())})
 		}
 		if wk.counted && s.d.ref.Kind == wk.kind {
 			if p, ok := wk.pos[s.d.ref.ItemID]; ok {

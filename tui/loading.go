@@ -80,7 +80,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			// Retry.
 			l.err, l.dropped = nil, ""
 			if l.ref.ItemID != 0 {
-				return l, loadItemCmd(e.store, e.annotator, e.nextSeq(), l.ref)
+				return l, loadItemCmd(e.store, e.annotator, e.suggest, e.nextSeq(), l.ref)
 			}
 			if e.work != nil {
 				e.work.fetching = true
@@ -134,11 +134,13 @@ func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		switch {
 		case keyIs(msg, e.keys.Accept) && e.work != nil && e.work.skipped > 0:
 			return e.restartWork()
+		case keyIs(msg, e.keys.Filter) && e.work != nil:
+			return newFilterPicker(e, d), sourcesCmd(e.store, e.work.kind)
 		case keyIs(msg, e.keys.Quit, e.keys.Close, e.keys.Accept):
 			return e.goHome()
 		case keyIs(msg, e.keys.Undo):
 			d.undoing = true
-			return d, undoCmd(e.store, e.annotator)
+			return d, undoCmd(e.store, e.annotator, e.suggest)
 		default:
 			e.status = msg.String() + ": nothing left to decide in this queue (enter/q home, u undo)."
 		}
@@ -160,6 +162,9 @@ func (d *doneScreen) View() string {
 		}
 		if w.skipped > 0 {
 			lines = append(lines, ui.Truncate(ui.Plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
+		}
+		if w.filter.Active() {
+			lines = append(lines, ui.Truncate("Filter: "+ui.SanitizeLine(w.filter.String())+" (F changes it).", d.w))
 		}
 		if schema.WaitsForParent(schema.Kind(w.kind)) {
 			lines = append(lines, ui.Truncate(viewOf(schema.Kind(w.kind)).queue+" are asked once you judge their answer correct.", d.w))

@@ -51,6 +51,12 @@ type work struct {
 	pos     map[int64]int   // item -> position, 1-based
 	atKey   map[int64]int   // order key -> position
 	placing map[int64]bool  // a position count is on its way
+	// The queue's search and filter (search.go): the text last searched
+	// for, the filter in force, and the items skipped in this run (the
+	// store does not record skips; the skipped filter names them).
+	term      string
+	filter    store.QueueFilter
+	skippedIn []int64
 }
 
 func newWork(kind, batch string, gen int) *work {
@@ -60,7 +66,20 @@ func newWork(kind, batch string, gen int) *work {
 }
 
 func (w *work) query(e *env) store.QueueQuery {
-	return store.QueueQuery{Annotator: e.annotator, Kind: w.kind, Batch: w.batch, After: w.after, Limit: fetchSize}
+	f := w.filter
+	if f.Only == store.FilterSkipped {
+		f.Items = w.skippedIn
+	}
+	return store.QueueQuery{Annotator: e.annotator, Kind: w.kind, Batch: w.batch, After: w.after, Limit: fetchSize, Filter: f}
+}
+
+// noteSkipped counts an item passed over and keeps it for the skipped
+// filter.
+func (w *work) noteSkipped(item int64) {
+	w.skipped++
+	if !slices.Contains(w.skippedIn, item) {
+		w.skippedIn = append(w.skippedIn, item)
+	}
 }
 
 // startWork opens a queue and returns the screen waiting for its first item.
@@ -86,6 +105,7 @@ func (e *env) restartWork() (ui.Child, tea.Cmd) {
 	w := e.work
 	nw := newWork(w.kind, w.batch, w.gen+1)
 	nw.done, nw.total, nw.counted = w.done, w.total, w.counted
+	nw.term, nw.filter, nw.skippedIn = w.term, w.filter, w.skippedIn
 	e.work = nw
 	nw.fetching = true
 	return newLoading(e, store.ItemRef{}, "Loading the "+kindName(w.kind)+" queue…"),
@@ -203,7 +223,7 @@ func (w *work) preload(e *env) tea.Cmd {
 		seq := e.nextSeq()
 		w.preloading[seq] = r.ItemID
 		w.inflight[r.ItemID] = true
-		cmds = append(cmds, loadItemCmd(e.store, e.annotator, seq, r))
+		cmds = append(cmds, loadItemCmd(e.store, e.annotator, e.suggest, seq, r))
 	}
 	return tea.Batch(cmds...)
 }
@@ -334,7 +354,7 @@ func (e *env) advance() (ui.Child, tea.Cmd) {
 		l.SetSize(e.w, e.h)
 		var load tea.Cmd
 		if !w.inflight[ref.ItemID] {
-			load = loadItemCmd(e.store, e.annotator, e.nextSeq(), ref)
+			load = loadItemCmd(e.store, e.annotator, e.suggest, e.nextSeq(), ref)
 		}
 		return l, tea.Batch(load, w.fetch(e))
 	}

@@ -300,7 +300,7 @@ func (s *itemScreen) scrollToDocLine(v *relevanceView, line int) {
 func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool) {
 	e, v := s.e, relevanceOf(s.d)
 	switch {
-	case keyIs(msg, e.keys.Search):
+	case keyIs(msg, e.keys.DocSearch):
 		return newInput(e, s, "Search in the document (empty clears)", []string{"search"}, false, "", func(vals []string) tea.Cmd {
 			v.search(vals[0])
 			s.pane.Focus = v.term != ""
@@ -407,7 +407,7 @@ func relevanceBindings(s *itemScreen, help []key.Binding) []key.Binding {
 	if graded {
 		out = append(out, e.keys.Grade)
 	}
-	out = append(out, e.keys.Search)
+	out = append(out, e.keys.DocSearch)
 	if searching {
 		out = append(out, e.keys.NextMatch)
 	}

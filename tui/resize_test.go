@@ -70,6 +70,10 @@ func TestResizeSweep(t *testing.T) {
 		{"loading", Options{Kind: "qa"}, nil, ""},
 		{"typed-ahead", Options{Kind: "qa"}, nil, ""},
 		{"goto-ambiguous", Options{Kind: "qa"}, []string{"g"}, "civil\r"},
+		{"search", Options{Kind: "qa"}, []string{"/"}, "œuvre"},
+		{"search-found", Options{Kind: "qa"}, []string{"/"}, "œuvre\r"},
+		{"filter", Options{Kind: "qa"}, []string{"F"}, ""},
+		{"filter-flagged", Options{Kind: "qa"}, []string{"F", "2"}, ""},
 	}
 	var sizes [][2]int
 	for w := 20; w <= 300; w += 7 {

@@ -66,6 +66,10 @@ type Options struct {
 	// AnswerReview); Annotator is then the lead. Such a screen owns its
 	// session, if it has one.
 	Start Screen
+	// Suggest names a system whose predictions are preselected (enter
+	// accepts them); each label made so records it (store.Label.SuggestedBy).
+	// "": blind, the default.
+	Suggest string
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -116,6 +120,7 @@ type env struct {
 	// hiddenKeys counts the keys ignored while the terminal was too small
 	// to show the item (Model.hiddenKey).
 	hiddenKeys int
+	suggest    string // Options.Suggest
 }
 
 // tooSmall reports whether the terminal is known and too small to show a
@@ -164,7 +169,7 @@ func New(opt Options) *Model {
 		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
 		dark: true, plain: os.Getenv("NO_COLOR") != "",
 		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
-		claimsLater: opt.ClaimsLater,
+		claimsLater: opt.ClaimsLater, suggest: opt.Suggest,
 	}
 	e.act.now = opt.Now
 	e.session = opt.SessionID

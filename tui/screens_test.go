@@ -93,8 +93,13 @@ func TestGotoIgnoresCaseAndTakesAUniquePrefix(t *testing.T) {
 	h.at("q1", schema.QuestionValidity)
 	goTo("q") // many: a few and an ellipsis
 	h.wantOnScreen("several items match: q1, q1-c1, q1-c2, q2, q2-c1, …")
-	goTo("x9")
-	h.wantOnScreen("Go to x9: no item has this id or an id starting with it")
+	goTo("q1c2")                            // no id, nor the start of one: the one id that holds q, 1, c, 2 in order
+	h.wantOnScreen("Claim q1-c2 · (go to)") // shown read-only: jo has not judged q1's answer
+	h.wantOnScreen("No id is “q1c2”: the closest is q1-c2.")
+	goTo("q1c") // q1-c1 and q1-c2 hold it equally closely
+	h.wantOnScreen("Go to q1c: several items match: q1-c1, q1-c2; type more of the id")
+	goTo("x9") // no id within one edit (q1…q7 are two away)
+	h.wantOnScreen("Go to x9: no item has this id or one close to it")
 }
 
 // "item N of M" is the item's place in its queue, whatever was done before.
@@ -282,7 +287,7 @@ func TestKeysAfterAFailedGotoOrUndoAreNotApplied(t *testing.T) {
 	_, find := h.m.Update(keyMsg("enter")) // the go-to is on its way…
 	h.m.Update(keyMsg("y"))                // …and y waits for its item
 	h.run(find)
-	h.wantOnScreen("Go to zz: no item has this id or an id starting with it; 1 key typed after it was not applied.")
+	h.wantOnScreen("Go to zz: no item has this id or one close to it; 1 key typed after it was not applied.")
 	h.wantLabels("q1", map[string]string{})
 	_, undo := h.m.Update(keyMsg("u"))
 	h.m.Update(keyMsg("n"))

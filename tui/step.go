@@ -52,13 +52,16 @@ type flow struct {
 	added     int               // claims the annotator added to the answer that stand
 	stay      bool              // a claim was added at this step: it stays until enter
 	generated string            // the generated category (normalised), preselected; "" : none
-	notAsked  string            // why nothing is asked of the annotator (shown read-only); "" : asked
+	// suggested are a system's predictions by field (annotate --suggest),
+	// preselected where the field has one; nil when blind.
+	suggested map[string]string
+	notAsked  string // why nothing is asked of the annotator (shown read-only); "" : asked
 }
 
 // newFlow is the flow of an item as loaded.
 func newFlow(d *itemData) flow {
 	f := flow{kind: d.kind(), labels: copyLabels(d.labels), lastClaim: d.isLast,
-		marker: d.parent[schema.MissedClaimsChecked], added: len(d.mine), notAsked: d.notAsked}
+		marker: d.parent[schema.MissedClaimsChecked], added: len(d.mine), notAsked: d.notAsked, suggested: d.suggested}
 	if v, ok := schema.Normalize(schema.Category, d.qa.Category); ok {
 		f.generated = v
 	}
@@ -91,12 +94,31 @@ func (f flow) Next() step {
 }
 
 // preselected is the value enter accepts at the current step: the
-// generated category.
+// suggested system's prediction of the field (single-valued fields), else
+// the generated category.
 func (f flow) preselected() string {
-	if s := f.Next(); s.kind == askField && s.field == schema.Category {
+	s := f.Next()
+	if s.kind != askField {
+		return ""
+	}
+	if v := f.suggestion(s.field); v != "" {
+		return v
+	}
+	if s.field == schema.Category {
 		return f.generated
 	}
 	return ""
+}
+
+// suggestion is the suggested system's prediction of a field, "" when it
+// has none (or the field takes several values: a checklist preselects
+// nothing).
+func (f flow) suggestion(field string) string {
+	v := f.suggested[field]
+	if fd, ok := schema.Lookup(field); v == "" || !ok || fd.Multi {
+		return ""
+	}
+	return v
 }
 
 // eventKind is a change committed to the store.

@@ -83,6 +83,7 @@ func registerCompletions(root *cobra.Command, g *globals) {
 		"assign":      commaList(annotators),
 		"batch":       batches,
 		"system":      systems,
+		"suggest":     systems,
 		"source":      sources,
 		"condition":   conditions,
 		"data-format": fixed([]string{"parquet", "jsonl"}),

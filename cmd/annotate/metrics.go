@@ -41,6 +41,10 @@ source and overall:
                        <NAME>_response_kg) when the checker ran on several
                        extractors' claims; without it they are pooled.
 
+Labels made with a system's prediction preselected (annotate --suggest) are
+anchored on it: metrics refuses to score that system against them unless
+--include-suggested, and says how many labels were made so.
+
 Each step says how many claims it left out and why. --ci adds seeded
 bootstrap 95% intervals for kappa and F1. Labels come from --annotator NAME
 or --adjudicated; with neither, from the only annotator.`,
@@ -60,6 +64,7 @@ or --adjudicated; with neither, from the only annotator.`,
 		addSelectionFlags(cmd, &o.Selection)
 		cmd.Flags().StringVar(&o.System, "system", report.DefaultSystem, "system whose predictions are verified")
 		cmd.Flags().StringVar(&o.Extractor, "extractor", "", "response level: only the claims of this extractor (RefChecker's <NAME>_response_kg), as corr.py --extractor")
+		cmd.Flags().BoolVar(&o.IncludeSuggested, "include-suggested", false, "score the system even against labels made with its prediction preselected (annotate --suggest)")
 		cmd.Flags().BoolVar(&o.CI, "ci", false, "bootstrap 95% intervals for kappa and F1 (1000 seeded replicates)")
 		return cmd
 	})

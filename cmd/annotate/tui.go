@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -22,7 +23,8 @@ func addTUIFlags(root *cobra.Command, g *globals) {
 	o.add(root)
 	root.Example = `  annotate --as jo                  # home screen
   annotate --as jo --kind qa        # straight into the QA queue
-  annotate --as jo --batch pilot    # straight into a batch`
+  annotate --as jo --batch pilot    # straight into a batch
+  annotate --as jo --suggest refchecker  # refchecker's predictions preselected`
 	root.Args = cobra.NoArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		s, err := g.openExisting()
@@ -39,12 +41,14 @@ type tuiFlags struct {
 	batch, kind  string
 	sessionLimit time.Duration
 	claimsLater  bool
+	suggest      string
 }
 
 func (o *tuiFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.batch, "batch", "", "open this batch's queue")
 	cmd.Flags().StringVar(&o.kind, "kind", "", "open a queue straight away: "+strings.Join(tui.Kinds(), " or "))
 	cmd.Flags().DurationVar(&o.sessionLimit, "session-limit", 2*time.Hour, "remind to take a break after this much active time")
+	cmd.Flags().StringVar(&o.suggest, "suggest", "", "preselect this system's predictions (enter accepts them); each label made so records it, and metrics keeps those labels apart")
 	cmd.Flags().BoolVar(&o.claimsLater, "claims-later", false, "leave an answer's claims in the claim queue rather than asking them right after it is judged correct")
 }
 
@@ -95,6 +99,9 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	if err := tui.CheckKind(o.kind); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
+	if err := checkSuggest(s, o.suggest); err != nil {
+		return err
+	}
 	kind := o.kind
 	if o.batch != "" {
 		bs, err := s.Batches()
@@ -129,5 +136,26 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
-		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew})
+		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest})
+}
+
+// checkSuggest refuses a --suggest system without predictions in the
+// database, naming those that have some.
+func checkSuggest(s *store.Store, system string) error {
+	if system == "" {
+		return nil
+	}
+	x, err := s.Snapshot()
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	known, err := x.Systems()
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(known, system) {
+		return flagError("suggest", notFoundError("system", system, known))
+	}
+	return nil
 }

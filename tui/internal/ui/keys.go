@@ -10,28 +10,34 @@ import (
 // and the help is generated from it, so a key and its help cannot disagree;
 // a screen that gives a key another meaning says so with With.
 type KeyMap struct {
-	Yes, No   key.Binding // two-way fields
-	Pick      key.Binding // 1…9: the n-th option
-	Accept    key.Binding // enter: the preselected option; none missed; start; open
-	Add       key.Binding // a: add a missed claim
-	Undo      key.Binding
-	Skip      key.Binding
-	Flag      key.Binding
-	Note      key.Binding
-	Help      key.Binding // ?: guidelines of the current field (review: every key)
-	Focus     key.Binding // tab: focus the context pane
-	Goto      key.Binding
-	Quit      key.Binding // q, ctrl+c: back to home; quit from home
-	Interrupt key.Binding // ctrl+c alone: leaves whatever waits (an input, keys typed ahead)
-	Up, Down  key.Binding
-	PageUp    key.Binding
-	PageDown  key.Binding
-	Top       key.Binding
-	Bottom    key.Binding
-	Close     key.Binding // esc
-	Prev      key.Binding // review: the previous unit or claim
-	Next      key.Binding // review: the next one
-	AcceptAll key.Binding // review: accept every agreement that is ready
+	Yes, No key.Binding // two-way fields
+	Pick    key.Binding // 1…9: the n-th option
+	Accept  key.Binding // enter: the preselected option; none missed; start; open
+	Add     key.Binding // a: add a missed claim
+	Undo    key.Binding
+	Skip    key.Binding
+	Flag    key.Binding
+	Note    key.Binding
+	Help    key.Binding // ?: guidelines of the current field (review: every key)
+	Focus   key.Binding // tab: focus the context pane
+	Goto    key.Binding
+	// Search: find text in the queue's items (in a relevance document, /
+	// searches the document and ctrl+f the queue); SearchNext and
+	// SearchPrev go to the next and previous match, wrapping round (not n
+	// and N: n is "no" on every two-way field); Filter picks a filter.
+	Search, SearchNext, SearchPrev key.Binding
+	Filter                         key.Binding
+	Quit                           key.Binding // q, ctrl+c: back to home; quit from home
+	Interrupt                      key.Binding // ctrl+c alone: leaves whatever waits (an input, keys typed ahead)
+	Up, Down                       key.Binding
+	PageUp                         key.Binding
+	PageDown                       key.Binding
+	Top                            key.Binding
+	Bottom                         key.Binding
+	Close                          key.Binding // esc
+	Prev                           key.Binding // review: the previous unit or claim
+	Next                           key.Binding // review: the next one
+	AcceptAll                      key.Binding // review: accept every agreement that is ready
 	// AcceptSingle: review, accept the agreements and the lone labels of
 	// single-label units that are ready.
 	AcceptSingle key.Binding
@@ -42,7 +48,7 @@ type KeyMap struct {
 	Check                      key.Binding // space: check an option of a checklist step
 
 	// The relevance screen's document.
-	Search    key.Binding // /: find text in the document
+	DocSearch key.Binding // /: find text in the document (ctrl+f: the queue)
 	NextMatch key.Binding // n (while the document has the focus)
 	PrevMatch key.Binding // N
 	Chunk     key.Binding // c: the next retrieved passage
@@ -81,6 +87,10 @@ func DefaultKeyMap() KeyMap {
 		Help:         b([]string{"?"}, "?", "guidelines"),
 		Focus:        b([]string{"tab"}, "tab", "context"),
 		Goto:         b([]string{"g"}, "g", "go to"),
+		Search:       b([]string{"/", "ctrl+f"}, "/", "search"),
+		SearchNext:   b([]string{"ctrl+n"}, "ctrl+n", "next match"),
+		SearchPrev:   b([]string{"ctrl+p"}, "ctrl+p", "previous match"),
+		Filter:       b([]string{"F", "shift+f"}, "F", "filter"),
 		Quit:         b([]string{"q", "ctrl+c"}, "q", "home"),
 		Interrupt:    b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 		Up:           b([]string{"up", "k"}, "↑", "up"),
@@ -100,7 +110,7 @@ func DefaultKeyMap() KeyMap {
 		RejectAnswer: b([]string{"n", "2"}, "n/2", "reject"),
 		Check:        b([]string{"space"}, "space", "check"),
 
-		Search:    b([]string{"/"}, "/", "search"),
+		DocSearch: b([]string{"/"}, "/", "search the document"),
 		NextMatch: b([]string{"n"}, "n/N", "next/prev match"),
 		PrevMatch: b([]string{"N", "shift+n"}, "N", "previous match"),
 		Chunk:     b([]string{"c"}, "c", "retrieved passage"),
@@ -123,7 +133,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) AnnotateHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Yes, k.No, k.Pick, k.Accept, k.Add},
-		{k.Undo, k.Skip, k.Flag, k.Note, k.Goto},
+		{k.Undo, k.Skip, k.Flag, k.Note, k.Goto, k.Search, With(k.SearchNext, "^n ^p", "next/prev match"), k.Filter},
 		{k.Help, k.Focus, k.Up, k.Down, k.PageUp, k.PageDown},
 		{k.Top, k.Bottom, k.Close, k.Quit},
 	}

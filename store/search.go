@@ -1,0 +1,147 @@
+package store
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+	"modernc.org/sqlite"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// Search and filters of the annotation queues: the text of an item's own
+// fields (its question and answer, its claim, its query, its document's title
+// and text…) searched in SQL, and the conditions that narrow a queue to the
+// flagged, noted, disagreed or skipped items, or to one source.
+
+// foldFunc is the SQL function that folds a text for search: lower case
+// and accents stripped, for every script (SQLite's own lower() folds ASCII
+// only), so "Données" matches "donnees" and "ÉTAT" matches "état".
+const foldFunc = "annotate_fold"
+
+func init() {
+	if err := sqlite.RegisterDeterministicScalarFunction(foldFunc, 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		switch v := args[0].(type) {
+		case string:
+			return Fold(v), nil
+		case []byte:
+			return Fold(string(v)), nil
+		case nil:
+			return "", nil
+		default:
+			return Fold(fmt.Sprint(v)), nil
+		}
+	}); err != nil {
+		panic(err)
+	}
+}
+
+// Fold is the folded form of a text as the queue search compares it: lower
+// case, combining marks dropped after decomposition (é -> e), and the
+// ligatures spelled out (œ -> oe, æ -> ae, ß -> ss).
+func Fold(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case r == 'œ':
+			b.WriteString("oe")
+		case r == 'æ':
+			b.WriteString("ae")
+		case r == 'ß':
+			b.WriteString("ss")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// searchText is, per kind, the SQL expression of the text of an item's own
+// fields, given the expression of its id (%[1]s). A kind without an entry
+// is searched by its id only.
+var searchText = map[schema.Kind]string{
+	schema.KindQA:       `(SELECT question || ' ' || answer FROM qa_pairs WHERE item_id = %[1]s)`,
+	schema.KindClaim:    `(SELECT subject || ' ' || predicate || ' ' || object || ' ' || text FROM claims WHERE item_id = %[1]s)`,
+	schema.KindQuery:    `(SELECT text FROM queries WHERE item_id = %[1]s)`,
+	schema.KindDocument: `(SELECT title || ' ' || citation || ' ' || text FROM documents WHERE item_id = %[1]s)`,
+	schema.KindRelevance: `(SELECT q.text || ' ' || d.title || ' ' || d.citation || ' ' || d.text FROM relevance_pairs r
+		JOIN queries q ON q.item_id = r.query_item_id JOIN documents d ON d.item_id = r.doc_item_id WHERE r.item_id = %[1]s)`,
+	schema.KindAnswerTask: `(SELECT q.text FROM answer_tasks t JOIN queries q ON q.item_id = t.query_item_id WHERE t.item_id = %[1]s)`,
+	schema.KindGenAnswer: `(SELECT COALESCE((SELECT text FROM queries WHERE item_id = g.query_item_id), g.query) || ' ' || g.answer
+		FROM gen_answers g WHERE g.item_id = %[1]s)`,
+	schema.KindGenClaim: `(SELECT text FROM gen_claims WHERE item_id = %[1]s)`,
+}
+
+// SearchHit is the item a queue search lands on: the match and where it
+// stands among the queue's matches (1-based), and how many there are.
+type SearchHit struct {
+	QueueEntry
+	Match, Matches int
+}
+
+// SearchQueue finds, in the queue of q (every item of it, done or not, under
+// q.Filter), the next item in queue order whose own text or id contains
+// term, ignoring case and accents: the first after the item of order key
+// from (before it, when backward), wrapping round at the end (the start).
+// from 0 searches from the start. false: nothing in the queue matches.
+func (s *Store) SearchQueue(q QueueQuery, term string, from int64, backward bool) (SearchHit, bool, error) {
+	folded := Fold(strings.TrimSpace(term))
+	if folded == "" {
+		return SearchHit{}, false, errors.New("nothing to search for")
+	}
+	base, key, col, args, err := s.queueKeyed(q)
+	if err != nil {
+		return SearchHit{}, false, err
+	}
+	text := "(SELECT ext_id FROM items WHERE id = " + col + ")"
+	if t, ok := searchText[schema.Kind(q.Kind)]; ok {
+		text += " || ' ' || COALESCE(" + strings.ReplaceAll(t, "%[1]s", col) + ", '')"
+	}
+	matching := base + " AND instr(" + foldFunc + "(" + text + "), ?) > 0"
+	margs := append(append([]any(nil), args...), folded)
+	pick := "SELECT " + key + ", " + col + ", (SELECT ext_id FROM items WHERE id = " + col + "), (SELECT kind FROM items WHERE id = " + col + ") FROM " + matching
+	// The next match past from, else (wrapping) the first from the other end.
+	tries := []struct{ cond, order string }{{key + " > ?", " ORDER BY " + key + " LIMIT 1"}, {key + " <= ?", " ORDER BY " + key + " LIMIT 1"}}
+	if backward {
+		tries = []struct{ cond, order string }{{key + " < ?", " ORDER BY " + key + " DESC LIMIT 1"}, {key + " >= ?", " ORDER BY " + key + " DESC LIMIT 1"}}
+	}
+	var h SearchHit
+	found := false
+	for _, t := range tries {
+		err := s.db.QueryRow(pick+" AND "+t.cond+t.order, append(margs, from)...).Scan(&h.Key, &h.ItemID, &h.ExtID, &h.Kind)
+		if err == nil {
+			found = true
+			break
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return SearchHit{}, false, err
+		}
+	}
+	if !found {
+		return SearchHit{}, false, nil
+	}
+	h.Batch = q.Batch
+	if err := s.db.QueryRow("SELECT COUNT(*), COUNT(CASE WHEN "+key+" <= ? THEN 1 END) FROM "+matching, append([]any{h.Key}, margs...)...).
+		Scan(&h.Matches, &h.Match); err != nil {
+		return SearchHit{}, false, err
+	}
+	return h, true, nil
+}
+
+// ItemIDs lists the items of a kind (of every kind: ""), in import order:
+// the ids a fuzzy go-to ranks. It reads every id of the kind (a go-to that
+// matched no id nor the start of one is rare).
+func (s *Store) ItemIDs(kind string) ([]ItemRef, error) {
+	if kind == "" {
+		return s.itemRefs("SELECT id, ext_id, kind FROM items ORDER BY id")
+	}
+	return s.itemRefs("SELECT id, ext_id, kind FROM items WHERE kind = ? ORDER BY id", kind)
+}
