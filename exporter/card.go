@@ -205,39 +205,15 @@ func (c *card) body() string {
 func (c *card) intro(b *strings.Builder) {
 	o := c.e.o
 	fmt.Fprintf(b, "# %s\n\n", md(o.Name))
-	var sentences []string
-	if x := c.config("qa"); x != nil {
-		var srcs []string
-		for _, s := range c.sources {
-			if s.QA == 0 {
+	var sentences, others []string
+	for _, x := range c.configs {
+		if x.kind != nil && x.kind.intro != nil {
+			if t, own := x.kind.intro(c, x); own {
+				if t != "" {
+					sentences = append(sentences, t)
+				}
 				continue
 			}
-			d := md(s.Name)
-			if s.Language != "" {
-				d += " (" + md(s.Language) + ")"
-			}
-			srcs = append(srcs, d)
-		}
-		t := fmt.Sprintf("%s from %s: %s", count(x.rows, "question–answer pair"), count(len(srcs), "source"), strings.Join(srcs, ", "))
-		t += ", with the context passages each pair is judged against (included)"
-		if y := c.config("claims"); y != nil {
-			t += fmt.Sprintf(", and %s extracted from the answers", count(y.rows, "claim"))
-			if n := len(c.e.systems); n > 0 {
-				t += fmt.Sprintf(", with the predictions of system%s %s", plural(n), c.systemList())
-			}
-		}
-		sentences = append(sentences, t+".")
-	} else if y := c.config("claims"); y != nil {
-		t := count(y.rows, "claim") + " with the answers and contexts they are judged against"
-		if n := len(c.e.systems); n > 0 {
-			t += fmt.Sprintf(", with the predictions of system%s %s", plural(n), c.systemList())
-		}
-		sentences = append(sentences, t+".")
-	}
-	var others []string
-	for _, x := range c.configs {
-		if x.name == "qa" || x.name == "claims" {
-			continue
 		}
 		others = append(others, configCount(x))
 	}
@@ -290,6 +266,15 @@ func (c *card) intro(b *strings.Builder) {
 		fmt.Fprintf(b, "%s = load_dataset(\"PATH_OR_REPO_ID\", %q, split=%q)\n", x.name, x.name, o.Split)
 	}
 	b.WriteString("```\n\n")
+}
+
+// predictionsText is ", with the predictions of systems a, b" for the
+// systems present, "" for none.
+func (c *card) predictionsText() string {
+	if n := len(c.e.systems); n > 0 {
+		return fmt.Sprintf(", with the predictions of system%s %s", plural(n), c.systemList())
+	}
+	return ""
 }
 
 // count writes "1 source", "2 sources".

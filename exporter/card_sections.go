@@ -14,10 +14,9 @@ import (
 // The sections of the Hub's dataset-card template, each filled with what
 // the database knows and written only for the kinds the export holds.
 
-// configNames says what one row of a config is: singular, plural.
+// configNames says what one row of a config is: singular, plural (a
+// kind's file adds its own).
 var configNames = map[string][2]string{
-	"qa":           {"question–answer pair", "question–answer pairs"},
-	"claims":       {"claim", "claims"},
 	"queries":      {"query", "queries"},
 	"documents":    {"document", "documents"},
 	"relevance":    {"relevance judgment of a query–document pair", "relevance judgments of query–document pairs"},

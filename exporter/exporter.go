@@ -292,8 +292,17 @@ func (e *exporter) languages() ([]store.SourceInfo, []string, error) {
 
 var errNothing = errors.New("nothing to export: the database has no items (import data first)")
 
-// counted records the rows written of a config of a kind of its own.
-func (r *Result) counted(config string, n int) {
+// counted records the rows written of a kind's config.
+func (r *Result) counted(x kindExport, n int) {
+	if x.total != nil {
+		*x.total(r) = n
+		return
+	}
+	r.countedConfig(x.config, n)
+}
+
+// countedConfig records the rows written of a config in Items.
+func (r *Result) countedConfig(config string, n int) {
 	if r.Items == nil {
 		r.Items = map[string]int{}
 	}

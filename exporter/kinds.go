@@ -7,11 +7,11 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// How the items of kinds beyond QA pairs and claims are published. QA pairs
-// and claims stream their rows from dedicated queries (hf.go, csv.go,
-// jsonl.go: their rows repeat contexts and claim ids); every other kind
-// registers its columns and lines from its own file (kind_*.go) and is read
-// through the store's one item model (store.Snapshot.ExportItems).
+// How the items of each kind are published. Every kind registers its
+// columns and lines from its own file (kind_*.go); most are read through the
+// store's one item model (store.Snapshot.ExportItems), while QA pairs and
+// claims stream their rows from queries of their own (their rows repeat
+// contexts and claim ids: kind_qa.go, kind_claim.go).
 
 // kindExport is how one kind is published.
 type kindExport struct {
@@ -34,6 +34,22 @@ type kindExport struct {
 	// items streams the kind's items when they need more than the item
 	// model holds (a generated claim's verdicts); nil: ExportItems.
 	items func(x *store.Snapshot, o store.ExportOptions) iter.Seq2[*store.ExportItem, error]
+	// stream writes the kind's labelled rows (base columns, annotator,
+	// labels, note) from a query of its own, when the item model is too
+	// slow for it (a million claims); nil: the item model.
+	stream func(e *exporter, l layout, fn func(row) error) error
+	// markers are marker fields published as label columns (their doc in
+	// fieldDocs says their values).
+	markers []string
+	// withParent: the kind's CSV file is written, if only its header,
+	// whenever its parent's is (claims.csv beside qa.csv).
+	withParent bool
+	// total is where Result reports the kind's rows; nil: Items[config].
+	total func(r *Result) *int
+	// intro is the kind's sentence of the card's introduction; own says
+	// the sentence speaks for the config (it is then not listed among the
+	// others), even when it is empty because a parent's sentence covers it.
+	intro func(c *card, x *hfConfig) (sentence string, own bool)
 }
 
 // itemsOf streams a kind's items for export.
@@ -97,6 +113,9 @@ func (l layout) kindRow(x kindExport, it *store.ExportItem, who string) row {
 func (e *exporter) writeKindRows(x kindExport, l layout, fn func(row) error) error {
 	if x.rows != nil {
 		return x.rows(e, fn)
+	}
+	if x.stream != nil {
+		return x.stream(e, l, fn)
 	}
 	return each(e, e.itemsOf(x, e.streamOptions(l)), func(it *store.ExportItem) error {
 		return fn(l.kindRow(x, it, e.who))
