@@ -398,14 +398,14 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			m.rows = append(m.rows, mine...)
 		}
 		kept := m.rows[:0]
-		for i, r := range m.rows {
+		for _, r := range m.rows {
 			if !r.header {
 				if err := count(&r); err != nil {
 					return homeMsg{err: err}
 				}
 				// A kind the database holds nothing of has no queue to show
-				// (the first kind's always shows, for an empty database).
-				if r.batch == "" && r.total+r.done == 0 && i > 1 {
+				// (an empty database shows none: the screen says so).
+				if r.batch == "" && r.total+r.done == 0 {
 					// Claims not asked yet (no answer judged correct) still
 					// show: their queue fills as answers are judged.
 					n := 0
@@ -421,7 +421,7 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			}
 			kept = append(kept, r)
 		}
-		m.rows = kept
+		m.rows = dropEmptyHeaders(kept)
 		last, holding, err := s.LastWorked(annotator)
 		if err != nil {
 			return homeMsg{err: err}
