@@ -21,23 +21,18 @@ import (
 // loaded in one Cmd (and ahead of need, for the next items of the queue).
 // It never holds system predictions or another annotator's labels.
 type itemData struct {
-	ref      store.ItemRef
-	qa       store.QAPair      // the QA pair (a claim's: its answer's pair)
-	claim    store.Claim       // kind claim
-	siblings []store.Claim     // the extracted claims of the answer, in order
-	mine     []store.Claim     // claims this annotator added to the answer and that stand
-	isLast   bool              // the last extracted claim of its answer
-	labels   map[string]string // this annotator's current labels on the item
-	parent   map[string]string // … and on the claim's QA pair (missed_claims_checked)
-	notes    map[string]string // this annotator's current note per field ("" : the item as a whole)
-	flagged  bool
+	ref     store.ItemRef
+	labels  map[string]string // this annotator's current labels on the item
+	parent  map[string]string // … and on its parent item (a claim's answer)
+	notes   map[string]string // this annotator's current note per field ("" : the item as a whole)
+	flagged bool
+	// pairData is what a QA pair or a claim shows of its pair and claims,
+	// filled by their kinds' load (claim.go).
+	pairData
 	// notAsked says why the item asks this annotator nothing although it
 	// has fields (a claim of an answer they did not judge correct): the
 	// screen shows it read-only. "" : asked.
 	notAsked string
-	// claims are a QA pair's extracted claims, in order: judged correct,
-	// the answer brings them next (claimsNext).
-	claims []store.ItemRef
 	// view is what the store loaded: kinds with screens of their own (query,
 	// …) read their item from it.
 	view *store.ItemView
@@ -54,7 +49,7 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 	if err != nil {
 		return nil, err
 	}
-	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{}, isLast: v.IsLast,
+	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{},
 		notes: v.FieldNotes, flagged: v.Flagged, notAsked: notAskedWhy(annotator, v.NotAsked), view: v}
 	if d.notes == nil {
 		d.notes = map[string]string{}
@@ -62,38 +57,12 @@ func loadItem(s *store.Store, annotator string, ref store.ItemRef) (*itemData, e
 	if v.Parent != nil {
 		d.parent = v.LabelsOf(v.Parent.ItemID)
 	}
-	switch p := v.Item.Payload.(type) {
-	case *store.QAPair:
-		d.qa = *p
-		for _, it := range v.Siblings {
-			if _, ok := it.Payload.(*store.Claim); ok {
-				d.claims = append(d.claims, it.ItemRef)
-			}
-		}
-	case *store.Claim:
-		d.claim = *p
-		if v.Parent != nil {
-			if qa, ok := v.Parent.Payload.(*store.QAPair); ok {
-				d.qa = *qa
-			}
-		}
-		for _, it := range v.Siblings {
-			if c, ok := it.Payload.(*store.Claim); ok {
-				d.siblings = append(d.siblings, *c)
-			}
-		}
-		for _, it := range v.Mine {
-			if c, ok := it.Payload.(*store.Claim); ok {
-				d.mine = append(d.mine, *c)
-			}
-		}
-		if p.Origin == store.OriginAnnotator {
-			d.isLast = false
-		}
-	default:
-		if _, ok := kindViews[schema.Kind(ref.Kind)]; !ok {
-			return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
-		}
+	kv, ok := kindViews[schema.Kind(ref.Kind)]
+	if !ok {
+		return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
+	}
+	if kv.load != nil {
+		kv.load(d, v)
 	}
 	return d, nil
 }

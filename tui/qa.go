@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -22,6 +23,20 @@ func init() {
 				return "Context (" + itoa(n) + " units)"
 			}
 			return "Context"
+		},
+		load: func(d *itemData, v *store.ItemView) {
+			d.qa = *v.Item.Payload.(*store.QAPair)
+			for _, it := range v.Siblings {
+				if _, ok := it.Payload.(*store.Claim); ok {
+					d.claims = append(d.claims, it.ItemRef)
+				}
+			}
+		},
+		preselect: func(d *itemData) map[string]string {
+			if v, ok := schema.Normalize(schema.Category, d.qa.Category); ok {
+				return map[string]string{schema.Category: v}
+			}
+			return nil
 		},
 	})
 }
