@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -151,13 +150,6 @@ type undoneMsg struct {
 	err  error
 }
 
-type claimAddedMsg struct {
-	qa     int64
-	claim  store.Claim
-	marker string // the missed_claims_checked value now recorded ("" if it failed)
-	err    error
-}
-
 type noteSavedMsg struct {
 	item  int64
 	field string
@@ -267,18 +259,6 @@ func undoCmd(s *store.Store, annotator string) tea.Cmd {
 		}
 		d, err := loadItem(s, annotator, target)
 		return undoneMsg{ev: ev, data: d, err: err}
-	}
-}
-
-// addClaimCmd adds a missed claim and, in the same transaction, marks the
-// answer as having had claims added.
-func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64) tea.Cmd {
-	return func() tea.Msg {
-		c, err := s.AddMissedClaim(annotator, qa, triplet, session, guidelines.Version)
-		if err != nil {
-			return claimAddedMsg{qa: qa, err: err}
-		}
-		return claimAddedMsg{qa: qa, claim: c, marker: "added"}
 	}
 }
 

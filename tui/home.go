@@ -227,7 +227,7 @@ func dropEmptyHeaders(rows []homeRow) []homeRow {
 	return out
 }
 
-// kindTitles names the queues the screens open: "QA pairs, claims or queries".
+// kindTitles names the queues the screens open, in queue order: "a, b or c".
 func kindTitles() string {
 	var ts []string
 	for _, k := range Kinds() {
@@ -239,7 +239,7 @@ func kindTitles() string {
 	return strings.Join(ts[:len(ts)-1], ", ") + " or " + ts[len(ts)-1]
 }
 
-// lowerFirst: "Claims" -> "claims", an acronym stays ("QA pairs").
+// lowerFirst lowers a title's first letter unless it starts an acronym.
 func lowerFirst(s string) string {
 	r := []rune(s)
 	if len(r) > 1 && unicode.IsUpper(r[0]) && unicode.IsLower(r[1]) {

@@ -3,6 +3,9 @@ package tui
 import (
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -10,6 +13,8 @@ import (
 )
 
 func init() {
+	prompts[schema.ClaimValidity] = "Is the claim correct: all required elements, coherent, meaningful?"
+	prompts[schema.Entailment] = "How does the claim relate to the context?"
 	registerKind(kindView{
 		kind: schema.KindClaim, label: "Claim", queue: "Claims", noun: "claim",
 		top: func(st ui.Styles, d *itemData, at step, w int) []string {
@@ -176,4 +181,23 @@ func missedCard(st ui.Styles, marker string, added int, w int) []string {
 	opts := st.Key.Render("[a]") + " " + st.Option.Render("add a missed claim") + "   " +
 		st.Key.Render("[enter]") + " " + st.Option.Render(enter)
 	return []string{bar + head, bar + ui.TruncateStyled(opts, inner)}
+}
+
+type claimAddedMsg struct {
+	qa     int64
+	claim  store.Claim
+	marker string // the missed_claims_checked value now recorded ("" if it failed)
+	err    error
+}
+
+// addClaimCmd adds a missed claim and, in the same transaction, marks the
+// answer as having had claims added.
+func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64) tea.Cmd {
+	return func() tea.Msg {
+		c, err := s.AddMissedClaim(annotator, qa, triplet, session, guidelines.Version)
+		if err != nil {
+			return claimAddedMsg{qa: qa, err: err}
+		}
+		return claimAddedMsg{qa: qa, claim: c, marker: "added"}
+	}
 }

@@ -12,6 +12,11 @@ import (
 // applies (schema.NextField); the generated category is preselected.
 
 func init() {
+	prompts[schema.QuestionValidity] = "Is the question valid? Does it make sense (domain) and is it understandable (linguistic)?"
+	prompts[schema.InvalidReason] = "Why is the question invalid?"
+	prompts[schema.Category] = "Which category is the question? The generated one is preselected: enter accepts it."
+	prompts[schema.Persona] = "Who would ask this question?"
+	prompts[schema.AnswerCorrectness] = "Is the answer correct?"
 	registerKind(kindView{
 		kind: schema.KindQA, label: "QA", queue: "QA pairs", noun: "QA",
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string { return ui.QATop(st, d.qa, w) },
