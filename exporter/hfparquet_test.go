@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/importer"
-	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/parquet-go/parquet-go"
 )
