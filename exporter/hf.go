@@ -4,7 +4,6 @@ import (
 	"errors"
 	"path"
 	"slices"
-
 )
 
 // A Hugging Face dataset folder: one config per item kind, one data file

@@ -1,6 +1,8 @@
 package exporter
 
 import (
+	"strings"
+
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -41,7 +43,32 @@ func init() {
 		},
 		total: func(r *Result) *int { return &r.Claims },
 		intro: claimIntro,
+		card: map[string]func(c *card, b *strings.Builder) bool{
+			cardUses: func(c *card, b *strings.Builder) bool {
+				if c.config(ConfigOf(schema.KindQA)) == nil {
+					b.WriteString(qaUse)
+				}
+				b.WriteString("- Evaluating claim extraction and claim verification (does the context entail, contradict or not ground a claim?) against human labels.\n")
+				return true
+			},
+			cardProtocol: claimProtocol,
+		},
 	})
+}
+
+func claimProtocol(c *card, b *strings.Builder) bool {
+	pairs := c.config(ConfigOf(schema.KindQA)) != nil
+	if !pairs {
+		b.WriteString("Claims follow the claim validation of ClaimRAG-LAW (Appendix A):\n\n")
+	}
+	b.WriteString("- **Claims**: each claim is judged **correct** if it has all required elements and is coherent and meaningful (`claim_validity`); " +
+		"for a correct claim, its relation to the context unit(s) (`entailment`): entailment (explicitly supported), " +
+		"contradiction (conflicts with the context), neutral (not grounded in the context).\n")
+	if pairs {
+		b.WriteString("- **Missed claims**: after the last claim of an answer the annotator adds the claims the extractor missed (rows of `claims` with `origin` " +
+			"`annotator`) or confirms none were missed (`qa.missed_claims_checked`).\n")
+	}
+	return true
 }
 
 func (l layout) claimRow(c *store.ExportClaim, systems []string, who string) row {

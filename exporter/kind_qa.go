@@ -46,8 +46,30 @@ func init() {
 		},
 		total: func(r *Result) *int { return &r.QA },
 		intro: qaIntro,
+		card: map[string]func(c *card, b *strings.Builder) bool{
+			cardUses: func(_ *card, b *strings.Builder) bool {
+				b.WriteString(qaUse)
+				return true
+			},
+			cardSource: func(_ *card, b *strings.Builder) bool {
+				b.WriteString("- The QA pairs' questions and answers are generated from the context passages of their sources; the passages are quoted from the sources.\n")
+				return true
+			},
+			cardProtocol: func(_ *card, b *strings.Builder) bool {
+				b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
+					"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
+					"If invalid, why (`invalid_reason`: domain, linguistic, both); nothing else is asked about an invalid question.\n" +
+					"- For a valid question, the annotator confirms or corrects the generated **category** (`category`), names the **persona** who would ask it " +
+					"(`persona`: citizen, civil officer, legal expert) and judges the **answer** (`answer_correctness`: correct, partially correct, incorrect).\n")
+				return true
+			},
+		},
 	})
 }
+
+// qaUse is the use of QA pairs, written by the pairs' config or, without
+// it, by the claims'.
+const qaUse = "- Evaluating retrieval-augmented generation on question answering: the QA pairs with their context passages, the validated questions and answers.\n"
 
 func (l layout) qaRow(q *store.ExportQA, who string) row {
 	r := make(row, 0, len(l.cols))

@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"iter"
+	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -50,6 +51,9 @@ type kindExport struct {
 	// the sentence speaks for the config (it is then not listed among the
 	// others), even when it is empty because a parent's sentence covers it.
 	intro func(c *card, x *hfConfig) (sentence string, own bool)
+	// card writes the kind's own part of a card section (cardUses,
+	// cardProtocol, …); it reports whether it wrote anything.
+	card map[string]func(c *card, b *strings.Builder) bool
 }
 
 // itemsOf streams a kind's items for export.
