@@ -301,11 +301,13 @@ func (c *card) structure(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "\n%d rows in all. Every row of a config has the same keys with the same types; a key that has no value "+
 		"(a label not given, or not asked given the item's other labels) is `null`, never missing.", c.totalRows())
-	if c.has("qa") && c.has("claims") {
-		b.WriteString(" `claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims.")
-	}
-	if c.has("relevance") && c.has("queries") {
-		b.WriteString(" `relevance.query_id` joins a judgment to its query, `relevance.document_id` to its document.")
+	for _, x := range c.configs {
+		if x.kind == nil {
+			continue
+		}
+		if j := x.kind.joins; j.text != "" && c.has(j.with) {
+			b.WriteString(" " + j.text)
+		}
 	}
 	b.WriteString("\n\n")
 }

@@ -53,6 +53,7 @@ func init() {
 			},
 			cardProtocol: claimProtocol,
 		},
+		joins: joinText{"qa", "`claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims."},
 	})
 }
 

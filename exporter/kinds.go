@@ -54,7 +54,13 @@ type kindExport struct {
 	// card writes the kind's own part of a card section (cardUses,
 	// cardProtocol, …); it reports whether it wrote anything.
 	card map[string]func(c *card, b *strings.Builder) bool
+	// joins is the card's sentence on how the config's rows join those of
+	// config with, written when both are exported.
+	joins joinText
 }
+
+// joinText: text is written when config with is exported too.
+type joinText struct{ with, text string }
 
 // itemsOf streams a kind's items for export.
 func (e *exporter) itemsOf(x kindExport, o store.ExportOptions) iter.Seq2[*store.ExportItem, error] {
