@@ -205,39 +205,15 @@ func (c *card) body() string {
 func (c *card) intro(b *strings.Builder) {
 	o := c.e.o
 	fmt.Fprintf(b, "# %s\n\n", md(o.Name))
-	var sentences []string
-	if x := c.config("qa"); x != nil {
-		var srcs []string
-		for _, s := range c.sources {
-			if s.QA == 0 {
+	var sentences, others []string
+	for _, x := range c.configs {
+		if x.kind != nil && x.kind.intro != nil {
+			if t, own := x.kind.intro(c, x); own {
+				if t != "" {
+					sentences = append(sentences, t)
+				}
 				continue
 			}
-			d := md(s.Name)
-			if s.Language != "" {
-				d += " (" + md(s.Language) + ")"
-			}
-			srcs = append(srcs, d)
-		}
-		t := fmt.Sprintf("%s from %s: %s", count(x.rows, "question–answer pair"), count(len(srcs), "source"), strings.Join(srcs, ", "))
-		t += ", with the context passages each pair is judged against (included)"
-		if y := c.config("claims"); y != nil {
-			t += fmt.Sprintf(", and %s extracted from the answers", count(y.rows, "claim"))
-			if n := len(c.e.systems); n > 0 {
-				t += fmt.Sprintf(", with the predictions of system%s %s", plural(n), c.systemList())
-			}
-		}
-		sentences = append(sentences, t+".")
-	} else if y := c.config("claims"); y != nil {
-		t := count(y.rows, "claim") + " with the answers and contexts they are judged against"
-		if n := len(c.e.systems); n > 0 {
-			t += fmt.Sprintf(", with the predictions of system%s %s", plural(n), c.systemList())
-		}
-		sentences = append(sentences, t+".")
-	}
-	var others []string
-	for _, x := range c.configs {
-		if x.name == "qa" || x.name == "claims" {
-			continue
 		}
 		others = append(others, configCount(x))
 	}
@@ -292,6 +268,15 @@ func (c *card) intro(b *strings.Builder) {
 	b.WriteString("```\n\n")
 }
 
+// predictionsText is ", with the predictions of systems a, b" for the
+// systems present, "" for none.
+func (c *card) predictionsText() string {
+	if n := len(c.e.systems); n > 0 {
+		return fmt.Sprintf(", with the predictions of system%s %s", plural(n), c.systemList())
+	}
+	return ""
+}
+
 // count writes "1 source", "2 sources".
 func count(n int, what string) string { return fmt.Sprintf("%d %s%s", n, what, plural(n)) }
 
@@ -316,11 +301,13 @@ func (c *card) structure(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "\n%d rows in all. Every row of a config has the same keys with the same types; a key that has no value "+
 		"(a label not given, or not asked given the item's other labels) is `null`, never missing.", c.totalRows())
-	if c.has("qa") && c.has("claims") {
-		b.WriteString(" `claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims.")
-	}
-	if c.has("relevance") && c.has("queries") {
-		b.WriteString(" `relevance.query_id` joins a judgment to its query, `relevance.document_id` to its document.")
+	for _, x := range c.configs {
+		if x.kind == nil {
+			continue
+		}
+		if j := x.kind.joins; j.text != "" && c.has(j.with) {
+			b.WriteString(" " + j.text)
+		}
 	}
 	b.WriteString("\n\n")
 }

@@ -14,10 +14,40 @@ import (
 // The sections of the Hub's dataset-card template, each filled with what
 // the database knows and written only for the kinds the export holds.
 
-// configNames says what one row of a config is: singular, plural.
+// The parts of the card's sections a kind writes itself (kindExport.card).
+const (
+	cardUses     = "uses"     // Direct Use: what the rows evaluate
+	cardSource   = "source"   // Source Data: where the kind's texts come from
+	cardProtocol = "protocol" // Annotation process: what was asked
+)
+
+// kindText writes the kinds' own parts of a section, in config order; it
+// reports whether any kind wrote one.
+func (c *card) kindText(b *strings.Builder, section string) bool {
+	wrote := false
+	for _, x := range c.configs {
+		if x.kind != nil && x.kind.card != nil {
+			if fn := x.kind.card[section]; fn != nil {
+				wrote = fn(c, b) || wrote
+			}
+		}
+	}
+	return wrote
+}
+
+// hasKindText: a kind present writes its own part of the section.
+func (c *card) hasKindText(section string) bool {
+	for _, x := range c.configs {
+		if x.kind != nil && x.kind.card[section] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// configNames says what one row of a config is: singular, plural (a
+// kind's file adds its own).
 var configNames = map[string][2]string{
-	"qa":           {"question–answer pair", "question–answer pairs"},
-	"claims":       {"claim", "claims"},
 	"queries":      {"query", "queries"},
 	"documents":    {"document", "documents"},
 	"relevance":    {"relevance judgment of a query–document pair", "relevance judgments of query–document pairs"},
@@ -229,12 +259,7 @@ func (c *card) languageText(b *strings.Builder) {
 
 func (c *card) uses(b *strings.Builder) {
 	b.WriteString("## Uses\n\n### Direct Use\n\n")
-	if c.has("qa", "claims") {
-		b.WriteString("- Evaluating retrieval-augmented generation on question answering: the QA pairs with their context passages, the validated questions and answers.\n")
-	}
-	if c.has("claims") {
-		b.WriteString("- Evaluating claim extraction and claim verification (does the context entail, contradict or not ground a claim?) against human labels.\n")
-	}
+	c.kindText(b, cardUses)
 	if c.has("relevance", "qrels_before") {
 		b.WriteString("- Evaluating retrieval: the qrels before and after experts judged pooled documents, to score runs with trec_eval-style metrics.\n")
 	}
@@ -258,9 +283,7 @@ func (c *card) creation(b *strings.Builder) {
 	if native {
 		b.WriteString("- Items imported in annotate's native JSONL format.\n")
 	}
-	if c.has("qa") {
-		b.WriteString("- The QA pairs' questions and answers are generated from the context passages of their sources; the passages are quoted from the sources.\n")
-	}
+	c.kindText(b, cardSource)
 	if c.has("queries") {
 		b.WriteString("- The queries simulate legal research questions; the documents are the texts they are judged against.\n")
 	}
@@ -285,28 +308,12 @@ func (c *card) protocol(b *strings.Builder) {
 		fmt.Fprintf(b, "The labels of %s were made outside annotate and imported as given: they follow the protocol of %s, read into the fields below.\n\n",
 			md(strings.Join(out, ", ")), where)
 	}
-	if !c.has("qa", "claims") {
+	// A kind that writes its own protocol heads the list (ClaimRAG-LAW's);
+	// without one, a plain heading does.
+	if !c.hasKindText(cardProtocol) {
 		b.WriteString("The fields annotate asks, kind by kind:\n\n")
 	}
-	if c.has("qa") {
-		b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
-			"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
-			"If invalid, why (`invalid_reason`: domain, linguistic, both); nothing else is asked about an invalid question.\n" +
-			"- For a valid question, the annotator confirms or corrects the generated **category** (`category`), names the **persona** who would ask it " +
-			"(`persona`: citizen, civil officer, legal expert) and judges the **answer** (`answer_correctness`: correct, partially correct, incorrect).\n")
-	}
-	if c.has("claims") {
-		if !c.has("qa") {
-			b.WriteString("Claims follow the claim validation of ClaimRAG-LAW (Appendix A):\n\n")
-		}
-		b.WriteString("- **Claims**: each claim is judged **correct** if it has all required elements and is coherent and meaningful (`claim_validity`); " +
-			"for a correct claim, its relation to the context unit(s) (`entailment`): entailment (explicitly supported), " +
-			"contradiction (conflicts with the context), neutral (not grounded in the context).\n")
-		if c.has("qa") {
-			b.WriteString("- **Missed claims**: after the last claim of an answer the annotator adds the claims the extractor missed (rows of `claims` with `origin` " +
-				"`annotator`) or confirms none were missed (`qa.missed_claims_checked`).\n")
-		}
-	}
+	c.kindText(b, cardProtocol)
 	if c.has("queries") {
 		b.WriteString("- **Queries** (`query_validity`): is the query a sound legal research question?\n")
 	}

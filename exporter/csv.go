@@ -25,45 +25,28 @@ import (
 // null is an empty cell.
 
 func (e *exporter) csv(dir string) error {
-	nQA, nClaims, err := e.snap.ExportCounts(false)
-	if err != nil {
-		return err
-	}
 	wrote := false
-	if nQA > 0 {
-		ql := e.withSuggested(newLayout(schema.KindQA, e.o.WithNotes))
-		if e.suggestedErr != nil {
-			return e.suggestedErr
-		}
-		if err := e.writeCSV(dir, "qa.csv", ql, nQA, &e.res.QA, func(fn func(row) error) error {
-			return each(e, e.snap.QAs(e.streamOptions(ql)), func(q *store.ExportQA) error { return fn(ql.qaRow(q, e.who)) })
-		}); err != nil {
-			return err
-		}
-		cl := e.withSuggested(newLayout(schema.KindClaim, e.o.WithNotes))
-		if err := e.writeCSV(dir, "claims.csv", cl, nClaims, &e.res.Claims, func(fn func(row) error) error {
-			return each(e, e.snap.Claims(e.streamOptions(cl)), func(c *store.ExportClaim) error { return fn(cl.claimRow(c, e.systems, e.who)) })
-		}); err != nil {
-			return err
-		}
-		wrote = true
-	}
+	written := map[schema.Kind]bool{}
 	for _, x := range kindExports {
 		n, err := x.rowCount(e)
 		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if n == 0 && !(x.withParent && written[schema.SpecOf(x.kind).Parent]) {
 			continue
 		}
-		l := layoutOf(x, e.o.WithNotes)
-		var written int
-		if err := e.writeCSV(dir, x.config+".csv", l, n, &written, func(fn func(row) error) error {
+		l, err := e.layoutOf(x)
+		if err != nil {
+			return err
+		}
+		var rows int
+		if err := e.writeCSV(dir, x.config+".csv", l, n, &rows, func(fn func(row) error) error {
 			return e.writeKindRows(x, l, fn)
 		}); err != nil {
 			return err
 		}
-		e.res.counted(x.config, written)
+		e.res.counted(x, rows)
+		written[x.kind] = true
 		wrote = true
 	}
 	if !wrote {

@@ -1,12 +1,12 @@
 // Package exporter publishes an annotation database (`annotate export`):
 //
-//   - hf: a Hugging Face dataset folder that datasets.load_dataset(DIR, "qa")
-//     and load_dataset(DIR, "claims") load as is: README.md (the dataset card,
-//     YAML header then a body a reader can check the data against),
-//     data/qa/<split>.jsonl and data/claims/<split>.jsonl;
+//   - hf: a Hugging Face dataset folder that datasets.load_dataset(DIR, CONFIG)
+//     loads as is, one config per kind exported (kind_*.go): README.md (the
+//     dataset card, YAML header then a body a reader can check the data
+//     against) and data/<config>/<split>.<format>;
 //   - jsonl: the native import formats, items.jsonl and labels.jsonl, which
 //     `annotate import` reads back into the same state;
-//   - csv: qa.csv and claims.csv, flat tables for a spreadsheet.
+//   - csv: <config>.csv per kind, flat tables for a spreadsheet.
 //
 // Rows are read from the store and written one at a time (store.Snapshot), so
 // memory does not grow with the dataset. Everything is written into a
@@ -296,8 +296,17 @@ func (e *exporter) languages() ([]store.SourceInfo, []string, error) {
 
 var errNothing = errors.New("nothing to export: the database has no items (import data first)")
 
-// counted records the rows written of a config of a kind of its own.
-func (r *Result) counted(config string, n int) {
+// counted records the rows written of a kind's config.
+func (r *Result) counted(x kindExport, n int) {
+	if x.total != nil {
+		*x.total(r) = n
+		return
+	}
+	r.countedConfig(x.config, n)
+}
+
+// countedConfig records the rows written of a config in Items.
+func (r *Result) countedConfig(config string, n int) {
 	if r.Items == nil {
 		r.Items = map[string]int{}
 	}

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"path"
 	"slices"
-
-	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
 )
 
 // A Hugging Face dataset folder: one config per item kind, one data file
@@ -15,34 +12,28 @@ import (
 
 // hfConfig is one config of the dataset as the card declares it.
 type hfConfig struct {
-	name   string // config_name: "qa", "claims", or a kind's ("queries")
+	name   string // config_name: the kind's ("queries")
 	path   string // data file, relative to the folder
 	rows   int
 	layout layout
 	tally  *tally
-	kind   *kindExport     // a kind registered in kinds.go; nil for qa and claims
+	kind   *kindExport     // the kind's export (kinds.go)
 	plain  map[string]bool // label columns written as plain strings (hf_features.go)
 }
 
 func (e *exporter) hf(dir string) error {
-	nQA, nClaims, err := e.snap.ExportCounts(false)
-	if err != nil {
-		return err
-	}
-	configs := []*hfConfig{
-		{name: "qa", rows: nQA, layout: e.withSuggested(newLayout(schema.KindQA, e.o.WithNotes))},
-		{name: "claims", rows: nClaims, layout: e.withSuggested(newLayout(schema.KindClaim, e.o.WithNotes))},
-	}
-	if e.suggestedErr != nil {
-		return e.suggestedErr
-	}
+	var configs []*hfConfig
 	for i := range kindExports {
 		x := &kindExports[i]
 		n, err := x.rowCount(e)
 		if err != nil {
 			return err
 		}
-		configs = append(configs, &hfConfig{name: x.config, rows: n, layout: layoutOf(*x, e.o.WithNotes), kind: x})
+		l, err := e.layoutOf(*x)
+		if err != nil {
+			return err
+		}
+		configs = append(configs, &hfConfig{name: x.config, rows: n, layout: l, kind: x})
 	}
 	wait := e.startReports()
 	var written []*hfConfig
@@ -54,16 +45,10 @@ func (e *exporter) hf(dir string) error {
 		}
 		c.path = path.Join("data", c.name, e.o.Split+"."+e.o.DataFormat)
 		var n int
+		var err error
 		for {
 			c.tally = newTally(c.layout)
-			switch {
-			case c.kind != nil:
-				n, err = e.writeKindData(dir, c)
-			case c.name == "qa":
-				n, err = e.writeQARows(dir, c)
-			default:
-				n, err = e.writeClaimRows(dir, c)
-			}
+			n, err = e.writeKindData(dir, c)
 			// A label value outside the schema: that column is a plain
 			// string, and the file is written again (rare: the importer
 			// keeps such values only from files that carry them).
@@ -145,38 +130,6 @@ func (w *rowSink) end(err error) error {
 	return err
 }
 
-func (e *exporter) writeQARows(dir string, c *hfConfig) (int, error) {
-	w, err := e.openRows(dir, c)
-	if err != nil {
-		return 0, err
-	}
-	e.prog.begin("qa", c.rows)
-	n := 0
-	err = each(e, e.snap.QAs(e.streamOptions(c.layout)), func(q *store.ExportQA) error {
-		r := c.layout.qaRow(q, e.who)
-		c.tally.add(r, c.layout.labelOffset())
-		n++
-		return w.write(r)
-	})
-	return n, e.finish(w.f, w.end(err), &e.res.QA, n)
-}
-
-func (e *exporter) writeClaimRows(dir string, c *hfConfig) (int, error) {
-	w, err := e.openRows(dir, c)
-	if err != nil {
-		return 0, err
-	}
-	e.prog.begin("claims", c.rows)
-	n := 0
-	err = each(e, e.snap.Claims(e.streamOptions(c.layout)), func(cl *store.ExportClaim) error {
-		r := c.layout.claimRow(cl, e.systems, e.who)
-		c.tally.add(r, c.layout.labelOffset())
-		n++
-		return w.write(r)
-	})
-	return n, e.finish(w.f, w.end(err), &e.res.Claims, n)
-}
-
 func (e *exporter) writeKindData(dir string, c *hfConfig) (int, error) {
 	w, err := e.openRows(dir, c)
 	if err != nil {
@@ -191,7 +144,7 @@ func (e *exporter) writeKindData(dir string, c *hfConfig) (int, error) {
 	})
 	var written int
 	err = e.finish(w.f, w.end(err), &written, n)
-	e.res.counted(c.name, written)
+	e.res.counted(*c.kind, written)
 	return n, err
 }
 

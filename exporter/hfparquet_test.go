@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/importer"
-	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/parquet-go/parquet-go"
 )
@@ -148,10 +147,7 @@ func TestParquetRowsEqualJSONL(t *testing.T) {
 // class_labels with the schema's values in order.
 func TestFeaturesOneTypePerColumn(t *testing.T) {
 	systems := []string{"refchecker"}
-	configs := []*hfConfig{
-		{name: "qa", layout: newLayout(schema.KindQA, true)},
-		{name: "claims", layout: newLayout(schema.KindClaim, true)},
-	}
+	var configs []*hfConfig
 	for i := range kindExports {
 		configs = append(configs, &hfConfig{name: kindExports[i].config, layout: layoutOf(kindExports[i], true)})
 	}

@@ -134,7 +134,7 @@ func (e *exporter) writeKindLines(f *sink) error {
 				return err
 			}
 			if n > 0 {
-				e.res.counted(x.config, n)
+				e.res.counted(x, n)
 			}
 			continue
 		}
@@ -152,7 +152,7 @@ func (e *exporter) writeKindLines(f *sink) error {
 			return err
 		}
 		if n > 0 {
-			e.res.counted(x.config, n)
+			e.res.counted(x, n)
 		}
 	}
 	return nil

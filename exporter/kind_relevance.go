@@ -31,6 +31,7 @@ const goldAnnotator = "gold"
 func init() {
 	registerExport(kindExport{
 		kind: schema.KindRelevance, config: "relevance",
+		joins: joinText{"queries", "`relevance.query_id` joins a judgment to its query, `relevance.document_id` to its document."},
 		base: []column{
 			{"query_id", tString, false, "query id (config `queries`)"},
 			{"document_id", tString, false, "document id (config `documents`)"},

@@ -2,22 +2,26 @@ package exporter
 
 import (
 	"iter"
+	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
 
-// How the items of kinds beyond QA pairs and claims are published. QA pairs
-// and claims stream their rows from dedicated queries (hf.go, csv.go,
-// jsonl.go: their rows repeat contexts and claim ids); every other kind
-// registers its columns and lines from its own file (kind_*.go) and is read
-// through the store's one item model (store.Snapshot.ExportItems).
+// How the items of each kind are published. Every kind registers its
+// columns and lines from its own file (kind_*.go); most are read through the
+// store's one item model (store.Snapshot.ExportItems), while QA pairs and
+// claims stream their rows from queries of their own (their rows repeat
+// contexts and claim ids: kind_qa.go, kind_claim.go).
 
 // kindExport is how one kind is published.
 type kindExport struct {
-	kind   schema.Kind
-	config string   // the hf config and the csv file: "queries"
-	base   []column // the item's own columns, before "annotator" and the labels
+	// suggestable: its labels may be made with a system's suggestion, so
+	// its config gets the suggested_by column when some are (suggested.go).
+	suggestable bool
+	kind        schema.Kind
+	config      string   // the hf config and the csv file: "queries"
+	base        []column // the item's own columns, before "annotator" and the labels
 	// values fills the base columns of an item.
 	values func(it *store.Item) row
 	// native appends the item's line of items.jsonl, as the importer reads
@@ -34,7 +38,32 @@ type kindExport struct {
 	// items streams the kind's items when they need more than the item
 	// model holds (a generated claim's verdicts); nil: ExportItems.
 	items func(x *store.Snapshot, o store.ExportOptions) iter.Seq2[*store.ExportItem, error]
+	// stream writes the kind's labelled rows (base columns, annotator,
+	// labels, note) from a query of its own, when the item model is too
+	// slow for it (a million claims); nil: the item model.
+	stream func(e *exporter, l layout, fn func(row) error) error
+	// markers are marker fields published as label columns (their doc in
+	// fieldDocs says their values).
+	markers []string
+	// withParent: the kind's CSV file is written, if only its header,
+	// whenever its parent's is (claims.csv beside qa.csv).
+	withParent bool
+	// total is where Result reports the kind's rows; nil: Items[config].
+	total func(r *Result) *int
+	// intro is the kind's sentence of the card's introduction; own says
+	// the sentence speaks for the config (it is then not listed among the
+	// others), even when it is empty because a parent's sentence covers it.
+	intro func(c *card, x *hfConfig) (sentence string, own bool)
+	// card writes the kind's own part of a card section (cardUses,
+	// cardProtocol, …); it reports whether it wrote anything.
+	card map[string]func(c *card, b *strings.Builder) bool
+	// joins is the card's sentence on how the config's rows join those of
+	// config with, written when both are exported.
+	joins joinText
 }
+
+// joinText: text is written when config with is exported too.
+type joinText struct{ with, text string }
 
 // itemsOf streams a kind's items for export.
 func (e *exporter) itemsOf(x kindExport, o store.ExportOptions) iter.Seq2[*store.ExportItem, error] {
@@ -50,6 +79,16 @@ func layoutOf(x kindExport, notes bool) layout {
 		return layout{kind: x.kind, cols: x.base}
 	}
 	return newLayout(x.kind, notes)
+}
+
+// layoutOf is the column table of a kind's config in this export, with the
+// suggested_by column where it belongs.
+func (e *exporter) layoutOf(x kindExport) (layout, error) {
+	l := layoutOf(x, e.o.WithNotes)
+	if x.suggestable {
+		l = e.withSuggested(l)
+	}
+	return l, e.suggestedErr
 }
 
 // rowCount is the number of rows of a kind's config.
@@ -97,6 +136,9 @@ func (l layout) kindRow(x kindExport, it *store.ExportItem, who string) row {
 func (e *exporter) writeKindRows(x kindExport, l layout, fn func(row) error) error {
 	if x.rows != nil {
 		return x.rows(e, fn)
+	}
+	if x.stream != nil {
+		return x.stream(e, l, fn)
 	}
 	return each(e, e.itemsOf(x, e.streamOptions(l)), func(it *store.ExportItem) error {
 		return fn(l.kindRow(x, it, e.who))

@@ -4,11 +4,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
 )
 
 // A published row is an ordered list of values described by a column table.
@@ -44,49 +44,8 @@ type preds struct {
 	values  []*string
 }
 
-var qaBase = []column{
-	{"id", tString, false, "QA pair id"},
-	{"source", tString, false, "legal source, e.g. GDPR or CIVIL"},
-	{"language", tString, false, "language of the pair (ISO 639-1)"},
-	{"jurisdiction", tString, false, "jurisdiction of the source (empty when not recorded)"},
-	{"hop", tString, false, "`single` or `multi` (several context units)"},
-	{"question", tString, false, "generated question"},
-	{"answer", tString, false, "generated answer"},
-	{"rationale", tString, false, "generator's rationale (empty when none)"},
-	{"generated_category", tString, false, "category assigned by the generator (empty when none); the expert's is `category`"},
-	{"contexts", tContexts, false, "the context unit(s) the pair was generated from, in order"},
-	{"claim_ids", tStrings, false, "ids of the pair's claims in the claims config, in answer order"},
-	{"annotator", tString, false, "whose labels this row carries: an annotator name, or `adjudicated`"},
-}
-
-var claimBase = []column{
-	{"id", tString, false, "claim id"},
-	{"qa_id", tString, false, "id of the QA pair whose answer the claim comes from"},
-	{"source", tString, false, "legal source"},
-	{"language", tString, false, "language (ISO 639-1)"},
-	{"position", tInt, false, "order of the claim in its answer"},
-	{"triplet", tStrings, true, "⟨subject, predicate, object⟩; null for a sub-sentence (text) claim"},
-	{"text", tString, true, "sub-sentence claim; null for a triplet claim"},
-	{"origin", tString, false, "`extracted` (by the claim extractor) or `annotator` (added by the expert because the extractor missed it)"},
-	{"added_by", tString, true, "annotator who added the claim; null for extracted claims"},
-	{"question", tString, false, "question of the QA pair"},
-	{"answer", tString, false, "answer the claim was extracted from"},
-	{"contexts", tContexts, false, "the pair's context unit(s) the claim is judged against"},
-	{"predictions", tPreds, true, "system predictions (e.g. RefChecker's entailment/neutral/contradiction), one key per system present in the dataset, null when that system has no prediction; the whole object is null when the dataset has no predictions"},
-	{"annotator", tString, false, "whose labels this row carries: an annotator name, or `adjudicated`"},
-}
-
 // fieldDocs says what a label means; the asked-when rule is the schema's (docs/metrics.md).
-var fieldDocs = map[string]string{
-	schema.QuestionValidity:    "does the question make sense (domain) and is it understandable (linguistic)",
-	schema.InvalidReason:       "why the question is invalid; only for invalid questions",
-	schema.Category:            "question category confirmed or corrected by the expert; only for valid questions",
-	schema.Persona:             "who would ask the question; only for valid questions",
-	schema.AnswerCorrectness:   "is the answer correct; only for valid questions",
-	schema.MissedClaimsChecked: "the expert checked the answer for claims the extractor missed: `checked` (none missed) or `added` (see claims with origin `annotator`); null when not checked",
-	schema.ClaimValidity:       "has the claim all required elements, is it coherent and meaningful",
-	schema.Entailment:          "relation of the claim to its context unit(s); only for correct claims",
-}
+var fieldDocs = map[string]string{} // filled by the kinds' files
 
 var notesColumn = column{"notes", tString, true, "the annotator's free-text note on the item (with `adjudicated`: every annotator's, one `name: note` per line); null when none"}
 
@@ -98,9 +57,8 @@ func labelColumns(k schema.Kind) []column {
 	for _, f := range schema.Fields(k) {
 		names = append(names, f.Name)
 	}
-	if k == schema.KindQA {
-		names = append(names, schema.MissedClaimsChecked)
-	}
+	x, _ := exportOf(k)
+	names = append(names, x.markers...)
 	for _, n := range names {
 		f, _ := schema.Lookup(n)
 		doc := fieldDocs[n]
@@ -111,7 +69,7 @@ func labelColumns(k schema.Kind) []column {
 			doc += "; null when not labelled or not asked"
 		case len(f.Values) == 0:
 			doc += "; null when not labelled"
-		case n != schema.MissedClaimsChecked:
+		case !slices.Contains(x.markers, n): // a marker's doc says its values
 			doc = fmt.Sprintf("%s: `%s`; null when not labelled or not asked", doc, strings.Join(f.Values, "`, `"))
 		}
 		out = append(out, column{n, typ, true, doc})
@@ -137,10 +95,8 @@ type layout struct {
 }
 
 func newLayout(k schema.Kind, notes bool) layout {
-	base := qaBase
+	var base []column
 	switch x, ok := exportOf(k); {
-	case k == schema.KindClaim:
-		base = claimBase
 	case ok && schema.SpecOf(k).Annotated:
 		base = append(append([]column{}, x.base...), annotatorColumn)
 	case ok: // shown, not annotated: no labels, no annotator
@@ -187,44 +143,6 @@ func (l layout) noteValue(r row, n sql.NullString) row {
 		return append(r, n.String)
 	}
 	return append(r, nil)
-}
-
-func (l layout) qaRow(q *store.ExportQA, who string) row {
-	r := make(row, 0, len(l.cols))
-	lang := q.Language
-	if lang == "" {
-		lang = q.SourceLanguage
-	}
-	r = append(r, q.ID, q.Source, lang, q.Jurisdiction, q.Hop, q.Question, q.Answer, q.Rationale, q.Category,
-		q.ContextsJSON, q.ClaimIDs, who)
-	r = l.labelValues(r, q.Labels, nil)
-	return l.suggestedValue(l.noteValue(r, q.Note), q.Suggested)
-}
-
-func (l layout) claimRow(c *store.ExportClaim, systems []string, who string) row {
-	r := make(row, 0, len(l.cols))
-	var triplet, text any = []string{c.Triplet[0], c.Triplet[1], c.Triplet[2]}, nil
-	if !c.IsTriplet() {
-		triplet, text = nil, c.Text
-	}
-	var addedBy any
-	if c.AddedBy != "" {
-		addedBy = c.AddedBy
-	}
-	var p any // null when the dataset has no predictions at all
-	if len(systems) > 0 {
-		pv := preds{systems: systems, values: make([]*string, len(systems))}
-		for i, v := range c.Preds {
-			if v.Valid {
-				pv.values[i] = &v.String
-			}
-		}
-		p = pv
-	}
-	r = append(r, c.ID, c.QAID, c.Source, c.Language, c.Position, triplet, text, c.Origin, addedBy,
-		c.Question, c.Answer, c.ContextsJSON, p, who)
-	r = l.labelValues(r, c.Labels, c.PairLabels)
-	return l.suggestedValue(l.noteValue(r, c.Note), c.Suggested)
 }
 
 // appendJSON writes a row as one JSON object, keys in column order. It is

@@ -115,6 +115,6 @@ func (e *exporter) trec(dir string) error {
 	if n == 0 && nq == 0 {
 		return errNoRuns
 	}
-	e.res.counted("runs", n)
+	e.res.countedConfig("runs", n)
 	return nil
 }

@@ -24,36 +24,10 @@ const Version = "2026-12-01.1"
 //go:embed md/*.md
 var files embed.FS
 
-// fields lists the labelled fields in the order they are asked: the QA pair's
-// fields, then the claim's, then the answer-level missed-claims step, then
-// the query's and the relevance judgment's (CanLegalRAGBench).
-var fields = []string{
-	"question_validity",
-	"invalid_reason",
-	"category",
-	"persona",
-	"answer_correctness",
-	"claim_validity",
-	"entailment",
-	"missed_claims",
-	"query_validity",
-	"relevance",
-	"irrelevance_reason",
-	// CanLegalRAGBench: gold answers and their review, generated claims.
-	"gold_answer",
-	"citations",
-	"answer_review",
-	"reject_reason",
-	"accuracy_support",
-	"grounded",
-	"error_category",
-}
-
-// Fields returns the names of the fields that have a section, in the order
-// they are asked.
-func Fields() []string {
-	return append([]string(nil), fields...)
-}
+// Fields returns the names of the sections, in the order they are asked:
+// each kind's fields, then its own steps (schema.GuidelineSections), so a
+// kind's sections come with the kind. Each needs its file md/NAME.md.
+func Fields() []string { return schema.GuidelineSections() }
 
 // Intro returns the introduction: what the items are, the fields and keys,
 // and the general principles.
@@ -66,6 +40,7 @@ func Intro() string {
 // field gives an error that lists the known ones.
 func Section(field string) (string, error) {
 	name := normalize(field)
+	fields := Fields()
 	for _, f := range fields {
 		if f == name {
 			return read(f), nil
@@ -78,7 +53,7 @@ func Section(field string) (string, error) {
 // All returns the introduction followed by every field's section, in order.
 func All() string {
 	parts := []string{Intro()}
-	for _, f := range fields {
+	for _, f := range Fields() {
 		parts = append(parts, read(f))
 	}
 	for i := range parts {

@@ -38,21 +38,46 @@ var canonical = map[string][]string{
 // are the editor's), marks, a checklist (keys 1-9, then the arrows).
 var notPicked = map[string]bool{"missed_claims": true, "gold_answer": true, "citations": true, "error_category": true}
 
-func TestFieldsOrder(t *testing.T) {
-	want := []string{"question_validity", "invalid_reason", "category", "persona",
-		"answer_correctness", "claim_validity", "entailment", "missed_claims", "query_validity", "relevance", "irrelevance_reason",
-		"gold_answer", "citations", "answer_review", "reject_reason", "accuracy_support", "grounded", "error_category"}
-	if got := Fields(); !slices.Equal(got, want) {
-		t.Fatalf("Fields() = %v, want %v", got, want)
+// The sections follow the order an annotator meets the fields: a QA pair's
+// fields in asking order before its claims', the missed-claims step right
+// after the claim's fields, and every kind's fields together.
+func TestFieldsFollowTheOrderOfAsking(t *testing.T) {
+	got := Fields()
+	at := map[string]int{}
+	for i, f := range got {
+		if _, dup := at[f]; dup {
+			t.Fatalf("section %s twice in %v", f, got)
+		}
+		at[f] = i
 	}
-	// The result is a copy: changing it must not change the package's list.
-	f := Fields()
-	f[0] = "x"
-	if Fields()[0] != "question_validity" {
-		t.Fatal("Fields() returns the package's own slice")
+	for _, k := range schema.AllKinds() {
+		fs := schema.Fields(k)
+		for i := 1; i < len(fs); i++ {
+			if at[fs[i].Name] != at[fs[i-1].Name]+1 {
+				t.Errorf("%s: section %s does not follow %s: %v", k, fs[i].Name, fs[i-1].Name, got)
+			}
+		}
 	}
-	if len(canonical) != len(want) {
-		t.Fatalf("test table has %d fields, want %d", len(canonical), len(want))
+	if at["answer_correctness"] > at["claim_validity"] || at["missed_claims"] != at["entailment"]+1 {
+		t.Errorf("the QA pair's sections, then the claim's, then the missed-claims step: %v", got)
+	}
+	if len(canonical) != len(got) {
+		t.Fatalf("test table has %d fields, Fields() %d", len(canonical), len(got))
+	}
+}
+
+// Every embedded file is a section of some kind (or the introduction): a
+// kind's section cannot be written and never shown.
+func TestEveryFileIsASection(t *testing.T) {
+	entries, err := files.ReadDir("md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".md")
+		if name != "intro" && !slices.Contains(Fields(), name) {
+			t.Errorf("md/%s is no kind's section (schema Spec.Fields or Spec.Guidelines)", e.Name())
+		}
 	}
 }
 

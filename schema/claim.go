@@ -29,6 +29,8 @@ func init() {
 		// (not before the answer is judged), unless the answer is not under
 		// review (a RefChecker or RAGChecker output imported as given).
 		OnlyOnceParent: []Cond{{AnswerCorrectness, []string{"correct"}}},
+		// After the last claim of an answer: did the extractor miss one?
+		Guidelines: []string{"missed_claims"},
 		Fields: []Field{
 			{Name: ClaimValidity, Values: []string{"correct", "incorrect"}, TwoWay: true,
 				Synonyms: map[string]string{"valid": "correct", "invalid": "incorrect"}},

@@ -81,6 +81,22 @@ type Spec struct {
 	// Annotated kinds have queues, batches and screens; others (documents)
 	// are only shown.
 	Annotated bool
+	// Guidelines are the guidelines sections of the kind's own steps
+	// beyond its fields (the claim's missed_claims), asked after them.
+	Guidelines []string
+}
+
+// GuidelineSections lists the guidelines sections of every kind, in the
+// order they are asked: each kind's fields, then its own steps.
+func GuidelineSections() []string {
+	var out []string
+	for _, s := range specs() {
+		for _, f := range Fields(s.Kind) {
+			out = append(out, f.Name)
+		}
+		out = append(out, s.Guidelines...)
+	}
+	return out
 }
 
 var registry = map[Kind]*Spec{}

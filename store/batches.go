@@ -100,15 +100,62 @@ const atOnceItems = `SELECT obi.item_id FROM batch_items obi JOIN batches ob ON 
 		OR EXISTS (SELECT 1 FROM assignments oa WHERE oa.batch_id = ob.id AND oa.item_id = obi.item_id AND oa.annotator_id = ?))`
 
 // parentsAsking lists the parents whose counted labels by the annotator ?
-// ask the kind's items (schema's OnlyOnceParent: of claims, the pairs whose
-// answer they judged correct, the question valid).
+// ask the kind's items (schema's OnlyOnceParent, each field's own asked-when
+// conditions holding too: of claims, the pairs whose answer they judged
+// correct, the question valid).
 func parentsAsking(kind schema.Kind) string {
-	if kind != schema.KindClaim {
+	sp := schema.SpecOf(kind)
+	if sp == nil || len(sp.OnlyOnceParent) == 0 {
 		return "SELECT 0 WHERE 0"
 	}
-	return `SELECT l.item_id FROM current_labels l WHERE l.field = '` + schema.AnswerCorrectness + `' AND l.value = 'correct'
-		AND l.role = 'annotate' AND l.annotator_id = ? AND EXISTS (SELECT 1 FROM current_labels v WHERE v.item_id = l.item_id
-			AND v.field = '` + schema.QuestionValidity + `' AND v.role = 'annotate' AND v.annotator_id = l.annotator_id AND v.value = 'valid')`
+	var or []string
+	for _, c := range sp.OnlyOnceParent {
+		cond := "l.field = " + quote(c.Field) + " AND l.value IN (" + quoteAll(c.Values) + ")"
+		for _, a := range askedIf(c.Field) {
+			cond += " AND " + labelIn("l.item_id", a, "v.role = 'annotate' AND v.annotator_id = l.annotator_id")
+		}
+		or = append(or, "("+cond+")")
+	}
+	return "SELECT l.item_id FROM current_labels l WHERE l.role = 'annotate' AND l.annotator_id = ? AND (" + strings.Join(or, " OR ") + ")"
+}
+
+// parentAsks is the SQL condition that the parent at expr has labels that
+// ask its kind's items (schema's OnlyOnceParent and the asked-when rule of
+// those fields) by the rater the condition who names over labels v; n is
+// how many times who appears (its arguments repeat as many times).
+func parentAsks(kind schema.Kind, expr, who string) (cond string, n int) {
+	var or []string
+	for _, c := range schema.SpecOf(kind).OnlyOnceParent {
+		and := []string{labelIn(expr, c, who)}
+		for _, a := range askedIf(c.Field) {
+			and = append(and, labelIn(expr, a, who))
+		}
+		n += len(and)
+		or = append(or, "("+strings.Join(and, " AND ")+")")
+	}
+	return "(" + strings.Join(or, " OR ") + ")", n
+}
+
+// askedIf is the asked-when rule of a field.
+func askedIf(field string) []schema.Cond {
+	f, _ := schema.Lookup(field)
+	return f.AskedIf
+}
+
+// labelIn: the item at expr has a current label v meeting c, by who.
+func labelIn(expr string, c schema.Cond, who string) string {
+	return "EXISTS (SELECT 1 FROM current_labels v WHERE v.item_id = " + expr + " AND v.field = " + quote(c.Field) +
+		" AND v.value IN (" + quoteAll(c.Values) + ") AND " + who + ")"
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func quoteAll(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = quote(x)
+	}
+	return strings.Join(q, ", ")
 }
 
 // atOnceCond is, for one item, the part of offeredCond that does not read
@@ -131,15 +178,6 @@ func atOnceCond(kind schema.Kind, item string, aid int64) (string, []any) {
 var sqlOf = map[schema.Kind]kindSQL{}
 
 func registerSQL(k schema.Kind, s kindSQL) { sqlOf[k] = s }
-
-// answerCorrect is the condition that the pair at expr was judged valid
-// with a correct answer by the rater the role and annotator columns name.
-func answerCorrect(expr, who string) string {
-	one := func(field, value string) string {
-		return "EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = " + expr + " AND l.field = '" + field + "' AND l.value = '" + value + "' AND " + who + ")"
-	}
-	return one(schema.QuestionValidity, "valid") + " AND " + one(schema.AnswerCorrectness, "correct")
-}
 
 // candidates is the SQL condition (over items i) of a spec's items, and its
 // arguments: the kind, a source, a hop; free restricts to items in no batch
@@ -175,10 +213,14 @@ func candidates(spec BatchSpec, free, correct bool, assignees []int64) (string, 
 		}
 		switch {
 		case spec.Adjudicated:
-			where = append(where, answerCorrect(k.answer, "l.role = 'adjudicate'"))
+			cond, _ := parentAsks(schema.Kind(spec.Kind), k.answer, "v.role = 'adjudicate'")
+			where = append(where, cond)
 		default:
-			where = append(where, answerCorrect(k.answer, "l.role = 'annotate' AND l.annotator_id IN (SELECT value FROM json_each(?))"))
-			args = append(args, jsonInts(assignees), jsonInts(assignees))
+			cond, n := parentAsks(schema.Kind(spec.Kind), k.answer, "v.role = 'annotate' AND v.annotator_id IN (SELECT value FROM json_each(?))")
+			where = append(where, cond)
+			for range n {
+				args = append(args, jsonInts(assignees))
+			}
 		}
 	}
 	return strings.Join(where, " AND "), args, nil
@@ -242,7 +284,7 @@ func checkBatchSpec(spec BatchSpec) error {
 	case spec.WithoutQA && spec.OnlyCorrectAnswers:
 		return fmt.Errorf("--without-qa takes the claims of every answer, judged or not: it does not go with --only-correct-answers")
 	case spec.WithoutQA && !schema.WaitsForParent(schema.Kind(spec.Kind)):
-		return fmt.Errorf("--without-qa applies to batches of claims (--kind %s): %s items do not wait for an answer", schema.KindClaim, spec.Kind)
+		return fmt.Errorf("--without-qa applies to batches of %s: %s items do not wait for an answer", waitingKinds(), spec.Kind)
 	}
 	return nil
 }
@@ -310,9 +352,10 @@ func eligibleAssignees(tx *wtx, spec BatchSpec, ids, aids []int64) (map[int64][]
 		index[a] = i
 	}
 	out := map[int64][]int{}
+	asks, _ := parentAsks(schema.Kind(spec.Kind), k.answer, "v.role = 'annotate' AND v.annotator_id = a.value")
 	for _, chunk := range chunks(ids, 500) {
 		err := eachRow(tx, `SELECT i.id, a.value FROM items i, json_each(?) a WHERE i.id IN (SELECT value FROM json_each(?))
-			AND `+answerCorrect(k.answer, "l.role = 'annotate' AND l.annotator_id = a.value")+` ORDER BY i.id, a.key`,
+			AND `+asks+` ORDER BY i.id, a.key`,
 			[]any{jsonInts(aids), jsonInts(chunk)}, func(sc func(...any) error) error {
 				var item, aid int64
 				if err := sc(&item, &aid); err != nil {
@@ -473,4 +516,16 @@ func int64s(q querier, query string, args ...any) ([]int64, error) {
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// waitingKinds names the kinds whose items wait for their parent's labels,
+// as --kind takes them: "claims (--kind claim)".
+func waitingKinds() string {
+	var out []string
+	for _, k := range schema.Kinds() {
+		if schema.WaitsForParent(k) {
+			out = append(out, strings.ToLower(schema.SpecOf(k).Title)+" (--kind "+string(k)+")")
+		}
+	}
+	return strings.Join(out, " or ")
 }

@@ -63,6 +63,9 @@ func SchemaVersion() int { return len(migrations()) }
 // Open opens (and creates or migrates) the database at path with the pragmas of
 // ARCHITECTURE.md: WAL, foreign keys, a 10 s busy timeout, synchronous=FULL.
 func Open(p string) (*Store, error) {
+	if err := checkKinds(); err != nil {
+		return nil, fmt.Errorf("open %s: %w", p, err)
+	}
 	q := url.Values{}
 	for _, pr := range []string{"busy_timeout(" + busyTimeoutMS + ")", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(FULL)"} {
 		q.Add("_pragma", pr)

@@ -359,10 +359,9 @@ func labelledBy(m *tally.Member, ids []int64) bool {
 // ReviewDetail is everything the review screens show of one item.
 type ReviewDetail struct {
 	ItemRef
-	QA          QAPair                       // the item's pair (a claim's: its answer's)
 	Payload     any                          // the item as its kind loads it (*Query, *Relevance, …)
+	Root        any                          // its family's root as its kind loads it (a child's parent; a root: Payload)
 	Aside       any                          // what the kind shows beside the item (a generated claim's evidence)
-	Claim       Claim                        // kind claim
 	Labels      map[string]map[string]string // annotator -> current labels
 	Notes       map[string]string            // annotator -> note ("" none)
 	Flagged     map[string]bool              // annotator -> flag
@@ -389,16 +388,13 @@ func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predic
 		if err != nil {
 			return err
 		}
-		if qa, ok := items[ids[0]].Payload.(*QAPair); ok {
-			d.QA = *qa
+		if root := items[ids[0]]; root != nil {
+			d.Root = root.Payload
 		}
 		if it := items[ref.ItemID]; it != nil {
 			d.Payload = it.Payload
 			if d.Aside, err = aside(rx.q, it); err != nil {
 				return err
-			}
-			if c, ok := it.Payload.(*Claim); ok {
-				d.Claim = *c
 			}
 		}
 		for _, a := range annotators {

@@ -447,3 +447,7 @@ func ParsePattern(s string) Pattern {
 	}
 	return p
 }
+
+// Registered reports whether a kind has counting rules, so the store can
+// refuse to open with a kind that forgot them.
+func Registered(k schema.Kind) bool { _, ok := rules[k]; return ok }

@@ -179,7 +179,7 @@ func benchModel(b *testing.B, s *store.Store, who, kind string) (*Model, *harnes
 func decisionKey(m *Model) tea.KeyPressMsg {
 	s := m.cur.(*itemScreen)
 	switch {
-	case s.at.kind == askMissed, s.at.field == schema.Category:
+	case s.at.kind == askOwn, s.at.field == schema.Category:
 		return keyMsg("enter")
 	case s.at.field == schema.QuestionValidity, s.at.field == schema.ClaimValidity:
 		return keyMsg("y")

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -22,23 +21,18 @@ import (
 // It never holds another annotator's labels, nor system predictions unless
 // the annotator asked for one system's (suggested, --suggest).
 type itemData struct {
-	ref      store.ItemRef
-	qa       store.QAPair      // the QA pair (a claim's: its answer's pair)
-	claim    store.Claim       // kind claim
-	siblings []store.Claim     // the extracted claims of the answer, in order
-	mine     []store.Claim     // claims this annotator added to the answer and that stand
-	isLast   bool              // the last extracted claim of its answer
-	labels   map[string]string // this annotator's current labels on the item
-	parent   map[string]string // … and on the claim's QA pair (missed_claims_checked)
-	notes    map[string]string // this annotator's current note per field ("" : the item as a whole)
-	flagged  bool
+	ref     store.ItemRef
+	labels  map[string]string // this annotator's current labels on the item
+	parent  map[string]string // … and on its parent item (a claim's answer)
+	notes   map[string]string // this annotator's current note per field ("" : the item as a whole)
+	flagged bool
+	// pairData is what a QA pair or a claim shows of its pair and claims,
+	// filled by their kinds' load (claim.go).
+	pairData
 	// notAsked says why the item asks this annotator nothing although it
 	// has fields (a claim of an answer they did not judge correct): the
 	// screen shows it read-only. "" : asked.
 	notAsked string
-	// claims are a QA pair's extracted claims, in order: judged correct,
-	// the answer brings them next (claimsNext).
-	claims []store.ItemRef
 	// view is what the store loaded: kinds with screens of their own (query,
 	// …) read their item from it.
 	view *store.ItemView
@@ -66,7 +60,7 @@ func loadItem(s *store.Store, annotator, suggest string, ref store.ItemRef) (*it
 	if err != nil {
 		return nil, err
 	}
-	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{}, isLast: v.IsLast,
+	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{},
 		notes: v.FieldNotes, flagged: v.Flagged, notAsked: notAskedWhy(annotator, v.NotAsked), view: v,
 		suggested: suggested, suggestedBy: suggest}
 	if d.notes == nil {
@@ -75,38 +69,12 @@ func loadItem(s *store.Store, annotator, suggest string, ref store.ItemRef) (*it
 	if v.Parent != nil {
 		d.parent = v.LabelsOf(v.Parent.ItemID)
 	}
-	switch p := v.Item.Payload.(type) {
-	case *store.QAPair:
-		d.qa = *p
-		for _, it := range v.Siblings {
-			if _, ok := it.Payload.(*store.Claim); ok {
-				d.claims = append(d.claims, it.ItemRef)
-			}
-		}
-	case *store.Claim:
-		d.claim = *p
-		if v.Parent != nil {
-			if qa, ok := v.Parent.Payload.(*store.QAPair); ok {
-				d.qa = *qa
-			}
-		}
-		for _, it := range v.Siblings {
-			if c, ok := it.Payload.(*store.Claim); ok {
-				d.siblings = append(d.siblings, *c)
-			}
-		}
-		for _, it := range v.Mine {
-			if c, ok := it.Payload.(*store.Claim); ok {
-				d.mine = append(d.mine, *c)
-			}
-		}
-		if p.Origin == store.OriginAnnotator {
-			d.isLast = false
-		}
-	default:
-		if _, ok := kindViews[schema.Kind(ref.Kind)]; !ok {
-			return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
-		}
+	kv, ok := kindViews[schema.Kind(ref.Kind)]
+	if !ok {
+		return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
+	}
+	if kv.load != nil {
+		kv.load(d, v)
 	}
 	return d, nil
 }
@@ -193,13 +161,6 @@ type undoneMsg struct {
 	ev   store.Event
 	data *itemData
 	err  error
-}
-
-type claimAddedMsg struct {
-	qa     int64
-	claim  store.Claim
-	marker string // the missed_claims_checked value now recorded ("" if it failed)
-	err    error
 }
 
 type noteSavedMsg struct {
@@ -324,18 +285,6 @@ func undoCmd(s *store.Store, annotator, suggest string) tea.Cmd {
 	}
 }
 
-// addClaimCmd adds a missed claim and, in the same transaction, marks the
-// answer as having had claims added.
-func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64) tea.Cmd {
-	return func() tea.Msg {
-		c, err := s.AddMissedClaim(annotator, qa, triplet, session, guidelines.Version)
-		if err != nil {
-			return claimAddedMsg{qa: qa, err: err}
-		}
-		return claimAddedMsg{qa: qa, claim: c, marker: "added"}
-	}
-}
-
 func setNoteCmd(s *store.Store, annotator string, item int64, field, text string, session int64) tea.Cmd {
 	return func() tea.Msg {
 		return noteSavedMsg{item: item, field: field, text: text, err: s.SetNote(annotator, item, field, text, session)}
@@ -425,14 +374,14 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			m.rows = append(m.rows, mine...)
 		}
 		kept := m.rows[:0]
-		for i, r := range m.rows {
+		for _, r := range m.rows {
 			if !r.header {
 				if err := count(&r); err != nil {
 					return homeMsg{err: err}
 				}
 				// A kind the database holds nothing of has no queue to show
-				// (the first kind's always shows, for an empty database).
-				if r.batch == "" && r.total+r.done == 0 && i > 1 {
+				// (an empty database shows none: the screen says so).
+				if r.batch == "" && r.total+r.done == 0 {
 					// Claims not asked yet (no answer judged correct) still
 					// show: their queue fills as answers are judged.
 					n := 0
@@ -448,7 +397,7 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			}
 			kept = append(kept, r)
 		}
-		m.rows = kept
+		m.rows = dropEmptyHeaders(kept)
 		last, holding, err := s.LastWorked(annotator)
 		if err != nil {
 			return homeMsg{err: err}

@@ -10,15 +10,7 @@ import (
 
 // prompts are the questions the field card asks (the guidelines, one key
 // away, say how to answer them).
-var prompts = map[string]string{
-	schema.QuestionValidity:  "Is the question valid? Does it make sense (domain) and is it understandable (linguistic)?",
-	schema.InvalidReason:     "Why is the question invalid?",
-	schema.Category:          "Which category is the question? The generated one is preselected: enter accepts it.",
-	schema.Persona:           "Who would ask this question?",
-	schema.AnswerCorrectness: "Is the answer correct?",
-	schema.ClaimValidity:     "Is the claim correct: all required elements, coherent, meaningful?",
-	schema.Entailment:        "How does the claim relate to the context?",
-}
+var prompts = map[string]string{} // filled by the kinds' files
 
 // optionKeys is how an option is chosen: "y/1" on two-way fields, else "1".
 func optionKeys(f schema.Field, i int) string {

@@ -84,7 +84,7 @@ func TestClaimsCorrectAndIncorrectNoneMissed(t *testing.T) {
 	h.keys("1")
 	h.at("q1-c2", schema.ClaimValidity)
 	h.keys("n") // incorrect: entailment is not asked; last claim: missed-claims step
-	h.at("q1-c2", "missed")
+	h.at("q1-c2", "own")
 	if !strings.Contains(h.view(), "Claims extracted from this answer (2)") {
 		t.Fatalf("missed-claims step does not list the claims:\n%s", h.view())
 	}
@@ -101,7 +101,7 @@ func TestMissedClaimAdded(t *testing.T) {
 	judgeCorrect(t, s, "jo", "q1", "q2")
 	h := newHarness(t, s, Options{Kind: "claim"})
 	h.keys("y", "2")
-	h.at("q1-c1", "missed")
+	h.at("q1-c1", "own")
 	h.keys("a")
 	if _, ok := h.m.cur.(*inputScreen); !ok {
 		t.Fatalf("a does not open the add-claim input: %T", h.m.cur)
@@ -112,7 +112,7 @@ func TestMissedClaimAdded(t *testing.T) {
 	h.keys("enter")
 	h.typeText("the data subject")
 	h.keys("enter")
-	h.at("q1-c1", "missed") // stays on the step: another claim may be added
+	h.at("q1-c1", "own") // stays on the step: another claim may be added
 	if !strings.Contains(h.view(), "Claims you added (1)") || !strings.Contains(h.view(), "The controller │ must inform │ the data subject") {
 		t.Fatalf("the added claim is not shown:\n%s", h.view())
 	}
@@ -127,13 +127,13 @@ func TestMissedClaimAdded(t *testing.T) {
 	}
 	// Undo takes back the marker, then the added claim (its claim_added label).
 	h.keys("u")
-	h.at("q1-c1", "missed")
+	h.at("q1-c1", "own")
 	h.wantLabels("q1", judgedCorrect())
 	if !strings.Contains(h.view(), "Claims you added (1)") {
 		t.Fatalf("the added claim still stands:\n%s", h.view())
 	}
 	h.keys("u")
-	h.at("q1-c1", "missed")
+	h.at("q1-c1", "own")
 	if strings.Contains(h.view(), "Claims you added") {
 		t.Fatalf("the retracted claim is still shown:\n%s", h.view())
 	}
@@ -220,7 +220,7 @@ func TestResumeGoesToMissedClaimsStep(t *testing.T) {
 		}
 	}
 	h := newHarness(t, s, Options{Kind: "claim"})
-	h.at("q1-c2", "missed")
+	h.at("q1-c2", "own")
 }
 
 func TestUndoInsideItem(t *testing.T) {
@@ -275,7 +275,7 @@ func TestUndoMissedClaimsStep(t *testing.T) {
 	h.keys("n", "enter")
 	h.at("q2-c1", schema.ClaimValidity)
 	h.keys("u") // the marker: back to the step of q1's last claim
-	h.at("q1-c1", "missed")
+	h.at("q1-c1", "own")
 	h.wantLabels("q1", judgedCorrect())
 	h.keys("u") // the claim's validity
 	h.at("q1-c1", schema.ClaimValidity)
@@ -646,7 +646,7 @@ func TestClaimsComeNextAfterACorrectAnswer(t *testing.T) {
 	h.keys("y", "1") // correct, entailment
 	h.at("q1-c2", schema.ClaimValidity)
 	h.keys("n") // incorrect: entailment is not asked; the last claim: the missed-claims step
-	h.at("q1-c2", "missed")
+	h.at("q1-c2", "own")
 	h.keys("enter") // none missed: the next QA pair
 	h.at("q2", schema.QuestionValidity)
 	h.wantOnScreen("item 2 of 3") // the QA queue's own count: q1 done, the claims not counted in it

@@ -98,7 +98,7 @@ func (h *harness) item() *itemScreen {
 	return s
 }
 
-// at asserts the item and field on screen ("missed" for the missed-claims step).
+// at asserts the item and field on screen ("own" for a kind's own step: the missed-claims step).
 func (h *harness) at(ext, field string) {
 	h.t.Helper()
 	s := h.item()

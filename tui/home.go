@@ -2,10 +2,12 @@ package tui
 
 import (
 	"strings"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -189,6 +191,10 @@ func (h *homeScreen) View() string {
 		}
 	case h.rows == nil:
 		lines = append(lines, st.Dim.Render(ui.Truncate("Loading your queues…", w)))
+	case len(h.rows) == 0:
+		for _, l := range ui.Wrap("Nothing to annotate yet: the database holds no items of "+kindTitles()+". annotate import FILE adds some.", w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	default:
 		lines = append(lines, h.table(w, max(1, room-len(lines)))...)
 	}
@@ -208,6 +214,40 @@ func (h *homeScreen) View() string {
 	}
 	lines = append(lines, bottom...)
 	return strings.Join(lines, "\n")
+}
+
+// dropEmptyHeaders removes the section titles no row follows (Queues, on
+// a database without items).
+func dropEmptyHeaders(rows []homeRow) []homeRow {
+	out := rows[:0]
+	for i, r := range rows {
+		if r.header && (i+1 == len(rows) || rows[i+1].header) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// kindTitles names the queues the screens open, in queue order: "a, b or c".
+func kindTitles() string {
+	var ts []string
+	for _, k := range Kinds() {
+		ts = append(ts, lowerFirst(viewOf(schema.Kind(k)).queue))
+	}
+	if len(ts) < 2 {
+		return strings.Join(ts, "")
+	}
+	return strings.Join(ts[:len(ts)-1], ", ") + " or " + ts[len(ts)-1]
+}
+
+// lowerFirst lowers a title's first letter unless it starts an acronym.
+func lowerFirst(s string) string {
+	r := []rune(s)
+	if len(r) > 1 && unicode.IsUpper(r[0]) && unicode.IsLower(r[1]) {
+		r[0] = unicode.ToLower(r[0])
+	}
+	return string(r)
 }
 
 // table renders the rows (scrolled to keep the selection visible).

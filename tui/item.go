@@ -79,13 +79,14 @@ func (s *itemScreen) complete() bool { return s.at.kind == stepDone }
 func (s *itemScreen) busy() bool { return s.saving }
 
 // noteField is the field a note written now is about: the field asked, the
-// missed-claims step, or "" (the item as a whole) once nothing is asked.
+// kind's own step (its guidelines section), or "" (the item as a whole)
+// once nothing is asked.
 func (s *itemScreen) noteField() string {
 	switch s.at.kind {
 	case askField:
 		return s.at.field
-	case askMissed:
-		return "missed_claims"
+	case askOwn:
+		return s.flow.own.section
 	}
 	return ""
 }
@@ -95,8 +96,8 @@ func (s *itemScreen) guideField() string {
 	switch s.at.kind {
 	case askField:
 		return s.at.field
-	case askMissed:
-		return "missed_claims"
+	case askOwn:
+		return s.flow.own.section
 	}
 	if fs := schema.Fields(s.d.kind()); len(fs) > 0 {
 		return fs[0].Name
@@ -443,7 +444,7 @@ func (s *itemScreen) bindings() []key.Binding {
 	switch s.at.kind {
 	case stepDone:
 		out = append(out, ui.With(k.Accept, "enter", "next item"))
-	case askMissed:
+	case askOwn:
 		out = append(out, k.Add)
 		if s.flow.marker != "" || s.flow.added > 0 {
 			out = append(out, ui.With(k.Accept, "enter", "done"))
@@ -513,9 +514,9 @@ func (s *itemScreen) View() string {
 func (s *itemScreen) card(w int, compact bool) []string {
 	st := s.e.styles
 	switch s.at.kind {
-	case askMissed:
-		if s.view.stepCard != nil {
-			return s.view.stepCard(st, s.flow, w)
+	case askOwn:
+		if s.flow.own != nil {
+			return s.flow.own.card(st, s.flow, w)
 		}
 	case stepDone:
 		if s.flow.notAsked != "" {
@@ -544,8 +545,8 @@ func (s *itemScreen) kindPaneKey() string {
 
 func (s *itemScreen) trail(w, maxLines int) []string {
 	var extra []string
-	if m := s.flow.marker; m != "" && s.flow.lastClaim {
-		extra = append(extra, schema.MissedClaimsChecked+" "+m)
+	if m := s.flow.marker; m != "" && s.flow.own != nil {
+		extra = append(extra, s.flow.own.marker+" "+m)
 	}
 	return trail(s.e.styles, s.d.kind(), s.flow.labels, extra, w, maxLines)
 }

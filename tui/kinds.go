@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 
 	"github.com/annotate-dev/annotate/internal/suggest"
@@ -29,9 +30,16 @@ type kindView struct {
 	top       func(st ui.Styles, d *itemData, at step, w int) []string
 	pane      func(st ui.Styles, d *itemData, at step, w int) []string
 	paneTitle func(d *itemData, at step) string
-	// stepCard draws the card of a step of the kind's own (the missed-claims
-	// step); nil when the kind has none.
-	stepCard func(st ui.Styles, f flow, w int) []string
+	// own is the kind's step after its fields (the claim's missed-claims
+	// step, asked on the last claim of an answer); nil: none.
+	own *ownStep
+
+	// load fills the kind's part of the item's data from what the store
+	// loaded (a claim's pair and siblings); nil: the screens read d.view.
+	load func(d *itemData, v *store.ItemView)
+	// preselect is the value enter accepts at a field (a QA pair's
+	// generated category), by field; nil: none.
+	preselect func(d *itemData) map[string]string
 
 	// Optional, for kinds with keys of their own (the relevance screen's
 	// search): keys sees each key first (handled false: the screen's keys
@@ -45,6 +53,23 @@ type kindView struct {
 	// screen opens an item on a screen of the kind's own instead of the
 	// field-by-field item screen (the answer editor); nil: the item screen.
 	screen func(e *env, d *itemData, o origin) (ui.Child, tea.Cmd)
+}
+
+// ownStep is a step of a kind's own after its fields: it records a marker
+// on the item's parent (the answer's missed_claims_checked) and lets the
+// annotator add items there (missed claims).
+type ownStep struct {
+	asked  func(d *itemData) bool // the step follows this item's fields
+	marker string                 // the parent's field it records
+	// section is the step's guidelines section, and the field a note
+	// written at the step is about.
+	section string
+	// checked is the marker when the annotator added nothing, added when
+	// they did.
+	checked, added string
+	count          func(d *itemData) int // the items the annotator added that stand
+	refused        string                // what the step's keys do, for a key that answers nothing
+	card           func(st ui.Styles, f flow, w int) []string
 }
 
 var kindViews = map[schema.Kind]kindView{}

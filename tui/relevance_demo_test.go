@@ -109,7 +109,7 @@ func TestDemoClaimsFollowTheAnswer(t *testing.T) {
 	h.keys("y", "2") // correct, neutral
 	h.at("gdpr-001-c3", "claim_validity")
 	h.keys("n") // incorrect
-	h.at("gdpr-001-c3", "missed")
+	h.at("gdpr-001-c3", "own")
 	h.keys("enter") // none missed
 	h.at("gdpr-002", "question_validity")
 	q := store.QueueQuery{Annotator: "jo", Kind: "claim"}

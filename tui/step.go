@@ -18,9 +18,9 @@ import (
 type stepKind int
 
 const (
-	askField  stepKind = iota // a field of the item (step.field)
-	askMissed                 // the missed-claims step after the last claim of an answer
-	stepDone                  // nothing left to ask: the item is finished
+	askField stepKind = iota // a field of the item (step.field)
+	askOwn                   // the kind's own step after its fields (kindView.own: the missed-claims step)
+	stepDone                 // nothing left to ask: the item is finished
 )
 
 // step is where a flow is.
@@ -36,8 +36,8 @@ func (s step) String() string {
 	switch s.kind {
 	case askField:
 		return s.field
-	case askMissed:
-		return "missed"
+	case askOwn:
+		return "own"
 	}
 	return "done"
 }
@@ -45,13 +45,13 @@ func (s step) String() string {
 // flow is the state of one item's annotation. Its methods never change it:
 // Apply returns a new flow (the labels map is copied on write).
 type flow struct {
-	kind      schema.Kind
-	labels    map[string]string // the annotator's current labels on the item
-	lastClaim bool              // the last extracted claim of its answer: the missed-claims step follows it
-	marker    string            // missed_claims_checked on the answer ("" : not recorded)
-	added     int               // claims the annotator added to the answer that stand
-	stay      bool              // a claim was added at this step: it stays until enter
-	generated string            // the generated category (normalised), preselected; "" : none
+	kind   schema.Kind
+	labels map[string]string // the annotator's current labels on the item
+	own    *ownStep          // the kind's own step after the fields, when this item asks it (the last claim of an answer)
+	marker string            // the own step's marker on the parent ("" : not recorded)
+	added  int               // items the annotator added at the own step that stand (claims)
+	stay   bool              // an item was added at this step: it stays until enter
+	preset map[string]string // the value enter accepts at a field (the generated category); nil: none
 	// suggested are a system's predictions by field (annotate --suggest),
 	// preselected where the field has one; nil when blind.
 	suggested map[string]string
@@ -60,10 +60,13 @@ type flow struct {
 
 // newFlow is the flow of an item as loaded.
 func newFlow(d *itemData) flow {
-	f := flow{kind: d.kind(), labels: copyLabels(d.labels), lastClaim: d.isLast,
-		marker: d.parent[schema.MissedClaimsChecked], added: len(d.mine), notAsked: d.notAsked, suggested: d.suggested}
-	if v, ok := schema.Normalize(schema.Category, d.qa.Category); ok {
-		f.generated = v
+	v := viewOf(d.kind())
+	f := flow{kind: d.kind(), labels: copyLabels(d.labels), notAsked: d.notAsked, suggested: d.suggested}
+	if o := v.own; o != nil && o.asked(d) {
+		f.own, f.marker, f.added = o, d.parent[o.marker], o.count(d)
+	}
+	if v.preselect != nil {
+		f.preset = v.preselect(d)
 	}
 	return f
 }
@@ -87,25 +90,21 @@ func (f flow) Next() step {
 	if field := schema.NextField(f.kind, f.labels); field != "" {
 		return step{kind: askField, field: field}
 	}
-	if f.lastClaim && (f.marker == "" || f.stay) {
-		return step{kind: askMissed}
+	if f.own != nil && (f.marker == "" || f.stay) {
+		return step{kind: askOwn}
 	}
 	return step{kind: stepDone}
 }
 
 // preselected is the value enter accepts at the current step: the
 // suggested system's prediction of the field (single-valued fields), else
-// the generated category.
+// the kind's preselect (a QA pair's generated category).
 func (f flow) preselected() string {
-	s := f.Next()
-	if s.kind != askField {
-		return ""
-	}
-	if v := f.suggestion(s.field); v != "" {
-		return v
-	}
-	if s.field == schema.Category {
-		return f.generated
+	if s := f.Next(); s.kind == askField {
+		if v := f.suggestion(s.field); v != "" {
+			return v
+		}
+		return f.preset[s.field]
 	}
 	return ""
 }
@@ -205,20 +204,20 @@ func (f flow) Decide(in input) action {
 			return refuse("Not asked: " + f.notAsked + ". The item is shown read-only: enter goes on.")
 		}
 		return refuse("Every field of this item is labelled: enter goes to the next item, u undoes the last decision.")
-	case askMissed:
+	case askOwn:
 		switch {
 		case in.kind == inAdd:
 			return action{kind: actAddOpen}
 		case in.kind == inAccept && f.marker != "":
 			return action{kind: actClose}
 		case in.kind == inAccept:
-			v := "checked"
+			v := f.own.checked
 			if f.added > 0 {
-				v = "added"
+				v = f.own.added
 			}
-			return action{kind: actSave, onAnswer: true, field: schema.MissedClaimsChecked, value: v}
+			return action{kind: actSave, onAnswer: true, field: f.own.marker, value: v}
 		}
-		return refuse(in.key + " answers no question here: a adds a claim the extractor missed, enter says you are done with this answer.")
+		return refuse(in.key + " answers no question here: " + f.own.refused)
 	}
 	field, _ := schema.Lookup(s.field)
 	keys := fieldKeys(field)

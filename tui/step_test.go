@@ -68,7 +68,7 @@ func ins(ks ...string) []input {
 }
 
 func qaFlow(labels map[string]string) flow {
-	return flow{kind: schema.KindQA, labels: labels, generated: "factual_recall"}
+	return flow{kind: schema.KindQA, labels: labels, preset: map[string]string{schema.Category: "factual_recall"}}
 }
 
 func wantLog(t *testing.T, got, want []string) {
@@ -153,11 +153,11 @@ func TestFlowClaimNotLast(t *testing.T) {
 }
 
 func TestFlowMissedClaimsNoneMissed(t *testing.T) {
-	f, log := walk(t, flow{kind: schema.KindClaim, lastClaim: true}, ins("n", "y", "enter")...)
+	f, log := walk(t, flow{kind: schema.KindClaim, own: missedClaims}, ins("n", "y", "enter")...)
 	wantLog(t, log, []string{
 		"claim_validity: n -> save claim_validity=incorrect",
-		"missed: y -> refused: y answers no question here: a adds a claim the extractor missed, enter says you are done with this answer.",
-		"missed: enter -> save missed_claims_checked=checked (answer)",
+		"own: y -> refused: y answers no question here: a adds a claim the extractor missed, enter says you are done with this answer.",
+		"own: enter -> save missed_claims_checked=checked (answer)",
 	})
 	if f.Next().kind != stepDone || f.marker != "checked" {
 		t.Fatalf("after none missed: %v marker %q", f.Next(), f.marker)
@@ -165,27 +165,27 @@ func TestFlowMissedClaimsNoneMissed(t *testing.T) {
 }
 
 func TestFlowMissedClaimsAdded(t *testing.T) {
-	f := flow{kind: schema.KindClaim, lastClaim: true, labels: map[string]string{"claim_validity": "incorrect"}}
+	f := flow{kind: schema.KindClaim, own: missedClaims, labels: map[string]string{"claim_validity": "incorrect"}}
 	_, log := walk(t, f, ins("a")...)
-	wantLog(t, log, []string{"missed: a -> add"})
+	wantLog(t, log, []string{"own: a -> add"})
 	// The claim is committed with the answer's marker: the step stays for another.
 	f = f.Apply(event{kind: evClaimAdded, value: "added"})
-	if f.Next().kind != askMissed || f.added != 1 || f.marker != "added" {
+	if f.Next().kind != askOwn || f.added != 1 || f.marker != "added" {
 		t.Fatalf("after an added claim: %v added %d marker %q", f.Next(), f.added, f.marker)
 	}
 	f, log = walk(t, f, ins("enter")...)
-	wantLog(t, log, []string{"missed: enter -> close"})
+	wantLog(t, log, []string{"own: enter -> close"})
 	if f.Next().kind != stepDone {
 		t.Fatalf("enter after additions closes the step: %v", f.Next())
 	}
 	// Resumed later with the marker recorded: nothing asked.
-	if g := (flow{kind: schema.KindClaim, lastClaim: true, marker: "added", labels: f.labels}); g.Next().kind != stepDone {
+	if g := (flow{kind: schema.KindClaim, own: missedClaims, marker: "added", labels: f.labels}); g.Next().kind != stepDone {
 		t.Fatalf("resumed: %v", g.Next())
 	}
 	// Claims added but the marker not recorded (its write failed): enter records "added".
-	g := flow{kind: schema.KindClaim, lastClaim: true, added: 2, labels: f.labels}
+	g := flow{kind: schema.KindClaim, own: missedClaims, added: 2, labels: f.labels}
 	_, log = walk(t, g, ins("enter")...)
-	wantLog(t, log, []string{"missed: enter -> save missed_claims_checked=added (answer)"})
+	wantLog(t, log, []string{"own: enter -> save missed_claims_checked=added (answer)"})
 }
 
 // Apply returns a new flow and leaves the one it was given as it was.

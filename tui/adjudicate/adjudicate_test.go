@@ -370,7 +370,8 @@ func TestQAPair(t *testing.T) {
 		t.Errorf("ready %d, want 2", rev.Ready)
 	}
 	scr := h.screen()
-	for _, w := range []string{"Question Qui peut contracter", "[2] factual_recall · jo", "[3] false_premise · sam", "¶ civil-1123"} {
+	// The generator's category is tagged (the QA kind's render says which it is).
+	for _, w := range []string{"Question Qui peut contracter", "[2] factual_recall · jo (generated)", "[3] false_premise · sam", "¶ civil-1123"} {
 		if !strings.Contains(scr, w) {
 			t.Errorf("missing %q:\n%s", w, scr)
 		}

@@ -228,7 +228,7 @@ func (a *adjScreen) card(w int) []string {
 		if len(who) > 0 {
 			o += st.Dim.Render(" · " + strings.Join(who, ", "))
 		}
-		if f.Name == schema.Category && v == a.detail.QA.Category {
+		if g := generatedOf(a.detail, f.Name); g != "" && v == g {
 			o += st.Dim.Render(" (generated)")
 		}
 		opts = append(opts, o)

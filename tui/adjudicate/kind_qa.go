@@ -13,15 +13,21 @@ import (
 
 func init() {
 	registerRender(schema.KindQA, kindRender{
-		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string { return ui.QATop(st, d.QA, w) },
+		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string { return ui.QATop(st, *pairOf(d), w) },
 		pane: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
-			return ui.ContextLines(st, d.QA.Contexts, w, nil)
+			return ui.ContextLines(st, pairOf(d).Contexts, w, nil)
 		},
 		title: func(d *store.ReviewDetail) string {
-			if n := len(d.QA.Contexts); n > 1 {
+			if n := len(pairOf(d).Contexts); n > 1 {
 				return "Context (" + itoa(n) + " units)"
 			}
 			return "Context"
+		},
+		generated: func(d *store.ReviewDetail, field string) string {
+			if field == schema.Category {
+				return pairOf(d).Category
+			}
+			return ""
 		},
 	})
 	registerRender(schema.KindClaim, kindRender{top: claimTop, pane: claimPane,
@@ -29,17 +35,33 @@ func init() {
 }
 
 func claimTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
-	title := "Claim " + ui.SanitizeLine(d.ExtID) + " of " + ui.SanitizeLine(d.QA.ID)
-	if d.Claim.Origin == store.OriginAnnotator {
-		title += " (added by " + ui.SanitizeLine(d.Claim.AddedBy) + ")"
+	title := "Claim " + ui.SanitizeLine(d.ExtID) + " of " + ui.SanitizeLine(pairOf(d).ID)
+	if claimOf(d).Origin == store.OriginAnnotator {
+		title += " (added by " + ui.SanitizeLine(claimOf(d).AddedBy) + ")"
 	}
 	out := []string{st.Label.Render(ui.Truncate(title, w))}
-	return append(out, ui.ClaimText(st, d.Claim, w)...)
+	return append(out, ui.ClaimText(st, *claimOf(d), w)...)
 }
 
 func claimPane(st ui.Styles, d *store.ReviewDetail, w int) []string {
-	words := ui.ClaimWords(d.Claim)
-	out := ui.HighlightedAnswer(st, d.QA.Answer, words, w)
-	out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(d.QA.Question), w)), "")
-	return append(out, ui.ContextLines(st, d.QA.Contexts, w, words)...)
+	words := ui.ClaimWords(*claimOf(d))
+	out := ui.HighlightedAnswer(st, pairOf(d).Answer, words, w)
+	out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(pairOf(d).Question), w)), "")
+	return append(out, ui.ContextLines(st, pairOf(d).Contexts, w, words)...)
+}
+
+// pairOf is the item's QA pair: the item itself, or a claim's answer's.
+func pairOf(d *store.ReviewDetail) *store.QAPair {
+	if q, ok := d.Root.(*store.QAPair); ok {
+		return q
+	}
+	return &store.QAPair{}
+}
+
+// claimOf is the claim on screen (an empty one for another kind).
+func claimOf(d *store.ReviewDetail) *store.Claim {
+	if c, ok := d.Payload.(*store.Claim); ok {
+		return c
+	}
+	return &store.Claim{}
 }

@@ -18,6 +18,17 @@ type kindRender struct {
 	top   func(st ui.Styles, d *store.ReviewDetail, w int) []string
 	pane  func(st ui.Styles, d *store.ReviewDetail, w int) []string
 	title func(d *store.ReviewDetail) string
+	// generated is the value a generator proposed for a field (a QA
+	// pair's category), tagged among the options; nil or "": none.
+	generated func(d *store.ReviewDetail, field string) string
+}
+
+// generatedOf is the generator's value of a field of the item, "" none.
+func generatedOf(d *store.ReviewDetail, field string) string {
+	if g := renderOf(d).generated; g != nil {
+		return g(d, field)
+	}
+	return ""
 }
 
 var renders = map[schema.Kind]kindRender{}

@@ -3,6 +3,9 @@ package tui
 import (
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -10,28 +13,78 @@ import (
 )
 
 func init() {
+	prompts[schema.ClaimValidity] = "Is the claim correct: all required elements, coherent, meaningful?"
+	prompts[schema.Entailment] = "How does the claim relate to the context?"
 	registerKind(kindView{
 		kind: schema.KindClaim, label: "Claim", queue: "Claims", noun: "claim",
 		top: func(st ui.Styles, d *itemData, at step, w int) []string {
-			if at.kind == askMissed {
+			if at.kind == askOwn {
 				return missedTop(st, d, w)
 			}
 			return claimTop(st, d, w)
 		},
 		pane: func(st ui.Styles, d *itemData, at step, w int) []string {
-			if at.kind == askMissed {
+			if at.kind == askOwn {
 				return missedPane(st, d, w)
 			}
 			return claimPane(st, d, w)
 		},
 		paneTitle: func(_ *itemData, at step) string {
-			if at.kind == askMissed {
+			if at.kind == askOwn {
 				return "Claims and context"
 			}
 			return "Answer and context"
 		},
-		stepCard: func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
+		own:  missedClaims,
+		load: loadClaim,
 	})
+}
+
+// missedClaims is the claim kind's own step: after the last extracted claim
+// of an answer, did the extractor miss one? The answer records
+// missed_claims_checked.
+var missedClaims = &ownStep{
+	asked:  func(d *itemData) bool { return d.isLast },
+	marker: schema.MissedClaimsChecked, section: "missed_claims",
+	checked: "checked", added: "added",
+	count:   func(d *itemData) int { return len(d.mine) },
+	refused: "a adds a claim the extractor missed, enter says you are done with this answer.",
+	card:    func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
+}
+
+// pairData is what the QA pair and claim screens show of an item beyond
+// its labels: the pair (a claim's: its answer's) and the answer's claims.
+type pairData struct {
+	qa       store.QAPair  // the QA pair (a claim's: its answer's pair)
+	claim    store.Claim   // kind claim
+	siblings []store.Claim // the extracted claims of the answer, in order
+	mine     []store.Claim // claims this annotator added to the answer and that stand
+	isLast   bool          // the last extracted claim of its answer: the missed-claims step follows it
+	// claims are a QA pair's extracted claims, in order: judged correct,
+	// the answer brings them next (claimsNext).
+	claims []store.ItemRef
+}
+
+func loadClaim(d *itemData, v *store.ItemView) {
+	c := v.Item.Payload.(*store.Claim)
+	d.claim = *c
+	if v.Parent != nil {
+		if qa, ok := v.Parent.Payload.(*store.QAPair); ok {
+			d.qa = *qa
+		}
+	}
+	for _, it := range v.Siblings {
+		if c, ok := it.Payload.(*store.Claim); ok {
+			d.siblings = append(d.siblings, *c)
+		}
+	}
+	for _, it := range v.Mine {
+		if c, ok := it.Payload.(*store.Claim); ok {
+			d.mine = append(d.mine, *c)
+		}
+	}
+	// An added claim is never the last extracted one.
+	d.isLast = v.IsLast && c.Origin != store.OriginAnnotator
 }
 
 // The claim screen: the claim (subject | predicate | object, or the
@@ -128,4 +181,23 @@ func missedCard(st ui.Styles, marker string, added int, w int) []string {
 	opts := st.Key.Render("[a]") + " " + st.Option.Render("add a missed claim") + "   " +
 		st.Key.Render("[enter]") + " " + st.Option.Render(enter)
 	return []string{bar + head, bar + ui.TruncateStyled(opts, inner)}
+}
+
+type claimAddedMsg struct {
+	qa     int64
+	claim  store.Claim
+	marker string // the missed_claims_checked value now recorded ("" if it failed)
+	err    error
+}
+
+// addClaimCmd adds a missed claim and, in the same transaction, marks the
+// answer as having had claims added.
+func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64) tea.Cmd {
+	return func() tea.Msg {
+		c, err := s.AddMissedClaim(annotator, qa, triplet, session, guidelines.Version)
+		if err != nil {
+			return claimAddedMsg{qa: qa, err: err}
+		}
+		return claimAddedMsg{qa: qa, claim: c, marker: "added"}
+	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -11,6 +12,11 @@ import (
 // applies (schema.NextField); the generated category is preselected.
 
 func init() {
+	prompts[schema.QuestionValidity] = "Is the question valid? Does it make sense (domain) and is it understandable (linguistic)?"
+	prompts[schema.InvalidReason] = "Why is the question invalid?"
+	prompts[schema.Category] = "Which category is the question? The generated one is preselected: enter accepts it."
+	prompts[schema.Persona] = "Who would ask this question?"
+	prompts[schema.AnswerCorrectness] = "Is the answer correct?"
 	registerKind(kindView{
 		kind: schema.KindQA, label: "QA", queue: "QA pairs", noun: "QA",
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string { return ui.QATop(st, d.qa, w) },
@@ -22,6 +28,20 @@ func init() {
 				return "Context (" + itoa(n) + " units)"
 			}
 			return "Context"
+		},
+		load: func(d *itemData, v *store.ItemView) {
+			d.qa = *v.Item.Payload.(*store.QAPair)
+			for _, it := range v.Siblings {
+				if _, ok := it.Payload.(*store.Claim); ok {
+					d.claims = append(d.claims, it.ItemRef)
+				}
+			}
+		},
+		preselect: func(d *itemData) map[string]string {
+			if v, ok := schema.Normalize(schema.Category, d.qa.Category); ok {
+				return map[string]string{schema.Category: v}
+			}
+			return nil
 		},
 	})
 }

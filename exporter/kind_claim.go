@@ -1,0 +1,108 @@
+package exporter
+
+import (
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// Claims: config "claims" (claims.csv), one row per claim with its pair's
+// question, answer and contexts and the systems' predictions, streamed from
+// the store's claim query. Their native lines sit inside their pair's
+// (jsonl.go).
+
+var claimBase = []column{
+	{"id", tString, false, "claim id"},
+	{"qa_id", tString, false, "id of the QA pair whose answer the claim comes from"},
+	{"source", tString, false, "legal source"},
+	{"language", tString, false, "language (ISO 639-1)"},
+	{"position", tInt, false, "order of the claim in its answer"},
+	{"triplet", tStrings, true, "⟨subject, predicate, object⟩; null for a sub-sentence (text) claim"},
+	{"text", tString, true, "sub-sentence claim; null for a triplet claim"},
+	{"origin", tString, false, "`extracted` (by the claim extractor) or `annotator` (added by the expert because the extractor missed it)"},
+	{"added_by", tString, true, "annotator who added the claim; null for extracted claims"},
+	{"question", tString, false, "question of the QA pair"},
+	{"answer", tString, false, "answer the claim was extracted from"},
+	{"contexts", tContexts, false, "the pair's context unit(s) the claim is judged against"},
+	{"predictions", tPreds, true, "system predictions (e.g. RefChecker's entailment/neutral/contradiction), one key per system present in the dataset, null when that system has no prediction; the whole object is null when the dataset has no predictions"},
+}
+
+func init() {
+	fieldDocs[schema.ClaimValidity] = "has the claim all required elements, is it coherent and meaningful"
+	fieldDocs[schema.Entailment] = "relation of the claim to its context unit(s); only for correct claims"
+	configNames["claims"] = [2]string{"claim", "claims"}
+	registerExport(kindExport{
+		kind: schema.KindClaim, config: "claims", base: claimBase, withParent: true, suggestable: true,
+		count: func(e *exporter) (int, error) {
+			_, n, err := e.snap.ExportCounts(false)
+			return n, err
+		},
+		stream: func(e *exporter, l layout, fn func(row) error) error {
+			return each(e, e.snap.Claims(e.streamOptions(l)), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
+		},
+		total: func(r *Result) *int { return &r.Claims },
+		intro: claimIntro,
+		card: map[string]func(c *card, b *strings.Builder) bool{
+			cardUses: func(c *card, b *strings.Builder) bool {
+				if c.config(ConfigOf(schema.KindQA)) == nil {
+					b.WriteString(qaUse)
+				}
+				b.WriteString("- Evaluating claim extraction and claim verification (does the context entail, contradict or not ground a claim?) against human labels.\n")
+				return true
+			},
+			cardProtocol: claimProtocol,
+		},
+		joins: joinText{"qa", "`claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims."},
+	})
+}
+
+func claimProtocol(c *card, b *strings.Builder) bool {
+	pairs := c.config(ConfigOf(schema.KindQA)) != nil
+	if !pairs {
+		b.WriteString("Claims follow the claim validation of ClaimRAG-LAW (Appendix A):\n\n")
+	}
+	b.WriteString("- **Claims**: each claim is judged **correct** if it has all required elements and is coherent and meaningful (`claim_validity`); " +
+		"for a correct claim, its relation to the context unit(s) (`entailment`): entailment (explicitly supported), " +
+		"contradiction (conflicts with the context), neutral (not grounded in the context).\n")
+	if pairs {
+		b.WriteString("- **Missed claims**: after the last claim of an answer the annotator adds the claims the extractor missed (rows of `claims` with `origin` " +
+			"`annotator`) or confirms none were missed (`qa.missed_claims_checked`).\n")
+	}
+	return true
+}
+
+func (l layout) claimRow(c *store.ExportClaim, systems []string, who string) row {
+	r := make(row, 0, len(l.cols))
+	var triplet, text any = []string{c.Triplet[0], c.Triplet[1], c.Triplet[2]}, nil
+	if !c.IsTriplet() {
+		triplet, text = nil, c.Text
+	}
+	var addedBy any
+	if c.AddedBy != "" {
+		addedBy = c.AddedBy
+	}
+	var p any // null when the dataset has no predictions at all
+	if len(systems) > 0 {
+		pv := preds{systems: systems, values: make([]*string, len(systems))}
+		for i, v := range c.Preds {
+			if v.Valid {
+				pv.values[i] = &v.String
+			}
+		}
+		p = pv
+	}
+	r = append(r, c.ID, c.QAID, c.Source, c.Language, c.Position, triplet, text, c.Origin, addedBy,
+		c.Question, c.Answer, c.ContextsJSON, p, who)
+	r = l.labelValues(r, c.Labels, c.PairLabels)
+	return l.suggestedValue(l.noteValue(r, c.Note), c.Suggested)
+}
+
+// claimIntro: the claims, when their pairs' sentence (qaIntro) does not
+// already tell them.
+func claimIntro(c *card, x *hfConfig) (string, bool) {
+	if c.config(ConfigOf(schema.KindQA)) != nil {
+		return "", true
+	}
+	return count(x.rows, "claim") + " with the answers and contexts they are judged against" + c.predictionsText() + ".", true
+}

@@ -1,0 +1,107 @@
+package exporter
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// QA pairs: config "qa" (qa.csv), one row per pair with its contexts and
+// the ids of its claims, streamed from the store's pair query. Their native
+// lines (a pair with its claims inside) are written by jsonl.go.
+
+var qaBase = []column{
+	{"id", tString, false, "QA pair id"},
+	{"source", tString, false, "legal source, e.g. GDPR or CIVIL"},
+	{"language", tString, false, "language of the pair (ISO 639-1)"},
+	{"jurisdiction", tString, false, "jurisdiction of the source (empty when not recorded)"},
+	{"hop", tString, false, "`single` or `multi` (several context units)"},
+	{"question", tString, false, "generated question"},
+	{"answer", tString, false, "generated answer"},
+	{"rationale", tString, false, "generator's rationale (empty when none)"},
+	{"generated_category", tString, false, "category assigned by the generator (empty when none); the expert's is `category`"},
+	{"contexts", tContexts, false, "the context unit(s) the pair was generated from, in order"},
+	{"claim_ids", tStrings, false, "ids of the pair's claims in the claims config, in answer order"},
+}
+
+func init() {
+	fieldDocs[schema.QuestionValidity] = "does the question make sense (domain) and is it understandable (linguistic)"
+	fieldDocs[schema.InvalidReason] = "why the question is invalid; only for invalid questions"
+	fieldDocs[schema.Category] = "question category confirmed or corrected by the expert; only for valid questions"
+	fieldDocs[schema.Persona] = "who would ask the question; only for valid questions"
+	fieldDocs[schema.AnswerCorrectness] = "is the answer correct; only for valid questions"
+	fieldDocs[schema.MissedClaimsChecked] = "the expert checked the answer for claims the extractor missed: `checked` (none missed) or `added` (see claims with origin `annotator`); null when not checked"
+	configNames["qa"] = [2]string{"question–answer pair", "question–answer pairs"}
+	registerExport(kindExport{
+		kind: schema.KindQA, config: "qa", base: qaBase, suggestable: true,
+		markers: []string{schema.MissedClaimsChecked},
+		count: func(e *exporter) (int, error) {
+			n, _, err := e.snap.ExportCounts(false)
+			return n, err
+		},
+		stream: func(e *exporter, l layout, fn func(row) error) error {
+			return each(e, e.snap.QAs(e.streamOptions(l)), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
+		},
+		total: func(r *Result) *int { return &r.QA },
+		intro: qaIntro,
+		card: map[string]func(c *card, b *strings.Builder) bool{
+			cardUses: func(_ *card, b *strings.Builder) bool {
+				b.WriteString(qaUse)
+				return true
+			},
+			cardSource: func(_ *card, b *strings.Builder) bool {
+				b.WriteString("- The QA pairs' questions and answers are generated from the context passages of their sources; the passages are quoted from the sources.\n")
+				return true
+			},
+			cardProtocol: func(_ *card, b *strings.Builder) bool {
+				b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
+					"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
+					"If invalid, why (`invalid_reason`: domain, linguistic, both); nothing else is asked about an invalid question.\n" +
+					"- For a valid question, the annotator confirms or corrects the generated **category** (`category`), names the **persona** who would ask it " +
+					"(`persona`: citizen, civil officer, legal expert) and judges the **answer** (`answer_correctness`: correct, partially correct, incorrect).\n")
+				return true
+			},
+		},
+	})
+}
+
+// qaUse is the use of QA pairs, written by the pairs' config or, without
+// it, by the claims'.
+const qaUse = "- Evaluating retrieval-augmented generation on question answering: the QA pairs with their context passages, the validated questions and answers.\n"
+
+func (l layout) qaRow(q *store.ExportQA, who string) row {
+	r := make(row, 0, len(l.cols))
+	lang := q.Language
+	if lang == "" {
+		lang = q.SourceLanguage
+	}
+	r = append(r, q.ID, q.Source, lang, q.Jurisdiction, q.Hop, q.Question, q.Answer, q.Rationale, q.Category,
+		q.ContextsJSON, q.ClaimIDs, who)
+	r = l.labelValues(r, q.Labels, nil)
+	return l.suggestedValue(l.noteValue(r, q.Note), q.Suggested)
+}
+
+// qaIntro: the pairs, their sources and languages, and the claims of their
+// answers with the systems whose predictions they carry.
+func qaIntro(c *card, x *hfConfig) (string, bool) {
+	var srcs []string
+	for _, s := range c.sources {
+		if s.QA == 0 {
+			continue
+		}
+		d := md(s.Name)
+		if s.Language != "" {
+			d += " (" + md(s.Language) + ")"
+		}
+		srcs = append(srcs, d)
+	}
+	t := fmt.Sprintf("%s from %s: %s", count(x.rows, "question–answer pair"), count(len(srcs), "source"), strings.Join(srcs, ", "))
+	t += ", with the context passages each pair is judged against (included)"
+	if y := c.config(ConfigOf(schema.KindClaim)); y != nil {
+		t += fmt.Sprintf(", and %s extracted from the answers", count(y.rows, "claim"))
+		t += c.predictionsText()
+	}
+	return t + ".", true
+}
