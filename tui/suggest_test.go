@@ -78,7 +78,7 @@ func TestTeatestSuggestionRecorded(t *testing.T) {
 		}
 	}
 	tm.Send(keyMsg("enter"))
-	waitAt("q1-c1/missed")
+	waitAt("q1-c1/own")
 	tm.Send(keyMsg("q"))
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
