@@ -11,8 +11,10 @@ package guidelines
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -24,62 +26,87 @@ const Version = "2026-12-01.1"
 //go:embed md/*.md
 var files embed.FS
 
-// fields lists the labelled fields in the order they are asked: the QA pair's
-// fields, then the claim's, then the answer-level missed-claims step, then
-// the query's and the relevance judgment's (CanLegalRAGBench).
-var fields = []string{
-	"question_validity",
-	"invalid_reason",
-	"category",
-	"persona",
-	"answer_correctness",
-	"claim_validity",
-	"entailment",
-	"missed_claims",
-	"query_validity",
-	"relevance",
-	"irrelevance_reason",
-	// CanLegalRAGBench: gold answers and their review, generated claims.
-	"gold_answer",
-	"citations",
-	"answer_review",
-	"reject_reason",
-	"accuracy_support",
-	"grounded",
-	"error_category",
+// steps are the sections that are not one field of the schema but a step of
+// the flow: each is placed after the schema field it follows, and covers the
+// marker fields the step writes (so their labels keep its version).
+var steps = []struct {
+	name, after string
+	markers     []string
+}{
+	{name: "missed_claims", after: "entailment", markers: []string{"missed_claims_checked", "claim_added"}},
 }
 
 // Fields returns the names of the fields that have a section, in the order
-// they are asked.
+// they are asked: every asked field of every kind of the schema, in kind
+// then table order, with the steps of the flow where they come.
 func Fields() []string {
-	return append([]string(nil), fields...)
+	var out []string
+	for _, f := range schema.FieldNames() {
+		out = append(out, f)
+		for _, st := range steps {
+			if st.after == f {
+				out = append(out, st.name)
+			}
+		}
+	}
+	return out
+}
+
+// SectionOf names the section whose version a label of the field records:
+// the field's own, or the step's for a marker a step writes; false for a
+// field with no section (an imported grade).
+func SectionOf(field string) (string, bool) {
+	for _, st := range steps {
+		if slices.Contains(st.markers, field) {
+			return st.name, true
+		}
+	}
+	if slices.Contains(Fields(), field) {
+		return field, true
+	}
+	return "", false
 }
 
 // Intro returns the introduction: what the items are, the fields and keys,
 // and the general principles.
 func Intro() string {
-	return strings.ReplaceAll(read("intro"), "{{VERSION}}", Version)
+	return strings.ReplaceAll(raw("intro"), "{{VERSION}}", Version)
 }
 
 // Section returns the Markdown guidelines of one field. The name is matched
 // case-insensitively, with spaces and hyphens read as underscores. An unknown
 // field gives an error that lists the known ones.
 func Section(field string) (string, error) {
-	name := normalize(field)
-	for _, f := range fields {
-		if f == name {
-			return read(f), nil
-		}
+	name, err := Lookup(field)
+	if err != nil {
+		return "", err
 	}
-	return "", fmt.Errorf("guidelines: unknown field %q (known fields: %s)",
-		field, strings.Join(fields, ", "))
+	return Render(raw(name)), nil
+}
+
+// Lookup gives the canonical name of a field that has a section, matched
+// as Section matches it, or an error that lists the known ones.
+func Lookup(field string) (string, error) {
+	name := normalize(field)
+	if slices.Contains(Fields(), name) {
+		return name, nil
+	}
+	return "", fmt.Errorf("guidelines: unknown field %q%s (known fields: %s)",
+		field, suggest.Hint(name, Fields()), strings.Join(Fields(), ", "))
+}
+
+// Embedded returns the section of a field as this build embeds it, before
+// Render: version 1 of the field in every database.
+func Embedded(field string) (string, bool) {
+	b, err := files.ReadFile("md/" + field + ".md")
+	return string(b), err == nil
 }
 
 // All returns the introduction followed by every field's section, in order.
 func All() string {
 	parts := []string{Intro()}
-	for _, f := range fields {
-		parts = append(parts, read(f))
+	for _, f := range Fields() {
+		parts = append(parts, Render(raw(f)))
 	}
 	for i := range parts {
 		parts[i] = strings.TrimRight(parts[i], "\n")
@@ -87,13 +114,21 @@ func All() string {
 	return strings.Join(parts, "\n\n") + "\n"
 }
 
-func read(name string) string {
-	b, err := files.ReadFile("md/" + name + ".md")
-	if err != nil {
-		// The files are embedded at build time; a missing one is a bug.
-		panic("guidelines: missing embedded file md/" + name + ".md")
+// raw is an embedded file; a missing one is a field of the schema without
+// guidelines, which TestEveryFieldHasGuidelines refuses.
+func raw(name string) string {
+	s, ok := Embedded(name)
+	if !ok {
+		return "## " + name + "\n\nNo guidelines for this field yet.\n"
 	}
-	return strings.ReplaceAll(string(b), "{{TAXONOMY}}", taxonomyTable())
+	return s
+}
+
+// Render fills in what a section's text leaves to the build: the error
+// taxonomy in force where it says {{TAXONOMY}}. Stored versions keep the
+// placeholder, so a section follows the lead's --taxonomy.
+func Render(section string) string {
+	return strings.ReplaceAll(section, "{{TAXONOMY}}", taxonomyTable())
 }
 
 // taxonomyTable renders the error taxonomy in force (the default one, or

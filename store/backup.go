@@ -352,6 +352,21 @@ func (s *Store) Restore(tables []RestoreTable) (RestoreResult, error) {
 			if err := tx.QueryRow("SELECT count(*) FROM " + quoteIdent(t.Name)).Scan(&n); err != nil {
 				return err
 			}
+			if n > 0 && t.Name == guidelineTable {
+				added, same, ok, err := restoreOverSeed(tx, t, rt.Lines)
+				if err != nil {
+					return err
+				}
+				if ok {
+					if added > 0 {
+						res.Added[t.Name] = added
+					}
+					if same > 0 {
+						res.Unchanged[t.Name] = same
+					}
+					continue
+				}
+			}
 			if n == 0 {
 				added, err := restoreRows(tx, t, rt.Lines)
 				if err != nil {

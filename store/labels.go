@@ -80,8 +80,12 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 
 // insertEvent appends one decision to the log.
 func insertEvent(tx *wtx, aid int64, role string, l Label) (int64, error) {
+	gv, err := tx.guidelinesVersion(l.Field)
+	if err != nil {
+		return 0, err
+	}
 	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion)
+		VALUES (?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), gv)
 	if err != nil {
 		return 0, err
 	}

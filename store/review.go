@@ -189,8 +189,12 @@ func (s *Store) AcceptReady(lead string, q ReviewQuery, guidelinesVersion string
 			if i == 0 {
 				ms = o.ActiveMs
 			}
+			gv, err := wx.tx.guidelinesVersion(a.Field)
+			if err != nil {
+				return err
+			}
 			res, err := wx.tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-				VALUES (?,?,?,?,?,?,?,?,?)`, aid, a.Item, a.Field, a.Value, RoleAdjudicate, ts, ms, nullID(o.Session), guidelinesVersion)
+				VALUES (?,?,?,?,?,?,?,?,?)`, aid, a.Item, a.Field, a.Value, RoleAdjudicate, ts, ms, nullID(o.Session), gv)
 			if err != nil {
 				return err
 			}

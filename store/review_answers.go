@@ -150,8 +150,12 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 			if i == 0 {
 				ms = activeMs
 			}
+			gv, err := tx.guidelinesVersion(kv[0])
+			if err != nil {
+				return err
+			}
 			res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version)
-				VALUES (?,?,?,?,?,?,?,?,?)`, lid, item, kv[0], kv[1], RoleAdjudicate, ts, ms, nullID(session), guidelinesVersion)
+				VALUES (?,?,?,?,?,?,?,?,?)`, lid, item, kv[0], kv[1], RoleAdjudicate, ts, ms, nullID(session), gv)
 			if err != nil {
 				return err
 			}

@@ -58,6 +58,11 @@ type Label struct {
 	Value             string
 	ActiveMs          int64
 	SessionID         int64 // 0: none (imported)
+	// GuidelinesVersion is not read: every write records the version of
+	// the field's guidelines in force in its transaction (guidelines.go),
+	// whatever its caller passes, here or as a guidelines argument.
+	//
+	// Deprecated: the store decides; callers can stop setting it.
 	GuidelinesVersion string
 	Adjudicate        bool // a lead's final label
 }
