@@ -257,3 +257,41 @@ func restoreOverSeed(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (ad
 	}
 	return added, 0, true, nil
 }
+
+// LabelVersionKey is one annotator's current label of a field on an item.
+type LabelVersionKey struct {
+	Item, Annotator int64
+}
+
+// LabelGuidelineVersions gives the guidelines version each annotator's
+// current label of the field (role annotate) was made under, as recorded:
+// a number for labels made since the guidelines are in the database, the
+// release's version for older ones, "" for none recorded.
+func (rx *ReadTx) LabelGuidelineVersions(field string) (map[LabelVersionKey]string, error) {
+	out := map[LabelVersionKey]string{}
+	err := eachRow(rx.q, `SELECT l.item_id, l.annotator_id, e.guidelines_version FROM current_labels l
+		JOIN label_events e ON e.id = l.event_id WHERE l.role = ? AND l.field = ?`, []any{RoleAnnotate, field}, func(sc func(...any) error) error {
+		var k LabelVersionKey
+		var v string
+		if err := sc(&k.Item, &k.Annotator, &v); err != nil {
+			return err
+		}
+		out[k] = v
+		return nil
+	})
+	return out, err
+}
+
+// GuidelineVersions lists every version of one field, oldest first, in
+// the read's snapshot, texts left out.
+func (rx *ReadTx) GuidelineVersions(field string) ([]GuidelineVersion, error) {
+	var out []GuidelineVersion
+	err := eachRow(rx.q, `SELECT field, version, author, created_at, source FROM guideline_versions WHERE field = ? ORDER BY version`,
+		[]any{field}, func(sc func(...any) error) error {
+			var v GuidelineVersion
+			err := sc(&v.Field, &v.Version, &v.Author, &v.CreatedAt, &v.Source)
+			out = append(out, v)
+			return err
+		})
+	return out, err
+}

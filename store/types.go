@@ -52,12 +52,12 @@ func (c Claim) IsTriplet() bool { return c.Text == "" }
 
 // Label is one labelling decision to record.
 type Label struct {
-	Annotator         string
-	ItemID            int64
-	Field             string
-	Value             string
-	ActiveMs          int64
-	SessionID         int64 // 0: none (imported)
+	Annotator string
+	ItemID    int64
+	Field     string
+	Value     string
+	ActiveMs  int64
+	SessionID int64 // 0: none (imported)
 	// GuidelinesVersion is not read: every write records the version of
 	// the field's guidelines in force in its transaction (guidelines.go),
 	// whatever its caller passes, here or as a guidelines argument.
