@@ -135,28 +135,14 @@ func versionAgreement(fa *FieldAgreement, gv string, units [][]int, known []stor
 	return va
 }
 
-// sortedVersions orders the versions: numbered ones by number, then the
-// releases' versions of older labels, then "" (not recorded).
+// sortedVersions orders the versions as the store does: numbered ones by
+// number, then the releases' versions of older labels, then "".
 func sortedVersions(rows map[string][][]int) []string {
 	var out []string
 	for v := range rows {
 		out = append(out, v)
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		na, ea := strconv.Atoi(a)
-		nb, eb := strconv.Atoi(b)
-		switch {
-		case ea == nil && eb == nil:
-			return cmp.Compare(na, nb)
-		case ea == nil:
-			return -1
-		case eb == nil:
-			return 1
-		case a == "" || b == "":
-			return -cmp.Compare(a, b)
-		}
-		return cmp.Compare(a, b)
-	})
+	slices.SortFunc(out, store.CompareVersions)
 	return out
 }
 

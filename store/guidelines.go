@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"database/sql"
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -294,4 +296,84 @@ func (rx *ReadTx) GuidelineVersions(field string) ([]GuidelineVersion, error) {
 			return err
 		})
 	return out, err
+}
+
+// GuidelineUse is how many current labels were made under one version of
+// one field's guidelines, with the version's author and time when it is
+// one of the database's (labels from before the guidelines were kept in
+// the database carry the release's version, and no author).
+type GuidelineUse struct {
+	Field     string // the section: markers count under their step's
+	Version   string // as recorded; "" none
+	Author    string
+	CreatedAt string
+	Source    string
+	Labels    int
+}
+
+// GuidelinesUsed lists the versions the current labels (every annotator's
+// and the adjudications) were made under, field by field in the order the
+// fields are asked, versions in order. Fields with no section (an imported
+// grade) are left out.
+func (s *Store) GuidelinesUsed() ([]GuidelineUse, error) {
+	type key struct{ field, version string }
+	counts := map[key]int{}
+	err := eachRow(s.db, `SELECT l.field, e.guidelines_version, count(*) FROM current_labels l
+		JOIN label_events e ON e.id = l.event_id GROUP BY l.field, e.guidelines_version`, nil, func(sc func(...any) error) error {
+		var f, v string
+		var n int
+		if err := sc(&f, &v, &n); err != nil {
+			return err
+		}
+		if sec, ok := guidelines.SectionOf(f); ok {
+			counts[key{sec, v}] += n
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	known := map[key]GuidelineVersion{}
+	err = eachRow(s.db, "SELECT field, version, author, created_at, source FROM guideline_versions", nil, func(sc func(...any) error) error {
+		var v GuidelineVersion
+		err := sc(&v.Field, &v.Version, &v.Author, &v.CreatedAt, &v.Source)
+		known[key{v.Field, strconv.Itoa(v.Version)}] = v
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []GuidelineUse
+	for _, f := range guidelines.Fields() {
+		var vs []string
+		for k := range counts {
+			if k.field == f {
+				vs = append(vs, k.version)
+			}
+		}
+		slices.SortFunc(vs, CompareVersions)
+		for _, v := range vs {
+			g := known[key{f, v}]
+			out = append(out, GuidelineUse{Field: f, Version: v, Author: g.Author, CreatedAt: g.CreatedAt, Source: g.Source, Labels: counts[key{f, v}]})
+		}
+	}
+	return out, nil
+}
+
+// CompareVersions orders recorded versions: numbered ones by number, then
+// the releases' versions of older labels, then "" (not recorded).
+func CompareVersions(a, b string) int {
+	na, ea := strconv.Atoi(a)
+	nb, eb := strconv.Atoi(b)
+	switch {
+	case ea == nil && eb == nil:
+		return cmp.Compare(na, nb)
+	case ea == nil:
+		return -1
+	case eb == nil:
+		return 1
+	case a == "" || b == "":
+		return -cmp.Compare(a, b)
+	}
+	return cmp.Compare(a, b)
 }
