@@ -290,7 +290,9 @@ func appendJSONString(b []byte, s string) []byte {
 // RestoreTable is one table of a backup being restored: its rows, one JSON
 // object per line, in the order BackupRows wrote them.
 type RestoreTable struct {
-	Name  string
+	Name string
+	// Lines may be ranged over more than once (the guidelines' table is
+	// compared, then written: guidelines.go).
 	Lines iter.Seq2[[]byte, error]
 }
 

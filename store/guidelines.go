@@ -224,20 +224,22 @@ const guidelineTable = "guideline_versions"
 // restoreOverSeed restores the backup's guidelines into a database that
 // holds only its own seed (every database has version 1 from its first
 // open, so the table is never empty): the seed gives way to the backup's
-// versions. It returns the rows added, or, when the backup's rows are the
-// seed itself (a second restore of the same backup), the rows unchanged.
-// ok is false when the table holds a version of the lead's: the generic
-// rule (identical rows, or refused) applies.
+// versions. A backup holding exactly the table's rows (a second restore of
+// the same backup) changes nothing. ok is false when the table holds a
+// version of the lead's: the generic rule (identical rows, or refused)
+// applies. The lines are read twice when they differ from the table.
 func restoreOverSeed(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (added, same int, ok bool, err error) {
 	var n int
 	err = tx.QueryRow("SELECT count(*) FROM guideline_versions WHERE version > 1 OR author <> ? OR source NOT LIKE 'embedded %'", SeedAuthor).Scan(&n)
 	if err != nil || n > 0 {
 		return 0, 0, false, err
 	}
-	const all = `SELECT COALESCE(json_group_array(json_array(field,version,text,author,created_at,source)), '[]')
-		FROM (SELECT * FROM guideline_versions ORDER BY field, version)`
-	var before, after string
-	if err := tx.QueryRow(all).Scan(&before); err != nil {
+	same, err = sameRows(tx, t, lines)
+	var rowErr *RowError
+	switch {
+	case err == nil:
+		return 0, same, true, nil
+	case !errors.As(err, &rowErr):
 		return 0, 0, false, err
 	}
 	if _, err := tx.Exec("DELETE FROM guideline_versions"); err != nil {
@@ -246,18 +248,8 @@ func restoreOverSeed(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (ad
 	if added, err = restoreRows(tx, t, lines); err != nil {
 		return 0, 0, false, err
 	}
-	if err := tx.QueryRow(all).Scan(&after); err != nil {
-		return 0, 0, false, err
-	}
-	if after == before {
-		return 0, added, true, nil
-	}
-	if added == 0 {
-		// A backup with no guidelines (a file from before they were in
-		// the database) keeps this database's version 1.
-		return 0, 0, true, tx.seedMissing()
-	}
-	return added, 0, true, nil
+	// A backup with no guidelines rows keeps this database's version 1.
+	return added, 0, true, tx.seedMissing()
 }
 
 // LabelVersionKey is one annotator's current label of a field on an item.
