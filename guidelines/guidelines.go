@@ -1,11 +1,14 @@
 // Package guidelines holds the annotation guidelines of annotate, written for
 // this tool from the ClaimRAG-LAW manual-validation protocol, as embedded
-// Markdown: an introduction and one section per labelled field.
+// Markdown: an introduction and one section per labelled field, and reads
+// the guidelines files the lead imports (parse.go).
 //
-// Every label records Version, so that labels given under different
-// guidelines can be told apart. Version must change whenever the meaning of
-// the guidelines changes (a new rule, a changed decision, a changed
-// definition or value); pure typo or layout fixes may keep it.
+// The embedded sections are version 1 of each field in every database; the
+// database keeps the lead's later versions (store/guidelines.go), and every
+// label records the version of its field in force. Version names this
+// build's embedded text: it must change whenever the meaning of a section
+// changes (a new rule, a changed decision, definition or value); pure typo
+// or layout fixes may keep it.
 package guidelines
 
 import (
@@ -18,9 +21,9 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// Version identifies the guidelines in force; every label records it.
-// Format: the date of the change, a dot, and a counter for that day.
-// Change it whenever the meaning of any section changes.
+// Version identifies the embedded guidelines; a database notes it with the
+// version 1 it seeded. Format: the date of the change, a dot, and a counter
+// for that day. Change it whenever the meaning of any section changes.
 const Version = "2026-12-01.1"
 
 //go:embed md/*.md
