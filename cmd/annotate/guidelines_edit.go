@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/internal/textsafe"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -60,7 +62,7 @@ back, nothing is recorded and the file is kept for you to fix and import.`,
 				os.Remove(path)
 				return err
 			}
-			if err := runEditor(path); err != nil {
+			if err := runEditor(cmd, path); err != nil {
 				os.Remove(path)
 				return err
 			}
@@ -106,8 +108,9 @@ func sectionNames(secs []guidelines.Parsed) string {
 
 // runEditor runs $VISUAL, else $EDITOR, else vi, on path, on the terminal
 // annotate runs on. The variable may hold arguments ("code --wait"): the
-// shell splits it, as git does.
-func runEditor(path string) error {
+// shell splits it, as git does. The editor draws its own screen: it writes
+// past the sanitiser, which is for data strings.
+func runEditor(cmd *cobra.Command, path string) error {
 	ed := os.Getenv("VISUAL")
 	if ed == "" {
 		ed = os.Getenv("EDITOR")
@@ -116,7 +119,7 @@ func runEditor(path string) error {
 		ed = "vi"
 	}
 	c := exec.Command("sh", "-c", ed+` "$1"`, "sh", path)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
+	c.Stdin, c.Stdout, c.Stderr = cmd.InOrStdin(), rawWriter(cmd.OutOrStdout()), rawWriter(cmd.ErrOrStderr())
 	if err := c.Run(); err != nil {
 		return fmt.Errorf("the editor %q failed: %w; nothing recorded", ed, err)
 	}
@@ -217,4 +220,13 @@ func minute(ts string) string {
 		return strings.Replace(ts[:16], "T", " ", 1)
 	}
 	return ts
+}
+
+// rawWriter is the writer under the sanitiser, flushed first.
+func rawWriter(w io.Writer) io.Writer {
+	if s, ok := w.(*textsafe.Writer); ok {
+		s.Flush()
+		return s.W
+	}
+	return w
 }
