@@ -50,19 +50,17 @@ type Claim struct {
 // IsTriplet reports whether the claim is a triple rather than a text.
 func (c Claim) IsTriplet() bool { return c.Text == "" }
 
-// Label is one labelling decision to record.
+// Label is one labelling decision to record. GuidelinesVersion is not
+// read: every write records the version of the field's guidelines in force
+// in its transaction (guidelines.go), whatever its caller passes, here or as
+// a guidelines argument; callers can stop setting it.
 type Label struct {
-	Annotator string
-	ItemID    int64
-	Field     string
-	Value     string
-	ActiveMs  int64
-	SessionID int64 // 0: none (imported)
-	// GuidelinesVersion is not read: every write records the version of
-	// the field's guidelines in force in its transaction (guidelines.go),
-	// whatever its caller passes, here or as a guidelines argument.
-	//
-	// Deprecated: the store decides; callers can stop setting it.
+	Annotator         string
+	ItemID            int64
+	Field             string
+	Value             string
+	ActiveMs          int64
+	SessionID         int64 // 0: none (imported)
 	GuidelinesVersion string
 	Adjudicate        bool // a lead's final label
 }
