@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/annotate-dev/annotate/guidelines"
 )
 
 // The sections of the Hub's dataset-card template, each filled with what
@@ -336,15 +334,11 @@ func (c *card) annotators(b *strings.Builder) {
 	b.WriteString("#### Who are the annotators?\n\n")
 	annotators, adjudicators := c.people()
 	var total int64
-	versions := map[string]bool{}
 	for _, w := range c.rep.work {
 		if !person(w.Annotator) || imported(w) {
 			continue
 		}
 		total += w.ActiveMs
-		for _, v := range w.Guidelines {
-			versions[v] = true
-		}
 	}
 	if len(annotators)+len(adjudicators) == 0 {
 		b.WriteString("No item has been labelled in annotate yet.\n\n")
@@ -376,15 +370,7 @@ func (c *card) annotators(b *strings.Builder) {
 			fmt.Fprintf(b, "%s: %d items with labels imported as given, made outside annotate.\n\n", md(w.Annotator), w.Items)
 		}
 	}
-	var vs []string
-	for v := range versions {
-		vs = append(vs, md(v))
-	}
-	sort.Strings(vs)
-	if len(vs) == 0 {
-		vs = []string{"not recorded"}
-	}
-	fmt.Fprintf(b, "Guidelines version(s) of the labels: %s (this build of annotate ships %s).\n\n", strings.Join(vs, ", "), guidelines.Version)
+	c.guidelinesUsed(b)
 }
 
 func (c *card) personal(b *strings.Builder) {

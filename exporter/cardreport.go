@@ -21,6 +21,7 @@ import (
 // cardReports is what the card shows besides the rows themselves.
 type cardReports struct {
 	work      []store.Work
+	guides    []store.GuidelineUse // the guidelines versions of the labels (card_guidelines.go)
 	stats     *report.StatsReport
 	metrics   *report.MetricsReport   // nil without predictions
 	agreement *report.AgreementReport // nil with fewer than two annotators
@@ -37,6 +38,9 @@ func (e *exporter) startReports() func() cardReports {
 		var r cardReports
 		defer func() { done <- r }()
 		if r.work, r.err = e.s.Work(); r.err != nil {
+			return
+		}
+		if r.guides, r.err = e.s.GuidelinesUsed(); r.err != nil {
 			return
 		}
 		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}

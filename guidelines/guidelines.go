@@ -1,24 +1,29 @@
 // Package guidelines holds the annotation guidelines of annotate, written for
 // this tool from the ClaimRAG-LAW manual-validation protocol, as embedded
-// Markdown: an introduction and one section per labelled field.
+// Markdown: an introduction and one section per labelled field, and reads
+// the guidelines files the lead imports (parse.go).
 //
-// Every label records Version, so that labels given under different
-// guidelines can be told apart. Version must change whenever the meaning of
-// the guidelines changes (a new rule, a changed decision, a changed
-// definition or value); pure typo or layout fixes may keep it.
+// The embedded sections are version 1 of each field in every database; the
+// database keeps the lead's later versions (store/guidelines.go), and every
+// label records the version of its field in force. Version names this
+// build's embedded text: it must change whenever the meaning of a section
+// changes (a new rule, a changed decision, definition or value); pure typo
+// or layout fixes may keep it.
 package guidelines
 
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// Version identifies the guidelines in force; every label records it.
-// Format: the date of the change, a dot, and a counter for that day.
-// Change it whenever the meaning of any section changes.
+// Version identifies the embedded guidelines; a database notes it with the
+// version 1 it seeded. Format: the date of the change, a dot, and a counter
+// for that day. Change it whenever the meaning of any section changes.
 const Version = "2026-12-01.1"
 
 //go:embed md/*.md
@@ -29,32 +34,71 @@ var files embed.FS
 // kind's sections come with the kind. Each needs its file md/NAME.md.
 func Fields() []string { return schema.GuidelineSections() }
 
+// steps are the sections that are not one field of the schema but a step of
+// the flow (a kind's own step): each covers the marker fields the step
+// writes, so their labels keep its version.
+var steps = []struct {
+	name, after string
+	markers     []string
+}{
+	{name: "missed_claims", after: "entailment", markers: []string{"missed_claims_checked", "claim_added"}},
+}
+
+// SectionOf names the section whose version a label of the field records:
+// the field's own, or the step's for a marker a step writes; false for a
+// field with no section (an imported grade).
+func SectionOf(field string) (string, bool) {
+	for _, st := range steps {
+		if slices.Contains(st.markers, field) {
+			return st.name, true
+		}
+	}
+	if slices.Contains(Fields(), field) {
+		return field, true
+	}
+	return "", false
+}
+
 // Intro returns the introduction: what the items are, the fields and keys,
 // and the general principles.
 func Intro() string {
-	return strings.ReplaceAll(read("intro"), "{{VERSION}}", Version)
+	return strings.ReplaceAll(raw("intro"), "{{VERSION}}", Version)
 }
 
 // Section returns the Markdown guidelines of one field. The name is matched
 // case-insensitively, with spaces and hyphens read as underscores. An unknown
 // field gives an error that lists the known ones.
 func Section(field string) (string, error) {
-	name := normalize(field)
-	fields := Fields()
-	for _, f := range fields {
-		if f == name {
-			return read(f), nil
-		}
+	name, err := Lookup(field)
+	if err != nil {
+		return "", err
 	}
-	return "", fmt.Errorf("guidelines: unknown field %q (known fields: %s)",
-		field, strings.Join(fields, ", "))
+	return Render(raw(name)), nil
+}
+
+// Lookup gives the canonical name of a field that has a section, matched
+// as Section matches it, or an error that lists the known ones.
+func Lookup(field string) (string, error) {
+	name := normalize(field)
+	if slices.Contains(Fields(), name) {
+		return name, nil
+	}
+	return "", fmt.Errorf("guidelines: unknown field %q%s (known fields: %s)",
+		field, suggest.Hint(name, Fields()), strings.Join(Fields(), ", "))
+}
+
+// Embedded returns the section of a field as this build embeds it, before
+// Render: version 1 of the field in every database.
+func Embedded(field string) (string, bool) {
+	b, err := files.ReadFile("md/" + field + ".md")
+	return string(b), err == nil
 }
 
 // All returns the introduction followed by every field's section, in order.
 func All() string {
 	parts := []string{Intro()}
 	for _, f := range Fields() {
-		parts = append(parts, read(f))
+		parts = append(parts, Render(raw(f)))
 	}
 	for i := range parts {
 		parts[i] = strings.TrimRight(parts[i], "\n")
@@ -62,13 +106,21 @@ func All() string {
 	return strings.Join(parts, "\n\n") + "\n"
 }
 
-func read(name string) string {
-	b, err := files.ReadFile("md/" + name + ".md")
-	if err != nil {
-		// The files are embedded at build time; a missing one is a bug.
-		panic("guidelines: missing embedded file md/" + name + ".md")
+// raw is an embedded file; a missing one is a field of the schema without
+// guidelines, which TestEveryFieldHasGuidelines refuses.
+func raw(name string) string {
+	s, ok := Embedded(name)
+	if !ok {
+		return "## " + name + "\n\nNo guidelines for this field yet.\n"
 	}
-	return strings.ReplaceAll(string(b), "{{TAXONOMY}}", taxonomyTable())
+	return s
+}
+
+// Render fills in what a section's text leaves to the build: the error
+// taxonomy in force where it says {{TAXONOMY}}. Stored versions keep the
+// placeholder, so a section follows the lead's --taxonomy.
+func Render(section string) string {
+	return strings.ReplaceAll(section, "{{TAXONOMY}}", taxonomyTable())
 }
 
 // taxonomyTable renders the error taxonomy in force (the default one, or

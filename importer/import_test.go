@@ -90,8 +90,10 @@ func TestLabelNormalisation(t *testing.T) {
 	if got := current(t, s, "sam", "q1-c2"); got["entailment"] != "contradiction" {
 		t.Fatalf("sam: %v", got)
 	}
-	if n := count(t, s, "SELECT COUNT(*) FROM label_events WHERE guidelines_version='v2'"); n != 8 {
-		t.Fatalf("labels with guidelines v2: %d", n)
+	// Each label records the version of its field's guidelines in force
+	// (1, the embedded text, in a new database), not the option's.
+	if n := count(t, s, "SELECT COUNT(*) FROM label_events WHERE guidelines_version='1'"); n != 8 {
+		t.Fatalf("labels with guidelines version 1: %d", n)
 	}
 	text := sum.String()
 	for _, want := range []string{

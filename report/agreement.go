@@ -18,6 +18,9 @@ type AgreementOptions struct {
 	Field         string // "": every asked field
 	Disagreements bool   // list the items they disagree on
 	CI            bool   // bootstrap intervals for the kappas, alpha and AC1
+	// ByGuidelinesVersion splits each field by the guidelines version its
+	// labels were made under (agreement_versions.go).
+	ByGuidelinesVersion bool
 }
 
 // AgreementReport is `annotate agreement`.
@@ -62,6 +65,9 @@ type FieldAgreement struct {
 	UnknownValues map[string]map[string]int `json:"unknown_values"`
 	NotAsked      map[string]int            `json:"not_asked"`
 	Disagreements []Disagreement            `json:"disagreements,omitzero"` // with --disagreements
+	// ByGuidelinesVersion: with --by-guidelines-version, the same
+	// statistics per version of the field's guidelines.
+	ByGuidelinesVersion []*VersionAgreement `json:"by_guidelines_version,omitzero"`
 
 	FleissKappaCI95       *[2]float64 `json:"fleiss_kappa_ci95,omitempty"`
 	KrippendorffAlphaCI95 *[2]float64 `json:"krippendorff_alpha_ci95,omitempty"`
@@ -156,6 +162,11 @@ func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
 				rep.Annotators = append(rep.Annotators, a.Name)
 			}
 		}
+		if o.ByGuidelinesVersion {
+			if err := byGuidelinesVersion(rx, rep, o); err != nil {
+				return err
+			}
+		}
 		if o.Disagreements {
 			return disagreements(rx, rep)
 		}
@@ -242,7 +253,28 @@ func intsKey(v []int) []byte {
 
 func fieldAgreement(t *tallies, name string, raters []rater, leftOut []string, o AgreementOptions) *FieldAgreement {
 	classes := schemaValues(name)
-	ratings := ratingsOf(t, name, raters, classes)
+	fa := agreementOf(ratingsOf(t, name, raters, classes), raters, classes, o)
+	fa.LeftOut = leftOut
+	for _, rt := range raters {
+		n := 0
+		for _, v := range classes {
+			n += t.sum(rt.id, 0, true, tally.Label, name, strPtr(v))
+		}
+		fa.Labels[rt.name] = n
+		if u := unknownValues(t, rt.id, schema.AllFields())[name]; len(u) > 0 {
+			fa.UnknownValues[rt.name] = u
+		}
+		if s := notAsked(t, rt.id)[name]; s > 0 {
+			fa.NotAsked[rt.name] = s
+		}
+	}
+	return fa
+}
+
+// agreementOf computes the statistics of one field over a ratings matrix:
+// every coefficient, per class, per pair, and the intervals with o.CI.
+// The counts of labels left out are the caller's.
+func agreementOf(ratings metrics.Ratings, raters []rater, classes []string, o AgreementOptions) *FieldAgreement {
 	var a metrics.Agreement
 	if len(raters) > 0 {
 		a = metrics.Agree(ratings)
@@ -252,7 +284,7 @@ func fieldAgreement(t *tallies, name string, raters []rater, leftOut []string, o
 	}
 	fa := &FieldAgreement{
 		Annotators:        namesOf(raters),
-		LeftOut:           leftOut,
+		LeftOut:           []string{},
 		Classes:           classes,
 		Items:             a.Items,
 		Complete:          a.Complete,
@@ -273,19 +305,6 @@ func fieldAgreement(t *tallies, name string, raters []rater, leftOut []string, o
 	}
 	for c, k := range a.FleissPerClass {
 		fa.PerClass[classes[c]] = &ClassAgreement{FleissKappa: defined(k, a.Defined.FleissPerClass[c])}
-	}
-	for _, rt := range raters {
-		n := 0
-		for _, v := range classes {
-			n += t.sum(rt.id, 0, true, tally.Label, name, strPtr(v))
-		}
-		fa.Labels[rt.name] = n
-		if u := unknownValues(t, rt.id, schema.AllFields())[name]; len(u) > 0 {
-			fa.UnknownValues[rt.name] = u
-		}
-		if s := notAsked(t, rt.id)[name]; s > 0 {
-			fa.NotAsked[rt.name] = s
-		}
 	}
 	for i := range raters {
 		for j := i + 1; j < len(raters); j++ {

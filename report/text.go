@@ -490,6 +490,9 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 			return err
 		}
 	}
+	if err := writeVersions(w, fa); err != nil {
+		return err
+	}
 	r.writeFieldLeftOut(w, fa)
 	if fa.Disagreements != nil {
 		fmt.Fprintf(w, "  %d disagreements:\n", len(fa.Disagreements))

@@ -290,7 +290,9 @@ func appendJSONString(b []byte, s string) []byte {
 // RestoreTable is one table of a backup being restored: its rows, one JSON
 // object per line, in the order BackupRows wrote them.
 type RestoreTable struct {
-	Name  string
+	Name string
+	// Lines may be ranged over more than once (the guidelines' table is
+	// compared, then written: guidelines.go).
 	Lines iter.Seq2[[]byte, error]
 }
 
@@ -351,6 +353,21 @@ func (s *Store) Restore(tables []RestoreTable) (RestoreResult, error) {
 			var n int
 			if err := tx.QueryRow("SELECT count(*) FROM " + quoteIdent(t.Name)).Scan(&n); err != nil {
 				return err
+			}
+			if n > 0 && t.Name == guidelineTable {
+				added, same, ok, err := restoreOverSeed(tx, t, rt.Lines)
+				if err != nil {
+					return err
+				}
+				if ok {
+					if added > 0 {
+						res.Added[t.Name] = added
+					}
+					if same > 0 {
+						res.Unchanged[t.Name] = same
+					}
+					continue
+				}
 			}
 			if n == 0 {
 				added, err := restoreRows(tx, t, rt.Lines)

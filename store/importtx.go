@@ -270,7 +270,11 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	err = t.tx.add(bulkEvents, id, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion, nullText(l.SuggestedBy))
+	gv, err := t.tx.guidelinesVersion(l.Field)
+	if err != nil {
+		return false, err
+	}
+	err = t.tx.add(bulkEvents, id, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), gv, nullText(l.SuggestedBy))
 	if err != nil {
 		return false, err
 	}

@@ -8,7 +8,9 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// Label is one labelling decision to record.
+// Label is one labelling decision to record. GuidelinesVersion is not
+// read: every write records the version of the field's guidelines in force
+// in its transaction (guidelines.go), whatever its caller passes.
 type Label struct {
 	Annotator         string
 	ItemID            int64
@@ -88,10 +90,15 @@ func insertEvent(tx *wtx, aid int64, role string, l Label) (int64, error) {
 }
 
 // insertEventAt appends an event with the time given (the events of one
-// step share theirs).
+// step share theirs). It records the version of the field's guidelines in
+// force in the transaction (guidelines.go), whatever l.GuidelinesVersion says.
 func insertEventAt(tx *wtx, aid int64, role string, l Label, at string) (int64, error) {
+	gv, err := tx.guidelinesVersion(l.Field)
+	if err != nil {
+		return 0, err
+	}
 	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by)
-		VALUES (?,?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), l.GuidelinesVersion, nullText(l.SuggestedBy))
+		VALUES (?,?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), gv, nullText(l.SuggestedBy))
 	if err != nil {
 		return 0, err
 	}

@@ -120,6 +120,9 @@ func (s *Store) migrate() error {
 			return err
 		}
 	}
+	if err := s.seedGuidelines(); err != nil {
+		return err
+	}
 	return s.ensureKeptCounts()
 }
 
@@ -175,6 +178,9 @@ type wtx struct {
 	// put on it since: it has no other predictions (PutPredictions).
 	added       int64
 	addedFields []string
+	// guideVersions caches the version of each field's guidelines in force
+	// (guidelines.go).
+	guideVersions map[string]string
 }
 
 func (t *wtx) prepared(q string) (*sql.Stmt, error) {

@@ -9,20 +9,27 @@ import (
 	"charm.land/glamour/v2"
 
 	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/internal/textsafe"
+	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // guideScreen shows the guidelines of one field (or all of them, from home),
-// rendered from Markdown with glamour, in a scrollable viewport over the
-// screen it was opened from. esc, q or ? close it. Rendering takes tens of
-// milliseconds, so it runs in a Cmd; renderings are kept per width and style.
+// the versions in force in the database, rendered from Markdown with
+// glamour, in a scrollable viewport over the screen it was opened from.
+// esc, q or ? close it. Its load is one store call (the versions in force,
+// one snapshot) in a Cmd; rendering takes tens of milliseconds, so it runs
+// in a Cmd too; renderings are kept per text version, width and style.
 type guideScreen struct {
 	e     *env
 	under ui.Child
 	field string // "" : all the guidelines
-	vp    viewport.Model
-	shown string // key of the rendering in the viewport
+	// md and versions are the loaded text and the versions it is made of
+	// ("" until the load arrives).
+	md, versions string
+	vp           viewport.Model
+	shown        string // key of the rendering in the viewport
 	// ignored names the last key ignored because the guidelines hide the
 	// item ("": none since they opened).
 	ignored string
@@ -34,6 +41,11 @@ type guideRenderedMsg struct {
 	key, text string
 }
 
+// guideLoadedMsg carries the guidelines in force of a field ("": all).
+type guideLoadedMsg struct {
+	field, md, versions string
+}
+
 // guideWidth caps the text width of the guidelines: lines of more than
 // about 100 characters are hard to read.
 func guideWidth(w int) int { return max(10, min(w-2, 100)) }
@@ -42,11 +54,61 @@ func newGuide(e *env, under ui.Child, field string) (*guideScreen, tea.Cmd) {
 	g := &guideScreen{e: e, under: under, field: field}
 	g.vp = viewport.New()
 	g.SetSize(e.w, e.h)
-	return g, g.render()
+	return g, loadGuide(e.store, field)
+}
+
+// loadGuide reads the versions in force (one store call) and builds the
+// Markdown shown: the field's section, or the introduction and every
+// section. The text is the lead's: it is made inert before glamour sees it.
+func loadGuide(s *store.Store, field string) tea.Cmd {
+	return func() tea.Msg {
+		cur, err := s.CurrentGuidelines()
+		if err != nil {
+			return guideLoadedMsg{field: field, md: "The guidelines could not be read: " + err.Error(), versions: "error"}
+		}
+		fields := guidelines.Fields()
+		if field != "" {
+			fields = []string{field}
+		}
+		var parts, changed []string
+		if field == "" {
+			parts = append(parts, strings.TrimRight(guidelines.Intro(), "\n"))
+		}
+		for _, f := range fields {
+			v, ok := cur[f]
+			if !ok {
+				text, _ := guidelines.Embedded(f)
+				v = store.GuidelineVersion{Field: f, Version: 1, Text: text}
+			}
+			parts = append(parts, strings.TrimRight(guidelines.Render(textsafe.Text(v.Text)), "\n"))
+			if field != "" {
+				changed = append(changed, versionLabel(v))
+			} else if v.Version > 1 {
+				changed = append(changed, f+" "+itoa(v.Version))
+			}
+		}
+		versions := strings.Join(changed, ", ")
+		if field == "" {
+			versions = "version 1"
+			if len(changed) > 0 {
+				versions += ", but " + strings.Join(changed, ", ")
+			}
+		}
+		return guideLoadedMsg{field: field, md: strings.Join(parts, "\n\n") + "\n", versions: versions}
+	}
+}
+
+// versionLabel names a field's version in force: "version 2 (lead,
+// 2026-12-01)"; version 1 is the embedded text.
+func versionLabel(v store.GuidelineVersion) string {
+	if v.Version <= 1 || v.Author == "" {
+		return "version " + itoa(v.Version)
+	}
+	return "version " + itoa(v.Version) + " (" + textsafe.Text(v.Author) + ", " + v.CreatedAt[:min(10, len(v.CreatedAt))] + ")"
 }
 
 func (g *guideScreen) key() string {
-	return g.field + "/" + itoa(guideWidth(g.w)) + "/" + g.e.styles.Glamour
+	return g.field + "@" + g.versions + "/" + itoa(guideWidth(g.w)) + "/" + g.e.styles.Glamour
 }
 
 func (g *guideScreen) SetSize(w, h int) {
@@ -69,6 +131,9 @@ func (g *guideScreen) show() {
 // render starts rendering for the current width and style unless it is
 // done or under way (? pressed over and over starts one rendering).
 func (g *guideScreen) render() tea.Cmd {
+	if g.md == "" {
+		return nil // rendered when the load arrives
+	}
 	k := g.key()
 	if _, ok := g.e.guides[k]; ok || g.w <= 0 {
 		g.show()
@@ -78,15 +143,8 @@ func (g *guideScreen) render() tea.Cmd {
 		return nil
 	}
 	g.e.rendering[k] = true
-	field, style, width := g.field, g.e.styles.Glamour, guideWidth(g.w)
+	md, style, width := g.md, g.e.styles.Glamour, guideWidth(g.w)
 	return func() tea.Msg {
-		md := guidelines.All()
-		if field != "" {
-			var err error
-			if md, err = guidelines.Section(field); err != nil {
-				return guideRenderedMsg{key: k, text: err.Error()}
-			}
-		}
 		out, err := renderMarkdown(md, style, width)
 		if err != nil {
 			out = md + "\n\n(" + err.Error() + ")"
@@ -134,9 +192,15 @@ func (g *guideScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmds []tea.Cmd
-		switch msg.(type) {
+		switch m := msg.(type) {
 		case guideRenderedMsg:
 			g.show() // the root model has kept it
+			return g, nil
+		case guideLoadedMsg:
+			if m.field == g.field && g.md == "" {
+				g.md, g.versions = m.md, m.versions
+				return g, g.render()
+			}
 			return g, nil
 		case tea.WindowSizeMsg, tea.BackgroundColorMsg:
 			cmds = append(cmds, g.render())
@@ -173,7 +237,10 @@ func (g *guideScreen) View() string {
 	if name == "" {
 		name = "all fields"
 	}
-	title := "Guidelines · " + name + " · version " + guidelines.Version
+	title := "Guidelines · " + name
+	if g.versions != "" {
+		title += " · " + g.versions
+	}
 	body := g.vp.View()
 	if g.shown == "" {
 		body = st.Dim.Render(ui.Truncate("Rendering the guidelines…", g.w))

@@ -35,6 +35,7 @@ schema are left out and counted.`,
 		cmd.Flags().StringSliceVar(&o.Annotators, "annotators", nil, "compare these annotators (comma-separated; default: every annotator)")
 		cmd.Flags().StringVar(&o.Field, "field", "", "only this field (default: every field)")
 		cmd.Flags().BoolVar(&o.Disagreements, "disagreements", false, "list the items they disagree on, with each annotator's label")
+		cmd.Flags().BoolVar(&o.ByGuidelinesVersion, "by-guidelines-version", false, "split each field's statistics by the guidelines version its labels were made under")
 		cmd.Flags().BoolVar(&o.CI, "ci", false, "bootstrap 95% intervals for the kappas, alpha and AC1 (1000 seeded replicates)")
 		return cmd
 	})

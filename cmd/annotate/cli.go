@@ -67,7 +67,7 @@ func formatVersion(info *debug.BuildInfo, ok bool) string {
 // take --json (elsewhere it is an unknown flag).
 var jsonCommands = []string{
 	"agreement", "annotator add", "annotator set", "batch create", "batch list", "cost", "export",
-	"gen", "import", "ir", "metrics", "notes", "progress", "rag", "review", "stats",
+	"gen", "guidelines history", "import", "ir", "metrics", "notes", "progress", "rag", "review", "stats",
 }
 
 // addJSONFlags gives --json to the commands of jsonCommands.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"charm.land/glamour/v2"
@@ -10,34 +11,89 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
 
 func init() {
 	register(func(g *globals) *cobra.Command {
-		return &cobra.Command{
-			Use:       "guidelines [FIELD]",
-			Short:     "Print the annotation guidelines (all, or one field)",
-			Example:   "  annotate guidelines\n  annotate guidelines entailment",
+		cmd := &cobra.Command{
+			Use:   "guidelines [FIELD]",
+			Short: "Print the annotation guidelines (all, or one field); edit, import and list their versions",
+			Long: `guidelines prints the guidelines in force in the --db database: each
+field's newest version (version 1 is the text annotate embeds). Without a
+database it prints the embedded text. The lead changes them with
+guidelines edit FIELD or guidelines import FILE.md; every change is a new
+version of its field with its author and time (guidelines history), and
+every label records the version of its field it was made under.`,
+			Example:   "  annotate guidelines\n  annotate guidelines entailment\n  annotate guidelines edit entailment --as lead\n  annotate guidelines history entailment",
 			Args:      cobra.MaximumNArgs(1),
 			ValidArgs: guidelines.Fields(),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if err := guidelinesTaxonomy(g); err != nil {
 					return err
 				}
-				var text string
-				if len(args) == 0 {
-					text = fmt.Sprintf("<!-- guidelines version %s -->\n%s", guidelines.Version, guidelines.All())
-				} else {
+				field := ""
+				if len(args) == 1 {
 					var err error
-					if text, err = guidelines.Section(args[0]); err != nil {
+					if field, err = guidelines.Lookup(args[0]); err != nil {
 						return err
 					}
 				}
-				return printMarkdown(cmd.OutOrStdout(), g, text)
+				cur, err := g.currentGuidelines()
+				if err != nil {
+					return err
+				}
+				return printMarkdown(cmd.OutOrStdout(), g, guidelinesText(cur, field))
 			},
 		}
+		cmd.AddCommand(newGuidelinesEditCmd(g), newGuidelinesImportCmd(g), newGuidelinesHistoryCmd(g))
+		return cmd
 	})
+}
+
+// currentGuidelines reads the versions in force in the --db database, or
+// gives nil when there is none (the embedded text is printed).
+func (g *globals) currentGuidelines() (map[string]store.GuidelineVersion, error) {
+	if _, err := os.Stat(g.db); err != nil {
+		return nil, nil
+	}
+	s, err := store.Open(g.db)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.CurrentGuidelines()
+}
+
+// guidelinesText is the Markdown `annotate guidelines` prints: one field's
+// section, or the introduction and every section, each the version in
+// force (cur; nil: the embedded text). The versions are named in a comment
+// before the first section, where an import of the printed file ignores it.
+func guidelinesText(cur map[string]store.GuidelineVersion, field string) string {
+	fields := guidelines.Fields()
+	if field != "" {
+		fields = []string{field}
+	}
+	var vs, parts []string
+	for _, f := range fields {
+		v, ok := cur[f]
+		if !ok {
+			text, _ := guidelines.Embedded(f)
+			v = store.GuidelineVersion{Field: f, Version: 1, Text: text}
+		}
+		vs = append(vs, fmt.Sprintf("%s %d", f, v.Version))
+		parts = append(parts, strings.TrimRight(guidelines.Render(v.Text), "\n"))
+	}
+	where := "embedded in annotate " + guidelines.Version
+	if cur != nil {
+		where = "in force in the database"
+	}
+	head := fmt.Sprintf("<!-- guidelines version (%s): %s -->\n", where, strings.Join(vs, ", "))
+	if field == "" {
+		head += strings.TrimRight(guidelines.Intro(), "\n") + "\n\n"
+	}
+	return head + strings.Join(parts, "\n\n") + "\n"
 }
 
 // printMarkdown prints Markdown rendered by glamour when the output is a
