@@ -100,8 +100,10 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 	return out, rows.Err()
 }
 
-func (s *Store) hasAssignments(aid int64, kind string) bool {
+func (s *Store) hasAssignments(aid int64, kind string) bool { return hasAssignmentsIn(s.db, aid, kind) }
+
+func hasAssignmentsIn(db querier, aid int64, kind string) bool {
 	var ok bool
-	s.db.QueryRow(`SELECT EXISTS(SELECT 1 FROM assignments a JOIN batches b ON b.id=a.batch_id WHERE a.annotator_id=? AND b.kind=?)`, aid, kind).Scan(&ok)
+	db.QueryRow(`SELECT EXISTS(SELECT 1 FROM assignments a JOIN batches b ON b.id=a.batch_id WHERE a.annotator_id=? AND b.kind=?)`, aid, kind).Scan(&ok)
 	return ok
 }

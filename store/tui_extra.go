@@ -60,8 +60,13 @@ func (s *Store) QueueDone(q QueueQuery) (int, error) {
 // queueCount reads a queue's size (total: items queued minus those gated)
 // or its done count from the kept counts.
 func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
+	return queueCountIn(s.db, q, name, total)
+}
+
+// queueCountIn is queueCount on db: the pool, or a snapshot (the dashboard).
+func queueCountIn(db querier, q QueueQuery, name string, total bool) (int, error) {
 	var aid int64
-	err := s.db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid)
+	err := db.QueryRow("SELECT id FROM annotators WHERE name=?", q.Annotator).Scan(&aid)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return 0, err
 	}
@@ -73,7 +78,7 @@ func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
 			args = append(args, b[0])
 		}
 		var n int
-		err := s.db.QueryRow(query, args...).Scan(&n)
+		err := db.QueryRow(query, args...).Scan(&n)
 		return n, err
 	}
 	// offered counts the items of a kind that waits for its parent's
@@ -123,15 +128,15 @@ func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
 		var bid int64
 		var kind string
 		var assigned bool
-		if err := s.db.QueryRow("SELECT id, kind, EXISTS(SELECT 1 FROM batch_assignees WHERE batch_id=batches.id) FROM batches WHERE name=?", q.Batch).Scan(&bid, &kind, &assigned); err != nil {
+		if err := db.QueryRow("SELECT id, kind, EXISTS(SELECT 1 FROM batch_assignees WHERE batch_id=batches.id) FROM batches WHERE name=?", q.Batch).Scan(&bid, &kind, &assigned); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return 0, notFound("batch", q.Batch)
 			}
 			return 0, err
 		}
 		return batch(bid, kind, !assigned)
-	case s.hasAssignments(aid, q.Kind):
-		ids, err := int64s(s.db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", aid, q.Kind)
+	case hasAssignmentsIn(db, aid, q.Kind):
+		ids, err := int64s(db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", aid, q.Kind)
 		if err != nil {
 			return 0, err
 		}
