@@ -1,6 +1,9 @@
 package report
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/annotate-dev/annotate/store"
@@ -58,7 +61,7 @@ func Dashboard(s *store.Store, now time.Time) (*DashboardReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Progress, r.Days = d.Queues, d.Days
+	r.Progress, r.Days = withoutGold(d.Queues), d.Days
 	r.Cost = dashboardCost(d)
 	return r, nil
 }
@@ -87,6 +90,19 @@ func expertSelection(view *store.Store) Selection {
 		return nil
 	})
 	return sel
+}
+
+// withoutGold leaves out the gold set's annotator when it has finished
+// nothing: its labels are imported qrels, not work in a queue.
+func withoutGold(qs []store.QueueProgress) []store.QueueProgress {
+	var out []store.QueueProgress
+	for _, q := range qs {
+		if q.Annotator == dashboardGold && q.Done == 0 && q.Batch == "" {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
 }
 
 // dashboardCost is the cost report from what is cheap to read: each
@@ -119,3 +135,31 @@ func CoefText(x *float64) string { return coefOf(x) }
 
 // PercentText is a share in percent with one decimal, as the reports print it.
 func PercentText(x *float64) string { return pctOf(x) }
+
+// RunOrder lists the runs in the order `ir` prints them.
+func (r *IRReport) RunOrder() []string { return r.runOrder }
+
+// ClassOrder lists the expert's classes in the order `metrics` prints the
+// confusion (the column "other" follows them).
+func (v *Verification) ClassOrder() []string { return v.classes }
+
+// RoleLead is the role (annotate annotator set NAME --role lead) that opens
+// the dashboard once some annotator has it.
+const RoleLead = "lead"
+
+// CheckDashboardRole says whether name may open the dashboard: anyone while
+// no annotator has the lead's role (a database without roles), else only
+// a lead.
+func CheckDashboardRole(roles []store.AnnotatorRate, name string) error {
+	var leads []string
+	for _, a := range roles {
+		if a.Role == RoleLead {
+			leads = append(leads, a.Name)
+		}
+	}
+	if len(leads) == 0 || slices.Contains(leads, name) {
+		return nil
+	}
+	return fmt.Errorf("the dashboard is the lead's: %s does not have the role %s (leads: %s; annotate annotator set NAME --role lead)",
+		name, RoleLead, strings.Join(leads, ", "))
+}

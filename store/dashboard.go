@@ -114,7 +114,8 @@ func (d *Dashboard) read(q querier, now time.Time, days int) error {
 
 // readQueues measures every human annotator's queues: the batches assigned
 // to them (or open batches they have finished something in), then every
-// kind the database holds items of.
+// kind the database holds items of. An annotator with no label, no item
+// finished and no batch (a name created and never used) is left out.
 func (d *Dashboard) readQueues(q querier) error {
 	type batch struct {
 		name, kind string
@@ -161,6 +162,18 @@ func (d *Dashboard) readQueues(q querier) error {
 	if err != nil {
 		return err
 	}
+	labelled := map[int64]bool{}
+	// Whose labels stand, as the reports say (labels that count, labels not
+	// asked, claims added).
+	err = eachRow(q, "SELECT DISTINCT rater FROM kept_counts WHERE name IN (?,?,?) AND n > 0", []any{tally.Label, tally.NotAsked, tally.Added}, func(sc func(...any) error) error {
+		var id int64
+		err := sc(&id)
+		labelled[id] = true
+		return err
+	})
+	if err != nil {
+		return err
+	}
 	measure := func(qq QueueQuery) (QueueProgress, error) {
 		p := QueueProgress{Annotator: qq.Annotator, Batch: qq.Batch, Kind: qq.Kind}
 		var err error
@@ -174,6 +187,7 @@ func (d *Dashboard) readQueues(q querier) error {
 		if !a.Human {
 			continue
 		}
+		mine := len(d.Queues)
 		for _, b := range batches {
 			assigned := len(b.assignees) > 0
 			if assigned && !b.assignees[a.ID] {
@@ -199,8 +213,22 @@ func (d *Dashboard) readQueues(q querier) error {
 			}
 			d.Queues = append(d.Queues, p)
 		}
+		if !labelled[a.ID] && !working(d.Queues[mine:]) {
+			d.Queues = d.Queues[:mine] // a name with nothing to show
+		}
 	}
 	return nil
+}
+
+// working reports whether an annotator's queues show work: an item
+// finished, or a batch assigned.
+func working(qs []QueueProgress) bool {
+	for _, q := range qs {
+		if q.Done > 0 || q.Batch != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // readDays reads the per-day counts of the last days, every day present
@@ -237,4 +265,17 @@ func (d *Dashboard) readDays(q querier, name map[int64]string, now time.Time, da
 			d.Days[i].ActiveMs[who] += ms
 			return nil
 		})
+}
+
+// Roles lists every annotator with their role ("" : none), in creation
+// order: who may open the dashboard.
+func (s *Store) Roles() ([]AnnotatorRate, error) {
+	var out []AnnotatorRate
+	err := eachRow(s.db, "SELECT name, role FROM annotators ORDER BY id", nil, func(sc func(...any) error) error {
+		var a AnnotatorRate
+		err := sc(&a.Name, &a.Role)
+		out = append(out, a)
+		return err
+	})
+	return out, err
 }

@@ -18,8 +18,12 @@ func TestDashboardReadsOneSnapshot(t *testing.T) {
 	label(t, s, "jo", "q1", "question_validity", "valid")
 	label(t, s, "jo", "q1", "answer_correctness", "correct")
 	label(t, s, "jo", "q2", "question_validity", "invalid")
-	label(t, s, "kim", "q1", "question_validity", "valid")
-	if _, err := s.Undo("kim"); err != nil {
+	if _, err := s.CreateBatch(BatchSpec{Name: "b1", Kind: "qa", Size: 2, Assign: []string{"kim"}}); err != nil {
+		t.Fatal(err)
+	}
+	label(t, s, "kim", "q2", "question_validity", "invalid")
+	label(t, s, "lee", "q1", "question_validity", "valid")
+	if _, err := s.Undo("lee"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -68,20 +72,27 @@ func TestDashboardReadsOneSnapshot(t *testing.T) {
 	if len(got) != len(want) || len(want) == 0 {
 		t.Fatalf("kim's queues: %+v, want %+v", got, want)
 	}
+	if got[0].Batch != "b1" {
+		t.Errorf("kim's first queue %+v, want the batch b1", got[0])
+	}
 	for i := range want {
 		if got[i].Kind != want[i].Kind || got[i].Batch != want[i].Batch || got[i].Done != want[i].Done || got[i].Total != want[i].Total {
 			t.Errorf("kim queue %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	// jo, by hand: 3 pairs and 6 claims; q2 judged invalid gates its claims.
+	// jo, by hand: 3 pairs. lee has no label left, no batch: left out.
 	for _, q := range d.Queues {
 		if q.Annotator == "jo" && q.Kind == "qa" && q.Total != 3 {
 			t.Errorf("jo's qa queue holds %d items, want 3", q.Total)
 		}
+		if q.Annotator == "lee" {
+			t.Errorf("lee, who undid their only label, has a queue: %+v", q)
+		}
 	}
 
 	// Days: 7 of them, today last; today jo made 3 decisions of 1 s each
-	// (the fourth came after the snapshot), kim 1 (the undo is no decision).
+	// (the fourth came after the snapshot), kim 1, lee 1 (the undo is no
+	// decision).
 	if len(d.Days) != 7 {
 		t.Fatalf("%d days, want 7", len(d.Days))
 	}
@@ -89,8 +100,8 @@ func TestDashboardReadsOneSnapshot(t *testing.T) {
 	if today.Day != now.UTC().Format(time.DateOnly) {
 		t.Errorf("last day %s, want today", today.Day)
 	}
-	if today.Labels["jo"] != 3 || today.ActiveMs["jo"] != 3000 || today.Labels["kim"] != 1 {
-		t.Errorf("today: labels %v, active %v; want jo 3 (3000 ms), kim 1", today.Labels, today.ActiveMs)
+	if today.Labels["jo"] != 3 || today.ActiveMs["jo"] != 3000 || today.Labels["kim"] != 1 || today.Labels["lee"] != 1 {
+		t.Errorf("today: labels %v, active %v; want jo 3 (3000 ms), kim 1, lee 1", today.Labels, today.ActiveMs)
 	}
 	for _, day := range d.Days[:6] {
 		if len(day.Labels) != 0 {

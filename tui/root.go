@@ -59,6 +59,9 @@ type Options struct {
 	// NewAnnotator: the annotator did not exist before this screen (its
 	// session creates it); home says so, so that a typo shows.
 	NewAnnotator bool
+	// Dashboard opens the lead's dashboard (read-only: no session is
+	// recorded); Annotator is the lead.
+	Dashboard bool
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -109,6 +112,7 @@ type env struct {
 	// hiddenKeys counts the keys ignored while the terminal was too small
 	// to show the item (Model.hiddenKey).
 	hiddenKeys int
+	readOnly   bool // the dashboard: no session, no writes
 }
 
 // tooSmall reports whether the terminal is known and too small to show a
@@ -163,6 +167,10 @@ func New(opt Options) *Model {
 	e.setStyles()
 	m := &Model{e: e}
 	switch {
+	case opt.Dashboard:
+		e.readOnly = true
+		d := newDashboard(e)
+		m.cur, m.start = d, d.refresh()
 	case opt.Kind != "":
 		m.cur, m.start = e.startWork(opt.Kind, opt.Batch)
 	case opt.Batch != "":
@@ -179,7 +187,7 @@ func New(opt Options) *Model {
 // loads the first screen's data.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.start}
-	if m.e.session == 0 {
+	if m.e.session == 0 && !m.e.readOnly {
 		cmds = append(cmds, startSessionCmd(m.e.store, m.e.annotator, m.e.client))
 	}
 	if !m.e.noTicks {
@@ -244,6 +252,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case guideRenderedMsg: // kept whichever screen is up, so that it is rendered once
 		e.guides[msg.key] = msg.text
 		delete(e.rendering, msg.key)
+	case dashboardDetailMsg:
+		if d, ok := m.cur.(*dashboardScreen); ok {
+			m.cur = newDashDetail(e, d, msg)
+		}
+		return m, nil
 	case gotoLoadedMsg:
 		e.going = false
 	case itemLoadedMsg:

@@ -36,6 +36,8 @@ type KeyMap struct {
 	AcceptSingle key.Binding
 	Expert       key.Binding // review: cycle whose labels the system view compares
 	Mode         key.Binding // review: adjudication or the system view
+	FocusBack    key.Binding // shift+tab: the previous panel (dashboard)
+	Refresh      key.Binding // r: read again now (dashboard)
 }
 
 // DefaultKeyMap returns the default keys. ctrl+j is enter too: a key typed
@@ -72,6 +74,8 @@ func DefaultKeyMap() KeyMap {
 		AcceptSingle: b([]string{"S", "shift+s"}, "S", "accept single labels"),
 		Expert:       b([]string{"e"}, "e", "expert"),
 		Mode:         b([]string{"v"}, "v", "system view"),
+		FocusBack:    b([]string{"shift+tab"}, "shift+tab", "previous panel"),
+		Refresh:      b([]string{"r"}, "r", "refresh"),
 	}
 }
 
@@ -92,6 +96,15 @@ func (k KeyMap) ReviewHelp() [][]key.Binding {
 		{k.Prev, k.Next, k.Skip, k.Flag, k.Note},
 		{k.Focus, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{With(k.Accept, "enter", "open"), With(k.Close, "esc", "back"), k.Expert, k.Mode, With(k.Quit, "q", "quit")},
+	}
+}
+
+// DashboardHelp groups the keys of the lead's dashboard and its details.
+func (k KeyMap) DashboardHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{With(k.Focus, "tab", "next panel"), k.FocusBack, With(k.Up, "↑↓←→", "move between panels")},
+		{With(k.Accept, "enter", "open detail"), With(k.Close, "esc", "back"), k.Refresh, With(k.Quit, "q", "quit")},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }
 
