@@ -36,12 +36,24 @@ type DashboardReport struct {
 	IRErr        string
 	Gen          *GenReport
 	GenErr       string
+
+	fingerprint uint64 // of the state the reports were built on
 }
 
-// Dashboard builds one refresh of the dashboard.
-func Dashboard(s *store.Store, now time.Time) (*DashboardReport, error) {
+// Dashboard builds one refresh of the dashboard. prev is the last refresh
+// (nil: none): when nothing the reports read has changed since (the
+// snapshot's fingerprint), its reports are kept rather than computed
+// again, so that a poll of an idle campaign costs the read alone. A report
+// is never changed once built, so prev may be shared.
+func Dashboard(s *store.Store, now time.Time, prev *DashboardReport) (*DashboardReport, error) {
 	r := &DashboardReport{Taken: now}
-	d, err := s.Dashboard(now, DashboardDays, func(view *store.Store) error {
+	d, err := s.Dashboard(now, DashboardDays, func(d *store.Dashboard, view *store.Store) error {
+		r.fingerprint = d.Fingerprint
+		if prev != nil && prev.fingerprint == d.Fingerprint {
+			r.Agreement, r.AgreementErr, r.Metrics, r.MetricsErr = prev.Agreement, prev.AgreementErr, prev.Metrics, prev.MetricsErr
+			r.IR, r.IRErr, r.Gen, r.GenErr = prev.IR, prev.IRErr, prev.Gen, prev.GenErr
+			return nil
+		}
 		var err error
 		if r.Agreement, err = Agreement(view, AgreementOptions{}); err != nil {
 			r.Agreement, r.AgreementErr = nil, err.Error()

@@ -41,7 +41,7 @@ func dashboardStore(t *testing.T, adjudicate bool) *store.Store {
 // (the commands' reports are the reference): same JSON.
 func TestDashboardIsTheCommandsReports(t *testing.T) {
 	s := dashboardStore(t, false)
-	r, err := Dashboard(s, time.Now())
+	r, err := Dashboard(s, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestDashboardIsTheCommandsReports(t *testing.T) {
 // With adjudicated labels the systems are scored against them.
 func TestDashboardScoresTheAdjudication(t *testing.T) {
 	s := dashboardStore(t, true)
-	r, err := Dashboard(s, time.Now())
+	r, err := Dashboard(s, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,5 +133,37 @@ func TestCheckDashboardRole(t *testing.T) {
 	err := CheckDashboardRole(roles, "jo")
 	if err == nil || !strings.Contains(err.Error(), "jo does not have the role lead (leads: ana") {
 		t.Errorf("a student: %v", err)
+	}
+}
+
+// A refresh with nothing changed keeps the last refresh's reports; a label
+// makes it compute them again.
+func TestDashboardKeepsReportsWhileNothingChanges(t *testing.T) {
+	s := dashboardStore(t, false)
+	first, err := Dashboard(s, time.Now(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Dashboard(s, time.Now(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Agreement != first.Agreement || again.Metrics != first.Metrics {
+		t.Errorf("nothing changed, yet the reports were built again")
+	}
+	ref, err := s.Resolve("c2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RecordLabel(store.Label{Annotator: "sam", ItemID: ref.ItemID, Field: "entailment", Value: "neutral"}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := Dashboard(s, time.Now(), again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sam now agrees with jo on c2: 4 of 4 entailment labels agree.
+	if after.Agreement == again.Agreement || PercentText(after.Agreement.Fields["entailment"].PercentAgreement) != "100.0" {
+		t.Errorf("after sam's label, entailment agreement %s, want 100.0 from a new report", PercentText(after.Agreement.Fields["entailment"].PercentAgreement))
 	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql"
+	"hash/fnv"
 	"strconv"
 	"time"
 
@@ -23,6 +24,11 @@ type Dashboard struct {
 	Days       []LabelDay           // the last days, oldest first, every day present
 	Sessions   []SessionSpan        // for the session hours (cost)
 	Done       map[[2]string]int    // (annotator, kind) -> items finished
+	// Fingerprint changes whenever what the reports read may have: the
+	// kept counts, the annotators, the batches' assignees, the label log,
+	// the items and the runs. Equal fingerprints: the reports of the last
+	// refresh still hold (report.Dashboard reuses them).
+	Fingerprint uint64
 }
 
 // DashboardAnnotator is an annotator with their rate and role.
@@ -49,11 +55,11 @@ type LabelDay struct {
 }
 
 // Dashboard reads the dashboard's rows of the last days (up to and including
-// now's day) and then runs fn, if given, on a view of the store whose Read
-// sees the same snapshot: the reports fn builds (agreement, metrics…) add up
+// now's day) and then runs fn, if given, with them and a view of the store
+// whose Read sees the same snapshot: the reports fn builds (agreement, metrics…) add up
 // with the progress read here. The view is for reports that read through
 // Read only; it is valid until fn returns.
-func (s *Store) Dashboard(now time.Time, days int, fn func(view *Store) error) (*Dashboard, error) {
+func (s *Store) Dashboard(now time.Time, days int, fn func(d *Dashboard, view *Store) error) (*Dashboard, error) {
 	c, err := s.openReadConn()
 	if err != nil {
 		return nil, err
@@ -64,7 +70,7 @@ func (s *Store) Dashboard(now time.Time, days int, fn func(view *Store) error) (
 		return nil, err
 	}
 	if fn != nil {
-		if err := fn(&Store{db: s.db, Path: s.Path, snap: c}); err != nil {
+		if err := fn(d, &Store{db: s.db, Path: s.Path, snap: c}); err != nil {
 			return nil, err
 		}
 	}
@@ -108,8 +114,53 @@ func (d *Dashboard) read(q querier, now time.Time, days int) error {
 	if err := d.readDays(q, name, now, days); err != nil {
 		return err
 	}
-	d.Sessions, err = sessionSpansIn(q, "")
+	if d.Sessions, err = sessionSpansIn(q, ""); err != nil {
+		return err
+	}
+	d.Fingerprint, err = fingerprint(q)
 	return err
+}
+
+// fingerprint hashes what the reports read, cheaply: the kept counts are a
+// few hundred rows whatever the size of the database, and the largest ids
+// of the log, the items and the runs are one index lookup each (an undo or
+// a changed label is a new event; an import, new items or runs).
+func fingerprint(q querier) (uint64, error) {
+	h := fnv.New64a()
+	for _, query := range []string{
+		"SELECT name, rater, source_id, a, b, n FROM kept_counts",
+		"SELECT id, name, human, role FROM annotators",
+		"SELECT batch_id, annotator_id FROM batch_assignees",
+		"SELECT (SELECT MAX(id) FROM label_events), (SELECT MAX(id) FROM items), (SELECT MAX(id) FROM runs), (SELECT COUNT(*) FROM runs)",
+	} {
+		rows, err := q.Query(query)
+		if err != nil {
+			return 0, err
+		}
+		cols, _ := rows.Columns()
+		vals := make([]sql.RawBytes, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return 0, err
+			}
+			for _, v := range vals {
+				h.Write(v)
+				h.Write([]byte{0})
+			}
+			h.Write([]byte{1})
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return 0, err
+		}
+		h.Write([]byte{2})
+	}
+	return h.Sum64(), nil
 }
 
 // readQueues measures every human annotator's queues: the batches assigned

@@ -41,7 +41,7 @@ func TestDashboardReadsOneSnapshot(t *testing.T) {
 	var before, inView int
 	s.Read(func(rx *ReadTx) error { before = labelsNow(rx); return nil })
 	now := time.Now()
-	d, err := s.Dashboard(now, 7, func(view *Store) error {
+	d, err := s.Dashboard(now, 7, func(_ *Dashboard, view *Store) error {
 		label(t, s, "jo", "q3", "question_validity", "valid") // written after the snapshot began
 		return view.Read(func(rx *ReadTx) error { inView = labelsNow(rx); return nil })
 	})
@@ -107,6 +107,36 @@ func TestDashboardReadsOneSnapshot(t *testing.T) {
 		if len(day.Labels) != 0 {
 			t.Errorf("%s: %v, want no decision", day.Day, day.Labels)
 		}
+	}
+}
+
+// The fingerprint stays while nothing changes and moves with a label and
+// with its undo (which brings the kept counts back: the log moved on).
+func TestDashboardFingerprint(t *testing.T) {
+	s := openTemp(t)
+	seed(t, s, 2, 1)
+	print := func() uint64 {
+		t.Helper()
+		d, err := s.Dashboard(time.Now(), 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Fingerprint
+	}
+	a, b := print(), print()
+	if a != b {
+		t.Fatalf("no change, yet %x then %x", a, b)
+	}
+	label(t, s, "jo", "q1", "question_validity", "valid")
+	c := print()
+	if c == b {
+		t.Errorf("a label did not move the fingerprint")
+	}
+	if _, err := s.Undo("jo"); err != nil {
+		t.Fatal(err)
+	}
+	if d := print(); d == c || d == b {
+		t.Errorf("the undo: %x (before the label %x, after %x)", d, b, c)
 	}
 }
 

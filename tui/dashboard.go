@@ -40,9 +40,10 @@ type dashboardDetailMsg struct {
 }
 
 // loadDashboard is one refresh: one store read (a snapshot).
-func loadDashboard(s *store.Store, now time.Time, seq int) tea.Cmd {
+// prev, the report on show, lets an unchanged state keep its reports.
+func loadDashboard(s *store.Store, now time.Time, seq int, prev *report.DashboardReport) tea.Cmd {
 	return func() tea.Msg {
-		rep, err := report.Dashboard(s, now)
+		rep, err := report.Dashboard(s, now, prev)
 		return dashboardMsg{seq: seq, rep: rep, err: err}
 	}
 }
@@ -67,7 +68,7 @@ func (d *dashboardScreen) refresh() tea.Cmd {
 	}
 	d.loading = true
 	d.seq = d.e.nextSeq()
-	return loadDashboard(d.e.store, d.e.now(), d.seq)
+	return loadDashboard(d.e.store, d.e.now(), d.seq, d.rep)
 }
 
 func (d *dashboardScreen) SetSize(w, h int) { d.w, d.h = w, h }
