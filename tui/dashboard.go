@@ -39,6 +39,40 @@ type dashboardDetailMsg struct {
 	rep   *report.DashboardReport
 }
 
+// dashboardReviewMsg asks the root to open review on a panel's
+// disagreements.
+type dashboardReviewMsg struct{ req ReviewRequest }
+
+// ReviewRequest is the review a dashboard panel opens: the adjudication of
+// one field's disagreements, or (System) the system view of the expert's
+// labels (Expert; Adjudicated) against the system's.
+type ReviewRequest struct {
+	Field       string
+	System      string
+	Expert      string
+	Adjudicated bool
+}
+
+// reviewOf is the review a panel opens on enter: the annotator ×
+// annotator heatmap its field's disagreements, the expert × system heatmap
+// the system view; nil for the other panels (they open their detail).
+func reviewOf(p dashPanel, r *report.DashboardReport) *ReviewRequest {
+	switch p {
+	case panelPairs:
+		if r.Agreement == nil {
+			return nil
+		}
+		if field, pair := busiestPair(r.Agreement); pair != nil && disagrees(pair) {
+			return &ReviewRequest{Field: field}
+		}
+	case panelSystem:
+		if v := systemVerification(r); v != nil && v.N > 0 {
+			return &ReviewRequest{System: r.Metrics.System, Expert: r.Metrics.Annotator, Adjudicated: r.Metrics.Adjudicated}
+		}
+	}
+	return nil
+}
+
 // loadDashboard is one refresh: one store read (a snapshot).
 // prev, the report on show, lets an unchanged state keep its reports.
 func loadDashboard(s *store.Store, now time.Time, seq int, prev *report.DashboardReport) tea.Cmd {
@@ -126,6 +160,9 @@ func (d *dashboardScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		if d.rep == nil {
 			return d, nil
 		}
+		if req := reviewOf(d.focus, d.rep); req != nil {
+			return d, func() tea.Msg { return dashboardReviewMsg{*req} }
+		}
 		m := dashboardDetailMsg{panel: d.focus, rep: d.rep}
 		return d, func() tea.Msg { return m }
 	}
@@ -163,12 +200,14 @@ func (d *dashboardScreen) View() string {
 }
 
 // statusLine says when the last read failed (the panels keep the one
-// before) and when a read is on its way.
+// before), what the last key did, and when a read is on its way.
 func (d *dashboardScreen) statusLine(w int) string {
 	st := d.e.styles
 	switch {
 	case d.err != "" && d.rep != nil:
 		return st.Error.Render(ui.Truncate("✗ "+ui.SanitizeLine(d.err), w))
+	case d.e.status != "":
+		return st.Status.Render(ui.Truncate(d.e.status, w))
 	case d.loading && d.rep != nil:
 		return st.Dim.Render(ui.Truncate("refreshing…", w))
 	}

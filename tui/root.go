@@ -62,6 +62,10 @@ type Options struct {
 	// Dashboard opens the lead's dashboard (read-only: no session is
 	// recorded); Annotator is the lead.
 	Dashboard bool
+	// ReviewOnQuit: the dashboard opens review by ending, its request in
+	// Model.Review, for the caller to run review and the dashboard again.
+	// Without it, the status line says which command opens it.
+	ReviewOnQuit bool
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -113,6 +117,7 @@ type env struct {
 	// to show the item (Model.hiddenKey).
 	hiddenKeys int
 	readOnly   bool // the dashboard: no session, no writes
+	reviewExit bool // Options.ReviewOnQuit
 }
 
 // tooSmall reports whether the terminal is known and too small to show a
@@ -139,6 +144,7 @@ type Model struct {
 	start tea.Cmd // what Init starts besides the session
 	// Ended is set once the program asked to quit.
 	quitting bool
+	review   *ReviewRequest // the review the dashboard asked for (ReviewOnQuit)
 }
 
 // New returns the root model.
@@ -168,7 +174,7 @@ func New(opt Options) *Model {
 	m := &Model{e: e}
 	switch {
 	case opt.Dashboard:
-		e.readOnly = true
+		e.readOnly, e.reviewExit = true, opt.ReviewOnQuit
 		d := newDashboard(e)
 		m.cur, m.start = d, d.refresh()
 	case opt.Kind != "":
@@ -252,6 +258,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case guideRenderedMsg: // kept whichever screen is up, so that it is rendered once
 		e.guides[msg.key] = msg.text
 		delete(e.rendering, msg.key)
+	case dashboardReviewMsg:
+		return m, m.openReview(msg.req)
 	case dashboardDetailMsg:
 		if d, ok := m.cur.(*dashboardScreen); ok {
 			m.cur = newDashDetail(e, d, msg)

@@ -55,8 +55,32 @@ opens it with: ssh -t HOST dashboard.`,
 				g.useColorMode()
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 				defer stop()
-				return tui.RunDashboard(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal()})
+				// A heatmap's enter opens review on its disagreements; the
+				// dashboard comes back when review is quit.
+				for {
+					req, err := tui.RunDashboard(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal(), ReviewOnQuit: true})
+					if err != nil || req == nil || ctx.Err() != nil {
+						return err
+					}
+					if err := reviewFromDashboard(cmd, g, s, *req); err != nil {
+						return err
+					}
+				}
 			}),
 		}
 	})
+}
+
+// reviewFromDashboard opens the review a dashboard panel asked for, as
+// `annotate review --field F` or `annotate review --system S --annotator
+// E` (or --adjudicated) would.
+func reviewFromDashboard(cmd *cobra.Command, g *globals, s *store.Store, req tui.ReviewRequest) error {
+	if _, err := g.lead(s, "review, opened from the dashboard,"); err != nil {
+		return err
+	}
+	o := reviewFlags{field: req.Field, system: req.System, annotator: req.Expert, adjudicated: req.Adjudicated}
+	if req.System == "" {
+		o.system, o.annotator = report.DefaultSystem, ""
+	}
+	return o.run(cmd, g, s)
 }
