@@ -258,7 +258,7 @@ func costLines(st ui.Styles, c *report.CostReport, w int) []string {
 	}
 	out = append(out, ui.TruncateStyled(st.Title.Render(ui.PadRight("total", 12))+" "+ui.PadLeft(itoa(c.Total.Items), 7)+" "+
 		ui.PadLeft(fmt.Sprintf("%.2f", c.Total.SessionHours), 9)+" "+ui.PadLeft(total, 13), w))
-	out = append(out, st.Dim.Render(ui.Truncate("paid by the session hour; per task and active hours: annotate cost", w)))
+	out = append(out, st.Dim.Render(ui.Truncate("paid by the session hour · per task: annotate cost", w)))
 	return out
 }
 
