@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the README's examples in README order on a fresh database and prints
-# each command with its output, as the README's console blocks show them:
+# Runs the examples of the docs pages (docs/commands.md, campaign.md, serve.md,
+# canlegalragbench.md; README.md's tour repeats some) in their order on a
+# fresh database and prints each command with its output, as their console
+# blocks show them:
 # regenerate those blocks from this output (scripts/readme-sync.py does it),
 # never by hand. Not run by CI or go test.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Captures the screens the README shows ("What it looks like"): runs
+# Captures the screens README.md and docs/screens.md show: runs
 # `annotate demo` in tmux at a given terminal size, presses the keys a user
 # would and prints each screen as tmux captures it, under a line
 # "=== screen NAME". scripts/readme-sync.py puts each capture in the README's

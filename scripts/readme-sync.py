@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Puts real output into the README's blocks, or checks that it is there.
+"""Puts real output into the blocks of README.md and the docs pages, or checks that it is there.
 
     scripts/readme-examples.sh > /tmp/examples.txt
     scripts/readme-screens.sh > /tmp/screens.txt
@@ -102,27 +102,31 @@ def console_block(body, runs, used, problems, where):
     return new
 
 
-def main(argv):
-    check = "--check" in argv
-    args = [a for a in argv if a != "--check"]
-    if len(args) != 2:
-        sys.exit(__doc__)
-    runs, shots = parse_examples(args[0]), parse_screens(args[1])
-    readme = open("README.md", encoding="utf-8").read().split("\n")
-    out, problems, used, shown_screens = [], [], {}, set()
-    i, screen = 0, None
-    while i < len(readme):
-        line = readme[i]
+# The pages with real examples. README.md is a tour: its blocks are matched
+# on their own (its n-th `$ CMD` is the n-th run of CMD). The docs pages are
+# one sequence, in this order: the n-th time they show a command, across the
+# pages, is the n-th time the script ran it.
+TOUR = "README.md"
+PAGES = ["docs/screens.md", "docs/commands.md", "docs/campaign.md", "docs/serve.md",
+         "docs/canlegalragbench.md"]
+
+
+def sync_page(path, runs, shots, used, problems, shown_screens):
+    """The page with its blocks rewritten from the runs and captures."""
+    text = open(path, encoding="utf-8").read().split("\n")
+    out, i, screen = [], 0, None
+    while i < len(text):
+        line = text[i]
         m = re.fullmatch(r"<!-- screen: (\S+) -->", line.strip())
         if m:
             screen = m.group(1)
         if line.startswith("```") and line.strip() != "```":
             lang = line[3:].strip()
             j = i + 1
-            while j < len(readme) and readme[j] != "```":
+            while j < len(text) and text[j] != "```":
                 j += 1
-            body = readme[i + 1:j]
-            where = f"README.md:{i + 1}"
+            body = text[i + 1:j]
+            where = f"{path}:{i + 1}"
             if lang == "console":
                 body = console_block(body, runs, used, problems, where)
             elif lang == "text" and screen is not None:
@@ -142,18 +146,35 @@ def main(argv):
             screen = None if not line.startswith("<") else screen
         out.append(line)
         i += 1
-    unshown = [c for c, _ in runs if used.get(c, 0) == 0]
+    return out
+
+
+def main(argv):
+    check = "--check" in argv
+    args = [a for a in argv if a != "--check"]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    runs, shots = parse_examples(args[0]), parse_screens(args[1])
+    problems, shown_screens, shown = [], set(), set()
+    pages = {}
+    tour_used, docs_used = {}, {}
+    pages[TOUR] = sync_page(TOUR, runs, shots, tour_used, problems, shown_screens)
+    for path in PAGES:
+        pages[path] = sync_page(path, runs, shots, docs_used, problems, shown_screens)
+    # Every run should be shown once in the docs pages (the tour only repeats).
+    unshown = [c for c, _ in runs if docs_used.get(c, 0) == 0]
     for c in dict.fromkeys(unshown):
-        print(f"warning: no README block shows `{c}`", file=sys.stderr)
+        print(f"warning: no docs page block shows `{c}`", file=sys.stderr)
     for s in shots:
         if s not in shown_screens:
-            print(f"warning: no README block shows screen {s}", file=sys.stderr)
+            print(f"warning: no block shows screen {s}", file=sys.stderr)
     for p in problems:
         print(p, file=sys.stderr)
     if check:
         sys.exit(1 if problems else 0)
-    open("README.md", "w", encoding="utf-8").write("\n".join(out))
-    print(f"README.md: {len(problems)} block(s) rewritten or flagged", file=sys.stderr)
+    for path, lines in pages.items():
+        open(path, "w", encoding="utf-8").write("\n".join(lines))
+    print(f"{len(pages)} pages: {len(problems)} block(s) rewritten or flagged", file=sys.stderr)
 
 
 if __name__ == "__main__":

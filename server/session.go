@@ -270,8 +270,12 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	}}
 	opts := append(bm.MakeOptions(sess), tea.WithInput(idleInput{ctx}), tea.WithOutput(out),
 		tea.WithoutSignalHandler(), tea.WithContext(ctx))
-	m := tui.New(tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
-		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID, Dashboard: dashboard})
+	opt := tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
+		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID}
+	if dashboard {
+		opt.Start = tui.Dashboard(false) // review is not served: its command is named instead
+	}
+	m := tui.New(opt)
 	gate := newCommandGate(maxPendingCommands, pendingPatience)
 	p := tea.NewProgram(boundedModel{m, ctx, gate}, opts...)
 	pty, _, _ := sess.Pty()

@@ -227,20 +227,21 @@ func (s *answerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 
 func (s *answerScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	e := s.e
-	switch msg.String() {
-	case "ctrl+s":
+	k := e.keys
+	switch {
+	case keyIs(msg, k.Submit):
 		return s, s.submit()
-	case "tab":
+	case keyIs(msg, k.NextFocus):
 		s.setFocus((s.focus + 1) % focusCount)
 		return s, nil
-	case "shift+tab":
+	case keyIs(msg, k.PrevFocus):
 		s.setFocus((s.focus + focusCount - 1) % focusCount)
 		return s, nil
-	case "esc", "ctrl+c":
+	case keyIs(msg, k.Leave):
 		return s.leaveFor(leaveHome)
-	case "ctrl+n":
+	case keyIs(msg, k.Later):
 		return s.leaveFor(leaveNext)
-	case "f1":
+	case keyIs(msg, k.Guide):
 		field := schema.GoldAnswer
 		if s.focus == focusCitations {
 			field = schema.Citations
@@ -409,11 +410,10 @@ func (s *answerScreen) draftLine() string {
 }
 
 func (s *answerScreen) bindings() []key.Binding {
-	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
-	out := []key.Binding{b("ctrl+s", "submit"), b("tab", "next: answer, citations, document"), ui.UndoKey,
-		b("esc", "home (draft kept)"), b("ctrl+n", "skip (draft kept)"), b("f1", "guidelines")}
+	k := s.e.keys
+	out := []key.Binding{k.Submit, k.NextFocus, ui.UndoKey, k.Leave, k.Later, k.Guide}
 	if s.answer.CanPaste() {
-		out = append(out, b("ctrl+v", "paste"))
+		out = append(out, k.Paste)
 	}
 	if s.focus == focusDocument {
 		out = append(out, ui.With(s.e.keys.Up, "↑↓ pgup pgdn", "scroll"))

@@ -49,7 +49,7 @@ func (s *itemScreen) checklistKey(c *checklist, msg tea.KeyPressMsg) (ui.Child, 
 	f, _ := schema.Lookup(c.field)
 	n := len(f.Values)
 	switch {
-	case msg.String() == "space":
+	case keyIs(msg, k.Check):
 		c.toggle(f.Values[c.cursor])
 	case !s.pane.Focus && keyIs(msg, k.Up):
 		c.cursor = (c.cursor + n - 1) % n
@@ -194,7 +194,7 @@ func checklistCard(st ui.Styles, c *checklist, w int, compact bool) []string {
 // checklistBindings are the help bar's keys on a checklist step.
 func checklistBindings(k ui.KeyMap, n int) []key.Binding {
 	return []key.Binding{
-		key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "check")),
+		k.Check,
 		ui.With(k.Accept, "enter", "confirm"),
 		ui.With(k.Up, "↑↓", "move"),
 		ui.With(k.Pick, "1-"+strconv.Itoa(min(9, n)), "check"),

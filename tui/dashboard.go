@@ -41,7 +41,10 @@ type dashboardDetailMsg struct {
 
 // dashboardReviewMsg asks the root to open review on a panel's
 // disagreements.
-type dashboardReviewMsg struct{ req ReviewRequest }
+type dashboardReviewMsg struct {
+	req  ReviewRequest
+	exit bool // end the dashboard for its caller to run review
+}
 
 // ReviewRequest is the review a dashboard panel opens: the adjudication of
 // one field's disagreements, or (System) the system view of the expert's
@@ -91,6 +94,8 @@ type dashboardScreen struct {
 	seq     int  // of the read on its way
 	focus   dashPanel
 	cols    int // panel columns of the last layout (the arrows move along it)
+	// reviewOnQuit: a heatmap's review ends the program (Dashboard).
+	reviewOnQuit bool
 }
 
 func newDashboard(e *env) *dashboardScreen { return &dashboardScreen{e: e, w: e.w, h: e.h} }
@@ -142,7 +147,7 @@ func (d *dashboardScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		return d, d.refresh()
 	case ui.Is(msg, k.Focus):
 		d.focus = (d.focus + 1) % n
-	case ui.Is(msg, k.FocusBack):
+	case ui.Is(msg, k.PrevFocus):
 		d.focus = (d.focus + n - 1) % n
 	case ui.Is(msg, k.Next):
 		d.focus = min(n-1, d.focus+1)
@@ -161,7 +166,8 @@ func (d *dashboardScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 			return d, nil
 		}
 		if req := reviewOf(d.focus, d.rep); req != nil {
-			return d, func() tea.Msg { return dashboardReviewMsg{*req} }
+			m := dashboardReviewMsg{*req, d.reviewOnQuit}
+			return d, func() tea.Msg { return m }
 		}
 		m := dashboardDetailMsg{panel: d.focus, rep: d.rep}
 		return d, func() tea.Msg { return m }

@@ -3,47 +3,50 @@ package tui
 import (
 	"context"
 	"errors"
-	"io"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
+// Dashboard starts on the lead's dashboard (`annotate dashboard`). It
+// records no session: it writes nothing. With reviewOnQuit, a heatmap's
+// review ends the program, its request in Model.Review, for the caller to
+// run review and the dashboard again; without (over SSH, where review is
+// not served), the status line names the command.
+func Dashboard(reviewOnQuit bool) Screen { return dashboardStart{reviewOnQuit} }
+
+type dashboardStart struct{ reviewOnQuit bool }
+
+func (s dashboardStart) open(e *env) (ui.Child, tea.Cmd) {
+	d := newDashboard(e)
+	d.reviewOnQuit = s.reviewOnQuit
+	return d, d.refresh()
+}
+
 // RunDashboard runs the lead's dashboard until the lead quits (or ctx
-// ends). It records no session: the dashboard writes nothing. With
-// opt.ReviewOnQuit, a panel's review ends it and is returned.
+// ends) and returns the review it ended for, if any (opt.Start is set to
+// Dashboard(true)).
 func RunDashboard(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) (*ReviewRequest, error) {
 	if opt.Store == nil {
 		return nil, errors.New("tui: no store")
 	}
-	opt.Dashboard = true
+	opt.Start = Dashboard(true)
 	m := New(opt)
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
-	if opt.Terminal != nil {
-		opts = append(opts, tea.WithOutput(opt.Terminal))
-		io.WriteString(opt.Terminal, SaveTitle)
-	}
-	_, err := tea.NewProgram(m, append(opts, progOpts...)...).Run()
-	if opt.Terminal != nil {
-		io.WriteString(opt.Terminal, RestoreTitle)
-	}
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		err = nil // the context ended the program (an SSH disconnect)
-	}
+	err := run(ctx, m, opt, progOpts)
 	return m.review, err
 }
 
-// Review is the review the dashboard ended for (Options.ReviewOnQuit), nil
-// if it did not.
+// Review is the review the dashboard ended for, nil if it did not.
 func (m *Model) Review() *ReviewRequest { return m.review }
 
 // openReview opens the review a dashboard panel asked for: by ending the
-// dashboard when the caller runs review (ReviewOnQuit), else by saying on
-// the status line which command does (over SSH, review is not served).
-// Once review is a screen of the root, this is where it opens.
-func (m *Model) openReview(req ReviewRequest) tea.Cmd {
-	if m.e.reviewExit {
+// dashboard when its caller runs review, else by saying on the status line
+// which command does. (Review is a screen of this root too; opening it
+// here, and coming back to the dashboard when it quits, is the next step.)
+func (m *Model) openReview(msg dashboardReviewMsg) tea.Cmd {
+	req := msg.req
+	if msg.exit {
 		m.review = &req
 		return tea.Quit
 	}

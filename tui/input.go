@@ -64,7 +64,7 @@ func (in *inputScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	}
 	k := in.e.keys
 	switch {
-	case keyIs(km, k.Close) || km.String() == "ctrl+c":
+	case keyIs(km, k.Close, k.Interrupt):
 		in.e.status = "Cancelled."
 		return in.under, nil
 	case keyIs(km, k.Accept):

@@ -46,15 +46,6 @@ func init() {
 	})
 }
 
-// Keys of the relevance screen (not in ui.KeyMap: no other screen has them).
-var (
-	keySearch    = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search"))
-	keyNextMatch = key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev match"))
-	keyPrevMatch = key.NewBinding(key.WithKeys("N", "shift+n"), key.WithHelp("N", "previous match"))
-	keyChunk     = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "retrieved passage"))
-	keyGrade     = key.NewBinding(key.WithKeys("0", "1", "2"), key.WithHelp("0-2", "grade"))
-)
-
 // relevanceView is the relevance screen's state for one item: the document
 // as shown, the search and where the jumps are. Wrapping and styling a long
 // case is done once per width and search; moving between matches only
@@ -309,7 +300,7 @@ func (s *itemScreen) scrollToDocLine(v *relevanceView, line int) {
 func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool) {
 	e, v := s.e, relevanceOf(s.d)
 	switch {
-	case keyIs(msg, keySearch):
+	case keyIs(msg, e.keys.Search):
 		return newInput(e, s, "Search in the document (empty clears)", []string{"search"}, false, "", func(vals []string) tea.Cmd {
 			v.search(vals[0])
 			s.pane.Focus = v.term != ""
@@ -334,19 +325,19 @@ func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool)
 			}
 			return nil
 		}), nil, true
-	case s.pane.Focus && len(v.matches) > 0 && (keyIs(msg, keyNextMatch) || keyIs(msg, keyPrevMatch)):
+	case s.pane.Focus && len(v.matches) > 0 && (keyIs(msg, e.keys.NextMatch) || keyIs(msg, e.keys.PrevMatch)):
 		step := 1
-		if keyIs(msg, keyPrevMatch) {
+		if keyIs(msg, e.keys.PrevMatch) {
 			step = len(v.matches) - 1
 		}
 		v.match = (v.match + step) % len(v.matches)
 		s.scrollToDocLine(v, v.lineOf(v.matches[v.match][0]))
 		e.status = "Match " + itoa(v.match+1) + " of " + itoa(len(v.matches)) + "."
 		return s, nil, true
-	case s.pane.Focus && v.term != "" && keyIs(msg, keyNextMatch, keyPrevMatch):
+	case s.pane.Focus && v.term != "" && keyIs(msg, e.keys.NextMatch, e.keys.PrevMatch):
 		e.status = "No match for “" + ui.SanitizeLine(v.term) + "”: / searches again, esc leaves the document."
 		return s, nil, true
-	case keyIs(msg, keyChunk):
+	case keyIs(msg, e.keys.Chunk):
 		if len(v.chunks) == 0 {
 			e.status = "No passage of this document was named on its own: the whole document was retrieved."
 			return s, nil, true
@@ -360,7 +351,7 @@ func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool)
 	if v.r.Graded && s.at.kind == askField && s.at.field == schema.Relevance && !s.saving {
 		grade := -1
 		switch {
-		case keyIs(msg, keyGrade):
+		case keyIs(msg, e.keys.Grade):
 			grade, _ = strconv.Atoi(msg.String())
 		case keyIs(msg, e.keys.Yes):
 			grade = 1
@@ -403,7 +394,7 @@ func (s *itemScreen) saveGrade(grade int) tea.Cmd {
 // while the pane shows matches, n/N instead of n "not relevant" (and in a
 // graded pool 0-2 instead of y/n).
 func relevanceBindings(s *itemScreen, help []key.Binding) []key.Binding {
-	v := relevanceOf(s.d)
+	e, v := s.e, relevanceOf(s.d)
 	searching := s.pane.Focus && len(v.matches) > 0
 	graded := v.r.Graded && s.at.kind == askField && s.at.field == schema.Relevance
 	var out []key.Binding
@@ -414,14 +405,14 @@ func relevanceBindings(s *itemScreen, help []key.Binding) []key.Binding {
 		out = append(out, b)
 	}
 	if graded {
-		out = append(out, keyGrade)
+		out = append(out, e.keys.Grade)
 	}
-	out = append(out, keySearch)
+	out = append(out, e.keys.Search)
 	if searching {
-		out = append(out, keyNextMatch)
+		out = append(out, e.keys.NextMatch)
 	}
 	if len(v.chunks) > 0 {
-		out = append(out, keyChunk)
+		out = append(out, e.keys.Chunk)
 	}
 	return out
 }

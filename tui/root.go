@@ -1,6 +1,9 @@
-// Package tui is the annotation TUI of annotate (docs/keys.md): a home
-// screen with the annotator's queues and batches, a QA screen, a claim screen with the missed-claims step, the guidelines one key away,
-// notes, flags, skip, go-to and undo.
+// Package tui is the one program of annotate's screens (docs/keys.md): the
+// annotation screens (a home screen with the annotator's queues and
+// batches, a QA screen, a claim screen with the missed-claims step, the
+// guidelines one key away, notes, flags, skip, go-to and undo) and, as
+// start screens (Options.Start, start.go), the lead's review and the review
+// of gold answers of package tui/adjudicate.
 //
 // One root Model holds the current screen, a ui.Child. Screens, overlays and
 // inputs are Children: Update returns the ui.Child to show next (itself, another
@@ -59,13 +62,10 @@ type Options struct {
 	// NewAnnotator: the annotator did not exist before this screen (its
 	// session creates it); home says so, so that a typo shows.
 	NewAnnotator bool
-	// Dashboard opens the lead's dashboard (read-only: no session is
-	// recorded); Annotator is the lead.
-	Dashboard bool
-	// ReviewOnQuit: the dashboard opens review by ending, its request in
-	// Model.Review, for the caller to run review and the dashboard again.
-	// Without it, the status line says which command opens it.
-	ReviewOnQuit bool
+	// Start is the screen to start on instead of home or a queue (Review,
+	// AnswerReview); Annotator is then the lead. Such a screen owns its
+	// session, if it has one.
+	Start Screen
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -116,8 +116,6 @@ type env struct {
 	// hiddenKeys counts the keys ignored while the terminal was too small
 	// to show the item (Model.hiddenKey).
 	hiddenKeys int
-	readOnly   bool // the dashboard: no session, no writes
-	reviewExit bool // Options.ReviewOnQuit
 }
 
 // tooSmall reports whether the terminal is known and too small to show a
@@ -137,14 +135,19 @@ func (e *env) setStyles() {
 	e.help.Styles = e.styles.Help
 }
 
-// Model is the root model of the TUI.
+// Model is the root model of the TUI, the one of every screen: annotation,
+// review and answer review alike.
 type Model struct {
 	e     *env
 	cur   ui.Child
 	start tea.Cmd // what Init starts besides the session
+	// startScreen is Options.Start (nil: annotation); its child is kept to
+	// end its session.
+	startScreen Screen
+	started     ui.Child
 	// Ended is set once the program asked to quit.
 	quitting bool
-	review   *ReviewRequest // the review the dashboard asked for (ReviewOnQuit)
+	review   *ReviewRequest // the review the dashboard ended for (Dashboard(true))
 }
 
 // New returns the root model.
@@ -171,12 +174,11 @@ func New(opt Options) *Model {
 		e.status = "new annotator " + ui.SanitizeLine(opt.Annotator)
 	}
 	e.setStyles()
-	m := &Model{e: e}
+	m := &Model{e: e, startScreen: opt.Start}
 	switch {
-	case opt.Dashboard:
-		e.readOnly, e.reviewExit = true, opt.ReviewOnQuit
-		d := newDashboard(e)
-		m.cur, m.start = d, d.refresh()
+	case opt.Start != nil:
+		m.cur, m.start = opt.Start.open(e)
+		m.started = m.cur
 	case opt.Kind != "":
 		m.cur, m.start = e.startWork(opt.Kind, opt.Batch)
 	case opt.Batch != "":
@@ -193,7 +195,10 @@ func New(opt Options) *Model {
 // loads the first screen's data.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.start}
-	if m.e.session == 0 && !m.e.readOnly {
+	if m.startScreen != nil { // it starts its own session; no break reminder
+		return tea.Batch(cmds...)
+	}
+	if m.e.session == 0 {
 		cmds = append(cmds, startSessionCmd(m.e.store, m.e.annotator, m.e.client))
 	}
 	if !m.e.noTicks {
@@ -204,6 +209,15 @@ func (m *Model) Init() tea.Cmd {
 
 // SessionID is the id of the session the TUI recorded (0 before it started).
 func (m *Model) SessionID() int64 { return m.e.session }
+
+// EndSession ends the session of the start screen (Options.Start), if it
+// owns one; Run calls it when the program ends.
+func (m *Model) EndSession() error {
+	if s, ok := m.started.(sessionEnder); ok {
+		return s.EndSession()
+	}
+	return nil
+}
 
 // Update handles a message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -217,6 +231,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			n := e.hiddenKeys
 			e.hiddenKeys = 0
 			e.status = ui.Plural(n, "key") + " typed while the terminal was too small " + isAre(n) + " ignored: the screen was hidden."
+			cmds = append(cmds, notice(e.status)) // for a screen with a status line of its own
 		}
 		e.help.SetWidth(msg.Width)
 		m.cur.SetSize(msg.Width, msg.Height)
@@ -259,7 +274,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		e.guides[msg.key] = msg.text
 		delete(e.rendering, msg.key)
 	case dashboardReviewMsg:
-		return m, m.openReview(msg.req)
+		return m, m.openReview(msg)
 	case dashboardDetailMsg:
 		if d, ok := m.cur.(*dashboardScreen); ok {
 			m.cur = newDashDetail(e, d, msg)
@@ -280,6 +295,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		return m, m.key(msg)
+	case tea.MouseWheelMsg:
+		return m, m.wheel(msg)
+	case tea.MouseClickMsg:
+		return m.click(msg)
 	case tea.QuitMsg:
 		m.quitting = true
 	}
@@ -299,7 +318,7 @@ func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		e.ahead.refused = 0 // typing to an idle screen again
 		return nil, false
 	}
-	if msg.String() == "ctrl+c" {
+	if keyIs(msg, e.keys.Interrupt) {
 		n := e.ahead.drop()
 		e.going = false
 		cmd := m.apply(msg)
@@ -381,7 +400,11 @@ func (m *Model) drain() tea.Cmd {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion // the wheel and clicks (mouse.go)
 	v.WindowTitle = "annotate — " + ui.SanitizeLine(m.e.annotator)
+	if t, ok := m.cur.(titled); ok {
+		v.WindowTitle = t.Title()
+	}
 	return v
 }
 
@@ -429,6 +452,9 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 		return fmt.Errorf("tui: %w", err)
 	}
 	m := New(opt)
+	if opt.Start != nil {
+		return run(ctx, m, opt, progOpts)
+	}
 	// The session starts before the program, so that it is ended however
 	// soon the annotator quits.
 	// Another process's long write (an import) is waited for, and said so,
@@ -448,23 +474,31 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 		return err
 	}
 	m.e.session = sess.ID
+	err = run(ctx, m, opt, progOpts)
+	if endErr := opt.Store.EndSession(sess.ID); endErr != nil && err == nil {
+		err = endErr
+	}
+	return err
+}
+
+// run runs the program on m until it quits (or ctx ends), then ends the
+// start screen's own session, if it has one.
+func run(ctx context.Context, m *Model, opt Options, progOpts []tea.ProgramOption) error {
 	opts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opt.Terminal != nil {
 		opts = append(opts, tea.WithOutput(opt.Terminal))
 		io.WriteString(opt.Terminal, SaveTitle)
 	}
 	p := tea.NewProgram(m, append(opts, progOpts...)...)
-	_, err = p.Run()
+	_, err := p.Run()
 	if opt.Terminal != nil {
 		io.WriteString(opt.Terminal, RestoreTitle)
 	}
-	if id := m.e.session; id != 0 {
-		if endErr := opt.Store.EndSession(id); endErr != nil && err == nil {
-			err = endErr
-		}
-	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		err = nil // the context ended the program: a normal end (e.g. SSH disconnect)
+	}
+	if endErr := m.EndSession(); endErr != nil && err == nil {
+		err = endErr
 	}
 	return err
 }

@@ -58,7 +58,7 @@ opens it with: ssh -t HOST dashboard.`,
 				// A heatmap's enter opens review on its disagreements; the
 				// dashboard comes back when review is quit.
 				for {
-					req, err := tui.RunDashboard(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal(), ReviewOnQuit: true})
+					req, err := tui.RunDashboard(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal()})
 					if err != nil || req == nil || ctx.Err() != nil {
 						return err
 					}

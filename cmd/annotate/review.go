@@ -19,7 +19,8 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tui/review"
+	"github.com/annotate-dev/annotate/tui"
+	"github.com/annotate-dev/annotate/tui/adjudicate"
 )
 
 func init() {
@@ -124,7 +125,7 @@ type reviewFlags struct {
 func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error {
 	systemView := cmd.Flags().Changed("system") || o.annotator != "" || o.adjudicated
 	q := store.ReviewQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch}
-	opt := review.Options{Store: s, Lead: g.as, Query: q, System: o.system, StartSystem: systemView}
+	opt := adjudicate.Options{Store: s, Lead: g.as, Query: q, System: o.system, StartSystem: systemView}
 	labelled, err := s.LabelledAnnotators()
 	if err != nil {
 		return err
@@ -175,7 +176,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 	// Decisions are committed as they are made: a signal just ends the screen.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return review.Run(ctx, opt)
+	return tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.Review(opt)})
 }
 
 // expert resolves the system view's expert labels as the reports do:

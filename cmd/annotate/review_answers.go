@@ -12,7 +12,8 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tui/review"
+	"github.com/annotate-dev/annotate/tui"
+	"github.com/annotate-dev/annotate/tui/adjudicate"
 	"github.com/spf13/cobra"
 )
 
@@ -70,5 +71,5 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return true, review.RunAnswers(ctx, review.AnswerOptions{Store: s, Lead: g.as, Batch: batch})
+	return true, tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: g.as, Batch: batch})})
 }

@@ -18,7 +18,8 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
-	"github.com/annotate-dev/annotate/tui/review"
+	"github.com/annotate-dev/annotate/tui"
+	"github.com/annotate-dev/annotate/tui/adjudicate"
 )
 
 var rvClasses = []string{"entailment", "neutral", "contradiction"}
@@ -151,7 +152,7 @@ func TestReviewThenAdjudicatedMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m := review.New(review.Options{Store: s, Lead: "lead", Query: store.ReviewQuery{Annotators: []string{"jo", "sam"}}})
+	m := tui.New(tui.Options{Store: s, Annotator: "lead", Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: store.ReviewQuery{Annotators: []string{"jo", "sam"}}})})
 	rvDrive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	rvExec(m, m.Init())
 	final := map[int]string{}
@@ -334,8 +335,8 @@ func TestReviewSessionInReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	m := review.New(review.Options{Store: s, Lead: "lead", Query: store.ReviewQuery{Annotators: []string{"jo", "sam"}},
-		Now: func() time.Time { return clock }})
+	m := tui.New(tui.Options{Store: s, Annotator: "lead", Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead",
+		Query: store.ReviewQuery{Annotators: []string{"jo", "sam"}}, Now: func() time.Time { return clock }})})
 	rvDrive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	rvExec(m, m.Init())
 	// Two gaps before the first decision: 50 s, then 9 min (counts 5 min).

@@ -47,10 +47,11 @@ const (
 // undoDepth bounds the undo history.
 const undoDepth = 1000
 
-// Undo and redo keys of the editor.
+// Undo and redo keys of the editor (those of the key map: an editor is
+// made without one).
 var (
-	UndoKey = key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "undo typing"))
-	RedoKey = key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "redo"))
+	UndoKey = DefaultKeyMap().UndoTyping
+	RedoKey = DefaultKeyMap().RedoTyping
 )
 
 // NewEditor returns a focused editor.

@@ -30,6 +30,9 @@ type PaneState struct {
 	Pane  Pane
 	Focus bool
 	key   string
+	// Where the last Render drew the card (for a click: CardKeyAt).
+	cardTop int
+	card    []string
 }
 
 // Reset scrolls back to the top, for a new item.
@@ -116,6 +119,7 @@ func (p *PaneState) Render(st Styles, f Frame, w, h int) string {
 	for len(pane) < paneH {
 		pane = append(pane, "")
 	}
+	p.cardTop, p.card = 1+len(top)+len(mid)+len(pane), card
 	lines := make([]string, 0, h)
 	lines = append(lines, f.Header)
 	lines = append(lines, top...)

@@ -22,6 +22,7 @@ type KeyMap struct {
 	Focus     key.Binding // tab: focus the context pane
 	Goto      key.Binding
 	Quit      key.Binding // q, ctrl+c: back to home; quit from home
+	Interrupt key.Binding // ctrl+c alone: leaves whatever waits (an input, keys typed ahead)
 	Up, Down  key.Binding
 	PageUp    key.Binding
 	PageDown  key.Binding
@@ -36,8 +37,29 @@ type KeyMap struct {
 	AcceptSingle key.Binding
 	Expert       key.Binding // review: cycle whose labels the system view compares
 	Mode         key.Binding // review: adjudication or the system view
-	FocusBack    key.Binding // shift+tab: the previous panel (dashboard)
 	Refresh      key.Binding // r: read again now (dashboard)
+	// The answer review: y or 1 accepts a gold answer, n or 2 rejects it.
+	AcceptAnswer, RejectAnswer key.Binding
+	Check                      key.Binding // space: check an option of a checklist step
+
+	// The relevance screen's document.
+	Search    key.Binding // /: find text in the document
+	NextMatch key.Binding // n (while the document has the focus)
+	PrevMatch key.Binding // N
+	Chunk     key.Binding // c: the next retrieved passage
+	Grade     key.Binding // 0-2: a graded pool's grade
+
+	// The answer screen, where letters and digits are text: its keys are
+	// control keys.
+	Submit    key.Binding // ctrl+s
+	NextFocus key.Binding // tab: answer, citations, document
+	PrevFocus key.Binding // shift+tab
+	Leave     key.Binding // esc, ctrl+c: home, the draft kept
+	Later     key.Binding // ctrl+n: the next task, the draft kept
+	Guide     key.Binding // f1: the guidelines of the focused editor
+	Paste     key.Binding // ctrl+v (when the terminal cannot paste itself)
+	// Inside an editor: its own undo and redo of typing.
+	UndoTyping, RedoTyping key.Binding
 }
 
 // DefaultKeyMap returns the default keys. ctrl+j is enter too: a key typed
@@ -61,6 +83,7 @@ func DefaultKeyMap() KeyMap {
 		Focus:        b([]string{"tab"}, "tab", "context"),
 		Goto:         b([]string{"g"}, "g", "go to"),
 		Quit:         b([]string{"q", "ctrl+c"}, "q", "home"),
+		Interrupt:    b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 		Up:           b([]string{"up", "k"}, "↑", "up"),
 		Down:         b([]string{"down", "j"}, "↓", "down"),
 		PageUp:       b([]string{"pgup"}, "pgup", "page up"),
@@ -74,8 +97,27 @@ func DefaultKeyMap() KeyMap {
 		AcceptSingle: b([]string{"S", "shift+s"}, "S", "accept single labels"),
 		Expert:       b([]string{"e"}, "e", "expert"),
 		Mode:         b([]string{"v"}, "v", "system view"),
-		FocusBack:    b([]string{"shift+tab"}, "shift+tab", "previous panel"),
 		Refresh:      b([]string{"r"}, "r", "refresh"),
+		AcceptAnswer: b([]string{"y", "1"}, "y/1", "accept"),
+		RejectAnswer: b([]string{"n", "2"}, "n/2", "reject"),
+		Check:        b([]string{"space"}, "space", "check"),
+
+		Search:    b([]string{"/"}, "/", "search"),
+		NextMatch: b([]string{"n"}, "n/N", "next/prev match"),
+		PrevMatch: b([]string{"N", "shift+n"}, "N", "previous match"),
+		Chunk:     b([]string{"c"}, "c", "retrieved passage"),
+		Grade:     b([]string{"0", "1", "2"}, "0-2", "grade"),
+
+		Submit:    b([]string{"ctrl+s"}, "ctrl+s", "submit"),
+		NextFocus: b([]string{"tab"}, "tab", "next: answer, citations, document"),
+		PrevFocus: b([]string{"shift+tab"}, "shift+tab", "previous"),
+		Leave:     b([]string{"esc", "ctrl+c"}, "esc", "home (draft kept)"),
+		Later:     b([]string{"ctrl+n"}, "ctrl+n", "skip (draft kept)"),
+		Guide:     b([]string{"f1"}, "f1", "guidelines"),
+		Paste:     b([]string{"ctrl+v"}, "ctrl+v", "paste"),
+
+		UndoTyping: b([]string{"ctrl+z"}, "ctrl+z", "undo typing"),
+		RedoTyping: b([]string{"ctrl+y"}, "ctrl+y", "redo"),
 	}
 }
 
@@ -102,10 +144,19 @@ func (k KeyMap) ReviewHelp() [][]key.Binding {
 // DashboardHelp groups the keys of the lead's dashboard and its details.
 func (k KeyMap) DashboardHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{With(k.Focus, "tab", "next panel"), k.FocusBack, With(k.Up, "↑↓←→", "move between panels")},
+		{With(k.Focus, "tab", "next panel"), With(k.PrevFocus, "shift+tab", "previous panel"), With(k.Up, "↑↓←→", "move between panels")},
 		{With(k.Accept, "enter", "open detail"), With(k.Close, "esc", "back"), k.Refresh, With(k.Quit, "q", "quit")},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
+}
+
+// ForReview is the key map with the help the review screens give some
+// keys: a digit picks the final label, ? lists every key, q quits.
+func (k KeyMap) ForReview() KeyMap {
+	k.Pick = With(k.Pick, "1-9", "final label")
+	k.Help = With(k.Help, "?", "all keys")
+	k.Quit = With(k.Quit, "q", "quit")
+	return k
 }
 
 // With returns a copy of a binding with other help text (the bar says what a

@@ -1,5 +1,5 @@
 // Package ui holds what every screen of annotate draws with, the annotation
-// screens (package tui) and the review screens (package tui/review) alike:
+// screens (package tui) and the review screens (package tui/adjudicate) alike:
 // one KeyMap with the help generated from it, one Styles built from the
 // terminal's background, the text helpers that keep data inert (Sanitize)
 // and fitted (Wrap, Truncate), the scrollable context pane and the frame
@@ -137,4 +137,19 @@ func Message(st Styles, text string, w int, isErr bool) []string {
 		}
 	}
 	return out
+}
+
+// NoticeMsg is a status the root model gives the screen it hosts (e.g.
+// that keys were ignored while the terminal was too small): a screen with
+// a status line of its own shows it there.
+type NoticeMsg string
+
+// Host is what the one root model (package tui) gives a screen it hosts
+// from another package: the styles, made once from the terminal's
+// background and colour settings (the root passes tea.BackgroundColorMsg
+// and tea.EnvMsg on to the screen after it has restyled, so the screen
+// asks again then), and the one key map.
+type Host interface {
+	Styles() Styles
+	Keys() KeyMap
 }
