@@ -154,3 +154,11 @@ open 80 24 "annotate --db review.db --as lead review"
 wait_for 'pick the final label'
 shot review-80x24
 close
+
+# The lead's dashboard on the example labels of jo and sam.
+demo dashboard.db
+annotate --db dashboard.db import docs/example/labels-jo.jsonl docs/example/labels-sam.jsonl >/dev/null || exit 1
+open 120 40 "annotate --db dashboard.db --as lead dashboard"
+wait_for 'Agreement ·'
+shot dashboard-120x40
+close

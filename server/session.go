@@ -46,12 +46,18 @@ func (s *Server) handle(sess ssh.Session) {
 	if !s.guard(sess) {
 		return
 	}
-	release, ok := s.claim(sess, who)
-	if !ok {
+	dashboard := sess.RawCommand() == DashboardCommand
+	if dashboard && !s.mayOpenDashboard(sess, who) {
 		return
 	}
-	defer release()
-	s.runTUI(sess, who, windows)
+	if !dashboard { // the dashboard writes nothing: it may run beside the lead's own screen
+		release, ok := s.claim(sess, who)
+		if !ok {
+			return
+		}
+		defer release()
+	}
+	s.runTUI(sess, who, windows, dashboard)
 }
 
 // enter counts a session in, unless the server is shutting down (Shutdown
@@ -92,7 +98,7 @@ func (s *Server) releaseMemory() {
 // guard refuses everything that is not an interactive shell: the TUI is the
 // only thing served, so imports, exports and reports stay with the lead.
 func (s *Server) guard(sess ssh.Session) bool {
-	if sess.RawCommand() != "" {
+	if cmd := sess.RawCommand(); cmd != "" && cmd != DashboardCommand {
 		wish.Errorln(sess, "annotate: commands are not available over SSH; connect without one: "+sshHint(sess))
 		sess.Exit(1)
 		return false
@@ -216,26 +222,29 @@ func forwardWindows(sess ssh.Session) *atomic.Pointer[tea.Program] {
 // runTUI runs the annotator's TUI until they quit, their client goes away
 // or the server stops. The annotation session is recorded before the
 // program starts and ended after it, however it ended.
-func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Program]) {
+func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Program], dashboard bool) {
 	// Another process's long write (an import) is waited for, and said so.
+	// The dashboard records no session (it writes nothing).
 	var rec store.Session
-	err := s.cfg.Store.Retry(sess.Context(), func() {
-		wish.Println(sess, "annotate: "+screenlock.WaitingMessage(s.cfg.Store.Path))
-	}, func() (err error) {
-		rec, err = s.cfg.Store.StartSession(who, "ssh")
-		return err
-	})
-	if err != nil {
-		s.log.Error("could not record the session", "annotator", who, "error", err.Error())
-		wish.Errorln(sess, "annotate: the database is not available right now; try again later.")
-		sess.Exit(1)
-		return
-	}
-	defer func() {
-		if err := s.cfg.Store.EndSession(rec.ID); err != nil {
-			s.log.Error("could not record the end of the session", "annotator", who, "error", err.Error())
+	if !dashboard {
+		err := s.cfg.Store.Retry(sess.Context(), func() {
+			wish.Println(sess, "annotate: "+screenlock.WaitingMessage(s.cfg.Store.Path))
+		}, func() (err error) {
+			rec, err = s.cfg.Store.StartSession(who, "ssh")
+			return err
+		})
+		if err != nil {
+			s.log.Error("could not record the session", "annotator", who, "error", err.Error())
+			wish.Errorln(sess, "annotate: the database is not available right now; try again later.")
+			sess.Exit(1)
+			return
 		}
-	}()
+		defer func() {
+			if err := s.cfg.Store.EndSession(rec.ID); err != nil {
+				s.log.Error("could not record the end of the session", "annotator", who, "error", err.Error())
+			}
+		}()
+	}
 
 	// The program ends when the connection does: ssh cancels the session's
 	// context when the client closes it, when a read or write fails, and
@@ -261,8 +270,12 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	}}
 	opts := append(bm.MakeOptions(sess), tea.WithInput(idleInput{ctx}), tea.WithOutput(out),
 		tea.WithoutSignalHandler(), tea.WithContext(ctx))
-	m := tui.New(tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
-		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID})
+	opt := tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
+		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID}
+	if dashboard {
+		opt.Start = tui.Dashboard(false) // review is not served: its command is named instead
+	}
+	m := tui.New(opt)
 	gate := newCommandGate(maxPendingCommands, pendingPatience)
 	p := tea.NewProgram(boundedModel{m, ctx, gate}, opts...)
 	pty, _, _ := sess.Pty()
@@ -289,7 +302,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	io.WriteString(sess, tui.SaveTitle)
 	defer io.WriteString(sess, tui.RestoreTitle)
 	to.Store(p)
-	_, err = p.Run()
+	_, err := p.Run()
 	to.Store(nil)
 	gone := ctx.Err() != nil // the connection ended (or was cut), not the program
 	cancel()                 // the input pump stops handing events over

@@ -26,6 +26,7 @@ var migrationFS embed.FS
 type Store struct {
 	db   *sql.DB
 	Path string
+	snap *readConn // set on the view Dashboard passes: Read reuses this snapshot
 }
 
 // migration is one embedded SQL file, numbered by its name (0002_….sql).

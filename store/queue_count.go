@@ -28,16 +28,21 @@ func (s *Store) QueueDone(q QueueQuery) (int, error) {
 // queueCount reads a queue's size (total: items queued minus those gated)
 // or its done count from the kept counts.
 func (s *Store) queueCount(q QueueQuery, total bool) (int, error) {
-	sc, err := queueScopeOf(s.db, q)
+	return queueCountIn(s.db, q, total)
+}
+
+// queueCountIn is queueCount on db: the pool, or a snapshot (the dashboard).
+func queueCountIn(db querier, q QueueQuery, total bool) (int, error) {
+	sc, err := queueScopeOf(db, q)
 	if err != nil {
 		return 0, err
 	}
-	c := queueCounter{q: s.db, aid: sc.annotator, total: total}
+	c := queueCounter{q: db, aid: sc.annotator, total: total}
 	switch sc.mode {
 	case scopeBatch, scopeBatchAssigned:
 		return c.batch(sc.batch, sc.batchKind, sc.mode == scopeBatch)
 	case scopeAssigned:
-		ids, err := int64s(s.db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", sc.annotator, q.Kind)
+		ids, err := int64s(db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", sc.annotator, q.Kind)
 		if err != nil {
 			return 0, err
 		}

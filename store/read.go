@@ -16,6 +16,9 @@ type ReadTx struct {
 
 // Read runs fn on a snapshot.
 func (s *Store) Read(fn func(rx *ReadTx) error) error {
+	if s.snap != nil {
+		return fn(&ReadTx{q: s.snap})
+	}
 	c, err := s.openReadConn()
 	if err != nil {
 		return err

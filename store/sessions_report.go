@@ -25,6 +25,11 @@ type SessionSpan struct {
 // by annotator (creation order) then start. Each table is scanned once,
 // grouped by session, rather than once per session.
 func (s *Store) SessionSpans(annotator string) ([]SessionSpan, error) {
+	return sessionSpansIn(s.db, annotator)
+}
+
+// sessionSpansIn is SessionSpans on db: the pool, or a snapshot (the dashboard).
+func sessionSpansIn(db querier, annotator string) ([]SessionSpan, error) {
 	filter, args := "", []any{}
 	if annotator != "" {
 		filter, args = "WHERE a.name = ?", append(args, annotator)
@@ -32,7 +37,7 @@ func (s *Store) SessionSpans(annotator string) ([]SessionSpan, error) {
 	// Stamps are RFC 3339 UTC text: MAX compares them as text, which is
 	// their time order except within one second (a fraction is written
 	// without trailing zeros), a difference the report does not show.
-	rows, err := s.db.Query(`
+	rows, err := db.Query(`
 		WITH ev AS (SELECT session_id, MAX(created_at) AS last, SUM(active_ms) AS ms, COUNT(*) AS n
 		              FROM label_events WHERE session_id IS NOT NULL GROUP BY session_id),
 		     nt AS (SELECT session_id, MAX(created_at) AS last FROM notes WHERE session_id IS NOT NULL GROUP BY session_id),

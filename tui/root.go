@@ -152,6 +152,7 @@ type Model struct {
 	started     ui.Child
 	// Ended is set once the program asked to quit.
 	quitting bool
+	review   *ReviewRequest // the review the dashboard ended for (Dashboard(true))
 }
 
 // New returns the root model.
@@ -277,6 +278,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case guideRenderedMsg: // kept whichever screen is up, so that it is rendered once
 		e.guides[msg.key] = msg.text
 		delete(e.rendering, msg.key)
+	case dashboardReviewMsg:
+		return m, m.openReview(msg)
+	case dashboardDetailMsg:
+		if d, ok := m.cur.(*dashboardScreen); ok {
+			m.cur = newDashDetail(e, d, msg)
+		}
+		return m, nil
 	case gotoLoadedMsg:
 		e.going = false
 	case itemLoadedMsg:

@@ -42,6 +42,7 @@ var named = map[string]tea.KeyPressMsg{
 	"enter":     {Code: tea.KeyEnter},
 	"esc":       {Code: tea.KeyEscape},
 	"tab":       {Code: tea.KeyTab},
+	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
 	"backspace": {Code: tea.KeyBackspace},
 	"up":        {Code: tea.KeyUp},
 	"down":      {Code: tea.KeyDown},

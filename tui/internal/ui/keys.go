@@ -43,6 +43,7 @@ type KeyMap struct {
 	AcceptSingle key.Binding
 	Expert       key.Binding // review: cycle whose labels the system view compares
 	Mode         key.Binding // review: adjudication or the system view
+	Refresh      key.Binding // r: read again now (dashboard)
 	// The answer review: y or 1 accepts a gold answer, n or 2 rejects it.
 	AcceptAnswer, RejectAnswer key.Binding
 	Check                      key.Binding // space: check an option of a checklist step
@@ -106,6 +107,7 @@ func DefaultKeyMap() KeyMap {
 		AcceptSingle: b([]string{"S", "shift+s"}, "S", "accept single labels"),
 		Expert:       b([]string{"e"}, "e", "expert"),
 		Mode:         b([]string{"v"}, "v", "system view"),
+		Refresh:      b([]string{"r"}, "r", "refresh"),
 		AcceptAnswer: b([]string{"y", "1"}, "y/1", "accept"),
 		RejectAnswer: b([]string{"n", "2"}, "n/2", "reject"),
 		Check:        b([]string{"space"}, "space", "check"),
@@ -146,6 +148,15 @@ func (k KeyMap) ReviewHelp() [][]key.Binding {
 		{k.Prev, k.Next, k.Skip, k.Flag, k.Note},
 		{k.Focus, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{With(k.Accept, "enter", "open"), With(k.Close, "esc", "back"), k.Expert, k.Mode, With(k.Quit, "q", "quit")},
+	}
+}
+
+// DashboardHelp groups the keys of the lead's dashboard and its details.
+func (k KeyMap) DashboardHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{With(k.Focus, "tab", "next panel"), With(k.PrevFocus, "shift+tab", "previous panel"), With(k.Up, "↑↓←→", "move between panels")},
+		{With(k.Accept, "enter", "open detail"), With(k.Close, "esc", "back"), k.Refresh, With(k.Quit, "q", "quit")},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }
 

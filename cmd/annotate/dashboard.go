@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tui"
+)
+
+func init() {
+	register(func(g *globals) *cobra.Command {
+		return &cobra.Command{
+			Use:   "dashboard",
+			Short: "The lead's live, read-only view: progress, labels per day, cost, agreement, confusion heatmaps, IR, error split",
+			Long: `dashboard opens the lead's live view of the campaign: progress per
+annotator and batch (bars), labels and active hours per day over the last
+14 days (sparklines), the cost so far, the agreement per field
+(Krippendorff's alpha and Fleiss' kappa, the numbers "annotate agreement"
+prints, with their Landis–Koch band), confusion heatmaps (annotator against
+annotator, expert against system), retrieval before and after the experts'
+judgments per run, and the split of the generated claims' errors.
+
+It reads the database again every 3 seconds, so labels show as they
+arrive; it writes nothing and records no session. tab, shift+tab and the
+arrows move between panels; enter opens the focused panel's detail, the
+text of the matching command (agreement, metrics, ir, gen, cost); esc comes
+back; r reads again now; q quits.
+
+Once an annotator has the role lead (annotate annotator set NAME --role
+lead), only a lead may open it (--as). Over annotate serve, a lead's key
+opens it with: ssh -t HOST dashboard.`,
+			Example: "  annotate dashboard --as ana\n  annotate dashboard --db campaign.db --as ana",
+			Args:    cobra.NoArgs,
+			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
+				if g.as == "" {
+					return fmt.Errorf("no lead: pass --as NAME (or set ANNOTATE_USER)")
+				}
+				roles, err := s.Roles()
+				if err != nil {
+					return err
+				}
+				if err := report.CheckDashboardRole(roles, g.as); err != nil {
+					return err
+				}
+				if err := needTerminal(); err != nil {
+					return err
+				}
+				g.useColorMode()
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+				defer stop()
+				// A heatmap's enter opens review on its disagreements; the
+				// dashboard comes back when review is quit.
+				for {
+					req, err := tui.RunDashboard(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal()})
+					if err != nil || req == nil || ctx.Err() != nil {
+						return err
+					}
+					if err := reviewFromDashboard(cmd, g, s, *req); err != nil {
+						return err
+					}
+				}
+			}),
+		}
+	})
+}
+
+// reviewFromDashboard opens the review a dashboard panel asked for, as
+// `annotate review --field F` or `annotate review --system S --annotator
+// E` (or --adjudicated) would.
+func reviewFromDashboard(cmd *cobra.Command, g *globals, s *store.Store, req tui.ReviewRequest) error {
+	if _, err := g.lead(s, "review, opened from the dashboard,"); err != nil {
+		return err
+	}
+	o := reviewFlags{field: req.Field, system: req.System, annotator: req.Expert, adjudicated: req.Adjudicated}
+	if req.System == "" {
+		o.system, o.annotator = report.DefaultSystem, ""
+	}
+	return o.run(cmd, g, s)
+}
