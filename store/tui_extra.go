@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
-	"time"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
@@ -157,13 +156,4 @@ func (s *Store) queueCount(q QueueQuery, name string, total bool) (int, error) {
 	}
 	gated, err := sum(tally.Gated, aid, q.Kind)
 	return n - gated, err
-}
-
-// ActiveSince is the active time (ms) of the annotator's decisions recorded
-// at or after t: the home screen's "today".
-func (s *Store) ActiveSince(annotator string, t time.Time) (int64, error) {
-	var ms int64
-	err := s.db.QueryRow(`SELECT COALESCE(SUM(e.active_ms),0) FROM label_events e JOIN annotators a ON a.id=e.annotator_id
-		WHERE a.name=? AND e.created_at>=?`, annotator, t.UTC().Format(time.RFC3339Nano)).Scan(&ms)
-	return ms, err
 }
