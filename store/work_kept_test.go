@@ -32,6 +32,13 @@ func TestWorkKeptEqualRecount(t *testing.T) {
 					t.Fatalf("seed %d, step %d (%s): %s", seed, step, what, msg)
 				}
 			}
+			// A restore rebuilds the totals from the log: the same again.
+			if err := s.write(rebuildWorkKept); err != nil {
+				t.Fatal(err)
+			}
+			if msg := checkWork(t, s); msg != "" {
+				t.Fatalf("seed %d, rebuilt as a restore does: %s", seed, msg)
+			}
 		})
 	}
 }
