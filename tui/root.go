@@ -427,7 +427,7 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 		return err
 	}
 	m.e.session = sess.ID
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), ui.FramePacing()}
 	if opt.Terminal != nil {
 		opts = append(opts, tea.WithOutput(opt.Terminal))
 		io.WriteString(opt.Terminal, SaveTitle)

@@ -508,7 +508,7 @@ func RunAnswers(ctx context.Context, o AnswerOptions, progOpts ...tea.ProgramOpt
 		return errors.New("review: no store or no lead name (use --as NAME)")
 	}
 	m := NewAnswers(o)
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), ui.FramePacing()}, progOpts...)...)
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		err = nil

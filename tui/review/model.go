@@ -348,7 +348,7 @@ func Run(ctx context.Context, o Options, progOpts ...tea.ProgramOption) error {
 		return errors.New("review: no adjudicator name (use --as NAME)")
 	}
 	m := New(o)
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), ui.FramePacing()}, progOpts...)...)
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		err = nil
