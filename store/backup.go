@@ -156,6 +156,14 @@ func backupRows(q querier, t BackupTable) iter.Seq2[[]byte, error] {
 				return
 			}
 		}
+		if fast, ok, err := backupRowsSQL(q, t); err != nil || ok {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			fast(yield)
+			return
+		}
 		rows, err := q.Query(t.selectSQL())
 		if err != nil {
 			yield(nil, err)
