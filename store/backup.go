@@ -156,12 +156,8 @@ func backupRows(q querier, t BackupTable) iter.Seq2[[]byte, error] {
 				return
 			}
 		}
-		if fast, ok, err := backupRowsSQL(q, t); err != nil || ok {
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			fast(yield)
+		skip, rest, stopped := backupRowsSQL(q, t, yield)
+		if stopped || !rest {
 			return
 		}
 		rows, err := q.Query(t.selectSQL())
@@ -177,6 +173,10 @@ func backupRows(q querier, t BackupTable) iter.Seq2[[]byte, error] {
 		}
 		var buf []byte
 		for rows.Next() {
+			if skip > 0 { // written by json_object
+				skip--
+				continue
+			}
 			if err := rows.Scan(ptrs...); err != nil {
 				yield(nil, err)
 				return

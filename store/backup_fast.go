@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"iter"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -12,74 +11,78 @@ import (
 // A backup's rows built by SQLite. Reading a row column by column costs
 // three driver calls per column, each behind the connection's mutex: most
 // of a backup's time at a million claims. json_object builds the whole row
-// in one column, in the same bytes as appendBackupRow, provided that:
+// in one column, in the same bytes as appendBackupRow, except for what
+// SQLite writes otherwise:
 //
-//   - the table holds no real and no blob (SQLite prints a real with 15
-//     significant digits where Go prints the shortest exact form, and
-//     refuses blobs): checked once per table, else the row-by-row path;
-//   - its strings need no escape: SQLite escapes less than encoding/json
-//     (<, >, &, U+2028, invalid UTF-8), so a row with a backslash, one of
-//     <>& or a byte above 0x7f has its strings re-encoded by
-//     appendJSONString.
+//   - a real (15 significant digits where Go writes the shortest exact
+//     form) and a blob (refused): from the first row with either, the rest
+//     of the table is read row by row (the rows already written are
+//     skipped: same snapshot, same order);
+//   - strings: SQLite escapes less than encoding/json (<, >, &, U+2028,
+//     invalid UTF-8), so a row with a backslash, one of <>& or a byte above
+//     0x7f has its strings written again by appendJSONString.
 
-// backupRowsSQL streams the rows through json_object when the table allows
-// it; ok is false when it does not (the caller reads column by column).
-func backupRowsSQL(q querier, t BackupTable) (iter.Seq2[[]byte, error], bool, error) {
-	var typed []string
-	for _, c := range t.Columns {
-		typed = append(typed, "typeof("+quoteIdent(c)+") IN ('real','blob')")
-	}
-	var mixed bool
-	if err := q.QueryRow("SELECT EXISTS (SELECT 1 FROM " + quoteIdent(t.Name) + " WHERE " + strings.Join(typed, " OR ") + ")").Scan(&mixed); err != nil {
-		return nil, false, err
-	}
-	if mixed {
-		return nil, false, nil
-	}
+// backupRowsSQL yields rows built by json_object until the table ends
+// (rest false) or a row that needs the row-by-row path (rest true: the
+// caller reads from row n on). stopped: yield asked to stop.
+func backupRowsSQL(q querier, t BackupTable, yield func([]byte, error) bool) (n int, rest, stopped bool) {
 	args := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
 		args[i] = "'" + strings.ReplaceAll(c, "'", "''") + "'," + quoteIdent(c)
 	}
-	query := "SELECT json_object(" + strings.Join(args, ",") + ") FROM " + quoteIdent(t.Name) + " ORDER BY " + strings.Join(t.key, ", ")
-	return func(yield func([]byte, error) bool) {
-		rows, err := q.Query(query)
-		if err != nil {
-			yield(nil, err)
-			return
+	rows, err := q.Query("SELECT json_object(" + strings.Join(args, ",") + ") FROM " + quoteIdent(t.Name) + " ORDER BY " + strings.Join(t.key, ", "))
+	if err != nil {
+		return 0, false, !yield(nil, err)
+	}
+	defer rows.Close()
+	var line, buf []byte
+	for rows.Next() {
+		if err := rows.Scan(&line); err != nil {
+			return n, false, !yield(nil, err)
 		}
-		defer rows.Close()
-		var line, buf []byte
-		for rows.Next() {
-			if err := rows.Scan(&line); err != nil {
-				yield(nil, err)
-				return
+		out := line
+		switch escapes, real := scanRowJSON(line); {
+		case real:
+			return n, true, false
+		case escapes:
+			if buf, err = reencodeStrings(buf[:0], line); err != nil {
+				return n, false, !yield(nil, fmt.Errorf("%s: %w", t.Name, err))
 			}
-			out := line
-			if needsReencode(line) {
-				if buf, err = reencodeStrings(buf[:0], line); err != nil {
-					yield(nil, fmt.Errorf("%s: %w", t.Name, err))
-					return
-				}
-				out = buf
-			}
-			if !yield(out, nil) {
-				return
-			}
+			out = buf
 		}
-		if err := rows.Err(); err != nil {
-			yield(nil, err)
+		if !yield(out, nil) {
+			return n, false, true
 		}
-	}, true, nil
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		if strings.Contains(err.Error(), "BLOB") {
+			return n, true, false
+		}
+		return n, false, !yield(nil, err)
+	}
+	return n, false, false
 }
 
-// needsReencode: the row's JSON has a character whose escape differs.
-func needsReencode(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
-			return true
+// scanRowJSON reports whether the row's strings hold a character whose
+// escape differs, and whether a number outside them is a real.
+func scanRowJSON(b []byte) (escapes, real bool) {
+	in := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == '\\':
+			escapes = true
+			i++ // the escaped character
+		case c == '"':
+			in = !in
+		case c == '<' || c == '>' || c == '&' || c >= 0x80:
+			escapes = true
+		case !in && (c == '.' || c == 'e' || c == 'E'):
+			real = true
 		}
 	}
-	return false
+	return escapes, real
 }
 
 // reencodeStrings copies a JSON object, writing each string again as
