@@ -87,15 +87,24 @@ func speedCmd(args []string) error {
 			return fmt.Errorf("%d claims: %w", n, err)
 		}
 		out = append(out, res)
+		if err := writeSpeed(*results, *command, started, out, builds); err != nil {
+			return err
+		}
 	}
+	fmt.Print(speedTable(out, builds))
+	return nil
+}
+
+// writeSpeed writes the table of the sizes measured so far (a long run
+// leaves its smaller sizes behind if it is stopped).
+func writeSpeed(results, command string, started time.Time, out []*speedResult, builds []speedBuild) error {
 	table := speedTable(out, builds)
-	fmt.Print(table)
-	if *results != "" {
+	if results != "" {
 		head := fmt.Sprintf("# Speed where a user feels it (issue 19)\n\nThe last run of `%s`, %s UTC, %s in all, on %d CPUs.\n"+
 			"Load average (1 min) at the start and end of each size is in its column: the machine is shared, so\n"+
 			"compare the two builds within a column (same run, same minutes), not across runs.\n\n",
-			*command, started.UTC().Format("2006-01-02 15:04"), time.Since(started).Round(time.Second), numCPU())
-		return os.WriteFile(*results, []byte(head+table), 0o644)
+			command, started.UTC().Format("2006-01-02 15:04"), time.Since(started).Round(time.Second), numCPU())
+		return os.WriteFile(results, []byte(head+table), 0o644)
 	}
 	return nil
 }
