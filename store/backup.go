@@ -156,10 +156,6 @@ func backupRows(q querier, t BackupTable) iter.Seq2[[]byte, error] {
 				return
 			}
 		}
-		skip, rest, stopped := backupRowsSQL(q, t, yield)
-		if stopped || !rest {
-			return
-		}
 		rows, err := q.Query(t.selectSQL())
 		if err != nil {
 			yield(nil, err)
@@ -173,10 +169,6 @@ func backupRows(q querier, t BackupTable) iter.Seq2[[]byte, error] {
 		}
 		var buf []byte
 		for rows.Next() {
-			if skip > 0 { // written by json_object
-				skip--
-				continue
-			}
 			if err := rows.Scan(ptrs...); err != nil {
 				yield(nil, err)
 				return
