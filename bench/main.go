@@ -6,6 +6,7 @@
 //	bench gen -claims N -out FILE     write the benchmark JSONL (gen.go)
 //	bench run [flags]                 build the sizes, measure, check, print the table
 //	bench runs [flags]                the import of retrieval runs beside trec_eval (runs.go)
+//	bench speed [flags]               home, keys, cost and exports of two builds side by side (speed.go)
 package main
 
 import (
@@ -25,6 +26,8 @@ func main() {
 		err = genCmd(os.Args[2:])
 	case "run":
 		err = runCmd(os.Args[2:])
+	case "speed":
+		err = speedCmd(os.Args[2:])
 	case "runs":
 		err = runsCmd(os.Args[2:])
 	default:

@@ -269,7 +269,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 		cancel()
 	}}
 	opts := append(bm.MakeOptions(sess), tea.WithInput(idleInput{ctx}), tea.WithOutput(out),
-		tea.WithoutSignalHandler(), tea.WithContext(ctx))
+		tea.WithoutSignalHandler(), tea.WithContext(ctx), tui.FramePacing())
 	opt := tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
 		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID}
 	if dashboard {

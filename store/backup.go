@@ -397,6 +397,9 @@ func (s *Store) Restore(tables []RestoreTable) (RestoreResult, error) {
 		if res.NoOp() {
 			return nil
 		}
+		if err := rebuildWorkKept(tx); err != nil {
+			return err
+		}
 		return tx.recountAll()
 	})
 	if err != nil {

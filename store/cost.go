@@ -106,10 +106,10 @@ func (s *Store) CostWork() ([]AnnotatorRate, []KindWork, error) {
 			}
 			return byKey[k]
 		}
-		const task = `CASE WHEN e.role='adjudicate' THEN 'review' ELSE i.kind END`
-		err = eachRow(rx.q, `SELECT a.name, `+task+`, COUNT(DISTINCT e.item_id), COUNT(DISTINCT i.parent_id), SUM(e.active_ms)
-			FROM label_events e JOIN items i ON i.id=e.item_id JOIN annotators a ON a.id=e.annotator_id
-			WHERE e.retracts IS NULL GROUP BY a.id, 2 ORDER BY a.id, 2`, nil, func(sc func(...any) error) error {
+		// The kept totals (migration 0014): one row per annotator and task,
+		// one per session and task, rather than the label log.
+		err = eachRow(rx.q, `SELECT a.name, w.task, w.items, w.groups_, w.ms
+			FROM work_tasks w JOIN annotators a ON a.id=w.annotator_id ORDER BY a.id, w.task`, nil, func(sc func(...any) error) error {
 			var who, kind string
 			var items, groups int
 			var ms int64
@@ -129,9 +129,9 @@ func (s *Store) CostWork() ([]AnnotatorRate, []KindWork, error) {
 			ms        int64
 		}
 		bySession := map[int64][]share{}
-		err = eachRow(rx.q, `SELECT e.session_id, a.name, `+task+`, SUM(e.active_ms)
-			FROM label_events e JOIN items i ON i.id=e.item_id JOIN annotators a ON a.id=e.annotator_id
-			WHERE e.retracts IS NULL AND e.session_id IS NOT NULL GROUP BY e.session_id, 3`, nil, func(sc func(...any) error) error {
+		err = eachRow(rx.q, `SELECT t.session_id, a.name, t.task, t.ms
+			FROM session_tasks t JOIN sessions s ON s.id=t.session_id JOIN annotators a ON a.id=s.annotator_id
+			ORDER BY t.session_id, t.task`, nil, func(sc func(...any) error) error {
 			var sid, ms int64
 			var sh share
 			if err := sc(&sid, &sh.who, &sh.kind, &ms); err != nil {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
@@ -139,13 +138,4 @@ func (c queueCounter) kind(kind string) (int, error) {
 	}
 	gated, err := c.sum(tally.Gated, c.aid, kind)
 	return n - gated, err
-}
-
-// ActiveSince is the active time (ms) of the annotator's decisions recorded
-// at or after t: the home screen's "today".
-func (s *Store) ActiveSince(annotator string, t time.Time) (int64, error) {
-	var ms int64
-	err := s.db.QueryRow(`SELECT COALESCE(SUM(e.active_ms),0) FROM label_events e JOIN annotators a ON a.id=e.annotator_id
-		WHERE a.name=? AND e.created_at>=?`, annotator, t.UTC().Format(time.RFC3339Nano)).Scan(&ms)
-	return ms, err
 }

@@ -22,7 +22,8 @@ type SessionSpan struct {
 }
 
 // SessionSpans lists the sessions of one annotator ("" : every annotator),
-// by annotator (creation order) then start. Each table is scanned once,
+// by annotator (creation order) then start. The label log's side is kept per
+// session (session_events); notes and flags are each scanned once,
 // grouped by session, rather than once per session.
 func (s *Store) SessionSpans(annotator string) ([]SessionSpan, error) {
 	return sessionSpansIn(s.db, annotator)
@@ -38,8 +39,7 @@ func sessionSpansIn(db querier, annotator string) ([]SessionSpan, error) {
 	// their time order except within one second (a fraction is written
 	// without trailing zeros), a difference the report does not show.
 	rows, err := db.Query(`
-		WITH ev AS (SELECT session_id, MAX(created_at) AS last, SUM(active_ms) AS ms, COUNT(*) AS n
-		              FROM label_events WHERE session_id IS NOT NULL GROUP BY session_id),
+		WITH ev AS (SELECT session_id, last, ms, n FROM session_events), -- kept by migration 0014's triggers
 		     nt AS (SELECT session_id, MAX(created_at) AS last FROM notes WHERE session_id IS NOT NULL GROUP BY session_id),
 		     fl AS (SELECT session_id, MAX(created_at) AS last FROM flags WHERE session_id IS NOT NULL GROUP BY session_id)
 		SELECT s.id, a.name, s.client, s.started_at, COALESCE(s.ended_at, ''),

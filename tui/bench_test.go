@@ -138,7 +138,17 @@ const doneAnnotator = "done800k"
 
 const donePairs = 160_000
 
-// doneSQL writes doneAnnotator's 2,400,000 decisions, one every ten
+// todayAnnotator has made doneAnnotator's decisions today, on screen: the
+// home screen of someone with millions of events since midnight.
+const todayAnnotator = "today2400k"
+
+// todayMidnight is the start of today, local time, as a stored stamp.
+func todayMidnight() string {
+	y, m, d := time.Now().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.Local).UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// doneSQL writes doneAnnotator's 2,400,000 decisions (and todayAnnotator's), one every ten
 // seconds from 2020-01-01 (all before today), with the current labels they
 // make.
 func doneSQL() []string {
@@ -156,6 +166,13 @@ func doneSQL() []string {
 		claims + `INSERT INTO label_events(annotator_id,item_id,field,value,created_at,active_ms)
 			SELECT 1, ` + fmt.Sprint(benchPairs+1) + `+j, f.field, f.value, ` + at("j*2+f.k+5") + `, 3000 FROM n, (SELECT 0 AS k, 'claim_validity' AS field, 'correct' AS value
 			UNION ALL SELECT 1, 'entailment', 'neutral') f`,
+		// todayAnnotator: the same decisions made on screen today (in one
+		// session, one every 10 ms from local midnight).
+		`INSERT INTO annotators(id,name,human,created_at) VALUES (2,'` + todayAnnotator + `',1,'2026-01-01T00:00:00Z')`,
+		`INSERT INTO sessions(id,annotator_id,started_at,client) VALUES (1,2,'` + todayMidnight() + `','bench')`,
+		`INSERT INTO label_events(annotator_id,item_id,field,value,created_at,active_ms,session_id)
+			SELECT 2, item_id, field, value, strftime('%Y-%m-%dT%H:%M:%fZ', '` + todayMidnight() + `', '+' || ((id-1) * 0.01) || ' seconds'), active_ms, 1
+			FROM label_events WHERE annotator_id=1 ORDER BY id`,
 		`INSERT INTO current_labels(item_id,field,role,annotator_id,value,event_id)
 			SELECT item_id, field, role, annotator_id, value, id FROM label_events ORDER BY item_id, field, role, annotator_id`,
 	}
@@ -284,11 +301,11 @@ func BenchmarkFirstFrame(b *testing.B) {
 }
 
 // BenchmarkHomeFirstFrame: the home screen with its progress rows, first
-// for the annotator with 800,000 of the 1,000,000 claims done, then for a
-// new one.
+// for the annotator with 800,000 of the 1,000,000 claims done, then for the
+// one who did the same today, then for a new one.
 func BenchmarkHomeFirstFrame(b *testing.B) {
 	s := bigStore(b)
-	for _, who := range []string{doneAnnotator, "home-bench"} {
+	for _, who := range []string{doneAnnotator, todayAnnotator, "home-bench"} {
 		b.Run(who, func(b *testing.B) {
 			var total time.Duration
 			for i := 0; i < b.N; i++ {
@@ -304,7 +321,7 @@ func BenchmarkHomeFirstFrame(b *testing.B) {
 				if !ok || hs.rows == nil {
 					b.Fatal("home has no rows")
 				}
-				if who == doneAnnotator && !homeShows(hs, "claim", donePairs*benchClaimsPerPair) {
+				if who != "home-bench" && !homeShows(hs, "claim", donePairs*benchClaimsPerPair) {
 					b.Fatalf("the claim queue does not show %d done: %+v", donePairs*benchClaimsPerPair, hs.rows)
 				}
 			}

@@ -489,7 +489,7 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 // run runs the program on m until it quits (or ctx ends), then ends the
 // start screen's own session, if it has one.
 func run(ctx context.Context, m *Model, opt Options, progOpts []tea.ProgramOption) error {
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), ui.FramePacing()}
 	if opt.Terminal != nil {
 		opts = append(opts, tea.WithOutput(opt.Terminal))
 		io.WriteString(opt.Terminal, SaveTitle)

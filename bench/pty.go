@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/creack/pty"
+)
+
+// A screen of annotate on a pseudo-terminal, as a user's terminal sees it:
+// the figures measured here include Bubble Tea's frame clock, the write to
+// the terminal and the kernel's pty, which calling View() in-process never
+// sees.
+type ptyScreen struct {
+	cmd  *exec.Cmd
+	f    *os.File
+	mu   sync.Mutex
+	out  bytes.Buffer
+	got  chan struct{} // a signal per chunk read
+	done chan struct{}
+}
+
+func startPty(bin string, args ...string) (*ptyScreen, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		return nil, err
+	}
+	p := &ptyScreen{cmd: cmd, f: f, got: make(chan struct{}, 1), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		buf := make([]byte, 1<<16)
+		for {
+			n, err := f.Read(buf)
+			p.mu.Lock()
+			p.out.Write(buf[:n])
+			p.mu.Unlock()
+			select {
+			case p.got <- struct{}{}:
+			default:
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p, nil
+}
+
+// size is how many bytes the terminal has received.
+func (p *ptyScreen) size() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.Len()
+}
+
+// text is what the terminal received after byte from, escapes stripped.
+func (p *ptyScreen) text(from int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return ansi.Strip(string(p.out.Bytes()[from:]))
+}
+
+// waitFor waits until the output after byte from matches re.
+func (p *ptyScreen) waitFor(from int, re *regexp.Regexp, limit time.Duration) error {
+	deadline := time.After(limit)
+	for {
+		if re.MatchString(p.text(from)) {
+			return nil
+		}
+		select {
+		case <-p.got:
+		case <-p.done:
+			if re.MatchString(p.text(from)) {
+				return nil
+			}
+			return fmt.Errorf("annotate ended before %q showed:\n%s", re, tail(p.text(0), 2000))
+		case <-deadline:
+			return fmt.Errorf("%q did not show within %v:\n%s", re, limit, tail(p.text(0), 2000))
+		}
+	}
+}
+
+// press writes a key and returns how long the terminal waited for the first
+// byte of output after it (the frame that draws the key's effect), and the
+// offset of the output from the key on.
+func (p *ptyScreen) press(key string, limit time.Duration) (time.Duration, int, error) {
+	// Let any frame in flight land first, so the output timed is this key's.
+	time.Sleep(30 * time.Millisecond)
+	for len(p.got) > 0 {
+		<-p.got
+	}
+	from := p.size()
+	t0 := time.Now()
+	if _, err := p.f.Write([]byte(key)); err != nil {
+		return 0, from, err
+	}
+	deadline := time.After(limit)
+	for {
+		select {
+		case <-p.got:
+			if p.size() > from {
+				return time.Since(t0), from, nil
+			}
+		case <-p.done:
+			return 0, from, fmt.Errorf("annotate ended after key %q", key)
+		case <-deadline:
+			return 0, from, fmt.Errorf("nothing drawn within %v of key %q", limit, key)
+		}
+	}
+}
+
+func (p *ptyScreen) close() {
+	p.cmd.Process.Kill()
+	p.f.Close()
+	p.cmd.Wait()
+	<-p.done
+}

@@ -1,0 +1,534 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// bench speed (issue 19): what a user waits for, measured on two builds of
+// annotate side by side in one run ("before" and "after" a change), on the
+// benchmark data imported today:
+//
+//   - launch → home in a pseudo-terminal, for a1 (every imported decision
+//     dated today) and for a new annotator;
+//   - keypress → changed screen in a pseudo-terminal (the first frame after
+//     the key, and the frame with the next question once the decision is
+//     committed), p50/p90/p99;
+//   - annotate cost (whole process), and whether both builds print the same
+//     JSON;
+//   - the jsonl export (a backup: one JSONL file a table) beside the
+//     sqlite3 shell writing the same files with json_object, checked byte
+//     for byte; the csv export of both builds, checked identical.
+
+type speedBuild struct {
+	Name, Bin string
+}
+
+type speedResult struct {
+	Claims                         int
+	Import                         map[string]measure // build -> import of the fixture
+	Home                           map[string][2]float64
+	Keys                           map[string]keyFigures
+	Cost                           map[string]measure
+	SameCost                       bool
+	Export                         map[string]measure // "build jsonl", "build csv", "sqlite3 jsonl"
+	SameJSONL, SameBefore, SameCSV string
+	Migrate                        measure   // the after build's first open of the before build's file
+	Load                           [2]string // load average before and after the size
+}
+
+type keyFigures struct {
+	First, Committed [3]float64 // p50, p90, p99 in ms
+	N                int
+}
+
+func speedCmd(args []string) error {
+	fs := flag.NewFlagSet("speed", flag.ExitOnError)
+	before := fs.String("before", "", "the annotate binary before the change (required)")
+	after := fs.String("after", "", "the annotate binary after the change (required)")
+	sqlite := fs.String("sqlite3", "/usr/bin/sqlite3", "the sqlite3 shell")
+	work := fs.String("work", filepath.Join(os.TempDir(), "annotate-speed"), "folder for the data and databases")
+	sizes := fs.String("sizes", "10000,100000", "numbers of claims, comma-separated")
+	keys := fs.Int("keys", 200, "key presses measured per build and size")
+	results := fs.String("results", "", "write the table to this markdown file too")
+	command := fs.String("command", "", "the command line to record in the results")
+	fs.Parse(args)
+	if *before == "" || *after == "" {
+		return errors.New("speed: -before and -after are required")
+	}
+	if err := os.MkdirAll(*work, 0o755); err != nil {
+		return err
+	}
+	r := &runner{sqlite: *sqlite, work: *work, log: os.Stderr}
+	builds := []speedBuild{{"before", *before}, {"after", *after}}
+	started := time.Now()
+	var out []*speedResult
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return fmt.Errorf("speed: bad size %q", s)
+		}
+		res, err := r.speedSize(builds, n, *keys)
+		if err != nil {
+			return fmt.Errorf("%d claims: %w", n, err)
+		}
+		out = append(out, res)
+		if err := writeSpeed(*results, *command, started, out, builds); err != nil {
+			return err
+		}
+	}
+	fmt.Print(speedTable(out, builds))
+	return nil
+}
+
+// writeSpeed writes the table of the sizes measured so far (a long run
+// leaves its smaller sizes behind if it is stopped).
+func writeSpeed(results, command string, started time.Time, out []*speedResult, builds []speedBuild) error {
+	table := speedTable(out, builds)
+	if results != "" {
+		head := fmt.Sprintf("# Speed where a user feels it (issue 19)\n\nThe last run of `%s`, %s UTC, %s in all, on %d CPUs.\n"+
+			"Load average (1 min) at the start and end of each size is in its column: the machine is shared, so\n"+
+			"compare the two builds within a column (same run, same minutes), not across runs.\n\n",
+			command, started.UTC().Format("2006-01-02 15:04"), time.Since(started).Round(time.Second), numCPU())
+		return os.WriteFile(results, []byte(head+table), 0o644)
+	}
+	return nil
+}
+
+func numCPU() int {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	return bytes.Count(b, []byte("\nprocessor")) + 1
+}
+
+func (r *runner) speedSize(builds []speedBuild, n, keys int) (*speedResult, error) {
+	res := &speedResult{Claims: n, Import: map[string]measure{}, Home: map[string][2]float64{}, Keys: map[string]keyFigures{},
+		Cost: map[string]measure{}, Export: map[string]measure{}}
+	res.Load[0] = loadAverage()
+	dir := filepath.Join(r.work, sizeName(n))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	data := filepath.Join(dir, "bench.jsonl")
+	if _, err := os.Stat(data); err != nil {
+		f, err := os.Create(data)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := generate(f, n); err != nil {
+			return nil, err
+		}
+		f.Close()
+	}
+	costs := map[string][]byte{}
+	exports := map[string]string{}
+	for _, b := range builds {
+		db := filepath.Join(dir, b.Name+".db")
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			os.Remove(db + suffix)
+		}
+		// Imported now: every decision of a1 and a2 is dated today.
+		m, err := r.timed("", "", "", b.Bin, "--db", db, "import", data)
+		if err != nil {
+			return nil, err
+		}
+		res.Import[b.Name] = m
+		r.logf("%s %s: import %.2f s", sizeName(n), b.Name, m.Wall)
+		var home [2]float64
+		for i, who := range []string{"a1", "newcomer"} {
+			var runs []float64
+			for range 3 {
+				d, err := launchToHome(b.Bin, db, who)
+				if err != nil {
+					return nil, fmt.Errorf("%s home of %s: %w", b.Name, who, err)
+				}
+				runs = append(runs, d)
+			}
+			slices.Sort(runs)
+			home[i] = runs[1]
+		}
+		res.Home[b.Name] = home
+		r.logf("%s %s: home a1 %.1f ms, new %.1f ms", sizeName(n), b.Name, home[0], home[1])
+		kf, err := keyLatency(b.Bin, db, "keys-"+b.Name, keys)
+		if err != nil {
+			return nil, fmt.Errorf("%s keys: %w", b.Name, err)
+		}
+		res.Keys[b.Name] = kf
+		r.logf("%s %s: keys first p50 %.1f p99 %.1f, committed p50 %.1f p99 %.1f ms", sizeName(n), b.Name, kf.First[0], kf.First[2], kf.Committed[0], kf.Committed[2])
+		var runs []measure
+		for range 3 {
+			out := filepath.Join(dir, b.Name+"-cost.json")
+			m, err := r.timed("", "", out, b.Bin, "--db", db, "cost", "--json")
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, m)
+			costs[b.Name], _ = os.ReadFile(out)
+		}
+		slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
+		res.Cost[b.Name] = runs[1]
+		for _, format := range []string{"jsonl", "csv"} {
+			out := filepath.Join(dir, b.Name+"-export-"+format)
+			os.RemoveAll(out)
+			args := []string{b.Bin, "--db", db, "export", "--format", format, "--out", out}
+			if format == "csv" {
+				args = append(args, "--annotator", "a1")
+			}
+			m, err := r.timed("", "", "", args...)
+			if err != nil {
+				return nil, err
+			}
+			res.Export[b.Name+" "+format] = m
+			exports[b.Name+" "+format] = out
+			r.logf("%s %s: export %s %.2f s", sizeName(n), b.Name, format, m.Wall)
+		}
+	}
+	// The same file for both builds: the after build opens (migrates) a
+	// copy of the before build's database; cost and exports must not change.
+	migrated := filepath.Join(dir, "migrated.db")
+	if err := copyDB(filepath.Join(dir, "before.db"), migrated); err != nil {
+		return nil, err
+	}
+	after := builds[len(builds)-1].Bin
+	var err error
+	if res.Migrate, err = r.timed("", "", "", after, "--db", migrated, "stats", "--annotator", "a1"); err != nil {
+		return nil, err
+	}
+	costOut := filepath.Join(dir, "migrated-cost.json")
+	if _, err := r.timed("", "", costOut, after, "--db", migrated, "cost", "--json"); err != nil {
+		return nil, err
+	}
+	migratedCost, _ := os.ReadFile(costOut)
+	res.SameCost = bytes.Equal(costs["before"], migratedCost)
+	for _, format := range []string{"jsonl", "csv"} {
+		out := filepath.Join(dir, "migrated-export-"+format)
+		os.RemoveAll(out)
+		args := []string{after, "--db", migrated, "export", "--format", format, "--out", out}
+		if format == "csv" {
+			args = append(args, "--annotator", "a1")
+		}
+		if _, err := r.timed("", "", "", args...); err != nil {
+			return nil, err
+		}
+		exports["migrated "+format] = out
+	}
+	// The shell writes the backup's tables from the after build's database.
+	shellOut := filepath.Join(dir, "sqlite3-export-jsonl")
+	m, err := r.shellBackup(filepath.Join(dir, "after.db"), filepath.Join(exports["after jsonl"], "tables"), shellOut)
+	if err != nil {
+		return nil, err
+	}
+	res.Export["sqlite3 jsonl"] = m
+	r.logf("%s sqlite3: jsonl %.2f s", sizeName(n), m.Wall)
+	res.SameJSONL = sameFiles(filepath.Join(exports["after jsonl"], "tables"), shellOut)
+	res.SameBefore = sameFiles(filepath.Join(exports["migrated jsonl"], "tables"), filepath.Join(exports["before jsonl"], "tables"))
+	res.SameCSV = sameFiles(exports["migrated csv"], exports["before csv"])
+	for _, out := range exports {
+		os.RemoveAll(out)
+	}
+	os.RemoveAll(shellOut)
+	res.Load[1] = loadAverage()
+	return res, nil
+}
+
+var homeLoaded = regexp.MustCompile(`\d%`)
+
+// launchToHome starts annotate on a terminal and returns the milliseconds
+// until the home screen shows its queues (the progress percentages).
+func launchToHome(bin, db, who string) (float64, error) {
+	t0 := time.Now()
+	p, err := startPty(bin, "--db", db, "--as", who)
+	if err != nil {
+		return 0, err
+	}
+	defer p.close()
+	if err := p.waitFor(0, homeLoaded, time.Minute); err != nil {
+		return 0, err
+	}
+	return float64(time.Since(t0).Microseconds()) / 1000, nil
+}
+
+// The prompts of the QA pair and claim flow, and the key that answers each.
+var prompts = []struct {
+	re  *regexp.Regexp
+	key string
+}{
+	{regexp.MustCompile(`question_validity Is the question`), "y"},
+	{regexp.MustCompile(`category Which category`), "\r"},
+	{regexp.MustCompile(`persona Who would ask`), "1"},
+	{regexp.MustCompile(`answer_correctness Is the answer`), "1"},
+	{regexp.MustCompile(`claim_validity Is the claim`), "y"},
+	{regexp.MustCompile(`entailment How does the claim`), "1"},
+	{regexp.MustCompile(`missed_claims Did the extractor`), "\r"},
+}
+
+// nextPrompt is the index of the last prompt in s, or -1.
+func nextPrompt(s string) int {
+	best, at := -1, -1
+	for i, p := range prompts {
+		if loc := p.re.FindAllStringIndex(s, -1); len(loc) > 0 && loc[len(loc)-1][0] > at {
+			best, at = i, loc[len(loc)-1][0]
+		}
+	}
+	return best
+}
+
+// keyLatency answers n questions of the QA queue as a new annotator and
+// measures each key to the first frame after it and to the frame showing
+// the next question (the decision committed).
+func keyLatency(bin, db, who string, n int) (keyFigures, error) {
+	p, err := startPty(bin, "--db", db, "--as", who, "--kind", "qa")
+	if err != nil {
+		return keyFigures{}, err
+	}
+	defer p.close()
+	anyPrompt := regexp.MustCompile(`Is the question|Which category|Who would ask|Is the answer|Is the claim|How does the claim|Did the extractor`)
+	if err := p.waitFor(0, anyPrompt, time.Minute); err != nil {
+		return keyFigures{}, err
+	}
+	time.Sleep(300 * time.Millisecond)
+	cur := nextPrompt(p.text(0))
+	var first, done []float64
+	for range n {
+		if cur < 0 {
+			return keyFigures{}, fmt.Errorf("no question on screen:\n%s", tail(p.text(0), 2000))
+		}
+		time.Sleep(40 * time.Millisecond) // a frame in flight lands before the key
+		for len(p.got) > 0 {
+			<-p.got
+		}
+		from := p.size()
+		t0 := time.Now()
+		if _, err := p.f.Write([]byte(prompts[cur].key)); err != nil {
+			return keyFigures{}, err
+		}
+		var firstAt time.Duration
+		deadline := time.After(10 * time.Second)
+		next := -1
+		for next < 0 {
+			select {
+			case <-p.got:
+			case <-p.done:
+				return keyFigures{}, errors.New("annotate ended")
+			case <-deadline:
+				return keyFigures{}, fmt.Errorf("no next question within 10 s of %q:\n%s", prompts[cur].key, tail(p.text(0), 2000))
+			}
+			if firstAt == 0 && p.size() > from {
+				firstAt = time.Since(t0)
+			}
+			next = nextPrompt(p.text(from))
+		}
+		first = append(first, float64(firstAt.Microseconds())/1000)
+		done = append(done, float64(time.Since(t0).Microseconds())/1000)
+		cur = next
+	}
+	return keyFigures{First: percentiles(first), Committed: percentiles(done), N: n}, nil
+}
+
+func percentiles(xs []float64) [3]float64 {
+	slices.Sort(xs)
+	at := func(q float64) float64 { return xs[min(len(xs)-1, int(q*float64(len(xs))))] }
+	return [3]float64{at(0.50), at(0.90), at(0.99)}
+}
+
+// shellBackup writes, with the sqlite3 shell, every table file of
+// annotate's backup (one json_object a row, in the backup's order: rowid,
+// or the primary key of a table without rowid).
+func (r *runner) shellBackup(db, tablesDir, out string) (measure, error) {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return measure{}, err
+	}
+	entries, err := os.ReadDir(tablesDir)
+	if err != nil {
+		return measure{}, err
+	}
+	var script strings.Builder
+	for _, e := range entries {
+		table := strings.TrimSuffix(e.Name(), ".jsonl")
+		cols, key, err := r.tableShape(db, table)
+		if err != nil {
+			return measure{}, err
+		}
+		var args []string
+		for _, c := range cols {
+			args = append(args, fmt.Sprintf(`'%s',"%s"`, c, c))
+		}
+		fmt.Fprintf(&script, ".output %s\nSELECT json_object(%s) FROM \"%s\" ORDER BY %s;\n",
+			filepath.Join(out, e.Name()), strings.Join(args, ","), table, key)
+	}
+	sql := filepath.Join(r.work, "shell-backup.sql")
+	if err := os.WriteFile(sql, []byte(script.String()), 0o644); err != nil {
+		return measure{}, err
+	}
+	return r.timed("", sql, "", r.sqlite, db)
+}
+
+// tableShape: a table's columns and the order of its backup.
+func (r *runner) tableShape(db, table string) ([]string, string, error) {
+	out, err := exec.Command(r.sqlite, db, fmt.Sprintf(
+		`SELECT name, pk FROM pragma_table_info('%s') ORDER BY cid; SELECT '#', wr FROM pragma_table_list WHERE name='%s' AND schema='main';`, table, table)).Output()
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %v", table, err)
+	}
+	var cols []string
+	pk := map[int]string{}
+	key := "rowid"
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, n, _ := strings.Cut(line, "|")
+		k, _ := strconv.Atoi(n)
+		if name == "#" {
+			if k == 1 {
+				var ks []string
+				for i := 1; i <= len(pk); i++ {
+					ks = append(ks, `"`+pk[i]+`"`)
+				}
+				key = strings.Join(ks, ", ")
+			}
+			continue
+		}
+		cols = append(cols, name)
+		if k > 0 {
+			pk[k] = name
+		}
+	}
+	return cols, key, nil
+}
+
+// sameFiles compares the files of the first folder with those of the
+// others: "yes (N files)" or what differs.
+func sameFiles(dirs ...string) string {
+	sums := func(dir string) map[string]string {
+		out := map[string]string{}
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, _ := os.ReadFile(path)
+				h := sha256.Sum256(b)
+				rel, _ := filepath.Rel(dir, path)
+				out[rel] = hex.EncodeToString(h[:])
+			}
+			return nil
+		})
+		return out
+	}
+	want := sums(dirs[0])
+	for _, d := range dirs[1:] {
+		got := sums(d)
+		for name, h := range want {
+			if got[name] != h {
+				return "NO: " + name + " differs in " + filepath.Base(filepath.Dir(d)) + "/" + filepath.Base(d)
+			}
+		}
+		if len(got) != len(want) {
+			return fmt.Sprintf("NO: %d files against %d", len(got), len(want))
+		}
+	}
+	return fmt.Sprintf("yes (%d files)", len(want))
+}
+
+func speedTable(rs []*speedResult, builds []speedBuild) string {
+	var b strings.Builder
+	b.WriteString("| figure |")
+	for _, r := range rs {
+		fmt.Fprintf(&b, " %s |", sizeName(r.Claims))
+	}
+	b.WriteString("\n|---|")
+	for range rs {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	row := func(name string, f func(r *speedResult) string) {
+		b.WriteString("| " + name + " |")
+		for _, r := range rs {
+			b.WriteString(" " + f(r) + " |")
+		}
+		b.WriteString("\n")
+	}
+	row("load average at start / end", func(r *speedResult) string { return r.Load[0] + " / " + r.Load[1] })
+	ms := func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + " ms" }
+	sec := func(m measure) string {
+		return fmt.Sprintf("%.2f s (CPU %.2f s, %.0f MiB)", m.Wall, m.CPU(), m.RSS)
+	}
+	for _, bd := range builds {
+		n := bd.Name
+		row("import, "+n, func(r *speedResult) string { return sec(r.Import[n]) })
+	}
+	for _, bd := range builds {
+		n := bd.Name
+		row("**launch → home**, a1 (all decisions today), "+n, func(r *speedResult) string { return ms(r.Home[n][0]) })
+		row("launch → home, new annotator, "+n, func(r *speedResult) string { return ms(r.Home[n][1]) })
+		row("home a1 / new annotator, "+n, func(r *speedResult) string { return fmt.Sprintf("%.2f×", r.Home[n][0]/r.Home[n][1]) })
+	}
+	for _, bd := range builds {
+		n := bd.Name
+		row("**key → first frame** p50 / p90 / p99, "+n, func(r *speedResult) string {
+			k := r.Keys[n]
+			return fmt.Sprintf("%.1f / %.1f / %.1f ms", k.First[0], k.First[1], k.First[2])
+		})
+		row("key → next question drawn (committed) p50 / p90 / p99, "+n, func(r *speedResult) string {
+			k := r.Keys[n]
+			return fmt.Sprintf("%.1f / %.1f / %.1f ms", k.Committed[0], k.Committed[1], k.Committed[2])
+		})
+	}
+	for _, bd := range builds {
+		n := bd.Name
+		row("**cost** (whole process, median of 3), "+n, func(r *speedResult) string { return sec(r.Cost[n]) })
+	}
+	row("after build's first open of the before build's file (migration 0011 backfill)", func(r *speedResult) string { return sec(r.Migrate) })
+	row("cost: both builds print the same JSON on the same file", func(r *speedResult) string {
+		if r.SameCost {
+			return "yes"
+		}
+		return "NO"
+	})
+	for _, bd := range builds {
+		n := bd.Name
+		row("**export jsonl** (backup), "+n, func(r *speedResult) string { return sec(r.Export[n+" jsonl"]) })
+	}
+	row("export jsonl, sqlite3 shell (json_object)", func(r *speedResult) string { return sec(r.Export["sqlite3 jsonl"]) })
+	for _, bd := range builds {
+		n := bd.Name
+		row("export jsonl wall, "+n+" / sqlite3", func(r *speedResult) string {
+			return fmt.Sprintf("%.2f×", r.Export[n+" jsonl"].Wall/r.Export["sqlite3 jsonl"].Wall)
+		})
+	}
+	row("jsonl: after and sqlite3 write the same bytes", func(r *speedResult) string { return r.SameJSONL })
+	row("jsonl: after and before write the same bytes from the same file", func(r *speedResult) string { return r.SameBefore })
+	for _, bd := range builds {
+		n := bd.Name
+		row("**export csv** (--annotator a1), "+n, func(r *speedResult) string { return sec(r.Export[n+" csv"]) })
+	}
+	row("csv: after and before write the same bytes from the same file", func(r *speedResult) string { return r.SameCSV })
+	return b.String()
+}
+
+// copyDB copies a database file (checkpointed: no -wal beside it once its
+// last connection closed).
+func copyDB(from, to string) error {
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(to + suffix)
+	}
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		return err
+	}
+	if wal, err := os.ReadFile(from + "-wal"); err == nil && len(wal) > 0 {
+		return os.WriteFile(to+"-wal", wal, 0o644)
+	}
+	return nil
+}
