@@ -125,8 +125,13 @@ run 'annotate progress --sessions --annotator jo --session-limit 20m'
 run 'annotate notes --batch pilot'
 
 # --- guidelines -----------------------------------------------------------
-run 'annotate guidelines | head -n 3'
+run 'annotate guidelines | head -n 2 | cut -c1-72'
 run 'annotate guidelines claim_validity | head -n 14'
+# The lead adds a rule to persona's guidelines: an "editor" that appends a line.
+printf '#!/bin/sh\nprintf "\\nA lawyer asking on behalf of a client is a legal_expert.\\n" >> "$1"\n' > add-rule.sh
+chmod +x add-rule.sh
+run 'EDITOR=./add-rule.sh annotate guidelines edit persona --as lead'
+run 'annotate guidelines history persona'
 
 # --- reports --------------------------------------------------------------
 run 'annotate stats --annotator jo'
@@ -139,6 +144,7 @@ run 'annotate --db rag.db rag --expert jo'
 run 'annotate agreement --field entailment --disagreements'
 run 'annotate agreement --field entailment --annotators jo,sam,lea'
 run 'annotate agreement --field persona --ci'
+run 'annotate agreement --field persona --by-guidelines-version'
 run 'annotate agreement --json | jq -c ".fields.answer_correctness | {items, percent_agreement, fleiss_kappa, krippendorff_alpha, gwet_ac1}"'
 
 # --- review ---------------------------------------------------------------
