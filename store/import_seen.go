@@ -6,7 +6,7 @@ import (
 	"hash/maphash"
 )
 
-// SeeFast is See (importer_api.go) for an import of many new ids: an id the
+// SeeFast is See (import_scratch.go) for an import of many new ids: an id the
 // import has not met before, which a filter of the ids it met tells without
 // asking the table, is recorded in bulk, many rows a statement. An id the
 // filter may have met is looked for among the rows held, then in the

@@ -92,7 +92,7 @@ func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, 
 	if hop == "" {
 		hop = "single"
 	}
-	// Written in bulk with the import's other pairs (bulk.go).
+	// Written in bulk with the import's other pairs (import_staging.go).
 	if err := t.tx.add(bulkQAPairs, id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra, q.AsGiven); err != nil {
 		return 0, 0, err
 	}

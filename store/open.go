@@ -148,7 +148,7 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 // wtx is a write transaction that prepares each distinct statement once: the
 // driver prepares on every Exec otherwise, and an import runs the same few
 // statements thousands of times. The rows an import writes most are written
-// in bulk (bulk.go).
+// in bulk (import_staging.go).
 type wtx struct {
 	*sql.Tx
 	store      *Store
@@ -166,8 +166,8 @@ type wtx struct {
 	extra    []*bulk           // every bulk, once the import registered its own
 	names    map[string]uint32 // statement -> the bulks whose tables it names
 	flushErr error             // a bulk that failed to write under QueryRow
-	fresh    freshLabels       // what an import knows of its items' labels (importtx.go)
-	items    importItems       // what an import knows of the items it wrote (importtx.go)
+	fresh    freshLabels       // what an import knows of its items' labels (import_tx.go)
+	items    importItems       // what an import knows of the items it wrote (import_tx.go)
 	// added is the item the last PutItem created and the prediction fields
 	// put on it since: it has no other predictions (PutPredictions).
 	added       int64
