@@ -61,22 +61,22 @@ func importCmd(args []string) error {
 	return nil
 }
 
-const importHeader = `| fixture | claims | labels | JSONL | annotate import | sqlite3 shell | ratio | peak RSS annotate / shell | labels-only import (labels) | labels-only / first | same rows | load avg before → after |
+const importHeader = `| fixture | claims | labels | JSONL | annotate import: wall (CPU) | sqlite3 shell: wall (CPU) | ratio: wall (CPU) | peak RSS annotate / shell | labels-only import: wall (CPU), labels | labels-only / first: wall (CPU) | same rows | load avg before → after |
 |---|---|---|---|---|---|---|---|---|---|---|---|`
 
 func (row importRow) line() string {
 	labelsOnly, ratio := "", ""
 	if row.labelCount > 0 {
-		labelsOnly = fmt.Sprintf("%.2f s (%d)", row.labelsRun.Wall, row.labelCount)
-		ratio = fmt.Sprintf("%.2f×", row.labelsRun.Wall/row.annotate.Wall)
+		labelsOnly = fmt.Sprintf("%.2f s (%.2f s), %d", row.labelsRun.Wall, row.labelsRun.CPU(), row.labelCount)
+		ratio = fmt.Sprintf("%.2f× (%.2f×)", row.labelsRun.Wall/row.annotate.Wall, row.labelsRun.CPU()/row.annotate.CPU())
 	}
 	same := "yes"
 	if len(row.differ) > 0 {
 		same = "NO: " + strings.Join(row.differ, ", ")
 	}
-	return fmt.Sprintf("| %s | %s | %d | %.0f MiB | %.2f s | %.2f s | %.2f× | %.0f / %.0f MiB | %s | %s | %s | %s → %s |",
-		row.fixture, sizeName(row.claims), row.labels, row.fileMiB, row.annotate.Wall, row.shell.Wall,
-		row.annotate.Wall/row.shell.Wall, row.annotate.RSS, row.shell.RSS, labelsOnly, ratio, same, row.loadBefore, row.loadAfter)
+	return fmt.Sprintf("| %s | %s | %d | %.0f MiB | %.2f s (%.2f s) | %.2f s (%.2f s) | %.2f× (%.2f×) | %.0f / %.0f MiB | %s | %s | %s | %s → %s |",
+		row.fixture, sizeName(row.claims), row.labels, row.fileMiB, row.annotate.Wall, row.annotate.CPU(), row.shell.Wall, row.shell.CPU(),
+		row.annotate.Wall/row.shell.Wall, row.annotate.CPU()/row.shell.CPU(), row.annotate.RSS, row.shell.RSS, labelsOnly, ratio, same, row.loadBefore, row.loadAfter)
 }
 
 func (r *runner) importSize(fixture string, n int) (importRow, error) {
