@@ -5,28 +5,51 @@ import (
 	"strings"
 )
 
-// Rows written in bulk. An import appends millions of rows to a few tables
-// (label events and current labels, claims, predictions, done items); one
-// INSERT per row spends most of its time in the statement's round trip, not
-// in SQLite. A bulk keeps the rows of one INSERT statement and writes them
-// bulkRows at a time as one multi-row INSERT: same rows, same order, same
-// conflict clause, so the table ends up exactly as the row-by-row statements
-// would leave it.
+// Import staging. An import appends millions of rows to a few tables (label
+// events and current labels, claims, QA pairs, predictions, done items, the
+// ids it met); one INSERT per row spends most of its time in the
+// statement's round trip, not in SQLite. So the rows of each of these
+// tables are staged: kept in memory and written bulkRows at a time as one
+// multi-row INSERT, with the same conflict clause, in the order staged, so
+// the table ends up exactly as one INSERT per row would leave it.
 //
-// A bulk's rows are written before any other statement that names its
-// table runs (wtx.flushFor), and before the transaction finishes, so every
-// read sees them. Only rows that cannot fail go through a bulk: their
-// parents (items, annotators) are written at once, never in bulk, and the
-// statements have no conflict left to report (INSERT OR REPLACE, or keys
-// that were checked or allocated first).
+// Staging is explicit, named by table, never inferred from a statement:
+//
+//   - t.stage(stageX, row…) stages a row of stage X's table;
+//   - t.flush(stageX, …) writes the rows of those stages now: code that
+//     reads or writes a staged table by other means calls it first (PutLabel
+//     before it looks up a current label, PutPredictions before it deletes
+//     predictions, finish before it loads families…);
+//   - the transaction writes every stage before it recounts and commits.
+//
+// A statement run while rows wait must not depend on them. The tests prove
+// it (checkStaging, import_check.go): every statement of a write
+// transaction is also run as if every waiting row had been written first,
+// and a different answer or a different database is an error naming the
+// statement. Only rows that cannot fail are staged: their parents (items,
+// annotators) are written at once, and the statements have no conflict
+// left to report (INSERT OR REPLACE, or keys that were checked first).
 
 // bulkRows is how many rows one multi-row INSERT writes (a test makes it tiny
 // to write rows at every odd moment).
 var bulkRows = 256
 
-type bulk struct {
-	table string // the table it writes: a statement naming it flushes the bulk
-	also  string // another table it writes (derived rows), or ""
+// stageID names a staged table.
+type stageID int
+
+const (
+	stageQAPairs stageID = iota
+	stageClaims
+	stagePredictions
+	stageEvents // label events, and with them the current labels
+	stageDone
+	stageSeen // the ids an import met (temp.import_seen, SeeFast)
+	nStages
+)
+
+// stage holds the rows of one INSERT statement until they are written.
+type stage struct {
+	table string // the table it writes, for messages
 	head  string // "INSERT … INTO t(a, b) VALUES "
 	tail  string // after the rows ("" or an ON CONFLICT clause)
 	cols  int
@@ -34,32 +57,60 @@ type bulk struct {
 	sqls  map[int]string
 	args  []any
 	rows  int
-	// nextID is the next rowid of the table this bulk allocates (label
-	// events name their id, which the current labels point to); 0 until
-	// read from the table.
-	nextID int64
-	// then writes what follows from rows just written: their first and
-	// last ids (the bulk allocates them, one after another).
-	then func(t *wtx, first, last int64) error
+	// then writes what follows from the rows just written: n rows, with
+	// rowids above before (the largest rowid of the table before them,
+	// read when then is set).
+	then func(t *wtx, n int, before int64) error
 }
 
-func newBulk(table, head string, cols int, tail string) *bulk {
-	return &bulk{table: table, head: head, tail: tail, cols: cols, row: "(" + placeholders(cols) + ")"}
+func newStage(table, head string, cols int, tail string) *stage {
+	return &stage{table: table, head: head, tail: tail, cols: cols, row: "(" + placeholders(cols) + ")"}
 }
+
+// newStages are the stages of a write transaction, empty.
+func newStages() [nStages]*stage {
+	events := newStage("label_events", `INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version) VALUES `, 9, "")
+	// Every event an import writes is its key's current label (PutLabel):
+	// the current labels are the events' own columns, copied by SQLite.
+	events.then = writeCurrent
+	return [nStages]*stage{
+		stageQAPairs:     newStage("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra,as_given) VALUES ", 9, ""),
+		stageClaims:      newStage("claims", "INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by,extractor) VALUES ", 9, ""),
+		stagePredictions: newStage("predictions", "INSERT INTO predictions(item_id,system,field,value) VALUES ", 4, ""),
+		stageEvents:      events,
+		stageDone:        newStage("done_items", "INSERT INTO done_items(item_id, annotator_id, gated) VALUES ", 3, ""),
+		stageSeen:        newStage("import_seen", "INSERT INTO temp.import_seen(space,ext_id,kind,hash,file,line,record,secondary) VALUES ", 8, ""),
+	}
+}
+
+// writeCurrent makes the n events just written (rowids above before) the
+// current labels of their keys, in id order, as setCurrent does for each
+// (an adjudicated label is kept under annotator 0).
+func writeCurrent(t *wtx, n int, before int64) error {
+	res, err := t.Tx.Exec(writeCurrentSQL, before)
+	if err != nil {
+		return err
+	}
+	// label_events has no AUTOINCREMENT: SQLite gives each row the largest
+	// rowid plus one, so the rows above before are the n just written.
+	if got, err := res.RowsAffected(); err != nil || got != int64(n) {
+		return fmt.Errorf("store: %d label events written, %d current labels from them (%v)", n, got, err)
+	}
+	return nil
+}
+
+const writeCurrentSQL = `INSERT OR REPLACE INTO current_labels(role,annotator_id,item_id,field,value,event_id)
+	SELECT role, CASE role WHEN 'adjudicate' THEN 0 ELSE annotator_id END, item_id, field, value, id
+	FROM label_events WHERE id > ? ORDER BY id`
 
 // sqlFor is the statement that writes n rows.
-func (b *bulk) sqlFor(n int) string {
+func (b *stage) sqlFor(n int) string {
 	if q, ok := b.sqls[n]; ok {
 		return q
 	}
 	if b.sqls == nil {
 		b.sqls = map[int]string{}
 	}
-	b.sqls[n] = b.build(n)
-	return b.sqls[n]
-}
-
-func (b *bulk) build(n int) string {
 	var s strings.Builder
 	s.Grow(len(b.head) + n*(len(b.row)+1) + len(b.tail))
 	s.WriteString(b.head)
@@ -70,210 +121,100 @@ func (b *bulk) build(n int) string {
 		s.WriteString(b.row)
 	}
 	s.WriteString(b.tail)
-	return s.String()
+	b.sqls[n] = s.String()
+	return b.sqls[n]
 }
 
-// The bulks of a write transaction.
-const (
-	bulkQAPairs = iota
-	bulkClaims
-	bulkPredictions
-	bulkEvents
-	bulkDone
-	nBulks
-)
-
-func newBulks() [nBulks]*bulk {
-	events := newBulk("label_events", `INSERT INTO label_events(id,annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version) VALUES `, 10, "")
-	// Every event an import writes is its key's current label (PutLabel):
-	// the current labels are the events' own columns, copied by SQLite.
-	events.also, events.then = "current_labels", writeCurrent
-	return [nBulks]*bulk{
-		bulkQAPairs:     newBulk("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra,as_given) VALUES ", 9, ""),
-		bulkClaims:      newBulk("claims", "INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by,extractor) VALUES ", 9, ""),
-		bulkPredictions: newBulk("predictions", "INSERT INTO predictions(item_id,system,field,value) VALUES ", 4, ""),
-		bulkEvents:      events,
-		bulkDone:        newBulk("done_items", "INSERT INTO done_items(item_id, annotator_id, gated) VALUES ", 3, ""),
-	}
-}
-
-// writeCurrent makes the events first..last the current labels of their
-// keys, in id order, as setCurrent does for each (an adjudicated label is
-// kept under annotator 0).
-func writeCurrent(t *wtx, first, last int64) error {
-	_, err := t.Exec(writeCurrentSQL, first, last)
-	return err
-}
-
-const writeCurrentSQL = `INSERT OR REPLACE INTO current_labels(role,annotator_id,item_id,field,value,event_id)
-	SELECT role, CASE role WHEN 'adjudicate' THEN 0 ELSE annotator_id END, item_id, field, value, id
-	FROM label_events WHERE id BETWEEN ? AND ? ORDER BY id`
-
-// add appends one row to bulk i, writing a full batch.
-func (t *wtx) add(i int, args ...any) error { return t.addTo(t.bulks[i], args...) }
-
-func (t *wtx) addTo(b *bulk, args ...any) error {
+// stage appends one row to stage i, writing the stage when it is full.
+func (t *wtx) stage(i stageID, args ...any) error {
+	b := t.stages[i]
 	if len(args) != b.cols {
 		panic(fmt.Sprintf("store: %d values for a row of %s, want %d", len(args), b.table, b.cols))
 	}
 	b.args = append(b.args, args...)
 	b.rows++
 	if b.rows >= bulkRows {
-		return t.writeBulk(b)
+		return t.writeStage(b)
 	}
 	return nil
 }
 
-// flushBulk writes bulk i's rows.
-func (t *wtx) flushBulk(i int) error { return t.writeBulk(t.bulks[i]) }
-
-// writeBulk writes a bulk's rows: full batches, then what is left in
-// batches of halving sizes, every statement prepared once per transaction.
-// (The bulks' tables do not point to each other: their order does not
-// matter.)
-func (t *wtx) writeBulk(b *bulk) error {
-	if b.rows == 0 {
-		return nil
-	}
-	done := 0
-	for n := bulkRows; b.rows-done > 0; n /= 2 {
-		for b.rows-done >= n {
-			st, err := t.prepared(b.sqlFor(n))
-			if err != nil {
-				return err
-			}
-			if _, err := st.Exec(b.args[done*b.cols : (done+n)*b.cols]...); err != nil {
-				return fmt.Errorf("writing %d rows of %s: %w", n, b.table, err)
-			}
-			done += n
-		}
-	}
-	var first, last int64
-	if b.then != nil {
-		first, last = b.args[0].(int64), b.args[(b.rows-1)*b.cols].(int64)
-		if last-first+1 != int64(b.rows) {
-			return fmt.Errorf("store: %d rows of %s with ids %d to %d", b.rows, b.table, first, last)
-		}
-	}
-	clear(b.args)
-	b.args, b.rows = b.args[:0], 0
-	if b.then != nil {
-		return b.then(t, first, last)
-	}
-	return nil
-}
-
-// flushAll writes every bulk's rows.
-func (t *wtx) flushAll() error {
-	for _, b := range t.allBulks() {
-		if err := t.writeBulk(b); err != nil {
+// flush writes the rows waiting in the stages named.
+func (t *wtx) flush(ids ...stageID) error {
+	for _, i := range ids {
+		if err := t.writeStage(t.stages[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// allBulks are the bulks of the kinds' rows, then those registered by the
-// import (SeeFast).
-func (t *wtx) allBulks() []*bulk {
-	if t.extra == nil {
-		return t.bulks[:]
-	}
-	return t.extra
-}
-
-// flushFor writes the rows a statement may read or depend on: every bulk
-// whose table the statement names. A statement that writes one of these
-// tables by other means also forgets the bulk's next id and, for the
-// current labels, what the import knows of them (see Tx.PutLabel).
-func (t *wtx) flushFor(q string) error {
-	all := t.allBulks()
-	mask, ok := t.names[q]
-	if !ok {
-		for i, b := range all {
-			if strings.Contains(q, b.table) || b.also != "" && strings.Contains(q, b.also) {
-				mask |= 1 << i
-			}
-		}
-		if strings.Contains(q, "items") && q != insertItem && q != updateItem {
-			mask |= namesItems
-		}
-		if strings.Contains(q, "current_labels") {
-			mask |= namesCurrent
-		}
-		if t.names == nil {
-			t.names = map[string]uint32{}
-		}
-		t.names[q] = mask
-	}
-	if mask == 0 {
-		return nil
-	}
-	for i, b := range all {
-		if mask&(1<<i) != 0 && b.rows > 0 {
-			if err := t.writeBulk(b); err != nil {
-				return err
-			}
-		}
-	}
-	if !isRead(q) && q != writeCurrentSQL {
-		if mask&namesItems != 0 {
-			t.items.off = true
-		}
-		for i, b := range all {
-			if mask&(1<<i) != 0 {
-				b.nextID = 0
-			}
-		}
-		if mask&namesCurrent != 0 {
-			t.fresh.off = true
-		}
-		if mask&(1<<bulkPredictions) != 0 {
-			t.added = 0
+// flushAll writes every stage's rows. (The staged tables do not point to
+// each other: the order does not matter.)
+func (t *wtx) flushAll() error {
+	for _, b := range t.stages {
+		if err := t.writeStage(b); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// namesItems marks a statement that names items (or a table named like it):
-// one that writes it makes the import forget what it knows of its items.
-// namesCurrent: the same for the current labels.
-const (
-	namesItems   = 1 << 31
-	namesCurrent = 1 << 30
-)
-
-// register adds a bulk of the import's own (flushFor and flushAll write
-// it). It forgets which statements name which bulks.
-func (t *wtx) register(b *bulk) {
-	if t.extra == nil {
-		t.extra = append([]*bulk{}, t.bulks[:]...)
+// staged reports whether any row waits.
+func (t *wtx) staged() bool {
+	for _, b := range t.stages {
+		if b.rows > 0 {
+			return true
+		}
 	}
-	t.extra = append(t.extra, b)
-	t.names = nil
+	return false
 }
 
-// isRead reports whether a statement only reads.
-func isRead(q string) bool {
-	q = strings.TrimLeft(q, " \t\n")
-	return len(q) >= 6 && strings.EqualFold(q[:6], "SELECT")
+// writeStage writes a stage's rows: full batches, then what is left in
+// batches of halving sizes, every statement prepared once per transaction.
+func (t *wtx) writeStage(b *stage) error {
+	if b.rows == 0 {
+		return nil
+	}
+	if err := t.writeRows(b, b.args, b.rows); err != nil {
+		return err
+	}
+	clear(b.args)
+	b.args, b.rows = b.args[:0], 0
+	return nil
 }
 
-// allocID returns the next rowid of bulk i's table, as SQLite would give it
-// (the largest rowid plus one).
-func (t *wtx) allocID(i int) (int64, error) {
-	b := t.bulks[i]
-	if b.nextID == 0 {
-		if err := t.flushBulk(i); err != nil {
-			return 0, err
+// writeRows writes n rows of stage b's table from args (the stage's own
+// rows, or a copy of them: import_check.go).
+func (t *wtx) writeRows(b *stage, args []any, n int) error {
+	var before int64
+	if b.then != nil {
+		if err := t.Tx.QueryRow("SELECT COALESCE(MAX(rowid), 0) FROM " + b.table).Scan(&before); err != nil {
+			return err
 		}
-		var max int64
-		if err := t.Tx.QueryRow("SELECT COALESCE(MAX(rowid), 0) FROM " + b.table).Scan(&max); err != nil {
-			return 0, err
-		}
-		b.nextID = max + 1
 	}
-	id := b.nextID
-	b.nextID++
-	return id, nil
+	done := 0
+	for size := bulkRows; n-done > 0; size /= 2 {
+		for n-done >= size {
+			st, err := t.prepared(b.sqlFor(size))
+			if err != nil {
+				return err
+			}
+			if _, err := st.Exec(args[done*b.cols : (done+size)*b.cols]...); err != nil {
+				return fmt.Errorf("writing %d rows of %s: %w", size, b.table, err)
+			}
+			done += size
+		}
+	}
+	if b.then != nil {
+		return b.then(t, n, before)
+	}
+	return nil
+}
+
+// discard forgets the rows of stage i (their table is about to be dropped).
+func (t *wtx) discard(i stageID) {
+	b := t.stages[i]
+	clear(b.args)
+	b.args, b.rows = b.args[:0], 0
 }
