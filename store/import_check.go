@@ -21,6 +21,11 @@ import (
 // same way.
 var checkStaging = false
 
+// checkBudget bounds the checks of one transaction: each digests the whole
+// database, so the large imports of the memory tests would take hours; the
+// first statements of every import are checked.
+const checkBudget = 250
+
 // errStaging is the error of a failed check.
 type errStaging struct{ what string }
 
@@ -28,9 +33,10 @@ func (e *errStaging) Error() string { return "store: staging check: " + e.what }
 
 // checkStatement runs the check for statement q before it runs for real.
 func (t *wtx) checkStatement(q string, args []any, read bool) {
-	if !checkStaging || t.stageErr != nil || !t.staged() {
+	if !t.checking() || !t.staged() {
 		return
 	}
+	t.checks++
 	var first, second string
 	err := t.savepoint(func() error {
 		first = t.probe(q, args, read) + "\n"
@@ -60,9 +66,10 @@ func (t *wtx) checkStatement(q string, args []any, read bool) {
 // checkFast checks an answer an import gave without asking the table: fn
 // asks the table, with every staged row written, and says what is wrong.
 func (t *wtx) checkFast(what string, fn func() (string, error)) {
-	if !checkStaging || t.stageErr != nil {
+	if !t.checking() {
 		return
 	}
+	t.checks++
 	var wrong string
 	err := t.savepoint(func() error {
 		if err := t.writeCopies(); err != nil {
@@ -81,6 +88,10 @@ func (t *wtx) checkFast(what string, fn func() (string, error)) {
 	case wrong != "":
 		t.stageErr = &errStaging{what + ": " + wrong}
 	}
+}
+
+func (t *wtx) checking() bool {
+	return checkStaging && t.stageErr == nil && t.checks < checkBudget
 }
 
 var errRollback = &errStaging{"rolled back"}
@@ -212,3 +223,8 @@ func firstDifference(a, b string) string {
 	}
 	return fmt.Sprintf("%d lines against %d", len(al), len(bl))
 }
+
+// CheckStaging turns the staging check on for every write transaction of
+// the process: for the tests of the packages that import (their TestMain),
+// never for a user (it runs every statement three times).
+func CheckStaging(on bool) { checkStaging = on }
