@@ -13,7 +13,8 @@ import (
 // A second fixture, independent of gen.go's, so the import is not tuned to
 // one file's shape: other ids (hashed, of several lengths), other sources
 // and languages, texts from a few words to several thousand characters
-// (accents, quotes and backslashes that JSON must escape), one to nine
+// (accents, quotes and backslashes that JSON must escape; about 6 KiB a
+// pair where gen.go writes 2 KiB), one to nine
 // claims a pair (triplets or free text, default or explicit ids), one to
 // four context units, a quarter of them shared with earlier pairs, two
 // prediction systems, and four annotators with uneven coverage, some of
@@ -76,7 +77,7 @@ type gen2AnnLabels map[string]map[string]string
 // is cited (a shared unit must not change).
 func gen2ContextText(c int) string {
 	r := rand.New(rand.NewPCG(uint64(c), 0x6f6e74657874))
-	return fmt.Sprintf("§ %d. ", c) + gen2Text(r, 15+r.IntN(900))
+	return fmt.Sprintf("§ %d. ", c) + gen2Text(r, 15+r.IntN(300))
 }
 
 func gen2ID(prefix string, n int, salt uint64) string {
@@ -95,7 +96,7 @@ func generate2(w io.Writer, claims int) (pairs, written, labels int, err error) 
 	for q := 0; written < claims; q++ {
 		src := gen2Sources[r.IntN(len(gen2Sources))]
 		p := gen2Pair{ID: gen2ID(strings.ToLower(src.name)+"/", q, 0xa5a5), Source: src.name, Language: src.lang,
-			Question: gen2Text(r, 4+r.IntN(90)) + "?", Answer: gen2Text(r, 8+r.IntN(600)),
+			Question: gen2Text(r, 4+r.IntN(60)) + "?", Answer: gen2Text(r, 8+r.IntN(250)),
 			Category: []string{"", "factual_recall", "false_premise", "General legal research"}[r.IntN(4)]}
 		if r.IntN(3) == 0 {
 			p.Hop = "multi"

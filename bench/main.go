@@ -3,7 +3,7 @@
 // from CSV for the import, pandas, scikit-learn, statsmodels and NLTK for the
 // reports. It is driven by bench/run.sh and is not part of the tests.
 //
-//	bench gen -claims N -out FILE     write the benchmark JSONL (gen.go)
+//	bench gen -claims N -out FILE     write the benchmark JSONL (gen.go); -labels: a3's labels on it
 //	bench run [flags]                 build the sizes, measure, check, print the table
 //	bench runs [flags]                the import of retrieval runs beside trec_eval (runs.go)
 //	bench import [flags]              the import alone on two fixtures beside the shell (importbench.go)
@@ -46,6 +46,7 @@ func genCmd(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ExitOnError)
 	claims := fs.Int("claims", 10_000, "number of claims (five per QA pair)")
 	out := fs.String("out", "", "file to write")
+	labelsOnly := fs.Bool("labels", false, "write the labels file of a new annotator a3 on the same items instead (the labels-only import)")
 	fs.Parse(args)
 	if *out == "" {
 		return fmt.Errorf("gen: -out is required")
@@ -54,7 +55,11 @@ func genCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	labels, err := generate(f, *claims)
+	gen := generate
+	if *labelsOnly {
+		gen = generateLabels
+	}
+	labels, err := gen(f, *claims)
 	if err != nil {
 		f.Close()
 		return err

@@ -278,17 +278,18 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 	}
 	key := labelKey{role: role, annotator: keyAID, field: l.Field}
 	if !t.tx.fresh.none(t.tx, l.ItemID, key) {
-		// The current label may be staged (written earlier in the import).
-		if err := t.tx.flush(stageEvents); err != nil {
-			return false, err
+		// The current label is the last staged event of its key, if one
+		// is staged; else the table's (which no staged row changes).
+		cur, staged := t.tx.stagedLabel(l.ItemID, key)
+		if !staged {
+			err = t.tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?", role, keyAID, l.ItemID, l.Field).Scan(&cur)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return false, err
+			}
+			staged = err == nil
 		}
-		var cur string
-		err = t.tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?", role, keyAID, l.ItemID, l.Field).Scan(&cur)
-		if err == nil && cur == l.Value {
+		if staged && cur == l.Value {
 			return false, nil
-		}
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, err
 		}
 	}
 	// The event, as insertEvent writes it, staged, and with it the current
@@ -409,4 +410,22 @@ func (t *wtx) notePredictions(item int64, field string) {
 	if item == t.added {
 		t.addedFields = append(t.addedFields, field)
 	}
+}
+
+// stagedLabel returns the value of the last staged event of a current
+// label's key on item, if any (an adjudicated label's key is annotator 0,
+// whoever adjudicated). An item's labels come together: the search starts
+// from the end.
+func (t *wtx) stagedLabel(item int64, k labelKey) (string, bool) {
+	b := t.stages[stageEvents]
+	for i := b.rows - 1; i >= 0; i-- {
+		r := b.args[i*b.cols : (i+1)*b.cols] // annotator, item, field, value, role, …
+		if r[1].(int64) != item || r[2].(string) != k.field || r[4].(string) != k.role {
+			continue
+		}
+		if k.role == RoleAdjudicate || r[0].(int64) == k.annotator {
+			return r[3].(string), true
+		}
+	}
+	return "", false
 }
