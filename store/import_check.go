@@ -64,8 +64,9 @@ func (t *wtx) checkStatement(q string, args []any, read bool) {
 }
 
 // checkFast checks an answer an import gave without asking the table: fn
-// asks the table, with every staged row written, and says what is wrong.
-func (t *wtx) checkFast(what string, fn func() (string, error)) {
+// asks the table, with every staged row written, and says what is wrong;
+// what names the answer (a func: an import's hot path builds no string).
+func (t *wtx) checkFast(what func() string, fn func() (string, error)) {
 	if !t.checking() {
 		return
 	}
@@ -86,7 +87,7 @@ func (t *wtx) checkFast(what string, fn func() (string, error)) {
 	case err != nil:
 		t.stageErr = err
 	case wrong != "":
-		t.stageErr = &errStaging{what + ": " + wrong}
+		t.stageErr = &errStaging{what() + ": " + wrong}
 	}
 }
 

@@ -199,7 +199,7 @@ func (t *wtx) newItem(ext string) bool {
 	if !fastPaths || !t.itemsKnown || t.itemsBefore != 0 || t.items.ids.mayHave(ext) {
 		return false
 	}
-	t.checkFast("new item "+ext, func() (string, error) {
+	t.checkFast(func() string { return "new item " + ext }, func() (string, error) {
 		var id int64
 		switch err := t.Tx.QueryRow("SELECT id FROM items WHERE ext_id=?", ext).Scan(&id); {
 		case err == nil:
@@ -220,7 +220,7 @@ func (t *wtx) recentItem(ext string) (itemRow, bool) {
 	}
 	r, ok := t.items.recent[ext]
 	if ok {
-		t.checkFast("item "+ext, func() (string, error) {
+		t.checkFast(func() string { return "item " + ext }, func() (string, error) {
 			var got itemRow
 			err := t.Tx.QueryRow("SELECT id, COALESCE(source_id,0), kind FROM items WHERE ext_id=?", ext).Scan(&got.id, &got.source, &got.kind)
 			if err == nil && got != r {
@@ -333,7 +333,7 @@ func (f *freshLabels) none(t *wtx, item int64, k labelKey) bool {
 	}
 	none := !f.labelled.has(item) || item == f.item && !slices.Contains(f.keys, k)
 	if none {
-		t.checkFast(fmt.Sprintf("no label %+v on item %d", k, item), func() (string, error) {
+		t.checkFast(func() string { return fmt.Sprintf("no label %+v on item %d", k, item) }, func() (string, error) {
 			var v string
 			err := t.Tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?",
 				k.role, k.annotator, item, k.field).Scan(&v)
@@ -392,7 +392,7 @@ func (t *wtx) putPredictions(item int64, field string) bool {
 	none := fastPaths && item == t.added && !slices.Contains(t.addedFields, field)
 	t.notePredictions(item, field)
 	if none {
-		t.checkFast(fmt.Sprintf("no %s predictions on item %d", field, item), func() (string, error) {
+		t.checkFast(func() string { return fmt.Sprintf("no %s predictions on item %d", field, item) }, func() (string, error) {
 			var n int
 			err := t.Tx.QueryRow("SELECT COUNT(*) FROM predictions WHERE item_id=? AND field=?", item, field).Scan(&n)
 			if err == nil && n > 0 {
