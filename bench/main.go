@@ -3,10 +3,12 @@
 // from CSV for the import, pandas, scikit-learn, statsmodels and NLTK for the
 // reports. It is driven by bench/run.sh and is not part of the tests.
 //
-//	bench gen -claims N -out FILE     write the benchmark JSONL (gen.go)
+//	bench gen -claims N -out FILE     write the benchmark JSONL (gen.go); -labels: a3's labels on it
 //	bench run [flags]                 build the sizes, measure, check, print the table
 //	bench runs [flags]                the import of retrieval runs beside trec_eval (runs.go)
 //	bench speed [flags]               home, keys, cost and exports of two builds side by side (speed.go)
+//	bench import [flags]              the import alone on two fixtures beside the shell (importbench.go)
+//	bench gen2 -claims N -out FILE    write the second, independent fixture (gen2.go)
 package main
 
 import (
@@ -17,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen -claims N -out FILE | bench run [flags] | bench runs [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench run|runs|import [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -30,6 +32,10 @@ func main() {
 		err = speedCmd(os.Args[2:])
 	case "runs":
 		err = runsCmd(os.Args[2:])
+	case "import":
+		err = importCmd(os.Args[2:])
+	case "gen2":
+		err = gen2Cmd(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -43,6 +49,7 @@ func genCmd(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ExitOnError)
 	claims := fs.Int("claims", 10_000, "number of claims (five per QA pair)")
 	out := fs.String("out", "", "file to write")
+	labelsOnly := fs.Bool("labels", false, "write the labels file of a new annotator a3 on the same items instead (the labels-only import)")
 	fs.Parse(args)
 	if *out == "" {
 		return fmt.Errorf("gen: -out is required")
@@ -51,11 +58,36 @@ func genCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	labels, err := generate(f, *claims)
+	gen := generate
+	if *labelsOnly {
+		gen = generateLabels
+	}
+	labels, err := gen(f, *claims)
 	if err != nil {
 		f.Close()
 		return err
 	}
 	fmt.Printf("%d QA pairs, %d claims, %d labels\n", *claims/claimsPerPair, *claims/claimsPerPair*claimsPerPair, labels)
+	return f.Close()
+}
+
+func gen2Cmd(args []string) error {
+	fs := flag.NewFlagSet("gen2", flag.ExitOnError)
+	claims := fs.Int("claims", 10_000, "number of claims (one to nine per QA pair)")
+	out := fs.String("out", "", "file to write")
+	fs.Parse(args)
+	if *out == "" {
+		return fmt.Errorf("gen2: -out is required")
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	pairs, claimsN, labels, err := generate2(f, *claims)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	fmt.Printf("%d QA pairs, %d claims, %d labels\n", pairs, claimsN, labels)
 	return f.Close()
 }

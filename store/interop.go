@@ -81,6 +81,10 @@ func (x *Snapshot) Predictions() iter.Seq2[ExportPrediction, error] {
 // keeping the other systems' (PutPredictions replaces them all). It reports
 // whether anything changed.
 func (t *Tx) AddPrediction(item int64, system, field, value string) (bool, error) {
+	if err := t.tx.flush(stagePredictions); err != nil {
+		return false, err
+	}
+	t.tx.notePredictions(item, field)
 	res, err := t.tx.Exec(`INSERT INTO predictions(item_id, system, field, value) VALUES (?, ?, ?, ?)
 		ON CONFLICT(item_id, system, field) DO UPDATE SET value = excluded.value WHERE value <> excluded.value`,
 		item, system, field, value)

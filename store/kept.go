@@ -251,6 +251,11 @@ func (t *wtx) syncSkips(members []int64, before, after map[int64][]tally.Skip) e
 		was, now := before[id], after[id]
 		for _, a := range was {
 			if !slices.Contains(now, a) {
+				// The row may be staged (a claim moved between families
+				// recounted in this transaction).
+				if err := t.flush(stageDone); err != nil {
+					return err
+				}
 				if _, err := t.Exec("DELETE FROM done_items WHERE item_id=? AND annotator_id=?", id, a.Annotator); err != nil {
 					return err
 				}
@@ -258,7 +263,7 @@ func (t *wtx) syncSkips(members []int64, before, after map[int64][]tally.Skip) e
 		}
 		for _, a := range now {
 			if !slices.Contains(was, a) {
-				if err := t.add(bulkDone, id, a.Annotator, a.Gated); err != nil {
+				if err := t.stage(stageDone, id, a.Annotator, a.Gated); err != nil {
 					return fmt.Errorf("kept counts: done_items out of step: %w", err)
 				}
 			}
@@ -327,7 +332,7 @@ func (t *wtx) recountAll() error {
 			}
 			for id, who := range res.Skip {
 				for _, a := range who {
-					if err := t.add(bulkDone, id, a.Annotator, a.Gated); err != nil {
+					if err := t.stage(stageDone, id, a.Annotator, a.Gated); err != nil {
 						return err
 					}
 				}

@@ -80,8 +80,8 @@ func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult
 		}
 		addedBy = aid
 	}
-	// Written in bulk with the import's other claims (bulk.go).
-	if err := t.tx.add(bulkClaims, id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy, c.Extractor); err != nil {
+	// Staged with the import's other claims (import_staging.go).
+	if err := t.tx.stage(stageClaims, id, c.Position, c.Triplet[0], c.Triplet[1], c.Triplet[2], c.Text, origin, addedBy, c.Extractor); err != nil {
 		return 0, 0, err
 	}
 	return id, res, t.PutPredictions(id, schema.Entailment, c.Predictions)

@@ -74,6 +74,10 @@ func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, 
 		// A pair imported before pairs were marked as given is marked when
 		// its file is imported again.
 		if q.AsGiven {
+			// The pair's row may be staged (put earlier in this import).
+			if err := t.tx.flush(stageQAPairs); err != nil {
+				return id, res, err
+			}
 			r, err := t.tx.Exec("UPDATE qa_pairs SET as_given=1 WHERE item_id=? AND as_given=0", id)
 			if err != nil {
 				return id, res, err
@@ -92,8 +96,8 @@ func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, 
 	if hop == "" {
 		hop = "single"
 	}
-	// Written in bulk with the import's other pairs (bulk.go).
-	if err := t.tx.add(bulkQAPairs, id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra, q.AsGiven); err != nil {
+	// Staged with the import's other pairs (import_staging.go).
+	if err := t.tx.stage(stageQAPairs, id, q.Language, hop, q.Question, q.Answer, q.Rationale, q.Category, extra, q.AsGiven); err != nil {
 		return 0, 0, err
 	}
 	if _, err := t.tx.Exec("DELETE FROM qa_contexts WHERE qa_item_id=?", id); err != nil {

@@ -133,13 +133,13 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 	if err != nil {
 		return err
 	}
-	w := &wtx{Tx: tx, store: s, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}, bulks: newBulks()}
+	w := &wtx{Tx: tx, store: s, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}, stages: newStages()}
 	defer w.closeStmts()
 	err = fn(w)
-	if w.flushErr != nil {
-		// Rows written in bulk failed under a read: that is the cause of
+	if w.stageErr != nil {
+		// The staging check failed under a read: that is the cause of
 		// whatever fn made of the read.
-		err = w.flushErr
+		err = w.stageErr
 	}
 	if err != nil {
 		tx.Rollback()
@@ -149,13 +149,17 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 		tx.Rollback()
 		return err
 	}
+	if w.stageErr != nil {
+		tx.Rollback()
+		return w.stageErr
+	}
 	return tx.Commit()
 }
 
 // wtx is a write transaction that prepares each distinct statement once: the
 // driver prepares on every Exec otherwise, and an import runs the same few
-// statements thousands of times. The rows an import writes most are written
-// in bulk (bulk.go).
+// statements thousands of times. The rows an import writes most are staged
+// and written many a statement (import_staging.go).
 type wtx struct {
 	*sql.Tx
 	store      *Store
@@ -169,12 +173,11 @@ type wtx struct {
 	itemsBefore int64
 	itemsKnown  bool
 
-	bulks    [nBulks]*bulk
-	extra    []*bulk           // every bulk, once the import registered its own
-	names    map[string]uint32 // statement -> the bulks whose tables it names
-	flushErr error             // a bulk that failed to write under QueryRow
-	fresh    freshLabels       // what an import knows of its items' labels (importtx.go)
-	items    importItems       // what an import knows of the items it wrote (importtx.go)
+	stages   [nStages]*stage // rows waiting to be written (import_staging.go)
+	stageErr error           // a failed staging check (tests: import_check.go)
+	checks   int             // statements the staging check ran
+	fresh    freshLabels     // what an import knows of its items' labels (import_tx.go)
+	items    importItems     // what an import knows of the items it wrote (import_tx.go)
 	// added is the item the last PutItem created and the prediction fields
 	// put on it since: it has no other predictions (PutPredictions).
 	added       int64
@@ -196,10 +199,11 @@ func (t *wtx) prepared(q string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// Exec, Query and QueryRow run a statement prepared once. They write no
+// staged rows: code that depends on them flushes their stage first
+// (import_staging.go), and the tests check that it did (checkStatement).
 func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
-	if err := t.flushFor(q); err != nil {
-		return nil, err
-	}
+	t.checkStatement(q, args, false)
 	st, err := t.prepared(q)
 	if err != nil {
 		return nil, err
@@ -208,9 +212,7 @@ func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
 }
 
 func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
-	if err := t.flushFor(q); err != nil {
-		return nil, err
-	}
+	t.checkStatement(q, args, true)
 	st, err := t.prepared(q)
 	if err != nil {
 		return nil, err
@@ -219,9 +221,7 @@ func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
 }
 
 func (t *wtx) QueryRow(q string, args ...any) *sql.Row {
-	if err := t.flushFor(q); err != nil && t.flushErr == nil {
-		t.flushErr = err
-	}
+	t.checkStatement(q, args, true)
 	st, err := t.prepared(q)
 	if err != nil {
 		return t.Tx.QueryRow(q, args...) // carries the same error to Scan

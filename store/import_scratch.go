@@ -45,6 +45,7 @@ func (t *Tx) BeginScratch() error {
 // EndScratch drops the TEMP tables, so the pooled connection does not keep
 // them after a committed import.
 func (t *Tx) EndScratch() error {
+	t.tx.discard(stageSeen) // rows of a table about to go
 	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_seen`, `DROP TABLE IF EXISTS temp.import_stage`} {
 		if _, err := t.tx.Tx.Exec(q); err != nil {
 			return err
@@ -57,6 +58,9 @@ func (t *Tx) EndScratch() error {
 // as met at s, unless it was met before: then it returns the earlier Seen and
 // true, and records nothing.
 func (t *Tx) See(space, extID string, s Seen) (Seen, bool, error) {
+	if err := t.tx.flush(stageSeen); err != nil {
+		return Seen{}, false, err
+	}
 	res, err := t.tx.Exec(`INSERT INTO temp.import_seen(space,ext_id,kind,hash,file,line,record,secondary) VALUES (?,?,?,?,?,?,?,?)
 		ON CONFLICT DO NOTHING`, space, extID, s.Kind, s.Hash, s.File, s.Line, s.Record, s.Secondary)
 	if err != nil {
@@ -72,6 +76,9 @@ func (t *Tx) See(space, extID string, s Seen) (Seen, bool, error) {
 // Seen returns where extID was first met in this import.
 func (t *Tx) Seen(space, extID string) (Seen, error) {
 	var s Seen
+	if err := t.tx.flush(stageSeen); err != nil {
+		return s, err
+	}
 	err := t.tx.QueryRow(`SELECT kind, hash, file, line, record, secondary FROM temp.import_seen WHERE space=? AND ext_id=?`,
 		space, extID).Scan(&s.Kind, &s.Hash, &s.File, &s.Line, &s.Record, &s.Secondary)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -82,6 +89,9 @@ func (t *Tx) Seen(space, extID string) (Seen, error) {
 
 // Resee replaces where extID was met (a master copy taking over from a copy).
 func (t *Tx) Resee(space, extID string, s Seen) error {
+	if err := t.tx.flush(stageSeen); err != nil {
+		return err
+	}
 	_, err := t.tx.Exec(`UPDATE temp.import_seen SET kind=?, hash=?, file=?, line=?, record=?, secondary=? WHERE space=? AND ext_id=?`,
 		s.Kind, s.Hash, s.File, s.Line, s.Record, s.Secondary, space, extID)
 	return err
@@ -142,6 +152,9 @@ func (t *Tx) FillSourceLanguage(name, language string) error {
 // space "item") from source name that were written without a language this
 // one.
 func (t *Tx) FillPairLanguages(name, language string) error {
+	if err := t.tx.flush(stageSeen, stageQAPairs); err != nil {
+		return err
+	}
 	_, err := t.tx.Exec(`UPDATE qa_pairs SET language=? WHERE language='' AND item_id IN (
 		SELECT i.id FROM items i JOIN temp.import_seen s ON s.space='item' AND s.kind='qa' AND s.ext_id=i.ext_id
 		JOIN sources src ON src.id=i.source_id WHERE src.name=?)`, language, name)
@@ -153,6 +166,9 @@ func (t *Tx) FillPairLanguages(name, language string) error {
 // extra keys "" when none. ErrNotFound when there is no such pair.
 func (t *Tx) StoredQA(extID string) (QAPair, error) {
 	var q QAPair
+	if err := t.tx.flush(stageQAPairs, stagePredictions); err != nil {
+		return q, err
+	}
 	err := t.tx.QueryRow(`SELECT i.id, i.ext_id, s.name, CASE WHEN p.language<>'' THEN p.language ELSE s.language END,
 		p.hop, p.question, p.answer, p.rationale, p.category, p.extra
 		FROM items i JOIN qa_pairs p ON p.item_id=i.id JOIN sources s ON s.id=i.source_id
@@ -188,6 +204,9 @@ func (t *Tx) StoredQA(extID string) (QAPair, error) {
 // StoredClaim reads a claim as the database holds it, inside the import.
 func (t *Tx) StoredClaim(extID string) (Claim, error) {
 	var c Claim
+	if err := t.tx.flush(stageClaims, stagePredictions); err != nil {
+		return c, err
+	}
 	err := t.tx.QueryRow(`SELECT i.id, i.ext_id, p.ext_id, c.position, c.subject, c.predicate, c.object, c.text, c.origin,
 		COALESCE(a.name, ''), c.extractor FROM items i JOIN claims c ON c.item_id=i.id JOIN items p ON p.id=i.parent_id
 		LEFT JOIN annotators a ON a.id=c.added_by WHERE i.ext_id=? AND i.kind='claim'`, extID).Scan(&c.ItemID, &c.ID, &c.QAID,

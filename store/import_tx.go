@@ -12,11 +12,10 @@ import (
 // Tx is one import: everything written through it commits together or not at
 // all (an import is all-or-nothing: docs/formats.md).
 type Tx struct {
-	tx       *wtx
-	sources  map[string]int64
-	seen     idFilter // the ids SeeFast recorded
-	seenRows *bulk
-	runs     *runStage // the run lines staged (runs_write.go)
+	tx      *wtx
+	sources map[string]int64
+	seen    idFilter  // the ids SeeFast recorded
+	runs    *runStage // the run lines staged (runs_write.go)
 }
 
 // PutResult says what a Put did.
@@ -161,7 +160,7 @@ func (t *Tx) PutItem(k schema.Kind, extID string, source, parent int64, hash, fi
 }
 
 // PutItem's statements: the only ones that write items during an import
-// without making the import forget what it knows of them (flushFor).
+// (what the import knows of its items, importItems, is kept by PutItem).
 const (
 	insertItem = "INSERT INTO items(ext_id,kind,source_id,parent_id,hash,origin_file,imported_at) VALUES (?,?,?,?,?,?,?)"
 	updateItem = "UPDATE items SET source_id=?, parent_id=?, hash=?, origin_file=? WHERE id=?"
@@ -176,8 +175,9 @@ type itemRow struct {
 // importItems is what an import knows of the items it wrote: every ext id
 // (a filter: an id it never wrote is new when the table was empty before
 // it), and the rows of the last ones (a claim's pair, a label's item).
+// Only PutItem writes items in an import; the staging check proves each
+// answer against the table (checkFast).
 type importItems struct {
-	off    bool // items were written by other means: ask the table
 	ids    idFilter
 	recent map[string]itemRow
 }
@@ -196,15 +196,39 @@ func (t *wtx) wroteItem(ext string, r itemRow) {
 // newItem reports that ext is certainly not in items: the table was empty
 // when the import began and the import did not write it.
 func (t *wtx) newItem(ext string) bool {
-	return fastPaths && t.itemsKnown && t.itemsBefore == 0 && !t.items.off && !t.items.ids.mayHave(ext)
+	if !fastPaths || !t.itemsKnown || t.itemsBefore != 0 || t.items.ids.mayHave(ext) {
+		return false
+	}
+	t.checkFast(func() string { return "new item " + ext }, func() (string, error) {
+		var id int64
+		switch err := t.Tx.QueryRow("SELECT id FROM items WHERE ext_id=?", ext).Scan(&id); {
+		case err == nil:
+			return fmt.Sprintf("taken as new, but the table has it as item %d", id), nil
+		case errors.Is(err, sql.ErrNoRows):
+			return "", nil
+		default:
+			return "", err
+		}
+	})
+	return true
 }
 
 // recentItem is a row the import wrote and remembers.
 func (t *wtx) recentItem(ext string) (itemRow, bool) {
-	if !fastPaths || t.items.off {
+	if !fastPaths {
 		return itemRow{}, false
 	}
 	r, ok := t.items.recent[ext]
+	if ok {
+		t.checkFast(func() string { return "item " + ext }, func() (string, error) {
+			var got itemRow
+			err := t.Tx.QueryRow("SELECT id, COALESCE(source_id,0), kind FROM items WHERE ext_id=?", ext).Scan(&got.id, &got.source, &got.kind)
+			if err == nil && got != r {
+				return fmt.Sprintf("remembered as %+v, the table has %+v", r, got), nil
+			}
+			return "", err
+		})
+	}
 	return r, ok
 }
 
@@ -254,27 +278,27 @@ func (t *Tx) PutLabel(l Label) (bool, error) {
 	}
 	key := labelKey{role: role, annotator: keyAID, field: l.Field}
 	if !t.tx.fresh.none(t.tx, l.ItemID, key) {
-		var cur string
-		err = t.tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?", role, keyAID, l.ItemID, l.Field).Scan(&cur)
-		if err == nil && cur == l.Value {
+		// The current label is the last staged event of its key, if one
+		// is staged; else the table's (which no staged row changes).
+		cur, staged := t.tx.stagedLabel(l.ItemID, key)
+		if !staged {
+			err = t.tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?", role, keyAID, l.ItemID, l.Field).Scan(&cur)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return false, err
+			}
+			staged = err == nil
+		}
+		if staged && cur == l.Value {
 			return false, nil
 		}
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, err
-		}
 	}
-	// The event, as insertEvent writes it, in bulk (the id is the one SQLite
-	// would give it), and with it the current label, as setCurrent writes
-	// it (writeCurrent).
-	id, err := t.tx.allocID(bulkEvents)
-	if err != nil {
-		return false, err
-	}
+	// The event, as insertEvent writes it, staged, and with it the current
+	// label, as setCurrent writes it (writeCurrent).
 	gv, err := t.tx.guidelinesVersion(l.Field)
 	if err != nil {
 		return false, err
 	}
-	err = t.tx.add(bulkEvents, id, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), gv, nullText(l.SuggestedBy))
+	err = t.tx.stage(stageEvents, aid, l.ItemID, l.Field, l.Value, role, now(), l.ActiveMs, nullID(l.SessionID), gv, nullText(l.SuggestedBy))
 	if err != nil {
 		return false, err
 	}
@@ -293,9 +317,10 @@ type labelKey struct {
 // current labels of the items it created: none but those it wrote. It
 // remembers which of them have a label, and every key written on the item
 // labelled last (an item's labels come together). An item it cannot answer
-// for is looked up, as are the items that were there before.
+// for is looked up, as are the items that were there before. Only PutLabel
+// writes current labels in an import; the staging check proves each answer
+// against the table (checkFast).
 type freshLabels struct {
-	off      bool  // current labels were written by other means: always look
 	labelled idSet // items of this import with a label written
 	item     int64 // the item keys is complete for
 	keys     []labelKey
@@ -307,13 +332,25 @@ var fastPaths = true
 
 // none reports that the item certainly has no current label of key.
 func (f *freshLabels) none(t *wtx, item int64, k labelKey) bool {
-	if !fastPaths || f.off || !t.itemsKnown || item <= t.itemsBefore {
+	if !fastPaths || !t.itemsKnown || item <= t.itemsBefore {
 		return false
 	}
-	if !f.labelled.has(item) {
-		return true
+	none := !f.labelled.has(item) || item == f.item && !slices.Contains(f.keys, k)
+	if none {
+		t.checkFast(func() string { return fmt.Sprintf("no label %+v on item %d", k, item) }, func() (string, error) {
+			var v string
+			err := t.Tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?",
+				k.role, k.annotator, item, k.field).Scan(&v)
+			if err == nil {
+				return "the table has " + v, nil
+			}
+			if errors.Is(err, sql.ErrNoRows) {
+				return "", nil
+			}
+			return "", err
+		})
 	}
-	return item == f.item && !slices.Contains(f.keys, k)
+	return none
 }
 
 // wrote notes a label written on item.
@@ -334,20 +371,65 @@ func (f *freshLabels) wrote(t *wtx, item int64, k labelKey) {
 func (t *Tx) PutPredictions(item int64, field string, bySystem map[string]string) error {
 	// An item PutItem has just created has no predictions to replace but
 	// those put since.
-	if !fastPaths || item != t.tx.added || slices.Contains(t.tx.addedFields, field) {
+	if !t.tx.putPredictions(item, field) {
+		if err := t.tx.flush(stagePredictions); err != nil {
+			return err
+		}
 		if _, err := t.tx.Exec("DELETE FROM predictions WHERE item_id=? AND field=?", item, field); err != nil {
 			return err
 		}
 	}
-	if item == t.tx.added {
-		t.tx.addedFields = append(t.tx.addedFields, field)
-	}
 	for sys, v := range bySystem {
-		if err := t.tx.add(bulkPredictions, item, sys, field, v); err != nil {
+		if err := t.tx.stage(stagePredictions, item, sys, field, v); err != nil {
 			return err
 		}
 	}
 	// The predictions count (and a pair's verdict is part of its family's
 	// response-level counts).
 	return t.tx.touch(item)
+}
+
+// putPredictions notes that predictions of field are being written on item
+// and reports whether the item certainly has none of that field yet: it is
+// the item PutItem created last and none were put on it since.
+func (t *wtx) putPredictions(item int64, field string) bool {
+	none := fastPaths && item == t.added && !slices.Contains(t.addedFields, field)
+	t.notePredictions(item, field)
+	if none {
+		t.checkFast(func() string { return fmt.Sprintf("no %s predictions on item %d", field, item) }, func() (string, error) {
+			var n int
+			err := t.Tx.QueryRow("SELECT COUNT(*) FROM predictions WHERE item_id=? AND field=?", item, field).Scan(&n)
+			if err == nil && n > 0 {
+				return fmt.Sprintf("the table has %d", n), nil
+			}
+			return "", err
+		})
+	}
+	return none
+}
+
+// notePredictions notes predictions of field written on item (by
+// PutPredictions or AddPrediction).
+func (t *wtx) notePredictions(item int64, field string) {
+	if item == t.added {
+		t.addedFields = append(t.addedFields, field)
+	}
+}
+
+// stagedLabel returns the value of the last staged event of a current
+// label's key on item, if any (an adjudicated label's key is annotator 0,
+// whoever adjudicated). An item's labels come together: the search starts
+// from the end.
+func (t *wtx) stagedLabel(item int64, k labelKey) (string, bool) {
+	b := t.stages[stageEvents]
+	for i := b.rows - 1; i >= 0; i-- {
+		r := b.args[i*b.cols : (i+1)*b.cols] // annotator, item, field, value, role, …
+		if r[1].(int64) != item || r[2].(string) != k.field || r[4].(string) != k.role {
+			continue
+		}
+		if k.role == RoleAdjudicate || r[0].(int64) == k.annotator {
+			return r[3].(string), true
+		}
+	}
+	return "", false
 }

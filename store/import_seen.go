@@ -6,20 +6,15 @@ import (
 	"hash/maphash"
 )
 
-// SeeFast is See (importer_api.go) for an import of many new ids: an id the
+// SeeFast is See (import_scratch.go) for an import of many new ids: an id the
 // import has not met before, which a filter of the ids it met tells without
-// asking the table, is recorded in bulk, many rows a statement. An id the
-// filter may have met is looked for among the rows held, then in the
-// table. The rows are written before any statement that names import_seen
-// (See, Seen, Resee, FillPairLanguages) and when the transaction ends; call
-// WriteSeen before EndScratch drops the table.
+// asking the table, is staged (stageSeen), written many rows a statement.
+// An id the filter may have met is looked for among the rows staged, then
+// in the table. See, Seen, Resee and FillPairLanguages write the staged
+// rows first; EndScratch drops them with the table.
 func (t *Tx) SeeFast(space, extID string, s Seen) (Seen, bool, error) {
 	if !fastPaths {
 		return t.See(space, extID, s)
-	}
-	if t.seenRows == nil {
-		t.seenRows = newBulk("import_seen", "INSERT INTO temp.import_seen(space,ext_id,kind,hash,file,line,record,secondary) VALUES ", 8, "")
-		t.tx.register(t.seenRows)
 	}
 	key := space + "\x00" + extID
 	if t.seen.mayHave(key) {
@@ -30,38 +25,29 @@ func (t *Tx) SeeFast(space, extID string, s Seen) (Seen, bool, error) {
 	} else {
 		t.seen.add(key)
 	}
-	return Seen{}, false, t.tx.addTo(t.seenRows, space, extID, s.Kind, s.Hash, s.File, s.Line, s.Record, s.Secondary)
+	return Seen{}, false, t.tx.stage(stageSeen, space, extID, s.Kind, s.Hash, s.File, s.Line, s.Record, s.Secondary)
 }
 
-// seenBefore finds where an id was met: among the rows held, else in the
+// seenBefore finds where an id was met: among the rows staged, else in the
 // table (which holds every other row SeeFast recorded).
 func (t *Tx) seenBefore(space, extID string) (Seen, bool, error) {
-	b := t.seenRows
+	b := t.tx.stages[stageSeen]
 	for i := 0; i < b.rows; i++ {
 		r := b.args[i*b.cols : (i+1)*b.cols]
 		if r[0] == any(space) && r[1] == any(extID) {
 			return Seen{Kind: r[2].(string), Hash: r[3].(string), File: r[4].(int), Line: r[5].(int), Record: r[6].(int), Secondary: r[7].(bool)}, true, nil
 		}
 	}
-	st, err := t.tx.prepared(`SELECT kind, hash, file, line, record, secondary FROM temp.import_seen WHERE space=? AND ext_id=?`)
-	if err != nil {
-		return Seen{}, false, err
-	}
 	var s Seen
-	err = st.QueryRow(space, extID).Scan(&s.Kind, &s.Hash, &s.File, &s.Line, &s.Record, &s.Secondary)
+	err := t.tx.QueryRow(`SELECT kind, hash, file, line, record, secondary FROM temp.import_seen WHERE space=? AND ext_id=?`, space, extID).Scan(&s.Kind, &s.Hash, &s.File, &s.Line, &s.Record, &s.Secondary)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Seen{}, false, nil
 	}
 	return s, err == nil, err
 }
 
-// WriteSeen writes the ids SeeFast holds.
-func (t *Tx) WriteSeen() error {
-	if t.seenRows == nil {
-		return nil
-	}
-	return t.tx.writeBulk(t.seenRows)
-}
+// WriteSeen writes the ids SeeFast staged.
+func (t *Tx) WriteSeen() error { return t.tx.flush(stageSeen) }
 
 // idFilter is a Bloom filter of the ids an import met (no false negatives;
 // about 0.1% false positives a layer), in layers that grow by four as ids

@@ -11,18 +11,21 @@ import (
 )
 
 // TestImportFastPathsWriteWhatSlowPathsWrite runs the same random imports
-// twice: with the import's fast paths and rows in bulk (labels of new items
+// twice: with the import's fast paths and rows staged (labels of new items
 // written without a lookup, items of an empty file inserted without one, a
 // claim's pair and a label's item found among the items just written, ids
 // met recorded through a filter, predictions of a new item not deleted
 // first, the families of new items not loaded as they were), and with none
 // of them and every row written by its own statement. Every answer of every
-// call, and every row of every table, must be the same.
+// call, and every row of every table, must be the same. The first seeds run
+// the staged path under the staging check (import_check.go): no statement
+// may depend on a staged row not yet written, and every answer the import
+// gives without asking the table is asked of the table too.
 func TestImportFastPathsWriteWhatSlowPathsWrite(t *testing.T) {
 	for seed := range uint64(12) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			fast, fastRows := runImports(t, seed, true)
-			slow, slowRows := runImports(t, seed, false)
+			fast, fastRows := runImports(t, seed, true, seed < 4)
+			slow, slowRows := runImports(t, seed, false, false)
 			if fast != slow {
 				t.Fatalf("answers differ:\n%s", firstDiff(fast, slow))
 			}
@@ -45,9 +48,9 @@ func firstDiff(a, b string) string {
 
 // runImports runs three imports of random calls and returns the calls'
 // answers and the tables' rows (without the times).
-func runImports(t *testing.T, seed uint64, fast bool) (string, string) {
-	defer func(f bool, n int) { fastPaths, bulkRows = f, n }(fastPaths, bulkRows)
-	fastPaths, bulkRows = fast, 1
+func runImports(t *testing.T, seed uint64, fast, check bool) (string, string) {
+	defer func(f, c bool, n int) { fastPaths, checkStaging, bulkRows = f, c, n }(fastPaths, checkStaging, bulkRows)
+	fastPaths, checkStaging, bulkRows = fast, check, 1
 	if fast {
 		bulkRows = 3 // rows written at odd moments
 	}
@@ -201,38 +204,89 @@ func dumpRows(t *testing.T, s *Store, q string, out *strings.Builder) {
 	}
 }
 
-// TestBulkRowsAreReadInTheTransaction: rows waiting in a bulk are written
-// before a statement of the same transaction reads their table, and a
-// label written by other means in an import makes PutLabel look again.
-func TestBulkRowsAreReadInTheTransaction(t *testing.T) {
+// TestStagingCheckFailsAReadBeforeItsRowsAreWritten: under the staging
+// check, a statement that reads or writes a staged table before its rows
+// are written fails the import with an error naming it, and so does an
+// answer the import gives without asking the table once the table was
+// written by other means; the same statements after an explicit flush pass
+// and see the rows.
+func TestStagingCheckFailsAReadBeforeItsRowsAreWritten(t *testing.T) {
+	defer func(c bool) { checkStaging = c }(checkStaging)
+	checkStaging = true
 	s := openTemp(t)
-	err := s.Import(func(tx *Tx) error {
-		id, _, err := tx.PutQA(QAPair{ID: "q1", Source: "GDPR", Question: "Q", Answer: "A", Contexts: []Context{{ID: "p", Text: "t"}}}, "h", "f", false)
-		if err != nil {
+	pair := QAPair{ID: "q1", Source: "GDPR", Question: "Q", Answer: "A", Contexts: []Context{{ID: "p", Text: "t"}}}
+	label := Label{Annotator: "jo", Field: schema.QuestionValidity, Value: "valid"}
+	for _, c := range []struct {
+		name, want string // want: in the error; "" for none
+		fn         func(tx *Tx, item int64) error
+	}{
+		{"read", `"SELECT COUNT(*) FROM qa_pairs" [] depends on staged rows`, func(tx *Tx, _ int64) error {
+			var n int
+			return tx.tx.QueryRow("SELECT COUNT(*) FROM qa_pairs").Scan(&n)
+		}},
+		{"write", `"UPDATE qa_pairs SET hop='multi'" [] depends on staged rows`, func(tx *Tx, _ int64) error {
+			_, err := tx.tx.Exec("UPDATE qa_pairs SET hop='multi'")
 			return err
-		}
-		if _, err := tx.PutLabel(Label{Annotator: "jo", ItemID: id, Field: schema.QuestionValidity, Value: "valid"}); err != nil {
+		}},
+		{"current labels", "current_labels", func(tx *Tx, item int64) error {
+			if _, err := tx.PutLabel(Label{Annotator: "jo", ItemID: item, Field: schema.QuestionValidity, Value: "valid"}); err != nil {
+				return err
+			}
+			var n int
+			return tx.tx.QueryRow("SELECT COUNT(*) FROM current_labels").Scan(&n)
+		}},
+		{"label written by other means", "no label", func(tx *Tx, item int64) error {
+			if err := tx.tx.flushAll(); err != nil {
+				return err
+			}
+			if err := setCurrent(tx.tx, RoleAnnotate, 1, item, schema.QuestionValidity, "invalid", 1); err != nil {
+				return err
+			}
+			_, err := tx.PutLabel(Label{Annotator: "jo", ItemID: item, Field: schema.QuestionValidity, Value: "valid"})
 			return err
-		}
-		var n int
-		if err := tx.tx.QueryRow("SELECT COUNT(*) FROM current_labels WHERE item_id=?", id).Scan(&n); err != nil || n != 1 {
-			return fmt.Errorf("current labels seen in the transaction: %d, %v", n, err)
-		}
-		if err := tx.tx.QueryRow("SELECT COUNT(*) FROM qa_pairs WHERE item_id=?", id).Scan(&n); err != nil || n != 1 {
-			return fmt.Errorf("pairs seen in the transaction: %d, %v", n, err)
-		}
-		// Another path writes the current label: PutLabel must see it.
-		if _, err := tx.tx.Exec("UPDATE current_labels SET value='invalid' WHERE item_id=?", id); err != nil {
-			return err
-		}
-		added, err := tx.PutLabel(Label{Annotator: "jo", ItemID: id, Field: schema.QuestionValidity, Value: "invalid"})
-		if err != nil || added {
-			return fmt.Errorf("a label equal to the current one was added: %v %v", added, err)
-		}
-		return errors.New("roll back")
-	})
-	if err == nil || err.Error() != "roll back" {
-		t.Fatal(err)
+		}},
+		{"flushed", "", func(tx *Tx, item int64) error {
+			if _, err := tx.PutLabel(Label{Annotator: "jo", ItemID: item, Field: schema.QuestionValidity, Value: "valid"}); err != nil {
+				return err
+			}
+			if err := tx.tx.flush(stageQAPairs, stageEvents); err != nil {
+				return err
+			}
+			var pairs, labels int
+			if err := tx.tx.QueryRow("SELECT COUNT(*) FROM qa_pairs").Scan(&pairs); err != nil {
+				return err
+			}
+			if err := tx.tx.QueryRow("SELECT COUNT(*) FROM current_labels").Scan(&labels); err != nil {
+				return err
+			}
+			if pairs != 1 || labels != 1 {
+				return fmt.Errorf("after the flush: %d pairs, %d current labels, want 1 and 1", pairs, labels)
+			}
+			return nil
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			errBack := errors.New("roll back")
+			err := s.Import(func(tx *Tx) error {
+				id, _, err := tx.PutQA(pair, "h", "f", false)
+				if err != nil {
+					return err
+				}
+				if _, err := annotatorID(tx.tx, label.Annotator); err != nil {
+					return err
+				}
+				if err := c.fn(tx, id); err != nil {
+					return err
+				}
+				return errBack
+			})
+			switch {
+			case c.want == "" && err != errBack:
+				t.Fatalf("got %v, want the import to run to its end", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), "staging check") || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("got %v, want a staging check error with %q", err, c.want)
+			}
+		})
 	}
 }
 
