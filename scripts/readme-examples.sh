@@ -130,7 +130,12 @@ run 'annotate guidelines claim_validity | head -n 14'
 # The lead adds a rule to persona's guidelines: an "editor" that appends a line.
 printf '#!/bin/sh\nprintf "\\nA lawyer asking on behalf of a client is a legal_expert.\\n" >> "$1"\n' > add-rule.sh
 chmod +x add-rule.sh
+run 'annotate annotator add lead'
 run 'EDITOR=./add-rule.sh annotate guidelines edit persona --as lead'
+# Versions are stamped with the wall clock: version 1 (written when the
+# database was created) at 08:00 on 2026-03-01, the edit at 10:00 on 2026-03-03.
+sqlite3 "$ANNOTATE_DB" "UPDATE guideline_versions SET created_at = CASE version
+	WHEN 1 THEN '2026-03-01T08:00:00Z' ELSE '2026-03-03T10:00:00Z' END" || exit 1
 run 'annotate guidelines history persona'
 
 # --- reports --------------------------------------------------------------
@@ -149,7 +154,6 @@ run 'annotate agreement --json | jq -c ".fields.answer_correctness | {items, per
 
 # --- review ---------------------------------------------------------------
 run 'annotate review --json --as lead | jq -c ".agreements, .pending, .units[0]"'
-run 'annotate annotator add lead'
 run 'annotate review --accept --as lead'
 run 'annotate review --json --as lead --system refchecker --annotator jo | jq -c ".cells[0]"'
 run 'annotate batch create claims-2 --kind claim --source CIVIL --only-correct-answers --adjudicated --assign lea'
