@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
 	"modernc.org/sqlite"
 
+	"github.com/annotate-dev/annotate/internal/textfold"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -41,28 +40,8 @@ func init() {
 	}
 }
 
-// Fold is the folded form of a text as the queue search compares it: lower
-// case, combining marks dropped after decomposition (é -> e), and the
-// ligatures spelled out (œ -> oe, æ -> ae, ß -> ss).
-func Fold(s string) string {
-	s = strings.ToLower(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range norm.NFD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case r == 'œ':
-			b.WriteString("oe")
-		case r == 'æ':
-			b.WriteString("ae")
-		case r == 'ß':
-			b.WriteString("ss")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// Fold is textfold.Fold: the queue search folds as the screens do.
+func Fold(s string) string { return textfold.Fold(s) }
 
 // searchText is, per kind, the SQL expression of the text of an item's own
 // fields, given the expression of its id (%[1]s). A kind without an entry

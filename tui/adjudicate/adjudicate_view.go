@@ -141,17 +141,7 @@ func (a *adjScreen) labelRows(w int) []string {
 	case u.FollowUp:
 		out = append(out, st.Dim.Render(ui.Truncate("Asked given the adjudicated labels ("+trailOf(schema.Kind(u.Kind), d.Final, f.Name)+")", w)))
 	}
-	if d.LeadFlagged || d.LeadNote != "" {
-		mine := "you:"
-		if d.LeadFlagged {
-			mine += " ⚑ flagged"
-		}
-		if d.LeadNote != "" {
-			mine += " ✎ " + ui.SanitizeLine(d.LeadNote)
-		}
-		out = append(out, st.Flag.Render(ui.Truncate(mine, w)))
-	}
-	return out
+	return append(out, leadMarks(st, d, w)...)
 }
 
 // absentReason says why an annotator has no label that counts.
@@ -310,4 +300,20 @@ func (a *adjScreen) summary(w int) []string {
 		out = append(out, ui.Message(st, "Every agreement is accepted ("+itoa(rev.Accepted)+").", w, false)...)
 	}
 	return append(out, ui.Message(st, "← → browse the decided units · u undoes your last adjudication · v system view", w, false)...)
+}
+
+// leadMarks is the line that shows the lead's own flag and note on the item
+// (none when there are neither), on the adjudication and the system view.
+func leadMarks(st ui.Styles, d *store.ReviewDetail, w int) []string {
+	if !d.LeadFlagged && d.LeadNote == "" {
+		return nil
+	}
+	mine := "you:"
+	if d.LeadFlagged {
+		mine += " ⚑ flagged"
+	}
+	if d.LeadNote != "" {
+		mine += " ✎ " + ui.SanitizeLine(d.LeadNote)
+	}
+	return []string{st.Flag.Render(ui.Truncate(mine, w))}
 }

@@ -326,15 +326,5 @@ func (s *walkerScreen) verdicts(w int) []string {
 		sys += st.Dim.Render(" (" + s.cell.System + ")")
 	}
 	out := []string{ui.TruncateStyled(line, w), ui.TruncateStyled(sys, w)}
-	if d.LeadFlagged || d.LeadNote != "" {
-		mine := "you:"
-		if d.LeadFlagged {
-			mine += " ⚑ flagged"
-		}
-		if d.LeadNote != "" {
-			mine += " ✎ " + ui.SanitizeLine(d.LeadNote)
-		}
-		out = append(out, st.Flag.Render(ui.Truncate(mine, w)))
-	}
-	return out
+	return append(out, leadMarks(st, d, w)...)
 }

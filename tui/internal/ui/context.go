@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
-	"golang.org/x/text/unicode/norm"
 
+	"github.com/annotate-dev/annotate/internal/textfold"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -60,25 +60,8 @@ func styleRange(text string, start, end int, spans []Span, si *int, base *lipglo
 	return b.String()
 }
 
-// fold lowers and strips accents: "Données" -> "donnees", "cœur" -> "coeur".
-func fold(s string) string {
-	s = strings.ToLower(s)
-	var b strings.Builder
-	for _, r := range norm.NFD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case r == 'œ':
-			b.WriteString("oe")
-		case r == 'æ':
-			b.WriteString("ae")
-		case r == 'ß':
-			b.WriteString("ss")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// fold is the one folding of the screens and the queue search (textfold).
+func fold(s string) string { return textfold.Fold(s) }
 
 // words lists the word spans of s: runs of letters, digits and combining
 // marks (apostrophes and hyphens separate words, so "l'article" has "article").
