@@ -70,6 +70,7 @@ type env struct {
 	seq         int
 	styleGen    int // bumped with the styles: rendered panes are stale
 	showHelp    bool
+	guides      string // the guidelines in force, read when the help opens
 	// ignored names the last key ignored while the help hid the item.
 	ignored string
 
@@ -221,6 +222,9 @@ func (m *Model) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			e.fail(fmt.Errorf("could not start a session (the review's time is not recorded): %w", msg.err))
 		}
 		return m, nil
+	case guideVersionsMsg:
+		e.guides = guidelinesInForce(msg)
+		return m, nil
 	case tea.KeyPressMsg:
 		e.act.Touch()
 		e.status = ""
@@ -237,7 +241,7 @@ func (m *Model) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		}
 		if _, typing := m.cur.(*noteInput); !typing && keyIs(msg, e.keys.Help) {
 			e.showHelp, e.ignored = true, ""
-			return m, nil
+			return m, loadGuideVersionsCmd(e.store)
 		}
 	}
 	var cmd tea.Cmd
@@ -303,6 +307,9 @@ func (m *Model) View() string {
 	}
 	if e.showHelp {
 		lines := append([]string{e.styles.Title.Render("Review keys"), ""}, e.fullHelp(e.w)...)
+		if e.guides != "" {
+			lines = append(lines, "", e.styles.Dim.Render(ui.Truncate(e.guides, e.w)))
+		}
 		foot := e.styles.Dim.Render(ui.Truncate("? or esc closes", e.w))
 		if e.ignored != "" {
 			foot = e.styles.Warn.Render(ui.Truncate(e.ignored+" ignored while the help is open · ? or esc closes", e.w))
