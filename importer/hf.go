@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
 )
 
 // The Hugging Face folder of `annotate export --format hf`: data/<config>/
@@ -111,76 +110,6 @@ func parseHF(f *fileData, t *textReader) error {
 		return err
 	}
 	return end()
-}
-
-func (f *fileData) hfPair(r *rec) error {
-	var q store.QAPair
-	var err error
-	if q.ID, err = r.needID("id"); err != nil {
-		return err
-	}
-	for _, p := range []struct {
-		key      string
-		dst      *string
-		required bool
-	}{{"source", &q.Source, true}, {"question", &q.Question, true}, {"answer", &q.Answer, true},
-		{"language", &q.Language, false}, {"hop", &q.Hop, false}, {"rationale", &q.Rationale, false},
-		{"generated_category", &q.Category, false}} {
-		if p.required {
-			*p.dst, err = r.need(p.key)
-		} else {
-			*p.dst, err = r.str(p.key)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if q.Contexts, err = nativeContexts(r); err != nil {
-		return err
-	}
-	r.get("jurisdiction") // the source's; the importer knows the usual ones
-	r.get("claim_ids")
-	r.get("notes")
-	// The row's language is the effective one (the source's when the pair
-	// has none); it carries no extra keys and no pair predictions.
-	if err := f.addPair(r.at, "id", q, false, saysLanguage); err != nil {
-		return err
-	}
-	return f.hfLabels(r, q.ID, schema.KindQA, append(fieldNames(schema.KindQA), schema.MissedClaimsChecked))
-}
-
-func (f *fileData) hfClaim(r *rec) error {
-	c := store.Claim{}
-	var err error
-	if c.ID, err = r.needID("id"); err != nil {
-		return err
-	}
-	if c.QAID, err = r.needID("qa_id"); err != nil {
-		return err
-	}
-	if raw := r.get("position"); raw != nil {
-		if json.Unmarshal(raw, &c.Position) != nil {
-			return r.errf("position", "want an integer, got %s", kind(raw))
-		}
-	}
-	if err := f.claimContent(r, &c, "a claim row"); err != nil {
-		return err
-	}
-	for _, k := range []string{"source", "language", "question", "answer", "contexts", "notes"} {
-		r.get(k) // the pair's, repeated on each claim row
-	}
-	if err := f.addClaim(r.at, "", "id", "qa_id", c); err != nil {
-		return err
-	}
-	// An added claim stands while its claim_added label does: give it back
-	// to who added it.
-	if c.Origin == store.OriginAnnotator && c.AddedBy != "" {
-		l := labelRec{at: r.at, field: "added_by", itemField: "id", annotator: c.AddedBy, item: c.ID, name: schema.ClaimAdded, value: "yes"}
-		if err := f.addLabel(l, schema.KindClaim); err != nil {
-			return err
-		}
-	}
-	return f.hfLabels(r, c.ID, schema.KindClaim, fieldNames(schema.KindClaim))
 }
 
 // hfLabels reads the label columns of a row as labels of its annotator column.

@@ -46,17 +46,31 @@ var nativeKinds = map[string]nativeKind{}
 // registerNative is called from each kind's file.
 func registerNative(k schema.Kind, parse nativeKind) { nativeKinds[string(k)] = parse }
 
-// nativeKindOf returns the parser of a line's "kind" ("" or "qa": QA pairs),
-// or an error naming the kinds there are.
+// plainLine is the kind of a native line without "kind" (QA pairs, which
+// are records of their own: kinds_rows.go) and its reader.
+var plainLine struct {
+	kind  schema.Kind
+	parse func(f *fileData, r *rec) error
+}
+
+// registerPlainLine is called from the file of the kind of lines without
+// "kind".
+func registerPlainLine(k schema.Kind, parse func(f *fileData, r *rec) error) {
+	plainLine.kind, plainLine.parse = k, parse
+}
+
+// nativeKindOf returns the parser of a line's "kind" (nil for "" or the
+// plain line's kind, read by plainLine.parse), or an error naming the
+// kinds there are.
 func nativeKindOf(r *rec) (nativeKind, error) {
 	k, err := r.str("kind")
-	if err != nil || k == "" || k == string(schema.KindQA) {
+	if err != nil || k == "" || k == string(plainLine.kind) {
 		return nil, err
 	}
 	if p, ok := nativeKinds[k]; ok {
 		return p, nil
 	}
-	known := []string{string(schema.KindQA)}
+	known := []string{string(plainLine.kind)}
 	for n := range nativeKinds {
 		known = append(known, n)
 	}

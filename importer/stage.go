@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"sort"
-
-	"github.com/annotate-dev/annotate/store"
 )
 
 // Records written after every QA pair of the import is in (copies of pairs,
@@ -105,72 +103,6 @@ func (d *decoder) loc(names func(int) string) (int, loc) {
 	file := d.int()
 	line, record := d.int(), d.int()
 	return file, loc{file: names(file), line: line, record: record}
-}
-
-func encodePair(file int, p *pairRec) []byte {
-	var e encoder
-	e.loc(file, p.at)
-	e.str(p.idField)
-	e.str(p.hash)
-	e.bool(p.secondary)
-	e.int(int(p.says))
-	q := p.q
-	for _, s := range []string{q.ID, q.Source, q.Language, q.Hop, q.Question, q.Answer, q.Rationale, q.Category, q.Extra} {
-		e.str(s)
-	}
-	e.int(len(q.Contexts))
-	for _, c := range q.Contexts {
-		e.str(c.ID)
-		e.str(c.Text)
-	}
-	e.strMap(q.Predictions)
-	return e
-}
-
-func decodePair(b []byte, names func(int) string) (int, *pairRec, error) {
-	d := decoder{b: b}
-	p := &pairRec{}
-	file, at := d.loc(names)
-	p.at = at
-	p.idField, p.hash, p.secondary, p.says = d.str(), d.str(), d.bool(), says(d.int())
-	q := &p.q
-	for _, s := range []*string{&q.ID, &q.Source, &q.Language, &q.Hop, &q.Question, &q.Answer, &q.Rationale, &q.Category, &q.Extra} {
-		*s = d.str()
-	}
-	if n := d.int(); n > 0 && d.err == nil {
-		q.Contexts = make([]store.Context, n)
-		for i := range q.Contexts {
-			q.Contexts[i] = store.Context{ID: d.str(), Text: d.str()}
-		}
-	}
-	q.Predictions = d.strMap()
-	return file, p, d.err
-}
-
-func encodeClaim(file int, c *claimRec) []byte {
-	var e encoder
-	e.loc(file, c.at)
-	for _, s := range []string{c.field, c.idField, c.pairField, c.hash, c.c.ID, c.c.QAID,
-		c.c.Triplet[0], c.c.Triplet[1], c.c.Triplet[2], c.c.Text, c.c.Origin, c.c.AddedBy, c.c.Extractor} {
-		e.str(s)
-	}
-	e.int(c.c.Position)
-	e.strMap(c.c.Predictions)
-	return e
-}
-
-func decodeClaim(b []byte, names func(int) string) (int, *claimRec, error) {
-	d := decoder{b: b}
-	c := &claimRec{}
-	file, at := d.loc(names)
-	c.at = at
-	for _, s := range []*string{&c.field, &c.idField, &c.pairField, &c.hash, &c.c.ID, &c.c.QAID,
-		&c.c.Triplet[0], &c.c.Triplet[1], &c.c.Triplet[2], &c.c.Text, &c.c.Origin, &c.c.AddedBy, &c.c.Extractor} {
-		*s = d.str()
-	}
-	c.c.Position = d.int()
-	c.c.Predictions = d.strMap()
-	return file, c, d.err
 }
 
 func encodeLabel(file int, l *labelRec) []byte {
