@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,10 +27,36 @@ import (
 // annotator of this name when none is given.
 const AdjudicatedName = "adjudicated"
 
-// hfConfigs are the configs of an export, in the order they are read; the
-// qrels configs are derived from relevance (the gold set is its rows of
+// hfOtherConfigs are the configs of an export read after those of the
+// kinds of records of their own (hfRowConfigs), in the order they are read;
+// the qrels configs are derived from relevance (the gold set is its rows of
 // annotator "gold") and are read past.
-var hfConfigs = []string{"qa", "claims", "queries", "documents", "relevance", "runs", "answers", "gen_answers", "gen_claims"}
+var hfOtherConfigs = []string{"queries", "documents", "relevance", "runs", "answers", "gen_answers", "gen_claims"}
+
+// hfRowConfig is the config of a kind of records of its own (kinds_rows.go)
+// and the reader of its rows, registered from the kind's file.
+type hfRowConfig struct {
+	kind   schema.Kind
+	config string
+	row    func(f *fileData, r *rec) error
+}
+
+// hfRowConfigs are in the kinds' order: a claim row's pair is read first.
+var hfRowConfigs []hfRowConfig
+
+func registerHFRows(k schema.Kind, config string, row func(f *fileData, r *rec) error) {
+	hfRowConfigs = append(hfRowConfigs, hfRowConfig{k, config, row})
+	slices.SortStableFunc(hfRowConfigs, func(a, b hfRowConfig) int { return kindOrder(a.kind) - kindOrder(b.kind) })
+}
+
+// hfConfigs are the configs of an export, in the order they are read.
+func hfConfigs() []string {
+	var out []string
+	for _, c := range hfRowConfigs {
+		out = append(out, c.config)
+	}
+	return append(out, hfOtherConfigs...)
+}
 
 var hfDerived = map[string]bool{"qrels_before": true, "qrels_after": true}
 
@@ -41,18 +68,19 @@ func hfFiles(dir string) ([]string, error) {
 	if err != nil || len(dirs) == 0 {
 		return nil, nil
 	}
+	configs := hfConfigs()
 	known := map[string]bool{}
-	for _, c := range hfConfigs {
+	for _, c := range configs {
 		known[c] = true
 	}
 	var out []string
 	for _, d := range dirs {
 		if d.IsDir() && !known[d.Name()] && !hfDerived[d.Name()] {
 			return nil, fmt.Errorf("%s: unknown config %q (an annotate export has %s; qrels_before and qrels_after are derived)",
-				filepath.Join(dir, "data", d.Name()), d.Name(), strings.Join(hfConfigs, ", "))
+				filepath.Join(dir, "data", d.Name()), d.Name(), strings.Join(configs, ", "))
 		}
 	}
-	for _, config := range hfConfigs {
+	for _, config := range configs {
 		for _, ext := range []string{"*.parquet", "*.jsonl"} {
 			names, err := filepath.Glob(filepath.Join(dir, "data", config, ext))
 			if err != nil {
@@ -82,11 +110,12 @@ func parseHF(f *fileData, t *textReader) error {
 			return err
 		}
 		row, end = h.row, h.end
-	case "qa":
-		row = f.hfPair
-	case "claims":
-		row = f.hfClaim
 	default:
+		if i := slices.IndexFunc(hfRowConfigs, func(c hfRowConfig) bool { return c.config == config }); i >= 0 {
+			rc := hfRowConfigs[i]
+			row = func(r *rec) error { return rc.row(f, r) }
+			break
+		}
 		k, ok := hfKinds[config]
 		if !ok {
 			return fileLoc(f.name).errf("", "unknown config %q", config)

@@ -7,6 +7,12 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
+// The write path of a claim (kind_claim.go): its id checked against the ids
+// met so far, then written when its pair is in and no claim waits before
+// it (claims keep the files' order), else staged until every pair is.
+
+func (c *claimRec) write(w *writer, f *fileData) error { return w.claim(f, c) }
+
 func (w *writer) claim(f *fileData, c *claimRec) error {
 	prev, met, err := w.tx.SeeFast("item", c.c.ID, w.seen(f, string(schema.KindClaim), c.hash, c.at, false))
 	if err != nil {

@@ -9,7 +9,14 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-func init() { registerPlainLine(schema.KindQA, (*fileData).nativePair) }
+// A line of native JSONL without "kind" (docs/formats.md, native): a QA
+// pair with its context units, predictions, labels, RAGChecker result and
+// its claims inside (kind_claim.go reads each).
+
+func init() {
+	registerPlainLine(schema.KindQA, (*fileData).nativePair,
+		[]string{"question", "answer", "contexts", "claims"}, []string{"source", "question", "answer", "contexts", "claims"})
+}
 
 func (f *fileData) nativePair(r *rec) error {
 	var q store.QAPair

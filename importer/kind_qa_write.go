@@ -8,12 +8,18 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
+// The write path of a QA pair (kind_qa.go): its id checked against the ids
+// met so far, its context units, its source and language, its RAGChecker
+// result; a copy of a pair staged until every master copy is known.
+
 // sourceState is what the import knows of a source's language.
 type sourceState struct {
 	language string
 	// fill: a pair named the language after pairs without one were written.
 	fill bool
 }
+
+func (p *pairRec) write(w *writer, f *fileData) error { return w.pair(f, p) }
 
 func (w *writer) pair(f *fileData, p *pairRec) error {
 	prev, met, err := w.tx.SeeFast("item", p.q.ID, w.seen(f, string(schema.KindQA), p.hash, p.at, p.secondary))

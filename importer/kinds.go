@@ -51,12 +51,15 @@ func registerNative(k schema.Kind, parse nativeKind) { nativeKinds[string(k)] = 
 var plainLine struct {
 	kind  schema.Kind
 	parse func(f *fileData, r *rec) error
+	// keys are keys of such a line besides "id": a first line with "id"
+	// and one of keys is native; one with one of resembles is like it.
+	keys, resembles []string
 }
 
 // registerPlainLine is called from the file of the kind of lines without
 // "kind".
-func registerPlainLine(k schema.Kind, parse func(f *fileData, r *rec) error) {
-	plainLine.kind, plainLine.parse = k, parse
+func registerPlainLine(k schema.Kind, parse func(f *fileData, r *rec) error, keys, resembles []string) {
+	plainLine.kind, plainLine.parse, plainLine.keys, plainLine.resembles = k, parse, keys, resembles
 }
 
 // nativeKindOf returns the parser of a line's "kind" (nil for "" or the
@@ -200,8 +203,7 @@ func (w *writer) writeStagedItems() error {
 // taken the first time).
 type discard struct{}
 
-func (discard) pair(*fileData, *pairRec) error   { return nil }
-func (discard) claim(*fileData, *claimRec) error { return nil }
+func (discard) row(*fileData, kindRow) error     { return nil }
 func (discard) label(*fileData, *labelRec) error { return nil }
 func (discard) item(*fileData, *itemRec) error   { return nil }
 

@@ -35,10 +35,15 @@ type labelRec struct {
 	prediction bool
 }
 
+// kindRow is a record of a kind of records of its own (kinds_rows.go: a QA
+// pair, a claim); its kind's file says what the import does with it.
+type kindRow interface {
+	write(w *writer, f *fileData) error
+}
+
 // sink takes the records of a file as they are parsed.
 type sink interface {
-	pair(f *fileData, p *pairRec) error
-	claim(f *fileData, c *claimRec) error
+	row(f *fileData, r kindRow) error
 	label(f *fileData, l *labelRec) error
 	item(f *fileData, it *itemRec) error
 }

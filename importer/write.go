@@ -56,6 +56,9 @@ func (w *writer) read(f *fileData) error {
 	return parseWhileWriting(f, t, parsers[f.format], w)
 }
 
+// row writes a record of a kind of its own as its kind says.
+func (w *writer) row(f *fileData, r kindRow) error { return r.write(w, f) }
+
 // duplicate is the error for an id met twice in one file.
 func duplicate(at loc, field, id string, first store.Seen) error {
 	where := fmt.Sprintf("line %d", first.Line)

@@ -7,15 +7,17 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// QA pairs: a pair with its context units, written as it comes (a copy of
-// a pair waits for its master), counted under "qa" in the summary. A line
-// of native JSONL without a "kind" is a QA pair with its claims
-// (kind_qa_native.go); its hf rows are under data/qa (kind_qa_hf.go); the
-// write path is kind_qa_write.go.
+// QA pairs, a kind of records of its own (kinds_rows.go): a pair with its
+// context units, written as it comes (a copy of a pair waits for its
+// master; a source's language reaches the pairs written before it was
+// known), counted under "qa" in the summary. Its rows of an hf export are
+// under data/qa (here); a line of native JSONL without "kind" is a pair
+// with its claims (kind_qa_native.go); the write path is kind_qa_write.go.
 
 func init() {
 	registerRows(rowKind{kind: schema.KindQA, name: "a QA pair", counts: func(s *FileSummary) *Counts { return &s.QA },
 		staged: (*writer).writeStagedCopies, beforeItems: true, done: (*writer).fillLanguages})
+	registerHFRows(schema.KindQA, "qa", (*fileData).hfPair)
 }
 
 // qaSummary is the QA pairs' part of a file summary.
@@ -69,7 +71,7 @@ func (f *fileData) addPair(at loc, idField string, q store.QAPair, secondary boo
 			q.Hop = "multi"
 		}
 	}
-	return f.out.pair(f, &pairRec{at: at, idField: idField, q: q, hash: qaHash(q), secondary: secondary, says: s, rag: f.pendingRAG})
+	return f.out.row(f, &pairRec{at: at, idField: idField, q: q, hash: qaHash(q), secondary: secondary, says: s, rag: f.pendingRAG})
 }
 
 // addRAGPair adds the QA pair of a RAGChecker result's response with the
@@ -91,4 +93,40 @@ func qaHash(q store.QAPair) string {
 		Extra                                                                  string
 		Predictions                                                            map[string]string `json:",omitempty"`
 	}{"qa", q.ID, q.Source, q.Language, q.Hop, q.Question, q.Answer, q.Rationale, q.Category, ctx, q.Extra, q.Predictions})
+}
+
+func (f *fileData) hfPair(r *rec) error {
+	var q store.QAPair
+	var err error
+	if q.ID, err = r.needID("id"); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		key      string
+		dst      *string
+		required bool
+	}{{"source", &q.Source, true}, {"question", &q.Question, true}, {"answer", &q.Answer, true},
+		{"language", &q.Language, false}, {"hop", &q.Hop, false}, {"rationale", &q.Rationale, false},
+		{"generated_category", &q.Category, false}} {
+		if p.required {
+			*p.dst, err = r.need(p.key)
+		} else {
+			*p.dst, err = r.str(p.key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if q.Contexts, err = nativeContexts(r); err != nil {
+		return err
+	}
+	r.get("jurisdiction") // the source's; the importer knows the usual ones
+	r.get("claim_ids")
+	r.get("notes")
+	// The row's language is the effective one (the source's when the pair
+	// has none); it carries no extra keys and no pair predictions.
+	if err := f.addPair(r.at, "id", q, false, saysLanguage); err != nil {
+		return err
+	}
+	return f.hfLabels(r, q.ID, schema.KindQA, append(fieldNames(schema.KindQA), schema.MissedClaimsChecked))
 }
