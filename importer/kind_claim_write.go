@@ -11,6 +11,9 @@ import (
 // met so far, then written when its pair is in and no claim waits before
 // it (claims keep the files' order), else staged until every pair is.
 
+// queueClaims holds the claims that wait for their pairs.
+var queueClaims = newQueue()
+
 func (c *claimRec) write(w *writer, f *fileData) error { return w.claim(f, c) }
 
 func (w *writer) claim(f *fileData, c *claimRec) error {

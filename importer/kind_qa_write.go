@@ -12,6 +12,9 @@ import (
 // met so far, its context units, its source and language, its RAGChecker
 // result; a copy of a pair staged until every master copy is known.
 
+// queueCopies holds the copies of pairs whose master is another file.
+var queueCopies = newQueue()
+
 // sourceState is what the import knows of a source's language.
 type sourceState struct {
 	language string

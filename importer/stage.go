@@ -6,17 +6,25 @@ import (
 	"sort"
 )
 
-// Records written after every QA pair of the import is in (copies of pairs,
-// claims, labels) wait in the import's TEMP table (store.Tx.Stage), encoded
-// here: a compact, private encoding read back by the same process in the
-// same transaction, so it needs no version.
+// Records that wait for what they need (an item for its parent, a label
+// for its item) wait in the import's TEMP table (store.Tx.Stage), in a
+// queue each, encoded here: a compact, private encoding read back by the
+// same process in the same transaction, so it needs no version. A kind of
+// records of its own takes queues of its own (newQueue, in its files).
 
-const (
-	queueCopies = iota // secondary copies of QA pairs
-	queueClaims
-	queueItems // items of kinds of their own that need other items
-	queueLabels
-	nQueues
+// nQueues counts the queues taken so far.
+var nQueues int
+
+// newQueue takes a queue: called in the initialisation of package
+// variables, before any import.
+func newQueue() int {
+	nQueues++
+	return nQueues - 1
+}
+
+var (
+	queueItems  = newQueue() // native items that need other items
+	queueLabels = newQueue()
 )
 
 type encoder []byte

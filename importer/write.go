@@ -19,7 +19,7 @@ type writer struct {
 	prog    *progress
 	files   []*fileData
 	sources map[string]*sourceState
-	staged  [nQueues]int64
+	staged  []int64              // per queue, the records staged
 	runs    map[string]runSeen   // runs met so far (trec.go); nil: none
 	hfRuns  map[string]hfRunSeen // runs met in hf runs configs (hf_runs.go)
 	// lastItem caches the item last written or labelled: an item's labels
