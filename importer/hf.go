@@ -97,8 +97,9 @@ func hfFiles(dir string) ([]string, error) {
 func hfConfigOf(name string) string { return filepath.Base(filepath.Dir(name)) }
 
 // parseHF reads one data file of an exported hf folder, the config named
-// by its folder: QA pair rows under data/qa, claim rows under data/claims,
-// the other kinds' rows (hf_kinds.go) under theirs.
+// by its folder: the rows of a kind of records of its own by its kind's
+// reader (hfRowConfigs), the other kinds' rows (hf_kinds.go) and the runs
+// (hf_runs.go) under theirs.
 func parseHF(f *fileData, t *textReader) error {
 	config := hfConfigOf(f.name)
 	var row func(*rec) error
