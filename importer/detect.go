@@ -36,8 +36,6 @@ var parsers = map[string]func(*fileData, *textReader) error{
 var described = map[string]string{
 	FormatNative:     `native JSONL (one pair per line with "id", "source", "question", "answer", "contexts"; or items with "kind": query, document, …)`,
 	FormatLabels:     `labels JSONL ("item", "field", "value" per line)`,
-	FormatClaimRAG:   `ClaimRAG-LAW ({"input_data":[{"query_id", "relevant_chunk", …}]} or [{"query_id", "claims":[{"claim_correctness", …}]}])`,
-	FormatChecker:    `RefChecker checker output ([{"response", "reference", "claims", "ys"}])`,
 	FormatHuman:      `RefChecker human annotations ([{"id", "response", "<extractor>_response_kg"}])`,
 	FormatRAGChecker: `RAGChecker checking output or input ({"results":[…]} or {"input_data":[{"query_id", "response", "retrieved_context"}]})`,
 }
@@ -189,7 +187,7 @@ func lineShape(m map[string]json.RawMessage) shape {
 	}
 	// A line that names a kind ("kind":"query") is native too: an unknown
 	// kind is then an error naming the kinds there are.
-	if has(m, "id") && hasAny(m, "question", "answer", "contexts", "claims", "kind") {
+	if has(m, "id") && (has(m, "kind") || hasAny(m, plainLine.keys...)) {
 		sh.fits = append(sh.fits, FormatNative)
 	}
 	if has(m, "item") && has(m, "field") && has(m, "value") {
@@ -202,7 +200,7 @@ func lineShape(m map[string]json.RawMessage) shape {
 	if has(m, "query_id") && has(m, "retrieved_ids") {
 		sh.fits = append(sh.fits, FormatCLRBRun) // clrbrun.go
 	}
-	if hasAny(m, "id", "source", "question", "answer", "contexts", "claims") {
+	if has(m, "id") || hasAny(m, plainLine.resembles...) {
 		sh.resembles = append(sh.resembles, described[FormatNative])
 	}
 	if hasAny(m, "annotator", "item", "field", "value") {
@@ -213,9 +211,6 @@ func lineShape(m map[string]json.RawMessage) shape {
 	}
 	return sh
 }
-
-// claimragLabels are the expert's keys of ClaimRAG-LAW records.
-var claimragLabels = []string{"relevant_chunk", "answer_correctness", "question_validity", "persona", "invalid_reason"}
 
 // arrayShape reads the first element of a file that is a JSON array.
 func arrayShape(m map[string]json.RawMessage) shape {
@@ -231,33 +226,15 @@ func arrayShape(m map[string]json.RawMessage) shape {
 			break
 		}
 	}
-	if has(m, "response") && hasAny(m, "claims", "triplets", "ys", "Y", "reference") {
-		sh.fits = append(sh.fits, FormatChecker)
-	}
-	if has(m, "query_id") && (hasAny(m, claimragLabels...) || claimragClaims(m["claims"])) {
-		sh.fits = append(sh.fits, FormatClaimRAG)
-	}
+	checkerShape(m, &sh, false)
+	claimragShape(m, &sh, false)
 	if has(m, "data") && hasAny(m, "annotations", "predictions") {
 		sh.fits = append(sh.fits, FormatLabelStudio)
 	}
 	releaseLineShape(m, &sh) // CanLegalRAGBench's queries and generated answers, as an array
-	if hasAny(m, "response", "question", "reference", "claims", "ys") {
-		sh.resembles = append(sh.resembles, described[FormatChecker])
-	}
-	if hasAny(m, "query_id", "query", "gt_answer", "relevant_chunk", "claims") {
-		sh.resembles = append(sh.resembles, described[FormatClaimRAG])
-	}
+	checkerShape(m, &sh, true)
+	claimragShape(m, &sh, true)
 	return sh
-}
-
-// claimragClaims reports whether raw is a list of ClaimRAG-LAW claims
-// ({"claim", "claim_correctness", "claim_entailment"}).
-func claimragClaims(raw json.RawMessage) bool {
-	var list []map[string]json.RawMessage
-	if json.Unmarshal(raw, &list) != nil || len(list) == 0 {
-		return false
-	}
-	return hasAny(list[0], "claim", "claim_correctness", "claim_entailment", "claim_id")
 }
 
 // documentShape reads the first record of {"<container>":[…]}.

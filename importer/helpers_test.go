@@ -2,6 +2,7 @@ package importer
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,8 +93,17 @@ type collected struct {
 	items  []*itemRec
 }
 
-func (c *collected) pair(_ *fileData, p *pairRec) error   { c.pairs = append(c.pairs, p); return nil }
-func (c *collected) claim(_ *fileData, r *claimRec) error { c.claims = append(c.claims, r); return nil }
+func (c *collected) row(_ *fileData, r kindRow) error {
+	switch r := r.(type) {
+	case *pairRec:
+		c.pairs = append(c.pairs, r)
+	case *claimRec:
+		c.claims = append(c.claims, r)
+	default:
+		return fmt.Errorf("collected: a record of type %T", r)
+	}
+	return nil
+}
 func (c *collected) label(_ *fileData, l *labelRec) error { c.labels = append(c.labels, l); return nil }
 func (c *collected) item(_ *fileData, it *itemRec) error  { c.items = append(c.items, it); return nil }
 

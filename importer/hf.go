@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
 )
 
 // The Hugging Face folder of `annotate export --format hf`: data/<config>/
@@ -27,10 +27,36 @@ import (
 // annotator of this name when none is given.
 const AdjudicatedName = "adjudicated"
 
-// hfConfigs are the configs of an export, in the order they are read; the
-// qrels configs are derived from relevance (the gold set is its rows of
+// hfOtherConfigs are the configs of an export read after those of the
+// kinds of records of their own (hfRowConfigs), in the order they are read;
+// the qrels configs are derived from relevance (the gold set is its rows of
 // annotator "gold") and are read past.
-var hfConfigs = []string{"qa", "claims", "queries", "documents", "relevance", "runs", "answers", "gen_answers", "gen_claims"}
+var hfOtherConfigs = []string{"queries", "documents", "relevance", "runs", "answers", "gen_answers", "gen_claims"}
+
+// hfRowConfig is the config of a kind of records of its own (kinds_rows.go)
+// and the reader of its rows, registered from the kind's file.
+type hfRowConfig struct {
+	kind   schema.Kind
+	config string
+	row    func(f *fileData, r *rec) error
+}
+
+// hfRowConfigs are in the kinds' order: a claim row's pair is read first.
+var hfRowConfigs []hfRowConfig
+
+func registerHFRows(k schema.Kind, config string, row func(f *fileData, r *rec) error) {
+	hfRowConfigs = append(hfRowConfigs, hfRowConfig{k, config, row})
+	slices.SortStableFunc(hfRowConfigs, func(a, b hfRowConfig) int { return kindOrder(a.kind) - kindOrder(b.kind) })
+}
+
+// hfConfigs are the configs of an export, in the order they are read.
+func hfConfigs() []string {
+	var out []string
+	for _, c := range hfRowConfigs {
+		out = append(out, c.config)
+	}
+	return append(out, hfOtherConfigs...)
+}
 
 var hfDerived = map[string]bool{"qrels_before": true, "qrels_after": true}
 
@@ -42,18 +68,19 @@ func hfFiles(dir string) ([]string, error) {
 	if err != nil || len(dirs) == 0 {
 		return nil, nil
 	}
+	configs := hfConfigs()
 	known := map[string]bool{}
-	for _, c := range hfConfigs {
+	for _, c := range configs {
 		known[c] = true
 	}
 	var out []string
 	for _, d := range dirs {
 		if d.IsDir() && !known[d.Name()] && !hfDerived[d.Name()] {
 			return nil, fmt.Errorf("%s: unknown config %q (an annotate export has %s; qrels_before and qrels_after are derived)",
-				filepath.Join(dir, "data", d.Name()), d.Name(), strings.Join(hfConfigs, ", "))
+				filepath.Join(dir, "data", d.Name()), d.Name(), strings.Join(configs, ", "))
 		}
 	}
-	for _, config := range hfConfigs {
+	for _, config := range configs {
 		for _, ext := range []string{"*.parquet", "*.jsonl"} {
 			names, err := filepath.Glob(filepath.Join(dir, "data", config, ext))
 			if err != nil {
@@ -70,8 +97,9 @@ func hfFiles(dir string) ([]string, error) {
 func hfConfigOf(name string) string { return filepath.Base(filepath.Dir(name)) }
 
 // parseHF reads one data file of an exported hf folder, the config named
-// by its folder: QA pair rows under data/qa, claim rows under data/claims,
-// the other kinds' rows (hf_kinds.go) under theirs.
+// by its folder: the rows of a kind of records of its own by its kind's
+// reader (hfRowConfigs), the other kinds' rows (hf_kinds.go) and the runs
+// (hf_runs.go) under theirs.
 func parseHF(f *fileData, t *textReader) error {
 	config := hfConfigOf(f.name)
 	var row func(*rec) error
@@ -83,11 +111,12 @@ func parseHF(f *fileData, t *textReader) error {
 			return err
 		}
 		row, end = h.row, h.end
-	case "qa":
-		row = f.hfPair
-	case "claims":
-		row = f.hfClaim
 	default:
+		if i := slices.IndexFunc(hfRowConfigs, func(c hfRowConfig) bool { return c.config == config }); i >= 0 {
+			rc := hfRowConfigs[i]
+			row = func(r *rec) error { return rc.row(f, r) }
+			break
+		}
 		k, ok := hfKinds[config]
 		if !ok {
 			return fileLoc(f.name).errf("", "unknown config %q", config)
@@ -111,76 +140,6 @@ func parseHF(f *fileData, t *textReader) error {
 		return err
 	}
 	return end()
-}
-
-func (f *fileData) hfPair(r *rec) error {
-	var q store.QAPair
-	var err error
-	if q.ID, err = r.needID("id"); err != nil {
-		return err
-	}
-	for _, p := range []struct {
-		key      string
-		dst      *string
-		required bool
-	}{{"source", &q.Source, true}, {"question", &q.Question, true}, {"answer", &q.Answer, true},
-		{"language", &q.Language, false}, {"hop", &q.Hop, false}, {"rationale", &q.Rationale, false},
-		{"generated_category", &q.Category, false}} {
-		if p.required {
-			*p.dst, err = r.need(p.key)
-		} else {
-			*p.dst, err = r.str(p.key)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if q.Contexts, err = nativeContexts(r); err != nil {
-		return err
-	}
-	r.get("jurisdiction") // the source's; the importer knows the usual ones
-	r.get("claim_ids")
-	r.get("notes")
-	// The row's language is the effective one (the source's when the pair
-	// has none); it carries no extra keys and no pair predictions.
-	if err := f.addPair(r.at, "id", q, false, saysLanguage); err != nil {
-		return err
-	}
-	return f.hfLabels(r, q.ID, schema.KindQA, append(fieldNames(schema.KindQA), schema.MissedClaimsChecked))
-}
-
-func (f *fileData) hfClaim(r *rec) error {
-	c := store.Claim{}
-	var err error
-	if c.ID, err = r.needID("id"); err != nil {
-		return err
-	}
-	if c.QAID, err = r.needID("qa_id"); err != nil {
-		return err
-	}
-	if raw := r.get("position"); raw != nil {
-		if json.Unmarshal(raw, &c.Position) != nil {
-			return r.errf("position", "want an integer, got %s", kind(raw))
-		}
-	}
-	if err := f.claimContent(r, &c, "a claim row"); err != nil {
-		return err
-	}
-	for _, k := range []string{"source", "language", "question", "answer", "contexts", "notes"} {
-		r.get(k) // the pair's, repeated on each claim row
-	}
-	if err := f.addClaim(r.at, "", "id", "qa_id", c); err != nil {
-		return err
-	}
-	// An added claim stands while its claim_added label does: give it back
-	// to who added it.
-	if c.Origin == store.OriginAnnotator && c.AddedBy != "" {
-		l := labelRec{at: r.at, field: "added_by", itemField: "id", annotator: c.AddedBy, item: c.ID, name: schema.ClaimAdded, value: "yes"}
-		if err := f.addLabel(l, schema.KindClaim); err != nil {
-			return err
-		}
-	}
-	return f.hfLabels(r, c.ID, schema.KindClaim, fieldNames(schema.KindClaim))
 }
 
 // hfLabels reads the label columns of a row as labels of its annotator column.

@@ -234,7 +234,7 @@ func folderJobs(dir string, prog *progress) ([]job, error) {
 // the files' order. So a labels file may name items of any file of the same
 // invocation, and the queues and the label log keep the files' order.
 func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, error) {
-	w := &writer{opt: opt, prog: prog, sources: map[string]*sourceState{}}
+	w := &writer{opt: opt, prog: prog, staged: make([]int64, nQueues)}
 	var total int64
 	for i, j := range jobs {
 		w.files = append(w.files, newFile(i, j.in, j.format, opt, w))
@@ -257,7 +257,7 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 		if err := w.writeRuns(); err != nil {
 			return err
 		}
-		if err := w.fillLanguages(); err != nil {
+		if err := w.finishRows(); err != nil {
 			return err
 		}
 		if err := tx.WriteSeen(); err != nil {

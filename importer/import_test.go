@@ -182,7 +182,9 @@ func TestNoOpSummaryNamesOnlyWhatTheFilesHeld(t *testing.T) {
 		{1, 0, 0, "nothing changed: all 1 QA pair is already in the database"},
 		{2, 3, 0, "nothing changed: all 2 QA pairs and 3 claims are already in the database"},
 	} {
-		s := Summary{Files: []FileSummary{{QA: Counts{Unchanged: tc.qa}, Claims: Counts{Unchanged: tc.claims}, LabelsUnchanged: tc.labels}}}
+		f := FileSummary{LabelsUnchanged: tc.labels}
+		f.QA.Unchanged, f.Claims.Unchanged = tc.qa, tc.claims
+		s := Summary{Files: []FileSummary{f}}
 		if got := strings.TrimSpace(s.String()); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}

@@ -3,6 +3,7 @@ package importer
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -11,6 +12,34 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
+
+func init() {
+	described[FormatClaimRAG] = `ClaimRAG-LAW ({"input_data":[{"query_id", "relevant_chunk", …}]} or [{"query_id", "claims":[{"claim_correctness", …}]}])`
+}
+
+// claimragShape notes whether the first element of a JSON array is a
+// ClaimRAG-LAW record (fits), or, for resembles, shares keys with one.
+func claimragShape(m map[string]json.RawMessage, sh *shape, resembles bool) {
+	switch {
+	case !resembles && has(m, "query_id") && (hasAny(m, claimragLabels...) || claimragClaims(m["claims"])):
+		sh.fits = append(sh.fits, FormatClaimRAG)
+	case resembles && hasAny(m, "query_id", "query", "gt_answer", "relevant_chunk", "claims"):
+		sh.resembles = append(sh.resembles, described[FormatClaimRAG])
+	}
+}
+
+// claimragLabels are the expert's keys of ClaimRAG-LAW records.
+var claimragLabels = []string{"relevant_chunk", "answer_correctness", "question_validity", "persona", "invalid_reason"}
+
+// claimragClaims reports whether raw is a list of ClaimRAG-LAW claims
+// ({"claim", "claim_correctness", "claim_entailment"}).
+func claimragClaims(raw json.RawMessage) bool {
+	var list []map[string]json.RawMessage
+	if json.Unmarshal(raw, &list) != nil || len(list) == 0 {
+		return false
+	}
+	return hasAny(list[0], "claim", "claim_correctness", "claim_entailment", "claim_id")
+}
 
 // ClaimRAG-LAW (Hugging Face SNTSVV/ClaimRAG-LAW) comes as two files per
 // source: <SRC>-RAG-LAW.json {"input_data":[QA pairs]} and <SRC>-CLAIM-LAW.json

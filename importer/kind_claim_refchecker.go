@@ -10,6 +10,21 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
+func init() {
+	described[FormatChecker] = `RefChecker checker output ([{"response", "reference", "claims", "ys"}])`
+}
+
+// checkerShape notes whether the first element of a JSON array is a
+// RefChecker checker record (fits), or, for resembles, shares keys with one.
+func checkerShape(m map[string]json.RawMessage, sh *shape, resembles bool) {
+	switch {
+	case !resembles && has(m, "response") && hasAny(m, "claims", "triplets", "ys", "Y", "reference"):
+		sh.fits = append(sh.fits, FormatChecker)
+	case resembles && hasAny(m, "response", "question", "reference", "claims", "ys"):
+		sh.resembles = append(sh.resembles, described[FormatChecker])
+	}
+}
+
 // RefChecker and RAGChecker files number their records per file, so their
 // ids are prefixed with the file's base name (dolly_gpt4_answers/12646), and
 // that base name is also the source: two files never collide by accident.

@@ -21,6 +21,10 @@ import (
 // after their answer: {"kind":"gen_claim","id":…,"answer":…,"position":2,
 // "text":…,"predictions":{…}}; and answer tasks: {"kind":"answer_task","id":…,"query":…}.
 
+// genClaimsKey holds a generated answer's claims in its native line (the
+// release's generation outputs build that line too).
+const genClaimsKey = "claims"
+
 func init() {
 	registerNative(schema.KindGenAnswer, parseGenAnswer)
 	registerNative(schema.KindGenClaim, parseGenClaim)
@@ -61,7 +65,7 @@ func parseGenAnswer(f *fileData, r *rec) (*itemRec, error) {
 			return nil, err
 		}
 	}
-	claims, err := r.array("claims")
+	claims, err := r.array(genClaimsKey)
 	if err != nil {
 		return nil, err
 	}

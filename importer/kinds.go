@@ -46,17 +46,34 @@ var nativeKinds = map[string]nativeKind{}
 // registerNative is called from each kind's file.
 func registerNative(k schema.Kind, parse nativeKind) { nativeKinds[string(k)] = parse }
 
-// nativeKindOf returns the parser of a line's "kind" ("" or "qa": QA pairs),
-// or an error naming the kinds there are.
+// plainLine is the kind of a native line without "kind" (QA pairs, which
+// are records of their own: kinds_rows.go) and its reader.
+var plainLine struct {
+	kind  schema.Kind
+	parse func(f *fileData, r *rec) error
+	// keys are keys of such a line besides "id": a first line with "id"
+	// and one of keys is native; one with one of resembles is like it.
+	keys, resembles []string
+}
+
+// registerPlainLine is called from the file of the kind of lines without
+// "kind".
+func registerPlainLine(k schema.Kind, parse func(f *fileData, r *rec) error, keys, resembles []string) {
+	plainLine.kind, plainLine.parse, plainLine.keys, plainLine.resembles = k, parse, keys, resembles
+}
+
+// nativeKindOf returns the parser of a line's "kind" (nil for "" or the
+// plain line's kind, read by plainLine.parse), or an error naming the
+// kinds there are.
 func nativeKindOf(r *rec) (nativeKind, error) {
 	k, err := r.str("kind")
-	if err != nil || k == "" || k == string(schema.KindQA) {
+	if err != nil || k == "" || k == string(plainLine.kind) {
 		return nil, err
 	}
 	if p, ok := nativeKinds[k]; ok {
 		return p, nil
 	}
-	known := []string{string(schema.KindQA)}
+	known := []string{string(plainLine.kind)}
 	for n := range nativeKinds {
 		known = append(known, n)
 	}
@@ -186,8 +203,7 @@ func (w *writer) writeStagedItems() error {
 // taken the first time).
 type discard struct{}
 
-func (discard) pair(*fileData, *pairRec) error   { return nil }
-func (discard) claim(*fileData, *claimRec) error { return nil }
+func (discard) row(*fileData, kindRow) error     { return nil }
 func (discard) label(*fileData, *labelRec) error { return nil }
 func (discard) item(*fileData, *itemRec) error   { return nil }
 

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -17,40 +16,6 @@ import (
 
 // Every format is parsed, one record at a time, into these records, which
 // go to a sink: the import in progress (import.go), or a test's list.
-
-type pairRec struct {
-	at        loc
-	idField   string // the input key of the id, for errors
-	q         store.QAPair
-	hash      string
-	secondary bool // a copy of a pair whose master is another file (ClaimRAG-LAW claims file)
-	// says marks what the input says of the pair beyond its hash: a key it
-	// does not carry (an hf row has no extra keys; a native line may leave
-	// the language to its source) is no difference from the stored pair.
-	says says
-	// rag is the RAGChecker result whose response the pair is (refchecker.go).
-	rag *store.RAGResult
-}
-
-// says is a set of the optional parts of a QA pair an input carries.
-type says uint8
-
-const (
-	saysLanguage says = 1 << iota
-	saysExtra
-	saysPredictions
-)
-
-type claimRec struct {
-	at      loc
-	field   string // names the claim in errors, e.g. "claims[2]"
-	idField string // names its id: "claims[2].id", "id", or the claim itself when the id is derived
-	// pairField names the reference to the QA pair when it may be unknown
-	// (a ClaimRAG-LAW claims record without the pair, an hf claim row).
-	pairField string
-	c         store.Claim
-	hash      string
-}
 
 type labelRec struct {
 	at        loc
@@ -70,10 +35,15 @@ type labelRec struct {
 	prediction bool
 }
 
+// kindRow is a record of a kind of records of its own (kinds_rows.go: a QA
+// pair, a claim); its kind's file says what the import does with it.
+type kindRow interface {
+	write(w *writer, f *fileData) error
+}
+
 // sink takes the records of a file as they are parsed.
 type sink interface {
-	pair(f *fileData, p *pairRec) error
-	claim(f *fileData, c *claimRec) error
+	row(f *fileData, r kindRow) error
 	label(f *fileData, l *labelRec) error
 	item(f *fileData, it *itemRec) error
 }
@@ -113,55 +83,6 @@ func isBidiControl(r rune) bool {
 	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u061c'
 }
 
-func (f *fileData) addPair(at loc, idField string, q store.QAPair, secondary bool, s says) error {
-	if err := printable(at, idField, "the id", q.ID); err != nil {
-		return err
-	}
-	if err := printable(at, "source", "the source name", q.Source); err != nil {
-		return err
-	}
-	for i, c := range q.Contexts {
-		if err := printable(at, fmt.Sprintf("contexts[%d].id", i), "the context id", c.ID); err != nil {
-			return err
-		}
-	}
-	for sys := range q.Predictions {
-		if err := printable(at, "predictions", "the system name", sys); err != nil {
-			return err
-		}
-	}
-	if q.Hop == "" {
-		q.Hop = "single"
-		if len(q.Contexts) > 1 {
-			q.Hop = "multi"
-		}
-	}
-	return f.out.pair(f, &pairRec{at: at, idField: idField, q: q, hash: qaHash(q), secondary: secondary, says: s, rag: f.pendingRAG})
-}
-
-// addRAGPair adds the QA pair of a RAGChecker result's response with the
-// result's matrices, recorded once the pair is written.
-func (f *fileData) addRAGPair(at loc, idField string, q store.QAPair, res *store.RAGResult) error {
-	f.pendingRAG = res
-	defer func() { f.pendingRAG = nil }()
-	return f.addPair(at, idField, q, false, saysExtra)
-}
-
-func (f *fileData) addClaim(at loc, field, idField, pairField string, c store.Claim) error {
-	if err := printable(at, idField, "the id", c.ID); err != nil {
-		return err
-	}
-	if err := printable(at, "added_by", "the annotator name", c.AddedBy); err != nil {
-		return err
-	}
-	for sys := range c.Predictions {
-		if err := printable(at, field+".predictions", "the system name", sys); err != nil {
-			return err
-		}
-	}
-	return f.out.claim(f, &claimRec{at: at, field: field, idField: idField, pairField: pairField, c: c, hash: claimHash(c)})
-}
-
 // addLabel validates and normalises one label of kind k ("" for any). An
 // empty value is no decision and is skipped; an unknown value is kept
 // verbatim and counted.
@@ -190,15 +111,6 @@ func (f *fileData) addLabel(l labelRec, k schema.Kind) error {
 	}
 	l.value = v
 	return f.out.label(f, &l)
-}
-
-// prediction normalises a system's verdict like an entailment label.
-func (f *fileData) prediction(system, value string) string {
-	v, known := normalize(schema.Entailment, value)
-	if !known && v != "" {
-		f.sum.count(&f.sum.UnknownPredictions, system, v)
-	}
-	return v
 }
 
 func (f *fileData) unknownKeys(prefix string, keys []string) {
@@ -249,13 +161,6 @@ func (f *fileData) labelsObject(r *rec, key, item, itemField string, k schema.Ki
 	return nil
 }
 
-func kindName(k schema.Kind) string {
-	if k == schema.KindQA {
-		return "a QA pair"
-	}
-	return "a " + string(k)
-}
-
 // fieldOrder sorts labels in the order the TUI asks them, so the imported
 // event log reads like an annotation session.
 func fieldOrder(name string) int {
@@ -290,30 +195,6 @@ func sortedKeys[V any](m map[string]V) []string {
 // (fixed field order) and of maps (sorted keys) is a canonical encoding.
 // Predictions of a pair are left out when it has none, so the hashes of
 // pairs imported before pairs had predictions stay the same.
-
-func qaHash(q store.QAPair) string {
-	ctx := make([][2]string, len(q.Contexts))
-	for i, c := range q.Contexts {
-		ctx[i] = [2]string{c.ID, c.Text}
-	}
-	return hash(struct {
-		Kind, ID, Source, Language, Hop, Question, Answer, Rationale, Category string
-		Contexts                                                               [][2]string
-		Extra                                                                  string
-		Predictions                                                            map[string]string `json:",omitempty"`
-	}{"qa", q.ID, q.Source, q.Language, q.Hop, q.Question, q.Answer, q.Rationale, q.Category, ctx, q.Extra, q.Predictions})
-}
-
-func claimHash(c store.Claim) string {
-	return hash(struct {
-		Kind, ID, QAID      string
-		Position            int
-		Triplet             [3]string
-		Text, Origin, Added string
-		Predictions         map[string]string
-		Extractor           string `json:",omitempty"`
-	}{"claim", c.ID, c.QAID, c.Position, c.Triplet, c.Text, c.Origin, c.AddedBy, c.Predictions, c.Extractor})
-}
 
 func hash(v any) string {
 	b, _ := json.Marshal(v)

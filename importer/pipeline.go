@@ -16,8 +16,7 @@ const queuedBatch = 256
 
 // queued is one parsed record: exactly one of its fields is set.
 type queued struct {
-	p  *pairRec
-	c  *claimRec
+	r  kindRow
 	l  *labelRec
 	it *itemRec
 }
@@ -35,8 +34,7 @@ func newRecordQueue() *recordQueue {
 	return &recordQueue{batch: make([]queued, 0, queuedBatch), out: make(chan []queued, 8), stop: make(chan struct{})}
 }
 
-func (q *recordQueue) pair(_ *fileData, p *pairRec) error   { return q.push(queued{p: p}) }
-func (q *recordQueue) claim(_ *fileData, c *claimRec) error { return q.push(queued{c: c}) }
+func (q *recordQueue) row(_ *fileData, r kindRow) error     { return q.push(queued{r: r}) }
 func (q *recordQueue) label(_ *fileData, l *labelRec) error { return q.push(queued{l: l}) }
 func (q *recordQueue) item(_ *fileData, it *itemRec) error  { return q.push(queued{it: it}) }
 
@@ -85,10 +83,8 @@ func parseWhileWriting(f *fileData, t *textReader, parse func(*fileData, *textRe
 		for _, r := range batch {
 			var err error
 			switch {
-			case r.p != nil:
-				err = out.pair(f, r.p)
-			case r.c != nil:
-				err = out.claim(f, r.c)
+			case r.r != nil:
+				err = out.row(f, r.r)
 			case r.it != nil:
 				err = out.item(f, r.it)
 			default:

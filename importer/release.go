@@ -298,7 +298,7 @@ func parseReleaseAnswers(f *fileData, t *textReader) error {
 				return err
 			}
 			if claims != nil {
-				native["claims"] = claims
+				native[genClaimsKey] = claims
 			}
 			// What is not a judgement (the prompts, the counts) is kept.
 			if keys, rest := sub.unknown(); len(keys) > 0 {

@@ -4,21 +4,27 @@ import (
 	"encoding/binary"
 	"errors"
 	"sort"
-
-	"github.com/annotate-dev/annotate/store"
 )
 
-// Records written after every QA pair of the import is in (copies of pairs,
-// claims, labels) wait in the import's TEMP table (store.Tx.Stage), encoded
-// here: a compact, private encoding read back by the same process in the
-// same transaction, so it needs no version.
+// Records that wait for what they need (an item for its parent, a label
+// for its item) wait in the import's TEMP table (store.Tx.Stage), in a
+// queue each, encoded here: a compact, private encoding read back by the
+// same process in the same transaction, so it needs no version. A kind of
+// records of its own takes queues of its own (newQueue, in its files).
 
-const (
-	queueCopies = iota // secondary copies of QA pairs
-	queueClaims
-	queueItems // items of kinds of their own that need other items
-	queueLabels
-	nQueues
+// nQueues counts the queues taken so far.
+var nQueues int
+
+// newQueue takes a queue: called in the initialisation of package
+// variables, before any import.
+func newQueue() int {
+	nQueues++
+	return nQueues - 1
+}
+
+var (
+	queueItems  = newQueue() // native items that need other items
+	queueLabels = newQueue()
 )
 
 type encoder []byte
@@ -105,72 +111,6 @@ func (d *decoder) loc(names func(int) string) (int, loc) {
 	file := d.int()
 	line, record := d.int(), d.int()
 	return file, loc{file: names(file), line: line, record: record}
-}
-
-func encodePair(file int, p *pairRec) []byte {
-	var e encoder
-	e.loc(file, p.at)
-	e.str(p.idField)
-	e.str(p.hash)
-	e.bool(p.secondary)
-	e.int(int(p.says))
-	q := p.q
-	for _, s := range []string{q.ID, q.Source, q.Language, q.Hop, q.Question, q.Answer, q.Rationale, q.Category, q.Extra} {
-		e.str(s)
-	}
-	e.int(len(q.Contexts))
-	for _, c := range q.Contexts {
-		e.str(c.ID)
-		e.str(c.Text)
-	}
-	e.strMap(q.Predictions)
-	return e
-}
-
-func decodePair(b []byte, names func(int) string) (int, *pairRec, error) {
-	d := decoder{b: b}
-	p := &pairRec{}
-	file, at := d.loc(names)
-	p.at = at
-	p.idField, p.hash, p.secondary, p.says = d.str(), d.str(), d.bool(), says(d.int())
-	q := &p.q
-	for _, s := range []*string{&q.ID, &q.Source, &q.Language, &q.Hop, &q.Question, &q.Answer, &q.Rationale, &q.Category, &q.Extra} {
-		*s = d.str()
-	}
-	if n := d.int(); n > 0 && d.err == nil {
-		q.Contexts = make([]store.Context, n)
-		for i := range q.Contexts {
-			q.Contexts[i] = store.Context{ID: d.str(), Text: d.str()}
-		}
-	}
-	q.Predictions = d.strMap()
-	return file, p, d.err
-}
-
-func encodeClaim(file int, c *claimRec) []byte {
-	var e encoder
-	e.loc(file, c.at)
-	for _, s := range []string{c.field, c.idField, c.pairField, c.hash, c.c.ID, c.c.QAID,
-		c.c.Triplet[0], c.c.Triplet[1], c.c.Triplet[2], c.c.Text, c.c.Origin, c.c.AddedBy, c.c.Extractor} {
-		e.str(s)
-	}
-	e.int(c.c.Position)
-	e.strMap(c.c.Predictions)
-	return e
-}
-
-func decodeClaim(b []byte, names func(int) string) (int, *claimRec, error) {
-	d := decoder{b: b}
-	c := &claimRec{}
-	file, at := d.loc(names)
-	c.at = at
-	for _, s := range []*string{&c.field, &c.idField, &c.pairField, &c.hash, &c.c.ID, &c.c.QAID,
-		&c.c.Triplet[0], &c.c.Triplet[1], &c.c.Triplet[2], &c.c.Text, &c.c.Origin, &c.c.AddedBy, &c.c.Extractor} {
-		*s = d.str()
-	}
-	c.c.Position = d.int()
-	c.c.Predictions = d.strMap()
-	return file, c, d.err
 }
 
 func encodeLabel(file int, l *labelRec) []byte {

@@ -38,8 +38,10 @@ func (c Counts) Total() int { return c.Added + c.Unchanged + c.Updated }
 type FileSummary struct {
 	File   string `json:"file"`
 	Format string `json:"format"`
-	QA     Counts `json:"qa"`
-	Claims Counts `json:"claims"`
+	// The kinds of records of their own (kinds_rows.go) count in fields
+	// of their own, declared in their files.
+	qaSummary
+	claimSummary
 	// Items counts the items of the other kinds, by kind.
 	Items           map[string]*Counts `json:"items,omitempty"`
 	LabelsAdded     int                `json:"labels_added"`
@@ -112,12 +114,9 @@ type Summary struct {
 func (s Summary) Total() FileSummary {
 	var t FileSummary
 	for _, f := range s.Files {
-		t.QA.Added += f.QA.Added
-		t.QA.Unchanged += f.QA.Unchanged
-		t.QA.Updated += f.QA.Updated
-		t.Claims.Added += f.Claims.Added
-		t.Claims.Unchanged += f.Claims.Unchanged
-		t.Claims.Updated += f.Claims.Updated
+		for _, k := range rowKinds {
+			k.counts(&t).plus(*k.counts(&f))
+		}
 		t.LabelsAdded += f.LabelsAdded
 		t.LabelsUnchanged += f.LabelsUnchanged
 		for k, c := range f.Items {
@@ -135,9 +134,32 @@ func (s *FileSummary) addCounts(kind string, c Counts) {
 	if s.Items[kind] == nil {
 		s.Items[kind] = &Counts{}
 	}
-	s.Items[kind].Added += c.Added
-	s.Items[kind].Unchanged += c.Unchanged
-	s.Items[kind].Updated += c.Updated
+	s.Items[kind].plus(c)
+}
+
+func (c *Counts) plus(d Counts) {
+	c.Added += d.Added
+	c.Unchanged += d.Unchanged
+	c.Updated += d.Updated
+}
+
+// rowsChanged counts the records of kinds of their own added or updated.
+func (s *FileSummary) rowsChanged() int {
+	n := 0
+	for _, k := range rowKinds {
+		c := k.counts(s)
+		n += c.Added + c.Updated
+	}
+	return n
+}
+
+// rowsTotal counts the records of kinds of their own seen.
+func (s *FileSummary) rowsTotal() int {
+	n := 0
+	for _, k := range rowKinds {
+		n += k.counts(s).Total()
+	}
+	return n
 }
 
 // itemsChanged counts the items of other kinds added or updated.
@@ -161,7 +183,7 @@ func (s Summary) NoOp() bool {
 		return false
 	}
 	t := s.Total()
-	return t.QA.Added+t.QA.Updated+t.Claims.Added+t.Claims.Updated+t.LabelsAdded+t.itemsChanged() == 0
+	return t.rowsChanged()+t.LabelsAdded+t.itemsChanged() == 0
 }
 
 // Warnings lists what was kept but deserves a look, one line each.
@@ -220,13 +242,13 @@ func (s Summary) String() string {
 	t := s.Total()
 	if s.NoOp() {
 		var parts []string
-		for _, p := range []struct {
-			n         int
-			one, many string
-		}{{t.QA.Total(), "QA pair", "QA pairs"}, {t.Claims.Total(), "claim", "claims"}, {t.LabelsUnchanged, "label", "labels"}} {
-			if p.n > 0 {
-				parts = append(parts, plural2(p.n, p.one, p.many))
+		for _, k := range rowKinds {
+			if n := k.counts(&t).Total(); n > 0 {
+				parts = append(parts, schema.Count(k.kind, n))
 			}
+		}
+		if n := t.LabelsUnchanged; n > 0 {
+			parts = append(parts, plural2(n, "label", "labels"))
 		}
 		for _, k := range sortedKeys(t.Items) {
 			if n := t.Items[k].Total(); n > 0 {
@@ -253,20 +275,15 @@ func (s Summary) String() string {
 
 func (f FileSummary) line() string {
 	var parts []string
-	// A file of items of other kinds only does not speak of pairs and claims.
-	if (len(f.Items) == 0 && len(f.Runs) == 0) || f.QA.Total()+f.Claims.Total() > 0 {
-		parts = append(parts, counts(f.QA, "QA pair", "QA pairs"), counts(f.Claims, "claim", "claims"))
+	// A file of native items or runs only does not speak of the kinds of
+	// records of their own.
+	if (len(f.Items) == 0 && len(f.Runs) == 0) || f.rowsTotal() > 0 {
+		for _, k := range rowKinds {
+			parts = append(parts, counts(k.kind, *k.counts(&f)))
+		}
 	}
 	for _, k := range sortedKeys(f.Items) {
-		c := *f.Items[k]
-		s := schema.Count(schema.Kind(k), c.Added) + " added"
-		if c.Updated > 0 {
-			s += fmt.Sprintf(", %d updated", c.Updated)
-		}
-		if c.Unchanged > 0 {
-			s += fmt.Sprintf(", %d unchanged", c.Unchanged)
-		}
-		parts = append(parts, s)
+		parts = append(parts, counts(schema.Kind(k), *f.Items[k]))
 	}
 	for _, r := range f.Runs {
 		parts = append(parts, r.String())
@@ -281,8 +298,9 @@ func (f FileSummary) line() string {
 	return strings.Join(append(parts, labels), "; ")
 }
 
-func counts(c Counts, one, many string) string {
-	s := fmt.Sprintf("%s added", plural2(c.Added, one, many))
+// counts says what happened to the items of kind k: "2 claims added, 1 updated".
+func counts(k schema.Kind, c Counts) string {
+	s := schema.Count(k, c.Added) + " added"
 	if c.Updated > 0 {
 		s += fmt.Sprintf(", %d updated", c.Updated)
 	}

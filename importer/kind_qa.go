@@ -1,0 +1,132 @@
+package importer
+
+import (
+	"fmt"
+
+	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
+)
+
+// QA pairs, a kind of records of its own (kinds_rows.go): a pair with its
+// context units, written as it comes (a copy of a pair waits for its
+// master; a source's language reaches the pairs written before it was
+// known), counted under "qa" in the summary. Its rows of an hf export are
+// under data/qa (here); a line of native JSONL without "kind" is a pair
+// with its claims (kind_qa_native.go); the write path is kind_qa_write.go.
+
+func init() {
+	registerRows(rowKind{kind: schema.KindQA, name: "a QA pair", counts: func(s *FileSummary) *Counts { return &s.QA },
+		staged: (*writer).writeStagedCopies, beforeItems: true, done: (*writer).fillLanguages})
+	registerHFRows(schema.KindQA, "qa", (*fileData).hfPair)
+}
+
+// qaSummary is the QA pairs' part of a file summary.
+type qaSummary struct {
+	QA Counts `json:"qa"`
+}
+
+type pairRec struct {
+	at        loc
+	idField   string // the input key of the id, for errors
+	q         store.QAPair
+	hash      string
+	secondary bool // a copy of a pair whose master is another file (ClaimRAG-LAW claims file)
+	// says marks what the input says of the pair beyond its hash: a key it
+	// does not carry (an hf row has no extra keys; a native line may leave
+	// the language to its source) is no difference from the stored pair.
+	says says
+	// rag is the RAGChecker result whose response the pair is (refchecker.go).
+	rag *store.RAGResult
+}
+
+// says is a set of the optional parts of a QA pair an input carries.
+type says uint8
+
+const (
+	saysLanguage says = 1 << iota
+	saysExtra
+	saysPredictions
+)
+
+func (f *fileData) addPair(at loc, idField string, q store.QAPair, secondary bool, s says) error {
+	if err := printable(at, idField, "the id", q.ID); err != nil {
+		return err
+	}
+	if err := printable(at, "source", "the source name", q.Source); err != nil {
+		return err
+	}
+	for i, c := range q.Contexts {
+		if err := printable(at, fmt.Sprintf("contexts[%d].id", i), "the context id", c.ID); err != nil {
+			return err
+		}
+	}
+	for sys := range q.Predictions {
+		if err := printable(at, "predictions", "the system name", sys); err != nil {
+			return err
+		}
+	}
+	if q.Hop == "" {
+		q.Hop = "single"
+		if len(q.Contexts) > 1 {
+			q.Hop = "multi"
+		}
+	}
+	return f.out.row(f, &pairRec{at: at, idField: idField, q: q, hash: qaHash(q), secondary: secondary, says: s, rag: f.pendingRAG})
+}
+
+// addRAGPair adds the QA pair of a RAGChecker result's response with the
+// result's matrices, recorded once the pair is written.
+func (f *fileData) addRAGPair(at loc, idField string, q store.QAPair, res *store.RAGResult) error {
+	f.pendingRAG = res
+	defer func() { f.pendingRAG = nil }()
+	return f.addPair(at, idField, q, false, saysExtra)
+}
+
+func qaHash(q store.QAPair) string {
+	ctx := make([][2]string, len(q.Contexts))
+	for i, c := range q.Contexts {
+		ctx[i] = [2]string{c.ID, c.Text}
+	}
+	return hash(struct {
+		Kind, ID, Source, Language, Hop, Question, Answer, Rationale, Category string
+		Contexts                                                               [][2]string
+		Extra                                                                  string
+		Predictions                                                            map[string]string `json:",omitempty"`
+	}{"qa", q.ID, q.Source, q.Language, q.Hop, q.Question, q.Answer, q.Rationale, q.Category, ctx, q.Extra, q.Predictions})
+}
+
+func (f *fileData) hfPair(r *rec) error {
+	var q store.QAPair
+	var err error
+	if q.ID, err = r.needID("id"); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		key      string
+		dst      *string
+		required bool
+	}{{"source", &q.Source, true}, {"question", &q.Question, true}, {"answer", &q.Answer, true},
+		{"language", &q.Language, false}, {"hop", &q.Hop, false}, {"rationale", &q.Rationale, false},
+		{"generated_category", &q.Category, false}} {
+		if p.required {
+			*p.dst, err = r.need(p.key)
+		} else {
+			*p.dst, err = r.str(p.key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if q.Contexts, err = nativeContexts(r); err != nil {
+		return err
+	}
+	r.get("jurisdiction") // the source's; the importer knows the usual ones
+	r.get("claim_ids")
+	r.get("notes")
+	// The row's language is the effective one (the source's when the pair
+	// has none); it carries no extra keys and no pair predictions.
+	if err := f.addPair(r.at, "id", q, false, saysLanguage); err != nil {
+		return err
+	}
+	return f.hfLabels(r, q.ID, schema.KindQA, append(fieldNames(schema.KindQA), schema.MissedClaimsChecked))
+}

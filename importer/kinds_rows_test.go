@@ -1,0 +1,45 @@
+package importer
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// The kinds of records of their own are kept in the kinds' order whatever
+// order their files register in (kind_claim.go's init runs before
+// kind_qa.go's): the summary speaks of QA pairs before claims, and the
+// staged copies of pairs are written before the claims that need them.
+func TestRowKindsFollowTheKindsOrder(t *testing.T) {
+	saved := rowKinds
+	defer func() { rowKinds = saved }()
+	for _, order := range [][]schema.Kind{{schema.KindClaim, schema.KindQA}, {schema.KindQA, schema.KindClaim}} {
+		rowKinds = nil
+		for _, k := range order {
+			i := slices.IndexFunc(saved, func(r rowKind) bool { return r.kind == k })
+			registerRows(saved[i])
+		}
+		var f FileSummary
+		f.File, f.Format = "x.jsonl", FormatNative
+		f.QA.Added, f.Claims.Added, f.Claims.Updated = 1, 2, 1
+		// Written by hand from the summary's wording.
+		want := "x.jsonl (native): 1 QA pair added; 2 claims added, 1 updated; 0 labels added"
+		if got := (Summary{Files: []FileSummary{f}}).String(); got != want {
+			t.Errorf("registered %v: got %q, want %q", order, got, want)
+		}
+		if rowKinds[0].kind != schema.KindQA || !rowKinds[0].beforeItems || rowKinds[1].beforeItems {
+			t.Errorf("registered %v: staged in the order %s (before items: %v), want the copies of pairs before the items, the claims after",
+				order, []schema.Kind{rowKinds[0].kind, rowKinds[1].kind}, []bool{rowKinds[0].beforeItems, rowKinds[1].beforeItems})
+		}
+	}
+}
+
+// An id met as one kind and then as another names both in the kinds' words.
+func TestKindNameSaysTheKind(t *testing.T) {
+	for k, want := range map[schema.Kind]string{schema.KindQA: "a QA pair", schema.KindClaim: "a claim", schema.KindQuery: "a query"} {
+		if got := kindName(k); got != want {
+			t.Errorf("kindName(%s) = %q, want %q", k, got, want)
+		}
+	}
+}
