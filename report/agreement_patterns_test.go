@@ -2,7 +2,10 @@ package report
 
 import (
 	"encoding/json"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tally"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -109,4 +112,92 @@ func agreementOfUnits(ratings metrics.Ratings, raters []rater, classes []string,
 		bootstrapAgreement(fa, ratings)
 	}
 	return fa
+}
+
+// TestAgreementReportEqualsItemByItem: on random stores (three annotators
+// labelling the claims of a few QA pairs, with gaps, claims judged
+// incorrect, whose entailment is then not asked, and values outside the
+// schema), every field's statistics in the report equal those computed
+// unit by unit from each item's counted labels, read item by item as the
+// --disagreements list reads them (so in item order, not pattern order).
+func TestAgreementReportEqualsItemByItem(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 4))
+	who := []string{"jo", "kim", "sam"}
+	values := map[string][]string{
+		"claim_validity": {"correct", "correct", "correct", "incorrect"},
+		"entailment":     {"entailment", "neutral", "contradiction", "Entailed?"},
+	}
+	for trial := range 8 {
+		s := openStore(t)
+		seed(t, s, func(b *builder) {
+			for q := range 3 {
+				qa := "q" + strconv.Itoa(q)
+				b.QA(qa, "GDPR", "en", "factual_recall")
+				for c := range 2 + rng.IntN(10) {
+					id := qa + "c" + strconv.Itoa(c)
+					b.Claim(qa, id, nil)
+					for _, w := range who {
+						for _, f := range []string{"claim_validity", "entailment"} {
+							if rng.IntN(4) > 0 {
+								b.Label(w, id, f, values[f][rng.IntN(4)])
+							}
+						}
+					}
+				}
+			}
+		})
+		rep, err := Agreement(s, AgreementOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, field := range []string{"claim_validity", "entailment"} {
+			fa := rep.Fields[field]
+			r := itemByItem(t, s, field, fa)
+			want := agreementOfUnits(r, fa.raters, fa.Classes, AgreementOptions{})
+			want.LeftOut, want.Labels, want.UnknownValues, want.NotAsked = fa.LeftOut, fa.Labels, fa.UnknownValues, fa.NotAsked
+			got, _ := json.Marshal(fa)
+			wantJSON, _ := json.Marshal(want)
+			if string(got) != string(wantJSON) {
+				t.Fatalf("trial %d, %s:\nreport       %s\nitem by item %s", trial, field, got, wantJSON)
+			}
+			if fa.Items == 0 {
+				t.Fatalf("trial %d, %s: no item labelled twice; the test compares nothing", trial, field)
+			}
+		}
+	}
+}
+
+// itemByItem is the matrix of a field's counted labels in schema values,
+// one row per item with at least one, in item order.
+func itemByItem(t *testing.T, s *store.Store, field string, fa *FieldAgreement) metrics.Ratings {
+	r := metrics.Ratings{Raters: len(fa.raters), K: len(fa.Classes)}
+	err := s.Read(func(rx *store.ReadTx) error {
+		return rx.FamiliesWithField(field, func(fams []*tally.Family) error {
+			for _, f := range fams {
+				members := []*tally.Member{&f.Root}
+				for i := range f.Children {
+					members = append(members, &f.Children[i])
+				}
+				for _, m := range members {
+					row, any := make([]int, len(fa.raters)), false
+					for i, rt := range fa.raters {
+						v, ok := f.Counted(m, rt.id)[field]
+						row[i] = metrics.Missing
+						if ok {
+							row[i] = slices.Index(fa.Classes, v)
+						}
+						any = any || row[i] >= 0
+					}
+					if any {
+						r.Codes = append(r.Codes, row...)
+					}
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
