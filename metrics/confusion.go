@@ -45,7 +45,7 @@ func newConfusionBuilder(k int) *confusionBuilder {
 }
 
 func (b *confusionBuilder) add(t, p, n int) {
-	if uint(t) >= uint(b.k) || p == Missing {
+	if uint(t) >= uint(b.k) || p == Missing || n == 0 {
 		return
 	}
 	if uint(p) >= uint(b.k) {

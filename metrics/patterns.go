@@ -130,6 +130,20 @@ func PairConfusion(p Patterns, i, j int) Confusion {
 	return b.confusion()
 }
 
+// NewConfusionCounts is NewConfusion over pairs each counted n times:
+// the pair (truth[i], pred[i]) counts counts[i] times. It panics if the
+// slices differ in length.
+func NewConfusionCounts(truth, pred, counts []int, k int) Confusion {
+	if len(truth) != len(pred) || len(truth) != len(counts) {
+		panic("metrics: NewConfusionCounts: truth, pred and counts differ in length")
+	}
+	b := newConfusionBuilder(k)
+	for i, t := range truth {
+		b.add(t, pred[i], counts[i])
+	}
+	return b.confusion()
+}
+
 func (p Patterns) checkPair(i, j int) {
 	p.check()
 	if i < 0 || i >= p.Raters || j < 0 || j >= p.Raters {

@@ -63,6 +63,27 @@ func TestPatternsEqualRatings(t *testing.T) {
 	}
 }
 
+// TestConfusionCountsEqualsPairs: NewConfusionCounts over counted pairs
+// equals NewConfusion over the pairs repeated, with Missing and Other codes
+// on either side.
+func TestConfusionCountsEqualsPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 5))
+	for trial := range 300 {
+		k := rng.IntN(5)
+		var truth, pred, counts, rt, rp []int
+		for range rng.IntN(30) {
+			x, y, n := rng.IntN(k+3)-2, rng.IntN(k+3)-2, rng.IntN(5)
+			truth, pred, counts = append(truth, x), append(pred, y), append(counts, n)
+			for range n {
+				rt, rp = append(rt, x), append(rp, y)
+			}
+		}
+		if got, want := NewConfusionCounts(truth, pred, counts, k), NewConfusion(rt, rp, k); !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d: NewConfusionCounts = %v, NewConfusion = %v", trial, got, want)
+		}
+	}
+}
+
 func TestPatternsOfCounts(t *testing.T) {
 	// Rows a, b, a, a, empty: three patterns counted 3, 1, 1 in first-seen
 	// order (by hand).
