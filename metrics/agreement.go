@@ -25,8 +25,9 @@ type Agreement struct {
 }
 
 // Agree computes every multi-rater statistic in one pass over r.
-func Agree(r Ratings) Agreement {
-	t := tallyRatings(r)
+func Agree(r Ratings) Agreement { return agreeTally(tallyRatings(r)) }
+
+func agreeTally(t tally) Agreement {
 	a := Agreement{
 		Units:             t.units,
 		Items:             t.items,
@@ -93,76 +94,113 @@ func KrippendorffAlpha(r Ratings) float64 { return tallyRatings(r).alpha() }
 // categ.labels set to the whole schema.
 func GwetAC1(r Ratings) float64 { return tallyRatings(r).ac1() }
 
-// tally holds the sums every statistic needs, gathered in one pass.
+// tally holds the sums every statistic needs, gathered in one pass. Every
+// sum is an integer: the ones the coefficients divide per unit (by the
+// unit's number of labels n) are kept per n and divided once at the end, so
+// the result does not depend on the order of the units, and a pattern
+// counted w times (AgreePatterns) adds exactly what w equal units add.
 type tally struct {
 	k, raters              int
 	units, items, complete int
-	pairsAgree, pairsTotal int       // sum n_uc(n_uc-1); sum m_u(m_u-1)
-	paSum                  float64   // sum over items of per-unit agreement
-	prevSum                []float64 // sum over units of n_uc / m_u
-	pairable               int       // labels in items (alpha's n)
-	coincidentSame         float64   // sum over items of sum_c n_uc(n_uc-1)/(m_u-1)
-	pairableByCat          []int     // labels per category in items
-	completeByCat          []int     // labels per category in complete units
-	completeDisagreeByCat  []int     // sum over complete units of n_uc(m-n_uc)
-	completeSquares        int       // sum over complete units of sum_c n_uc²
+	pairsAgree, pairsTotal int   // sum n_uc(n_uc-1); sum m_u(m_u-1)
+	sameByN                []int // [n]: sum over units with n labels of sum_c n_uc(n_uc-1)
+	labelsByN              []int // [n*k+c]: sum over units with n labels of n_uc
+	pairable               int   // labels in items (alpha's n)
+	pairableByCat          []int // labels per category in items
+	completeByCat          []int // labels per category in complete units
+	completeDisagreeByCat  []int // sum over complete units of n_uc(m-n_uc)
+	completeSquares        int   // sum over complete units of sum_c n_uc²
 }
 
 func tallyRatings(r Ratings) tally {
 	r.check()
-	k, m := max(r.K, 0), r.Raters
+	return tallyRows(r.Codes, nil, r.Raters, r.K)
+}
+
+// tallyRows tallies rows of m codes, row i counted weights[i] times (nil:
+// once each).
+func tallyRows(codes, weights []int, m, k int) tally {
+	k = max(k, 0)
 	t := tally{
 		k: k, raters: m,
-		prevSum:               make([]float64, k),
+		sameByN:               make([]int, m+1),
+		labelsByN:             make([]int, (m+1)*k),
 		pairableByCat:         make([]int, k),
 		completeByCat:         make([]int, k),
 		completeDisagreeByCat: make([]int, k),
 	}
 	counts := make([]int, k)
-	// Reciprocals per number of labels, so the hot loop multiplies.
-	inv := make([]float64, m+1)
-	for i := 1; i <= m; i++ {
-		inv[i] = 1 / float64(i)
-	}
-	for row := 0; row+m <= len(r.Codes); row += m {
+	for i, row := 0, 0; row+m <= len(codes); i, row = i+1, row+m {
+		w := 1
+		if weights != nil {
+			w = weights[i]
+		}
 		clear(counts)
 		n := 0
-		for _, c := range r.Codes[row : row+m] {
+		for _, c := range codes[row : row+m] {
 			if uint(c) < uint(k) {
 				counts[c]++
 				n++
 			}
 		}
-		if n == 0 {
+		if n == 0 || w == 0 {
 			continue
 		}
-		t.units++
+		t.units += w
 		same := 0
+		byN := t.labelsByN[n*k : n*k+k]
 		for c, v := range counts { // branch-free: K is small
-			t.prevSum[c] += float64(v) * inv[n]
+			byN[c] += w * v
 			same += v * (v - 1)
 		}
 		if n >= 2 {
-			t.items++
-			t.pairsAgree += same
-			t.pairsTotal += n * (n - 1)
-			t.paSum += float64(same) * inv[n] * inv[n-1]
-			t.pairable += n
-			t.coincidentSame += float64(same) * inv[n-1]
+			t.items += w
+			t.pairsAgree += w * same
+			t.pairsTotal += w * n * (n - 1)
+			t.sameByN[n] += w * same
+			t.pairable += w * n
 			for c, v := range counts {
-				t.pairableByCat[c] += v
+				t.pairableByCat[c] += w * v
 			}
 		}
 		if n == m {
-			t.complete++
+			t.complete += w
 			for c, v := range counts {
-				t.completeByCat[c] += v
-				t.completeDisagreeByCat[c] += v * (m - v)
-				t.completeSquares += v * v
+				t.completeByCat[c] += w * v
+				t.completeDisagreeByCat[c] += w * v * (m - v)
+				t.completeSquares += w * v * v
 			}
 		}
 	}
 	return t
+}
+
+// paSum is the sum over items of their per-unit agreement
+// sum_c n_uc(n_uc-1) / (n(n-1)).
+func (t tally) paSum() float64 {
+	s := 0.0
+	for n := 2; n < len(t.sameByN); n++ {
+		s += float64(t.sameByN[n]) / float64(n*(n-1))
+	}
+	return s
+}
+
+// coincidentSame is alpha's sum over items of sum_c n_uc(n_uc-1)/(n-1).
+func (t tally) coincidentSame() float64 {
+	s := 0.0
+	for n := 2; n < len(t.sameByN); n++ {
+		s += float64(t.sameByN[n]) / float64(n-1)
+	}
+	return s
+}
+
+// prevalence is AC1's sum over units of n_uc / n, for category c.
+func (t tally) prevalence(c int) float64 {
+	s := 0.0
+	for n := 1; n*t.k+c < len(t.labelsByN); n++ {
+		s += float64(t.labelsByN[n*t.k+c]) / float64(n)
+	}
+	return s
 }
 
 func (t tally) percentAgreement() float64 { return ratio(t.pairsAgree, t.pairsTotal) }
@@ -208,17 +246,17 @@ func (t tally) alpha() float64 {
 	if t.pairable < 2 || expected <= 0 {
 		return 0
 	}
-	return 1 - (n-1)*(n-t.coincidentSame)/expected
+	return 1 - (n-1)*(n-t.coincidentSame())/expected
 }
 
 func (t tally) ac1() float64 {
 	if t.items == 0 || t.k < 2 {
 		return 0
 	}
-	pa := t.paSum / float64(t.items)
+	pa := t.paSum() / float64(t.items)
 	pe := 0.0
-	for _, s := range t.prevSum {
-		p := s / float64(t.units)
+	for c := range t.k {
+		p := t.prevalence(c) / float64(t.units)
 		pe += p * (1 - p)
 	}
 	pe /= float64(t.k - 1)

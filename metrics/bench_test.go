@@ -72,3 +72,19 @@ func BenchmarkCohenKappa1M(b *testing.B) {
 		CohenKappa(x, y, 3)
 	}
 }
+
+// BenchmarkAgreementPatterns1M is Agree's work on the same million units
+// counted per pattern, as the agreement report computes it.
+func BenchmarkAgreementPatterns1M(b *testing.B) {
+	p := PatternsOf(randomRatings(1_000_000, 3, 3))
+	b.ResetTimer()
+	for b.Loop() {
+		AgreePatterns(p)
+		for i := range p.Raters {
+			for j := i + 1; j < p.Raters; j++ {
+				PairCohenKappa(p, i, j)
+				PairConfusion(p, i, j)
+			}
+		}
+	}
+}

@@ -24,35 +24,48 @@ func NewConfusion(truth, pred []int, k int) Confusion {
 	if len(truth) != len(pred) {
 		panic("metrics: NewConfusion: truth and pred differ in length")
 	}
-	if k < 0 {
-		k = 0
-	}
-	w := k + 1 // one backing array with room for the other column
-	flat := make([]int, k*w)
-	other := false
+	b := newConfusionBuilder(k)
 	for i, t := range truth {
-		if uint(t) >= uint(k) {
-			continue
-		}
-		p := pred[i]
-		if p == Missing {
-			continue
-		}
-		if uint(p) >= uint(k) {
-			p = k
-			other = true
-		}
-		flat[t*w+p]++
+		b.add(t, pred[i], 1)
 	}
+	return b.confusion()
+}
+
+// confusionBuilder counts pairs into a confusion matrix: NewConfusion's
+// rules, shared with PairConfusion, which counts a pattern n times.
+type confusionBuilder struct {
+	k     int
+	flat  []int // k rows of k+1 columns: room for the other column
+	other bool
+}
+
+func newConfusionBuilder(k int) *confusionBuilder {
+	k = max(k, 0)
+	return &confusionBuilder{k: k, flat: make([]int, k*(k+1))}
+}
+
+func (b *confusionBuilder) add(t, p, n int) {
+	if uint(t) >= uint(b.k) || p == Missing || n == 0 {
+		return
+	}
+	if uint(p) >= uint(b.k) {
+		p = b.k
+		b.other = true
+	}
+	b.flat[t*(b.k+1)+p] += n
+}
+
+func (b *confusionBuilder) confusion() Confusion {
+	k, w := b.k, b.k+1
 	cols := k
-	if other {
+	if b.other {
 		cols = k + 1
 	}
 	rows := make([][]int, k)
 	for t := range rows {
-		rows[t] = flat[t*w : t*w+cols : t*w+cols]
+		rows[t] = b.flat[t*w : t*w+cols : t*w+cols]
 	}
-	return Confusion{Other: other, Counts: rows}
+	return Confusion{Other: b.other, Counts: rows}
 }
 
 // K returns the number of classes.

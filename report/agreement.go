@@ -197,10 +197,10 @@ func defaultRaters(rx *store.ReadTx, p *people, field string) ([]rater, []string
 	return raters, leftOut, nil
 }
 
-// ratingsOf builds the units x raters matrix of one field from the kept
-// patterns: a unit per item at least one of the raters labelled, items
-// sharing a pattern next to each other in a fixed order.
-func ratingsOf(t *tallies, field string, raters []rater, classes []string) metrics.Ratings {
+// patternsOf counts the units of one field per pattern from the kept
+// patterns: a unit per item at least one of the raters labelled, the
+// patterns in the order of their codes.
+func patternsOf(t *tallies, field string, raters []rater, classes []string) metrics.Patterns {
 	type pattern struct {
 		codes []int
 		n     int
@@ -234,13 +234,11 @@ func ratingsOf(t *tallies, field string, raters []rater, classes []string) metri
 		list = append(list, p)
 	}
 	slices.SortFunc(list, func(a, b *pattern) int { return slices.Compare(a.codes, b.codes) })
-	r := metrics.Ratings{Raters: len(raters), K: len(classes)}
+	ps := metrics.Patterns{Raters: max(len(raters), 1), K: len(classes)}
 	for _, p := range list {
-		for range p.n {
-			r.Codes = append(r.Codes, p.codes...)
-		}
+		ps.Add(p.codes, p.n)
 	}
-	return r
+	return ps
 }
 
 func intsKey(v []int) []byte {
@@ -253,7 +251,8 @@ func intsKey(v []int) []byte {
 
 func fieldAgreement(t *tallies, name string, raters []rater, leftOut []string, o AgreementOptions) *FieldAgreement {
 	classes := schemaValues(name)
-	fa := agreementOf(ratingsOf(t, name, raters, classes), raters, classes, o)
+	p := patternsOf(t, name, raters, classes)
+	fa := agreementOf(p, p.Ratings, raters, classes, o)
 	fa.LeftOut = leftOut
 	for _, rt := range raters {
 		n := 0
@@ -271,13 +270,14 @@ func fieldAgreement(t *tallies, name string, raters []rater, leftOut []string, o
 	return fa
 }
 
-// agreementOf computes the statistics of one field over a ratings matrix:
-// every coefficient, per class, per pair, and the intervals with o.CI.
-// The counts of labels left out are the caller's.
-func agreementOf(ratings metrics.Ratings, raters []rater, classes []string, o AgreementOptions) *FieldAgreement {
+// agreementOf computes the statistics of one field from its pattern
+// counts: every coefficient, per class, per pair, and with o.CI the
+// intervals, which resample the units of the matrix units returns (called
+// only then). The counts of labels left out are the caller's.
+func agreementOf(p metrics.Patterns, units func() metrics.Ratings, raters []rater, classes []string, o AgreementOptions) *FieldAgreement {
 	var a metrics.Agreement
 	if len(raters) > 0 {
-		a = metrics.Agree(ratings)
+		a = metrics.AgreePatterns(p)
 	} else {
 		a.FleissPerClass = make([]float64, len(classes))
 		a.Defined.FleissPerClass = make([]bool, len(classes))
@@ -306,9 +306,13 @@ func agreementOf(ratings metrics.Ratings, raters []rater, classes []string, o Ag
 	for c, k := range a.FleissPerClass {
 		fa.PerClass[classes[c]] = &ClassAgreement{FleissKappa: defined(k, a.Defined.FleissPerClass[c])}
 	}
+	var ratings metrics.Ratings
+	if o.CI && a.Units > 0 {
+		ratings = units()
+	}
 	for i := range raters {
 		for j := i + 1; j < len(raters); j++ {
-			fa.Pairs = append(fa.Pairs, pairAgreement(ratings, raters, i, j, classes, o.CI))
+			fa.Pairs = append(fa.Pairs, pairAgreement(p, ratings, raters, i, j, classes, o.CI))
 		}
 	}
 	if o.CI && a.Units > 0 {
@@ -317,12 +321,13 @@ func agreementOf(ratings metrics.Ratings, raters []rater, classes []string, o Ag
 	return fa
 }
 
-func pairAgreement(r metrics.Ratings, raters []rater, i, j int, classes []string, ci bool) *PairAgreement {
-	a, b := r.Rater(i), r.Rater(j)
-	kappa, n := metrics.CohenKappa(a, b, r.K)
+// pairAgreement compares raters i and j from the pattern counts; with ci,
+// the interval resamples the units of r both labelled.
+func pairAgreement(ps metrics.Patterns, r metrics.Ratings, raters []rater, i, j int, classes []string, ci bool) *PairAgreement {
+	kappa, n := metrics.PairCohenKappa(ps, i, j)
 	// Missing codes on either side drop the item, so the matrix and the
 	// kappa are over the same items.
-	cm := metrics.NewConfusion(a, b, r.K)
+	cm := metrics.PairConfusion(ps, i, j)
 	p := &PairAgreement{
 		A: raters[i].name, B: raters[j].name, N: n,
 		PercentAgreement: defined(cm.Accuracy(), n > 0),
@@ -337,6 +342,7 @@ func pairAgreement(r metrics.Ratings, raters []rater, i, j int, classes []string
 	}
 	if ci && n > 0 {
 		// Resample the items both labelled, as Cohen's kappa is computed on them.
+		a, b := r.Rater(i), r.Rater(j)
 		var sa, sb []int
 		for u := range a {
 			if a[u] >= 0 && b[u] >= 0 {

@@ -119,7 +119,7 @@ func versionAgreement(fa *FieldAgreement, gv string, units [][]int, known []stor
 			}
 		}
 	}
-	s := agreementOf(r, fa.raters, fa.Classes, o)
+	s := agreementOf(metrics.PatternsOf(r), func() metrics.Ratings { return r }, fa.raters, fa.Classes, o)
 	va := &VersionAgreement{Version: gv, Labels: labels,
 		Items: s.Items, Complete: s.Complete, Units: s.Units,
 		PercentAgreement: s.PercentAgreement, FleissKappa: s.FleissKappa, KrippendorffAlpha: s.KrippendorffAlpha, GwetAC1: s.GwetAC1,

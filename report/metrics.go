@@ -308,8 +308,7 @@ func verification(rt rater, t *tallies, src int64, all bool, o MetricsOptions, u
 		}
 		cells[[2]int{tc, pc}] += n
 	})
-	truth, pred := cells.expand()
-	cm := metrics.NewConfusion(truth, pred, k)
+	cm := cells.confusion(k)
 	r := cm.Report()
 	n := r.N
 	lo := LeftOut{
@@ -341,6 +340,7 @@ func verification(rt rater, t *tallies, src int64, all bool, o MetricsOptions, u
 		counts:     cm,
 	}
 	if o.CI && n > 0 {
+		truth, pred := cells.expand()
 		bootstrapVerification(v, pairs{truth, pred}, k)
 	}
 	return v
@@ -372,6 +372,16 @@ func (c pairCells) expand() (truth, pred []int) {
 		}
 	}
 	return truth, pred
+}
+
+// confusion is the confusion matrix of the counted pairs, without listing
+// them (a million claims make a dozen cells).
+func (c pairCells) confusion(k int) metrics.Confusion {
+	var truth, pred, counts []int
+	for key, n := range c {
+		truth, pred, counts = append(truth, key[0]), append(pred, key[1]), append(counts, n)
+	}
+	return metrics.NewConfusionCounts(truth, pred, counts, k)
 }
 
 // pairs are the (expert, system) codes of the verified claims of a source.

@@ -142,8 +142,12 @@ func responseLevel(rt rater, t *tallies, src int64, all bool, system, extractor 
 		pa, pb := ps[a], ps[b]
 		return slices.Compare([]int{pa.k, pa.n, pa.j, pa.m}, []int{pb.k, pb.n, pb.j, pb.m})
 	})
-	var gt, sys []float64
-	var gtFact, sysFact []bool
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	gt, sys := make([]float64, 0, total), make([]float64, 0, total)
+	gtFact, sysFact := make([]bool, 0, total), make([]bool, 0, total)
 	for _, i := range idx {
 		p := ps[i]
 		sr := 0.0
@@ -220,32 +224,30 @@ func pearson(x, y []float64) *float64 {
 }
 
 // ranks are the 1-based ranks of x, ties given their average rank (scipy's
-// rankdata "average", which spearmanr uses).
+// rankdata "average", which spearmanr uses). x holds few distinct values
+// (rates of small counts) repeated over many responses, so the ranks come
+// from the sorted distinct values and their counts, not a sort of x: a tie
+// group at sorted positions i..j gets (i+j)/2 + 1 either way.
 func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
+	count := map[float64]int{}
+	for _, v := range x {
+		count[v]++
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case x[a] < x[b]:
-			return -1
-		case x[a] > x[b]:
-			return 1
-		}
-		return 0
-	})
-	out := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		avg := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			out[idx[k]] = avg
-		}
+	distinct := make([]float64, 0, len(count))
+	for v := range count {
+		distinct = append(distinct, v)
+	}
+	slices.Sort(distinct)
+	rank := make(map[float64]float64, len(count))
+	i := 0
+	for _, v := range distinct {
+		j := i + count[v] - 1
+		rank[v] = float64(i+j)/2 + 1
 		i = j + 1
+	}
+	out := make([]float64, len(x))
+	for k, v := range x {
+		out[k] = rank[v]
 	}
 	return out
 }
