@@ -145,7 +145,11 @@ func (f *Family) Counted(m *Member, rater int64) map[string]string {
 func Compute(f *Family) Result { return compute(f, newReadings(f)) }
 
 func compute(f *Family, rd *readings) Result {
-	res := Result{Counts: map[Key]int{}, Skip: map[int64][]Skip{}}
+	// A QA pair and its claims labelled by three annotators make some 14
+	// counts a member: sized once, the map does not grow (and rehash) on
+	// the way.
+	n := 1 + len(f.Children)
+	res := Result{Counts: make(map[Key]int, 16*n), Skip: make(map[int64][]Skip, n)}
 	computeMember(&res, f, &f.Root, rd)
 	for i := range f.Children {
 		computeMember(&res, f, &f.Children[i], rd)
@@ -387,8 +391,8 @@ func countAgreement(c *Counter, f *Family, m *Member) {
 	}
 	final := m.Labels[Adjudicated]
 	finalParent := f.ParentLabels(m, Adjudicated)
-	for _, fd := range schema.Fields(m.Kind) {
-		if fd.Multi || len(fd.Values) == 0 {
+	for _, fd := range schema.SpecOf(m.Kind).Fields {
+		if fd.Marker || fd.Multi || len(fd.Values) == 0 {
 			continue
 		}
 		var b strings.Builder
