@@ -88,15 +88,20 @@ type Spec struct {
 
 // GuidelineSections lists the guidelines sections of every kind, in the
 // order they are asked: each kind's fields, then its own steps.
-func GuidelineSections() []string {
-	var out []string
+func GuidelineSections() []string { return slices.Clone(sections) }
+
+// sections are GuidelineSections, listed when a kind registers: the store
+// asks for them with every label it writes.
+var sections []string
+
+func listSections() {
+	sections = nil
 	for _, s := range specs() {
 		for _, f := range Fields(s.Kind) {
-			out = append(out, f.Name)
+			sections = append(sections, f.Name)
 		}
-		out = append(out, s.Guidelines...)
+		sections = append(sections, s.Guidelines...)
 	}
-	return out
 }
 
 var registry = map[Kind]*Spec{}
@@ -112,6 +117,9 @@ func Register(s Spec) {
 	sp := s
 	registry[s.Kind] = &sp
 	indexFields(&sp)
+	sorted = append(sorted, &sp)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Order < sorted[j].Order })
+	listSections()
 }
 
 // Kinds lists the annotated kinds in queue order.
@@ -134,14 +142,11 @@ func AllKinds() []Kind {
 	return out
 }
 
-func specs() []*Spec {
-	out := make([]*Spec, 0, len(registry))
-	for _, s := range registry {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Order < out[j].Order })
-	return out
-}
+// specs are the kinds in queue order (read-only).
+func specs() []*Spec { return sorted }
+
+// sorted holds every registered kind in queue order, kept by Register.
+var sorted []*Spec
 
 // SpecOf returns a kind's description, nil for an unknown kind.
 func SpecOf(k Kind) *Spec { return registry[k] }
