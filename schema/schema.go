@@ -88,15 +88,20 @@ type Spec struct {
 
 // GuidelineSections lists the guidelines sections of every kind, in the
 // order they are asked: each kind's fields, then its own steps.
-func GuidelineSections() []string {
-	var out []string
+func GuidelineSections() []string { return slices.Clone(sections) }
+
+// sections are GuidelineSections, listed when a kind registers: the store
+// asks for them with every label it writes.
+var sections []string
+
+func listSections() {
+	sections = nil
 	for _, s := range specs() {
 		for _, f := range Fields(s.Kind) {
-			out = append(out, f.Name)
+			sections = append(sections, f.Name)
 		}
-		out = append(out, s.Guidelines...)
+		sections = append(sections, s.Guidelines...)
 	}
-	return out
 }
 
 var registry = map[Kind]*Spec{}
@@ -111,6 +116,10 @@ func Register(s Spec) {
 	}
 	sp := s
 	registry[s.Kind] = &sp
+	indexFields(&sp)
+	sorted = append(sorted, &sp)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Order < sorted[j].Order })
+	listSections()
 }
 
 // Kinds lists the annotated kinds in queue order.
@@ -133,14 +142,11 @@ func AllKinds() []Kind {
 	return out
 }
 
-func specs() []*Spec {
-	out := make([]*Spec, 0, len(registry))
-	for _, s := range registry {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Order < out[j].Order })
-	return out
-}
+// specs are the kinds in queue order (read-only).
+func specs() []*Spec { return sorted }
+
+// sorted holds every registered kind in queue order, kept by Register.
+var sorted []*Spec
 
 // SpecOf returns a kind's description, nil for an unknown kind.
 func SpecOf(k Kind) *Spec { return registry[k] }
@@ -199,14 +205,33 @@ func KindFields(k Kind) []Field {
 
 // Lookup finds a field (asked or marker) by name.
 func Lookup(name string) (Field, bool) {
-	for _, s := range specs() {
-		for _, f := range s.Fields {
-			if f.Name == name {
-				return f, true
-			}
-		}
+	at, ok := byName[name]
+	if !ok {
+		return Field{}, false
 	}
-	return Field{}, false
+	return at.spec.Fields[at.i], true
+}
+
+// byName says where each field is, by name, for Lookup (which the counts
+// call for every label): in the first kind in queue order that has it, as a
+// walk of the kinds would find it. The field itself is read from its spec,
+// whose values UseTaxonomy may change. Register fills it; kinds register
+// only from init.
+var byName = map[string]struct {
+	spec *Spec
+	i    int
+}{}
+
+func indexFields(s *Spec) {
+	for i, f := range s.Fields {
+		if old, dup := byName[f.Name]; dup && old.spec.Order <= s.Order {
+			continue
+		}
+		byName[f.Name] = struct {
+			spec *Spec
+			i    int
+		}{s, i}
+	}
 }
 
 // FieldNames lists the names of the asked fields, for error messages and completion.
@@ -224,12 +249,16 @@ func FieldNames() []string {
 // over from when the question was valid, and every field of a claim whose
 // answer was judged incorrect. Markers always count.
 func Counted(k Kind, item, parent map[string]string) map[string]string {
+	return ParentOf(k, parent).CountedItem(item)
+}
+
+// countedBy keeps the item's labels the asked-when rule counts, for a kind
+// (nil: none) and whether its parent gates it.
+func countedBy(s *Spec, item map[string]string, gated bool) map[string]string {
 	out := make(map[string]string, len(item))
-	s := registry[k]
 	if s == nil {
 		return out
 	}
-	gated := parentGate(s, parent) != ""
 	for _, f := range s.Fields {
 		v, ok := item[f.Name]
 		if !ok {
@@ -256,29 +285,9 @@ func askedGiven(f Field, counted map[string]string) bool {
 	return false
 }
 
-// parentGate returns the first UnlessParent condition that holds on the
-// parent's counted labels, as "field=value", or "" when the item is asked.
-func parentGate(s *Spec, parent map[string]string) string {
-	if len(s.UnlessParent) == 0 || len(parent) == 0 {
-		return ""
-	}
-	pc := Counted(s.Parent, parent, nil)
-	for _, c := range s.UnlessParent {
-		if c.holds(pc) {
-			return c.Field + "=" + pc[c.Field]
-		}
-	}
-	return ""
-}
-
 // ParentGate reports why an item of kind k asks nothing given its parent's
 // labels ("answer_correctness=incorrect"), "" when it is asked.
-func ParentGate(k Kind, parent map[string]string) string {
-	if s := registry[k]; s != nil {
-		return parentGate(s, parent)
-	}
-	return ""
-}
+func ParentGate(k Kind, parent map[string]string) string { return ParentOf(k, parent).Gate }
 
 // WaitsForParent reports whether items of kind k are asked of a rater
 // only once the rater's labels on their parent allow it (OnlyOnceParent).
@@ -293,62 +302,14 @@ func WaitsForParent(k Kind) bool {
 // not, why: the parent gate ("answer_correctness=incorrect") or the
 // condition still waited for ("answer_correctness unlabelled").
 func Offered(k Kind, parent map[string]string, atOnce bool) (bool, string) {
-	s := registry[k]
-	if s == nil {
-		return false, "unknown kind"
-	}
-	if g := parentGate(s, parent); g != "" {
-		return false, g
-	}
-	if atOnce || len(s.OnlyOnceParent) == 0 {
-		return true, ""
-	}
-	pc := Counted(s.Parent, parent, nil)
-	for _, c := range s.OnlyOnceParent {
-		if c.holds(pc) {
-			return true, ""
-		}
-	}
-	c := s.OnlyOnceParent[0]
-	if v, ok := parent[c.Field]; ok {
-		if _, counts := pc[c.Field]; counts {
-			return false, c.Field + "=" + v
-		}
-		return false, c.Field + " not asked"
-	}
-	return false, c.Field + " unlabelled"
+	return ParentOf(k, parent).Offered(atOnce)
 }
 
 // NotAskedReason says why a label of field on the item is not counted:
 // "answer_correctness=incorrect" (the parent gate), "claim_validity=incorrect"
 // (the field's own condition), "claim_validity unlabelled"; "" when it counts.
 func NotAskedReason(k Kind, field string, item, parent map[string]string) string {
-	s := registry[k]
-	if s == nil {
-		return "unknown kind"
-	}
-	f, ok := fieldOf(s, field)
-	if !ok {
-		return "not a field of " + string(k)
-	}
-	if f.Marker {
-		return ""
-	}
-	if g := parentGate(s, parent); g != "" {
-		return g
-	}
-	counted := Counted(k, item, parent)
-	if askedGiven(f, counted) {
-		return ""
-	}
-	c := f.AskedIf[0]
-	if v, ok := item[c.Field]; ok {
-		if _, counts := counted[c.Field]; counts {
-			return c.Field + "=" + v
-		}
-		return c.Field + " not asked"
-	}
-	return c.Field + " unlabelled"
+	return ParentOf(k, parent).NotAskedReason(field, item)
 }
 
 func fieldOf(s *Spec, name string) (Field, bool) {
@@ -364,20 +325,7 @@ func fieldOf(s *Spec, name string) (Field, bool) {
 // by this rater, or "" when the item is complete. parent holds the rater's
 // labels on the parent item (nil when none).
 func NextFieldOf(k Kind, item, parent map[string]string, role string) string {
-	s := registry[k]
-	if s == nil || parentGate(s, parent) != "" {
-		return ""
-	}
-	counted := Counted(k, item, parent)
-	for _, f := range s.Fields {
-		if f.Marker || f.Role != role || !askedGiven(f, counted) {
-			continue
-		}
-		if _, ok := item[f.Name]; !ok || item[f.Name] == "" {
-			return f.Name
-		}
-	}
-	return ""
+	return ParentOf(k, parent).NextField(item, role)
 }
 
 // NextField is NextFieldOf for an annotator, without the parent's labels.
@@ -423,6 +371,10 @@ func Normalize(field, value string) (canonical string, known bool) {
 	return NormalizeFor(f, v)
 }
 
+// underscores reads spaces, hyphens and slashes as underscores (a Replacer
+// is safe to share, and building one a label cost more than the rest).
+var underscores = strings.NewReplacer(" ", "_", "-", "_", "/", "_")
+
 // NormalizeFor is Normalize for a field already looked up.
 func NormalizeFor(f Field, value string) (string, bool) {
 	if f.Multi {
@@ -432,7 +384,7 @@ func NormalizeFor(f Field, value string) (string, bool) {
 	if len(f.Values) == 0 {
 		return v, true // free text (gold_answer): any text is a value
 	}
-	norm := strings.ToLower(strings.NewReplacer(" ", "_", "-", "_", "/", "_").Replace(v))
+	norm := strings.ToLower(underscores.Replace(v))
 	for strings.Contains(norm, "__") {
 		norm = strings.ReplaceAll(norm, "__", "_")
 	}

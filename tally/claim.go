@@ -92,8 +92,7 @@ func position(m *Member) int {
 }
 
 func countClaim(c *Counter, f *Family, m *Member, r int64) {
-	parent := f.Root.Labels[r]
-	pc := schema.Counted(schema.KindQA, parent, nil)
+	pc := c.Counted(&f.Root, r)
 	// The answers extraction recall is over: marked, with extracted claims,
 	// validated (as RecallAnswers).
 	marked := pc[schema.MissedClaimsChecked] != "" && hasExtracted(f) && validated(pc)
@@ -110,7 +109,7 @@ func countClaim(c *Counter, f *Family, m *Member, r int64) {
 	if pc[schema.QuestionValidity] == "valid" && pc[schema.AnswerCorrectness] == "correct" {
 		c.Add(r, SigmaC, "", "", 1)
 	}
-	step, entailment := Verify(f, m, r)
+	step, entailment := verify(c.rd, m, r)
 	if step == "" {
 		return // not asked (counted apart as Gated) or not judged yet
 	}
@@ -135,10 +134,21 @@ func countClaim(c *Counter, f *Family, m *Member, r int64) {
 // leaves (StepReady when it does not) and the rater's entailment; step ""
 // for a claim not asked or without a claim_validity label.
 func Verify(f *Family, m *Member, r int64) (step, entailment string) {
-	if !extracted(m) || schema.ParentGate(schema.KindClaim, f.ParentLabels(m, r)) != "" {
+	return verify(newReadings(f), m, r)
+}
+
+func verify(rd *readings, m *Member, r int64) (step, entailment string) {
+	if !extracted(m) {
 		return "", ""
 	}
-	counted := f.Counted(m, r)
+	gate := rd.gate(m, r)
+	if m.Kind != schema.KindClaim { // the rule is the claim kind's, whatever m is
+		gate = schema.ParentGate(schema.KindClaim, rd.f.ParentLabels(m, r))
+	}
+	if gate != "" {
+		return "", ""
+	}
+	counted := rd.countedOf(m, r)
 	validity, ok := counted[schema.ClaimValidity]
 	if !ok {
 		return "", ""

@@ -92,7 +92,7 @@ func init() {
 }
 
 func countGenClaim(c *Counter, f *Family, m *Member, r int64) {
-	counted := f.Counted(m, r)
+	counted := c.Counted(m, r)
 	sys, cond := f.Root.Attrs[AttrSystem], f.Root.Attrs[AttrCondition]
 	for _, sl := range slices3(f.Root.Attrs) {
 		k := GenKey(sys, cond, sl)
@@ -132,7 +132,7 @@ func init() {
 			}
 		},
 		Count: func(c *Counter, f *Family, m *Member, r int64) {
-			counted := f.Counted(m, r)
+			counted := c.Counted(m, r)
 			text, ok := counted[schema.GoldAnswer]
 			if !ok || text == "" || r == Adjudicated && counted[schema.AnswerReview] != "accept" {
 				return

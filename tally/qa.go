@@ -60,8 +60,7 @@ func hasExtracted(f *Family) bool {
 }
 
 func countQA(c *Counter, f *Family, m *Member, r int64) {
-	labels := m.Labels[r]
-	counted := schema.Counted(schema.KindQA, labels, nil)
+	counted := c.Counted(m, r)
 	withClaims := hasExtracted(f)
 	if counted[schema.QuestionValidity] == "valid" {
 		c.Add(r, ValidHop, "", m.Attrs["hop"], 1)
@@ -124,7 +123,7 @@ func countResponse(c *Counter, f *Family, r int64) {
 		if !extracted(ch) {
 			continue
 		}
-		if e, ok := f.Counted(ch, r)[schema.Entailment]; ok && schema.KnownValue(schema.Entailment, e) {
+		if e, ok := c.Counted(ch, r)[schema.Entailment]; ok && schema.KnownValue(schema.Entailment, e) {
 			n++
 			if e != "entailment" {
 				k++

@@ -109,11 +109,19 @@ func RegisterKind(k schema.Kind, r KindRules) { rules[k] = r }
 type Counter struct {
 	res *Result
 	src int64
+	rd  *readings
 }
 
 // Add adds n to a count of the member's source.
 func (c *Counter) Add(rater int64, name, a, b string, n int) {
 	c.res.add(Key{Rater: rater, Source: c.src, Name: name, A: a, B: b}, n)
+}
+
+// Counted is the rater's labels on a member of the family being counted
+// that the asked-when rule keeps (Family.Counted, worked out once): shared,
+// so read-only.
+func (c *Counter) Counted(m *Member, rater int64) map[string]string {
+	return c.rd.countedOf(m, rater)
 }
 
 // Labels returns a rater's labels on a member (nil if none).
@@ -134,21 +142,24 @@ func (f *Family) Counted(m *Member, rater int64) map[string]string {
 }
 
 // Compute returns a family's contribution.
-func Compute(f *Family) Result {
-	res := Result{Counts: map[Key]int{}, Skip: map[int64][]Skip{}}
-	members := []*Member{&f.Root}
+func Compute(f *Family) Result { return compute(f, newReadings(f)) }
+
+func compute(f *Family, rd *readings) Result {
+	// A QA pair and its claims labelled by three annotators make some 14
+	// counts a member: sized once, the map does not grow (and rehash) on
+	// the way.
+	n := 1 + len(f.Children)
+	res := Result{Counts: make(map[Key]int, 16*n), Skip: make(map[int64][]Skip, n)}
+	computeMember(&res, f, &f.Root, rd)
 	for i := range f.Children {
-		members = append(members, &f.Children[i])
-	}
-	for _, m := range members {
-		computeMember(&res, f, m)
+		computeMember(&res, f, &f.Children[i], rd)
 	}
 	return res
 }
 
-func computeMember(res *Result, f *Family, m *Member) {
+func computeMember(res *Result, f *Family, m *Member, rd *readings) {
 	kr := rules[m.Kind]
-	c := &Counter{res: res, src: m.Source}
+	c := &Counter{res: res, src: m.Source, rd: rd}
 	queueable := kr.Queueable == nil || kr.Queueable(m)
 	if kr.CountItem != nil {
 		kr.CountItem(c, f, m)
@@ -177,7 +188,7 @@ func computeMember(res *Result, f *Family, m *Member) {
 			countLabels(c, f, m, r)
 			if r != Adjudicated {
 				countQueue(res, c, f, m, r, kr)
-			} else if reason := schema.ParentGate(m.Kind, f.ParentLabels(m, r)); reason != "" {
+			} else if reason := rd.gate(m, r); reason != "" {
 				c.Add(r, Gated, string(m.Kind), reason, 1)
 			}
 		}
@@ -220,9 +231,8 @@ func countLabels(c *Counter, f *Family, m *Member, r int64) {
 	if len(labels) == 0 {
 		return
 	}
-	parent := f.ParentLabels(m, r)
-	counted := schema.Counted(m.Kind, labels, parent)
-	for _, fd := range schema.KindFields(m.Kind) {
+	counted := c.Counted(m, r)
+	for _, fd := range schema.SpecOf(m.Kind).Fields {
 		v, ok := labels[fd.Name]
 		if !ok {
 			continue
@@ -232,7 +242,7 @@ func countLabels(c *Counter, f *Family, m *Member, r int64) {
 				c.Add(r, Label, fd.Name, b, 1)
 			}
 		} else {
-			c.Add(r, NotAsked, fd.Name, schema.NotAskedReason(m.Kind, fd.Name, labels, parent), 1)
+			c.Add(r, NotAsked, fd.Name, c.rd.notAsked(m, r, fd.Name), 1)
 		}
 	}
 }
@@ -253,9 +263,9 @@ func labelKeys(fd schema.Field, v string) []string {
 // countQueue decides whether the annotator's queues skip the item, and
 // counts it as finished or as not asked, overall and per batch.
 func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr KindRules) {
-	labels, parent := m.Labels[r], f.ParentLabels(m, r)
+	labels := m.Labels[r]
 	name := ""
-	reason := schema.ParentGate(m.Kind, parent)
+	reason := c.rd.gate(m, r)
 	offered := true
 	if schema.WaitsForParent(m.Kind) {
 		offered = countOffered(c, f, m, r)
@@ -265,7 +275,7 @@ func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr KindR
 		name = Gated
 	case !offered:
 		return // not asked yet: neither in the queue nor finished
-	case len(labels) > 0 && schema.NextFieldOf(m.Kind, labels, parent, "") == "" &&
+	case len(labels) > 0 && c.rd.nextField(m, r) == "" &&
 		(kr.Finished == nil || kr.Finished(f, m, r)):
 		name = Done
 	default:
@@ -341,7 +351,7 @@ func countAtOnce(c *Counter, f *Family, m *Member) {
 func countOffered(c *Counter, f *Family, m *Member, r int64) bool {
 	everyone, who := atOnce(f, m)
 	given := everyone || who[r]
-	ok, _ := schema.Offered(m.Kind, f.ParentLabels(m, r), given)
+	ok := c.rd.offered(m, r, given)
 	name := ""
 	switch {
 	case given && !ok:
@@ -377,12 +387,12 @@ func countAgreement(c *Counter, f *Family, m *Member) {
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	counted := make([]map[string]string, len(ids))
 	for i, r := range ids {
-		counted[i] = f.Counted(m, r)
+		counted[i] = c.Counted(m, r)
 	}
 	final := m.Labels[Adjudicated]
 	finalParent := f.ParentLabels(m, Adjudicated)
-	for _, fd := range schema.Fields(m.Kind) {
-		if fd.Multi || len(fd.Values) == 0 {
+	for _, fd := range schema.SpecOf(m.Kind).Fields {
+		if fd.Marker || fd.Multi || len(fd.Values) == 0 {
 			continue
 		}
 		var b strings.Builder
