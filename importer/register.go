@@ -9,10 +9,12 @@ import (
 // kind: internal/toykind) needs of the importer.
 
 // RegisterBareNative registers the native line of a bare kind
-// (store.RegisterBareKind): {"kind":k,"id":…,"labels":{annotator:{field:value}}}.
-// Other keys are counted as unknown and dropped (a bare item keeps
-// nothing but its id).
-func RegisterBareNative(k schema.Kind) {
+// (store.RegisterBareKind): {"kind":k,"id":…,"labels":{annotator:{field:value}}},
+// and the rows of its hf config (hfConfig: an "id" column, the annotator
+// and the kind's fields). Other keys are counted as unknown and dropped (a
+// bare item keeps nothing but its id).
+func RegisterBareNative(k schema.Kind, hfConfig string) {
+	hfKinds[hfConfig] = hfKind{kind: k}
 	registerNative(k, func(f *fileData, r *rec) (*itemRec, error) {
 		id, err := r.needID("id")
 		if err != nil {

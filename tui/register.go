@@ -26,7 +26,7 @@ func RegisterView(v View) {
 		if f == nil || d.view == nil {
 			return ""
 		}
-		return f(&d.view.Item)
+		return f(d.view.Item)
 	}
 	registerKind(kindView{
 		kind: v.Kind, label: v.Label, queue: v.Queue, noun: v.Noun,

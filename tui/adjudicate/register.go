@@ -30,7 +30,9 @@ func RegisterRender(k schema.Kind, r Render) {
 		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
 			return ui.Labelled(st, r.TopLabel, ui.Data(text(r.Top, d)), w, nil, nil)
 		},
-		pane:  func(st ui.Styles, d *store.ReviewDetail, w int) []string { return ui.WrapStyled(ui.Data(text(r.Pane, d)), nil, w, nil) },
+		pane: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
+			return ui.WrapStyled(ui.Data(text(r.Pane, d)), nil, w, nil)
+		},
 		title: func(*store.ReviewDetail) string { return r.Title },
 	})
 }
