@@ -15,6 +15,7 @@ import (
 // bare item keeps nothing but its id).
 func RegisterBareNative(k schema.Kind, hfConfig string) {
 	hfKinds[hfConfig] = hfKind{kind: k}
+	hfOtherConfigs = append(hfOtherConfigs, hfConfig) // read last: a bare item needs no other
 	registerNative(k, func(f *fileData, r *rec) (*itemRec, error) {
 		id, err := r.needID("id")
 		if err != nil {
