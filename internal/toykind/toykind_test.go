@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 	"github.com/annotate-dev/annotate/tui"
+	"github.com/annotate-dev/annotate/tui/adjudicate"
 	"github.com/annotate-dev/annotate/tui/tuitest"
 )
 
@@ -97,17 +99,19 @@ func TestToyKindEndToEnd(t *testing.T) {
 	for _, u := range rev.Units {
 		units = append(units, fmt.Sprint(u.ExtID, " ", u.Labels["jo"], "/", u.Labels["sam"]))
 	}
-	if !containsUnit(units, "c2 yes/no") || rev.Agreeing != 2 {
-		t.Errorf("review units %q with %d agreeing; want c2 yes/no among them and 2 agreeing", units, rev.Agreeing)
+	if !slices.Equal(units, []string{"c2 yes/no"}) || rev.Agreeing != 2 {
+		t.Errorf("review units %q with %d agreeing; want [c2 yes/no] and 2 agreeing", units, rev.Agreeing)
 	}
 
-	// Export hf (jo's labels) and the native jsonl (everyone's), and import
-	// each back: nothing changes, every label exported is met again
-	// unchanged.
+	adjudicateOnScreen(t, s)
+
+	// Export hf (jo's 4 labels) and the native jsonl (jo's 4, sam's 3 and
+	// the lead's adjudication of c2), and import each back: nothing
+	// changes, every label exported is met again unchanged.
 	for _, x := range []struct {
 		format, annotator string
 		labels            int
-	}{{"hf", "jo", 4}, {"jsonl", "", 7}} {
+	}{{"hf", "jo", 4}, {"jsonl", "", 8}} {
 		format := x.format
 		out := filepath.Join(dir, format)
 		res, err := exporter.Export(context.Background(), s, exporter.Options{Format: format, Out: out, Annotator: x.annotator,
@@ -146,8 +150,10 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 	t.Helper()
 	tm := teatest.NewTestModel(t, tui.New(tui.Options{Store: s, Annotator: "jo", Kind: string(kindCitation), Client: "test"}),
 		teatest.WithInitialTermSize(100, 30))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(string(b), "c4") },
-		teatest.WithDuration(5*time.Second))
+	// The toy's view draws the pane's title.
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return strings.Contains(string(b), "c4") && strings.Contains(string(b), "Cited for")
+	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("y"))
 	ref, err := s.Resolve("c4")
 	if err != nil {
@@ -163,6 +169,39 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("no label of c4 five seconds after y")
+		}
+	}
+	tm.Send(tuitest.Key("q"))
+	tm.Send(tuitest.Key("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// adjudicateOnScreen opens the review of citation_ok on the real program,
+// where the toy's rendering shows c2, and picks no (2) as its final label.
+func adjudicateOnScreen(t *testing.T, s *store.Store) {
+	t.Helper()
+	q := store.ReviewQuery{Field: citationOK}
+	m := tui.New(tui.Options{Store: s, Annotator: "lead", Client: "test",
+		Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: q})})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return strings.Contains(string(b), "Citation c2") && strings.Contains(string(b), "Cited for")
+	}, teatest.WithDuration(5*time.Second))
+	tm.Send(tuitest.Key("2"))
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		rev, err := s.Review(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(rev.Units, func(u store.ReviewUnit) bool { return u.ExtID == "c2" })
+		if i >= 0 && rev.Units[i].Final != "" {
+			if rev.Units[i].Final != "no" {
+				t.Errorf("c2 adjudicated %q, want no", rev.Units[i].Final)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("c2 not adjudicated five seconds after 2")
 		}
 	}
 	tm.Send(tuitest.Key("q"))
@@ -215,13 +254,4 @@ func deref(p *float64) any {
 		return nil
 	}
 	return *p
-}
-
-func containsUnit(units []string, u string) bool {
-	for _, x := range units {
-		if x == u {
-			return true
-		}
-	}
-	return false
 }
