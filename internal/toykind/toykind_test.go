@@ -255,3 +255,23 @@ func deref(p *float64) any {
 	}
 	return *p
 }
+
+// A toy line without its id is refused with file, line and field, and
+// nothing of the file is written.
+func TestToyLineWithoutIDIsRefused(t *testing.T) {
+	s := storetest.Open(t)
+	in := filepath.Join(t.TempDir(), "bad.jsonl")
+	data := `{"kind":"citation_check","id":"c1","labels":{"jo":{"citation_ok":"yes"}}}
+{"kind":"citation_check","labels":{"jo":{"citation_ok":"no"}}}
+`
+	if err := os.WriteFile(in, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := importer.Import(s, []string{in}, importer.Options{})
+	if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") || !strings.Contains(err.Error(), "id") {
+		t.Fatalf("import of a line without id: %v, want an error naming bad.jsonl, line 2 and id", err)
+	}
+	if _, err := s.Resolve("c1"); err == nil {
+		t.Error("c1 was written by a refused import")
+	}
+}
