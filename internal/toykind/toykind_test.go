@@ -1,0 +1,277 @@
+package toykind
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/annotate-dev/annotate/exporter"
+	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
+	"github.com/annotate-dev/annotate/tui"
+	"github.com/annotate-dev/annotate/tui/adjudicate"
+	"github.com/annotate-dev/annotate/tui/tuitest"
+)
+
+// Four citations, three labelled by jo and sam in the file; jo checks the
+// fourth on the screen.
+const citations = `{"kind":"citation_check","id":"c1","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"yes"}}}
+{"kind":"citation_check","id":"c2","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"no"}}}
+{"kind":"citation_check","id":"c3","labels":{"jo":{"citation_ok":"no"},"sam":{"citation_ok":"no"}}}
+{"kind":"citation_check","id":"c4"}
+`
+
+func TestToyKindEndToEnd(t *testing.T) {
+	s := storetest.Open(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "citations.jsonl")
+	if err := os.WriteFile(in, []byte(citations), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Import from a file.
+	sum, err := importer.Import(s, []string{in}, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := sum.Total()
+	if c := tot.Items[string(kindCitation)]; c == nil || c.Added != 4 || tot.LabelsAdded != 6 {
+		t.Fatalf("import: items %+v, %d labels added; want 4 citations and 6 labels", tot.Items, tot.LabelsAdded)
+	}
+
+	// The queue: jo has c4 left of four.
+	q := store.QueueQuery{Annotator: "jo", Kind: string(kindCitation)}
+	left, err := s.Queue(q)
+	if err != nil || len(left) != 1 || left[0].ExtID != "c4" {
+		t.Fatalf("jo's queue: %+v %v, want c4", left, err)
+	}
+	if done, err := s.QueueDone(q); err != nil || done != 3 {
+		t.Fatalf("jo's citations done: %d %v, want 3", done, err)
+	}
+
+	// The screen: the queue opens on c4, y records yes.
+	labelOnScreen(t, s)
+	ref, err := s.Resolve("c4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur, err := s.CurrentLabels("jo", ref.ItemID); err != nil || cur[citationOK] != "yes" {
+		t.Fatalf("jo's label of c4: %v %v, want yes", cur, err)
+	}
+	if done, _ := s.QueueDone(q); done != 4 {
+		t.Errorf("jo's citations done after the screen: %d, want 4", done)
+	}
+
+	// Kept counts: what the label writes kept equals a recount.
+	checkKept(t, s)
+
+	// Agreement on citation_ok, jo and sam on c1..c3 (c4: jo alone).
+	// By hand: jo yes,yes,no; sam yes,no,no. p_o = 2/3; jo says yes 2/3,
+	// sam 1/3: p_e = 2/3·1/3 + 1/3·2/3 = 4/9; κ = (2/3-4/9)/(1-4/9) = 0.4.
+	rep, err := report.Agreement(s, report.AgreementOptions{Field: citationOK})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fa := rep.Fields[citationOK]
+	if fa == nil || fa.Items != 3 || len(fa.Pairs) != 1 {
+		t.Fatalf("agreement: %+v, want 3 items and one pair", fa)
+	}
+	p := fa.Pairs[0]
+	if p.A != "jo" || p.B != "sam" || p.N != 3 || !near(p.PercentAgreement, 2.0/3) || !near(p.CohenKappa, 0.4) {
+		t.Errorf("jo/sam: n=%d, agreement %v, κ %v; want 3, 2/3, 0.4", p.N, deref(p.PercentAgreement), deref(p.CohenKappa))
+	}
+
+	// Review: c2 is the one disagreement; c1 and c3 agree.
+	rev, err := s.Review(store.ReviewQuery{Field: citationOK})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var units []string
+	for _, u := range rev.Units {
+		units = append(units, fmt.Sprint(u.ExtID, " ", u.Labels["jo"], "/", u.Labels["sam"]))
+	}
+	if !slices.Equal(units, []string{"c2 yes/no"}) || rev.Agreeing != 2 {
+		t.Errorf("review units %q with %d agreeing; want [c2 yes/no] and 2 agreeing", units, rev.Agreeing)
+	}
+
+	adjudicateOnScreen(t, s)
+
+	// Export hf (jo's 4 labels) and the native jsonl (jo's 4, sam's 3 and
+	// the lead's adjudication of c2), and import each back: nothing
+	// changes, every label exported is met again unchanged.
+	for _, x := range []struct {
+		format, annotator string
+		labels            int
+	}{{"hf", "jo", 4}, {"jsonl", "", 8}} {
+		format := x.format
+		out := filepath.Join(dir, format)
+		res, err := exporter.Export(context.Background(), s, exporter.Options{Format: format, Out: out, Annotator: x.annotator,
+			LabelsOnly: format == "jsonl"})
+		if err != nil {
+			t.Fatalf("export %s: %v", format, err)
+		}
+		if format == "hf" && res.Items["citation_checks"] != 4 {
+			t.Errorf("hf export: %v rows, want 4 citation_checks", res.Items)
+		}
+		again, err := importer.Import(s, []string{out}, importer.Options{})
+		if err != nil {
+			t.Fatalf("re-import of the %s export: %v", format, err)
+		}
+		at := again.Total()
+		if c := at.Items[string(kindCitation)]; c == nil || c.Unchanged != 4 || c.Added+c.Updated != 0 ||
+			at.LabelsAdded != 0 || at.LabelsUnchanged != x.labels {
+			t.Errorf("re-import of the %s export: items %+v, labels %d added %d unchanged; want 4 items unchanged, %d labels unchanged",
+				format, c, at.LabelsAdded, at.LabelsUnchanged, x.labels)
+		}
+	}
+	// The backup (jsonl) restores onto the same database as a no-op.
+	backup := filepath.Join(dir, "backup")
+	if _, err := exporter.Export(context.Background(), s, exporter.Options{Format: "jsonl", Out: backup}); err != nil {
+		t.Fatal(err)
+	}
+	restored, err := importer.Import(s, []string{backup}, importer.Options{})
+	if err != nil || restored.Backup == nil || !restored.Backup.NoOp() {
+		t.Errorf("restoring the backup onto its own database: %+v %v, want a no-op", restored.Backup, err)
+	}
+	checkKept(t, s)
+}
+
+// labelOnScreen opens jo's citation queue on the real program and presses y.
+func labelOnScreen(t *testing.T, s *store.Store) {
+	t.Helper()
+	tm := teatest.NewTestModel(t, tui.New(tui.Options{Store: s, Annotator: "jo", Kind: string(kindCitation), Client: "test"}),
+		teatest.WithInitialTermSize(100, 30))
+	// The toy's view draws the pane's title.
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return strings.Contains(string(b), "c4") && strings.Contains(string(b), "Cited for")
+	}, teatest.WithDuration(5*time.Second))
+	tm.Send(tuitest.Key("y"))
+	ref, err := s.Resolve("c4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		cur, err := s.CurrentLabels("jo", ref.ItemID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cur[citationOK] != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no label of c4 five seconds after y")
+		}
+	}
+	tm.Send(tuitest.Key("q"))
+	tm.Send(tuitest.Key("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// adjudicateOnScreen opens the review of citation_ok on the real program,
+// where the toy's rendering shows c2, and picks no (2) as its final label.
+func adjudicateOnScreen(t *testing.T, s *store.Store) {
+	t.Helper()
+	q := store.ReviewQuery{Field: citationOK}
+	m := tui.New(tui.Options{Store: s, Annotator: "lead", Client: "test",
+		Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: q})})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return strings.Contains(string(b), "Citation c2") && strings.Contains(string(b), "Cited for")
+	}, teatest.WithDuration(5*time.Second))
+	tm.Send(tuitest.Key("2"))
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		rev, err := s.Review(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(rev.Units, func(u store.ReviewUnit) bool { return u.ExtID == "c2" })
+		if i >= 0 && rev.Units[i].Final != "" {
+			if rev.Units[i].Final != "no" {
+				t.Errorf("c2 adjudicated %q, want no", rev.Units[i].Final)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("c2 not adjudicated five seconds after 2")
+		}
+	}
+	tm.Send(tuitest.Key("q"))
+	tm.Send(tuitest.Key("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// checkKept compares the kept counts with a recount of the labels.
+func checkKept(t *testing.T, s *store.Store) {
+	t.Helper()
+	read := func() map[string]int {
+		out := map[string]int{}
+		rows, err := s.DB().Query("SELECT name, rater, source_id, a, b, n FROM kept_counts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name, a, b string
+			var r, src, n int64
+			if err := rows.Scan(&name, &r, &src, &a, &b, &n); err != nil {
+				t.Fatal(err)
+			}
+			out[fmt.Sprint(name, " ", r, " ", src, " ", a, " ", b)] = int(n)
+		}
+		return out
+	}
+	kept := read()
+	if len(kept) == 0 {
+		t.Fatal("no kept counts")
+	}
+	if err := s.Recount(); err != nil {
+		t.Fatal(err)
+	}
+	again := read()
+	for k, n := range again {
+		if kept[k] != n {
+			t.Errorf("kept %s = %d, recount %d", k, kept[k], n)
+		}
+	}
+	if len(kept) != len(again) {
+		t.Errorf("%d kept counts, %d after a recount", len(kept), len(again))
+	}
+}
+
+func near(p *float64, want float64) bool { return p != nil && *p > want-1e-9 && *p < want+1e-9 }
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// A toy line without its id is refused with file, line and field, and
+// nothing of the file is written.
+func TestToyLineWithoutIDIsRefused(t *testing.T) {
+	s := storetest.Open(t)
+	in := filepath.Join(t.TempDir(), "bad.jsonl")
+	data := `{"kind":"citation_check","id":"c1","labels":{"jo":{"citation_ok":"yes"}}}
+{"kind":"citation_check","labels":{"jo":{"citation_ok":"no"}}}
+`
+	if err := os.WriteFile(in, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := importer.Import(s, []string{in}, importer.Options{})
+	if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") || !strings.Contains(err.Error(), "id") {
+		t.Fatalf("import of a line without id: %v, want an error naming bad.jsonl, line 2 and id", err)
+	}
+	if _, err := s.Resolve("c1"); err == nil {
+		t.Error("c1 was written by a refused import")
+	}
+}
