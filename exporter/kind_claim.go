@@ -10,7 +10,7 @@ import (
 // Claims: config "claims" (claims.csv), one row per claim with its pair's
 // question, answer and contexts and the systems' predictions, streamed from
 // the store's claim query. Their native lines sit inside their pair's
-// (jsonl.go).
+// (kind_qa_native.go).
 
 var claimBase = []column{
 	{"id", tString, false, "claim id"},
@@ -42,6 +42,20 @@ func init() {
 			return each(e, e.snap.Claims(e.streamOptions(l)), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
 		},
 		total: func(r *Result) *int { return &r.Claims },
+		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
+			texts := map[string]string{}
+			for c, err := range x.Claims(store.ExportOptions{}) {
+				if err != nil {
+					return nil, err
+				}
+				text := c.Text
+				if c.IsTriplet() {
+					text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
+				}
+				texts[c.ID] = text
+			}
+			return texts, nil
+		},
 		intro: claimIntro,
 		card: map[string]func(c *card, b *strings.Builder) bool{
 			cardUses: func(c *card, b *strings.Builder) bool {

@@ -10,7 +10,7 @@ import (
 
 // QA pairs: config "qa" (qa.csv), one row per pair with its contexts and
 // the ids of its claims, streamed from the store's pair query. Their native
-// lines (a pair with its claims inside) are written by jsonl.go.
+// lines (a pair with its claims inside) are written by kind_qa_native.go.
 
 var qaBase = []column{
 	{"id", tString, false, "QA pair id"},
@@ -43,6 +43,17 @@ func init() {
 		},
 		stream: func(e *exporter, l layout, fn func(row) error) error {
 			return each(e, e.snap.QAs(e.streamOptions(l)), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
+		},
+		nested: writeNativePairs,
+		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
+			texts := map[string]string{}
+			for q, err := range x.QAs(store.ExportOptions{}) {
+				if err != nil {
+					return nil, err
+				}
+				texts[q.ID] = q.Question
+			}
+			return texts, nil
 		},
 		total: func(r *Result) *int { return &r.QA },
 		intro: qaIntro,
