@@ -17,6 +17,11 @@ const (
 	cardUses     = "uses"     // Direct Use: what the rows evaluate
 	cardSource   = "source"   // Source Data: where the kind's texts come from
 	cardProtocol = "protocol" // Annotation process: what was asked
+	cardSources  = "sources"  // Dataset Description: the kind's items per source
+	cardStats    = "stats"    // the statistics before the reports (Table 1)
+	// Bias, Risks, and Limitations: the kind's items the label set leaves
+	// unlabelled.
+	cardUnlabelled = "unlabelled"
 )
 
 // kindText writes the kinds' own parts of a section, in config order; it
@@ -184,15 +189,7 @@ func (c *card) description(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	c.languageText(b)
-	if c.has("qa") {
-		b.WriteString("| source | language | jurisdiction | QA pairs |\n|---|---|---|---:|\n")
-		for _, s := range c.sources {
-			if s.QA > 0 {
-				fmt.Fprintf(b, "| %s | %s | %s | %d |\n", cell(s.Name), cell(s.Language), cell(s.Jurisdiction), s.QA)
-			}
-		}
-		b.WriteString("\n")
-	}
+	c.kindText(b, cardSources)
 	fmt.Fprintf(b, "- **License:** %s\n", md(c.e.o.License))
 	if c.e.o.Contact != "" {
 		fmt.Fprintf(b, "- **Curated by:** %s\n", md(c.e.o.Contact))
@@ -402,9 +399,7 @@ func (c *card) risks(b *strings.Builder) {
 	default:
 		fmt.Fprintf(b, "- The rows carry one label set (%s); the other annotators' labels are not in them (agreement below, when measured).\n", c.labelSetText())
 	}
-	if st := c.rep.stats; st != nil && c.has("qa") && st.All.QA > st.All.QAJudged {
-		fmt.Fprintf(b, "- %d of %d QA pairs have no question validity label in this label set (their labels are `null`).\n", st.All.QA-st.All.QAJudged, st.All.QA)
-	}
+	c.kindText(b, cardUnlabelled)
 	if len(c.langs) > 0 {
 		fmt.Fprintf(b, "- Languages: %s only; sources: those listed above only.\n", md(strings.Join(c.langs, ", ")))
 	}

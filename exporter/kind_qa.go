@@ -66,6 +66,9 @@ func init() {
 				b.WriteString("- The QA pairs' questions and answers are generated from the context passages of their sources; the passages are quoted from the sources.\n")
 				return true
 			},
+			cardSources:    qaSources,
+			cardStats:      qaTable1,
+			cardUnlabelled: qaUnlabelled,
 			cardProtocol: func(_ *card, b *strings.Builder) bool {
 				b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
 					"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
