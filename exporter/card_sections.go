@@ -105,14 +105,7 @@ func (c *card) systemList() string {
 
 // protocols names the annotation protocols of the kinds present.
 func (c *card) protocols() []string {
-	var p []string
-	if c.has("qa", "claims") {
-		p = append(p, "the validation protocol of ClaimRAG-LAW (Appendix A of the paper cited below)")
-	}
-	if c.has("queries", "relevance", "answers", "gen_claims") {
-		p = append(p, "the relevance, answer and claim judgments of CanLegalRAGBench (the paper cited below)")
-	}
-	return p
+	return c.declared(func(f cardFacts) []string { return []string{f.protocol} }, nil)
 }
 
 // annotationsCreators: expert-generated when people labelled, found for
@@ -136,19 +129,13 @@ func (c *card) annotationsCreators() []string {
 // queries, answers and claims made by models are machine-generated; gold
 // answers were written by experts.
 func (c *card) languageCreators() []string {
-	out := []string{"found"}
-	if c.has("qa", "claims", "queries", "gen_answers", "gen_claims") {
-		out = append(out, "machine-generated")
-	}
-	if c.has("answers") {
-		out = append(out, "expert-generated")
-	}
-	return out
+	return append([]string{"found"}, c.declared(func(f cardFacts) []string { return f.creators }, creatorOrder)...)
 }
 
 // papers lists the works to cite for the kinds present and the data imported.
 func (c *card) papers() []origin {
-	var out []origin
+	annotators, _ := c.people()
+	out := c.declaredPapers(len(annotators) > 0)
 	add := func(o origin) {
 		for _, x := range out {
 			if x.name == o.name {
@@ -158,14 +145,8 @@ func (c *card) papers() []origin {
 		out = append(out, o)
 	}
 	os, _ := origins(c.formats)
-	// ClaimRAG-LAW's protocol is the one of the QA and claim fields, cited
-	// when someone labelled them in annotate (or its data was imported).
-	if annotators, _ := c.people(); c.has("qa", "claims") && len(annotators) > 0 {
-		add(originClaimRAG)
-	}
-	if c.has("queries", "documents", "relevance", "answers", "gen_answers", "gen_claims") {
-		add(originCanLegal)
-	}
+	// Then the works whose data was imported (ClaimRAG-LAW's, when
+	// nobody labelled its fields here) and the systems'.
 	for _, o := range os {
 		add(o)
 	}
@@ -403,14 +384,10 @@ func (c *card) risks(b *strings.Builder) {
 	if len(c.langs) > 0 {
 		fmt.Fprintf(b, "- Languages: %s only; sources: those listed above only.\n", md(strings.Join(c.langs, ", ")))
 	}
-	if c.has("qa", "queries", "gen_answers") {
-		b.WriteString("- Questions, queries and answers made by language models carry those models' biases; the labels say which were judged valid, not that the rest is representative.\n")
-	}
-	if c.has("claims") {
-		b.WriteString("- Claims were extracted automatically: what the extractor missed is only known where annotators checked for missed claims.\n")
-	}
-	if c.has("relevance", "qrels_before") {
-		b.WriteString("- Relevance was judged on pooled documents only: a document no run retrieved is unjudged, not irrelevant.\n")
+	// In config order: every kind's parent comes first, so the sentences
+	// shared by several kinds keep their place.
+	for _, r := range c.declared(func(f cardFacts) []string { return []string{f.risk} }, nil) {
+		b.WriteString("- " + r + "\n")
 	}
 	b.WriteString("\n### Recommendations\n\nReport scores with their intervals and per source and language; do not read them as legal accuracy in general.\n\n")
 }

@@ -34,6 +34,10 @@ func init() {
 	configNames["claims"] = [2]string{"claim", "claims"}
 	registerExport(kindExport{
 		kind: schema.KindClaim, config: "claims", base: claimBase, withParent: true, suggestable: true,
+		facts: cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"natural-language-inference", "fact-checking"},
+			tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
+			protocol: protocolClaimRAG, paper: &originClaimRAG, paperIfLabelled: true,
+			risk: "Claims were extracted automatically: what the extractor missed is only known where annotators checked for missed claims."},
 		count: func(e *exporter) (int, error) {
 			_, n, err := e.snap.ExportCounts(false)
 			return n, err

@@ -36,6 +36,9 @@ func init() {
 	configNames["qa"] = [2]string{"question–answer pair", "question–answer pairs"}
 	registerExport(kindExport{
 		kind: schema.KindQA, config: "qa", base: qaBase, suggestable: true,
+		facts: cardFacts{tasks: []string{"question-answering"}, taskIDs: []string{"open-domain-qa"},
+			creators: []string{"machine-generated"}, protocol: protocolClaimRAG, paper: &originClaimRAG, paperIfLabelled: true,
+			risk: riskModelMade},
 		markers: []string{schema.MissedClaimsChecked},
 		count: func(e *exporter) (int, error) {
 			n, _, err := e.snap.ExportCounts(false)
@@ -80,6 +83,9 @@ func init() {
 		},
 	})
 }
+
+// protocolClaimRAG is the protocol of the QA pairs' and the claims' labels.
+const protocolClaimRAG = "the validation protocol of ClaimRAG-LAW (Appendix A of the paper cited below)"
 
 // qaUse is the use of QA pairs, written by the pairs' config or, without
 // it, by the claims'.

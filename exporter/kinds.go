@@ -64,6 +64,9 @@ type kindExport struct {
 	// card writes the kind's own part of a card section (cardUses,
 	// cardProtocol, …); it reports whether it wrote anything.
 	card map[string]func(c *card, b *strings.Builder) bool
+	// facts is what the card says of the config when it is exported
+	// (card_facts.go).
+	facts cardFacts
 	// joins is the card's sentence on how the config's rows join those of
 	// config with, written when both are exported.
 	joins joinText
