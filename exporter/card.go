@@ -62,7 +62,7 @@ func (t *tally) add(r row, offset int) {
 }
 
 func (e *exporter) writeCard(dir string, configs []*hfConfig, rep cardReports) error {
-	srcs, _, err := e.languages()
+	srcs, err := e.snap.SourceInfos()
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // The sections of the Hub's dataset-card template, each filled with what
@@ -186,7 +188,18 @@ func (c *card) description(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
-var kindTitle = map[string]string{"qa": "QA pairs", "query": "queries", "document": "documents"}
+// kindTitle is a kind's title inside a sentence: "queries", but "QA pairs"
+// (an initialism keeps its capitals).
+func kindTitle(k schema.Kind) string {
+	t := schema.SpecOf(k).Title
+	if t == "" {
+		return string(k)
+	}
+	if len(t) > 1 && unicode.IsUpper(rune(t[1])) {
+		return t
+	}
+	return strings.ToLower(t[:1]) + t[1:]
+}
 
 // languageText says where the languages come from, per kind.
 func (c *card) languageText(b *strings.Builder) {
@@ -196,7 +209,7 @@ func (c *card) languageText(b *strings.Builder) {
 		for _, l := range sortedKeys(k.declared) {
 			ds = append(ds, fmt.Sprintf("%s %d", md(l), k.declared[l]))
 		}
-		t := kindTitle[k.kind] + ": "
+		t := kindTitle(schema.Kind(k.kind)) + ": "
 		if len(ds) > 0 {
 			t += strings.Join(ds, ", ") + " as declared"
 		}
