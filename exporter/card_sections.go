@@ -20,7 +20,7 @@ const (
 	cardSource   = "source"   // Source Data: where the kind's texts come from
 	cardProtocol = "protocol" // Annotation process: what was asked
 	cardSources  = "sources"  // Dataset Description: the kind's items per source
-	cardStats    = "stats"    // the statistics before the reports (Table 1)
+	cardStats    = "stats"    // a kind's statistics and metrics, before agreement
 	// Bias, Risks, and Limitations: the kind's items the label set leaves
 	// unlabelled.
 	cardUnlabelled = "unlabelled"

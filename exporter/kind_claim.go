@@ -70,6 +70,7 @@ func init() {
 				return true
 			},
 			cardProtocol: claimProtocol,
+			cardStats:    claimMetrics,
 		},
 		joins: joinText{"qa", "`claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims."},
 	})
