@@ -62,7 +62,7 @@ func (t *tally) add(r row, offset int) {
 }
 
 func (e *exporter) writeCard(dir string, configs []*hfConfig, rep cardReports) error {
-	srcs, _, err := e.languages()
+	srcs, err := e.snap.SourceInfos()
 	if err != nil {
 		return err
 	}
@@ -168,8 +168,8 @@ func (c *card) header() []byte {
 			fmt.Fprintf(&b, "- %s\n", q(v))
 		}
 	}
-	list("task_categories", c.fromConfigs(hubTasks))
-	list("task_ids", c.fromConfigs(hubTaskIDs))
+	list("task_categories", c.declared(func(f cardFacts) []string { return f.tasks }, hubTaskOrder))
+	list("task_ids", c.declared(func(f cardFacts) []string { return f.taskIDs }, hubTaskIDOrder))
 	list("annotations_creators", c.annotationsCreators())
 	list("language_creators", c.languageCreators())
 	list("source_datasets", sourceDatasets(c.formats))

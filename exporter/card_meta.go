@@ -108,51 +108,9 @@ func sourceDatasets(formats []string) []string {
 	return out
 }
 
-// hubTask is a task category of the Hub's list, with the kinds that make it.
-type hubTask struct {
-	category string
-	configs  []string
-}
-
-// hubTasks: question answering for QA pairs and gold answers, retrieval for
-// queries, documents and relevance judgments, classification for the
-// claims judged against their context.
-var hubTasks = []hubTask{
-	{"question-answering", []string{"qa", "answers", "gen_answers"}},
-	{"text-retrieval", []string{"queries", "documents", "relevance", "qrels_before", "qrels_after"}},
-	{"text-classification", []string{"claims", "gen_claims"}},
-}
-
-var hubTaskIDs = []hubTask{
-	{"open-domain-qa", []string{"qa", "answers"}},
-	{"document-retrieval", []string{"relevance", "qrels_before", "qrels_after"}},
-	{"natural-language-inference", []string{"claims"}},
-	{"fact-checking", []string{"claims", "gen_claims"}},
-}
-
-func (c *card) fromConfigs(ts []hubTask) []string {
-	var out []string
-	for _, t := range ts {
-		for _, n := range t.configs {
-			if c.config(n) != nil {
-				out = append(out, t.category)
-				break
-			}
-		}
-	}
-	return out
-}
-
 // tags name what the data is for, from the kinds present.
 func (c *card) tags() []string {
-	tags := []string{"retrieval-augmented-generation"}
-	if c.has("claims", "gen_claims") {
-		tags = append(tags, "claim-verification", "hallucination")
-	}
-	if c.has("relevance", "qrels_before") {
-		tags = append(tags, "relevance-judgments")
-	}
-	return tags
+	return append([]string{"retrieval-augmented-generation"}, c.declared(func(f cardFacts) []string { return f.tags }, hubTagOrder)...)
 }
 
 // has is true when one of the configs was written.

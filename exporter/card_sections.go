@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // The sections of the Hub's dataset-card template, each filled with what
@@ -17,6 +19,11 @@ const (
 	cardUses     = "uses"     // Direct Use: what the rows evaluate
 	cardSource   = "source"   // Source Data: where the kind's texts come from
 	cardProtocol = "protocol" // Annotation process: what was asked
+	cardSources  = "sources"  // Dataset Description: the kind's items per source
+	cardStats    = "stats"    // a kind's statistics and metrics, before agreement
+	// Bias, Risks, and Limitations: the kind's items the label set leaves
+	// unlabelled.
+	cardUnlabelled = "unlabelled"
 )
 
 // kindText writes the kinds' own parts of a section, in config order; it
@@ -100,14 +107,7 @@ func (c *card) systemList() string {
 
 // protocols names the annotation protocols of the kinds present.
 func (c *card) protocols() []string {
-	var p []string
-	if c.has("qa", "claims") {
-		p = append(p, "the validation protocol of ClaimRAG-LAW (Appendix A of the paper cited below)")
-	}
-	if c.has("queries", "relevance", "answers", "gen_claims") {
-		p = append(p, "the relevance, answer and claim judgments of CanLegalRAGBench (the paper cited below)")
-	}
-	return p
+	return c.declared(func(f cardFacts) []string { return []string{f.protocol} }, nil)
 }
 
 // annotationsCreators: expert-generated when people labelled, found for
@@ -131,19 +131,13 @@ func (c *card) annotationsCreators() []string {
 // queries, answers and claims made by models are machine-generated; gold
 // answers were written by experts.
 func (c *card) languageCreators() []string {
-	out := []string{"found"}
-	if c.has("qa", "claims", "queries", "gen_answers", "gen_claims") {
-		out = append(out, "machine-generated")
-	}
-	if c.has("answers") {
-		out = append(out, "expert-generated")
-	}
-	return out
+	return append([]string{"found"}, c.declared(func(f cardFacts) []string { return f.creators }, creatorOrder)...)
 }
 
 // papers lists the works to cite for the kinds present and the data imported.
 func (c *card) papers() []origin {
-	var out []origin
+	annotators, _ := c.people()
+	out := c.declaredPapers(len(annotators) > 0)
 	add := func(o origin) {
 		for _, x := range out {
 			if x.name == o.name {
@@ -153,14 +147,8 @@ func (c *card) papers() []origin {
 		out = append(out, o)
 	}
 	os, _ := origins(c.formats)
-	// ClaimRAG-LAW's protocol is the one of the QA and claim fields, cited
-	// when someone labelled them in annotate (or its data was imported).
-	if annotators, _ := c.people(); c.has("qa", "claims") && len(annotators) > 0 {
-		add(originClaimRAG)
-	}
-	if c.has("queries", "documents", "relevance", "answers", "gen_answers", "gen_claims") {
-		add(originCanLegal)
-	}
+	// Then the works whose data was imported (ClaimRAG-LAW's, when
+	// nobody labelled its fields here) and the systems'.
 	for _, o := range os {
 		add(o)
 	}
@@ -184,15 +172,7 @@ func (c *card) description(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	c.languageText(b)
-	if c.has("qa") {
-		b.WriteString("| source | language | jurisdiction | QA pairs |\n|---|---|---|---:|\n")
-		for _, s := range c.sources {
-			if s.QA > 0 {
-				fmt.Fprintf(b, "| %s | %s | %s | %d |\n", cell(s.Name), cell(s.Language), cell(s.Jurisdiction), s.QA)
-			}
-		}
-		b.WriteString("\n")
-	}
+	c.kindText(b, cardSources)
 	fmt.Fprintf(b, "- **License:** %s\n", md(c.e.o.License))
 	if c.e.o.Contact != "" {
 		fmt.Fprintf(b, "- **Curated by:** %s\n", md(c.e.o.Contact))
@@ -208,7 +188,18 @@ func (c *card) description(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
-var kindTitle = map[string]string{"qa": "QA pairs", "query": "queries", "document": "documents"}
+// kindTitle is a kind's title inside a sentence: "queries", but "QA pairs"
+// (an initialism keeps its capitals).
+func kindTitle(k schema.Kind) string {
+	t := schema.SpecOf(k).Title
+	if t == "" {
+		return string(k)
+	}
+	if len(t) > 1 && unicode.IsUpper(rune(t[1])) {
+		return t
+	}
+	return strings.ToLower(t[:1]) + t[1:]
+}
 
 // languageText says where the languages come from, per kind.
 func (c *card) languageText(b *strings.Builder) {
@@ -218,7 +209,7 @@ func (c *card) languageText(b *strings.Builder) {
 		for _, l := range sortedKeys(k.declared) {
 			ds = append(ds, fmt.Sprintf("%s %d", md(l), k.declared[l]))
 		}
-		t := kindTitle[k.kind] + ": "
+		t := kindTitle(schema.Kind(k.kind)) + ": "
 		if len(ds) > 0 {
 			t += strings.Join(ds, ", ") + " as declared"
 		}
@@ -402,20 +393,14 @@ func (c *card) risks(b *strings.Builder) {
 	default:
 		fmt.Fprintf(b, "- The rows carry one label set (%s); the other annotators' labels are not in them (agreement below, when measured).\n", c.labelSetText())
 	}
-	if st := c.rep.stats; st != nil && c.has("qa") && st.All.QA > st.All.QAJudged {
-		fmt.Fprintf(b, "- %d of %d QA pairs have no question validity label in this label set (their labels are `null`).\n", st.All.QA-st.All.QAJudged, st.All.QA)
-	}
+	c.kindText(b, cardUnlabelled)
 	if len(c.langs) > 0 {
 		fmt.Fprintf(b, "- Languages: %s only; sources: those listed above only.\n", md(strings.Join(c.langs, ", ")))
 	}
-	if c.has("qa", "queries", "gen_answers") {
-		b.WriteString("- Questions, queries and answers made by language models carry those models' biases; the labels say which were judged valid, not that the rest is representative.\n")
-	}
-	if c.has("claims") {
-		b.WriteString("- Claims were extracted automatically: what the extractor missed is only known where annotators checked for missed claims.\n")
-	}
-	if c.has("relevance", "qrels_before") {
-		b.WriteString("- Relevance was judged on pooled documents only: a document no run retrieved is unjudged, not irrelevant.\n")
+	// In config order: every kind's parent comes first, so the sentences
+	// shared by several kinds keep their place.
+	for _, r := range c.declared(func(f cardFacts) []string { return []string{f.risk} }, nil) {
+		b.WriteString("- " + r + "\n")
 	}
 	b.WriteString("\n### Recommendations\n\nReport scores with their intervals and per source and language; do not read them as legal accuracy in general.\n\n")
 }

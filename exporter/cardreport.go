@@ -72,17 +72,6 @@ func (e *exporter) startReports() func() cardReports {
 	return func() cardReports { return <-done }
 }
 
-// sourceKeys lists the report keys of the sources with QA pairs, then "all".
-func (c *card) sourceKeys() []string {
-	var keys []string
-	for _, s := range c.sources {
-		if s.QA > 0 {
-			keys = append(keys, s.Name)
-		}
-	}
-	return append(keys, "all")
-}
-
 func (c *card) sourceLabel(key string) string {
 	if key == "all" {
 		return "**all**"
@@ -96,59 +85,10 @@ func (c *card) sourceLabel(key string) string {
 }
 
 func (c *card) reports(b *strings.Builder) {
-	c.table1(b)
-	c.metricsSection(b)
+	c.kindText(b, cardStats) // each kind's statistics and metrics (kind_*_card.go)
 	c.agreementSection(b)
 	c.genSection(b)
 	c.costSection(b)
-}
-
-// table1 is the paper's Table 1 for the exported label set.
-func (c *card) table1(b *strings.Builder) {
-	st := c.rep.stats
-	if st == nil || !c.has("qa") {
-		return // Table 1 counts QA pairs and their claims
-	}
-	b.WriteString("## Statistics (Table 1)\n\n")
-	b.WriteString("| source | QA | judged | valid | P1 | P2 | P3 | CG1 | CG2 | CG3 | CG4 | answers | claims | judged | valid | ε | η | ζ | added |\n")
-	b.WriteString("|---|" + strings.Repeat("---:|", 18) + "\n")
-	persona := schema.Fields(schema.KindQA)[3].Values
-	category := schema.Fields(schema.KindQA)[2].Values
-	entail := schema.Fields(schema.KindClaim)[1].Values
-	for _, k := range c.sourceKeys() {
-		s := st.All
-		if k != "all" {
-			s = st.Sources[k]
-		}
-		if s == nil {
-			continue
-		}
-		cells := []int{s.QA, s.QAJudged, s.QAValid}
-		for _, v := range persona {
-			cells = append(cells, s.Persona[v])
-		}
-		for _, v := range category {
-			cells = append(cells, s.Category[v])
-		}
-		cells = append(cells, s.AnswersWithClaims, s.Claims, s.ClaimsJudged, s.ValidClaims)
-		for _, v := range entail {
-			cells = append(cells, s.Entailment[v])
-		}
-		cells = append(cells, s.ClaimsAdded)
-		fmt.Fprintf(b, "| %s |", c.sourceLabel(k))
-		for _, n := range cells {
-			fmt.Fprintf(b, " %d |", n)
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("\nQA: pairs; judged: with a question validity label; valid: judged valid. " +
-		"P1 citizen, P2 civil officer, P3 legal expert; CG1 general legal research, CG2 factual recall, CG3 false premise, " +
-		"CG4 jurisdiction/time-specific (over valid pairs). answers: answers judged correct that have claims (the paper's Σ_A); claims: their claims (Σ_C); " +
-		"valid: judged correct; ε entailment, η neutral, ζ contradiction (over valid claims); added: claims the expert added.\n\n")
-	if n := st.All.CategoryChanged; n > 0 {
-		fmt.Fprintf(b, "The expert changed the generated category of %d valid pair(s).\n\n", n)
-	}
-	leftOut(b, st.NotAsked, st.UnknownValues)
 }
 
 // leftOut says which labels the counts leave out, so none goes unexplained.
@@ -181,35 +121,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func (c *card) metricsSection(b *strings.Builder) {
-	m := c.rep.metrics
-	if m == nil {
-		return
-	}
-	fmt.Fprintf(b, "## Claim extraction and verification (%s)\n\n", md(m.System))
-	b.WriteString("How good the automatic tools were against the human labels (the paper's Section 4.3 and Table 3). " +
-		"Extraction accuracy: claims judged correct over judged extracted claims (Wilson 95% interval). " +
-		"Verification: over claims judged correct with an entailment label and a prediction.\n\n")
-	// The card publishes every label; it says when some were anchored on
-	// the very system it scores (annotate metrics refuses without a flag).
-	if n := m.Suggested[m.System]; n > 0 {
-		fmt.Fprintf(b, "**%d of these labels were made with %s's prediction preselected** (column `suggested_by`): "+
-			"they are anchored on it, so the scores below overstate its agreement with blind experts.\n\n", n, md(m.System))
-	}
-	b.WriteString("| source | judged claims | extraction accuracy % | 95% CI | verified claims | accuracy % | macro F1 % | weighted F1 % | Cohen's κ |\n")
-	b.WriteString("|---|---:|---:|---|---:|---:|---:|---:|---:|\n")
-	for _, k := range c.sourceKeys() {
-		x, v := m.Extraction[k], m.Verification[k]
-		if x == nil || v == nil {
-			continue
-		}
-		fmt.Fprintf(b, "| %s | %d | %s | %s | %d | %s | %s | %s | %s |\n", c.sourceLabel(k), x.Judged, pctCell(x.Accuracy),
-			ciCell(x.CI95), v.N, pctCell(v.Accuracy), pctCell(v.MacroF1), pctCell(v.WeightedF1), coefCell(v.Kappa))
-	}
-	b.WriteString("\n")
-	folded(b, "Full metrics report (`annotate metrics`)", m.WriteText)
 }
 
 func (c *card) agreementSection(b *strings.Builder) {

@@ -22,7 +22,6 @@ import (
 	"iter"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -272,26 +271,6 @@ func (e *exporter) streamOptions(l layout) store.ExportOptions {
 		return store.ExportOptions{Systems: e.systems} // nobody's labels: all null
 	}
 	return store.ExportOptions{Labels: e.labels, Fields: labelNames(l.labels), Notes: l.notes, Systems: e.systems, Suggested: l.suggested}
-}
-
-// languages lists the languages of the sources (lower-case codes), for the
-// card and the YAML header.
-func (e *exporter) languages() ([]store.SourceInfo, []string, error) {
-	srcs, err := e.snap.SourceInfos()
-	if err != nil {
-		return nil, nil, err
-	}
-	seen := map[string]bool{}
-	var langs []string
-	for _, s := range srcs {
-		l := strings.ToLower(strings.TrimSpace(s.Language))
-		if l != "" && !seen[l] && s.QA > 0 {
-			seen[l] = true
-			langs = append(langs, l)
-		}
-	}
-	sort.Strings(langs)
-	return srcs, langs, nil
 }
 
 var errNothing = errors.New("nothing to export: the database has no items (import data first)")

@@ -159,7 +159,9 @@ func (e *exporter) finish(f *sink, err error, count *int, n int) error {
 		return err
 	}
 	e.prog.end()
-	*count = n
+	if count != nil { // nil: the writers counted their rows
+		*count = n
+	}
 	e.res.Files = append(e.res.Files, f.path)
 	return nil
 }

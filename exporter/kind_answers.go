@@ -28,6 +28,8 @@ func init() {
 
 	registerExport(kindExport{
 		kind: schema.KindAnswerTask, config: "answers",
+		facts: cardFacts{tasks: []string{"question-answering"}, taskIDs: []string{"open-domain-qa"},
+			creators: []string{"expert-generated"}, protocol: protocolCanLegal, paper: &originCanLegal},
 		base: []column{
 			{"id", tString, false, "answer task id (`<query id>/answer`)"},
 			{"query_id", tString, false, "the query answered"},
@@ -56,6 +58,8 @@ func init() {
 	})
 	registerExport(kindExport{
 		kind: schema.KindGenAnswer, config: "gen_answers",
+		facts: cardFacts{tasks: []string{"question-answering"}, creators: []string{"machine-generated"},
+			paper: &originCanLegal, risk: riskModelMade},
 		base: []column{
 			{"id", tString, false, "generated answer id"},
 			{"query_id", tString, false, "the query it answers"},
@@ -82,6 +86,9 @@ func init() {
 	})
 	registerExport(kindExport{
 		kind: schema.KindGenClaim, config: "gen_claims",
+		facts: cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"fact-checking"},
+			tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
+			protocol: protocolCanLegal, paper: &originCanLegal},
 		base: []column{
 			{"id", tString, false, "generated claim id"},
 			{"answer_id", tString, false, "the generated answer it is a claim of (config gen_answers)"},

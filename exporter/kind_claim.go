@@ -10,7 +10,7 @@ import (
 // Claims: config "claims" (claims.csv), one row per claim with its pair's
 // question, answer and contexts and the systems' predictions, streamed from
 // the store's claim query. Their native lines sit inside their pair's
-// (jsonl.go).
+// (kind_qa_native.go).
 
 var claimBase = []column{
 	{"id", tString, false, "claim id"},
@@ -34,6 +34,10 @@ func init() {
 	configNames["claims"] = [2]string{"claim", "claims"}
 	registerExport(kindExport{
 		kind: schema.KindClaim, config: "claims", base: claimBase, withParent: true, suggestable: true,
+		facts: cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"natural-language-inference", "fact-checking"},
+			tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
+			protocol: protocolClaimRAG, paper: &originClaimRAG, paperIfLabelled: true,
+			risk: "Claims were extracted automatically: what the extractor missed is only known where annotators checked for missed claims."},
 		count: func(e *exporter) (int, error) {
 			_, n, err := e.snap.ExportCounts(false)
 			return n, err
@@ -42,6 +46,20 @@ func init() {
 			return each(e, e.snap.Claims(e.streamOptions(l)), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
 		},
 		total: func(r *Result) *int { return &r.Claims },
+		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
+			texts := map[string]string{}
+			for c, err := range x.Claims(store.ExportOptions{}) {
+				if err != nil {
+					return nil, err
+				}
+				text := c.Text
+				if c.IsTriplet() {
+					text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
+				}
+				texts[c.ID] = text
+			}
+			return texts, nil
+		},
 		intro: claimIntro,
 		card: map[string]func(c *card, b *strings.Builder) bool{
 			cardUses: func(c *card, b *strings.Builder) bool {
@@ -52,6 +70,7 @@ func init() {
 				return true
 			},
 			cardProtocol: claimProtocol,
+			cardStats:    claimMetrics,
 		},
 		joins: joinText{"qa", "`claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims."},
 	})

@@ -12,6 +12,7 @@ import (
 func init() {
 	registerExport(kindExport{
 		kind: schema.KindDocument, config: "documents",
+		facts: cardFacts{tasks: []string{"text-retrieval"}, paper: &originCanLegal},
 		base: []column{
 			{"id", tString, false, "document id"},
 			{"source", tString, false, "dataset the document comes from (empty when none)"},

@@ -10,7 +10,7 @@ import (
 
 // QA pairs: config "qa" (qa.csv), one row per pair with its contexts and
 // the ids of its claims, streamed from the store's pair query. Their native
-// lines (a pair with its claims inside) are written by jsonl.go.
+// lines (a pair with its claims inside) are written by kind_qa_native.go.
 
 var qaBase = []column{
 	{"id", tString, false, "QA pair id"},
@@ -36,6 +36,9 @@ func init() {
 	configNames["qa"] = [2]string{"question–answer pair", "question–answer pairs"}
 	registerExport(kindExport{
 		kind: schema.KindQA, config: "qa", base: qaBase, suggestable: true,
+		facts: cardFacts{tasks: []string{"question-answering"}, taskIDs: []string{"open-domain-qa"},
+			creators: []string{"machine-generated"}, protocol: protocolClaimRAG, paper: &originClaimRAG, paperIfLabelled: true,
+			risk: riskModelMade},
 		markers: []string{schema.MissedClaimsChecked},
 		count: func(e *exporter) (int, error) {
 			n, _, err := e.snap.ExportCounts(false)
@@ -43,6 +46,17 @@ func init() {
 		},
 		stream: func(e *exporter, l layout, fn func(row) error) error {
 			return each(e, e.snap.QAs(e.streamOptions(l)), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
+		},
+		nested: writeNativePairs,
+		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
+			texts := map[string]string{}
+			for q, err := range x.QAs(store.ExportOptions{}) {
+				if err != nil {
+					return nil, err
+				}
+				texts[q.ID] = q.Question
+			}
+			return texts, nil
 		},
 		total: func(r *Result) *int { return &r.QA },
 		intro: qaIntro,
@@ -55,6 +69,9 @@ func init() {
 				b.WriteString("- The QA pairs' questions and answers are generated from the context passages of their sources; the passages are quoted from the sources.\n")
 				return true
 			},
+			cardSources:    qaSources,
+			cardStats:      qaTable1,
+			cardUnlabelled: qaUnlabelled,
 			cardProtocol: func(_ *card, b *strings.Builder) bool {
 				b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
 					"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
@@ -66,6 +83,9 @@ func init() {
 		},
 	})
 }
+
+// protocolClaimRAG is the protocol of the QA pairs' and the claims' labels.
+const protocolClaimRAG = "the validation protocol of ClaimRAG-LAW (Appendix A of the paper cited below)"
 
 // qaUse is the use of QA pairs, written by the pairs' config or, without
 // it, by the claims'.

@@ -7,9 +7,19 @@ import (
 
 // Queries (CanLegalRAGBench): config "queries", native lines {"kind":"query"}.
 
+// protocolCanLegal is the protocol of the relevance, answer and generated
+// claim labels.
+const protocolCanLegal = "the relevance, answer and claim judgments of CanLegalRAGBench (the paper cited below)"
+
+// riskModelMade is the risk of the texts language models made: the
+// questions of QA pairs, queries, generated answers.
+const riskModelMade = "Questions, queries and answers made by language models carry those models' biases; the labels say which were judged valid, not that the rest is representative."
+
 func init() {
 	registerExport(kindExport{
 		kind: schema.KindQuery, config: "queries",
+		facts: cardFacts{tasks: []string{"text-retrieval"}, creators: []string{"machine-generated"},
+			protocol: protocolCanLegal, paper: &originCanLegal, risk: riskModelMade},
 		base: []column{
 			{"id", tString, false, "query id"},
 			{"source", tString, false, "dataset the query comes from (empty when none)"},

@@ -25,12 +25,17 @@ import (
 //
 // The card gets a retrieval section (the runs before and after).
 
+// riskPooled is the risk of relevance judged on a pool.
+const riskPooled = "Relevance was judged on pooled documents only: a document no run retrieved is unjudged, not irrelevant."
+
 // goldAnnotator is whose qrels are the gold set.
 const goldAnnotator = "gold"
 
 func init() {
 	registerExport(kindExport{
 		kind: schema.KindRelevance, config: "relevance",
+		facts: cardFacts{tasks: []string{"text-retrieval"}, taskIDs: []string{"document-retrieval"}, tags: []string{"relevance-judgments"},
+			protocol: protocolCanLegal, paper: &originCanLegal, risk: riskPooled},
 		joins: joinText{"queries", "`relevance.query_id` joins a judgment to its query, `relevance.document_id` to its document."},
 		base: []column{
 			{"query_id", tString, false, "query id (config `queries`)"},
@@ -64,11 +69,13 @@ func init() {
 	for _, after := range []bool{false, true} {
 		after := after
 		name, doc := "qrels_before", "the gold set (qrels of annotator `gold`)"
+		facts := cardFacts{tasks: []string{"text-retrieval"}, taskIDs: []string{"document-retrieval"}, tags: []string{"relevance-judgments"}, risk: riskPooled}
 		if after {
 			name, doc = "qrels_after", "the gold set plus the documents the export's label set judged relevant"
+			facts.tags, facts.risk = nil, "" // the gold set's: qrels_before's
 		}
 		registerExport(kindExport{
-			kind: schema.KindRelevance, config: name,
+			kind: schema.KindRelevance, config: name, facts: facts,
 			base: []column{
 				{"query_id", tString, false, "query id"},
 				{"document_id", tString, false, "document id"},

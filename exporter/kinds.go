@@ -35,6 +35,10 @@ type kindExport struct {
 	rows  func(e *exporter, fn func(row) error) error
 	count func(e *exporter) (int, error)
 	lines func(e *exporter, fn func([]byte) error) error
+	// nested writes the kind's native lines with its children's inside
+	// them (a QA pair with its claims), after every other kind's lines; it
+	// records the rows it wrote in Result itself.
+	nested func(e *exporter, f *sink) error
 	// items streams the kind's items when they need more than the item
 	// model holds (a generated claim's verdicts); nil: ExportItems.
 	items func(x *store.Snapshot, o store.ExportOptions) iter.Seq2[*store.ExportItem, error]
@@ -42,6 +46,9 @@ type kindExport struct {
 	// labels, note) from a query of its own, when the item model is too
 	// slow for it (a million claims); nil: the item model.
 	stream func(e *exporter, l layout, fn func(row) error) error
+	// prodigyTexts gives the text a Prodigy task shows for each item of
+	// the kind; nil: the item's id.
+	prodigyTexts func(x *store.Snapshot) (map[string]string, error)
 	// markers are marker fields published as label columns (their doc in
 	// fieldDocs says their values).
 	markers []string
@@ -57,6 +64,9 @@ type kindExport struct {
 	// card writes the kind's own part of a card section (cardUses,
 	// cardProtocol, …); it reports whether it wrote anything.
 	card map[string]func(c *card, b *strings.Builder) bool
+	// facts is what the card says of the config when it is exported
+	// (card_facts.go).
+	facts cardFacts
 	// joins is the card's sentence on how the config's rows join those of
 	// config with, written when both are exported.
 	joins joinText

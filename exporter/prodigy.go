@@ -19,32 +19,19 @@ import (
 //	 "_timestamp":UNIX,"_input_hash":N,"_task_hash":N,"meta":{"annotate_id":ID,"field":FIELD}}
 //
 // accept is the field's first value, reject its second. The text is the
-// claim of a claim, the question of a QA pair, the item id otherwise. The hashes are FNV-1a
+// one the field's kind gives its item (kindExport.prodigyTexts: the claim
+// of a claim, the question of a QA pair), the item id otherwise. The hashes are FNV-1a
 // of the text (input) and of text and field (task), as signed 32-bit
 // integers like Prodigy's. An adjudicated label adds "annotate_role":"adjudicate".
 // A label that is neither value (kept verbatim) is left out and counted.
 
 func (e *exporter) prodigy(dir string) error {
 	fd, _ := schema.Lookup(e.o.Field)
-	texts := map[string][2]string{} // item -> text, answer (unused yet)
-	switch fd.Kind {
-	case schema.KindQA:
-		for q, err := range e.snap.QAs(store.ExportOptions{}) {
-			if err != nil {
-				return err
-			}
-			texts[q.ID] = [2]string{q.Question, q.Answer}
-		}
-	case schema.KindClaim:
-		for c, err := range e.snap.Claims(store.ExportOptions{}) {
-			if err != nil {
-				return err
-			}
-			text := c.Text
-			if c.IsTriplet() {
-				text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
-			}
-			texts[c.ID] = [2]string{text, ""}
+	var texts map[string]string // item -> the text its task shows
+	if x, ok := exportOf(fd.Kind); ok && x.prodigyTexts != nil {
+		var err error
+		if texts, err = x.prodigyTexts(e.snap); err != nil {
+			return err
 		}
 	}
 	e.res.Field = fd.Name
@@ -68,11 +55,11 @@ func (e *exporter) prodigy(dir string) error {
 		}
 		t, ok := texts[l.Item]
 		if !ok {
-			t[0] = l.Item
+			t = l.Item
 		}
 		at, _ := time.Parse(time.RFC3339Nano, l.At)
 		buf = append(buf[:0], `{"text":`...)
-		buf = appendString(buf, t[0])
+		buf = appendString(buf, t)
 		buf = append(buf, `,"label":`...)
 		buf = appendString(buf, fd.Name)
 		buf = append(buf, `,"answer":`...)
@@ -80,7 +67,7 @@ func (e *exporter) prodigy(dir string) error {
 		buf = append(buf, `,"_annotator_id":`...)
 		buf = appendString(buf, l.Annotator)
 		buf = fmt.Appendf(buf, `,"_timestamp":%d,"_input_hash":%d,"_task_hash":%d`,
-			at.Unix(), prodigyHash(t[0]), prodigyHash(t[0]+"\x00"+fd.Name))
+			at.Unix(), prodigyHash(t), prodigyHash(t+"\x00"+fd.Name))
 		if l.Role == store.RoleAdjudicate {
 			buf = append(buf, `,"annotate_role":"adjudicate"`...)
 		}
