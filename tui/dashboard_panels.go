@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -37,7 +38,7 @@ var dashPanels = []struct{ name string }{
 	panelPairs:     {"Annotator × annotator"},
 	panelSystem:    {"Expert × system"},
 	panelIR:        {"IR before → after"},
-	panelErrors:    {"Generated-claim errors"},
+	panelErrors:    {"Errors by category"},
 }
 
 // summary is the short figure a panel's title carries.
@@ -78,7 +79,7 @@ func (d *dashboardScreen) summary(p dashPanel) string {
 		}
 	case panelErrors:
 		if r.Gen != nil && r.Gen.Errors != nil {
-			return ui.Plural(r.Gen.Errors.Claims, "claim")
+			return schema.Count(schema.KindGenClaim, r.Gen.Errors.Claims)
 		}
 	}
 	return ""

@@ -63,7 +63,7 @@ func GenEvidence(st Styles, ev *store.GenEvidence, claim, field, answer string, 
 	if ev == nil {
 		ev = &store.GenEvidence{}
 	}
-	words := ClaimWords(store.Claim{Text: claim})
+	words := SignificantWords(claim)
 	var out []string
 	gold := func() {
 		if ev.Gold == nil {

@@ -109,21 +109,6 @@ func significant(f string) bool {
 	return utf8.RuneCountInString(f) >= 3
 }
 
-// ClaimWords is the set of folded significant words of a claim.
-func ClaimWords(c store.Claim) map[string]bool {
-	text := c.Text
-	if c.IsTriplet() {
-		text = strings.Join(c.Triplet[:], " ")
-	}
-	set := map[string]bool{}
-	for _, w := range words(text) {
-		if f := fold(text[w[0]:w[1]]); significant(f) {
-			set[f] = true
-		}
-	}
-	return set
-}
-
 // HighlightSpans finds the words of text that are in set.
 func HighlightSpans(text string, set map[string]bool, st lipgloss.Style) []Span {
 	if len(set) == 0 {

@@ -3,8 +3,6 @@ package ui
 import (
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -42,33 +40,8 @@ func qaMeta(q store.QAPair) string {
 	return strings.Join(parts, " · ")
 }
 
-// ClaimText renders a claim on wrapped lines: subject │ predicate │ object,
-// each part styled, or its sub-sentence text.
-func ClaimText(st Styles, c store.Claim, w int) []string {
-	if !c.IsTriplet() {
-		return WrapStyled(Data(c.Text), nil, w, nil)
-	}
-	const sep Text = " │ "
-	var b TextBuilder
-	var spans []Span
-	styles := []lipgloss.Style{st.Subject, st.Predicate, st.Object}
-	for i, part := range c.Triplet {
-		if i > 0 {
-			spans = append(spans, Span{b.Len(), b.Len() + len(sep), st.Dim})
-			b.Add(sep)
-		}
-		p := DataLine(part)
-		if p == "" {
-			p = "∅"
-		}
-		spans = append(spans, Span{b.Len(), b.Len() + len(p), styles[i]})
-		b.Add(p)
-	}
-	return WrapStyled(b.Text(), spans, w, nil)
-}
-
 // HighlightedAnswer renders "Answer text" with the words it shares with a
-// claim (words: ClaimWords) highlighted.
+// claim (words: SignificantWords of it) highlighted.
 func HighlightedAnswer(st Styles, answer string, words map[string]bool, w int) []string {
 	a := Data(answer)
 	return Labelled(st, "Answer", a, w, nil, HighlightSpans(string(a), words, st.Highlight))
