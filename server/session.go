@@ -273,7 +273,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	opt := tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
 		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID}
 	if dashboard {
-		opt.Start = tui.Dashboard(false) // review is not served: its command is named instead
+		opt.Start = tui.Dashboard(nil) // review is not served: its command is named instead
 	}
 	m := tui.New(opt)
 	gate := newCommandGate(maxPendingCommands, pendingPatience)

@@ -42,8 +42,7 @@ type dashboardDetailMsg struct {
 // dashboardReviewMsg asks the root to open review on a panel's
 // disagreements.
 type dashboardReviewMsg struct {
-	req  ReviewRequest
-	exit bool // end the dashboard for its caller to run review
+	req ReviewRequest
 }
 
 // ReviewRequest is the review a dashboard panel opens: the adjudication of
@@ -94,8 +93,9 @@ type dashboardScreen struct {
 	seq     int  // of the read on its way
 	focus   dashPanel
 	cols    int // panel columns of the last layout (the arrows move along it)
-	// reviewOnQuit: a heatmap's review ends the program (Dashboard).
-	reviewOnQuit bool
+	// openReview prepares a heatmap's review (Dashboard); nil: review is
+	// not served here.
+	openReview ReviewOpener
 }
 
 func newDashboard(e *env) *dashboardScreen { return &dashboardScreen{e: e, w: e.w, h: e.h} }
@@ -166,7 +166,7 @@ func (d *dashboardScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 			return d, nil
 		}
 		if req := reviewOf(d.focus, d.rep); req != nil {
-			m := dashboardReviewMsg{*req, d.reviewOnQuit}
+			m := dashboardReviewMsg{*req}
 			return d, func() tea.Msg { return m }
 		}
 		m := dashboardDetailMsg{panel: d.focus, rep: d.rep}

@@ -59,7 +59,7 @@ func dashboardDemo(t testing.TB) *store.Store {
 // stamped now, are today's.
 func dashboardHarness(t testing.TB, s *store.Store) *harness {
 	t.Helper()
-	h := newHarness(t, s, Options{Start: Dashboard(false), Annotator: "lead"})
+	h := newHarness(t, s, Options{Start: Dashboard(nil), Annotator: "lead"})
 	y, m, d := time.Now().UTC().Date()
 	h.clock.t = time.Date(y, m, d, 9, 0, 0, 0, time.UTC)
 	h.keys("r") // read again at that time
@@ -189,28 +189,5 @@ func TestDashboardResizeSweep(t *testing.T) {
 			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			checkFits(t, h.m.View().Content, size[0], size[1])
 		}
-	}
-}
-
-// enter on a heatmap opens review on its disagreements: the dashboard ends
-// with the request when its caller runs review (locally), else the status
-// line names the command (over SSH, where review is not served).
-func TestDashboardHeatmapOpensReview(t *testing.T) {
-	s := dashboardDemo(t)
-	h := newHarness(t, s, Options{Start: Dashboard(true), Annotator: "lead"})
-	h.keys("tab", "tab", "tab", "tab", "enter") // annotator × annotator
-	if got := h.m.Review(); !h.quit || got == nil || *got != (ReviewRequest{Field: "entailment"}) {
-		t.Errorf("quit %v, review %+v; want the entailment disagreements", h.quit, got)
-	}
-	h = newHarness(t, s, Options{Start: Dashboard(true), Annotator: "lead"})
-	h.keys("tab", "tab", "tab", "tab", "tab", "enter") // expert × system
-	if got := h.m.Review(); got == nil || *got != (ReviewRequest{System: "refchecker", Expert: "jo"}) {
-		t.Errorf("review %+v; want refchecker against jo", got)
-	}
-	h = dashboardHarness(t, s)
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	h.keys("tab", "tab", "tab", "tab", "enter")
-	if h.quit || !strings.Contains(h.view(), "annotate review --field entailment opens it") {
-		t.Errorf("without a caller to run review: quit %v\n%s", h.quit, h.view())
 	}
 }

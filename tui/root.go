@@ -152,7 +152,7 @@ type Model struct {
 	started     ui.Child
 	// Ended is set once the program asked to quit.
 	quitting bool
-	review   *ReviewRequest // the review the dashboard ended for (Dashboard(true))
+	hosted   *hostedReview // the review opened from the dashboard, on screen
 }
 
 // New returns the root model.
@@ -218,10 +218,13 @@ func (m *Model) SessionID() int64 { return m.e.session }
 // EndSession ends the session of the start screen (Options.Start), if it
 // owns one; Run calls it when the program ends.
 func (m *Model) EndSession() error {
+	err := m.endHosted()
 	if s, ok := m.started.(sessionEnder); ok {
-		return s.EndSession()
+		if endErr := s.EndSession(); endErr != nil {
+			err = endErr
+		}
 	}
-	return nil
+	return err
 }
 
 // Update handles a message.
@@ -280,6 +283,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		delete(e.rendering, msg.key)
 	case dashboardReviewMsg:
 		return m, m.openReview(msg)
+	case reviewReadyMsg:
+		return m, m.reviewReady(msg)
+	case reviewClosedMsg:
+		return m, m.closeReview()
+	case reviewEndedMsg:
+		if msg.err != nil {
+			e.status = "Could not record the end of the review's session: " + msg.err.Error()
+		}
+		return m, nil
+	case dashboardMsg, dashboardTickMsg:
+		if h := m.hosted; h != nil { // the dashboard's reads go on under review
+			if _, read := msg.(dashboardMsg); read {
+				h.dash.Update(msg) // its next tick waits for the dashboard's return
+			}
+			return m, nil
+		}
 	case dashboardDetailMsg:
 		if d, ok := m.cur.(*dashboardScreen); ok {
 			m.cur = newDashDetail(e, d, msg)

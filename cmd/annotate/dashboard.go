@@ -12,6 +12,7 @@ import (
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
+	"github.com/annotate-dev/annotate/tui/adjudicate"
 )
 
 func init() {
@@ -55,32 +56,37 @@ opens it with: ssh -t HOST dashboard.`,
 				g.useColorMode()
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 				defer stop()
-				// A heatmap's enter opens review on its disagreements; the
-				// dashboard comes back when review is quit.
-				for {
-					req, err := tui.RunDashboard(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal()})
-					if err != nil || req == nil || ctx.Err() != nil {
-						return err
-					}
-					if err := reviewFromDashboard(cmd, g, s, *req); err != nil {
-						return err
-					}
-				}
+				// A heatmap's enter opens review inside the dashboard's
+				// program; quitting review comes back to the dashboard.
+				return tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal(), Start: tui.Dashboard(reviewOpener(cmd, g, s))})
 			}),
 		}
 	})
 }
 
-// reviewFromDashboard opens the review a dashboard panel asked for, as
+// reviewOpener prepares the review a dashboard panel asks for, as
 // `annotate review --field F` or `annotate review --system S --annotator
-// E` (or --adjudicated) would.
-func reviewFromDashboard(cmd *cobra.Command, g *globals, s *store.Store, req tui.ReviewRequest) error {
-	if _, err := g.lead(s, "review, opened from the dashboard,"); err != nil {
-		return err
+// E` (or --adjudicated) would: the same lead, the same annotators compared,
+// the same lock, released when the review closes.
+func reviewOpener(cmd *cobra.Command, g *globals, s *store.Store) tui.ReviewOpener {
+	return func(req tui.ReviewRequest) (adjudicate.Options, func(), error) {
+		lead, err := g.lead(s, "review, opened from the dashboard,")
+		if err != nil {
+			return adjudicate.Options{}, nil, err
+		}
+		o := reviewFlags{field: req.Field, system: req.System, annotator: req.Expert, adjudicated: req.Adjudicated}
+		systemView := req.System != ""
+		if !systemView {
+			o.system, o.annotator = report.DefaultSystem, ""
+		}
+		opt, err := o.options(cmd, s, lead, systemView)
+		if err != nil {
+			return opt, nil, err
+		}
+		lock, err := reviewLock(s, lead)
+		if err != nil {
+			return opt, nil, err
+		}
+		return opt, func() { lock.Release() }, nil
 	}
-	o := reviewFlags{field: req.Field, system: req.System, annotator: req.Expert, adjudicated: req.Adjudicated}
-	if req.System == "" {
-		o.system, o.annotator = report.DefaultSystem, ""
-	}
-	return o.run(cmd, g, s)
 }

@@ -124,39 +124,25 @@ type reviewFlags struct {
 
 func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error {
 	systemView := cmd.Flags().Changed("system") || o.annotator != "" || o.adjudicated
-	q := store.ReviewQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch}
-	opt := adjudicate.Options{Store: s, Lead: g.as, Query: q, System: o.system, StartSystem: systemView}
-	labelled, err := s.LabelledAnnotators()
+	opt, err := o.options(cmd, s, g.as, systemView)
 	if err != nil {
 		return err
 	}
 	if systemView {
-		if err := checkKnown(cmd, s, knownValue{"system", "system", o.system, (*store.Snapshot).Systems}); err != nil {
-			return err
-		}
-		first, err := o.expert(labelled)
-		if err != nil {
-			return err
-		}
-		opt.Experts = expertSets(first, labelled)
 		if g.json {
-			rev, err := s.SystemDisagreements(store.SystemQuery{System: o.system, Labels: first, Batch: o.batch})
+			rev, err := s.SystemDisagreements(store.SystemQuery{System: o.system, Labels: opt.Experts[0], Batch: o.batch})
 			if err != nil {
 				return err
 			}
 			return printSystemReview(cmd.OutOrStdout(), rev)
 		}
 	} else {
-		if opt.Query.Annotators, err = s.Reviewers(o.annotators); err != nil {
-			return err
-		}
 		if o.accept {
 			return acceptAll(cmd.OutOrStdout(), g, s, opt.Query, o.single)
 		}
 		if o.single {
 			return errors.New("--single goes with --accept (on the screen: S)")
 		}
-		opt.Experts = expertSets(store.LabelSet{Adjudicated: true}, labelled)
 		if g.json {
 			rev, err := s.Review(opt.Query)
 			if err != nil {
@@ -177,6 +163,35 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.Review(opt)})
+}
+
+// options resolves what the review screen compares, as the flags say:
+// the system view's expert label sets (the first one shown first), or the
+// annotators whose disagreements are adjudicated. The dashboard opens
+// review through it too.
+func (o *reviewFlags) options(cmd *cobra.Command, s *store.Store, lead string, systemView bool) (adjudicate.Options, error) {
+	q := store.ReviewQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch}
+	opt := adjudicate.Options{Store: s, Lead: lead, Query: q, System: o.system, StartSystem: systemView}
+	labelled, err := s.LabelledAnnotators()
+	if err != nil {
+		return opt, err
+	}
+	if systemView {
+		if err := checkKnown(cmd, s, knownValue{"system", "system", o.system, (*store.Snapshot).Systems}); err != nil {
+			return opt, err
+		}
+		first, err := o.expert(labelled)
+		if err != nil {
+			return opt, err
+		}
+		opt.Experts = expertSets(first, labelled)
+		return opt, nil
+	}
+	if opt.Query.Annotators, err = s.Reviewers(o.annotators); err != nil {
+		return opt, err
+	}
+	opt.Experts = expertSets(store.LabelSet{Adjudicated: true}, labelled)
+	return opt, nil
 }
 
 // expert resolves the system view's expert labels as the reports do:

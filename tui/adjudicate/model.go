@@ -50,6 +50,10 @@ type Options struct {
 	StartSystem bool
 	// Now is the clock of the active time (nil: time.Now).
 	Now func() time.Time
+	// Back, when set, is what q and esc at the review's top run instead
+	// of ending the program: the review was opened from another screen
+	// (the dashboard) and goes back to it.
+	Back tea.Cmd
 }
 
 // env is the state every screen shares.
@@ -84,6 +88,8 @@ type env struct {
 	session    int64
 	sessionErr error
 	act        ui.Activity
+
+	back tea.Cmd // Options.Back
 }
 
 func (e *env) nextSeq() int { e.seq++; return e.seq }
@@ -119,7 +125,10 @@ func New(o Options, host ui.Host) *Model {
 		o.Now = time.Now
 	}
 	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts,
-		host: host, keys: host.Keys().ForReview(), help: help.New(), act: ui.Activity{Now: o.Now}}
+		host: host, keys: host.Keys().ForReview(), help: help.New(), act: ui.Activity{Now: o.Now}, back: o.Back}
+	if e.back != nil {
+		e.keys.Quit = ui.With(e.keys.Quit, "q/esc", "dashboard")
+	}
 	e.act.Start()
 	e.setStyles()
 	m := &Model{e: e}
@@ -243,11 +252,27 @@ func (m *Model) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			e.showHelp, e.ignored = true, ""
 			return m, loadGuideVersionsCmd(e.store)
 		}
+		if e.back != nil && m.atTop() && keyIs(msg, e.keys.Quit, e.keys.Close) {
+			return m, e.back
+		}
 	}
 	var cmd tea.Cmd
 	m.cur, cmd = m.cur.Update(msg)
 	m.cur.SetSize(e.w, e.h)
 	return m, cmd
+}
+
+// atTop reports whether the view on screen is one of the review's two
+// top views, with no question pending: there q leaves the review (deeper,
+// q and esc go back up a level).
+func (m *Model) atTop() bool {
+	switch c := m.cur.(type) {
+	case *adjScreen:
+		return !c.confirm
+	case *cellsScreen:
+		return true
+	}
+	return false
 }
 
 // setLeadNote records a committed note of the lead on one field of the
