@@ -32,7 +32,8 @@ It reads the database again every 3 seconds, so labels show as they
 arrive; it writes nothing and records no session. tab, shift+tab and the
 arrows move between panels; enter opens the focused panel's detail, the
 text of the matching command (agreement, metrics, ir, gen, cost); esc comes
-back; r reads again now; q quits.
+back; r reads again now; q quits. On a heatmap, enter opens review on its
+disagreements (as annotate review would) and q there comes back.
 
 Once an annotator has the role lead (annotate annotator set NAME --role
 lead), only a lead may open it (--as). Over annotate serve, a lead's key
