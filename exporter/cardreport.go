@@ -20,19 +20,36 @@ import (
 
 // cardReports is what the card shows besides the rows themselves.
 type cardReports struct {
-	work      []store.Work
-	guides    []store.GuidelineUse // the guidelines versions of the labels (card_guidelines.go)
-	stats     *report.StatsReport
-	metrics   *report.MetricsReport   // nil without predictions
+	work   []store.Work
+	guides []store.GuidelineUse // the guidelines versions of the labels (card_guidelines.go)
+	// measured holds the report each exported kind measures for its own
+	// sections (kindExport.measure), by kind.
+	measured  map[schema.Kind]any
 	agreement *report.AgreementReport // nil with fewer than two annotators
 	gen       *report.GenReport       // nil without generated answers (card_gen.go)
 	cost      *report.CostReport
 	err       error
 }
 
-// startReports computes the card's reports in the background; the returned
+// measuredOf is the report kind k measured for the card; the zero value
+// (nil) when the kind is not exported, measures nothing or had no label
+// set to measure.
+func measuredOf[T any](c *card, k schema.Kind) T {
+	t, _ := c.rep.measured[k].(T)
+	return t
+}
+
+// startReports computes the card's reports in the background: the work
+// and guidelines of the labels, each exported kind's measured report (in
+// the configs' order), the agreement, generation and cost; the returned
 // function waits for them.
-func (e *exporter) startReports() func() cardReports {
+func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
+	var measures []*kindExport
+	for _, c := range configs { // read here: the writer updates the configs meanwhile
+		if c.rows > 0 && c.kind != nil && c.kind.measure != nil && !slices.Contains(measures, c.kind) {
+			measures = append(measures, c.kind)
+		}
+	}
 	done := make(chan cardReports, 1)
 	go func() {
 		var r cardReports
@@ -47,17 +64,13 @@ func (e *exporter) startReports() func() cardReports {
 		if sel.Annotator == "" && !sel.Adjudicated {
 			return // nobody has labelled yet: no label set to report on
 		}
-		if r.stats, r.err = report.Stats(e.s, sel); r.err != nil {
-			return
-		}
-		if len(e.systems) > 0 {
-			system := report.DefaultSystem
-			if !slices.Contains(e.systems, system) {
-				system = e.systems[0]
-			}
-			if r.metrics, r.err = report.Metrics(e.s, report.MetricsOptions{Selection: sel, System: system, IncludeSuggested: true}); r.err != nil {
+		r.measured = map[schema.Kind]any{}
+		for _, x := range measures {
+			var m any
+			if m, r.err = x.measure(e, sel); r.err != nil {
 				return
 			}
+			r.measured[x.kind] = m
 		}
 		// The same annotators as `annotate agreement` and review: per field,
 		// those with labels of it.

@@ -35,7 +35,7 @@ func (e *exporter) hf(dir string) error {
 		}
 		configs = append(configs, &hfConfig{name: x.config, rows: n, layout: l, kind: x})
 	}
-	wait := e.startReports()
+	wait := e.startReports(configs)
 	var written []*hfConfig
 	for _, c := range configs {
 		// An empty file would make a config whose features cannot be

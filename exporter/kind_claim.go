@@ -60,7 +60,8 @@ func init() {
 			}
 			return texts, nil
 		},
-		intro: claimIntro,
+		intro:   claimIntro,
+		measure: claimMeasure,
 		card: map[string]func(c *card, b *strings.Builder) bool{
 			cardUses: func(c *card, b *strings.Builder) bool {
 				if c.config(ConfigOf(schema.KindQA)) == nil {

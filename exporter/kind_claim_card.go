@@ -2,17 +2,36 @@ package exporter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/annotate-dev/annotate/report"
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // The claims' part of the dataset card's reports: how good the automatic
 // claim extraction and verification were against the human labels, per
 // source of QA pairs (the paper's Section 4.3 and Table 3).
 
+// claimMeasure is the claims' measured report, when systems predicted
+// them: annotate metrics against the default system (else the first
+// one), the labels made with a suggestion included (the card says how
+// many).
+func claimMeasure(e *exporter, sel report.Selection) (any, error) {
+	if len(e.systems) == 0 {
+		return (*report.MetricsReport)(nil), nil
+	}
+	system := report.DefaultSystem
+	if !slices.Contains(e.systems, system) {
+		system = e.systems[0]
+	}
+	return report.Metrics(e.s, report.MetricsOptions{Selection: sel, System: system, IncludeSuggested: true})
+}
+
 // claimMetrics is the section of the first system with predictions
 // (annotate metrics).
 func claimMetrics(c *card, b *strings.Builder) bool {
-	m := c.rep.metrics
+	m := measuredOf[*report.MetricsReport](c, schema.KindClaim)
 	if m == nil {
 		return false
 	}

@@ -58,8 +58,9 @@ func init() {
 			}
 			return texts, nil
 		},
-		total: func(r *Result) *int { return &r.QA },
-		intro: qaIntro,
+		total:   func(r *Result) *int { return &r.QA },
+		intro:   qaIntro,
+		measure: qaMeasure,
 		card: map[string]func(c *card, b *strings.Builder) bool{
 			cardUses: func(_ *card, b *strings.Builder) bool {
 				b.WriteString(qaUse)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -24,9 +25,20 @@ func qaSources(c *card, b *strings.Builder) bool {
 	return true
 }
 
+// qaMeasure is the QA pairs' measured report: Table 1 (annotate stats),
+// which counts their claims too.
+func qaMeasure(e *exporter, sel report.Selection) (any, error) {
+	return report.Stats(e.s, sel)
+}
+
+// qaStats is the Table 1 the card shows, nil without a label set.
+func qaStats(c *card) *report.StatsReport {
+	return measuredOf[*report.StatsReport](c, schema.KindQA)
+}
+
 // qaUnlabelled is the risk of the pairs with no question validity label.
 func qaUnlabelled(c *card, b *strings.Builder) bool {
-	st := c.rep.stats
+	st := qaStats(c)
 	if st == nil || st.All.QA <= st.All.QAJudged {
 		return false
 	}
@@ -48,7 +60,7 @@ func (c *card) sourceKeys() []string {
 // qaTable1 is the paper's Table 1 for the exported label set: it counts
 // QA pairs and their claims.
 func qaTable1(c *card, b *strings.Builder) bool {
-	st := c.rep.stats
+	st := qaStats(c)
 	if st == nil {
 		return false
 	}

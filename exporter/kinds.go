@@ -4,6 +4,7 @@ import (
 	"iter"
 	"strings"
 
+	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -61,6 +62,12 @@ type kindExport struct {
 	// the sentence speaks for the config (it is then not listed among the
 	// others), even when it is empty because a parent's sentence covers it.
 	intro func(c *card, x *hfConfig) (sentence string, own bool)
+	// measure computes, for the exported label set, the report the kind's
+	// card sections draw from (the QA pairs' Table 1, the claims'
+	// extraction and verification metrics: measuredOf); nil: none. It runs
+	// while the data files are written, once per export with the kind's
+	// config in it.
+	measure func(e *exporter, sel report.Selection) (any, error)
 	// card writes the kind's own part of a card section (cardUses,
 	// cardProtocol, …); it reports whether it wrote anything.
 	card map[string]func(c *card, b *strings.Builder) bool
