@@ -172,3 +172,24 @@ func TestDashboardHeatmapNamesReviewWhenNotServed(t *testing.T) {
 		t.Errorf("without an opener, the system view:\n%s", h.view())
 	}
 }
+
+// A review closed before its session was recorded (the database busy)
+// still ends that session once it is recorded: nothing is left open.
+func TestDashboardReviewClosedBeforeItsSession(t *testing.T) {
+	s := dashboardDemo(t)
+	o := &testOpener{s: s}
+	h := newHarness(t, s, Options{Start: Dashboard(o.open), Annotator: "lead"})
+	opt, release, err := o.open(ReviewRequest{Field: "entailment"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, init := h.m.Update(reviewReadyMsg{opt, release, nil}) // its session not started yet
+	h.keys("q")
+	if _, ok := h.m.cur.(*dashboardScreen); !ok || o.released != 1 {
+		t.Fatalf("q: screen %T, %d releases", h.m.cur, o.released)
+	}
+	h.run(init) // the session is recorded now, after the review closed
+	if n := openSessions(t, s); n != 0 || h.m.late != nil {
+		t.Errorf("%d sessions left open (want 0), late %v", n, h.m.late != nil)
+	}
+}

@@ -122,9 +122,19 @@ func (m *Model) closeReview() tea.Cmd {
 	m.hosted = nil
 	m.cur = h.dash
 	h.dash.SetSize(m.e.w, m.e.h)
-	review, release := h.review, h.release
+	// The session is ended by its id, read here: the review may still
+	// hear of it (lateSession) while the command runs.
+	s, id, release := m.e.store, h.review.SessionID(), h.release
+	if id == 0 {
+		// Its session is still being recorded (a busy database): the
+		// review hears of it through lateSession, which ends it then.
+		m.late = h.review
+	}
 	end := func() tea.Msg {
-		err := review.EndSession()
+		var err error
+		if id != 0 {
+			err = s.EndSession(id)
+		}
 		if release != nil {
 			release()
 		}
@@ -133,9 +143,33 @@ func (m *Model) closeReview() tea.Cmd {
 	return tea.Batch(end, h.dash.refresh())
 }
 
+// lateSession lets a review closed before its session was recorded hear
+// the store's answers (nothing it asks is run), and ends the session once
+// it has its id.
+func (m *Model) lateSession(msg tea.Msg) tea.Cmd {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseMsg, tea.WindowSizeMsg:
+		return nil
+	}
+	r := m.late
+	r.Update(msg)
+	if r.SessionID() == 0 {
+		return nil
+	}
+	m.late = nil
+	s, id := m.e.store, r.SessionID()
+	return func() tea.Msg { return reviewEndedMsg{s.EndSession(id)} }
+}
+
 // endHosted ends the session of a review still open when the program ends
 // and releases its lock (Run, after the program).
 func (m *Model) endHosted() error {
+	if r := m.late; r != nil {
+		m.late = nil
+		if err := r.EndSession(); err != nil {
+			return err
+		}
+	}
 	h := m.hosted
 	if h == nil {
 		return nil

@@ -36,6 +36,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/tui/adjudicate"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -152,7 +153,8 @@ type Model struct {
 	started     ui.Child
 	// Ended is set once the program asked to quit.
 	quitting bool
-	hosted   *hostedReview // the review opened from the dashboard, on screen
+	hosted   *hostedReview     // the review opened from the dashboard, on screen
+	late     *adjudicate.Model // a review closed before its session was recorded
 }
 
 // New returns the root model.
@@ -325,6 +327,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.click(msg)
 	case tea.QuitMsg:
 		m.quitting = true
+	}
+	if m.late != nil {
+		cmds = append(cmds, m.lateSession(msg))
 	}
 	var cmd tea.Cmd
 	m.cur, cmd = m.cur.Update(msg)
