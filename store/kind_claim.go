@@ -207,3 +207,9 @@ func init() {
 		return lastClaimOf(q, parent)
 	}
 }
+
+func init() {
+	// Systems predict a claim's entailment; a claim enters their comparison
+	// with an expert by the verification's rule (metrics' Table 3).
+	registerCompared(schema.KindClaim, compared{field: schema.Entailment, enters: tally.Verify})
+}

@@ -2,6 +2,7 @@ package adjudicate
 
 import (
 	"strings"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -200,8 +201,9 @@ func pct(n, of int) string {
 	return ui.PadLeft(itoa(p/10)+"."+itoa(p%10)+"%", 6)
 }
 
-// walkerScreen walks the claims of one cell: the claim, its answer and
-// context, the expert's label and the system's prediction as stored.
+// walkerScreen walks the items of one cell (claims: the claim, its answer
+// and context), the expert's label of the cell's field and the system's
+// prediction as stored.
 type walkerScreen struct {
 	e         *env
 	back      *cellsScreen
@@ -269,29 +271,29 @@ func (s *walkerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		if s.i+1 < len(s.cell.Items) {
 			return s, s.show(s.i + 1)
 		}
-		e.ok("That was the last claim of this cell (esc goes back to the list).")
+		e.ok("That was the last " + kindNoun(s.cell) + " of this cell (esc goes back to the list).")
 	case keyIs(km, k.Flag) && s.detail != nil:
-		return s, setFlagCmd(e.store, e.lead, s.detail.ItemID, schema.Entailment, !s.detail.LeadFlagged, e.session)
+		return s, setFlagCmd(e.store, e.lead, s.detail.ItemID, s.cell.Field, !s.detail.LeadFlagged, e.session)
 	case keyIs(km, k.Note) && s.detail != nil:
-		return newNoteInput(e, s, s.detail.ItemRef, schema.Entailment, s.detail.LeadNotes[schema.Entailment]), nil
+		return newNoteInput(e, s, s.detail.ItemRef, s.cell.Field, s.detail.LeadNotes[s.cell.Field]), nil
 	}
 	return s, nil
 }
 
 func (s *walkerScreen) bindings() []key.Binding {
 	k := s.e.keys
-	return []key.Binding{ui.With(k.Prev, "←/→", "claims"), k.Flag, k.Note, k.Focus, ui.With(k.Close, "esc/q", "back to cells"), k.Help}
+	return []key.Binding{ui.With(k.Prev, "←/→", kindItems(s.cell)), k.Flag, k.Note, k.Focus, ui.With(k.Close, "esc/q", "back to cells"), k.Help}
 }
 
 func (s *walkerScreen) View() string {
 	e, st := s.e, s.e.styles
 	w := s.w
-	ps := []ui.Piece{{Text: s.cell.Expert + " → " + s.cell.System}, {Text: "claim " + itoa(s.i+1) + " of " + itoa(len(s.cell.Items))},
+	ps := []ui.Piece{{Text: s.cell.Expert + " → " + s.cell.System}, {Text: kindNoun(s.cell) + " " + itoa(s.i+1) + " of " + itoa(len(s.cell.Items))},
 		{Text: ui.SanitizeLine(s.cell.Items[s.i].ExtID), Optional: true}}
 	f := ui.Frame{Header: ui.Header(st, ps, "", w), Bottom: e.bottom(s.bindings(), w)}
 	switch {
 	case s.detailErr != nil:
-		f.Top = ui.Message(st, "Could not load the claim: "+s.detailErr.Error(), w, true)
+		f.Top = ui.Message(st, "Could not load the "+kindNoun(s.cell)+": "+s.detailErr.Error(), w, true)
 	case s.detail == nil:
 		f.Top = ui.Message(st, "Loading…", w, false)
 	default:
@@ -316,15 +318,44 @@ func (s *walkerScreen) verdicts(w int) []string {
 	}
 	nameW := max(ui.TextWidth(ui.SanitizeLine(expert)), ui.TextWidth(ui.SanitizeLine(q.System)))
 	nameW = min(nameW, max(4, w/3))
-	line := st.Label.Render(ui.PadRight(ui.SanitizeLine(expert), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(labels[schema.Entailment]))
+	line := st.Label.Render(ui.PadRight(ui.SanitizeLine(expert), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(labels[s.cell.Field]))
 	if note := d.Notes[expert]; note != "" {
 		line += "  " + st.Dim.Render("✎ "+ui.SanitizeLine(note))
 	}
 	pred := d.Predictions[q.System]
 	sys := st.Label.Render(ui.PadRight(ui.SanitizeLine(q.System), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(pred))
-	if canon, _ := schema.Normalize(schema.Entailment, pred); canon != s.cell.System {
+	if canon, _ := schema.Normalize(s.cell.Field, pred); canon != s.cell.System {
 		sys += st.Dim.Render(" (" + s.cell.System + ")")
 	}
 	out := []string{ui.TruncateStyled(line, w), ui.TruncateStyled(sys, w)}
 	return append(out, leadMarks(st, d, w)...)
+}
+
+// kindNoun is what one item of the cell is called in running text ("claim").
+func kindNoun(c store.SystemCell) string {
+	if sp := cellSpec(c); sp != nil {
+		return sp.Noun
+	}
+	return "item"
+}
+
+// kindItems is what the cell's items are called in the help ("claims", "QA
+// pairs"): the kind's title, lower-cased unless it starts with an acronym.
+func kindItems(c store.SystemCell) string {
+	sp := cellSpec(c)
+	if sp == nil {
+		return "items"
+	}
+	t := sp.Title
+	if len(t) > 1 && !unicode.IsUpper(rune(t[1])) {
+		t = strings.ToLower(t[:1]) + t[1:]
+	}
+	return t
+}
+
+func cellSpec(c store.SystemCell) *schema.Spec {
+	if len(c.Items) == 0 {
+		return nil
+	}
+	return schema.SpecOf(schema.Kind(c.Items[0].Kind))
 }
