@@ -331,7 +331,8 @@ func (s *walkerScreen) verdicts(w int) []string {
 	return append(out, leadMarks(st, d, w)...)
 }
 
-// kindNoun is what one item of the cell is called in running text ("claim").
+// kindNoun is what one item of the cell is called in running text (its
+// kind's noun).
 func kindNoun(c store.SystemCell) string {
 	if sp := cellSpec(c); sp != nil {
 		return sp.Noun
@@ -339,8 +340,8 @@ func kindNoun(c store.SystemCell) string {
 	return "item"
 }
 
-// kindItems is what the cell's items are called in the help ("claims", "QA
-// pairs"): the kind's title, lower-cased unless it starts with an acronym.
+// kindItems is what the cell's items are called in the help (claims, QA
+// pairs): the kind's title, lower-cased unless it starts with an acronym.
 func kindItems(c store.SystemCell) string {
 	sp := cellSpec(c)
 	if sp == nil {
