@@ -417,7 +417,7 @@ func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predic
 		if err := scanPairs(rx.q, d.Final, "SELECT field, value FROM current_labels WHERE item_id=? AND role='adjudicate' AND annotator_id=0", ref.ItemID); err != nil {
 			return err
 		}
-		if field := PredictedField(ref.Kind); predictions && field != "" {
+		if field := predictedField(ref.Kind); predictions && field != "" {
 			d.Predictions, d.PredictedField = map[string]string{}, field
 			return scanPairs(rx.q, d.Predictions, "SELECT system, value FROM predictions WHERE item_id=? AND field=?", ref.ItemID, field)
 		}

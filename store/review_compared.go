@@ -47,5 +47,5 @@ func comparedKind(kind string) (schema.Kind, compared, error) {
 	return "", compared{}, fmt.Errorf("kind %q: its systems predict no field (kinds compared: %v)", kind, names)
 }
 
-// PredictedField is the field systems predict on items of a kind ("" none).
-func PredictedField(kind string) string { return comparedOf[schema.Kind(kind)].field }
+// predictedField is the field systems predict on items of a kind ("" none).
+func predictedField(kind string) string { return comparedOf[schema.Kind(kind)].field }
