@@ -13,10 +13,11 @@ import (
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// The system view: where a system's entailment predictions disagree with
-// the expert's labels, cell by cell of the confusion matrix (rows expert,
-// columns system, as `annotate metrics`), most claims first. enter walks
-// the claims of a cell. Read-only: the lead may flag or note a claim, but
+// The system view: where a system's predictions of a field (the field the
+// kind compared declares: a claim's entailment) disagree with the expert's
+// labels, cell by cell of the confusion matrix (rows expert, columns
+// system, as `annotate metrics`), most items first. enter walks the items
+// of a cell. Read-only: the lead may flag or note a claim, but
 // adjudication happens in the adjudication view, blind to the system.
 
 // cellsScreen lists the off-diagonal cells.
@@ -110,7 +111,7 @@ func (c *cellsScreen) View() string {
 	}
 	ps := []ui.Piece{{Text: "System view"}, {Text: q.System + " vs " + expert}}
 	if c.rev != nil {
-		ps = append(ps, ui.Piece{Text: itoa(c.rev.N) + " verified claims", Optional: true},
+		ps = append(ps, ui.Piece{Text: itoa(c.rev.N) + " verified " + kindTitle(c.rev.Kind), Optional: true},
 			ui.Piece{Text: itoa(c.rev.N-c.rev.Agree) + " disagree", Optional: true})
 	}
 	var body []string
@@ -140,7 +141,7 @@ func (c *cellsScreen) body(w, h int) []string {
 		out = append(out, "")
 	}
 	if len(rev.Cells) == 0 {
-		return append(out, ui.Message(st, "The system agrees with the expert on every verified claim.", w, false)...)
+		return append(out, ui.Message(st, "The system agrees with the expert on every verified "+kindNounOf(rev.Kind)+".", w, false)...)
 	}
 	out = append(out, st.Dim.Render(ui.Truncate("Disagreements by class pair (expert → "+rev.System+"):", w)))
 	most := len(rev.Cells[0].Items)
@@ -333,17 +334,22 @@ func (s *walkerScreen) verdicts(w int) []string {
 
 // kindNoun is what one item of the cell is called in running text (its
 // kind's noun).
-func kindNoun(c store.SystemCell) string {
-	if sp := cellSpec(c); sp != nil {
+func kindNoun(c store.SystemCell) string { return kindNounOf(cellKind(c)) }
+
+// kindItems is what the cell's items are called in the help.
+func kindItems(c store.SystemCell) string { return kindTitle(cellKind(c)) }
+
+func kindNounOf(kind string) string {
+	if sp := schema.SpecOf(schema.Kind(kind)); sp != nil {
 		return sp.Noun
 	}
 	return "item"
 }
 
-// kindItems is what the cell's items are called in the help (claims, QA
+// kindTitle is what items of a kind are called in running text (claims, QA
 // pairs): the kind's title, lower-cased unless it starts with an acronym.
-func kindItems(c store.SystemCell) string {
-	sp := cellSpec(c)
+func kindTitle(kind string) string {
+	sp := schema.SpecOf(schema.Kind(kind))
 	if sp == nil {
 		return "items"
 	}
@@ -354,9 +360,9 @@ func kindItems(c store.SystemCell) string {
 	return t
 }
 
-func cellSpec(c store.SystemCell) *schema.Spec {
+func cellKind(c store.SystemCell) string {
 	if len(c.Items) == 0 {
-		return nil
+		return ""
 	}
-	return schema.SpecOf(schema.Kind(c.Items[0].Kind))
+	return c.Items[0].Kind
 }
