@@ -3,7 +3,6 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -12,7 +11,8 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// Streaming reads for `annotate export`. Each stream is one SQL statement
+// Streaming reads for `annotate export` (the QA pairs' and claims' streams are
+// in kind_qa_export.go and kind_claim_export.go). Each stream is one SQL statement
 // whose rows are handed over one at a time, so exporting a million claims
 // holds one row in memory, not the dataset. Everything per row (contexts,
 // labels, predictions, notes) comes from correlated subqueries on primary
@@ -64,41 +64,6 @@ type ExportOptions struct {
 	Suggested bool
 }
 
-// ExportQA is one QA pair of an export stream.
-type ExportQA struct {
-	QAPair         // Language: the pair's own, "" when it takes the source's
-	SourceLanguage string
-	Jurisdiction   string
-	// ContextsJSON is the pair's context units as a JSON array of
-	// {"id","text"} objects in order, built by SQLite so the writers can
-	// copy it without decoding and re-encoding every paragraph.
-	ContextsJSON json.RawMessage
-	ClaimIDs     json.RawMessage // JSON array of the pair's claim ids in position order
-	Labels       map[string]string
-	Note         sql.NullString
-	// Suggested lists "field=system" for each label of the row made with a
-	// system's prediction preselected (ExportOptions.Suggested), in field
-	// order; empty when all were made blind.
-	Suggested []string
-}
-
-// ExportClaim is one claim of an export stream, with its pair's question,
-// answer and contexts so a claims file stands on its own.
-type ExportClaim struct {
-	Claim
-	Language     string
-	Question     string
-	Answer       string
-	ContextsJSON json.RawMessage  // shared by the claims of a pair: read-only
-	Preds        []sql.NullString // aligned with ExportOptions.Systems
-	Labels       map[string]string
-	// PairLabels are the pair's labels in the label set: a claim of an
-	// answer judged incorrect asks nothing (its labels are not published).
-	PairLabels map[string]string
-	Note       sql.NullString
-	Suggested  []string // as ExportQA.Suggested
-}
-
 // ExportLabel is one current label of the native labels file.
 type ExportLabel struct {
 	Annotator         string
@@ -110,14 +75,6 @@ type ExportLabel struct {
 	GuidelinesVersion string
 	SuggestedBy       string // the system whose prediction was preselected; "": blind
 }
-
-const contextsSQL = `(SELECT COALESCE(json_group_array(json_object('id', cu.ext_id, 'text', cu.text) ORDER BY x.position), '[]')
-	FROM qa_contexts x JOIN context_units cu ON cu.id = x.context_id WHERE x.qa_item_id = %s)`
-
-// standingSQL keeps extracted claims and annotator-added claims whose
-// claim_added label still stands.
-const standingSQL = `(cl.origin <> 'annotator' OR EXISTS (SELECT 1 FROM current_labels ca
-	WHERE ca.item_id = cl.item_id AND ca.field = 'claim_added' AND ca.role = 'annotate'))`
 
 // labelCols returns the label column (every current label of the item in the
 // label set, as one JSON object: one index range read instead of a lookup
@@ -260,177 +217,6 @@ func flatObject(s string, fn func(k, v string)) error {
 	return nil
 }
 
-// QAs streams the QA pairs in import order.
-func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
-	return func(yield func(*ExportQA, error) bool) {
-		cols, args, err := x.labelCols(o, "p.id")
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		scol, sargs, err := x.suggestedCol(o, "p.id")
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		cols, args = cols+scol, append(args, sargs...)
-		standing := standingSQL
-		if o.AllClaims {
-			standing = "1"
-		}
-		q := `SELECT p.id, p.ext_id, COALESCE(src.name, ''), q.language, COALESCE(src.language, ''), COALESCE(src.jurisdiction, ''),
-			q.hop, q.question, q.answer, q.rationale, q.category, q.extra, q.as_given, ` + fmt.Sprintf(contextsSQL, "p.id") + `,
-			(SELECT COALESCE(json_group_array(c.ext_id ORDER BY cl.position, c.id), '[]') FROM items c JOIN claims cl ON cl.item_id = c.id
-				WHERE c.parent_id = p.id AND ` + standing + `)` + cols + `
-			FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
-			WHERE p.kind = 'qa' ORDER BY p.id`
-		rows, err := x.q.Query(q, args...)
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r := &ExportQA{}
-			var ctx, ids string
-			var labels, suggested sql.NullString
-			if err := rows.Scan(&r.ItemID, &r.ID, &r.Source, &r.Language, &r.SourceLanguage, &r.Jurisdiction, &r.Hop, &r.Question, &r.Answer,
-				&r.Rationale, &r.Category, &r.Extra, &r.AsGiven, &ctx, &ids, &labels, &r.Note, &suggested); err != nil {
-				yield(nil, err)
-				return
-			}
-			r.Suggested = scanSuggested(suggested)
-			r.ContextsJSON, r.ClaimIDs = json.RawMessage(ctx), json.RawMessage(ids)
-			if r.Labels, err = scanLabels(o.Fields, labels); err != nil {
-				yield(nil, fmt.Errorf("labels of %s: %w", r.ID, err))
-				return
-			}
-			if !yield(r, nil) {
-				return
-			}
-		}
-		if err := rows.Err(); err != nil {
-			yield(nil, err)
-		}
-	}
-}
-
-// pairText is what claim rows repeat from their QA pair, with the pair's
-// labels in the label set (which decide whether its claims are asked).
-type pairText struct {
-	id                         int64
-	language, question, answer string
-	contexts                   json.RawMessage
-	labels                     map[string]string
-}
-
-// Claims streams the claims grouped by QA pair (import order), in position
-// order within a pair, so annotator-added claims follow their answer's. The
-// pair's text comes from a second cursor over the pairs in the same order,
-// read once per pair rather than once per claim (a pair has several claims,
-// and its contexts are the longest text of a row).
-func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
-	return func(yield func(*ExportClaim, error) bool) {
-		cols, args, err := x.labelCols(o, "c.id")
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		scol, sargs, err := x.suggestedCol(o, "c.id")
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		cols, args = cols+scol, append(args, sargs...)
-		var preds strings.Builder
-		var pargs []any
-		for _, sys := range o.Systems {
-			preds.WriteString(", (SELECT value FROM predictions WHERE item_id = c.id AND system = ? AND field = 'entailment')")
-			pargs = append(pargs, sys)
-		}
-		where := "p.kind = 'qa'"
-		if !o.AllClaims {
-			where += " AND " + standingSQL
-		}
-		q := `SELECT p.id, c.id, c.ext_id, p.ext_id, COALESCE(src.name, ''),
-			cl.position, cl.subject, cl.predicate, cl.object, cl.text, cl.origin, COALESCE(a.name, '')` + preds.String() + cols + `
-			FROM items p JOIN items c ON c.parent_id = p.id JOIN claims cl ON cl.item_id = c.id
-			LEFT JOIN sources src ON src.id = c.source_id LEFT JOIN annotators a ON a.id = cl.added_by
-			WHERE ` + where + ` ORDER BY p.id, cl.position, c.id`
-		rows, err := x.q.Query(q, append(pargs, args...)...)
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		defer rows.Close()
-		pairFields := schema.KindFields(schema.KindQA)
-		var pairNames []string
-		for _, f := range pairFields {
-			pairNames = append(pairNames, f.Name)
-		}
-		pcols, pcargs := ", NULL, NULL", []any(nil) // the native export reads no label set
-		if o.Labels.Annotator != "" || o.Labels.Adjudicated {
-			if pcols, pcargs, err = x.labelCols(ExportOptions{Labels: o.Labels, Fields: pairNames}, "p.id"); err != nil {
-				yield(nil, err)
-				return
-			}
-		}
-		pairs, err := x.q.Query(`SELECT p.id, COALESCE(NULLIF(q.language, ''), src.language, ''), q.question, q.answer, `+
-			fmt.Sprintf(contextsSQL, "p.id")+pcols+` FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
-			WHERE p.kind = 'qa' ORDER BY p.id`, pcargs...)
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		defer pairs.Close()
-		var pair pairText
-		for rows.Next() {
-			r := &ExportClaim{Preds: make([]sql.NullString, len(o.Systems))}
-			var parent int64
-			var labels, suggested sql.NullString
-			dest := []any{&parent, &r.ItemID, &r.ID, &r.QAID, &r.Source, &r.Position,
-				&r.Triplet[0], &r.Triplet[1], &r.Triplet[2], &r.Text, &r.Origin, &r.AddedBy}
-			for i := range r.Preds {
-				dest = append(dest, &r.Preds[i])
-			}
-			if err := rows.Scan(append(dest, &labels, &r.Note, &suggested)...); err != nil {
-				yield(nil, err)
-				return
-			}
-			r.Suggested = scanSuggested(suggested)
-			for pair.id < parent && pairs.Next() {
-				var ctx string
-				var plabels, pnote sql.NullString
-				if err := pairs.Scan(&pair.id, &pair.language, &pair.question, &pair.answer, &ctx, &plabels, &pnote); err != nil {
-					yield(nil, err)
-					return
-				}
-				pair.contexts = json.RawMessage(ctx)
-				if pair.labels, err = scanLabels(pairNames, plabels); err != nil {
-					yield(nil, fmt.Errorf("labels of pair %d: %w", pair.id, err))
-					return
-				}
-			}
-			if pair.id != parent {
-				yield(nil, errors.Join(pairs.Err(), fmt.Errorf("claim %s: its QA pair %s was not read", r.ID, r.QAID)))
-				return
-			}
-			r.Language, r.Question, r.Answer, r.ContextsJSON = pair.language, pair.question, pair.answer, pair.contexts
-			r.PairLabels = pair.labels
-			if r.Labels, err = scanLabels(o.Fields, labels); err != nil {
-				yield(nil, fmt.Errorf("labels of %s: %w", r.ID, err))
-				return
-			}
-			if !yield(r, nil) {
-				return
-			}
-		}
-		if err := rows.Err(); err != nil {
-			yield(nil, err)
-		}
-	}
-}
-
 // Labels streams every current label of every annotator in the primary key
 // order of current_labels (no sort): item by item (import order), field by
 // field; an adjudicated label under the name of who adjudicated.
@@ -479,46 +265,6 @@ func (x *Snapshot) strings(q string, args ...any) ([]string, error) {
 			return nil, err
 		}
 		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-// ExportCounts returns the number of QA pairs and of claims a stream will yield
-// (standing claims unless all), for progress and the card's size category.
-func (x *Snapshot) ExportCounts(all bool) (qa, claims int, err error) {
-	where := standingSQL
-	if all {
-		where = "1"
-	}
-	err = x.q.QueryRow(`SELECT (SELECT COUNT(*) FROM items WHERE kind = 'qa'),
-		(SELECT COUNT(*) FROM claims cl JOIN items c ON c.id = cl.item_id JOIN items p ON p.id = c.parent_id AND p.kind = 'qa' WHERE `+where+`)`).Scan(&qa, &claims)
-	return qa, claims, err
-}
-
-// SourceInfo describes a source for the dataset card.
-type SourceInfo struct {
-	Name, Language, Jurisdiction string
-	QA                           int
-}
-
-// SourceInfos lists the sources in creation order (the reports' order), with the language of
-// their pairs when the source itself has none.
-func (x *Snapshot) SourceInfos() ([]SourceInfo, error) {
-	rows, err := x.q.Query(`SELECT s.name, COALESCE(NULLIF(s.language, ''), (SELECT MIN(q.language) FROM qa_pairs q JOIN items i ON i.id = q.item_id
-			WHERE i.source_id = s.id AND q.language <> ''), ''), s.jurisdiction,
-		(SELECT COUNT(*) FROM items i WHERE i.source_id = s.id AND i.kind = 'qa')
-		FROM sources s ORDER BY s.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []SourceInfo
-	for rows.Next() {
-		var si SourceInfo
-		if err := rows.Scan(&si.Name, &si.Language, &si.Jurisdiction, &si.QA); err != nil {
-			return nil, err
-		}
-		out = append(out, si)
 	}
 	return out, rows.Err()
 }

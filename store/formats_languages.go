@@ -2,7 +2,10 @@ package store
 
 import (
 	"database/sql"
+	"fmt"
 	"strings"
+
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // What the dataset card reads of the database besides the rows: the
@@ -45,20 +48,26 @@ type KindLanguage struct {
 }
 
 // Languages counts the items of the kinds with a text of their own (QA
-// pairs, queries, documents) by declared language: the pair's, the
-// "language" key kept with a query or document, else its source's.
+// pairs, queries, documents: those declaring a language rule, texts.go) by
+// declared language: the item's own, else its source's.
 func (x *ReadTx) Languages() ([]KindLanguage, error) {
+	var parts []string
+	var args []any
+	for _, k := range schema.AllKinds() {
+		t := textOf[k]
+		if t.language == "" {
+			continue
+		}
+		parts = append(parts, `SELECT i.kind AS kind, LOWER(TRIM(COALESCE(NULLIF(`+fmt.Sprintf(t.language, "i.id")+`, ''),
+			NULLIF(s.language, ''), ''))) AS lang FROM items i LEFT JOIN sources s ON s.id = i.source_id WHERE i.kind = ?`)
+		args = append(args, string(k))
+	}
 	var out []KindLanguage
-	err := eachRow(x.q, `SELECT i.kind, LOWER(TRIM(COALESCE(NULLIF(q.language, ''),
-			CASE WHEN json_valid(qu.extra) THEN NULLIF(json_extract(qu.extra, '$.language'), '') END,
-			CASE WHEN json_valid(d.extra) THEN NULLIF(json_extract(d.extra, '$.language'), '') END,
-			NULLIF(s.language, ''), ''))) AS lang, COUNT(*)
-		FROM items i LEFT JOIN sources s ON s.id = i.source_id
-		LEFT JOIN qa_pairs q ON q.item_id = i.id
-		LEFT JOIN queries qu ON qu.item_id = i.id
-		LEFT JOIN documents d ON d.item_id = i.id
-		WHERE i.kind IN ('qa', 'query', 'document')
-		GROUP BY i.kind, lang ORDER BY i.kind, lang`, nil, func(sc func(...any) error) error {
+	if len(parts) == 0 {
+		return out, nil
+	}
+	err := eachRow(x.q, `SELECT kind, lang, COUNT(*) FROM (`+strings.Join(parts, " UNION ALL ")+`)
+		GROUP BY kind, lang ORDER BY kind, lang`, args, func(sc func(...any) error) error {
 		var k KindLanguage
 		var lang sql.NullString
 		if err := sc(&k.Kind, &lang, &k.Items); err != nil {
@@ -72,27 +81,20 @@ func (x *ReadTx) Languages() ([]KindLanguage, error) {
 }
 
 // UndeclaredTexts returns the first n texts (up to 2,000 bytes each) of the
-// items of kind (qa: the question; query; document) that declare no
-// language, so the card can tell their language from the words.
+// items of kind (its declared sample: a pair's question and answer, a
+// query's or document's text) that declare no language, neither their own
+// nor their source's, so the card can tell their language from the words.
 func (x *ReadTx) UndeclaredTexts(kind string, n int) ([]string, error) {
-	var q string
-	switch kind {
-	case "qa":
-		q = `SELECT substr(p.question || ' ' || p.answer, 1, 2000) FROM qa_pairs p JOIN items i ON i.id = p.item_id
-			LEFT JOIN sources s ON s.id = i.source_id WHERE p.language = '' AND COALESCE(s.language, '') = '' ORDER BY i.id LIMIT ?`
-	case "query":
-		q = `SELECT substr(qu.text, 1, 2000) FROM queries qu JOIN items i ON i.id = qu.item_id LEFT JOIN sources s ON s.id = i.source_id
-			WHERE COALESCE(s.language, '') = '' AND NOT (json_valid(qu.extra) AND COALESCE(json_extract(qu.extra, '$.language'), '') <> '')
-			ORDER BY i.id LIMIT ?`
-	case "document":
-		q = `SELECT substr(d.text, 1, 2000) FROM documents d JOIN items i ON i.id = d.item_id LEFT JOIN sources s ON s.id = i.source_id
-			WHERE COALESCE(s.language, '') = '' AND NOT (json_valid(d.extra) AND COALESCE(json_extract(d.extra, '$.language'), '') <> '')
-			ORDER BY i.id LIMIT ?`
-	default:
+	t := textOf[schema.Kind(kind)]
+	if t.language == "" || t.sample == "" {
 		return nil, nil
 	}
+	sample := fmt.Sprintf(t.sample, "i.id")
+	q := `SELECT substr(` + sample + `, 1, 2000) FROM items i LEFT JOIN sources s ON s.id = i.source_id
+		WHERE i.kind = ? AND COALESCE(NULLIF(` + fmt.Sprintf(t.language, "i.id") + `, ''), NULLIF(s.language, ''), '') = ''
+		AND ` + sample + ` IS NOT NULL ORDER BY i.id LIMIT ?`
 	var out []string
-	err := eachRow(x.q, q, []any{n}, func(sc func(...any) error) error {
+	err := eachRow(x.q, q, []any{kind, n}, func(sc func(...any) error) error {
 		var s string
 		if err := sc(&s); err != nil {
 			return err

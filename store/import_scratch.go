@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 )
 
-// What the streaming importer needs from the store, beside Tx's Put methods.
+// What the streaming importer needs from the store, beside Tx's Put methods
+// (and the kinds' own reads inside an import: kind_qa_scratch.go, …).
 // An import reads its files once and holds no map of every id in memory: the
 // ids it has seen (with where) and the records it must write after all QA
 // pairs are in (claims, labels, copies of pairs) live in TEMP tables of the
@@ -16,7 +17,7 @@ import (
 
 // Seen is where an id was first met in the current import.
 type Seen struct {
-	Kind      string // "qa", "claim", or the caller's own word (e.g. "context")
+	Kind      string // the item's kind, or the caller's own word (e.g. "context")
 	Hash      string // content hash
 	File      int    // index of the file in the import
 	Line      int    // 1-based line (JSON Lines), 0 when unknown
@@ -146,79 +147,6 @@ func (t *Tx) EachStaged(queue int, fn func(data []byte) error) error {
 func (t *Tx) FillSourceLanguage(name, language string) error {
 	_, err := t.tx.Exec(`UPDATE sources SET language=? WHERE name=? AND language=''`, language, name)
 	return err
-}
-
-// FillPairLanguages gives the QA pairs of this import (those See'n as "qa" in
-// space "item") from source name that were written without a language this
-// one.
-func (t *Tx) FillPairLanguages(name, language string) error {
-	if err := t.tx.flush(stageSeen, stageQAPairs); err != nil {
-		return err
-	}
-	_, err := t.tx.Exec(`UPDATE qa_pairs SET language=? WHERE language='' AND item_id IN (
-		SELECT i.id FROM items i JOIN temp.import_seen s ON s.space='item' AND s.kind='qa' AND s.ext_id=i.ext_id
-		JOIN sources src ON src.id=i.source_id WHERE src.name=?)`, language, name)
-	return err
-}
-
-// StoredQA reads a QA pair as the database holds it, inside the import: its
-// language is the effective one (the source's when the pair has none), its
-// extra keys "" when none. ErrNotFound when there is no such pair.
-func (t *Tx) StoredQA(extID string) (QAPair, error) {
-	var q QAPair
-	if err := t.tx.flush(stageQAPairs, stagePredictions); err != nil {
-		return q, err
-	}
-	err := t.tx.QueryRow(`SELECT i.id, i.ext_id, s.name, CASE WHEN p.language<>'' THEN p.language ELSE s.language END,
-		p.hop, p.question, p.answer, p.rationale, p.category, p.extra
-		FROM items i JOIN qa_pairs p ON p.item_id=i.id JOIN sources s ON s.id=i.source_id
-		WHERE i.ext_id=? AND i.kind='qa'`, extID).Scan(&q.ItemID, &q.ID, &q.Source, &q.Language, &q.Hop,
-		&q.Question, &q.Answer, &q.Rationale, &q.Category, &q.Extra)
-	if errors.Is(err, sql.ErrNoRows) {
-		return q, notFound("QA pair", extID)
-	}
-	if err != nil {
-		return q, err
-	}
-	if q.Extra == "{}" {
-		q.Extra = ""
-	}
-	rows, err := t.tx.Query(`SELECT cu.ext_id, cu.text FROM qa_contexts x JOIN context_units cu ON cu.id=x.context_id
-		WHERE x.qa_item_id=? ORDER BY x.position`, q.ItemID)
-	if err != nil {
-		return q, err
-	}
-	for rows.Next() {
-		var c Context
-		if err := rows.Scan(&c.ID, &c.Text); err != nil {
-			rows.Close()
-			return q, err
-		}
-		q.Contexts = append(q.Contexts, c)
-	}
-	rows.Close()
-	q.Predictions, err = t.storedPredictions(q.ItemID)
-	return q, err
-}
-
-// StoredClaim reads a claim as the database holds it, inside the import.
-func (t *Tx) StoredClaim(extID string) (Claim, error) {
-	var c Claim
-	if err := t.tx.flush(stageClaims, stagePredictions); err != nil {
-		return c, err
-	}
-	err := t.tx.QueryRow(`SELECT i.id, i.ext_id, p.ext_id, c.position, c.subject, c.predicate, c.object, c.text, c.origin,
-		COALESCE(a.name, ''), c.extractor FROM items i JOIN claims c ON c.item_id=i.id JOIN items p ON p.id=i.parent_id
-		LEFT JOIN annotators a ON a.id=c.added_by WHERE i.ext_id=? AND i.kind='claim'`, extID).Scan(&c.ItemID, &c.ID, &c.QAID,
-		&c.Position, &c.Triplet[0], &c.Triplet[1], &c.Triplet[2], &c.Text, &c.Origin, &c.AddedBy, &c.Extractor)
-	if errors.Is(err, sql.ErrNoRows) {
-		return c, notFound("claim", extID)
-	}
-	if err != nil {
-		return c, err
-	}
-	c.Predictions, err = t.storedPredictions(c.ItemID)
-	return c, err
 }
 
 func (t *Tx) storedPredictions(item int64) (map[string]string, error) {

@@ -6,8 +6,8 @@ import (
 )
 
 // Import staging. An import appends millions of rows to a few tables (label
-// events and current labels, claims, QA pairs, predictions, done items, the
-// ids it met); one INSERT per row spends most of its time in the
+// events and current labels, predictions, done items, the ids it met, and
+// the kinds' own tables, each staged from its kind's file: registerStage); one INSERT per row spends most of its time in the
 // statement's round trip, not in SQLite. So the rows of each of these
 // tables are staged: kept in memory and written bulkRows at a time as one
 // multi-row INSERT, with the same conflict clause, in the order staged, so
@@ -38,14 +38,29 @@ var bulkRows = 256
 type stageID int
 
 const (
-	stageQAPairs stageID = iota
-	stageClaims
-	stagePredictions
-	stageEvents // label events, and with them the current labels
+	stagePredictions stageID = iota
+	stageEvents              // label events, and with them the current labels
 	stageDone
 	stageSeen // the ids an import met (temp.import_seen, SeeFast)
-	nStages
+	nGenericStages
 )
+
+// kindStages are the stages of the kinds' own tables, numbered from
+// nGenericStages in the order they register.
+var kindStages []stageDecl
+
+type stageDecl struct {
+	table, head string
+	cols        int
+}
+
+// registerStage declares a staged table of a kind (its rows: one INSERT OR
+// REPLACE that cannot fail, head "INSERT … INTO t(a, b) VALUES "), from the
+// kind's file, as a package variable; the stage's id is returned.
+func registerStage(table, head string, cols int) stageID {
+	kindStages = append(kindStages, stageDecl{table, head, cols})
+	return nGenericStages + stageID(len(kindStages)-1)
+}
 
 // stage holds the rows of one INSERT statement until they are written.
 type stage struct {
@@ -68,19 +83,21 @@ func newStage(table, head string, cols int, tail string) *stage {
 }
 
 // newStages are the stages of a write transaction, empty.
-func newStages() [nStages]*stage {
+func newStages() []*stage {
 	events := newStage("label_events", `INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by) VALUES `, 10, "")
 	// Every event an import writes is its key's current label (PutLabel):
 	// the current labels are the events' own columns, copied by SQLite.
 	events.then = writeCurrent
-	return [nStages]*stage{
-		stageQAPairs:     newStage("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra,as_given) VALUES ", 9, ""),
-		stageClaims:      newStage("claims", "INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by,extractor) VALUES ", 9, ""),
+	out := []*stage{
 		stagePredictions: newStage("predictions", "INSERT INTO predictions(item_id,system,field,value) VALUES ", 4, ""),
 		stageEvents:      events,
 		stageDone:        newStage("done_items", "INSERT INTO done_items(item_id, annotator_id, gated) VALUES ", 3, ""),
 		stageSeen:        newStage("import_seen", "INSERT INTO temp.import_seen(space,ext_id,kind,hash,file,line,record,secondary) VALUES ", 8, ""),
 	}
+	for _, d := range kindStages {
+		out = append(out, newStage(d.table, d.head, d.cols, ""))
+	}
+	return out
 }
 
 // writeCurrent makes the n events just written (rowids above before) the

@@ -34,6 +34,20 @@ var asideOf = map[schema.Kind]func(q querier, id int64) (any, error){}
 
 func registerAside(k schema.Kind, load func(q querier, id int64) (any, error)) { asideOf[k] = load }
 
+// added declares, for a kind whose items an annotator may add to a family
+// (a claim the extractor missed), who added an item (added false: the item
+// was imported) and the marker field that stands while the addition does.
+// An added item is not a sibling: it is one of the annotator's own (Mine)
+// while its marker is "yes", and nobody else's.
+type added struct {
+	by     func(payload any) (annotator string, added bool)
+	marker string
+}
+
+var addedOf = map[schema.Kind]added{}
+
+func registerAdded(k schema.Kind, a added) { addedOf[k] = a }
+
 // aside is what the item's kind shows beside it (nil: nothing).
 func aside(q querier, it *Item) (any, error) {
 	if load := asideOf[schema.Kind(it.Kind)]; load != nil {
@@ -170,11 +184,13 @@ func (rx *ReadTx) ItemView(annotator string, id int64) (*ItemView, error) {
 	}
 	for _, kid := range ids[1:] {
 		it := items[kid]
-		if c, ok := it.Payload.(*Claim); ok && c.Origin == OriginAnnotator {
-			if c.AddedBy == annotator && v.LabelsOf(kid)[schema.ClaimAdded] == "yes" {
-				v.Mine = append(v.Mine, it)
+		if ad, ok := addedOf[schema.Kind(it.Kind)]; ok {
+			if by, added := ad.by(it.Payload); added {
+				if by == annotator && v.LabelsOf(kid)[ad.marker] == "yes" {
+					v.Mine = append(v.Mine, it)
+				}
+				continue
 			}
-			continue
 		}
 		v.Siblings = append(v.Siblings, it)
 	}

@@ -430,3 +430,9 @@ func (s *Store) LoadAnswerScreen(annotator string, item int64) (*AnswerScreen, e
 	})
 	return out, err
 }
+
+func init() {
+	registerText(schema.KindAnswerTask, kindText{
+		search: `(SELECT q.text FROM answer_tasks t JOIN queries q ON q.item_id = t.query_item_id WHERE t.item_id = %[1]s)`,
+	})
+}

@@ -24,6 +24,9 @@ func init() {
 	registerPayload(schema.KindClaim, loadClaims)
 }
 
+// stageClaims stages the claims of an import (import_staging.go).
+var stageClaims = registerStage("claims", "INSERT OR REPLACE INTO claims(item_id,position,subject,predicate,object,text,origin,added_by,extractor) VALUES ", 9)
+
 // loadClaims reads claims without their system predictions: what the
 // annotation screens load cannot show a prediction.
 func loadClaims(q querier, ids []int64) (map[int64]any, error) {
@@ -206,4 +209,26 @@ func init() {
 		}
 		return lastClaimOf(q, parent)
 	}
+}
+
+func init() {
+	// Systems predict a claim's entailment; a claim enters their comparison
+	// with an expert by the verification's rule (metrics' Table 3).
+	registerCompared(schema.KindClaim, compared{field: schema.Entailment, enters: tally.Verify})
+}
+
+func init() {
+	registerText(schema.KindClaim, kindText{
+		search: `(SELECT subject || ' ' || predicate || ' ' || object || ' ' || text FROM claims WHERE item_id = %[1]s)`,
+	})
+}
+
+func init() {
+	// A claim an annotator added stands while its claim_added does.
+	registerAdded(schema.KindClaim, added{marker: schema.ClaimAdded, by: func(p any) (string, bool) {
+		if c, ok := p.(*Claim); ok && c.Origin == OriginAnnotator {
+			return c.AddedBy, true
+		}
+		return "", false
+	}})
 }

@@ -126,3 +126,12 @@ func loadDocuments(q querier, ids []int64) (map[int64]any, error) {
 	})
 	return out, err
 }
+
+func init() {
+	registerText(schema.KindDocument, kindText{
+		search: `(SELECT title || ' ' || citation || ' ' || text FROM documents WHERE item_id = %[1]s)`,
+		// A document's language is the "language" key kept with it.
+		language: `(SELECT CASE WHEN json_valid(extra) THEN json_extract(extra, '$.language') END FROM documents WHERE item_id = %[1]s)`,
+		sample:   `(SELECT text FROM documents WHERE item_id = %[1]s)`,
+	})
+}

@@ -367,3 +367,11 @@ func (x *Snapshot) GenVerdicts(ids []int64) (map[int64]map[string]map[string]str
 		})
 	return out, err
 }
+
+func init() {
+	registerText(schema.KindGenAnswer, kindText{
+		search: `(SELECT COALESCE((SELECT text FROM queries WHERE item_id = g.query_item_id), g.query) || ' ' || g.answer
+		FROM gen_answers g WHERE g.item_id = %[1]s)`,
+	})
+	registerText(schema.KindGenClaim, kindText{search: `(SELECT text FROM gen_claims WHERE item_id = %[1]s)`})
+}

@@ -23,6 +23,9 @@ func init() {
 	registerPayload(schema.KindQA, loadQAs)
 }
 
+// stageQAPairs stages the pairs of an import (import_staging.go).
+var stageQAPairs = registerStage("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra,as_given) VALUES ", 9)
+
 // loadQAs reads QA pairs with their context units in order.
 func loadQAs(q querier, ids []int64) (map[int64]any, error) {
 	out := map[int64]any{}
@@ -178,4 +181,12 @@ func init() {
 		}
 		return lastClaimOf(q, ev.ItemID)
 	}
+}
+
+func init() {
+	registerText(schema.KindQA, kindText{
+		search:   `(SELECT question || ' ' || answer FROM qa_pairs WHERE item_id = %[1]s)`,
+		language: `(SELECT language FROM qa_pairs WHERE item_id = %[1]s)`,
+		sample:   `(SELECT question || ' ' || answer FROM qa_pairs WHERE item_id = %[1]s)`,
+	})
 }

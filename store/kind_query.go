@@ -70,3 +70,12 @@ func loadQueries(q querier, ids []int64) (map[int64]any, error) {
 	})
 	return out, err
 }
+
+func init() {
+	registerText(schema.KindQuery, kindText{
+		search: `(SELECT text FROM queries WHERE item_id = %[1]s)`,
+		// A query's language is the "language" key kept with it.
+		language: `(SELECT CASE WHEN json_valid(extra) THEN json_extract(extra, '$.language') END FROM queries WHERE item_id = %[1]s)`,
+		sample:   `(SELECT text FROM queries WHERE item_id = %[1]s)`,
+	})
+}

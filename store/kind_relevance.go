@@ -179,3 +179,10 @@ func (s *Store) RecordGradedRelevance(l Label, grade int) (int64, error) {
 	})
 	return id, err
 }
+
+func init() {
+	registerText(schema.KindRelevance, kindText{
+		search: `(SELECT q.text || ' ' || d.title || ' ' || d.citation || ' ' || d.text FROM relevance_pairs r
+		JOIN queries q ON q.item_id = r.query_item_id JOIN documents d ON d.item_id = r.doc_item_id WHERE r.item_id = %[1]s)`,
+	})
+}

@@ -173,11 +173,11 @@ type wtx struct {
 	itemsBefore int64
 	itemsKnown  bool
 
-	stages   [nStages]*stage // rows waiting to be written (import_staging.go)
-	stageErr error           // a failed staging check (tests: import_check.go)
-	checks   int             // statements the staging check ran
-	fresh    freshLabels     // what an import knows of its items' labels (import_tx.go)
-	items    importItems     // what an import knows of the items it wrote (import_tx.go)
+	stages   []*stage    // rows waiting to be written (import_staging.go)
+	stageErr error       // a failed staging check (tests: import_check.go)
+	checks   int         // statements the staging check ran
+	fresh    freshLabels // what an import knows of its items' labels (import_tx.go)
+	items    importItems // what an import knows of the items it wrote (import_tx.go)
 	// added is the item the last PutItem created and the prediction fields
 	// put on it since: it has no other predictions (PutPredictions).
 	added       int64

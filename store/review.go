@@ -366,10 +366,13 @@ type ReviewDetail struct {
 	Notes       map[string]string            // annotator -> note ("" none)
 	Flagged     map[string]bool              // annotator -> flag
 	Final       map[string]string            // adjudicated labels
-	Predictions map[string]string            // system -> value; only when asked for
-	LeadNote    string                       // the lead's notes, one a line (ItemNote)
-	LeadNotes   map[string]string            // … per field (FieldNotes)
-	LeadFlagged bool
+	Predictions map[string]string            // system -> value of PredictedField; only when asked for
+	// PredictedField is the field the systems predict on the item's kind
+	// (registerCompared), read only with the predictions.
+	PredictedField string
+	LeadNote       string            // the lead's notes, one a line (ItemNote)
+	LeadNotes      map[string]string // … per field (FieldNotes)
+	LeadFlagged    bool
 }
 
 // ReviewItem loads one item, in one snapshot, with the labels, notes and
@@ -414,9 +417,9 @@ func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predic
 		if err := scanPairs(rx.q, d.Final, "SELECT field, value FROM current_labels WHERE item_id=? AND role='adjudicate' AND annotator_id=0", ref.ItemID); err != nil {
 			return err
 		}
-		if predictions {
-			d.Predictions = map[string]string{}
-			return scanPairs(rx.q, d.Predictions, "SELECT system, value FROM predictions WHERE item_id=? AND field=?", ref.ItemID, schema.Entailment)
+		if field := predictedField(ref.Kind); predictions && field != "" {
+			d.Predictions, d.PredictedField = map[string]string{}, field
+			return scanPairs(rx.q, d.Predictions, "SELECT system, value FROM predictions WHERE item_id=? AND field=?", ref.ItemID, field)
 		}
 		return nil
 	})
@@ -453,39 +456,51 @@ func scanPairs(q querier, dst map[string]string, query string, args ...any) erro
 type SystemQuery struct {
 	System string   // e.g. "refchecker"
 	Labels LabelSet // an annotator's labels, or the adjudicated ones
-	Batch  string   // "": every claim
+	Batch  string   // "": every item
+	// Kind is the kind compared: "" the first, in queue order, whose
+	// systems predict a field (claims).
+	Kind string
 }
 
-// OtherClass is the system column of values outside the entailment classes.
+// OtherClass is the system column of values outside the field's classes.
 const OtherClass = tally.OtherClass
 
-// SystemCell is one off-diagonal cell of the confusion matrix: the claims
-// the expert put in one class and the system in another.
+// SystemCell is one off-diagonal cell of the confusion matrix: the items
+// the expert put in one class of Field and the system in another.
 type SystemCell struct {
 	Expert, System string
+	Field          string    // the field compared (a claim's entailment)
 	Items          []ItemRef // in import order
 }
 
-// SystemReview is the expert-versus-system confusion over the verified
-// claims: extracted claims the expert judged correct, with an entailment
-// label that counts and a prediction of the system.
+// SystemReview is the expert-versus-system confusion over the items of the
+// kind compared that enter its comparison (for claims, the verified ones:
+// extracted claims the expert judged correct, with an entailment label that
+// counts) and that the system predicted.
 type SystemReview struct {
 	System    string
 	Expert    string // the annotator, or "adjudicated"
+	Kind      string // the kind compared
+	Field     string // the field its systems predict
 	Classes   []string
 	N, Agree  int
 	Confusion map[string]map[string]int // expert -> system (OtherClass included) -> claims
 	Cells     []SystemCell              // off the diagonal, most claims first
 }
 
-// SystemDisagreements builds the confusion of the expert's entailment
-// labels against the system's predictions, with the claims of each cell.
-// Which claims enter, and in which cell, is tally.Verify's rule: the one
-// `annotate metrics` counts by; the matrix is review.Confuse.
+// SystemDisagreements builds the confusion of the expert's labels of the
+// predicted field against the system's predictions, with the items of each
+// cell. Which items enter, and in which cell, is the kind's declared rule
+// (claims: tally.Verify, the one `annotate metrics` counts by); the matrix
+// is review.Confuse.
 func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
-	ent, _ := schema.Lookup(schema.Entailment)
-	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Classes: ent.Values}
-	err := s.Read(func(rx *ReadTx) error {
+	kind, cmp, err := comparedKind(q.Kind)
+	if err != nil {
+		return SystemReview{}, err
+	}
+	fd, _ := schema.Lookup(cmp.field)
+	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Kind: string(kind), Field: cmp.field, Classes: fd.Values}
+	err = s.Read(func(rx *ReadTx) error {
 		rater := tally.Adjudicated
 		switch {
 		case q.Labels.Adjudicated:
@@ -498,65 +513,66 @@ func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 				return err
 			}
 		}
-		pairs, kinds, err := systemPairs(rx.q, q, rater)
+		pairs, err := systemPairs(rx.q, q, kind, cmp, rater)
 		if err != nil {
 			return err
 		}
-		c := review.Confuse(ent.Values, pairs)
+		c := review.Confuse(fd.Values, pairs)
 		rev.N, rev.Agree, rev.Confusion = c.N, c.Agree, c.Matrix
-		rev.Cells, err = systemCells(rx, c.Cells, kinds)
+		rev.Cells, err = systemCells(rx, c.Cells, kind, cmp.field)
 		return err
 	})
 	return rev, err
 }
 
-// systemPairs reads, root by root, the verified claims (of the batch) that
-// the system predicted: the expert's class and the system's value of each,
-// and the kind of each claim.
-func systemPairs(q querier, sq SystemQuery, rater int64) ([]review.SystemPair, map[int64]schema.Kind, error) {
+// systemPairs reads, root by root, the items of the kind (of the batch)
+// that enter the comparison and that the system predicted: the expert's
+// class and the system's value of each.
+func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rater int64) ([]review.SystemPair, error) {
 	bid, err := batchID(q, sq.Batch)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	roots, err := int64s(q, `SELECT DISTINCT COALESCE(i.parent_id, i.id) FROM predictions p JOIN items i ON i.id = p.item_id
-		WHERE p.system = ? AND p.field = ? ORDER BY 1`, sq.System, schema.Entailment)
+		WHERE p.system = ? AND p.field = ? AND i.kind = ? ORDER BY 1`, sq.System, cmp.field, kind)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var pairs []review.SystemPair
-	kinds := map[int64]schema.Kind{}
 	for _, chunk := range chunks(roots, familyChunk) {
 		fams, err := loadFamilies(q, chunk)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, r := range chunk {
 			f := fams[r]
 			if f == nil {
 				continue
 			}
+			members := []*tally.Member{&f.Root}
 			for i := range f.Children {
-				m := &f.Children[i]
-				if !inBatch(m, bid) {
+				members = append(members, &f.Children[i])
+			}
+			for _, m := range members {
+				if m.Kind != kind || !inBatch(m, bid) {
 					continue
 				}
-				step, expert := tally.Verify(f, m, rater)
+				step, expert := cmp.enters(f, m, rater)
 				p := slices.IndexFunc(m.Predictions, func(p tally.Prediction) bool {
-					return p.System == sq.System && p.Field == schema.Entailment
+					return p.System == sq.System && p.Field == cmp.field
 				})
 				if step != tally.StepReady || p < 0 {
 					continue
 				}
 				pairs = append(pairs, review.SystemPair{Item: m.ID, Expert: expert, System: tally.Predicted(m.Predictions[p])})
-				kinds[m.ID] = m.Kind
 			}
 		}
 	}
-	return pairs, kinds, nil
+	return pairs, nil
 }
 
-// systemCells names the claims of the cells.
-func systemCells(rx *ReadTx, cells []review.Cell, kinds map[int64]schema.Kind) ([]SystemCell, error) {
+// systemCells names the items of the cells.
+func systemCells(rx *ReadTx, cells []review.Cell, kind schema.Kind, field string) ([]SystemCell, error) {
 	if len(cells) == 0 {
 		return nil, nil
 	}
@@ -570,9 +586,9 @@ func systemCells(rx *ReadTx, cells []review.Cell, kinds map[int64]schema.Kind) (
 	}
 	out := make([]SystemCell, len(cells))
 	for i, c := range cells {
-		out[i] = SystemCell{Expert: c.Expert, System: c.System}
+		out[i] = SystemCell{Expert: c.Expert, System: c.System, Field: field}
 		for _, id := range c.Items {
-			out[i].Items = append(out[i].Items, ItemRef{ItemID: id, ExtID: ext[0], Kind: string(kinds[id])})
+			out[i].Items = append(out[i].Items, ItemRef{ItemID: id, ExtID: ext[0], Kind: string(kind)})
 			ext = ext[1:]
 		}
 	}

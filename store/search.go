@@ -43,22 +43,6 @@ func init() {
 // Fold is textfold.Fold: the queue search folds as the screens do.
 func Fold(s string) string { return textfold.Fold(s) }
 
-// searchText is, per kind, the SQL expression of the text of an item's own
-// fields, given the expression of its id (%[1]s). A kind without an entry
-// is searched by its id only.
-var searchText = map[schema.Kind]string{
-	schema.KindQA:       `(SELECT question || ' ' || answer FROM qa_pairs WHERE item_id = %[1]s)`,
-	schema.KindClaim:    `(SELECT subject || ' ' || predicate || ' ' || object || ' ' || text FROM claims WHERE item_id = %[1]s)`,
-	schema.KindQuery:    `(SELECT text FROM queries WHERE item_id = %[1]s)`,
-	schema.KindDocument: `(SELECT title || ' ' || citation || ' ' || text FROM documents WHERE item_id = %[1]s)`,
-	schema.KindRelevance: `(SELECT q.text || ' ' || d.title || ' ' || d.citation || ' ' || d.text FROM relevance_pairs r
-		JOIN queries q ON q.item_id = r.query_item_id JOIN documents d ON d.item_id = r.doc_item_id WHERE r.item_id = %[1]s)`,
-	schema.KindAnswerTask: `(SELECT q.text FROM answer_tasks t JOIN queries q ON q.item_id = t.query_item_id WHERE t.item_id = %[1]s)`,
-	schema.KindGenAnswer: `(SELECT COALESCE((SELECT text FROM queries WHERE item_id = g.query_item_id), g.query) || ' ' || g.answer
-		FROM gen_answers g WHERE g.item_id = %[1]s)`,
-	schema.KindGenClaim: `(SELECT text FROM gen_claims WHERE item_id = %[1]s)`,
-}
-
 // SearchHit is the item a queue search lands on: the match and where it
 // stands among the queue's matches (1-based), and how many there are.
 type SearchHit struct {
@@ -81,7 +65,7 @@ func (s *Store) SearchQueue(q QueueQuery, term string, from int64, backward bool
 		return SearchHit{}, false, err
 	}
 	text := "(SELECT ext_id FROM items WHERE id = " + col + ")"
-	if t, ok := searchText[schema.Kind(q.Kind)]; ok {
+	if t := textOf[schema.Kind(q.Kind)].search; t != "" {
 		text += " || ' ' || COALESCE(" + strings.ReplaceAll(t, "%[1]s", col) + ", '')"
 	}
 	matching := base + " AND instr(" + foldFunc + "(" + text + "), ?) > 0"

@@ -53,32 +53,6 @@ func (b *Builder) Fail(err error, what string) {
 	}
 }
 
-// QA adds a QA pair of a source with a generated category.
-func (b *Builder) QA(id, source, lang, category string) {
-	q := store.QAPair{ID: id, Source: source, Language: lang, Question: "Q " + id + "?", Answer: "A " + id + ".",
-		Category: category, Contexts: []store.Context{{ID: "ctx-" + id, Text: "context of " + id}}}
-	item, _, err := b.Tx.PutQA(q, "h-"+id, "test", false)
-	b.Fail(err, "qa "+id)
-	b.IDs[id] = item
-}
-
-// Claim adds an extracted claim with optional predictions (system=value).
-func (b *Builder) Claim(qa, id string, preds map[string]string) {
-	c := store.Claim{ID: id, QAID: qa, Triplet: [3]string{"s " + id, "p", "o"}, Predictions: preds}
-	item, _, err := b.Tx.PutClaim(c, "h-"+id, "test", false)
-	b.Fail(err, "claim "+id)
-	b.IDs[id] = item
-}
-
-// Added adds a claim an annotator added to an answer, with its claim_added label.
-func (b *Builder) Added(qa, id, who string) {
-	c := store.Claim{ID: id, QAID: qa, Triplet: [3]string{"s " + id, "p", "o"}, Origin: store.OriginAnnotator, AddedBy: who}
-	item, _, err := b.Tx.PutClaim(c, "h-"+id, "test", false)
-	b.Fail(err, "added claim "+id)
-	b.IDs[id] = item
-	b.Label(who, id, "claim_added", "yes")
-}
-
 // Query adds a query.
 func (b *Builder) Query(q store.Query) {
 	item, _, err := b.Tx.PutQuery(q, "h-"+q.ID, "test", false)

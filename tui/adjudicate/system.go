@@ -2,6 +2,7 @@ package adjudicate
 
 import (
 	"strings"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -12,10 +13,11 @@ import (
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// The system view: where a system's entailment predictions disagree with
-// the expert's labels, cell by cell of the confusion matrix (rows expert,
-// columns system, as `annotate metrics`), most claims first. enter walks
-// the claims of a cell. Read-only: the lead may flag or note a claim, but
+// The system view: where a system's predictions of a field (the field the
+// kind compared declares: a claim's entailment) disagree with the expert's
+// labels, cell by cell of the confusion matrix (rows expert, columns
+// system, as `annotate metrics`), most items first. enter walks the items
+// of a cell. Read-only: the lead may flag or note a claim, but
 // adjudication happens in the adjudication view, blind to the system.
 
 // cellsScreen lists the off-diagonal cells.
@@ -109,7 +111,7 @@ func (c *cellsScreen) View() string {
 	}
 	ps := []ui.Piece{{Text: "System view"}, {Text: q.System + " vs " + expert}}
 	if c.rev != nil {
-		ps = append(ps, ui.Piece{Text: itoa(c.rev.N) + " verified claims", Optional: true},
+		ps = append(ps, ui.Piece{Text: itoa(c.rev.N) + " verified " + kindTitle(c.rev.Kind), Optional: true},
 			ui.Piece{Text: itoa(c.rev.N-c.rev.Agree) + " disagree", Optional: true})
 	}
 	var body []string
@@ -139,7 +141,7 @@ func (c *cellsScreen) body(w, h int) []string {
 		out = append(out, "")
 	}
 	if len(rev.Cells) == 0 {
-		return append(out, ui.Message(st, "The system agrees with the expert on every verified claim.", w, false)...)
+		return append(out, ui.Message(st, "The system agrees with the expert on every verified "+kindNounOf(rev.Kind)+".", w, false)...)
 	}
 	out = append(out, st.Dim.Render(ui.Truncate("Disagreements by class pair (expert → "+rev.System+"):", w)))
 	most := len(rev.Cells[0].Items)
@@ -200,8 +202,9 @@ func pct(n, of int) string {
 	return ui.PadLeft(itoa(p/10)+"."+itoa(p%10)+"%", 6)
 }
 
-// walkerScreen walks the claims of one cell: the claim, its answer and
-// context, the expert's label and the system's prediction as stored.
+// walkerScreen walks the items of one cell (claims: the claim, its answer
+// and context), the expert's label of the cell's field and the system's
+// prediction as stored.
 type walkerScreen struct {
 	e         *env
 	back      *cellsScreen
@@ -269,29 +272,29 @@ func (s *walkerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		if s.i+1 < len(s.cell.Items) {
 			return s, s.show(s.i + 1)
 		}
-		e.ok("That was the last claim of this cell (esc goes back to the list).")
+		e.ok("That was the last " + kindNoun(s.cell) + " of this cell (esc goes back to the list).")
 	case keyIs(km, k.Flag) && s.detail != nil:
-		return s, setFlagCmd(e.store, e.lead, s.detail.ItemID, schema.Entailment, !s.detail.LeadFlagged, e.session)
+		return s, setFlagCmd(e.store, e.lead, s.detail.ItemID, s.cell.Field, !s.detail.LeadFlagged, e.session)
 	case keyIs(km, k.Note) && s.detail != nil:
-		return newNoteInput(e, s, s.detail.ItemRef, schema.Entailment, s.detail.LeadNotes[schema.Entailment]), nil
+		return newNoteInput(e, s, s.detail.ItemRef, s.cell.Field, s.detail.LeadNotes[s.cell.Field]), nil
 	}
 	return s, nil
 }
 
 func (s *walkerScreen) bindings() []key.Binding {
 	k := s.e.keys
-	return []key.Binding{ui.With(k.Prev, "←/→", "claims"), k.Flag, k.Note, k.Focus, ui.With(k.Close, "esc/q", "back to cells"), k.Help}
+	return []key.Binding{ui.With(k.Prev, "←/→", kindItems(s.cell)), k.Flag, k.Note, k.Focus, ui.With(k.Close, "esc/q", "back to cells"), k.Help}
 }
 
 func (s *walkerScreen) View() string {
 	e, st := s.e, s.e.styles
 	w := s.w
-	ps := []ui.Piece{{Text: s.cell.Expert + " → " + s.cell.System}, {Text: "claim " + itoa(s.i+1) + " of " + itoa(len(s.cell.Items))},
+	ps := []ui.Piece{{Text: s.cell.Expert + " → " + s.cell.System}, {Text: kindNoun(s.cell) + " " + itoa(s.i+1) + " of " + itoa(len(s.cell.Items))},
 		{Text: ui.SanitizeLine(s.cell.Items[s.i].ExtID), Optional: true}}
 	f := ui.Frame{Header: ui.Header(st, ps, "", w), Bottom: e.bottom(s.bindings(), w)}
 	switch {
 	case s.detailErr != nil:
-		f.Top = ui.Message(st, "Could not load the claim: "+s.detailErr.Error(), w, true)
+		f.Top = ui.Message(st, "Could not load the "+kindNoun(s.cell)+": "+s.detailErr.Error(), w, true)
 	case s.detail == nil:
 		f.Top = ui.Message(st, "Loading…", w, false)
 	default:
@@ -316,15 +319,50 @@ func (s *walkerScreen) verdicts(w int) []string {
 	}
 	nameW := max(ui.TextWidth(ui.SanitizeLine(expert)), ui.TextWidth(ui.SanitizeLine(q.System)))
 	nameW = min(nameW, max(4, w/3))
-	line := st.Label.Render(ui.PadRight(ui.SanitizeLine(expert), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(labels[schema.Entailment]))
+	line := st.Label.Render(ui.PadRight(ui.SanitizeLine(expert), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(labels[s.cell.Field]))
 	if note := d.Notes[expert]; note != "" {
 		line += "  " + st.Dim.Render("✎ "+ui.SanitizeLine(note))
 	}
 	pred := d.Predictions[q.System]
 	sys := st.Label.Render(ui.PadRight(ui.SanitizeLine(q.System), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(pred))
-	if canon, _ := schema.Normalize(schema.Entailment, pred); canon != s.cell.System {
+	if canon, _ := schema.Normalize(s.cell.Field, pred); canon != s.cell.System {
 		sys += st.Dim.Render(" (" + s.cell.System + ")")
 	}
 	out := []string{ui.TruncateStyled(line, w), ui.TruncateStyled(sys, w)}
 	return append(out, leadMarks(st, d, w)...)
+}
+
+// kindNoun is what one item of the cell is called in running text (its
+// kind's noun).
+func kindNoun(c store.SystemCell) string { return kindNounOf(cellKind(c)) }
+
+// kindItems is what the cell's items are called in the help.
+func kindItems(c store.SystemCell) string { return kindTitle(cellKind(c)) }
+
+func kindNounOf(kind string) string {
+	if sp := schema.SpecOf(schema.Kind(kind)); sp != nil {
+		return sp.Noun
+	}
+	return "item"
+}
+
+// kindTitle is what items of a kind are called in running text (claims, QA
+// pairs): the kind's title, lower-cased unless it starts with an acronym.
+func kindTitle(kind string) string {
+	sp := schema.SpecOf(schema.Kind(kind))
+	if sp == nil {
+		return "items"
+	}
+	t := sp.Title
+	if len(t) > 1 && !unicode.IsUpper(rune(t[1])) {
+		t = strings.ToLower(t[:1]) + t[1:]
+	}
+	return t
+}
+
+func cellKind(c store.SystemCell) string {
+	if len(c.Items) == 0 {
+		return ""
+	}
+	return c.Items[0].Kind
 }

@@ -123,3 +123,29 @@ func TestSystemCells(t *testing.T) {
 		t.Error("q did not quit")
 	}
 }
+
+// The walker names its items and compares the field from the cell, not from
+// a kind it knows: the help says what the kind's title says.
+func TestSystemWalkerKindWords(t *testing.T) {
+	for kind, want := range map[schema.Kind]string{schema.KindClaim: "claims", schema.KindQA: "QA pairs", schema.KindQuery: "queries", "unknown": "items"} {
+		c := store.SystemCell{Field: "f", Items: []store.ItemRef{{Kind: string(kind)}}}
+		if got := kindItems(c); got != want {
+			t.Errorf("%s: %q, want %q", kind, got, want)
+		}
+	}
+	if got := kindNoun(store.SystemCell{Items: []store.ItemRef{{Kind: string(schema.KindClaim)}}}); got != "claim" {
+		t.Errorf("claim noun %q", got)
+	}
+	s := openStore(t)
+	seedSystem(t, s)
+	h := newHarness(t, s, Options{Lead: "lead", StartSystem: true, Experts: []store.LabelSet{{Annotator: "jo"}}}, 100, 30)
+	for _, c := range h.m.e.cells.rev.Cells {
+		if c.Field != schema.Entailment {
+			t.Errorf("cell %s→%s compares %q, want entailment", c.Expert, c.System, c.Field)
+		}
+	}
+	h.keys("enter")
+	if scr := h.screen(); !strings.Contains(scr, "←/→ claims") {
+		t.Errorf("walker help:\n%s", scr)
+	}
+}
