@@ -232,3 +232,25 @@ func init() {
 		return "", false
 	}})
 }
+
+// lastClaimOf is the extracted claim with the highest position of a QA pair, 0 if none.
+func lastClaimOf(q querier, qa int64) (int64, error) {
+	var id int64
+	err := q.QueryRow(`SELECT c.item_id FROM claims c JOIN items i ON i.id=c.item_id
+		WHERE i.parent_id=? AND c.origin='extracted' ORDER BY c.position DESC, c.item_id DESC LIMIT 1`, qa).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, err
+}
+
+// ClaimSystems are the systems with predictions on extracted claims
+// (RefChecker's checkers), sorted.
+func (x *Snapshot) ClaimSystems() ([]string, error) {
+	return x.strings("SELECT DISTINCT p.system FROM predictions p JOIN claims c ON c.item_id = p.item_id ORDER BY p.system")
+}
+
+// Extractors are the claim extractors named by the claims, sorted.
+func (x *Snapshot) Extractors() ([]string, error) {
+	return x.strings("SELECT DISTINCT extractor FROM claims WHERE extractor <> '' ORDER BY extractor")
+}

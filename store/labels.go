@@ -162,17 +162,6 @@ type querier interface {
 	QueryRow(string, ...any) *sql.Row
 }
 
-// lastClaimOf is the extracted claim with the highest position of a QA pair, 0 if none.
-func lastClaimOf(q querier, qa int64) (int64, error) {
-	var id int64
-	err := q.QueryRow(`SELECT c.item_id FROM claims c JOIN items i ON i.id=c.item_id
-		WHERE i.parent_id=? AND c.origin='extracted' ORDER BY c.position DESC, c.item_id DESC LIMIT 1`, qa).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	return id, err
-}
-
 // Undo retracts the annotator's latest standing decision (role annotate) and
 // returns the event it retracted. ErrNothingToUndo when there is none.
 func (s *Store) Undo(annotator string) (Event, error) {

@@ -15,18 +15,7 @@ func (x *Snapshot) GenJudges() ([]string, error) {
 	return x.strings("SELECT DISTINCT p.system FROM predictions p JOIN gen_claims c ON c.item_id = p.item_id ORDER BY p.system")
 }
 
-// ClaimSystems are the systems with predictions on extracted claims
-// (RefChecker's checkers), sorted.
-func (x *Snapshot) ClaimSystems() ([]string, error) {
-	return x.strings("SELECT DISTINCT p.system FROM predictions p JOIN claims c ON c.item_id = p.item_id ORDER BY p.system")
-}
-
 // RAGSystems are the systems of the RAGChecker results, sorted.
 func (x *Snapshot) RAGSystems() ([]string, error) {
 	return x.strings("SELECT DISTINCT system FROM rag_results ORDER BY system")
-}
-
-// Extractors are the claim extractors named by the claims, sorted.
-func (x *Snapshot) Extractors() ([]string, error) {
-	return x.strings("SELECT DISTINCT extractor FROM claims WHERE extractor <> '' ORDER BY extractor")
 }
