@@ -14,7 +14,7 @@ import (
 // allocation whatever its width. The row is SQLite's json_array of the
 // columns (one function call a row: building it with || costs SQLite more
 // than the fetches it saves), read back into the values the plain read
-// would have scanned, so the line is written by the same appendBackupRow:
+// would have scanned and written as appendBackupRow writes them:
 //
 //	null          NULL
 //	digits        an integer, as SQLite writes it (what strconv writes)
@@ -37,24 +37,41 @@ func (t BackupTable) packedSQL() string {
 // errUnpackable: a row holds a value the packed read does not carry.
 var errUnpackable = errors.New("a value the packed read does not carry")
 
-// unpackRow reads a json_array row into vals (one per column); scratch is
-// a buffer to unescape texts in, returned for the next row.
-func unpackRow(s string, vals []any, scratch []byte) ([]byte, error) {
-	scratch = scratch[:0]
+// packedKeys are the line's column keys, `{"col":` then `,"col":`, as
+// appendBackupRow writes them.
+func packedKeys(cols []string) []string {
+	keys := make([]string, len(cols))
+	for i, c := range cols {
+		sep := byte(',')
+		if i == 0 {
+			sep = '{'
+		}
+		keys[i] = string(append(appendJSONString([]byte{sep}, c), ':'))
+	}
+	return keys
+}
+
+// appendPackedRow writes the line of a json_array row as appendBackupRow
+// writes it from the values the plain read scans (nil, int64, string): the
+// same appendJSONString for texts, AppendInt for integers, without boxing
+// each value in an interface. scratch is a buffer to unescape texts in,
+// returned for the next row.
+func appendPackedRow(b []byte, keys []string, s string, scratch []byte) ([]byte, []byte, error) {
 	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
-		return scratch, errUnpackable
+		return b, scratch, errUnpackable
 	}
 	s = s[1 : len(s)-1]
-	for i := range vals {
+	for i, key := range keys {
 		if i > 0 {
 			if s == "" || s[0] != ',' {
-				return scratch, errUnpackable
+				return b, scratch, errUnpackable
 			}
 			s = s[1:]
 		}
+		b = append(b, key...)
 		switch {
 		case strings.HasPrefix(s, "null"):
-			vals[i] = nil
+			b = append(b, "null"...)
 			s = s[4:]
 		case s != "" && s[0] == '"':
 			end, escaped := 1, false
@@ -66,17 +83,16 @@ func unpackRow(s string, vals []any, scratch []byte) ([]byte, error) {
 				end++
 			}
 			if end >= len(s) {
-				return scratch, errUnpackable
+				return b, scratch, errUnpackable
 			}
 			if !escaped {
-				vals[i] = s[1:end]
+				b = appendJSONString(b, s[1:end])
 			} else {
-				from := len(scratch)
 				var ok bool
-				if scratch, ok = unescapeSQLiteJSON(scratch, s[1:end]); !ok {
-					return scratch, errUnpackable
+				if scratch, ok = unescapeSQLiteJSON(scratch[:0], s[1:end]); !ok {
+					return b, scratch, errUnpackable
 				}
-				vals[i] = string(scratch[from:])
+				b = appendJSONString(b, string(scratch))
 			}
 			s = s[end+1:]
 		default:
@@ -85,20 +101,20 @@ func unpackRow(s string, vals []any, scratch []byte) ([]byte, error) {
 				end++
 			}
 			if end == 0 || end < len(s) && s[end] != ',' {
-				return scratch, errUnpackable // a real, or not a number
+				return b, scratch, errUnpackable // a real, or not a number
 			}
 			n, err := strconv.ParseInt(s[:end], 10, 64)
 			if err != nil {
-				return scratch, errUnpackable
+				return b, scratch, errUnpackable
 			}
-			vals[i] = n
+			b = strconv.AppendInt(b, n, 10)
 			s = s[end:]
 		}
 	}
 	if s != "" {
-		return scratch, errUnpackable
+		return b, scratch, errUnpackable
 	}
-	return scratch, nil
+	return append(b, '}'), scratch, nil
 }
 
 // unescapeSQLiteJSON appends the bytes of a JSON string's body as SQLite's
@@ -154,7 +170,7 @@ func packedBackupRows(q querier, t BackupTable, yield func([]byte, error) bool) 
 		return 0, false // the plain read says why
 	}
 	defer rows.Close()
-	vals := make([]any, len(t.Columns))
+	keys := packedKeys(t.Columns)
 	var packed string
 	var buf, scratch []byte
 	n := 0
@@ -162,14 +178,9 @@ func packedBackupRows(q querier, t BackupTable, yield func([]byte, error) bool) 
 		if err := rows.Scan(&packed); err != nil {
 			return n, false
 		}
-		// The driver's string is assigned, not copied; the values are
-		// slices of it or of scratch.
-		if scratch, err = unpackRow(packed, vals, scratch); err != nil {
+		// The driver's string is assigned, not copied.
+		if buf, scratch, err = appendPackedRow(buf[:0], keys, packed, scratch); err != nil {
 			return n, false
-		}
-		if buf, err = appendBackupRow(buf[:0], t.Name, t.Columns, vals); err != nil {
-			yield(nil, err)
-			return 0, true
 		}
 		n++
 		if !yield(buf, nil) {
