@@ -53,7 +53,7 @@ func packedKeys(cols []string) []string {
 
 // appendPackedRow writes the line of a json_array row as appendBackupRow
 // writes it from the values the plain read scans (nil, int64, string): the
-// same appendJSONString for texts, AppendInt for integers, without boxing
+// same appendJSONString for texts, AppendInt's digits for integers, without boxing
 // each value in an interface. scratch is a buffer to unescape texts in,
 // returned for the next row.
 func appendPackedRow(b []byte, keys []string, s string, scratch []byte) ([]byte, []byte, error) {
@@ -100,14 +100,10 @@ func appendPackedRow(b []byte, keys []string, s string, scratch []byte) ([]byte,
 			for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '-' && end == 0) {
 				end++
 			}
-			if end == 0 || end < len(s) && s[end] != ',' {
+			if end == 0 || end < len(s) && s[end] != ',' || !canonicalInt(s[:end]) {
 				return b, scratch, errUnpackable // a real, or not a number
 			}
-			n, err := strconv.ParseInt(s[:end], 10, 64)
-			if err != nil {
-				return b, scratch, errUnpackable
-			}
-			b = strconv.AppendInt(b, n, 10)
+			b = append(b, s[:end]...)
 			s = s[end:]
 		}
 	}
@@ -115,6 +111,26 @@ func appendPackedRow(b []byte, keys []string, s string, scratch []byte) ([]byte,
 		return b, scratch, errUnpackable
 	}
 	return append(b, '}'), scratch, nil
+}
+
+// canonicalInt: digits as strconv.AppendInt writes an int64 (SQLite's
+// %lld): no leading zero, no "-0", in range; they are then copied as they
+// are.
+func canonicalInt(d string) bool {
+	digits := strings.TrimPrefix(d, "-")
+	if digits == "" || digits[0] == '0' && (len(digits) > 1 || len(d) > 1) {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	if len(digits) < 19 {
+		return true
+	}
+	_, err := strconv.ParseInt(d, 10, 64)
+	return err == nil
 }
 
 // unescapeSQLiteJSON appends the bytes of a JSON string's body as SQLite's

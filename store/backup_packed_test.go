@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -125,5 +126,19 @@ func TestPackedBackupInfinity(t *testing.T) {
 	}
 	if len(plain) != 4 || fmt.Sprint(got) != fmt.Sprint(plain) {
 		t.Errorf("before the error: backupRows %d lines, plain %d; want the same 4", len(got), len(plain))
+	}
+}
+
+// canonicalInt accepts exactly the digits strconv.AppendInt writes for
+// some int64 (the reference: parse, write again, compare).
+func TestCanonicalInt(t *testing.T) {
+	for _, d := range []string{"0", "-0", "00", "01", "-01", "7", "-7", "42", "1000000000000000000",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+		"99999999999999999999", "-", "", "1-2"} {
+		n, err := strconv.ParseInt(d, 10, 64)
+		want := err == nil && strconv.FormatInt(n, 10) == d
+		if got := canonicalInt(d); got != want {
+			t.Errorf("canonicalInt(%q) = %v, want %v", d, got, want)
+		}
 	}
 }
