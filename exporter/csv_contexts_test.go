@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,46 @@ func TestCSVContextsCells(t *testing.T) {
 		}
 		if err != nil || ids != c.ids || texts != c.texts {
 			t.Errorf("%d: %q, %q, %v; want %q, %q", i, ids, texts, err, c.ids, c.texts)
+		}
+	}
+}
+
+// The plain reading gives encoding/json's cells (the reference) on every
+// array it accepts, and accepts the arrays SQLite writes without escapes;
+// escapes, invalid UTF-8 and other shapes go to encoding/json.
+func TestPlainContextCellsIsJSON(t *testing.T) {
+	for _, c := range []struct {
+		raw    string
+		accept bool
+	}{
+		{`[]`, true},
+		{`[{"id":"ctx-0","text":"Paragraph 0."}]`, true},
+		{`[{"id":"a","text":"x, y"},{"id":"b","text":"« loi » — é 🧑‍⚖️"},{"id":"","text":""}]`, true},
+		{`[{"id":"a","text":"line\nbreak"}]`, false},
+		{`[{"id":"a","text":"q\"uote"}]`, false},
+		{`[{"id":"a","text":"bad ` + "\xff" + `"}]`, false},
+		{`[{"id":"a","text":"x"},]`, false},
+		{`[{"text":"x","id":"a"}]`, false},
+		{`[ {"id":"a","text":"x"} ]`, false},
+		{`[{"id":"a","text":"x","extra":"y"}]`, false},
+	} {
+		ids, texts, ok := plainContextCells(c.raw)
+		if ok != c.accept {
+			t.Errorf("%s: accepted %v, want %v", c.raw, ok, c.accept)
+		}
+		if !ok {
+			continue
+		}
+		var ctx []struct{ ID, Text string }
+		if err := json.Unmarshal([]byte(c.raw), &ctx); err != nil {
+			t.Fatalf("%s: %v", c.raw, err)
+		}
+		var wantIDs, wantTexts []string
+		for _, x := range ctx {
+			wantIDs, wantTexts = append(wantIDs, x.ID), append(wantTexts, x.Text)
+		}
+		if ids != strings.Join(wantIDs, "\n") || texts != strings.Join(wantTexts, "\n\n") {
+			t.Errorf("%s: %q %q, encoding/json %q %q", c.raw, ids, texts, wantIDs, wantTexts)
 		}
 	}
 }
