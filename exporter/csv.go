@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
 )
 
 // Flat tables (RFC 4180 via encoding/csv: CRLF line ends, quotes where
@@ -66,9 +65,10 @@ func (e *exporter) writeCSV(dir, name string, l layout, total int, count *int, r
 	n := 0
 	err = w.Write(csvHeader(l, e.systems))
 	var rec []string
+	var ctx csvContexts
 	if err == nil {
 		err = rows(func(r row) error {
-			rec, err = csvRecord(rec[:0], l, r)
+			rec, err = csvRecord(rec[:0], l, r, &ctx)
 			if err != nil {
 				return err
 			}
@@ -102,7 +102,9 @@ func csvHeader(l layout, systems []string) []string {
 	return h
 }
 
-func csvRecord(rec []string, l layout, r row) ([]string, error) {
+// csvRecord spreads a row over its cells; ctx keeps the last contexts
+// decoded (the claims of a pair carry the same ones, one after another).
+func csvRecord(rec []string, l layout, r row, ctx *csvContexts) ([]string, error) {
 	for i, c := range l.cols {
 		switch v := r[i].(type) {
 		case nil:
@@ -128,15 +130,11 @@ func csvRecord(rec []string, l layout, r row) ([]string, error) {
 			}
 		case json.RawMessage:
 			if c.typ == tContexts {
-				var ctx []store.Context
-				if err := json.Unmarshal(v, &ctx); err != nil {
+				ids, texts, err := ctx.cells(v)
+				if err != nil {
 					return nil, fmt.Errorf("%s: %w", c.key, err)
 				}
-				ids, texts := make([]string, len(ctx)), make([]string, len(ctx))
-				for j, x := range ctx {
-					ids[j], texts[j] = x.ID, x.Text
-				}
-				rec = append(rec, strings.Join(ids, "\n"), strings.Join(texts, "\n\n"))
+				rec = append(rec, ids, texts)
 				continue
 			}
 			var list []string // claim_ids

@@ -157,35 +157,49 @@ func backupRows(q querier, t BackupTable) iter.Seq2[[]byte, error] {
 				return
 			}
 		}
-		rows, err := q.Query(t.selectSQL())
-		if err != nil {
+		skip, done := packedBackupRows(q, t, yield)
+		if !done {
+			plainBackupRows(q, t, skip, yield)
+		}
+	}
+}
+
+// plainBackupRows reads the rows one Go value a column, from row skip on
+// (0: all): the obvious read, which the packed one (backup_packed.go) must
+// equal and hands over to.
+func plainBackupRows(q querier, t BackupTable, skip int, yield func([]byte, error) bool) {
+	query := t.selectSQL()
+	if skip > 0 {
+		query += " LIMIT -1 OFFSET " + strconv.Itoa(skip)
+	}
+	rows, err := q.Query(query)
+	if err != nil {
+		yield(nil, err)
+		return
+	}
+	defer rows.Close()
+	vals := make([]any, len(t.Columns))
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var buf []byte
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
 			yield(nil, err)
 			return
 		}
-		defer rows.Close()
-		vals := make([]any, len(t.Columns))
-		ptrs := make([]any, len(vals))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		var buf []byte
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				yield(nil, err)
-				return
-			}
-			buf = buf[:0]
-			if buf, err = appendBackupRow(buf, t.Name, t.Columns, vals); err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(buf, nil) {
-				return
-			}
-		}
-		if err := rows.Err(); err != nil {
+		buf = buf[:0]
+		if buf, err = appendBackupRow(buf, t.Name, t.Columns, vals); err != nil {
 			yield(nil, err)
+			return
 		}
+		if !yield(buf, nil) {
+			return
+		}
+	}
+	if err := rows.Err(); err != nil {
+		yield(nil, err)
 	}
 }
 
