@@ -88,6 +88,7 @@ type exporter struct {
 	ctx    context.Context
 	s      *store.Store
 	snap   *store.Snapshot
+	views  []*store.Snapshot // snap and the backup's other views of the same commit
 	o      Options
 	prog   *progress
 	create func(string) (io.WriteCloser, error)
@@ -124,13 +125,23 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 	if err := e.chooseLabels(); err != nil {
 		return Result{}, err
 	}
-	snap, err := s.Snapshot()
+	// The backup reads its tables on two connections of one commit (the
+	// second core); every other format reads one view.
+	readers := 1
+	if e.Backup() {
+		readers = backupReaders
+	}
+	views, err := s.Snapshots(readers)
 	if err != nil {
 		return Result{}, err
 	}
-	defer snap.Close()
-	e.snap = snap
-	if e.systems, err = snap.Systems(); err != nil {
+	defer func() {
+		for _, v := range views {
+			v.Close()
+		}
+	}()
+	e.snap, e.views = views[0], views
+	if e.systems, err = e.snap.Systems(); err != nil {
 		return Result{}, err
 	}
 	fill := map[string]func(string) error{"hf": e.hf, "jsonl": e.native, "csv": e.csv,

@@ -41,6 +41,14 @@ func (p *progress) step() {
 	}
 }
 
+// advance counts n rows at once (the backup's readers, under their lock).
+func (p *progress) advance(n int) {
+	p.done += n
+	if p.w != nil && time.Since(p.last) >= 100*time.Millisecond {
+		p.draw()
+	}
+}
+
 // end draws the phase complete and moves to the next line.
 func (p *progress) end() {
 	if p.w == nil {
