@@ -43,7 +43,7 @@ func init() {
 			return n, err
 		},
 		stream: func(e *exporter, l layout, fn func(row) error) error {
-			return each(e, e.snap.Claims(e.streamOptions(l)), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
+			return each(e, readAhead(e.snap.Claims(e.streamOptions(l))), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
 		},
 		total: func(r *Result) *int { return &r.Claims },
 		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {

@@ -45,7 +45,7 @@ func init() {
 			return n, err
 		},
 		stream: func(e *exporter, l layout, fn func(row) error) error {
-			return each(e, e.snap.QAs(e.streamOptions(l)), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
+			return each(e, readAhead(e.snap.QAs(e.streamOptions(l))), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
 		},
 		nested: writeNativePairs,
 		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
