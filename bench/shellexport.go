@@ -3,45 +3,93 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// shellBackup writes, with the sqlite3 shell, every table file of
-// annotate's backup (one json_object a row, in the backup's order: rowid,
-// or the primary key of a table without rowid).
-func (r *runner) shellBackup(db, tablesDir, out string) (measure, error) {
+// shellBackup writes, with the sqlite3 shell, every table file that
+// annotate's backup in backupDir wrote (its manifest, backup.json), one
+// json_object a row in the backup's order (rowid, or the primary key of a
+// table without rowid). The queries come from the schema of db, not from a
+// list kept here: a table added by a migration gets its rival query
+// without an edit, and a manifest table the schema lacks, or whose columns
+// differ from the schema's, is an error. left are the schema's tables the
+// backup leaves out (derived ones), for the results to show.
+func (r *runner) shellBackup(db, backupDir, out string) (m measure, left []string, err error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return measure{}, err
+		return m, nil, err
 	}
-	entries, err := os.ReadDir(tablesDir)
+	b, err := os.ReadFile(filepath.Join(backupDir, "backup.json"))
 	if err != nil {
-		return measure{}, err
+		return m, nil, err
 	}
-	var script strings.Builder
-	for _, e := range entries {
-		table := strings.TrimSuffix(e.Name(), ".jsonl")
-		cols, key, err := r.tableShape(db, table)
-		if err != nil {
-			return measure{}, err
+	var manifest struct {
+		Tables []struct {
+			Name, File string
+			Columns    []string
 		}
+	}
+	if err := json.Unmarshal(b, &manifest); err != nil {
+		return m, nil, fmt.Errorf("%s: %w", filepath.Join(backupDir, "backup.json"), err)
+	}
+	names, err := r.run(nil, r.sqlite, db, "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite%' ORDER BY name")
+	if err != nil {
+		return m, nil, err
+	}
+	inBackup := map[string]bool{}
+	var script strings.Builder
+	for _, t := range manifest.Tables {
+		cols, key, err := r.tableShape(db, t.Name)
+		if err != nil {
+			return m, nil, err
+		}
+		if len(cols) == 0 {
+			return m, nil, fmt.Errorf("annotate's backup writes table %s, which the schema of %s does not have: no rival query", t.Name, db)
+		}
+		if !slices.Equal(cols, t.Columns) {
+			return m, nil, fmt.Errorf("annotate's backup writes table %s with columns %v, the schema has %v", t.Name, t.Columns, cols)
+		}
+		inBackup[t.Name] = true
 		var args []string
 		for _, c := range cols {
 			args = append(args, fmt.Sprintf(`'%s',"%s"`, c, c))
 		}
-		fmt.Fprintf(&script, ".output %s\nSELECT json_object(%s) FROM \"%s\" ORDER BY %s;\n",
-			filepath.Join(out, e.Name()), strings.Join(args, ","), table, key)
+		fmt.Fprintf(&script, ".output %s\nSELECT %s FROM \"%s\" ORDER BY %s;\n",
+			filepath.Join(out, filepath.Base(t.File)), asBackupJSON("json_object("+strings.Join(args, ",")+")"), t.Name, key)
+	}
+	for _, n := range strings.Fields(string(names)) {
+		if !inBackup[n] {
+			left = append(left, n)
+		}
 	}
 	sql := filepath.Join(r.work, "shell-backup.sql")
 	if err := os.WriteFile(sql, []byte(script.String()), 0o644); err != nil {
-		return measure{}, err
+		return m, nil, err
 	}
-	return r.timed("", sql, "", r.sqlite, db)
+	m, err = r.timed("", sql, "", r.sqlite, db)
+	return m, left, err
+}
+
+// asBackupJSON escapes, in the JSON text json_object writes, the characters
+// annotate's backup escapes and SQLite does not (store's appendJSONString,
+// as encoding/json does): <, > and & (\u003c, \u003e, \u0026) and the
+// line and paragraph separators U+2028 and U+2029. Outside strings a
+// json_object has only its column names, which hold none of them.
+func asBackupJSON(expr string) string {
+	for _, c := range []struct{ from, to string }{
+		{"'<'", `'\u003c'`}, {"'>'", `'\u003e'`}, {"'&'", `'\u0026'`},
+		{"char(8232)", `'\u2028'`}, {"char(8233)", `'\u2029'`},
+	} {
+		expr = "replace(" + expr + ", " + c.from + ", " + c.to + ")"
+	}
+	return expr
 }
 
 // tableShape: a table's columns and the order of its backup.
@@ -55,6 +103,9 @@ func (r *runner) tableShape(db, table string) ([]string, string, error) {
 	pk := map[int]string{}
 	key := "rowid"
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if line == "" {
+			continue
+		}
 		name, n, _ := strings.Cut(line, "|")
 		k, _ := strconv.Atoi(n)
 		if name == "#" {

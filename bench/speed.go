@@ -217,7 +217,7 @@ func (r *runner) speedSize(builds []speedBuild, n, keys int) (*speedResult, erro
 	}
 	// The shell writes the backup's tables from the after build's database.
 	shellOut := filepath.Join(dir, "sqlite3-export-jsonl")
-	m, err := r.shellBackup(filepath.Join(dir, "after.db"), filepath.Join(exports["after jsonl"], "tables"), shellOut)
+	m, _, err := r.shellBackup(filepath.Join(dir, "after.db"), exports["after jsonl"], shellOut)
 	if err != nil {
 		return nil, err
 	}
