@@ -50,6 +50,22 @@ func (r *runner) table(res []*sizeResult, tui map[string]float64) string {
 		cells = append(cells, "")
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
+	// infoT is an info row with a target.
+	infoT := func(name, target string, f func(*sizeResult) string) {
+		cells := []string{name}
+		for _, s := range res {
+			cells = append(cells, f(s))
+		}
+		if growth {
+			cells = append(cells, "")
+		}
+		cells = append(cells, target)
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	sec := func(m measure) string { return fmt.Sprintf("%.2f s (CPU %.2f s, %.0f MiB)", m.Wall, m.CPU(), m.RSS) }
+	ratio := func(a, b measure) string { return fmt.Sprintf("%.2f× (CPU %.2f×)", a.Wall/b.Wall, a.CPU()/b.CPU()) }
+	pct := func(p [3]float64) string { return fmt.Sprintf("%.1f / %.1f / %.1f ms", p[0], p[1], p[2]) }
+	info("load average (1 min) at the start / end of the size", func(s *sizeResult) string { return s.Load[0] + " / " + s.Load[1] })
 	info("QA pairs / claims / labels", func(s *sizeResult) string {
 		return fmt.Sprintf("%d / %d / %d", s.Pairs, s.Claims, s.Labels)
 	})
@@ -60,13 +76,46 @@ func (r *runner) table(res []*sizeResult, tui map[string]float64) string {
 	row("import, sqlite3 shell from CSV: wall", "", "s", func(s *sizeResult) float64 { return s.Rival.Wall })
 	row("import, sqlite3 shell: CPU", "", "s", func(s *sizeResult) float64 { return s.Rival.CPU() })
 	row("import, sqlite3 shell: peak RSS", "", "MiB", func(s *sizeResult) float64 { return s.Rival.RSS })
-	row("import wall, annotate / sqlite3", "≤ 3×", "×", func(s *sizeResult) float64 { return s.Import.Wall / s.Rival.Wall })
+	row("import wall, annotate / sqlite3", "≤ 2×", "×", func(s *sizeResult) float64 { return s.Import.Wall / s.Rival.Wall })
 	info("same rows in both files", func(s *sizeResult) string {
 		if len(s.Differ) > 0 {
 			return "NO: " + strings.Join(s.Differ, ", ")
 		}
 		return fmt.Sprintf("yes (%d tables)", len(s.Same))
 	})
+	info("**import, second fixture** (gen2.go): QA pairs / claims / labels", func(s *sizeResult) string {
+		return fmt.Sprintf("%d / %d / %d (%.0f MiB)", s.Gen2.pairs, s.Gen2.claims, s.Gen2.labels, s.Gen2.fileMiB)
+	})
+	info("import gen2, annotate", func(s *sizeResult) string { return sec(s.Gen2.annotate) })
+	info("import gen2, sqlite3 shell", func(s *sizeResult) string { return sec(s.Gen2.shell) })
+	infoT("import gen2, annotate / sqlite3", "≤ 2×", func(s *sizeResult) string { return ratio(s.Gen2.annotate, s.Gen2.shell) })
+	info("import gen2: same rows in both files", func(s *sizeResult) string {
+		if len(s.Gen2.differ) > 0 {
+			return "NO: " + strings.Join(s.Gen2.differ, ", ")
+		}
+		return "yes"
+	})
+	info("**labels-only import** (a new annotator's labels onto the items)", func(s *sizeResult) string {
+		return fmt.Sprintf("%s, %d labels", sec(s.LabelsOnly), s.LabelsOnlyLabels)
+	})
+	infoT("labels-only / first import", "≤ 1.5×", func(s *sizeResult) string { return ratio(s.LabelsOnly, s.Import) })
+	row("**launch → home** in a pty, a1 (every decision dated today), median of 3", "", "ms", func(s *sizeResult) float64 { return s.Home[0] })
+	row("launch → home in a pty, new annotator, median of 3", "", "ms", func(s *sizeResult) float64 { return s.Home[1] })
+	row("home a1 / new annotator", "≤ 2×", "×", func(s *sizeResult) float64 { return s.Home[0] / s.Home[1] })
+	infoT("**key → first frame** in a pty, p50 / p90 / p99", "≤ 8 ms", func(s *sizeResult) string {
+		return pct(s.Keys.First) + fmt.Sprintf(" (%d keys)", s.Keys.N)
+	})
+	info("key → next question drawn (decision committed) in a pty, p50 / p90 / p99", func(s *sizeResult) string { return pct(s.Keys.Committed) })
+	if len(tui) > 0 {
+		info("key → next frame in process (View() called, no frame clock; go test -bench, store of 1M claims), QA / claim p50 / p99", func(*sizeResult) string {
+			return fmt.Sprintf("%.2f / %.2f ms; %.2f / %.2f ms", tui["KeypressToNextFrame/qa p50-ms"], tui["KeypressToNextFrame/qa p99-ms"],
+				tui["KeypressToNextFrame/claim p50-ms"], tui["KeypressToNextFrame/claim p99-ms"])
+		})
+	}
+	row("**cost**, annotate (whole process, median of 3): wall", "< 150 ms", "ms", func(s *sizeResult) float64 { return s.Cost.Wall * 1000 })
+	row("cost, sqlite3 shell recomputing from the label log: wall", "", "ms", func(s *sizeResult) float64 { return s.CostShell.Wall * 1000 })
+	row("cost wall, annotate / sqlite3", "", "×", func(s *sizeResult) float64 { return s.Cost.Wall / s.CostShell.Wall })
+	info("cost: the shell's numbers equal cost --json's", func(s *sizeResult) string { return s.SameCost })
 	rivals := map[string]string{"stats": "pandas", "metrics": "pandas + scikit-learn", "agreement": "pandas + statsmodels + scikit-learn + NLTK"}
 	targets := map[string]string{"stats": "< 150 ms", "metrics": "< 150 ms", "agreement": "< 1.5 s"}
 	for _, rep := range []string{"stats", "metrics", "agreement"} {
@@ -83,10 +132,17 @@ func (r *runner) table(res []*sizeResult, tui map[string]float64) string {
 			return "yes"
 		})
 	}
-	for _, f := range []string{"hf", "jsonl", "csv"} {
-		row("**export "+f+"**: wall", "measured", "s", func(s *sizeResult) float64 { return s.Export[f].Wall })
-		row("export "+f+": peak RSS", "measured", "MiB", func(s *sizeResult) float64 { return s.Export[f].RSS })
+	for _, f := range []string{"jsonl", "csv"} {
+		rival := map[string]string{"jsonl": "json_object", "csv": ".mode csv"}[f]
+		info(fmt.Sprintf("**export %s**, annotate", f), func(s *sizeResult) string { return sec(s.Export[f]) })
+		info(fmt.Sprintf("export %s, sqlite3 shell (%s)", f, rival), func(s *sizeResult) string { return sec(s.Export["sqlite3 "+f]) })
+		infoT(fmt.Sprintf("export %s, annotate / sqlite3", f), "≤ 1.5×, memory flat", func(s *sizeResult) string {
+			return ratio(s.Export[f], s.Export["sqlite3 "+f])
+		})
 	}
+	info("jsonl: annotate and the shell write the same bytes", func(s *sizeResult) string { return s.SameJSONL })
+	info("csv: annotate and the shell write the same records", func(s *sizeResult) string { return s.SameCSV })
+	info("export hf (--annotator a1), annotate", func(s *sizeResult) string { return sec(s.Export["hf"]) })
 	if len(tui) > 0 {
 		b.WriteString("\nTUI (go test -bench in tui/, store of 200,000 pairs / 1,000,000 claims):\n\n")
 		b.WriteString("| figure | value | target |\n|---|---|---|\n")
