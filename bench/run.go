@@ -185,6 +185,21 @@ func (r *runner) timed(dir, stdin, stdout string, args ...string) (measure, erro
 	return m, nil
 }
 
+// median3 runs a command three times (stdout to a file) and returns the
+// run of median wall time.
+func (r *runner) median3(stdout string, args ...string) (measure, error) {
+	var runs []measure
+	for range 3 {
+		m, err := r.timed("", "", stdout, args...)
+		if err != nil {
+			return m, err
+		}
+		runs = append(runs, m)
+	}
+	slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
+	return runs[1], nil
+}
+
 func tail(s string, n int) string {
 	if len(s) > n {
 		return "…" + s[len(s)-n:]
@@ -426,16 +441,10 @@ func (r *runner) reports(dir, db string, res *sizeResult) error {
 			args = append(args, "--annotator", "a1")
 		}
 		out := filepath.Join(dir, rep+".json")
-		var runs []measure
-		for range 3 {
-			m, err := r.timed("", "", out, args...)
-			if err != nil {
-				return err
-			}
-			runs = append(runs, m)
+		var err error
+		if res.Reports[rep], err = r.median3(out, args...); err != nil {
+			return err
 		}
-		slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
-		res.Reports[rep] = runs[1]
 		pyOut := filepath.Join(dir, rep+".py.json")
 		m, err := r.timed("", "", pyOut, r.python, "bench/rivals.py", rep, filepath.Join(dir, "csv"))
 		if err != nil {
@@ -570,16 +579,10 @@ func (r *runner) tuiBench() (map[string]float64, error) {
 // annotator.
 func (r *runner) userWaits(db string, res *sizeResult) error {
 	for i, who := range []string{"a1", "newcomer"} {
-		var runs []float64
-		for range 3 {
-			d, err := launchToHome(r.annotate, db, who)
-			if err != nil {
-				return fmt.Errorf("home of %s: %w", who, err)
-			}
-			runs = append(runs, d)
+		var err error
+		if res.Home[i], err = homeMedian(r.annotate, db, who); err != nil {
+			return err
 		}
-		slices.Sort(runs)
-		res.Home[i] = runs[1]
 	}
 	r.logf("home: a1 %.1f ms, new annotator %.1f ms", res.Home[0], res.Home[1])
 	if r.keys == 0 {
@@ -598,17 +601,10 @@ func (r *runner) userWaits(db string, res *sizeResult) error {
 // recomputation, and compares their numbers.
 func (r *runner) cost(dir, db string, res *sizeResult) error {
 	out := filepath.Join(dir, "cost.json")
-	var runs []measure
-	for range 3 {
-		m, err := r.timed("", "", out, r.annotate, "--db", db, "cost", "--json")
-		if err != nil {
-			return err
-		}
-		runs = append(runs, m)
-	}
-	slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
-	res.Cost = runs[1]
 	var err error
+	if res.Cost, err = r.median3(out, r.annotate, "--db", db, "cost", "--json"); err != nil {
+		return err
+	}
 	if res.CostShell, res.SameCost, err = r.costRival(dir, db, out); err != nil {
 		return err
 	}

@@ -2,13 +2,11 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -139,16 +137,9 @@ func (r *runner) speedSize(builds []speedBuild, n, keys int) (*speedResult, erro
 		r.logf("%s %s: import %.2f s", sizeName(n), b.Name, m.Wall)
 		var home [2]float64
 		for i, who := range []string{"a1", "newcomer"} {
-			var runs []float64
-			for range 3 {
-				d, err := launchToHome(b.Bin, db, who)
-				if err != nil {
-					return nil, fmt.Errorf("%s home of %s: %w", b.Name, who, err)
-				}
-				runs = append(runs, d)
+			if home[i], err = homeMedian(b.Bin, db, who); err != nil {
+				return nil, fmt.Errorf("%s: %w", b.Name, err)
 			}
-			slices.Sort(runs)
-			home[i] = runs[1]
 		}
 		res.Home[b.Name] = home
 		r.logf("%s %s: home a1 %.1f ms, new %.1f ms", sizeName(n), b.Name, home[0], home[1])
@@ -158,18 +149,11 @@ func (r *runner) speedSize(builds []speedBuild, n, keys int) (*speedResult, erro
 		}
 		res.Keys[b.Name] = kf
 		r.logf("%s %s: keys first p50 %.1f p99 %.1f, committed p50 %.1f p99 %.1f ms", sizeName(n), b.Name, kf.First[0], kf.First[2], kf.Committed[0], kf.Committed[2])
-		var runs []measure
-		for range 3 {
-			out := filepath.Join(dir, b.Name+"-cost.json")
-			m, err := r.timed("", "", out, b.Bin, "--db", db, "cost", "--json")
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, m)
-			costs[b.Name], _ = os.ReadFile(out)
+		costOut := filepath.Join(dir, b.Name+"-cost.json")
+		if res.Cost[b.Name], err = r.median3(costOut, b.Bin, "--db", db, "cost", "--json"); err != nil {
+			return nil, err
 		}
-		slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
-		res.Cost[b.Name] = runs[1]
+		costs[b.Name], _ = os.ReadFile(costOut)
 		for _, format := range []string{"jsonl", "csv"} {
 			out := filepath.Join(dir, b.Name+"-export-"+format)
 			os.RemoveAll(out)

@@ -35,6 +35,20 @@ func launchToHome(bin, db, who string) (float64, error) {
 	return float64(time.Since(t0).Microseconds()) / 1000, nil
 }
 
+// homeMedian is the median of three launches → home.
+func homeMedian(bin, db, who string) (float64, error) {
+	var runs []float64
+	for range 3 {
+		d, err := launchToHome(bin, db, who)
+		if err != nil {
+			return 0, fmt.Errorf("home of %s: %w", who, err)
+		}
+		runs = append(runs, d)
+	}
+	slices.Sort(runs)
+	return runs[1], nil
+}
+
 // The prompts of the QA pair and claim flow, and the key that answers each.
 var prompts = []struct {
 	re  *regexp.Regexp
