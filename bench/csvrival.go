@@ -150,5 +150,5 @@ func sameCSV(mine, theirs string) string {
 		}
 		rows += len(ra) - 1
 	}
-	return fmt.Sprintf("same header and records (%d files, %d rows); same bytes in %d of %d files (quoting differs, see the notes)", len(names), rows, sameBytes, len(names))
+	return fmt.Sprintf("same header and records (%d files, %d rows); same bytes in %d of %d files (the shell quotes otherwise: see how the exports are measured)", len(names), rows, sameBytes, len(names))
 }

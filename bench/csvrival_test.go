@@ -29,7 +29,7 @@ const (
 func TestSameCSV(t *testing.T) {
 	mine := writeFiles(t, map[string]string{"qa.csv": goCSV, "claims.csv": "id\r\nc\r\n"})
 	same := writeFiles(t, map[string]string{"qa.csv": shellCSV, "claims.csv": "id\r\nc\r\n"})
-	if got := sameCSV(mine, same); got != "same header and records (2 files, 3 rows); same bytes in 1 of 2 files (quoting differs, see the notes)" {
+	if got := sameCSV(mine, same); got != "same header and records (2 files, 3 rows); same bytes in 1 of 2 files (the shell quotes otherwise: see how the exports are measured)" {
 		t.Errorf("same records: got %q", got)
 	}
 	other := writeFiles(t, map[string]string{"qa.csv": strings.Replace(shellCSV, "q-1-c2", "q-1-c3", 1), "claims.csv": "id\r\nc\r\n"})
