@@ -77,15 +77,20 @@ func (r *runner) shellBackup(db, backupDir, out string) (m measure, left []strin
 	return m, left, err
 }
 
-// asBackupJSON escapes, in the JSON text json_object writes, the characters
-// annotate's backup escapes and SQLite does not (store's appendJSONString,
-// as encoding/json does): <, > and & (\u003c, \u003e, \u0026) and the
-// line and paragraph separators U+2028 and U+2029. Outside strings a
-// json_object has only its column names, which hold none of them.
+// asBackupJSON rewrites, in the JSON text json_object writes, what
+// annotate's backup writes otherwise (store's appendJSONString): it escapes
+// <, > and & (\u003c, \u003e, \u0026) and the line and paragraph separators
+// U+2028 and U+2029, which SQLite leaves as they are, and writes a
+// backspace and a form feed as \u0008 and \u000c where SQLite writes \b
+// and \f. Outside strings a json_object has only its column names, which
+// hold none of these. An escaped backslash (\\) is set aside as char(1)
+// while \b and \f are rewritten, so that \\b stays a backslash and a b:
+// the JSON text holds no raw control character, so char(1) is free.
 func asBackupJSON(expr string) string {
 	for _, c := range []struct{ from, to string }{
 		{"'<'", `'\u003c'`}, {"'>'", `'\u003e'`}, {"'&'", `'\u0026'`},
 		{"char(8232)", `'\u2028'`}, {"char(8233)", `'\u2029'`},
+		{`'\\'`, "char(1)"}, {`'\b'`, `'\u0008'`}, {`'\f'`, `'\u000c'`}, {"char(1)", `'\\'`},
 	} {
 		expr = "replace(" + expr + ", " + c.from + ", " + c.to + ")"
 	}
