@@ -4,7 +4,7 @@
 // reports. It is driven by bench/run.sh and is not part of the tests.
 //
 //	bench gen -claims N -out FILE     write the benchmark JSONL (gen.go); -labels: a3's labels on it
-//	bench run [flags]                 build the sizes, measure, check, print the table
+//	bench run [flags]                 build the sizes, measure every figure beside its rival, check, print the table (run.sh)
 //	bench runs [flags]                the import of retrieval runs beside trec_eval (runs.go)
 //	bench speed [flags]               home, keys, cost and exports of two builds side by side (speed.go)
 //	bench import [flags]              the import alone on two fixtures beside the shell (importbench.go)

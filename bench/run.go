@@ -44,7 +44,22 @@ type sizeResult struct {
 	PyCompute map[string]float64 // the rival's own time without start-up and CSV reading
 	Mismatch  map[string][]string
 
-	Export map[string]measure
+	// What a user waits for, in a pty (user.go): launch → home for a1 (every
+	// decision imported today) and for a new annotator; keys.
+	Home [2]float64
+	Keys keyFigures
+
+	Cost, CostShell measure
+	SameCost        string
+
+	Export           map[string]measure // hf, jsonl, csv; "sqlite3 jsonl", "sqlite3 csv"
+	SameJSONL        string
+	SameCSV          string
+	BackupLeavesOut  []string // schema tables the backup does not write
+	LabelsOnly       measure
+	LabelsOnlyLabels int
+	Gen2             importRow // the second fixture, its import beside the shell's
+	Load             [2]string // load average at the start and end of the size
 }
 
 type runner struct {
@@ -52,6 +67,7 @@ type runner struct {
 	work, results            string
 	sizes                    []int
 	tui                      bool
+	keys                     int
 	command                  string
 	loadStart                string
 	log                      io.Writer
@@ -68,6 +84,7 @@ func runCmd(args []string) error {
 	fs.StringVar(&r.results, "results", "", "write the table to this markdown file too")
 	fs.BoolVar(&r.tui, "tui", true, "also run the TUI benchmarks (go test -bench in tui/)")
 	fs.StringVar(&r.command, "command", "", "the command line to record in the results")
+	fs.IntVar(&r.keys, "keys", 200, "key presses measured in the pty per size")
 	fs.Parse(args)
 	if r.annotate == "" {
 		return errors.New("run: -annotate is required")
@@ -168,6 +185,21 @@ func (r *runner) timed(dir, stdin, stdout string, args ...string) (measure, erro
 	return m, nil
 }
 
+// median3 runs a command three times (stdout to a file) and returns the
+// run of median wall time.
+func (r *runner) median3(stdout string, args ...string) (measure, error) {
+	var runs []measure
+	for range 3 {
+		m, err := r.timed("", "", stdout, args...)
+		if err != nil {
+			return m, err
+		}
+		runs = append(runs, m)
+	}
+	slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
+	return runs[1], nil
+}
+
 func tail(s string, n int) string {
 	if len(s) > n {
 		return "…" + s[len(s)-n:]
@@ -218,6 +250,7 @@ PRAGMA cache_size=-16384;
 func (r *runner) size(n int) (*sizeResult, error) {
 	res := &sizeResult{Claims: n, Pairs: n / claimsPerPair, Reports: map[string]measure{}, Python: map[string]measure{},
 		PyCompute: map[string]float64{}, Mismatch: map[string][]string{}, Export: map[string]measure{}}
+	res.Load[0] = loadAverage()
 	dir := filepath.Join(r.work, strconv.Itoa(n))
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
@@ -250,20 +283,24 @@ func (r *runner) size(n int) (*sizeResult, error) {
 	if err := r.reports(dir, db, res); err != nil {
 		return nil, err
 	}
-	for _, format := range []string{"hf", "jsonl", "csv"} {
-		out := filepath.Join(dir, "export-"+format)
-		args := []string{r.annotate, "--db", db, "export", "--format", format, "--out", out}
-		if format != "jsonl" {
-			args = append(args, "--annotator", "a1")
-		}
-		m, err := r.timed("", "", "", args...)
-		if err != nil {
-			return nil, err
-		}
-		res.Export[format] = m
-		r.logf("export %s: %.2f s, %.0f MiB", format, m.Wall, m.RSS)
-		os.RemoveAll(out)
+	if err := r.userWaits(db, res); err != nil {
+		return nil, err
 	}
+	// Cost after the keys: their session and active time are in it.
+	if err := r.cost(dir, db, res); err != nil {
+		return nil, err
+	}
+	if err := r.exports(dir, db, res); err != nil {
+		return nil, err
+	}
+	// Last on this file: it adds a third annotator's labels.
+	if res.LabelsOnly, res.LabelsOnlyLabels, err = r.labelsOnly(dir, db, n); err != nil {
+		return nil, err
+	}
+	if res.Gen2, err = r.importSize("gen2", n); err != nil {
+		return nil, fmt.Errorf("gen2: %w", err)
+	}
+	res.Load[1] = loadAverage()
 	// The data of the largest size is kept for profiling; the rest goes.
 	if n != slices.Max(r.sizes) {
 		os.RemoveAll(dir)
@@ -404,16 +441,10 @@ func (r *runner) reports(dir, db string, res *sizeResult) error {
 			args = append(args, "--annotator", "a1")
 		}
 		out := filepath.Join(dir, rep+".json")
-		var runs []measure
-		for range 3 {
-			m, err := r.timed("", "", out, args...)
-			if err != nil {
-				return err
-			}
-			runs = append(runs, m)
+		var err error
+		if res.Reports[rep], err = r.median3(out, args...); err != nil {
+			return err
 		}
-		slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
-		res.Reports[rep] = runs[1]
 		pyOut := filepath.Join(dir, rep+".py.json")
 		m, err := r.timed("", "", pyOut, r.python, "bench/rivals.py", rep, filepath.Join(dir, "csv"))
 		if err != nil {
@@ -541,4 +572,79 @@ func (r *runner) tuiBench() (map[string]float64, error) {
 	}
 	r.logf("TUI: %v", got)
 	return got, nil
+}
+
+// userWaits measures, in a pty, launch → home for a1 and for a new
+// annotator (the median of three each), and keys answered as a new
+// annotator.
+func (r *runner) userWaits(db string, res *sizeResult) error {
+	for i, who := range []string{"a1", "newcomer"} {
+		var err error
+		if res.Home[i], err = homeMedian(r.annotate, db, who); err != nil {
+			return err
+		}
+	}
+	r.logf("home: a1 %.1f ms, new annotator %.1f ms", res.Home[0], res.Home[1])
+	if r.keys == 0 {
+		return nil
+	}
+	var err error
+	if res.Keys, err = keyLatency(r.annotate, db, "keys", r.keys); err != nil {
+		return fmt.Errorf("keys: %w", err)
+	}
+	k := res.Keys
+	r.logf("keys: first frame p50 %.1f p99 %.1f ms, next question p50 %.1f p99 %.1f ms", k.First[0], k.First[2], k.Committed[0], k.Committed[2])
+	return nil
+}
+
+// cost times annotate cost --json (the median of three) and the shell's
+// recomputation, and compares their numbers.
+func (r *runner) cost(dir, db string, res *sizeResult) error {
+	out := filepath.Join(dir, "cost.json")
+	var err error
+	if res.Cost, err = r.median3(out, r.annotate, "--db", db, "cost", "--json"); err != nil {
+		return err
+	}
+	if res.CostShell, res.SameCost, err = r.costRival(dir, db, out); err != nil {
+		return err
+	}
+	r.logf("cost: annotate %.3f s, shell %.3f s, same numbers: %s", res.Cost.Wall, res.CostShell.Wall, res.SameCost)
+	return nil
+}
+
+// exports times the hf, jsonl and csv exports and the sqlite3 shell
+// writing the jsonl backup's files (json_object) and the csv files (.mode
+// csv), and checks the shell's files against annotate's.
+func (r *runner) exports(dir, db string, res *sizeResult) error {
+	for _, format := range []string{"hf", "jsonl", "csv"} {
+		out := filepath.Join(dir, "export-"+format)
+		os.RemoveAll(out)
+		args := []string{r.annotate, "--db", db, "export", "--format", format, "--out", out}
+		if format != "jsonl" {
+			args = append(args, "--annotator", "a1")
+		}
+		m, err := r.timed("", "", "", args...)
+		if err != nil {
+			return err
+		}
+		res.Export[format] = m
+		r.logf("export %s: %.2f s, %.0f MiB", format, m.Wall, m.RSS)
+	}
+	shellJSONL := filepath.Join(dir, "sqlite3-jsonl")
+	m, left, err := r.shellBackup(db, filepath.Join(dir, "export-jsonl"), shellJSONL)
+	if err != nil {
+		return err
+	}
+	res.Export["sqlite3 jsonl"], res.BackupLeavesOut = m, left
+	res.SameJSONL = sameFiles(filepath.Join(dir, "export-jsonl", "tables"), shellJSONL)
+	r.logf("export jsonl, sqlite3 shell: %.2f s; same bytes: %s", m.Wall, res.SameJSONL)
+	shellCSV := filepath.Join(dir, "sqlite3-csv")
+	if res.Export["sqlite3 csv"], res.SameCSV, err = r.shellCSV(db, "a1", filepath.Join(dir, "export-csv"), shellCSV); err != nil {
+		return err
+	}
+	r.logf("export csv, sqlite3 shell: %.2f s; same: %s", res.Export["sqlite3 csv"].Wall, res.SameCSV)
+	for _, d := range []string{"export-hf", "export-jsonl", "export-csv", shellJSONL, shellCSV} {
+		os.RemoveAll(filepath.Join(dir, filepath.Base(d)))
+	}
+	return nil
 }

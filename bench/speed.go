@@ -2,18 +2,11 @@ package main
 
 import (
 	"bytes"
-	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,11 +42,6 @@ type speedResult struct {
 	SameJSONL, SameBefore, SameCSV string
 	Migrate                        measure   // the after build's first open of the before build's file
 	Load                           [2]string // load average before and after the size
-}
-
-type keyFigures struct {
-	First, Committed [3]float64 // p50, p90, p99 in ms
-	N                int
 }
 
 func speedCmd(args []string) error {
@@ -149,16 +137,9 @@ func (r *runner) speedSize(builds []speedBuild, n, keys int) (*speedResult, erro
 		r.logf("%s %s: import %.2f s", sizeName(n), b.Name, m.Wall)
 		var home [2]float64
 		for i, who := range []string{"a1", "newcomer"} {
-			var runs []float64
-			for range 3 {
-				d, err := launchToHome(b.Bin, db, who)
-				if err != nil {
-					return nil, fmt.Errorf("%s home of %s: %w", b.Name, who, err)
-				}
-				runs = append(runs, d)
+			if home[i], err = homeMedian(b.Bin, db, who); err != nil {
+				return nil, fmt.Errorf("%s: %w", b.Name, err)
 			}
-			slices.Sort(runs)
-			home[i] = runs[1]
 		}
 		res.Home[b.Name] = home
 		r.logf("%s %s: home a1 %.1f ms, new %.1f ms", sizeName(n), b.Name, home[0], home[1])
@@ -168,18 +149,11 @@ func (r *runner) speedSize(builds []speedBuild, n, keys int) (*speedResult, erro
 		}
 		res.Keys[b.Name] = kf
 		r.logf("%s %s: keys first p50 %.1f p99 %.1f, committed p50 %.1f p99 %.1f ms", sizeName(n), b.Name, kf.First[0], kf.First[2], kf.Committed[0], kf.Committed[2])
-		var runs []measure
-		for range 3 {
-			out := filepath.Join(dir, b.Name+"-cost.json")
-			m, err := r.timed("", "", out, b.Bin, "--db", db, "cost", "--json")
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, m)
-			costs[b.Name], _ = os.ReadFile(out)
+		costOut := filepath.Join(dir, b.Name+"-cost.json")
+		if res.Cost[b.Name], err = r.median3(costOut, b.Bin, "--db", db, "cost", "--json"); err != nil {
+			return nil, err
 		}
-		slices.SortFunc(runs, func(a, b measure) int { return cmp.Compare(a.Wall, b.Wall) })
-		res.Cost[b.Name] = runs[1]
+		costs[b.Name], _ = os.ReadFile(costOut)
 		for _, format := range []string{"jsonl", "csv"} {
 			out := filepath.Join(dir, b.Name+"-export-"+format)
 			os.RemoveAll(out)
@@ -227,7 +201,7 @@ func (r *runner) speedSize(builds []speedBuild, n, keys int) (*speedResult, erro
 	}
 	// The shell writes the backup's tables from the after build's database.
 	shellOut := filepath.Join(dir, "sqlite3-export-jsonl")
-	m, err := r.shellBackup(filepath.Join(dir, "after.db"), filepath.Join(exports["after jsonl"], "tables"), shellOut)
+	m, _, err := r.shellBackup(filepath.Join(dir, "after.db"), exports["after jsonl"], shellOut)
 	if err != nil {
 		return nil, err
 	}
@@ -242,200 +216,6 @@ func (r *runner) speedSize(builds []speedBuild, n, keys int) (*speedResult, erro
 	os.RemoveAll(shellOut)
 	res.Load[1] = loadAverage()
 	return res, nil
-}
-
-var homeLoaded = regexp.MustCompile(`\d%`)
-
-// launchToHome starts annotate on a terminal and returns the milliseconds
-// until the home screen shows its queues (the progress percentages).
-func launchToHome(bin, db, who string) (float64, error) {
-	t0 := time.Now()
-	p, err := startPty(bin, "--db", db, "--as", who)
-	if err != nil {
-		return 0, err
-	}
-	defer p.close()
-	if err := p.waitFor(0, homeLoaded, time.Minute); err != nil {
-		return 0, err
-	}
-	return float64(time.Since(t0).Microseconds()) / 1000, nil
-}
-
-// The prompts of the QA pair and claim flow, and the key that answers each.
-var prompts = []struct {
-	re  *regexp.Regexp
-	key string
-}{
-	{regexp.MustCompile(`question_validity Is the question`), "y"},
-	{regexp.MustCompile(`category Which category`), "\r"},
-	{regexp.MustCompile(`persona Who would ask`), "1"},
-	{regexp.MustCompile(`answer_correctness Is the answer`), "1"},
-	{regexp.MustCompile(`claim_validity Is the claim`), "y"},
-	{regexp.MustCompile(`entailment How does the claim`), "1"},
-	{regexp.MustCompile(`missed_claims Did the extractor`), "\r"},
-}
-
-// nextPrompt is the index of the last prompt in s, or -1.
-func nextPrompt(s string) int {
-	best, at := -1, -1
-	for i, p := range prompts {
-		if loc := p.re.FindAllStringIndex(s, -1); len(loc) > 0 && loc[len(loc)-1][0] > at {
-			best, at = i, loc[len(loc)-1][0]
-		}
-	}
-	return best
-}
-
-// keyLatency answers n questions of the QA queue as a new annotator and
-// measures each key to the first frame after it and to the frame showing
-// the next question (the decision committed).
-func keyLatency(bin, db, who string, n int) (keyFigures, error) {
-	p, err := startPty(bin, "--db", db, "--as", who, "--kind", "qa")
-	if err != nil {
-		return keyFigures{}, err
-	}
-	defer p.close()
-	anyPrompt := regexp.MustCompile(`Is the question|Which category|Who would ask|Is the answer|Is the claim|How does the claim|Did the extractor`)
-	if err := p.waitFor(0, anyPrompt, time.Minute); err != nil {
-		return keyFigures{}, err
-	}
-	time.Sleep(300 * time.Millisecond)
-	cur := nextPrompt(p.text(0))
-	var first, done []float64
-	for range n {
-		if cur < 0 {
-			return keyFigures{}, fmt.Errorf("no question on screen:\n%s", tail(p.text(0), 2000))
-		}
-		time.Sleep(40 * time.Millisecond) // a frame in flight lands before the key
-		for len(p.got) > 0 {
-			<-p.got
-		}
-		from := p.size()
-		t0 := time.Now()
-		if _, err := p.f.Write([]byte(prompts[cur].key)); err != nil {
-			return keyFigures{}, err
-		}
-		var firstAt time.Duration
-		deadline := time.After(10 * time.Second)
-		next := -1
-		for next < 0 {
-			select {
-			case <-p.got:
-			case <-p.done:
-				return keyFigures{}, errors.New("annotate ended")
-			case <-deadline:
-				return keyFigures{}, fmt.Errorf("no next question within 10 s of %q:\n%s", prompts[cur].key, tail(p.text(0), 2000))
-			}
-			if firstAt == 0 && p.size() > from {
-				firstAt = time.Since(t0)
-			}
-			next = nextPrompt(p.text(from))
-		}
-		first = append(first, float64(firstAt.Microseconds())/1000)
-		done = append(done, float64(time.Since(t0).Microseconds())/1000)
-		cur = next
-	}
-	return keyFigures{First: percentiles(first), Committed: percentiles(done), N: n}, nil
-}
-
-func percentiles(xs []float64) [3]float64 {
-	slices.Sort(xs)
-	at := func(q float64) float64 { return xs[min(len(xs)-1, int(q*float64(len(xs))))] }
-	return [3]float64{at(0.50), at(0.90), at(0.99)}
-}
-
-// shellBackup writes, with the sqlite3 shell, every table file of
-// annotate's backup (one json_object a row, in the backup's order: rowid,
-// or the primary key of a table without rowid).
-func (r *runner) shellBackup(db, tablesDir, out string) (measure, error) {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return measure{}, err
-	}
-	entries, err := os.ReadDir(tablesDir)
-	if err != nil {
-		return measure{}, err
-	}
-	var script strings.Builder
-	for _, e := range entries {
-		table := strings.TrimSuffix(e.Name(), ".jsonl")
-		cols, key, err := r.tableShape(db, table)
-		if err != nil {
-			return measure{}, err
-		}
-		var args []string
-		for _, c := range cols {
-			args = append(args, fmt.Sprintf(`'%s',"%s"`, c, c))
-		}
-		fmt.Fprintf(&script, ".output %s\nSELECT json_object(%s) FROM \"%s\" ORDER BY %s;\n",
-			filepath.Join(out, e.Name()), strings.Join(args, ","), table, key)
-	}
-	sql := filepath.Join(r.work, "shell-backup.sql")
-	if err := os.WriteFile(sql, []byte(script.String()), 0o644); err != nil {
-		return measure{}, err
-	}
-	return r.timed("", sql, "", r.sqlite, db)
-}
-
-// tableShape: a table's columns and the order of its backup.
-func (r *runner) tableShape(db, table string) ([]string, string, error) {
-	out, err := exec.Command(r.sqlite, db, fmt.Sprintf(
-		`SELECT name, pk FROM pragma_table_info('%s') ORDER BY cid; SELECT '#', wr FROM pragma_table_list WHERE name='%s' AND schema='main';`, table, table)).Output()
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %v", table, err)
-	}
-	var cols []string
-	pk := map[int]string{}
-	key := "rowid"
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		name, n, _ := strings.Cut(line, "|")
-		k, _ := strconv.Atoi(n)
-		if name == "#" {
-			if k == 1 {
-				var ks []string
-				for i := 1; i <= len(pk); i++ {
-					ks = append(ks, `"`+pk[i]+`"`)
-				}
-				key = strings.Join(ks, ", ")
-			}
-			continue
-		}
-		cols = append(cols, name)
-		if k > 0 {
-			pk[k] = name
-		}
-	}
-	return cols, key, nil
-}
-
-// sameFiles compares the files of the first folder with those of the
-// others: "yes (N files)" or what differs.
-func sameFiles(dirs ...string) string {
-	sums := func(dir string) map[string]string {
-		out := map[string]string{}
-		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				b, _ := os.ReadFile(path)
-				h := sha256.Sum256(b)
-				rel, _ := filepath.Rel(dir, path)
-				out[rel] = hex.EncodeToString(h[:])
-			}
-			return nil
-		})
-		return out
-	}
-	want := sums(dirs[0])
-	for _, d := range dirs[1:] {
-		got := sums(d)
-		for name, h := range want {
-			if got[name] != h {
-				return "NO: " + name + " differs in " + filepath.Base(filepath.Dir(d)) + "/" + filepath.Base(d)
-			}
-		}
-		if len(got) != len(want) {
-			return fmt.Sprintf("NO: %d files against %d", len(got), len(want))
-		}
-	}
-	return fmt.Sprintf("yes (%d files)", len(want))
 }
 
 func speedTable(rs []*speedResult, builds []speedBuild) string {
