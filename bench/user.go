@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"time"
@@ -94,7 +95,13 @@ func keyLatency(bin, db, who string, n int) (keyFigures, error) {
 		if cur < 0 {
 			return keyFigures{}, fmt.Errorf("no question on screen:\n%s", tail(p.text(0), 2000))
 		}
-		time.Sleep(40 * time.Millisecond) // a frame in flight lands before the key
+		// A frame in flight lands before the key; the rest of the pause is
+		// random over a whole 60 fps frame, so that keys arrive at every
+		// phase of the program's frame clock, as a person's do. (A fixed
+		// pause locks each key to the same phase: 40 ms after a frame is
+		// always 1.7 ms before the next tick at 120 fps, 10 ms at 60, and
+		// the figure measured that phase, not the program.)
+		time.Sleep(40*time.Millisecond + time.Duration(rand.Int64N(int64(time.Second/60))))
 		for len(p.got) > 0 {
 			<-p.got
 		}
