@@ -110,6 +110,20 @@ func (x *Snapshot) labelCols(o ExportOptions, item string) (string, []any, error
 	return b.String(), args, nil
 }
 
+// rowLabelCols are the label, note and suggestion columns of an item's
+// export row (labelCols, then suggestedCol), with their arguments.
+func (x *Snapshot) rowLabelCols(o ExportOptions, item string) (string, []any, error) {
+	cols, args, err := x.labelCols(o, item)
+	if err != nil {
+		return "", nil, err
+	}
+	scol, sargs, err := x.suggestedCol(o, item)
+	if err != nil {
+		return "", nil, err
+	}
+	return cols + scol, append(args, sargs...), nil
+}
+
 // suggestedCol is the column of the labels of the label set on an item
 // made with a suggestion, "field=system" one a line (NULL when not asked
 // for: o.Suggested), with its arguments.

@@ -52,17 +52,11 @@ type pairText struct {
 // and its contexts are the longest text of a row).
 func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 	return func(yield func(*ExportClaim, error) bool) {
-		cols, args, err := x.labelCols(o, "c.id")
+		cols, args, err := x.rowLabelCols(o, "c.id")
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		scol, sargs, err := x.suggestedCol(o, "c.id")
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		cols, args = cols+scol, append(args, sargs...)
 		var preds strings.Builder
 		var pargs []any
 		for _, sys := range o.Systems {

@@ -34,17 +34,11 @@ const contextsSQL = `(SELECT COALESCE(json_group_array(json_object('id', cu.ext_
 // QAs streams the QA pairs in import order.
 func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 	return func(yield func(*ExportQA, error) bool) {
-		cols, args, err := x.labelCols(o, "p.id")
+		cols, args, err := x.rowLabelCols(o, "p.id")
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		scol, sargs, err := x.suggestedCol(o, "p.id")
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		cols, args = cols+scol, append(args, sargs...)
 		standing := standingSQL
 		if o.AllClaims {
 			standing = "1"
