@@ -88,35 +88,6 @@ func (p *ptyScreen) waitFor(from int, re *regexp.Regexp, limit time.Duration) er
 	}
 }
 
-// press writes a key and returns how long the terminal waited for the first
-// byte of output after it (the frame that draws the key's effect), and the
-// offset of the output from the key on.
-func (p *ptyScreen) press(key string, limit time.Duration) (time.Duration, int, error) {
-	// Let any frame in flight land first, so the output timed is this key's.
-	time.Sleep(30 * time.Millisecond)
-	for len(p.got) > 0 {
-		<-p.got
-	}
-	from := p.size()
-	t0 := time.Now()
-	if _, err := p.f.Write([]byte(key)); err != nil {
-		return 0, from, err
-	}
-	deadline := time.After(limit)
-	for {
-		select {
-		case <-p.got:
-			if p.size() > from {
-				return time.Since(t0), from, nil
-			}
-		case <-p.done:
-			return 0, from, fmt.Errorf("annotate ended after key %q", key)
-		case <-deadline:
-			return 0, from, fmt.Errorf("nothing drawn within %v of key %q", limit, key)
-		}
-	}
-}
-
 func (p *ptyScreen) close() {
 	p.cmd.Process.Kill()
 	p.f.Close()
