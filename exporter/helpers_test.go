@@ -45,7 +45,7 @@ func (l *labeler) set(who, ext string, fv ...string) {
 	l.t.Helper()
 	for i := 0; i < len(fv); i += 2 {
 		_, err := l.s.RecordLabel(store.Label{Annotator: who, ItemID: l.id(ext), Field: fv[i], Value: fv[i+1],
-			ActiveMs: 4000, SessionID: l.sess(who), GuidelinesVersion: "2026-11-29.1"})
+			ActiveMs: 4000, SessionID: l.sess(who)})
 		if err != nil {
 			l.t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func demoStore(t testing.TB) *store.Store {
 		}
 	}
 	// jo adds a missed claim to gdpr-005.
-	if _, err := s.AddClaim("jo", l.id("gdpr-005"), [3]string{"The controller", "must document", "every personal data breach"}, l.sess("jo"), "2026-11-29.1"); err != nil {
+	if _, err := s.AddClaim("jo", l.id("gdpr-005"), [3]string{"The controller", "must document", "every personal data breach"}, l.sess("jo")); err != nil {
 		t.Fatal(err)
 	}
 	l.set("jo", "gdpr-005", schema.MissedClaimsChecked, "added")
@@ -156,7 +156,7 @@ func demoStore(t testing.TB) *store.Store {
 			l.set("sam", qa, schema.MissedClaimsChecked, "checked")
 		}
 	}
-	if _, err := s.AddClaim("sam", l.id("gdpr-002"), [3]string{"Consent", "must be given for", "one or more specific purposes"}, l.sess("sam"), "2026-11-29.1"); err != nil {
+	if _, err := s.AddClaim("sam", l.id("gdpr-002"), [3]string{"Consent", "must be given for", "one or more specific purposes"}, l.sess("sam")); err != nil {
 		t.Fatal(err)
 	}
 	l.set("sam", "gdpr-002", schema.MissedClaimsChecked, "added")

@@ -133,7 +133,7 @@ func TestParquetRowsEqualJSONL(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref, _ := s.Resolve("q-1/answer")
-	if err := s.SubmitAnswer("jo", ref.ItemID, "Yes.", []string{"doc-1"}, 0, 0, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", ref.ItemID, "Yes.", []string{"doc-1"}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if got := parquetMatchesJSONL(t, s, Options{Annotator: "jo"}); len(got) < 3 {

@@ -61,10 +61,10 @@ func fullDemo(t *testing.T) *store.Store {
 		{"gen-q-1/answer", "sam", "Notice is required.", []string{"ca-d01"}, true, ""},
 	} {
 		id := l.id(a.task)
-		if err := s.SubmitAnswer(a.who, id, a.answer, a.cites, 3000, l.sess(a.who), "2026-11-29.1"); err != nil {
+		if err := s.SubmitAnswer(a.who, id, a.answer, a.cites, 3000, l.sess(a.who)); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ReviewAnswer("lead", id, a.who, a.accept, a.reason, 1000, 0, "2026-11-29.1"); err != nil {
+		if err := s.ReviewAnswer("lead", id, a.who, a.accept, a.reason, 1000, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -26,10 +26,10 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref, _ := s.Resolve("q-1/answer")
-	if err := s.SubmitAnswer("jo", ref.ItemID, "Yes, with 24 hours' notice.", []string{"doc-1", "RTA s 27"}, 0, 0, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", ref.ItemID, "Yes, with 24 hours' notice.", []string{"doc-1", "RTA s 27"}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 0, 0, "g"); err != nil {
+	if err := s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	hf := filepath.Join(t.TempDir(), "hf")

@@ -44,11 +44,6 @@ type Options struct {
 	// (release.go). Source names the source of RAGChecker outputs, shared by
 	// its systems' files (default: the file's base name).
 	Source, System, Condition string
-	// GuidelinesVersion is not read: the store records with every label
-	// the version of its field's guidelines in force.
-	//
-	// Deprecated: the store decides.
-	GuidelinesVersion string
 	// Progress, when set, gets a progress line rewritten in place (give it
 	// a terminal only).
 	Progress io.Writer

@@ -77,7 +77,7 @@ func TestLabelNormalisation(t *testing.T) {
 {"annotator":"sam","item":"q1-c2","field":"entailment","value":" Contradiction "}
 `)
 	s := openDB(t)
-	sum := mustImport(t, s, []string{labels, items}, Options{Annotator: "jo", GuidelinesVersion: "v2"})
+	sum := mustImport(t, s, []string{labels, items}, Options{Annotator: "jo"})
 	if got := current(t, s, "jo", "q1"); got["answer_correctness"] != "partially_correct" || got["question_validity"] != "valid" {
 		t.Fatalf("q1: %v", got)
 	}

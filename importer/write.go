@@ -126,8 +126,7 @@ func (w *writer) writeLabel(f *fileData, l *labelRec) error {
 		}
 		return nil
 	}
-	added, err := w.tx.PutLabel(store.Label{Annotator: l.annotator, ItemID: id, Field: l.name, Value: l.value,
-		GuidelinesVersion: w.opt.GuidelinesVersion, Adjudicate: l.adjudicate, SuggestedBy: l.suggestedBy})
+	added, err := w.tx.PutLabel(store.Label{Annotator: l.annotator, ItemID: id, Field: l.name, Value: l.value, Adjudicate: l.adjudicate, SuggestedBy: l.suggestedBy})
 	if err != nil {
 		return l.at.wrap(l.field, err)
 	}

@@ -43,7 +43,7 @@ func TestCostByHand(t *testing.T) {
 	if err := s.SaveDraft("jo", task, "Gold", "", 600_000); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SubmitAnswer("jo", task, "Gold answer.", nil, 1_200_000, joSess, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", task, "Gold answer.", nil, 1_200_000, joSess); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []string{"c31", "c32", "c33"} {
@@ -58,7 +58,7 @@ func TestCostByHand(t *testing.T) {
 			}
 		}
 	}
-	if err := s.ReviewAnswer("lead", task, "jo", true, "", 300_000, leadSess, "g"); err != nil {
+	if err := s.ReviewAnswer("lead", task, "jo", true, "", 300_000, leadSess); err != nil {
 		t.Fatal(err)
 	}
 	rate := func(who string, r float64) {

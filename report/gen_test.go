@@ -94,10 +94,10 @@ func paperFixture(t *testing.T) *store.Store {
 	// Two gold answers written, the first accepted, the second rejected.
 	for q, text := range map[string]string{"q-lay": "Gold answer, 24 letters.", "q-pro": "Rejected one."} {
 		ref, _ := s.Resolve(store.AnswerTaskID(q))
-		if err := s.SubmitAnswer("sam", ref.ItemID, text, nil, 0, 0, "g"); err != nil {
+		if err := s.SubmitAnswer("sam", ref.ItemID, text, nil, 0, 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ReviewAnswer("lead", ref.ItemID, "sam", q == "q-lay", map[bool]string{true: "", false: "off_target"}[q == "q-lay"], 0, 0, "g"); err != nil {
+		if err := s.ReviewAnswer("lead", ref.ItemID, "sam", q == "q-lay", map[bool]string{true: "", false: "off_target"}[q == "q-lay"], 0, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

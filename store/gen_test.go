@@ -119,7 +119,7 @@ func TestDraftsAreNoLabelsAndSubmitWritesOneEventPerField(t *testing.T) {
 	if events != 0 {
 		t.Fatalf("drafts wrote %d label events", events)
 	}
-	if err := s.SubmitAnswer("jo", ref.ItemID, d.GoldAnswer, []string{"d1", "Smith v Jones", "d1"}, 300, 0, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", ref.ItemID, d.GoldAnswer, []string{"d1", "Smith v Jones", "d1"}, 300, 0); err != nil {
 		t.Fatal(err)
 	}
 	rows, _ := s.DB().Query("SELECT field, value, active_ms FROM label_events ORDER BY id")
@@ -156,22 +156,22 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(s.SubmitAnswer("jo", ref.ItemID, "First answer.", []string{"d1"}, 0, 0, "g"))
+	must(s.SubmitAnswer("jo", ref.ItemID, "First answer.", []string{"d1"}, 0, 0))
 	units, err := s.AnswerUnits("")
 	if err != nil || len(units) != 1 || units[0].Review != store.ReviewPending || units[0].Task.Query.Text != "one" {
 		t.Fatalf("units %+v %v", units, err)
 	}
-	if err := s.ReviewAnswer("lead", ref.ItemID, "jo", false, "bad", 0, 0, "g"); err == nil {
+	if err := s.ReviewAnswer("lead", ref.ItemID, "jo", false, "bad", 0, 0); err == nil {
 		t.Error("an unknown reason was taken")
 	}
-	must(s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 900, 0, "g"))
+	must(s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 900, 0))
 	gold, err := s.GoldAnswerOf("q1")
 	if err != nil || gold == nil || gold.Text != "First answer." || !slices.Equal(gold.Citations, []string{"d1"}) {
 		t.Fatalf("gold %+v %v", gold, err)
 	}
 	// The expert edits the answer: it waits for review again, and the gold
 	// answer stays what was accepted.
-	must(s.SubmitAnswer("jo", ref.ItemID, "Second answer.", nil, 0, 0, "g"))
+	must(s.SubmitAnswer("jo", ref.ItemID, "Second answer.", nil, 0, 0))
 	units, _ = s.AnswerUnits("")
 	if units[0].Review != store.ReviewPending || units[0].Answer != "Second answer." {
 		t.Errorf("after an edit %+v", units[0])
@@ -179,7 +179,7 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 	if gold, _ := s.GoldAnswerOf("q1"); gold == nil || gold.Text != "First answer." {
 		t.Errorf("gold after an edit %+v", gold)
 	}
-	must(s.ReviewAnswer("lead", ref.ItemID, "jo", false, "off_target", 0, 0, "g"))
+	must(s.ReviewAnswer("lead", ref.ItemID, "jo", false, "off_target", 0, 0))
 	if gold, _ := s.GoldAnswerOf("q1"); gold != nil {
 		t.Errorf("a rejected answer is gold: %+v", gold)
 	}
@@ -207,8 +207,8 @@ func TestGenEvidenceAndSamples(t *testing.T) {
 	}
 	s.CreateAnswerBatch(store.BatchSpec{Name: "a", Size: 1})
 	ref, _ := s.Resolve("q1/answer")
-	s.SubmitAnswer("jo", ref.ItemID, "Gold.", nil, 0, 0, "g")
-	s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 0, 0, "g")
+	s.SubmitAnswer("jo", ref.ItemID, "Gold.", nil, 0, 0)
+	s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 0, 0)
 	if ev, _ := s.GenEvidenceOf(ids["a1-c1"]); ev.Gold == nil || ev.Gold.Text != "Gold." {
 		t.Errorf("gold evidence %+v", ev.Gold)
 	}

@@ -81,7 +81,7 @@ func TestGuidelineVersions(t *testing.T) {
 	}
 	label(t, s, "jo", "q2", "question_validity", "valid")
 	qa, _ := s.Resolve("q1")
-	if _, err := s.AddMissedClaim("jo", qa.ItemID, [3]string{"a", "b", "c"}, 0, "ignored"); err != nil {
+	if _, err := s.AddMissedClaim("jo", qa.ItemID, [3]string{"a", "b", "c"}, 0); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}

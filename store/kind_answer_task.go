@@ -281,7 +281,7 @@ func (s *Store) Draft(annotator string, item int64) (AnswerDraft, bool, error) {
 // SubmitAnswer records a submitted answer in one transaction: one label
 // event for gold_answer (carrying the active time: the draft's and activeMs)
 // and one for citations (a JSON array), and deletes the draft.
-func (s *Store) SubmitAnswer(annotator string, item int64, answer string, citations []string, activeMs, session int64, guidelines string) error {
+func (s *Store) SubmitAnswer(annotator string, item int64, answer string, citations []string, activeMs, session int64) error {
 	if strings.TrimSpace(answer) == "" {
 		return errors.New("the answer is empty")
 	}
@@ -302,8 +302,8 @@ func (s *Store) SubmitAnswer(annotator string, item int64, answer string, citati
 		cf, _ := schema.Lookup(schema.Citations)
 		cites, _ := schema.NormalizeFor(cf, schema.EncodeMulti(citations))
 		for _, l := range []Label{
-			{Annotator: annotator, ItemID: item, Field: schema.GoldAnswer, Value: answer, ActiveMs: draftMs + activeMs, SessionID: session, GuidelinesVersion: guidelines},
-			{Annotator: annotator, ItemID: item, Field: schema.Citations, Value: cites, SessionID: session, GuidelinesVersion: guidelines},
+			{Annotator: annotator, ItemID: item, Field: schema.GoldAnswer, Value: answer, ActiveMs: draftMs + activeMs, SessionID: session},
+			{Annotator: annotator, ItemID: item, Field: schema.Citations, Value: cites, SessionID: session},
 		} {
 			if _, err := recordLabel(tx, l); err != nil {
 				return err

@@ -145,18 +145,18 @@ func (s *Store) IsLastClaim(claim int64) (bool, error) {
 
 // AddClaim records a claim the annotator added because the extractor missed it,
 // with a claim_added label, in one transaction. It returns the new claim.
-func (s *Store) AddClaim(annotator string, qa int64, triplet [3]string, sessionID int64, guidelines string) (Claim, error) {
-	return s.addClaim(annotator, qa, triplet, sessionID, guidelines, false)
+func (s *Store) AddClaim(annotator string, qa int64, triplet [3]string, sessionID int64) (Claim, error) {
+	return s.addClaim(annotator, qa, triplet, sessionID, false)
 }
 
 // AddMissedClaim is AddClaim in the missed-claims step: in the same
 // transaction, the answer is marked missed_claims_checked=added (unless it
 // is already), so a claim is never added to an answer left unmarked.
-func (s *Store) AddMissedClaim(annotator string, qa int64, triplet [3]string, sessionID int64, guidelines string) (Claim, error) {
-	return s.addClaim(annotator, qa, triplet, sessionID, guidelines, true)
+func (s *Store) AddMissedClaim(annotator string, qa int64, triplet [3]string, sessionID int64) (Claim, error) {
+	return s.addClaim(annotator, qa, triplet, sessionID, true)
 }
 
-func (s *Store) addClaim(annotator string, qa int64, triplet [3]string, sessionID int64, guidelines string, mark bool) (Claim, error) {
+func (s *Store) addClaim(annotator string, qa int64, triplet [3]string, sessionID int64, mark bool) (Claim, error) {
 	var c Claim
 	err := s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
@@ -182,7 +182,7 @@ func (s *Store) addClaim(annotator string, qa int64, triplet [3]string, sessionI
 			return err
 		}
 		c = Claim{ID: ext, QAID: qaExt, Position: maxPos + 1, Triplet: triplet, Origin: OriginAnnotator, AddedBy: annotator, ItemID: id}
-		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: id, Field: schema.ClaimAdded, Value: "yes", SessionID: sessionID, GuidelinesVersion: guidelines})
+		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: id, Field: schema.ClaimAdded, Value: "yes", SessionID: sessionID})
 		if err != nil || !mark {
 			return err
 		}
@@ -190,7 +190,7 @@ func (s *Store) addClaim(annotator string, qa int64, triplet [3]string, sessionI
 		if err != nil || cur[schema.MissedClaimsChecked] == "added" {
 			return err
 		}
-		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: qa, Field: schema.MissedClaimsChecked, Value: "added", SessionID: sessionID, GuidelinesVersion: guidelines})
+		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: qa, Field: schema.MissedClaimsChecked, Value: "added", SessionID: sessionID})
 		return err
 	})
 	return c, err

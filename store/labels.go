@@ -8,18 +8,17 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// Label is one labelling decision to record. GuidelinesVersion is not
-// read: every write records the version of the field's guidelines in force
-// in its transaction (guidelines.go), whatever its caller passes.
+// Label is one labelling decision to record. Every write records with it
+// the version of the field's guidelines in force in its transaction
+// (guidelines.go): the store decides, not the caller.
 type Label struct {
-	Annotator         string
-	ItemID            int64
-	Field             string
-	Value             string
-	ActiveMs          int64
-	SessionID         int64 // 0: none (imported)
-	GuidelinesVersion string
-	Adjudicate        bool // a lead's final label
+	Annotator  string
+	ItemID     int64
+	Field      string
+	Value      string
+	ActiveMs   int64
+	SessionID  int64 // 0: none (imported)
+	Adjudicate bool  // a lead's final label
 	// SuggestedBy names the system whose prediction was preselected when
 	// the label was made (annotate --suggest); "": made blind.
 	SuggestedBy string
@@ -91,7 +90,7 @@ func insertEvent(tx *wtx, aid int64, role string, l Label) (int64, error) {
 
 // insertEventAt appends an event with the time given (the events of one
 // step share theirs). It records the version of the field's guidelines in
-// force in the transaction (guidelines.go), whatever l.GuidelinesVersion says.
+// force in the transaction (guidelines.go).
 func insertEventAt(tx *wtx, aid int64, role string, l Label, at string) (int64, error) {
 	gv, err := tx.guidelinesVersion(l.Field)
 	if err != nil {

@@ -148,8 +148,8 @@ func fromPlan(p review.Plan) Review {
 // added to answers adjudicated as missing claims. With q.Field, the
 // agreeing fields it depends on are accepted too. The events share one
 // timestamp, so UndoAdjudication takes them back together.
-func (s *Store) AcceptAgreements(lead string, q ReviewQuery, guidelinesVersion string) (int, error) {
-	return s.AcceptReady(lead, q, guidelinesVersion, AcceptOptions{})
+func (s *Store) AcceptAgreements(lead string, q ReviewQuery) (int, error) {
+	return s.AcceptReady(lead, q, AcceptOptions{})
 }
 
 // AcceptOptions says what a bulk accept takes and how it is timed.
@@ -164,7 +164,7 @@ type AcceptOptions struct {
 
 // AcceptReady is AcceptAgreements with options: single-label units too,
 // and the session and active time of the review screen.
-func (s *Store) AcceptReady(lead string, q ReviewQuery, guidelinesVersion string, o AcceptOptions) (int, error) {
+func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (int, error) {
 	n := 0
 	err := s.Update(func(wx *WriteTx) error {
 		ids, names, err := resolveReviewers(wx.q, q.Annotators, q.Field)
@@ -184,7 +184,7 @@ func (s *Store) AcceptReady(lead string, q ReviewQuery, guidelinesVersion string
 			return err
 		}
 		n = len(acc)
-		return writeAdjudications(wx.tx, aid, acc, o.ActiveMs, o.Session, guidelinesVersion)
+		return writeAdjudications(wx.tx, aid, acc, o.ActiveMs, o.Session)
 	})
 	return n, err
 }
@@ -192,7 +192,7 @@ func (s *Store) AcceptReady(lead string, q ReviewQuery, guidelinesVersion string
 // writeAdjudications writes labels as one adjudication step of the lead
 // (id aid): one timestamp, so UndoAdjudication takes them back together;
 // the step's active time on its first event and added to its session.
-func writeAdjudications(tx *wtx, aid int64, labels []review.Acceptance, activeMs, session int64, guidelinesVersion string) error {
+func writeAdjudications(tx *wtx, aid int64, labels []review.Acceptance, activeMs, session int64) error {
 	if len(labels) == 0 {
 		return nil
 	}
@@ -203,7 +203,7 @@ func writeAdjudications(tx *wtx, aid int64, labels []review.Acceptance, activeMs
 			ms = activeMs
 		}
 		id, err := insertEventAt(tx, aid, RoleAdjudicate, Label{ItemID: a.Item, Field: a.Field, Value: a.Value, ActiveMs: ms,
-			SessionID: session, GuidelinesVersion: guidelinesVersion}, ts)
+			SessionID: session}, ts)
 		if err != nil {
 			return err
 		}

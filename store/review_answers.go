@@ -111,7 +111,7 @@ func adjudicated(q querier, item int64) (map[string]string, map[string]int64, er
 // ReviewAnswer records the lead's review of one expert's answer: accept
 // (reason ""), or reject with a reason of reject_reason. One transaction,
 // one timestamp.
-func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept bool, reason string, activeMs, session int64, guidelinesVersion string) error {
+func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept bool, reason string, activeMs, session int64) error {
 	if !accept && !schema.KnownValue(schema.RejectReason, reason) {
 		f, _ := schema.Lookup(schema.RejectReason)
 		return fmt.Errorf("reject reason %q: must be one of %v", reason, f.Values)
@@ -137,7 +137,7 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 			labels = []review.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "accept"},
 				{Item: item, Field: schema.GoldAnswer, Value: mine[schema.GoldAnswer]}, {Item: item, Field: schema.Citations, Value: mine[schema.Citations]}}
 		}
-		return writeAdjudications(tx, lid, labels, activeMs, session, guidelinesVersion)
+		return writeAdjudications(tx, lid, labels, activeMs, session)
 	})
 }
 

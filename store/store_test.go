@@ -169,7 +169,7 @@ func TestLastClaimWaitsForMissedClaimsCheck(t *testing.T) {
 		t.Fatalf("last claim must stay until the missed-claims step: %q", got)
 	}
 	qa, _ := s.Resolve("q1")
-	c, err := s.AddClaim("jo", qa.ItemID, [3]string{"x", "y", "z"}, 0, "v1")
+	c, err := s.AddClaim("jo", qa.ItemID, [3]string{"x", "y", "z"}, 0)
 	if err != nil || c.Origin != OriginAnnotator {
 		t.Fatal(c, err)
 	}

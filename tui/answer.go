@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -349,7 +348,7 @@ func (s *answerScreen) submit() tea.Cmd {
 	}
 	s.submitting = true
 	return submitAnswerCmd(e.store, store.Label{Annotator: e.annotator, ItemID: s.d.ref.ItemID, ActiveMs: e.act.take(),
-		SessionID: e.session, GuidelinesVersion: guidelines.Version}, s.answer.Value(), s.citationLines())
+		SessionID: e.session}, s.answer.Value(), s.citationLines())
 }
 
 // leaveFor goes home or to the next item once the draft is written.
@@ -631,7 +630,7 @@ func checkCitationsCmd(s *store.Store, item int64, seq int, cites []string) tea.
 
 func submitAnswerCmd(s *store.Store, l store.Label, answer string, cites []string) tea.Cmd {
 	return func() tea.Msg {
-		err := s.SubmitAnswer(l.Annotator, l.ItemID, answer, cites, l.ActiveMs, l.SessionID, l.GuidelinesVersion)
+		err := s.SubmitAnswer(l.Annotator, l.ItemID, answer, cites, l.ActiveMs, l.SessionID)
 		return answerSubmittedMsg{item: l.ItemID, ms: l.ActiveMs, err: err}
 	}
 }

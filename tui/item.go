@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -312,7 +311,7 @@ func (s *itemScreen) save(item int64, field, value string) tea.Cmd {
 	e.saves++
 	l := store.Label{
 		Annotator: e.annotator, ItemID: item, Field: field, Value: value,
-		ActiveMs: e.act.take(), SessionID: e.session, GuidelinesVersion: guidelines.Version,
+		ActiveMs: e.act.take(), SessionID: e.session,
 	}
 	// Whatever key made it, a label made with the system's answer on
 	// screen was made with a suggestion: anchoring does not need enter.

@@ -5,7 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -194,7 +193,7 @@ type claimAddedMsg struct {
 // answer as having had claims added.
 func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64) tea.Cmd {
 	return func() tea.Msg {
-		c, err := s.AddMissedClaim(annotator, qa, triplet, session, guidelines.Version)
+		c, err := s.AddMissedClaim(annotator, qa, triplet, session)
 		if err != nil {
 			return claimAddedMsg{qa: qa, err: err}
 		}

@@ -223,7 +223,7 @@ func TestAnswerReviewClick(t *testing.T) {
 		b.AnswerTask("q1")
 	})
 	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
-	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	h := reviewHarness(t, s, AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: "lead"}))

@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -375,7 +374,7 @@ func (s *itemScreen) saveGrade(grade int) tea.Cmd {
 	s.saving, s.slow = true, false
 	e.saves++
 	l := store.Label{Annotator: e.annotator, ItemID: s.d.ref.ItemID, Field: schema.Relevance,
-		ActiveMs: e.act.take(), SessionID: e.session, GuidelinesVersion: guidelines.Version}
+		ActiveMs: e.act.take(), SessionID: e.session}
 	st := e.store
 	value := schema.NotRelevant
 	if grade > 0 {

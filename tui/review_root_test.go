@@ -128,7 +128,7 @@ func TestReviewScreensHonourNoColor(t *testing.T) {
 		b.AnswerTask("q1")
 	})
 	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
-	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	for name, start := range map[string]Screen{
@@ -160,7 +160,7 @@ func answersStore(t testing.TB) *store.Store {
 		b.AnswerTask("q1")
 	})
 	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
-	if err := s.SubmitAnswer("jo", ref.ItemID, "Sixty days of notice.", []string{"d1"}, 0, 0, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", ref.ItemID, "Sixty days of notice.", []string{"d1"}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	return s

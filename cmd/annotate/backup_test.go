@@ -59,7 +59,7 @@ func seedRichDB(t *testing.T) string {
 				t.Fatal(err)
 			}
 			if _, err := s.RecordLabel(store.Label{Annotator: who, ItemID: ref.ItemID, Field: field, Value: value,
-				ActiveMs: ms, SessionID: sess.ID, GuidelinesVersion: "g1"}); err != nil {
+				ActiveMs: ms, SessionID: sess.ID}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -106,7 +106,7 @@ func seedRichDB(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if n, err := s.AcceptAgreements("lead", store.ReviewQuery{Annotators: []string{"jo", "sam"}}, "g1"); err != nil || n == 0 {
+	if n, err := s.AcceptAgreements("lead", store.ReviewQuery{Annotators: []string{"jo", "sam"}}); err != nil || n == 0 {
 		t.Fatalf("adjudication: %d, %v", n, err)
 	}
 	s.Close()

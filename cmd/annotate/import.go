@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
@@ -47,7 +46,6 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
 					opt.Progress = f
 				}
-				opt.GuidelinesVersion = guidelines.Version
 				sum, err := importInto(g.db, args, opt, g.sayWaiting(cmd))
 				if err != nil {
 					return err

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
@@ -284,7 +283,7 @@ func printSystemReview(w io.Writer, rev store.SystemReview) error {
 // acceptAll accepts every ready agreement, as A does on the review screen
 // (with single, the ready single labels too, as S does).
 func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, single bool) error {
-	n, err := s.AcceptReady(g.as, q, guidelines.Version, store.AcceptOptions{Single: single})
+	n, err := s.AcceptReady(g.as, q, store.AcceptOptions{Single: single})
 	if err != nil {
 		return err
 	}

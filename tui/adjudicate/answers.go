@@ -11,7 +11,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -367,7 +366,7 @@ func (m *AnswersModel) review(u store.AnswerUnit, accept bool, reason string) te
 	ms := m.act.Take()
 	s, lead, session := m.o.Store, m.o.Lead, m.session
 	return func() tea.Msg {
-		err := s.ReviewAnswer(lead, u.ItemID, u.Annotator, accept, reason, ms, session, guidelines.Version)
+		err := s.ReviewAnswer(lead, u.ItemID, u.Annotator, accept, reason, ms, session)
 		return answerReviewedMsg{key: unitKeyOf(u), ms: ms, err: err}
 	}
 }

@@ -45,7 +45,7 @@ func TestReviewOfGoldAnswers(t *testing.T) {
 	})
 	for q, text := range map[string]string{"q1": "Answer one.", "q2": "Answer two."} {
 		ref, _ := s.Resolve(store.AnswerTaskID(q))
-		if err := s.SubmitAnswer("jo", ref.ItemID, text, []string{"d1", "Foo v Bar"}, 0, 0, "g"); err != nil {
+		if err := s.SubmitAnswer("jo", ref.ItemID, text, []string{"d1", "Foo v Bar"}, 0, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

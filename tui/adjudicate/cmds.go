@@ -3,7 +3,6 @@ package adjudicate
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -61,7 +60,7 @@ type adjudicatedMsg struct {
 func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64) tea.Cmd {
 	return func() tea.Msg {
 		_, err := s.RecordLabel(store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
-			Adjudicate: true, GuidelinesVersion: guidelines.Version, ActiveMs: ms, SessionID: session})
+			Adjudicate: true, ActiveMs: ms, SessionID: session})
 		return adjudicatedMsg{key: keyOf(u), ext: u.ExtID, value: value, ms: ms, err: err}
 	}
 }
@@ -103,7 +102,7 @@ type acceptedMsg struct {
 
 func acceptCmd(s *store.Store, lead string, q store.ReviewQuery, o store.AcceptOptions) tea.Cmd {
 	return func() tea.Msg {
-		n, err := s.AcceptReady(lead, q, guidelines.Version, o)
+		n, err := s.AcceptReady(lead, q, o)
 		return acceptedMsg{n: n, single: o.Single, ms: o.ActiveMs, err: err}
 	}
 }

@@ -66,7 +66,7 @@ func hostileReviewStore(t testing.TB) *store.Store {
 		}
 	}
 	task, _ := s.Resolve(store.AnswerTaskID("q\x1b[5m"))
-	if err := s.SubmitAnswer("jo", task.ItemID, h, []string{"d\x07", h}, 0, 0, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", task.ItemID, h, []string{"d\x07", h}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, who := range []string{"jo", "sam", "lead"} {

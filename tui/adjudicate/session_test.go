@@ -143,7 +143,7 @@ func TestAnswerReviewRecordsActiveTime(t *testing.T) {
 		b.AnswerTask("q1")
 	})
 	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
-	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0, "g"); err != nil {
+	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	clk := &fakeClock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
