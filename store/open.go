@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -27,6 +28,11 @@ type Store struct {
 	db   *sql.DB
 	Path string
 	snap *readConn // set on the view Dashboard passes: Read reuses this snapshot
+
+	// The screen leases this Store holds, by annotator (leases.go): every
+	// write for one of them checks its lease before it commits.
+	leaseMu sync.Mutex
+	leases  map[string][]*ScreenLease
 }
 
 // migration is one embedded SQL file, numbered by its name (0002_….sql).
@@ -152,6 +158,10 @@ func (s *Store) write(fn func(tx *wtx) error) error {
 	if w.stageErr != nil {
 		tx.Rollback()
 		return w.stageErr
+	}
+	if err := w.checkLeases(); err != nil {
+		tx.Rollback()
+		return err
 	}
 	return tx.Commit()
 }

@@ -33,7 +33,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/tui/adjudicate"
@@ -494,7 +493,7 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 		notices = os.Stderr
 	}
 	err := opt.Store.Retry(ctx, func() {
-		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(screenlock.WaitingMessage(opt.Store.Path)))
+		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(opt.Store.WaitingMessage()))
 	}, func() (err error) {
 		sess, err = opt.Store.StartSession(opt.Annotator, m.e.client)
 		return err

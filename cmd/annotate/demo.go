@@ -51,7 +51,7 @@ data is refused, never mixed with the sample.`,
 					fmt.Fprint(cmd.ErrOrStderr(), keptMessage(d.path, who))
 				}()
 				g.useColorMode()
-				return o.run(d.s, who, "demo")
+				return o.run(cmd, g, d.s, who, "demo")
 			},
 		}
 		o.add(cmd)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -89,7 +88,7 @@ accepts the single labels that are ready too, as S does.`,
 				} else if g.as == "" {
 					return errors.New("no adjudicator: pass --as NAME (or set ANNOTATE_USER)")
 				}
-				if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+				if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
 					return err
 				}
 				if handled, err := reviewKind(cmd, g, s, o.kind, o.batch); handled {
@@ -150,7 +149,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 			return printReview(cmd.OutOrStdout(), g.as, opt.Query, rev)
 		}
 	}
-	lock, err := reviewLock(s, g.as)
+	lock, err := reviewLock(cmd, g, s, g.as)
 	if err != nil {
 		return err
 	}
@@ -321,6 +320,6 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 // reviewLock keeps one review screen per lead and database, as the
 // annotation screens are kept one per annotator: two would adjudicate the
 // same disagreement twice.
-func reviewLock(s *store.Store, lead string) (*screenlock.Lock, error) {
-	return screenlock.Acquire(s.Path, lead+" (review)", "")
+func reviewLock(cmd *cobra.Command, g *globals, s *store.Store, lead string) (*store.ScreenLease, error) {
+	return acquireScreen(cmd, g, s, lead, "review")
 }

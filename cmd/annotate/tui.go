@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/internal/proc"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	"github.com/charmbracelet/x/term"
@@ -33,7 +33,7 @@ func addTUIFlags(root *cobra.Command, g *globals) {
 		}
 		defer s.Close()
 		g.useColorMode()
-		return o.run(s, g.as, "local")
+		return o.run(cmd, g, s, g.as, "local")
 	}
 }
 
@@ -84,7 +84,7 @@ func (g *globals) useColorMode() {
 	}
 }
 
-func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
+func (o *tuiFlags) run(cmd *cobra.Command, g *globals, s *store.Store, annotator, client string) error {
 	if annotator == "" {
 		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
@@ -120,7 +120,7 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	}
 	// One live screen per annotator and database, shared with annotate
 	// serve's sessions: a second one is refused, naming where the first runs.
-	lock, err := screenlock.Acquire(s.Path, annotator, "")
+	lock, err := acquireScreen(cmd, g, s, annotator, "")
 	if err != nil {
 		return err
 	}
@@ -158,4 +158,26 @@ func checkSuggest(s *store.Store, system string) error {
 		return flagError("suggest", notFoundError("system", system, known))
 	}
 	return nil
+}
+
+// acquireScreen takes the lease of annotator's screen of a sort ("": the
+// annotation screens; "review"), waiting for a long writer and saying so:
+// a second screen is refused, naming where the first runs.
+func acquireScreen(cmd *cobra.Command, g *globals, s *store.Store, annotator, sort string) (*store.ScreenLease, error) {
+	var l *store.ScreenLease
+	err := s.Retry(cmd.Context(), g.sayWaiting(cmd, s), func() (err error) {
+		l, err = s.AcquireScreen(annotator, sort, proc.Terminal())
+		return err
+	})
+	return l, err
+}
+
+// acquireScreenQuietly is acquireScreen from inside a running screen.
+func acquireScreenQuietly(ctx context.Context, s *store.Store, annotator, sort string) (*store.ScreenLease, error) {
+	var l *store.ScreenLease
+	err := s.Retry(ctx, nil, func() (err error) {
+		l, err = s.AcquireScreen(annotator, sort, proc.Terminal())
+		return err
+	})
+	return l, err
 }
