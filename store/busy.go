@@ -25,7 +25,7 @@ func (s *Store) writerActive(ctx context.Context) (bool, error) {
 	if _, err := c.ExecContext(ctx, "PRAGMA busy_timeout=0"); err != nil {
 		return false, err
 	}
-	defer c.ExecContext(context.Background(), "PRAGMA busy_timeout="+busyTimeoutMS)
+	defer c.ExecContext(context.Background(), "PRAGMA busy_timeout="+s.busyMS)
 	_, err = c.ExecContext(ctx, "BEGIN IMMEDIATE")
 	if IsBusy(err) {
 		return true, nil
@@ -37,8 +37,8 @@ func (s *Store) writerActive(ctx context.Context) (bool, error) {
 	return false, err
 }
 
-// busyTimeoutMS is the busy timeout Open sets on every connection.
-const busyTimeoutMS = "10000"
+// busyTimeout is the busy timeout Open sets on every connection.
+const busyTimeout = 10 * time.Second
 
 // WaitForWriters returns once no other process holds the database's write
 // lock (an import writing its one transaction, say), or when ctx ends.

@@ -28,6 +28,8 @@ type Store struct {
 	db   *sql.DB
 	Path string
 	snap *readConn // set on the view Dashboard passes: Read reuses this snapshot
+	// busyMS is the busy timeout of every connection, in milliseconds.
+	busyMS string
 
 	// The screen leases this Store holds, by annotator (leases.go): every
 	// write for one of them checks its lease before it commits.
@@ -69,12 +71,18 @@ func SchemaVersion() int { return len(migrations()) }
 
 // Open opens (and creates or migrates) the database at path with the pragmas of
 // ARCHITECTURE.md: WAL, foreign keys, a 10 s busy timeout, synchronous=FULL.
-func Open(p string) (*Store, error) {
+func Open(p string) (*Store, error) { return OpenBusy(p, busyTimeout) }
+
+// OpenBusy is Open with another busy timeout: how long a write waits for
+// another connection's write lock before it fails with SQLITE_BUSY (tests
+// make it short, to retry many times under one held lock).
+func OpenBusy(p string, busy time.Duration) (*Store, error) {
 	if err := checkKinds(); err != nil {
 		return nil, fmt.Errorf("open %s: %w", p, err)
 	}
+	busyMS := strconv.FormatInt(busy.Milliseconds(), 10)
 	q := url.Values{}
-	for _, pr := range []string{"busy_timeout(" + busyTimeoutMS + ")", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(FULL)"} {
+	for _, pr := range []string{"busy_timeout(" + busyMS + ")", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(FULL)"} {
 		q.Add("_pragma", pr)
 	}
 	// BEGIN IMMEDIATE takes the write lock up front, so two writers wait on the
@@ -84,7 +92,7 @@ func Open(p string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", p, err)
 	}
-	s := &Store{db: db, Path: p}
+	s := &Store{db: db, Path: p, busyMS: busyMS}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", p, err)

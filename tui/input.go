@@ -119,8 +119,7 @@ func newNoteInput(e *env, s *itemScreen) *inputScreen {
 	}
 	return newInput(e, s, "Note on "+ui.SanitizeLine(s.d.ref.ExtID)+" · "+on+" (empty to clear)", []string{"note"}, true, s.d.notes[field],
 		func(v []string) tea.Cmd {
-			s.saving = true
-			return setNoteCmd(e.store, e.annotator, item, field, v[0], e.session)
+			return tea.Batch(s.ownWrite(), setNoteCmd(e.store, e.annotator, item, field, v[0], e.session))
 		})
 }
 

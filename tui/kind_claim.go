@@ -193,7 +193,11 @@ type claimAddedMsg struct {
 // answer as having had claims added.
 func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64) tea.Cmd {
 	return func() tea.Msg {
-		c, err := s.AddMissedClaim(annotator, qa, triplet, session)
+		var c store.Claim
+		err := untilWritten(func() (err error) {
+			c, err = s.AddMissedClaim(annotator, qa, triplet, session)
+			return err
+		})
 		if err != nil {
 			return claimAddedMsg{qa: qa, err: err}
 		}

@@ -305,18 +305,25 @@ func (w *work) follow(refs []store.ItemRef) {
 // the next item of the queue, unless claims wait in their own queue
 // (Options.ClaimsLater). Claims with nothing left to ask pass by unseen.
 func (e *env) claimsNext(d *itemData, labels map[string]string) {
+	if e.bringsChildren(d, labels) {
+		e.work.follow(d.claims)
+	}
+}
+
+// bringsChildren reports whether the item, with these labels, brings its
+// children next (claimsNext).
+func (e *env) bringsChildren(d *itemData, labels map[string]string) bool {
 	if e.claimsLater || e.work == nil || len(d.claims) == 0 {
-		return
+		return false
 	}
 	for _, k := range schema.Children(d.kind()) {
 		if !schema.WaitsForParent(k) {
 			continue
 		}
-		if ok, _ := schema.Offered(k, labels, false); ok {
-			e.work.follow(d.claims)
-		}
-		return
+		ok, _ := schema.Offered(k, labels, false)
+		return ok
 	}
+	return false
 }
 
 // hasWork reports whether an item has something left to ask.
