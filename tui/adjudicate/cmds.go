@@ -1,6 +1,8 @@
 package adjudicate
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/store"
@@ -57,10 +59,17 @@ type adjudicatedMsg struct {
 
 // adjudicateCmd records the final label with the active time spent on it
 // and the review's session, as the annotation screens record a label.
+// A write that meets another process's lock (an import) is tried again
+// until it goes through: a decision is not given up.
 func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64) tea.Cmd {
 	return func() tea.Msg {
-		_, err := s.RecordLabel(store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
-			Adjudicate: true, ActiveMs: ms, SessionID: session})
+		l := store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
+			Adjudicate: true, ActiveMs: ms, SessionID: session}
+		_, err := s.RecordLabel(l)
+		for pause := 50 * time.Millisecond; store.IsBusy(err); pause = min(2*pause, 500*time.Millisecond) {
+			time.Sleep(pause)
+			_, err = s.RecordLabel(l)
+		}
 		return adjudicatedMsg{key: keyOf(u), ext: u.ExtID, value: value, ms: ms, err: err}
 	}
 }
