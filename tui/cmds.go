@@ -373,20 +373,19 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 				if err := count(&r); err != nil {
 					return homeMsg{err: err}
 				}
+				// Claims not asked (their answer not judged correct) are
+				// counted apart: the queue fills as answers are judged.
+				n := 0
+				if r.batch == "" && schema.WaitsForParent(schema.Kind(r.kind)) {
+					if n, err = s.KindItems(r.kind); err != nil {
+						return homeMsg{err: err}
+					}
+					r.notAsked = max(0, n-r.total)
+				}
 				// A kind the database holds nothing of has no queue to show
 				// (an empty database shows none: the screen says so).
-				if r.batch == "" && r.total+r.done == 0 {
-					// Claims not asked yet (no answer judged correct) still
-					// show: their queue fills as answers are judged.
-					n := 0
-					if schema.WaitsForParent(schema.Kind(r.kind)) {
-						if n, err = s.KindItems(r.kind); err != nil {
-							return homeMsg{err: err}
-						}
-					}
-					if n == 0 {
-						continue
-					}
+				if r.batch == "" && r.total+r.done == 0 && n == 0 {
+					continue
 				}
 			}
 			kept = append(kept, r)

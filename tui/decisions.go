@@ -137,8 +137,9 @@ func lockHolder(s *store.Store) string {
 }
 
 // enqueue adds a decision to the queue and starts its write when none is
-// under way.
+// under way. A decision is the last action: u undoes it before any skip.
 func (e *env) enqueue(op *pendingOp) tea.Cmd {
+	e.skips = nil
 	e.dec.ops = append(e.dec.ops, op)
 	return e.sendOp()
 }

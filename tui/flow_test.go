@@ -372,7 +372,8 @@ func TestGoto(t *testing.T) {
 		t.Fatalf("go-to to a claim not asked does not say why:\n%s", v)
 	}
 	h.keys("y") // read-only: refused, nothing recorded
-	if v := h.view(); !strings.Contains(v, "Not asked: jo has not judged the answer yet. The item is shown read-only") {
+	if v := h.view(); !strings.Contains(v, "y: nothing is asked here (read-only, see why above). enter goes on.") ||
+		!strings.Contains(v, "Not asked: jo has not judged the answer yet") {
 		t.Fatalf("a decision key on a claim not asked is not refused with the reason:\n%s", v)
 	}
 	h.wantLabels("q1-c1", map[string]string{})

@@ -68,7 +68,9 @@ func (s *itemScreen) setData(d *itemData) {
 	s.rebuild()
 	s.openedDone = s.at.kind == stepDone
 	if d.notAsked != "" {
-		s.e.status = "Not asked: " + d.notAsked + ". Shown read-only."
+		// The card says why; the status line only what to do (it fits 80
+		// columns whatever the reason).
+		s.e.status = "Shown read-only: nothing is asked here. enter goes on."
 	}
 }
 
@@ -237,12 +239,16 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		if len(e.dec.ops) > 0 {
 			return s.undoWaiting()
 		}
+		if len(e.skips) > 0 {
+			return e.undoSkip(s)
+		}
 		return s, tea.Batch(s.ownWrite(), undoCmd(e.store, e.annotator, e.suggest))
 	case keyIs(msg, k.Skip):
 		e.act.drop()
 		if e.work != nil && !s.complete() {
 			e.work.noteSkipped(s.d.ref.ItemID)
 		}
+		e.skips = append(e.skips, s.d) // u takes the skip back
 		e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
 		return e.advance()
 	}
@@ -518,6 +524,15 @@ func (s *itemScreen) trail(w, maxLines int) []string {
 	if m := s.flow.marker; m != "" && s.flow.own != nil {
 		extra = append(extra, s.flow.own.marker+" "+m)
 	}
+	if o := s.flow.own; s.at.kind == askOwn && o.of != nil {
+		// The step is about the parent: its decisions, and the marker.
+		_, parent := o.of(s.d)
+		waiting := s.e.dec.waitingFields(parent)
+		if len(waiting) > 0 {
+			waiting[""] = true
+		}
+		return trail(s.e.styles, schema.SpecOf(s.d.kind()).Parent, s.d.parent, waiting, extra, w, maxLines)
+	}
 	waiting := s.e.dec.waitingFields(s.d.ref.ItemID)
 	if s.flow.own != nil && len(s.e.dec.waitingFields(s.d.qa.ItemID)) > 0 && len(extra) > 0 {
 		waiting[""] = true // the marker on the answer waits
@@ -530,7 +545,13 @@ func (s *itemScreen) trail(w, maxLines int) []string {
 func (s *itemScreen) header(w int) string {
 	e, st := s.e, s.e.styles
 	var pieces []ui.Piece
-	pieces = append(pieces, ui.Piece{Text: s.view.label + " " + ui.SanitizeLine(s.d.ref.ExtID)})
+	title := s.view.label + " " + ui.SanitizeLine(s.d.ref.ExtID)
+	if o := s.flow.own; s.at.kind == askOwn && o.title != "" {
+		// The step is about the parent: "Missed claims · gdpr-001".
+		ext, _ := o.of(s.d)
+		title = o.title + " · " + ui.SanitizeLine(ext)
+	}
+	pieces = append(pieces, ui.Piece{Text: title})
 	switch s.origin {
 	case fromUndo:
 		pieces = append(pieces, ui.Piece{Text: "(back by undo)", Optional: true})

@@ -49,6 +49,8 @@ var missedClaims = &ownStep{
 	count:   func(d *itemData) int { return len(d.mine) },
 	refused: "a adds a claim the extractor missed, enter says you are done with this answer.",
 	card:    func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
+	title:   "Missed claims",
+	of:      func(d *itemData) (string, int64) { return d.qa.ID, d.qa.ItemID },
 }
 
 // pairData is what the QA pair and claim screens show of an item beyond
@@ -124,7 +126,7 @@ func claimPane(st ui.Styles, d *itemData, w int) []string {
 
 // missedTop: the answer whose claims are checked.
 func missedTop(st ui.Styles, d *itemData, w int) []string {
-	out := []string{st.Label.Render(ui.Truncate("Missed claims · answer of "+ui.SanitizeLine(d.qa.ID), w))}
+	out := []string{st.Label.Render(ui.Truncate("Answer of "+ui.SanitizeLine(d.qa.ID), w))}
 	return append(out, ui.WrapStyled(ui.Data(d.qa.Answer), nil, w, nil)...)
 }
 

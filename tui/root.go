@@ -126,6 +126,9 @@ type env struct {
 	// leaves without them).
 	interrupted bool
 	dec         decisionQueue // decisions typed and not written yet (decisions.go)
+	// skips are the items skipped since the last decision, latest last: u
+	// takes the last one back before it undoes a decision.
+	skips []*itemData
 }
 
 // tooSmall reports whether the terminal is known and too small to show a
