@@ -9,6 +9,7 @@
 //	bench speed [flags]               home, keys, cost and exports of two builds side by side (speed.go)
 //	bench import [flags]              the import alone on two fixtures beside the shell (importbench.go)
 //	bench gen2 -claims N -out FILE    write the second, independent fixture (gen2.go)
+//	bench busy -annotate BIN          an annotator's save latency during a long import (busy.go)
 package main
 
 import (
@@ -36,6 +37,8 @@ func main() {
 		err = importCmd(os.Args[2:])
 	case "gen2":
 		err = gen2Cmd(os.Args[2:])
+	case "busy":
+		err = busyCmd(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

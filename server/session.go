@@ -157,7 +157,7 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 			var lock *store.ScreenLease
 			// Another process's long write (an import) is waited for, and
 			// said so.
-			err := s.cfg.Store.Retry(sess.Context(), func() {
+			err := s.cfg.Store.RetryLock(sess.Context(), func() {
 				wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage())
 			}, func() (err error) {
 				lock, err = s.cfg.Store.AcquireScreen(who, "", "ssh from "+mine.from)
@@ -234,7 +234,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	// The dashboard records no session (it writes nothing).
 	var rec store.Session
 	if !dashboard {
-		err := s.cfg.Store.Retry(sess.Context(), func() {
+		err := s.cfg.Store.RetryLock(sess.Context(), func() {
 			wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage())
 		}, func() (err error) {
 			rec, err = s.cfg.Store.StartSession(who, "ssh")

@@ -60,6 +60,11 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 	if err := schema.CheckField(l.Field); err != nil {
 		return 0, err
 	}
+	// An item of an import not done yet waits for it: the import may yet be
+	// undone.
+	if err := pendingItem(tx, l.ItemID); err != nil {
+		return 0, err
+	}
 	aid, err := annotatorID(tx, l.Annotator)
 	if err != nil {
 		return 0, err

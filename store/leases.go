@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -273,9 +274,10 @@ func (l *ScreenLease) Release() {
 // write lock, so that a screen or a command waiting for the lock can say
 // what it waits for.
 
-// MarkWriting records that what ("an import") writes to the database, until
-// the returned func is called. It is a write transaction of its own, taken
-// before the long one: run it under Retry.
+// MarkWriting records that what writes to the database, until the returned
+// func is called. It is a write transaction of its own, taken before the
+// long one: run it under Retry. (An import records itself: import_steps.go;
+// a test records "an import" so, to stand for one.)
 func (s *Store) MarkWriting(what string) (func(), error) {
 	me := proc.Self()
 	var id int64
@@ -284,12 +286,12 @@ func (s *Store) MarkWriting(what string) (func(), error) {
 		if err := clearDeadWriters(tx); err != nil {
 			return err
 		}
-		res, err := tx.Exec("INSERT INTO writers(what, host, boot, pid, pid_start, since) VALUES (?,?,?,?,?,?)",
-			what, me.Host, me.Boot, me.PID, me.Start, now())
-		if err != nil {
+		// Below zero: the ids above are the imports' (import_steps.go).
+		if err := tx.QueryRow("SELECT MIN(COALESCE(MIN(id), 0), 0) - 1 FROM writers").Scan(&id); err != nil {
 			return err
 		}
-		id, err = res.LastInsertId()
+		_, err := tx.Exec("INSERT INTO writers(id, what, host, boot, pid, pid_start, since) VALUES (?,?,?,?,?,?,?)",
+			id, what, me.Host, me.Boot, me.PID, me.Start, now())
 		return err
 	})
 	if err != nil {
@@ -320,13 +322,19 @@ func writerRows(q querier) ([]writerRow, error) {
 	return out, err
 }
 
+// clearDeadWriters deletes the rows of writers that died, but for those of
+// imports with a journal: recoverImports undoes them.
 func clearDeadWriters(tx *wtx) error {
 	ws, err := writerRows(tx)
 	if err != nil {
 		return err
 	}
 	for _, w := range ws {
-		if w.Here() && !proc.Alive(w.ID) {
+		var journalled bool
+		if err := tx.QueryRow("SELECT EXISTS (SELECT 1 FROM import_undo WHERE import_id=?)", w.id).Scan(&journalled); err != nil {
+			return err
+		}
+		if w.Here() && !proc.Alive(w.ID) && !journalled {
 			if _, err := tx.Exec("DELETE FROM writers WHERE id=?", w.id); err != nil {
 				return err
 			}
@@ -359,4 +367,63 @@ func (s *Store) WaitingMessage() string {
 		who = "another process"
 	}
 	return fmt.Sprintf("%s is writing to %s; waiting…", who, filepath.Base(s.Path))
+}
+
+// Digest is every row of every table but those that say who uses the file
+// (the screens' leases, the writers, an import's journal), each table's
+// rows in a fixed order: two databases with the same digest hold the same
+// data. The tests compare databases by it (a failed import undone leaves
+// every table as it was, not every byte of the file).
+func (s *Store) Digest() (string, error) {
+	var tables []string
+	err := eachRow(s.db, "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite%' ORDER BY name", nil, func(sc func(...any) error) error {
+		var n string
+		if err := sc(&n); err != nil {
+			return err
+		}
+		if n != "writers" && n != "import_undo" && n != "screen_leases" {
+			tables = append(tables, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, name := range tables {
+		rows, err := s.db.Query("SELECT * FROM " + quoteIdent(name))
+		if err != nil {
+			return "", err
+		}
+		cols, _ := rows.Columns()
+		vals, ptrs := make([]any, len(cols)), make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		var lines []string
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return "", err
+			}
+			var l strings.Builder
+			for i, v := range vals {
+				if i > 0 {
+					l.WriteByte('|')
+				}
+				if bs, ok := v.([]byte); ok {
+					v = string(bs)
+				}
+				fmt.Fprintf(&l, "%#v", v)
+			}
+			lines = append(lines, l.String())
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return "", err
+		}
+		slices.Sort(lines)
+		b.WriteString("== " + name + "\n" + strings.Join(lines, "\n") + "\n")
+	}
+	return b.String(), nil
 }

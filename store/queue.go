@@ -67,7 +67,7 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 			ORDER BY b.batch_id, b.position LIMIT ?`, append(withOffered(aid, q.Kind, q.After, aid), q.Limit)...)
 	default:
 		rows, err = s.db.Query(`SELECT i.id, i.ext_id, i.kind, i.id FROM items i
-			WHERE i.kind=? AND i.id>? AND `+notDone+` AND `+queueable(q.Kind)+` ORDER BY i.id LIMIT ?`, append(withOffered(q.Kind, q.After, aid), q.Limit)...)
+			WHERE i.kind=? AND i.id>? AND `+notDone+` AND `+queueable(q.Kind)+` AND NOT `+pendingItemSQL("i.id")+` ORDER BY i.id LIMIT ?`, append(withOffered(q.Kind, q.After, aid), q.Limit)...)
 	}
 	if err != nil {
 		return nil, err

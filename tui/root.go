@@ -548,7 +548,9 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	if notices == nil {
 		notices = os.Stderr
 	}
-	err := opt.Store.Retry(ctx, func() {
+	// The screen waits for the write lock only: an import in progress is
+	// not waited for (its items are left out until it is done).
+	err := opt.Store.RetryLock(ctx, func() {
 		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(opt.Store.WaitingMessage()))
 	}, func() (err error) {
 		sess, err = opt.Store.StartSession(opt.Annotator, m.e.client)

@@ -80,16 +80,10 @@ func importInto(path string, files []string, opt importer.Options, waiting func(
 		}
 		return importer.Summary{}, err
 	}
-	// Who waits for this import's transaction (a screen, a command) is told
-	// it is an import.
-	// Another import writing already is waited for, and said so.
+	// Another import in progress is waited for, and said so. Who waits for
+	// this one is told it is an import: it records itself (store.Import).
 	var sum importer.Summary
 	err = s.Retry(context.Background(), waiting(s), func() (err error) {
-		done, err := s.MarkWriting("an import")
-		if err != nil {
-			return err
-		}
-		defer done()
 		sum, err = importer.Import(s, files, opt)
 		return err
 	})

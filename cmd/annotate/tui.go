@@ -162,10 +162,16 @@ func checkSuggest(s *store.Store, system string) error {
 
 // acquireScreen takes the lease of annotator's screen of a sort ("": the
 // annotation screens; "review"), waiting for a long writer and saying so:
-// a second screen is refused, naming where the first runs.
+// a second screen is refused, naming where the first runs. The annotation
+// screens wait for the write lock only; the review, which reads what an
+// import brings, for an import in progress to be done.
 func acquireScreen(cmd *cobra.Command, g *globals, s *store.Store, annotator, sort string) (*store.ScreenLease, error) {
 	var l *store.ScreenLease
-	err := s.Retry(cmd.Context(), g.sayWaiting(cmd, s), func() (err error) {
+	retry := s.RetryLock
+	if sort != "" {
+		retry = s.Retry
+	}
+	err := retry(contextOf(cmd), g.sayWaiting(cmd, s), func() (err error) {
 		l, err = s.AcquireScreen(annotator, sort, proc.Terminal())
 		return err
 	})
@@ -174,10 +180,22 @@ func acquireScreen(cmd *cobra.Command, g *globals, s *store.Store, annotator, so
 
 // acquireScreenQuietly is acquireScreen from inside a running screen.
 func acquireScreenQuietly(ctx context.Context, s *store.Store, annotator, sort string) (*store.ScreenLease, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var l *store.ScreenLease
 	err := s.Retry(ctx, nil, func() (err error) {
 		l, err = s.AcquireScreen(annotator, sort, proc.Terminal())
 		return err
 	})
 	return l, err
+}
+
+// contextOf is the command's context, or the background one when the
+// command was not started with one.
+func contextOf(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
 }

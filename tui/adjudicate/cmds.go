@@ -1,6 +1,7 @@
 package adjudicate
 
 import (
+	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,8 +26,13 @@ type reviewLoadedMsg struct {
 	err error
 }
 
+// The review's reads wait for an import in progress to be done: they show
+// it whole or not at all.
 func loadReviewCmd(s *store.Store, q store.ReviewQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
+		if err := s.WaitForWriters(context.Background(), nil); err != nil {
+			return reviewLoadedMsg{seq: seq, err: err}
+		}
 		rev, err := s.Review(q)
 		return reviewLoadedMsg{seq: seq, rev: rev, err: err}
 	}
@@ -43,6 +49,9 @@ type detailMsg struct {
 
 func loadDetailCmd(s *store.Store, ref store.ItemRef, annotators []string, lead string, walker bool, seq int) tea.Cmd {
 	return func() tea.Msg {
+		if err := s.WaitForWriters(context.Background(), nil); err != nil {
+			return detailMsg{seq: seq, walker: walker, err: err}
+		}
 		d, err := s.ReviewItem(ref, annotators, lead, walker)
 		return detailMsg{seq: seq, walker: walker, d: d, err: err}
 	}
