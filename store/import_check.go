@@ -177,7 +177,7 @@ func (t *wtx) digest() string {
 		if name == "main.import_undo" {
 			// The journal follows the order rows are written in, which is
 			// what staging changes: the same changes, in whatever order.
-			q = "SELECT import_id, tbl, rid, item, undo FROM main.import_undo ORDER BY 1, 2, 3, 4, 5"
+			q = "SELECT import_id, tbl, rid, upto, item, undo FROM main.import_undo ORDER BY 1, 2, 3, 4, 5, 6"
 		}
 		rows, err := t.Tx.Query(q)
 		out.WriteString(name + "\n")

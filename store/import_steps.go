@@ -43,19 +43,23 @@ import (
 //
 // Only one import runs at a time: a second one waits for the first.
 
-// Step timings (a test makes them tiny, to commit at every chance).
+// Step timings (a test makes them tiny, to commit at every chance). The
+// pause is long while a screen is open (a lease is held: its saves poll
+// the lock every 100 ms at most); with none, it is short, enough for a
+// screen starting up to get in within a few steps.
 var (
-	importStep  = 400 * time.Millisecond
-	importYield = 120 * time.Millisecond
+	importStep      = 300 * time.Millisecond
+	importYield     = 120 * time.Millisecond
+	importYieldIdle = 15 * time.Millisecond
 )
 
 // SetImportSteps sets how long a step of an import works before it commits
 // and how long it then pauses, for the tests of other packages; the
 // returned func puts the defaults back.
 func SetImportSteps(step, yield time.Duration) (restore func()) {
-	was, wasYield := importStep, importYield
-	importStep, importYield = step, yield
-	return func() { importStep, importYield = was, wasYield }
+	was, wasYield, wasIdle := importStep, importYield, importYieldIdle
+	importStep, importYield, importYieldIdle = step, yield, min(yield, importYieldIdle)
+	return func() { importStep, importYield, importYieldIdle = was, wasYield, wasIdle }
 }
 
 // importSteps is the state of an import written in steps.
@@ -65,6 +69,10 @@ type importSteps struct {
 	recorded bool      // its writers row is written
 	began    time.Time // when the current step began
 	n        int       // steps committed
+	// eventsFrom is the largest label event rowid when the step began: the
+	// step's events are the rows above it (only the import writes while
+	// its step holds the lock), journalled as one range.
+	eventsFrom int64
 }
 
 // busyError is a write refused for now because of another process's work
@@ -175,7 +183,26 @@ func (t *wtx) beginStep() error {
 	}
 	t.Tx, t.stmts, t.guideVersions = tx, map[string]*sql.Stmt{}, nil
 	st.began = time.Now()
+	if err := tx.QueryRow("SELECT COALESCE(MAX(rowid), 0) FROM label_events").Scan(&st.eventsFrom); err != nil {
+		return err
+	}
 	return tx.QueryRow("SELECT COALESCE(MAX(id), 0) FROM items").Scan(&t.rootsBefore)
+}
+
+// journalEvents journals the label events the step added, as one range
+// (the bulk of an import: one journal row a step, not one an event).
+func (t *wtx) journalEvents() error {
+	st := t.steps
+	var upto int64
+	if err := t.Tx.QueryRow("SELECT COALESCE(MAX(rowid), 0) FROM label_events").Scan(&upto); err != nil {
+		return err
+	}
+	if upto <= st.eventsFrom {
+		return nil
+	}
+	_, err := t.Tx.Exec(`INSERT INTO import_undo(import_id, tbl, rid, upto, undo) VALUES (?, 'label_events', ?, ?, ?)`,
+		st.id, st.eventsFrom, upto, fmt.Sprintf(`DELETE FROM main."label_events" WHERE rowid > %d AND rowid <= %d`, st.eventsFrom, upto))
+	return err
 }
 
 // step commits the import's work so far once its step has lasted
@@ -190,6 +217,9 @@ func (t *wtx) step() error {
 	if err := t.settle(); err != nil {
 		return err
 	}
+	if err := t.journalEvents(); err != nil {
+		return err
+	}
 	if !st.recorded {
 		// From now on the import is in the database before it is done:
 		// it says so (the commands that read wait for it).
@@ -200,6 +230,10 @@ func (t *wtx) step() error {
 		}
 		st.recorded = true
 	}
+	var screens bool
+	if err := t.Tx.QueryRow("SELECT EXISTS (SELECT 1 FROM screen_leases)").Scan(&screens); err != nil {
+		return err
+	}
 	t.closeStmts()
 	if err := t.Tx.Commit(); err != nil {
 		return err
@@ -208,7 +242,11 @@ func (t *wtx) step() error {
 	if afterStep != nil {
 		afterStep(st.n)
 	}
-	time.Sleep(importYield)
+	if screens {
+		time.Sleep(importYield)
+	} else {
+		time.Sleep(importYieldIdle)
+	}
 	return t.beginStep()
 }
 
@@ -255,6 +293,9 @@ func (st *importSteps) journal(tx *sql.Tx) error {
 		ts, err := journalTriggers(tx, t, st.id)
 		if err != nil {
 			return fmt.Errorf("journal of %s: %w", t, err)
+		}
+		if t == "label_events" {
+			ts = ts[1:] // its inserts are journalled a step at a time (journalEvents)
 		}
 		stmts = append(stmts, ts...)
 	}
@@ -422,15 +463,15 @@ func (s *Store) undoImport(id int64) error {
 		err := s.write(func(tx *wtx) error {
 			began := time.Now()
 			type change struct {
-				seq       int64
-				tbl, undo string
-				rid, item sql.NullInt64
+				seq             int64
+				tbl, undo       string
+				rid, upto, item sql.NullInt64
 			}
 			var cs []change
-			err := eachRow(tx, "SELECT seq, tbl, rid, item, undo FROM import_undo WHERE import_id=? ORDER BY seq DESC LIMIT ?",
+			err := eachRow(tx, "SELECT seq, tbl, rid, upto, item, undo FROM import_undo WHERE import_id=? ORDER BY seq DESC LIMIT ?",
 				[]any{id, undoStepRows}, func(sc func(...any) error) error {
 					var c change
-					err := sc(&c.seq, &c.tbl, &c.rid, &c.item, &c.undo)
+					err := sc(&c.seq, &c.tbl, &c.rid, &c.upto, &c.item, &c.undo)
 					cs = append(cs, c)
 					return err
 				})
@@ -439,6 +480,20 @@ func (s *Store) undoImport(id int64) error {
 			}
 			left = len(cs) == undoStepRows
 			for i, c := range cs {
+				if c.upto.Valid {
+					// A range of label events: their items' families.
+					items, err := int64s(tx, "SELECT DISTINCT item_id FROM label_events WHERE rowid > ? AND rowid <= ?", c.rid.Int64, c.upto.Int64)
+					if err != nil {
+						return err
+					}
+					for _, it := range items {
+						var root int64
+						if err := tx.Tx.QueryRow("SELECT COALESCE(parent_id, id) FROM items WHERE id=?", it).Scan(&root); err == nil {
+							tx.roots.add(root)
+						}
+						tx.touch(it)
+					}
+				}
 				if c.item.Valid {
 					// The family the item is in before the change (an item
 					// the import added is gone after it), and, through the
@@ -478,12 +533,16 @@ func (s *Store) undoImport(id int64) error {
 	}
 }
 
+// clearStepRows bounds the journal rows one step of clearJournal deletes
+// (a few tens of milliseconds).
+const clearStepRows = 10_000
+
 // clearJournal deletes the journal of an import that is done, in steps.
 func (s *Store) clearJournal(id int64) error {
 	for {
 		var n int64
 		err := s.write(func(tx *wtx) error {
-			res, err := tx.Exec("DELETE FROM import_undo WHERE seq IN (SELECT seq FROM import_undo WHERE import_id=? LIMIT ?)", id, 100_000)
+			res, err := tx.Exec("DELETE FROM import_undo WHERE seq IN (SELECT seq FROM import_undo WHERE import_id=? ORDER BY seq LIMIT ?)", id, clearStepRows)
 			if err == nil {
 				n, err = res.RowsAffected()
 			}

@@ -68,6 +68,12 @@ type pendingOp struct {
 
 func (o *pendingOp) writes() bool { return o.label.Field != "" || o.retract }
 
+// plain reports whether the op is a label written as it is (no grade, no
+// retraction, not undone before it was written).
+func (o *pendingOp) plain() bool {
+	return o.label.Field != "" && !o.retract && o.grade < 0 && !o.cancelled
+}
+
 // decision reports whether the op is a decision still to count.
 func (o *pendingOp) decision() bool { return o.label.Field != "" && !o.cancelled }
 
@@ -77,7 +83,8 @@ func (o *pendingOp) on(d *itemData) bool { return o.d != nil && o.d.ref.ItemID =
 // decisionQueue is the program's decisions waiting, in the order typed.
 type decisionQueue struct {
 	ops      []*pendingOp
-	inflight bool   // the first op's write is under way
+	inflight bool   // the write of the first ops is under way
+	batch    int    // how many: the plain decisions that waited are written together
 	tries    int    // writes of the first op that met a lock
 	seq      int    // the write under way, to match its answer and timers
 	slow     bool   // the write under way has waited slowSave
@@ -123,9 +130,9 @@ type holderMsg struct {
 	holder string
 }
 
-// decisionsMsg tells the screen on show that the queue changed: written is
-// the decision just written (nil: none, e.g. a write met the lock again).
-type decisionsMsg struct{ written *pendingOp }
+// decisionsMsg tells the screen on show that the queue changed: written are
+// the decisions just written (none: e.g. a write met the lock again).
+type decisionsMsg struct{ written []*pendingOp }
 
 // lockHolder names the process writing to the database, as a long writer
 // records itself ("an import (pid 4242)"), else "another program".
@@ -144,8 +151,13 @@ func (e *env) enqueue(op *pendingOp) tea.Cmd {
 	return e.sendOp()
 }
 
+// maxBatch bounds the decisions written in one transaction.
+const maxBatch = 64
+
 // sendOp starts the write of the first op, if none is under way; an op
-// with nothing to write is done on its turn.
+// with nothing to write is done on its turn. Plain decisions that waited
+// are written together, in one transaction (RecordLabels): once another
+// process lets go of the lock, the screen takes it once.
 func (e *env) sendOp() tea.Cmd {
 	q := &e.dec
 	for !q.inflight && len(q.ops) > 0 && !q.ops[0].writes() {
@@ -158,6 +170,15 @@ func (e *env) sendOp() tea.Cmd {
 	q.seq++
 	e.saves++
 	op, st, seq, annotator := q.ops[0], e.store, q.seq, e.annotator
+	q.batch = 1
+	var plain []store.Label
+	if op.plain() {
+		plain = append(plain, op.label)
+		for q.batch < len(q.ops) && q.batch < maxBatch && q.ops[q.batch].plain() {
+			plain = append(plain, q.ops[q.batch].label)
+			q.batch++
+		}
+	}
 	write := func() tea.Msg {
 		var err error
 		switch {
@@ -165,8 +186,10 @@ func (e *env) sendOp() tea.Cmd {
 			_, err = st.Undo(annotator)
 		case op.grade >= 0:
 			_, err = st.RecordGradedRelevance(op.label, op.grade)
-		default:
+		case len(plain) == 1:
 			_, err = st.RecordLabel(op.label)
+		default:
+			err = st.RecordLabels(plain)
 		}
 		m := opDoneMsg{seq: seq, err: err}
 		if store.IsBusy(err) {
@@ -189,22 +212,28 @@ func (e *env) opDone(msg opDoneMsg) (decisionsMsg, tea.Cmd) {
 	op := q.ops[0]
 	switch {
 	case msg.err == nil:
-		q.ops, q.tries, q.slow = q.ops[1:], 0, false
-		var written *pendingOp
-		switch {
-		case op.retract:
-		case op.cancelled:
-			// Undone while it was being written: retract it now, before
-			// anything typed after the undo.
-			q.ops = append([]*pendingOp{{retract: true, grade: -1}}, q.ops...)
-		default:
-			written = op
-			if op.ev.kind == evMarked {
-				op.d.parent[op.label.Field] = op.label.Value
-			} else {
-				op.d.labels[op.label.Field] = op.label.Value
+		done := q.ops[:q.batch]
+		q.ops, q.tries, q.slow = q.ops[q.batch:], 0, false
+		var written []*pendingOp
+		var retracts []*pendingOp
+		for _, o := range done {
+			switch {
+			case o.retract:
+			case o.cancelled:
+				// Undone while it was being written: retract it now,
+				// before anything typed after the undo (the last undone
+				// first: a retraction takes back the latest decision).
+				retracts = append(retracts, &pendingOp{retract: true, grade: -1})
+			default:
+				written = append(written, o)
+				if o.ev.kind == evMarked {
+					o.d.parent[o.label.Field] = o.label.Value
+				} else {
+					o.d.labels[o.label.Field] = o.label.Value
+				}
 			}
 		}
+		q.ops = append(retracts, q.ops...)
 		var recount tea.Cmd
 		if len(q.ops) == 0 {
 			e.err = ""
@@ -214,9 +243,16 @@ func (e *env) opDone(msg opDoneMsg) (decisionsMsg, tea.Cmd) {
 		}
 		return decisionsMsg{written: written}, tea.Batch(e.sendOp(), recount)
 	case store.IsBusy(msg.err):
-		if op.cancelled {
-			// Never written: nothing to retract.
-			q.ops = q.ops[1:]
+		// Nothing was written: the decisions undone meanwhile go, never
+		// written, and the others are tried again.
+		kept := q.ops[:0]
+		for _, o := range q.ops {
+			if !o.cancelled {
+				kept = append(kept, o)
+			}
+		}
+		q.ops = kept
+		if len(q.ops) == 0 || q.ops[0] != op {
 			return decisionsMsg{}, e.sendOp()
 		}
 		q.tries++
@@ -279,9 +315,9 @@ func (e *env) cancelLast() *pendingOp {
 		if !o.decision() {
 			continue
 		}
-		if i == 0 && q.inflight {
+		if i < q.batch && q.inflight {
 			o.cancelled = true
-			q.ops = q.ops[:1]
+			q.ops = q.ops[:i+1]
 		} else {
 			q.ops = q.ops[:i]
 		}
@@ -317,8 +353,10 @@ func (s *itemScreen) enqueue(op *pendingOp) (ui.Child, tea.Cmd) {
 // joins what the screen holds as committed; a finished item is left once
 // nothing it waited for waits.
 func (s *itemScreen) decisions(msg decisionsMsg) (ui.Child, tea.Cmd) {
-	if o := msg.written; o != nil && o.on(s.d) {
-		s.base = s.base.Apply(o.ev)
+	for _, o := range msg.written {
+		if o.on(s.d) {
+			s.base = s.base.Apply(o.ev)
+		}
 	}
 	s.rebuild()
 	if s.complete() && !s.busy() {

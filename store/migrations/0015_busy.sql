@@ -45,7 +45,8 @@ CREATE TABLE import_undo (
   seq       INTEGER PRIMARY KEY,   -- the order of the changes
   import_id INTEGER NOT NULL,      -- writers.id of the import
   tbl       TEXT NOT NULL,         -- the table changed
-  rid       INTEGER,               -- the row's rowid (a table with one)
+  rid       INTEGER,               -- the row's rowid (a table with one); for a range, the rowid before it
+  upto      INTEGER,               -- a range of rows added (the label events of a step): its last rowid
   item      INTEGER,               -- the item the row belongs to, if any (its family is recounted)
   undo      TEXT NOT NULL          -- the statement that takes the change back
 );
