@@ -27,6 +27,7 @@ func TestAllocationsDoNotGrowWithItems(t *testing.T) {
 	for name, f := range map[string]func(Ratings){
 		"Agree":          func(r Ratings) { Agree(r) },
 		"FleissPerClass": func(r Ratings) { FleissPerClass(r) },
+		"AgreeScaled":    func(r Ratings) { AgreeScaled(r, Scale{Level: Ordinal}) },
 		"NewConfusion+Report": func(r Ratings) {
 			NewConfusion(r.Codes[:len(r.Codes)/2], r.Codes[len(r.Codes)/2:], r.K).Report()
 		},
@@ -44,6 +45,14 @@ func BenchmarkAgreement1M(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		Agree(r)
+	}
+}
+
+func BenchmarkAgreeScaled1M(b *testing.B) {
+	r := randomRatings(1_000_000, 3, 3)
+	b.ResetTimer()
+	for b.Loop() {
+		AgreeScaled(r, Scale{Level: Ordinal})
 	}
 }
 
