@@ -457,7 +457,11 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 	if sc != nil {
 		fmt.Fprintf(w, "  %s scale: %s\n", fa.Scale, strings.Join(fa.Classes, " < "))
 	}
-	t := newTable(w, []string{"Krippendorff's alpha, interval"})
+	widest := "Krippendorff's alpha"
+	if sc != nil {
+		widest += ", " + sc.Metric
+	}
+	t := newTable(w, []string{widest})
 	t.row("percent agreement", percentText(fa.PercentAgreement), "")
 	if sc != nil {
 		t.row("within one step", percentText(sc.PercentWithinOne), "")
