@@ -42,10 +42,15 @@ type fieldScale struct {
 	codes   metrics.Scale
 }
 
-// scaleOf reads a field's scale from the schema: an ordinal field's codes
-// are its ranks, an interval field's stand for its values as numbers.
+// scaleOf reads a field's scale from the schema.
 func scaleOf(field string) fieldScale {
 	f, _ := schema.Lookup(field)
+	return scaleOfField(f)
+}
+
+// scaleOfField: an ordinal field's codes are its ranks, an interval
+// field's stand for its values as numbers.
+func scaleOfField(f schema.Field) fieldScale {
 	sc := fieldScale{level: f.Level(), ordered: f.Ordered()}
 	switch sc.level {
 	case schema.Ordinal:
@@ -57,13 +62,13 @@ func scaleOf(field string) fieldScale {
 }
 
 // scaledAgreement computes the field's scaled statistics from the pattern
-// counts; nil for a field that is not ordered.
-func scaledAgreement(p metrics.Patterns, sc fieldScale, any bool) *ScaledAgreement {
+// counts (none without raters); nil for a field that is not ordered.
+func scaledAgreement(p metrics.Patterns, sc fieldScale, withRaters bool) *ScaledAgreement {
 	if !sc.ordered {
 		return nil
 	}
 	var a metrics.ScaledAgreement
-	if any {
+	if withRaters {
 		a = metrics.AgreeScaledPatterns(p, sc.codes)
 	}
 	return &ScaledAgreement{

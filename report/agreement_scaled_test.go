@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -196,5 +197,29 @@ func TestGradedRelevanceByVersion(t *testing.T) {
 	out := render(t, rep.WriteText)
 	if f := lineFields(t, out, "guidelines version "); !strings.Contains(strings.Join(f, " "), "alpha, ordinal") {
 		t.Errorf("version table head %v", f)
+	}
+}
+
+// TestIntervalFieldScale: an interval field's codes stand for its values
+// read as numbers, so a pair's weighted kappa weighs by their differences:
+// on the values 1, 2, 5, rows a = 1 1 2 1, columns b = 1 2 5 5,
+// statsmodels cohens_kappa(table, weights=[1,2,5], wt="linear") is
+// 0.05882352941176472 and wt="quadratic" 0.11864406779661019; scikit-learn,
+// which weighs by position, would give the ordinal 1/9 and 0.2.
+func TestIntervalFieldScale(t *testing.T) {
+	f := schema.Field{Name: "rating", Values: []string{"1", "2", "5"}, Scale: schema.Scale{Level: schema.Interval, Min: 1, Max: 5}}
+	if err := f.CheckScale(); err != nil {
+		t.Fatal(err)
+	}
+	sc := scaleOfField(f)
+	if sc.level != schema.Interval || !sc.ordered {
+		t.Fatalf("scale %+v", sc)
+	}
+	cm := metrics.NewConfusion([]int{0, 0, 1, 0}, []int{0, 1, 2, 2}, 3)
+	p := scaledPair(cm, sc)
+	near(t, "linear", p.CohenKappaLinear, 0.05882352941176472, 1e-12)
+	near(t, "quadratic", p.CohenKappaQuadratic, 0.11864406779661019, 1e-12)
+	if scaledPair(cm, scaleOfField(schema.Field{Name: "colour", Values: []string{"red", "blue", "green"}})) != nil {
+		t.Error("a nominal field has weighted kappas")
 	}
 }
