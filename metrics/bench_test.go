@@ -97,3 +97,22 @@ func BenchmarkAgreementPatterns1M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAgreeScaledPatterns1M is what an ordinal field adds to the
+// agreement report: the ordinal α from the pattern counts and each pair's
+// weighted kappas from its confusion matrix.
+func BenchmarkAgreeScaledPatterns1M(b *testing.B) {
+	p := PatternsOf(randomRatings(1_000_000, 3, 3))
+	s := Scale{Level: Ordinal}
+	b.ResetTimer()
+	for b.Loop() {
+		AgreeScaledPatterns(p, s)
+		for i := range p.Raters {
+			for j := i + 1; j < p.Raters; j++ {
+				cm := PairConfusion(p, i, j)
+				cm.WeightedKappa(Linear, s)
+				cm.WeightedKappa(Quadratic, s)
+			}
+		}
+	}
+}
