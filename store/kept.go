@@ -88,10 +88,10 @@ func (t *wtx) touch(ids ...int64) error {
 
 // chunkCounts is what the counts of one chunk of families change.
 type chunkCounts struct {
-	delta                  map[tally.Key]int
-	members                []int64 // items of the families, before or after
-	skipBefore, after      map[int64][]tally.Skip
-	askedBefore, askedNow  map[int64][]int64
+	delta                 map[tally.Key]int
+	members               []int64 // items of the families, before or after
+	skipBefore, after     map[int64][]tally.Skip
+	askedBefore, askedNow map[int64][]int64
 }
 
 // countChunk computes the old and new contributions of a chunk of families.
