@@ -151,14 +151,14 @@ func kindKeyLatency(bin, db, who, kind string, n int) (keyFigures, error) {
 			return keyFigures{}, err
 		}
 		var firstAt time.Duration
-		deadline := time.After(10 * time.Second)
+		deadline := time.After(2 * time.Minute)
 		for {
 			select {
 			case <-p.got:
 			case <-p.done:
 				return keyFigures{}, errors.New("annotate ended")
 			case <-deadline:
-				return keyFigures{}, fmt.Errorf("%s: no next question within 10 s of %q:\n%s", kind, key, p.grid())
+				return keyFigures{}, fmt.Errorf("%s: no next question within 2 minutes of %q:\n%s", kind, key, p.grid())
 			}
 			if firstAt == 0 && p.size() > from {
 				firstAt = time.Since(t0)
