@@ -165,15 +165,24 @@ func (c *card) papers() []origin {
 
 func (c *card) description(b *strings.Builder) {
 	b.WriteString("## Dataset Description\n\n")
-	b.WriteString("Exported with annotate, a terminal annotation and review workbench: every label was recorded one decision at a time, " +
-		"with its active time and the guidelines version in force.\n\n")
+	if c.labelledInTool() {
+		b.WriteString("Exported with annotate, a terminal annotation and review workbench: every label made in it was recorded one decision at a time, " +
+			"with its active time and the guidelines version in force.\n\n")
+	} else {
+		b.WriteString("Exported with annotate, a terminal annotation and review workbench. No label in this database was made in annotate: " +
+			"every label was imported as given, with no active time and no annotate guidelines of its own.\n\n")
+	}
 	for _, x := range c.configs {
 		fmt.Fprintf(b, "- `%s`: %s.\n", x.name, configCount(x))
 	}
 	b.WriteString("\n")
 	c.languageText(b)
 	c.kindText(b, cardSources)
-	fmt.Fprintf(b, "- **License:** %s\n", md(c.e.o.License))
+	if o := c.e.o; o.License == "other" {
+		fmt.Fprintf(b, "- **License:** %s (not on the Hub's list): %s\n", md(o.LicenseName), code(o.LicenseLink))
+	} else {
+		fmt.Fprintf(b, "- **License:** %s\n", md(o.License))
+	}
 	if c.e.o.Contact != "" {
 		fmt.Fprintf(b, "- **Curated by:** %s\n", md(c.e.o.Contact))
 	}
@@ -317,8 +326,13 @@ func (c *card) protocol(b *strings.Builder) {
 		b.WriteString("- **Claims of generated answers**: supported by the gold answer or not (`accuracy_support`), grounded in the documents the answer used or not " +
 			"(`grounded`), and the error categories of a claim not supported or not grounded (`error_category`, several allowed).\n")
 	}
-	b.WriteString("\nAnnotation is blind: an annotator sees neither the other annotators' labels nor the system predictions. " +
-		"Every decision is kept in an append-only log with its active time and the guidelines version in force.\n\n")
+	if c.labelledInTool() {
+		b.WriteString("\nAnnotation in annotate is blind: an annotator sees neither the other annotators' labels nor the system predictions. " +
+			"Every decision is kept in an append-only log with its active time and the guidelines version in force.\n\n")
+		return
+	}
+	b.WriteString("\nNo label was made in annotate: the list above is what the fields mean, as annotate would ask them, " +
+		"not how the imported labels were made.\n\n")
 }
 
 func (c *card) annotators(b *strings.Builder) {
@@ -331,8 +345,12 @@ func (c *card) annotators(b *strings.Builder) {
 		}
 		total += w.ActiveMs
 	}
-	if len(annotators)+len(adjudicators) == 0 {
-		b.WriteString("No item has been labelled in annotate yet.\n\n")
+	if len(annotators) == 0 {
+		b.WriteString("No item has been labelled in annotate yet")
+		if len(adjudicators) > 0 {
+			fmt.Fprintf(b, "; %s adjudicated there", md(strings.Join(adjudicators, ", ")))
+		}
+		b.WriteString(".\n\n")
 	} else {
 		fmt.Fprintf(b, "%s (%s)", count(len(annotators), "annotator"), md(strings.Join(annotators, ", ")))
 		if len(adjudicators) > 0 {

@@ -35,6 +35,8 @@ type Options struct {
 	Force       bool   // replace a non-empty Out
 	Split       string // hf: split name, default "test"
 	License     string // hf: card license, default "cc-by-4.0"
+	LicenseName string // hf, with License "other": the card's license_name (an id)
+	LicenseLink string // hf, with License "other": the card's license_link (a URL or a file of the folder)
 	Name        string // hf: pretty_name
 	Contact     string // hf: the card's contact (the lead's --contact, else the --as name)
 	Annotator   string // whose labels (jsonl: only this annotator's)
@@ -186,6 +188,8 @@ func check(o Options) error {
 		return errors.New("--with-notes applies to --format hf and csv (the jsonl backup holds the notes already; the --labels-only pair has none)")
 	case o.LabelsOnly && o.Format != "jsonl":
 		return errors.New("--labels-only applies to --format jsonl")
+	case (o.LicenseName != "" || o.LicenseLink != "") && o.Format != "hf":
+		return errors.New("--license-name and --license-link apply to --format hf (the dataset card)")
 	case o.DataFormat != "" && o.Format != "hf":
 		return fmt.Errorf("--data-format applies to --format hf only")
 	case o.Format == "hf" && o.DataFormat != DataParquet && o.DataFormat != DataJSONL:
@@ -199,7 +203,7 @@ func check(o Options) error {
 				return err
 			}
 		}
-		return checkLicense(o.License)
+		return checkLicenseOther(o)
 	case o.Format == "prodigy":
 		return checkProdigyField(o.Field)
 	case o.Field != "":

@@ -73,9 +73,13 @@ func init() {
 			cardSources:    qaSources,
 			cardStats:      qaTable1,
 			cardUnlabelled: qaUnlabelled,
-			cardProtocol: func(_ *card, b *strings.Builder) bool {
-				b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
-					"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
+			cardProtocol: func(c *card, b *strings.Builder) bool {
+				if c.labelledInTool() {
+					b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n")
+				} else {
+					b.WriteString("The fields of QA pairs, as ClaimRAG-LAW's manual validation (Appendix A) defines them:\n\n")
+				}
+				b.WriteString("- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
 					"If invalid, why (`invalid_reason`: domain, linguistic, both); nothing else is asked about an invalid question.\n" +
 					"- For a valid question, the annotator confirms or corrects the generated **category** (`category`), names the **persona** who would ask it " +
 					"(`persona`: citizen, civil officer, legal expert) and judges the **answer** (`answer_correctness`: correct, partially correct, incorrect).\n")
