@@ -48,15 +48,16 @@ func init() {
 			return each(e, readAhead(e.snap.QAs(e.streamOptions(l))), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
 		},
 		nested: writeNativePairs,
-		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
-			texts := map[string]string{}
+		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
+			items := map[string]prodigyItem{}
 			for q, err := range x.QAs(store.ExportOptions{}) {
 				if err != nil {
 					return nil, err
 				}
-				texts[q.ID] = q.Question
+				// A pair is its question with its answer and context units.
+				items[q.ID] = newProdigyItem(q.ID, schema.KindQA, q.Question, q.Answer, string(q.ContextsJSON))
 			}
-			return texts, nil
+			return items, nil
 		},
 		total:   func(r *Result) *int { return &r.QA },
 		intro:   qaIntro,

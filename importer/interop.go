@@ -23,7 +23,7 @@ func init() {
 	parsers[FormatProdigy] = parseProdigy
 	Formats = append(Formats, FormatLabelStudio, FormatProdigy)
 	described[FormatLabelStudio] = `Label Studio tasks ([{"data":{"annotate_id",…}, "annotations", "predictions"}])`
-	described[FormatProdigy] = `Prodigy JSONL ("answer" accept/reject with "_input_hash" or "_annotator_id")`
+	described[FormatProdigy] = `Prodigy JSONL ("answer" accept/reject with "_input_hash" or "_annotator_id"; binary or choice tasks)`
 }
 
 // labelStudioName turns a Label Studio completed_by into an annotator name:
@@ -182,12 +182,17 @@ func lsResults(f *fileData, r *rec, field, item, who string, prediction, adjudic
 	return nil
 }
 
-// parseProdigy reads Prodigy's JSONL annotations of a two-way field: the
-// field is --field, else the line's "label" when it names one; the item is
-// meta.annotate_id (or a top-level "annotate_id"); "accept" is the field's
-// first value, "reject" its second, "ignore" is skipped. The annotator is
-// _annotator_id as it is (Prodigy's session id, e.g. "claims-jo", names the
-// annotator "claims-jo"), else --annotator.
+// parseProdigy reads Prodigy's JSONL annotations of a closed field: the
+// field is --field, else meta.field, else the line's "label" when it names
+// one; the item is meta.annotate_id (or a top-level "annotate_id"). A
+// binary task (a two-way field: no "options") gives "accept" the field's
+// first value, "reject" its second; a choice task ("options"/"accept")
+// gives the ids in "accept" on "answer":"accept", one for a one-value
+// field, any number for a multi-valued one; "reject" there (no option
+// chosen) is skipped and counted, and "ignore" is skipped everywhere. The
+// annotator is meta.annotator (annotate's export writes it), else
+// _annotator_id as it is (Prodigy's session id, e.g. "claims-jo", names
+// the annotator "claims-jo"), else _session_id, else --annotator.
 func parseProdigy(f *fileData, t *textReader) error {
 	return t.eachLine(func(at loc, line []byte) error {
 		m, err := object(at, line)
@@ -195,26 +200,39 @@ func parseProdigy(f *fileData, t *textReader) error {
 			return err
 		}
 		r := newRec(at, "", m)
-		name := f.opt.Field
+		meta := newRec(at, "meta.", nil)
+		if mm, err := r.object("meta"); err != nil {
+			return err
+		} else if mm != nil {
+			meta = newRec(at, "meta.", mm)
+		}
+		choice := r.has("options") || r.has("accept")
+		name, from := f.opt.Field, "label"
+		if name == "" {
+			if name, err = meta.str("field"); err != nil {
+				return err
+			}
+			from = "meta.field"
+		}
 		if name == "" {
 			if name, err = r.str("label"); err != nil {
 				return err
 			}
-			if name == "" {
-				return r.errf("label", "missing: give --field FIELD (the two-way field the answers are about)")
-			}
+			from = "label"
+		}
+		if name == "" {
+			return r.errf("label", "missing: give --field FIELD (the field the answers are about)")
 		}
 		fd, ok := lookupField(name)
-		if !ok || !fd.TwoWay || len(fd.Values) != 2 {
-			return r.errf("label", "%q is not a two-way field; give --field FIELD (one of %s)", name, strings.Join(twoWayFields(), ", "))
+		switch {
+		case !ok || len(fd.Values) == 0:
+			return r.errf(from, "%q is not a field with a closed list of values; give --field FIELD (one of %s)", name, strings.Join(closedFields(), ", "))
+		case !choice && (!fd.TwoWay || len(fd.Values) != 2):
+			return r.errf(from, "%q is not a two-way field, and the line has no \"options\" (a choice task); give --field FIELD (two-way: %s)", name, strings.Join(twoWayFields(), ", "))
 		}
-		item := ""
-		if meta, err := r.object("meta"); err != nil {
+		item, err := meta.id("annotate_id")
+		if err != nil {
 			return err
-		} else if meta != nil {
-			if item, err = newRec(at, "meta.", meta).id("annotate_id"); err != nil {
-				return err
-			}
 		}
 		if item == "" {
 			if item, err = r.id("annotate_id"); err != nil {
@@ -229,18 +247,30 @@ func parseProdigy(f *fileData, t *textReader) error {
 			return err
 		}
 		var value string
-		switch answer {
-		case "accept":
-			value = fd.Values[0]
-		case "reject":
-			value = fd.Values[1]
-		case "ignore":
-			f.sum.drop("Prodigy answer \"ignore\"")
+		switch {
+		case answer == "ignore":
+			f.sum.drop(`Prodigy answer "ignore"`)
 			return nil
-		default:
+		case answer != "accept" && answer != "reject":
 			return r.errf("answer", "want accept, reject or ignore, got %q", answer)
+		case choice && answer == "reject":
+			f.sum.drop(`Prodigy choice answered "reject" (no option chosen)`)
+			return nil
+		case choice:
+			if value, err = prodigyChoice(r, fd); err != nil {
+				return err
+			}
+		case answer == "accept":
+			value = fd.Values[0]
+		default:
+			value = fd.Values[1]
 		}
-		who, err := r.str("_annotator_id")
+		who, err := meta.str("annotator")
+		for _, key := range []string{"_annotator_id", "_session_id"} {
+			if err == nil && who == "" {
+				who, err = r.str(key)
+			}
+		}
 		if err != nil {
 			return err
 		}
@@ -254,9 +284,40 @@ func parseProdigy(f *fileData, t *textReader) error {
 		if err != nil {
 			return err
 		}
-		return f.addLabel(labelRec{at: at, field: "answer", itemField: "meta.annotate_id", annotator: who, item: item,
+		field := "answer"
+		if choice {
+			field = "accept"
+		}
+		return f.addLabel(labelRec{at: at, field: field, itemField: "meta.annotate_id", annotator: who, item: item,
 			name: fd.Name, value: value, adjudicate: role == "adjudicate"}, "")
 	})
+}
+
+// prodigyChoice reads the options a choice task accepted: one for a field
+// that takes one value, any number for a multi-valued field.
+func prodigyChoice(r *rec, fd schema.Field) (string, error) {
+	raw := r.get("accept")
+	var ids []string
+	if raw == nil || json.Unmarshal(raw, &ids) != nil {
+		return "", r.errf("accept", "want the list of the option ids chosen, got %s", kind(raw))
+	}
+	if fd.Multi {
+		return schema.EncodeMulti(ids), nil
+	}
+	if len(ids) != 1 {
+		return "", r.errf("accept", "%d options chosen for %s, which takes one", len(ids), fd.Name)
+	}
+	return ids[0], nil
+}
+
+func closedFields() []string {
+	var out []string
+	for _, f := range schema.AllFields() {
+		if len(f.Values) > 0 {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }
 
 func twoWayFields() []string {

@@ -65,8 +65,10 @@ any of these folders back.
 (Label Studio tasks: data, one annotation per annotator, one prediction per
 system) with the labeling config of each (qa.config.xml, claims.config.xml).
 
---format prodigy --field FIELD: prodigy/FIELD.jsonl, one accept/reject line
-per label of a two-way field, as Prodigy's binary annotations.
+--format prodigy --field FIELD: prodigy/FIELD.jsonl, one line per label of
+a field with a closed list of values, as Prodigy stores annotations: an
+accept/reject binary task for a two-way field, a choice task (options,
+accept) for the others; hashes that keep distinct items apart.
 
 --format trec: trec/runs/RUN.run (each run, "qid Q0 docid rank score tag"),
 trec/qrels_before.txt (the gold set) and trec/qrels_after.txt (with the
@@ -84,6 +86,7 @@ interrupted export leaves nothing half-written.`,
   annotate export --format csv --out tables --annotator sam --with-notes
   annotate export --format label-studio --out ls
   annotate export --format prodigy --field claim_validity --out prodigy
+  annotate export --format prodigy --field entailment --out prodigy-nli
   annotate export --format trec --out trec --annotator jo`,
 			Args: cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
@@ -113,7 +116,7 @@ interrupted export leaves nothing half-written.`,
 		}
 		f := cmd.Flags()
 		f.StringVar(&o.Format, "format", "hf", "hf, jsonl, csv, label-studio, prodigy or trec")
-		f.StringVar(&o.Field, "field", "", "prodigy: the two-way field to export (e.g. claim_validity)")
+		f.StringVar(&o.Field, "field", "", "prodigy: the field to export (e.g. claim_validity, entailment)")
 		f.StringVar(&o.Out, "out", "", "folder to create (required)")
 		f.BoolVar(&o.Force, "force", false, "replace DIR if it is not empty")
 		f.StringVar(&o.Split, "split", exporter.DefaultSplit, "hf: split name of the data files")
