@@ -43,7 +43,8 @@ type Options struct {
 	Adjudicated bool   // the adjudicated labels instead
 	WithNotes   bool   // hf, csv: add the notes column
 	DataFormat  string // hf: data files, "parquet" (default) or "jsonl"
-	Field       string // prodigy: the two-way field exported
+	Field       string // prodigy: the field exported
+	EmailMap    string // label-studio: the file mapping annotators to e-mails (internal/emailmap)
 	LabelsOnly  bool   // jsonl: the native items and labels pair, not the backup
 	Progress    io.Writer
 
@@ -188,6 +189,8 @@ func check(o Options) error {
 		return errors.New("--with-notes applies to --format hf and csv (the jsonl backup holds the notes already; the --labels-only pair has none)")
 	case o.LabelsOnly && o.Format != "jsonl":
 		return errors.New("--labels-only applies to --format jsonl")
+	case o.EmailMap != "" && o.Format != "label-studio":
+		return errors.New("--email-map applies to --format label-studio")
 	case (o.LicenseName != "" || o.LicenseLink != "") && o.Format != "hf":
 		return errors.New("--license-name and --license-link apply to --format hf (the dataset card)")
 	case o.DataFormat != "" && o.Format != "hf":

@@ -34,100 +34,6 @@ func events(t *testing.T, s *store.Store) int {
 	return n
 }
 
-// Every current label of every annotator, adjudications included, goes to
-// Label Studio and back.
-func TestRoundTripLabelStudio(t *testing.T) {
-	s := demoStore(t)
-	out := filepath.Join(t.TempDir(), "ls")
-	res := export(t, s, Options{Format: "label-studio", Out: out})
-	if res.QA != 31 || res.Claims != 106 {
-		t.Errorf("exported %d pairs, %d claims; want 31, 106 (the demo, as the jsonl export)", res.QA, res.Claims)
-	}
-	for _, f := range []string{"label-studio/qa.tasks.json", "label-studio/qa.config.xml", "label-studio/claims.tasks.json", "label-studio/claims.config.xml"} {
-		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
-			t.Error(err)
-		}
-	}
-	// The shape Label Studio reads: a list of tasks; gdpr-001-c1 was labelled
-	// by jo and sam and adjudicated by the lead (demoStore).
-	var tasks []struct {
-		Data        map[string]string `json:"data"`
-		Annotations []struct {
-			CompletedBy struct {
-				ID    int    `json:"id"`
-				Email string `json:"email"`
-			} `json:"completed_by"`
-			GroundTruth bool `json:"ground_truth"`
-			Result      []struct {
-				FromName string `json:"from_name"`
-				ToName   string `json:"to_name"`
-				Type     string `json:"type"`
-				Value    struct {
-					Choices []string `json:"choices"`
-				} `json:"value"`
-			} `json:"result"`
-		} `json:"annotations"`
-		Predictions []struct {
-			ModelVersion string `json:"model_version"`
-		} `json:"predictions"`
-	}
-	b, err := os.ReadFile(filepath.Join(out, "label-studio/claims.tasks.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &tasks); err != nil {
-		t.Fatal(err)
-	}
-	var c1 = -1
-	for i, tk := range tasks {
-		if tk.Data["annotate_id"] == "gdpr-001-c1" {
-			c1 = i
-		}
-	}
-	if c1 < 0 {
-		t.Fatal("no task of gdpr-001-c1")
-	}
-	tk := tasks[c1]
-	var who []string
-	for _, a := range tk.Annotations {
-		w := a.CompletedBy.Email
-		if a.GroundTruth {
-			w += " (ground truth)"
-		}
-		who = append(who, w)
-		for _, r := range a.Result {
-			if r.ToName != "claim" || r.Type != "choices" || len(r.Value.Choices) != 1 {
-				t.Errorf("result %+v: want to_name claim, type choices, one choice", r)
-			}
-		}
-	}
-	if got := strings.Join(who, ", "); got != "jo@annotate.local, sam@annotate.local, lead@annotate.local (ground truth)" {
-		t.Errorf("annotations of gdpr-001-c1 by %s", got)
-	}
-	if tk.Data["claim"] == "" || tk.Data["kind"] != "claim" || tk.Data["qa_id"] != "gdpr-001" {
-		t.Errorf("data %v: want the claim's text, kind and pair", tk.Data)
-	}
-
-	back := itemsOnly(t, s)
-	sum, err := importer.Import(back, []string{filepath.Join(out, "label-studio/qa.tasks.json"), filepath.Join(out, "label-studio/claims.tasks.json")}, importer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Files[0].Format != importer.FormatLabelStudio {
-		t.Errorf("detected %s, want label-studio", sum.Files[0].Format)
-	}
-	sameLines(t, "current labels", currentLabels(t, s), currentLabels(t, back))
-	sameLines(t, "items and predictions", items(t, s), items(t, back))
-	// Again: nothing new.
-	before := events(t, back)
-	if _, err := importer.Import(back, []string{filepath.Join(out, "label-studio/claims.tasks.json")}, importer.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if after := events(t, back); after != before {
-		t.Errorf("re-import added %d rows", after-before)
-	}
-}
-
 // Tasks made in Label Studio: users as e-mail, number or object; a system's
 // prediction; a result of a from_name annotate does not know.
 func TestImportLabelStudioTasks(t *testing.T) {
@@ -171,7 +77,10 @@ func TestImportLabelStudioErrors(t *testing.T) {
 	for _, c := range []struct{ name, body, want string }{
 		{"unknown item", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[]},{"data":{"annotate_id":"nope"},"annotations":[{"completed_by":1,"result":[{"from_name":"question_validity","value":{"choices":["valid"]}}]}]}]`,
 			`ls.json: record 1: field "data.annotate_id": unknown item "nope"`},
-		{"no id", `[{"data":{"text":"hello"},"annotations":[]}]`, `ls.json: record 0: field "data.annotate_id": missing`},
+		{"no id", `[{"data":{"text":"hello"},"annotations":[]}]`, `ls.json: record 0: field "data.annotate_id": missing: the task names no annotate item; give data.annotate_id (an item annotate has) or data.id (a new one)`},
+		{"no fields", `[{"id":4,"data":{"question":"Q?"},"annotations":[]}]`, `ls.json: record 0: field "data": the task names no annotate item (no data.annotate_id), and the QA pair made from its data lacks source, answer, contexts`},
+		{"a claim alone", `[{"id":4,"data":{"claim":"x"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`, `ls.json: record 0: field "data.annotate_id": missing: a claim is made inside its parent`},
+		{"bad contexts", `[{"id":4,"data":{"source":"GDPR","question":"Q?","answer":"A.","contexts":[{"text":"t"}]},"annotations":[]}]`, `ls.json: record 0: field "data.contexts[0].id": missing (required)`},
 		{"wrong kind", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`,
 			`ls.json: record 0: field "annotations[0].result[0].from_name": entailment is a field of a claim, but "gdpr-001" is a QA pair`},
 		{"two choices", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[{"completed_by":1,"result":[{"from_name":"persona","value":{"choices":["citizen","legal_expert"]}}]}]}]`,
@@ -440,7 +349,6 @@ func TestRoundTripProdigyChoice(t *testing.T) {
 	}
 	sameLines(t, "error categories", errorLabels, currentLabels(t, back))
 }
-
 
 // The runs and both qrels go out as TREC files and come back through
 // annotate's own TREC import with the same ir scores, before and after.

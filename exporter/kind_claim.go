@@ -46,6 +46,19 @@ func init() {
 			return each(e, readAhead(e.snap.Claims(e.streamOptions(l))), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
 		},
 		total: func(r *Result) *int { return &r.Claims },
+		labelStudio: &lsKind{
+			texts: []lsText{{"claim", "Claim"}, {"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}},
+			data: func(e *exporter, fn func(string, map[string]any) error) error {
+				return each(e, e.snap.Claims(store.ExportOptions{}), func(c *store.ExportClaim) error {
+					text := c.Text
+					if c.IsTriplet() {
+						text = strings.Join(c.Triplet[:], " | ")
+					}
+					return fn(c.ID, map[string]any{"qa_id": c.QAID, "claim": text, "question": c.Question,
+						"answer": c.Answer, "context": contextText(c.ContextsJSON)})
+				})
+			},
+		},
 		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
 			items := map[string]prodigyItem{}
 			for c, err := range x.Claims(store.ExportOptions{}) {

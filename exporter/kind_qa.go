@@ -48,6 +48,17 @@ func init() {
 			return each(e, readAhead(e.snap.QAs(e.streamOptions(l))), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
 		},
 		nested: writeNativePairs,
+		labelStudio: &lsKind{
+			texts: []lsText{{"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}},
+			data: func(e *exporter, fn func(string, map[string]any) error) error {
+				return each(e, e.snap.QAs(store.ExportOptions{}), func(q *store.ExportQA) error {
+					// The pair's own fields too, so that a task made from
+					// them in Label Studio can create the pair (importer).
+					return fn(q.ID, map[string]any{"source": q.Source, "question": q.Question, "answer": q.Answer,
+						"context": contextText(q.ContextsJSON), "contexts": q.ContextsJSON, "category": q.Category})
+				})
+			},
+		},
 		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
 			items := map[string]prodigyItem{}
 			for q, err := range x.QAs(store.ExportOptions{}) {

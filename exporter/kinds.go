@@ -51,6 +51,9 @@ type kindExport struct {
 	// kind and the input hash that tells it from the others (prodigy.go);
 	// nil: the item's id.
 	prodigyItems func(x *store.Snapshot) (map[string]prodigyItem, error)
+	// labelStudio is what the kind's Label Studio tasks show
+	// (labelstudio.go); nil: its "text" column, else its id.
+	labelStudio *lsKind
 	// markers are marker fields published as label columns (their doc in
 	// fieldDocs says their values).
 	markers []string

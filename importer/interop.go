@@ -11,7 +11,8 @@ import (
 
 // Label Studio and Prodigy: labels made in those tools come back as labels
 // of annotate's items, which must be in the database or in the same import
-// (import the items first, e.g. annotate export --format jsonl's items.jsonl).
+// (import the items first, e.g. annotate export --format jsonl's items.jsonl);
+// a Label Studio task that names no item creates it from its data.
 
 const (
 	FormatLabelStudio = "label-studio"
@@ -22,7 +23,7 @@ func init() {
 	parsers[FormatLabelStudio] = parseLabelStudio
 	parsers[FormatProdigy] = parseProdigy
 	Formats = append(Formats, FormatLabelStudio, FormatProdigy)
-	described[FormatLabelStudio] = `Label Studio tasks ([{"data":{"annotate_id",…}, "annotations", "predictions"}])`
+	described[FormatLabelStudio] = `Label Studio tasks ([{"data":{…}, "annotations", "predictions"}])`
 	described[FormatProdigy] = `Prodigy JSONL ("answer" accept/reject with "_input_hash" or "_annotator_id"; binary or choice tasks)`
 }
 
@@ -67,13 +68,27 @@ type lsResultIn struct {
 	} `json:"value"`
 }
 
+type lsAnnotationIn struct {
+	ID           json.RawMessage `json:"id"`
+	ImportID     json.RawMessage `json:"import_id"`
+	CompletedBy  json.RawMessage `json:"completed_by"`
+	GroundTruth  bool            `json:"ground_truth"`
+	WasCancelled bool            `json:"was_cancelled"`
+	Result       []lsResultIn    `json:"result"`
+}
+
+type lsPredictionIn struct {
+	ModelVersion string       `json:"model_version"`
+	Result       []lsResultIn `json:"result"`
+}
+
 // parseLabelStudio reads a Label Studio tasks file: a JSON array of tasks.
-// The item is data.annotate_id (or data.id); each annotation's results whose
-// from_name is a field of that item's kind become the labels of the
-// annotator completed_by names (ground_truth: an adjudicated label), each
-// prediction's results the predictions of the system model_version names.
-// Cancelled annotations are skipped; results of other from_names are
-// counted in a warning.
+// The item is data.annotate_id; a task without one (made in Label Studio)
+// creates its item from its data (lsItem). Each annotation's results whose
+// from_name is a field of that item's kind become the labels of its
+// annotator (ground_truth: an adjudicated label), each prediction's results
+// the predictions of the system model_version names. Cancelled annotations
+// are skipped; results of other from_names are counted in a warning.
 func parseLabelStudio(f *fileData, t *textReader) error {
 	return f.eachArrayRecord(t, func(r *rec) error {
 		data, err := r.object("data")
@@ -84,39 +99,47 @@ func parseLabelStudio(f *fileData, t *textReader) error {
 			return r.errf("data", "missing (a Label Studio task has its item under \"data\")")
 		}
 		d := newRec(r.at, "data.", data)
+		raws, err := r.array("annotations")
+		if err != nil {
+			return err
+		}
+		anns := make([]lsAnnotationIn, len(raws))
+		for i, raw := range raws {
+			if err := json.Unmarshal(raw, &anns[i]); err != nil {
+				return r.errf(fmt.Sprintf("annotations[%d]", i), "not a Label Studio annotation: %v", err)
+			}
+		}
+		raws, err = r.array("predictions")
+		if err != nil {
+			return err
+		}
+		preds := make([]lsPredictionIn, len(raws))
+		for i, raw := range raws {
+			if err := json.Unmarshal(raw, &preds[i]); err != nil {
+				return r.errf(fmt.Sprintf("predictions[%d]", i), "not a Label Studio prediction: %v", err)
+			}
+		}
 		item, err := d.id("annotate_id")
 		if err != nil {
 			return err
 		}
 		if item == "" {
-			return r.errf("data.annotate_id", "missing: the task does not name an annotate item (export the tasks with annotate export --format label-studio, or add data.annotate_id)")
+			if item, err = f.lsItem(r, d, anns, preds); err != nil {
+				return err
+			}
 		}
-		anns, err := r.array("annotations")
+		names, err := lsAnnotators(r)
 		if err != nil {
 			return err
 		}
-		for i, raw := range anns {
+		for i, a := range anns {
 			field := fmt.Sprintf("annotations[%d]", i)
-			var a struct {
-				CompletedBy  json.RawMessage `json:"completed_by"`
-				GroundTruth  bool            `json:"ground_truth"`
-				WasCancelled bool            `json:"was_cancelled"`
-				Result       []lsResultIn    `json:"result"`
-			}
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return r.errf(field, "not a Label Studio annotation: %v", err)
-			}
 			if a.WasCancelled {
 				continue
 			}
-			who := ""
-			if len(a.CompletedBy) > 0 {
-				if who, err = labelStudioName(a.CompletedBy); err != nil {
-					return r.errf(field+".completed_by", "%v", err)
-				}
-			}
-			if who == "" {
-				who = f.opt.Annotator
+			who, err := f.lsAnnotator(a, names)
+			if err != nil {
+				return r.errf(field+".completed_by", "%v", err)
 			}
 			if who == "" {
 				return r.errf(field+".completed_by", "missing (required, or give --annotator)")
@@ -125,19 +148,8 @@ func parseLabelStudio(f *fileData, t *textReader) error {
 				return err
 			}
 		}
-		preds, err := r.array("predictions")
-		if err != nil {
-			return err
-		}
-		for i, raw := range preds {
+		for i, p := range preds {
 			field := fmt.Sprintf("predictions[%d]", i)
-			var p struct {
-				ModelVersion string       `json:"model_version"`
-				Result       []lsResultIn `json:"result"`
-			}
-			if err := json.Unmarshal(raw, &p); err != nil {
-				return r.errf(field, "not a Label Studio prediction: %v", err)
-			}
 			if p.ModelVersion == "" {
 				return r.errf(field+".model_version", "missing: it names the system of the prediction")
 			}
@@ -147,6 +159,141 @@ func parseLabelStudio(f *fileData, t *textReader) error {
 		}
 		return nil
 	})
+}
+
+// lsAnnotators reads the task's meta.annotate_annotators: annotate's
+// export names each annotation's annotator there, by annotation id.
+func lsAnnotators(r *rec) (map[string]string, error) {
+	meta, err := r.object("meta")
+	if err != nil || meta == nil {
+		return nil, err
+	}
+	raw := meta["annotate_annotators"]
+	if raw == nil {
+		return nil, nil
+	}
+	var names map[string]string
+	if err := json.Unmarshal(raw, &names); err != nil {
+		return nil, r.errf("meta.annotate_annotators", "want {\"annotation id\": \"annotator\"}, got %s", kind(raw))
+	}
+	return names, nil
+}
+
+// lsAnnotator names an annotation's annotator: the task's meta by the
+// annotation's import_id (a task exported again from Label Studio) or id;
+// else --email-map by completed_by's e-mail; else completed_by itself
+// (labelStudioName); else --annotator.
+func (f *fileData) lsAnnotator(a lsAnnotationIn, names map[string]string) (string, error) {
+	for _, id := range []json.RawMessage{a.ImportID, a.ID} {
+		if n := names[strings.Trim(string(id), `" `)]; n != "" && len(id) > 0 {
+			return n, nil
+		}
+	}
+	if len(a.CompletedBy) > 0 && f.opt.emails != nil {
+		var v any
+		json.Unmarshal(a.CompletedBy, &v)
+		email, _ := v.(string)
+		if m, ok := v.(map[string]any); ok {
+			email, _ = m["email"].(string)
+		}
+		if n := f.opt.emails.Name[strings.ToLower(email)]; n != "" {
+			return n, nil
+		}
+	}
+	who := ""
+	if len(a.CompletedBy) > 0 {
+		var err error
+		if who, err = labelStudioName(a.CompletedBy); err != nil {
+			return "", err
+		}
+	}
+	if who == "" {
+		who = f.opt.Annotator
+	}
+	return who, nil
+}
+
+// lsItem creates the item of a task made in Label Studio, which names no
+// annotate item, from its data: the kind is data.kind, else the kind of
+// the fields its results label, else a QA pair; the id data.id, else
+// "label-studio-task-N" for task N; the rest is the kind's native line
+// (docs/formats.md), so its required fields are the native line's. A QA
+// pair also takes its contexts from data.context, a text (one context
+// unit), and its source from --source.
+func (f *fileData) lsItem(r *rec, d *rec, anns []lsAnnotationIn, preds []lsPredictionIn) (string, error) {
+	k, err := d.str("kind")
+	if err != nil {
+		return "", err
+	}
+	if k == "" {
+		var results []lsResultIn
+		for _, a := range anns {
+			results = append(results, a.Result...)
+		}
+		for _, p := range preds {
+			results = append(results, p.Result...)
+		}
+		for _, res := range results {
+			if fd, ok := lookupField(res.FromName); ok {
+				if k != "" && k != string(fd.Kind) {
+					return "", r.errf("data.annotate_id", "missing, and the results label fields of two kinds (%s and %s): give data.kind or data.annotate_id", k, fd.Kind)
+				}
+				k = string(fd.Kind)
+			}
+		}
+	}
+	if k == "" {
+		k = string(plainLine.kind)
+	}
+	m := map[string]json.RawMessage{}
+	for key, v := range d.m {
+		m[key] = v
+	}
+	id, err := d.id("id")
+	if err != nil {
+		return "", err
+	}
+	if id == "" {
+		var n int64
+		if raw := r.get("id"); raw != nil && json.Unmarshal(raw, &n) == nil {
+			id = "label-studio-task-" + strconv.FormatInt(n, 10)
+		}
+	}
+	if id == "" {
+		return "", r.errf("data.annotate_id", "missing: the task names no annotate item; give data.annotate_id (an item annotate has) or data.id (a new one)")
+	}
+	m["id"], _ = json.Marshal(id)
+	if k == string(plainLine.kind) {
+		delete(m, "kind")
+		if _, ok := m["contexts"]; !ok {
+			var text string
+			if decodeString(m["context"], &text) == nil && strings.TrimSpace(text) != "" {
+				m["contexts"], _ = json.Marshal([]map[string]string{{"id": id + "-context", "text": text}})
+			}
+		}
+		delete(m, "context")
+		if _, ok := m["source"]; !ok && f.opt.Source != "" {
+			m["source"], _ = json.Marshal(f.opt.Source)
+		}
+		var missing []string
+		for _, key := range []string{"source", "question", "answer", "contexts"} {
+			if _, ok := m[key]; !ok {
+				missing = append(missing, key)
+			}
+		}
+		if len(missing) > 0 {
+			return "", r.errf("data", "the task names no annotate item (no data.annotate_id), and the QA pair made from its data lacks %s "+
+				"(a QA pair needs source, or --source, question, answer, and contexts [{\"id\",\"text\"}] or a context text)", strings.Join(missing, ", "))
+		}
+		return id, plainLine.parse(f, newRec(r.at, "data.", m))
+	}
+	parse, ok := nativeKinds[k]
+	if !ok {
+		return "", r.errf("data.annotate_id", "missing: %s is made inside its parent, not from a task alone; give data.annotate_id of an item annotate has", kindName(schema.Kind(k)))
+	}
+	m["kind"], _ = json.Marshal(k)
+	line, _ := json.Marshal(m)
+	return id, f.nativeItem(parse, newRec(r.at, "data.", m), line)
 }
 
 func lsResults(f *fileData, r *rec, field, item, who string, prediction, adjudicate bool, results []lsResultIn) error {
@@ -159,6 +306,8 @@ func lsResults(f *fileData, r *rec, field, item, who string, prediction, adjudic
 		}
 		var value string
 		switch {
+		case fd.Multi && len(fd.Values) == 0: // citations: one per line of the text area
+			value = schema.EncodeMulti(res.Value.Text)
 		case fd.Multi:
 			value = schema.EncodeMulti(res.Value.Choices)
 		case len(res.Value.Choices) == 1:

@@ -61,9 +61,13 @@ any of these folders back.
 
 --format csv: qa.csv and claims.csv, flat tables (RFC 4180, UTF-8).
 
---format label-studio: label-studio/qa.tasks.json and claims.tasks.json
-(Label Studio tasks: data, one annotation per annotator, one prediction per
-system) with the labeling config of each (qa.config.xml, claims.config.xml).
+--format label-studio: label-studio/CONFIG.tasks.json for each kind with
+fields (qa, claims, queries, relevance, answers, gen_claims: Label Studio
+tasks, with one annotation per annotator and one prediction per system,
+every result a choice of the config) and the labeling config of each
+(CONFIG.config.xml). --email-map FILE gives each annotator's annotations the
+e-mail of their Label Studio account (lines "NAME EMAIL"); without it they
+have no completed_by and the task's meta names the annotator.
 
 --format prodigy --field FIELD: prodigy/FIELD.jsonl, one line per label of
 a field with a closed list of values, as Prodigy stores annotations: an
@@ -85,6 +89,7 @@ interrupted export leaves nothing half-written.`,
   annotate export --format jsonl --labels-only --out items-and-labels
   annotate export --format csv --out tables --annotator sam --with-notes
   annotate export --format label-studio --out ls
+  annotate export --format label-studio --email-map emails.txt --out ls
   annotate export --format prodigy --field claim_validity --out prodigy
   annotate export --format prodigy --field entailment --out prodigy-nli
   annotate export --format trec --out trec --annotator jo`,
@@ -117,6 +122,7 @@ interrupted export leaves nothing half-written.`,
 		f := cmd.Flags()
 		f.StringVar(&o.Format, "format", "hf", "hf, jsonl, csv, label-studio, prodigy or trec")
 		f.StringVar(&o.Field, "field", "", "prodigy: the field to export (e.g. claim_validity, entailment)")
+		f.StringVar(&o.EmailMap, "email-map", "", "label-studio: a file of lines \"NAME EMAIL\", the annotators' Label Studio accounts")
 		f.StringVar(&o.Out, "out", "", "folder to create (required)")
 		f.BoolVar(&o.Force, "force", false, "replace DIR if it is not empty")
 		f.StringVar(&o.Split, "split", exporter.DefaultSplit, "hf: split name of the data files")
@@ -160,7 +166,11 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 		parts = append(parts, fmt.Sprintf("%d QA pairs", res.QA), fmt.Sprintf("%d claims", res.Claims))
 	}
 	for _, k := range schema.AllKinds() {
-		if n, ok := res.Items[exporter.ConfigOf(k)]; ok {
+		config := exporter.ConfigOf(k)
+		if res.Format == "label-studio" {
+			config = exporter.LabelStudioConfigOf(k) // relevance: a task per pooled pair
+		}
+		if n, ok := res.Items[config]; ok && config != "" {
 			parts = append(parts, schema.Count(k, n))
 		}
 	}

@@ -56,6 +56,7 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 		cmd.Flags().StringVar(&opt.Format, "format", "", "force a format: "+strings.Join(importer.Formats, ", "))
 		cmd.Flags().BoolVar(&opt.Update, "update", false, "replace items whose content changed")
 		cmd.Flags().StringVar(&opt.Annotator, "annotator", "", "annotator of labels that do not name one (ClaimRAG-LAW default: claimrag-expert; qrels: gold; CanLegalRAGBench queries.json answers: canlegalragbench)")
+		cmd.Flags().StringVar(&opt.EmailMap, "email-map", "", "--format label-studio: a file of lines \"NAME EMAIL\": an annotation by that e-mail is NAME's")
 		cmd.Flags().StringVar(&opt.Field, "field", "", "--format prodigy: the field the answers are about (default: each line's meta.field, else \"label\")")
 		cmd.Flags().StringVar(&opt.Run, "run", "", "the run's name instead of the file's tag column (trec-run) or its experiment folder (canlegalragbench-run)")
 		cmd.Flags().StringVar(&opt.Source, "source", "", "RAGChecker: the source (dataset) of the results, shared by its systems' files (default: the file's name)")
