@@ -327,7 +327,7 @@ func TestLabelStudioRulesRefuse(t *testing.T) {
 		}
 	}
 	for bad, want := range map[string]string{
-		`<View><Text name="a" value="$a"/><Text name="a" value="$b"/></View>`:                               "non-unique names",
+		`<View><Text name="a" value="$a"/><Text name="a" value="$b"/></View>`:                                "non-unique names",
 		`<View><Text name="a" value="$a"/><Choices name="c" toName="b"><Choice value="x"/></Choices></View>`: `toName="b" not found`,
 		`<View><Text name="a" value="$a"/><Choices name="c" toName="a"></Choices></View>`:                    "has no <Choice>",
 		`<View><Text name="a" value="$a"/><Choices name="c" toName="a"><Choice/></Choices></View>`:           "a <Choice> without value",
