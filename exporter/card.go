@@ -257,6 +257,9 @@ func (c *card) intro(b *strings.Builder) {
 	}
 	if len(annotators)+len(outside) > 0 {
 		fmt.Fprintf(b, " Labels in the rows: %s.", c.labelSetText())
+		if c.hasByAnnotator() && (c.e.labels.Annotator != "" || c.e.labels.Adjudicated) {
+			fmt.Fprintf(b, " Every label set, this one among them, is also in the `*%s` configs, one row per item and label set.", byAnnotatorSuffix)
+		}
 	}
 	if c.hasGold() {
 		b.WriteString(" The gold set's relevance judgments (annotator `gold` in the rows) were imported as given: `gold` names that set, not a person.")
@@ -293,6 +296,9 @@ func plural(n int) string {
 }
 
 func (c *card) labelSetText() string {
+	if c.e.labels.Annotator == "" && !c.e.labels.Adjudicated {
+		return fmt.Sprintf("no label set (none chosen with --annotator or --adjudicated): their label columns are `null`, and every label set is in the `*%s` configs", byAnnotatorSuffix)
+	}
 	if c.e.labels.Adjudicated {
 		return "the **adjudicated** labels: the lead's final decision on each item and field that was adjudicated (column `annotator` is `adjudicated`)"
 	}
@@ -317,6 +323,7 @@ func (c *card) structure(b *strings.Builder) {
 			b.WriteString(" " + j.text)
 		}
 	}
+	c.byAnnotatorText(b)
 	b.WriteString("\n\n")
 }
 

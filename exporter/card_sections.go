@@ -64,6 +64,9 @@ var configNames = map[string][2]string{
 }
 
 func configCount(x *hfConfig) string {
+	if x.byAnnotator != nil {
+		return fmt.Sprintf("%d rows of `%s` with each label set's labels (one per item and label set)", x.rows, x.byAnnotator.config)
+	}
 	n, ok := configNames[x.name]
 	if !ok {
 		return fmt.Sprintf("%d rows of `%s`", x.rows, x.name)
@@ -77,6 +80,9 @@ func configCount(x *hfConfig) string {
 func configUnit(name string) string {
 	if n, ok := configNames[name]; ok {
 		return n[0]
+	}
+	if base, ok := strings.CutSuffix(name, byAnnotatorSuffix); ok {
+		return "item of `" + base + "` and label set"
 	}
 	return "item"
 }
@@ -403,11 +409,13 @@ func (c *card) personal(b *strings.Builder) {
 func (c *card) risks(b *strings.Builder) {
 	b.WriteString("## Bias, Risks, and Limitations\n\n")
 	annotators, _ := c.people()
-	switch len(annotators) {
-	case 0:
+	switch n := len(annotators); {
+	case n == 0:
 		b.WriteString("- No labels made in annotate: the rows carry the data as imported.\n")
-	case 1:
+	case n == 1:
 		fmt.Fprintf(b, "- One annotator (%s): the labels are one person's judgment, with no agreement to measure it by.\n", md(annotators[0]))
+	case c.hasByAnnotator():
+		fmt.Fprintf(b, "- Several annotators: the `*%s` configs carry every label set, one row per item and set; the items' own configs carry %s.\n", byAnnotatorSuffix, c.labelSetText())
 	default:
 		fmt.Fprintf(b, "- The rows carry one label set (%s); the other annotators' labels are not in them (agreement below, when measured).\n", c.labelSetText())
 	}

@@ -41,6 +41,9 @@ type Options struct {
 	Contact     string // hf: the card's contact (the lead's --contact, else the --as name)
 	Annotator   string // whose labels (jsonl: only this annotator's)
 	Adjudicated bool   // the adjudicated labels instead
+	// AllAnnotators: hf, every label set too, in a long config per
+	// annotated kind (<config>_by_annotator, hf_annotators.go).
+	AllAnnotators bool
 	WithNotes   bool   // hf, csv: add the notes column
 	DataFormat  string // hf: data files, "parquet" (default) or "jsonl"
 	Field       string // prodigy: the field exported
@@ -189,6 +192,8 @@ func check(o Options) error {
 		return errors.New("--with-notes applies to --format hf and csv (the jsonl backup holds the notes already; the --labels-only pair has none)")
 	case o.LabelsOnly && o.Format != "jsonl":
 		return errors.New("--labels-only applies to --format jsonl")
+	case o.AllAnnotators && o.Format != "hf":
+		return errors.New("--all-annotators applies to --format hf (the other formats carry every annotator's labels already, or one label set: --annotator, --adjudicated)")
 	case o.EmailMap != "" && o.Format != "label-studio":
 		return errors.New("--email-map applies to --format label-studio")
 	case (o.LicenseName != "" || o.LicenseLink != "") && o.Format != "hf":
@@ -246,6 +251,12 @@ func (e *exporter) chooseLabels() error {
 		}
 	}
 	ls, err := selectLabels(e.s, e.o.Annotator, e.o.Adjudicated)
+	if err != nil && e.o.AllAnnotators && e.o.Annotator == "" && !e.o.Adjudicated {
+		// Several label sets and none chosen: the items' own configs carry
+		// no labels; every set is in the _by_annotator configs.
+		e.res.Notes = append(e.res.Notes, fmt.Sprintf("the items' own configs carry no labels (%v); every label set is in the *%s configs", err, byAnnotatorSuffix))
+		return nil
+	}
 	if err != nil && e.o.Format == "trec" && e.o.Annotator == "" && !e.o.Adjudicated {
 		// The runs and the gold set need no expert: qrels_after is then the gold set.
 		e.res.Notes = append(e.res.Notes, fmt.Sprintf("qrels_after.txt is the gold set alone: %v", err))

@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -80,11 +82,17 @@ documents the label set judged relevant), "qid 0 docid rel", for trec_eval,
 ir_measures or ranx.
 
 Labels (hf, csv) come from --annotator NAME or --adjudicated; with neither,
-from the only human annotator. DIR must be new or empty unless --force; the
+from the only human annotator. --all-annotators (hf) adds, for each kind
+with labels, a config CONFIG_by_annotator in long format: one row per item
+and label set (column annotator: the annotator, or "adjudicated"), every
+annotator's labels in one export; with several annotators and no
+--annotator or --adjudicated, the other configs then carry no labels. DIR must be new or empty unless --force; the
 export is written beside it and moved into place at the end, so a failed or
 interrupted export leaves nothing half-written.`,
 			Example: `  annotate export --out claimrag-law-hf --annotator jo
   annotate export --out claimrag-law-hf --adjudicated --license cc-by-sa-4.0 --name "ClaimRAG-LAW v2"
+  annotate export --out claimrag-law-hf --all-annotators
+  annotate export --out firm-hf --annotator jo --license other --license-name firm-data-1.0 --license-link LICENSE
   annotate export --format jsonl --out backup
   annotate export --format jsonl --labels-only --out items-and-labels
   annotate export --format csv --out tables --annotator sam --with-notes
@@ -133,6 +141,7 @@ interrupted export leaves nothing half-written.`,
 		f.StringVar(&o.Contact, "contact", "", "hf: who answers questions about the dataset, in the card (default: the --as name)")
 		f.StringVar(&o.Annotator, "annotator", "", "export this annotator's labels (jsonl: only theirs)")
 		f.BoolVar(&o.Adjudicated, "adjudicated", false, "export the adjudicated labels (jsonl: only those)")
+		f.BoolVar(&o.AllAnnotators, "all-annotators", false, "hf: every label set too, one row per item and annotator (configs CONFIG_by_annotator)")
 		f.BoolVar(&o.LabelsOnly, "labels-only", false, "jsonl: the native items.jsonl and labels.jsonl instead of the backup")
 		f.BoolVar(&o.WithNotes, "with-notes", false, "hf, csv: add the annotators' notes")
 		f.StringVar(&o.DataFormat, "data-format", "", "hf: data files as parquet (default) or jsonl")
@@ -189,6 +198,15 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 		what += " with the adjudicated labels"
 	case res.LabelSet != "":
 		what += " with the labels of " + res.LabelSet
+	}
+	var long []string // --all-annotators
+	for _, config := range slices.Sorted(maps.Keys(res.Items)) {
+		if strings.HasSuffix(config, "_by_annotator") {
+			long = append(long, fmt.Sprintf("%d rows of %s", res.Items[config], config))
+		}
+	}
+	if len(long) > 0 {
+		what += ", and every label set (" + strings.Join(long, ", ") + ")"
 	}
 	fmt.Fprintf(out, "exported %s to %s: %s\n", what, res.Dir, strings.Join(res.Files, ", "))
 	return nil
