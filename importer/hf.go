@@ -19,8 +19,10 @@ import (
 // exporter/rows.go); hf_kinds.go reads the configs beyond qa and claims. Reading one back gives the same items, the predictions,
 // the annotator-added claims (with the claim_added label of who added them)
 // and that label set's labels; importing the exports of several annotators
-// gives all of theirs. Columns that only repeat something (the pair's text on
-// a claim row, claim_ids, notes) are read past.
+// gives all of theirs, and the long configs of --all-annotators
+// (<config>_by_annotator, read last) every label set of one folder. Columns
+// that only repeat something (the pair's text on a claim row, claim_ids,
+// notes) are read past.
 
 // AdjudicatedName is the annotator column of rows that carry adjudicated
 // labels; they are imported as adjudications by --annotator, or by an
