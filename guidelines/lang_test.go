@@ -28,7 +28,7 @@ var frenchHeadings = map[string]string{
 
 // headingsIn are the subsection headings every field's section has, in a
 // language; and the word that opens an example's heading.
-func headingsIn(lang string) (subsections []string, example string) {
+func headingsIn(lang string) (subsections []string, exampleWord string) {
 	for _, h := range []string{"### Definition", "### Values", "### When it is asked",
 		"### Decision rules", "### Borderline cases", "### Examples"} {
 		if lang == French {
@@ -284,9 +284,10 @@ func TestExamplesKeepTheirOriginalText(t *testing.T) {
 	}
 }
 
-// prose is a French page without what is not French prose: code, quoted
-// examples, quotations, triples, italics (titles, Latin) and line
-// structure, each replaced by a space so that lines keep their numbers.
+// prose is a French page, line by line, without what is not French prose:
+// code, quoted examples, quotations, triples and italics (titles, Latin).
+// Each span left out becomes "x", a word that is no English word and that
+// punctuation must still be spaced from; lines keep their numbers.
 func prose(md string) []string {
 	var out []string
 	fence, code := false, false
@@ -309,7 +310,7 @@ func prose(md string) []string {
 	text := strings.Join(out, "\n")
 	keepLines := func(re string) {
 		text = regexp.MustCompile(re).ReplaceAllStringFunc(text, func(m string) string {
-			return strings.Repeat("\n", strings.Count(m, "\n")) + " "
+			return strings.Repeat("\n", strings.Count(m, "\n")) + "x"
 		})
 	}
 	keepLines("`[^`]*`")
@@ -392,7 +393,20 @@ func TestFrenchTypography(t *testing.T) {
 				t.Errorf("md/fr/%s.md:%d: %s: %s", name, i+1, why, l)
 			}
 		}
-		for i, l := range prose(fr) {
+		// French prose, and what the French examples quote (the English
+		// ones quote English, where ? sticks to its word).
+		lines, french := prose(fr), strings.Split(fr, "\n")
+		inFrenchExample := false
+		for i, l := range french {
+			if strings.HasPrefix(l, "#") {
+				m := example.FindStringSubmatch(l)
+				inFrenchExample = m != nil && m[3] == "FR"
+			}
+			if inFrenchExample && !strings.HasPrefix(l, "    ") {
+				lines[i] = codeSpan.ReplaceAllString(l, "code")
+			}
+		}
+		for i, l := range lines {
 			if m := stuck.FindString(l); m != "" {
 				t.Errorf("md/fr/%s.md:%d: %q: no no-break space before the punctuation: %s", name, i+1, m, l)
 			}
