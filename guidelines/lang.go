@@ -95,32 +95,32 @@ var taxonomyFR = map[string]schema.ErrorKind{
 	"synthesis_too_far_from_source": {
 		Label:      "Synthèse trop éloignée de la source",
 		Definition: "Un énoncé fondé sur les documents, mais qui les combine ou les reformule si librement que le juge automatique n'en reconnaît plus la source.",
-		Example:    "Deux solutions jurisprudentielles réunies en une règle que les deux décisions appuient.",
+		Example:    "deux solutions jurisprudentielles réunies en une règle que les deux décisions appuient.",
 	},
 	"false_positive_in_gold": {
 		Label:      "Faux positif\u00a0: présent dans la réponse de référence",
-		Definition: "Le juge automatique a estimé que la réponse de référence n'appuie pas l'affirmation, alors qu'elle l'énonce bel et bien.",
-		Example:    "La réponse de référence dit «\u00a072 heures\u00a0»\u202f; l'affirmation dit «\u00a0trois jours\u00a0».",
+		Definition: "Le juge automatique a estimé que la réponse de référence ne soutient pas l'affirmation, alors qu'elle l'énonce bel et bien.",
+		Example:    "la réponse de référence dit «\u00a072\u00a0heures\u00a0»\u202f; l'affirmation dit «\u00a0trois jours\u00a0».",
 	},
 	"missing_from_gold": {
 		Label:      "Pertinente, absente de la réponse de référence",
 		Definition: "Une affirmation exacte et pertinente que la réponse de référence ne traite tout simplement pas.",
-		Example:    "Un délai de prescription que l'expert n'a pas mentionné.",
+		Example:    "un délai de prescription que l'expert n'a pas mentionné.",
 	},
 	"irrelevant": {
 		Label:      "Non pertinente",
 		Definition: "L'affirmation est peut-être exacte, mais elle n'aide pas à répondre à la requête.",
-		Example:    "L'historique de la loi dans une réponse sur les droits actuels d'un locataire.",
+		Example:    "l'historique de la loi dans une réponse sur les droits actuels d'un locataire.",
 	},
 	"too_detailed": {
 		Label:      "Trop détaillée",
 		Definition: "L'affirmation entre dans un détail dont la requête n'a pas besoin.",
-		Example:    "Chacun des alinéas d'un article, alors qu'un seul s'applique.",
+		Example:    "chacun des alinéas d'un article, alors qu'un seul s'applique.",
 	},
 	"misses_the_point": {
 		Label:      "Pertinente, mais à côté de la question",
 		Definition: "Dans le sujet, mais elle répond à une autre question que celle qui est posée.",
-		Example:    "Les critères d'admissibilité, alors qu'on sait déjà que le client n'est pas admissible.",
+		Example:    "les critères d'admissibilité, alors qu'on sait déjà que le client n'est pas admissible.",
 	},
 	"general_vs_case_specific_law": {
 		Label:      "Règle générale confondue avec une solution d'espèce",
@@ -130,31 +130,31 @@ var taxonomyFR = map[string]schema.ErrorKind{
 	"misapplied_legal_test": {
 		Label:      "Critère juridique mal appliqué",
 		Definition: "Nomme le bon critère mais l'applique mal, ou applique le mauvais critère.",
-		Example:    "Un critère à deux volets appliqué comme si l'un ou l'autre suffisait.",
+		Example:    "un critère à deux volets appliqué comme si l'un ou l'autre suffisait.",
 	},
 	"document_misattribution": {
 		Label:      "Attribution à un mauvais document",
 		Definition: "Attribue un énoncé à une décision ou à un document qui ne le contient pas.",
-		Example:    "La solution d'une affaire citée comme celle d'une autre.",
+		Example:    "la solution d'une affaire citée comme celle d'une autre.",
 	},
 	"statutory_misattribution": {
 		Label:      "Attribution à une mauvaise disposition",
 		Definition: "Attribue une règle à la mauvaise loi ou au mauvais article.",
-		Example:    "Un délai de préavis rattaché au mauvais article de la loi.",
+		Example:    "un délai de préavis rattaché au mauvais article de la loi.",
 	},
 	"doctrinal_conflation": {
 		Label:      "Confusion de notions",
 		Definition: "Fond en une seule deux doctrines ou notions distinctes.",
-		Example:    "Traiter le congédiement déguisé et le congédiement injustifié comme un seul et même recours.",
+		Example:    "traiter le congédiement déguisé et le congédiement injustifié comme un seul et même recours.",
 	},
 	"modal_or_detail_error": {
 		Label:      "Erreur de modalité ou de détail",
 		Definition: "Se trompe sur une modalité ou un détail\u00a0: «\u00a0ne doit pas\u00a0» pour «\u00a0ne peut pas\u00a0», un chiffre, une date, une partie.",
-		Example:    "«\u00a0Le locataire doit donner un préavis de 60 jours\u00a0», alors que la loi prévoit 30 jours.",
+		Example:    "«\u00a0Le locataire doit donner un préavis de 60\u00a0jours\u00a0», alors que la loi prévoit 30\u00a0jours.",
 	},
 	"unsupported_by_cited_document": {
 		Label:      "Non appuyée par le document cité",
 		Definition: "Énonce une chose que le document cité n'appuie en rien.",
-		Example:    "Une affirmation qui cite une décision où la question n'est jamais abordée.",
+		Example:    "une affirmation qui cite une décision où la question n'est jamais abordée.",
 	},
 }
