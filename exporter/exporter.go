@@ -44,12 +44,12 @@ type Options struct {
 	// AllAnnotators: hf, every label set too, in a long config per
 	// annotated kind (<config>_by_annotator, hf_annotators.go).
 	AllAnnotators bool
-	WithNotes   bool   // hf, csv: add the notes column
-	DataFormat  string // hf: data files, "parquet" (default) or "jsonl"
-	Field       string // prodigy: the field exported
-	EmailMap    string // label-studio: the file mapping annotators to e-mails (internal/emailmap)
-	LabelsOnly  bool   // jsonl: the native items and labels pair, not the backup
-	Progress    io.Writer
+	WithNotes     bool   // hf, csv: add the notes column
+	DataFormat    string // hf: data files, "parquet" (default) or "jsonl"
+	Field         string // prodigy: the field exported
+	EmailMap      string // label-studio: the file mapping annotators to e-mails (internal/emailmap)
+	LabelsOnly    bool   // jsonl: the native items and labels pair, not the backup
+	Progress      io.Writer
 
 	// create opens an output file; tests inject failures through it.
 	create func(path string) (io.WriteCloser, error)
