@@ -297,7 +297,7 @@ func plural(n int) string {
 
 func (c *card) labelSetText() string {
 	if c.e.labels.Annotator == "" && !c.e.labels.Adjudicated {
-		return fmt.Sprintf("no label set (none chosen with --annotator or --adjudicated): their label columns are `null`, and every label set is in the `*%s` configs", byAnnotatorSuffix)
+		return fmt.Sprintf("none in the items' own configs (no label set was chosen with --annotator or --adjudicated: their label columns are `null`); every label set is in the `*%s` configs", byAnnotatorSuffix)
 	}
 	if c.e.labels.Adjudicated {
 		return "the **adjudicated** labels: the lead's final decision on each item and field that was adjudicated (column `annotator` is `adjudicated`)"

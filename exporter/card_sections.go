@@ -415,7 +415,11 @@ func (c *card) risks(b *strings.Builder) {
 	case n == 1:
 		fmt.Fprintf(b, "- One annotator (%s): the labels are one person's judgment, with no agreement to measure it by.\n", md(annotators[0]))
 	case c.hasByAnnotator():
-		fmt.Fprintf(b, "- Several annotators: the `*%s` configs carry every label set, one row per item and set; the items' own configs carry %s.\n", byAnnotatorSuffix, c.labelSetText())
+		own := "no labels"
+		if c.e.labels.Annotator != "" || c.e.labels.Adjudicated {
+			own = "one label set, " + c.labelSetText()
+		}
+		fmt.Fprintf(b, "- Several annotators: the `*%s` configs carry every label set, one row per item and set; the items' own configs carry %s.\n", byAnnotatorSuffix, own)
 	default:
 		fmt.Fprintf(b, "- The rows carry one label set (%s); the other annotators' labels are not in them (agreement below, when measured).\n", c.labelSetText())
 	}
