@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/annotate-dev/annotate/store"
 )
 
 // docs/json.md documents the --json output of each reporting command as a
@@ -30,6 +32,7 @@ var jsonDocCommands = map[string]struct {
 	"annotate metrics":             {[]string{"metrics", "--annotator", "jo"}, ""},
 	"annotate agreement":           {[]string{"agreement"}, ""},
 	"by_guidelines_version":        {[]string{"agreement", "--by-guidelines-version"}, "fields.*"},
+	"relevance_grade":              {[]string{"agreement"}, "fields"},
 	"annotate guidelines history":  {[]string{"guidelines", "history"}, ""},
 	"annotate ir":                  {[]string{"ir", "--annotator", "jo", "--by", "persona"}, ""},
 	"annotate ir canlegalragbench": {[]string{"ir", "--annotator", "jo", "--definitions", "canlegalragbench"}, ""},
@@ -56,8 +59,31 @@ func TestJSONDocsMatchOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := seedRichDB(t)
-	if out, err := execute(t, "--db", db, "import", filepath.Join("..", "..", "docs", "example", "rag-jo.jsonl")); err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	// Graded judgments of two experts, for the ordinal field's shape.
+	s, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var graded strings.Builder
+	rows, err := s.DB().Query(`SELECT ext_id FROM items WHERE kind = 'relevance' ORDER BY id LIMIT 6`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; rows.Next(); i++ {
+		var id string
+		rows.Scan(&id)
+		for j, who := range []string{"jo", "sam"} {
+			fmt.Fprintf(&graded, `{"annotator":%q,"item":%q,"field":"relevance_grade","value":"%d"}`+"\n", who, id, (i+j*(i%2))%3)
+		}
+	}
+	rows.Close()
+	s.Close()
+	grades := filepath.Join(t.TempDir(), "grades.jsonl")
+	os.WriteFile(grades, []byte(graded.String()), 0o644)
+	for _, f := range []string{filepath.Join("..", "..", "docs", "example", "rag-jo.jsonl"), grades} {
+		if out, err := execute(t, "--db", db, "import", f); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
 	}
 	blocks := jsonDocBlocks(string(page))
 	done := map[string]bool{}
