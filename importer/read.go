@@ -16,6 +16,17 @@ import (
 // record is counted, never held.
 const maxRecord = 16 << 20
 
+// maxCell bounds one value (a text, a list as JSON) of a record: a
+// record holds at most one cell this big.
+const maxCell = maxRecord
+
+// tooBigCell is a value over maxCell.
+type tooBigCell struct{ size int64 }
+
+func (e *tooBigCell) Error() string {
+	return fmt.Sprintf("a value of %s, over the %d MiB limit of one value", mib(e.size), maxCell>>20)
+}
+
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // textReader reads one input as a stream and knows where it is: the 1-based

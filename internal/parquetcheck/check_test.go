@@ -19,7 +19,10 @@ type doc struct {
 	Court    *string  `parquet:"original_source,optional,dict"`
 	Year     *float64 `parquet:"year,optional"`
 	Text     *string  `parquet:"text,optional"`
+	URL      *string  `parquet:"url,optional"`
+	License  *string  `parquet:"upstream_license,optional,dict"`
 	Truth    *bool    `parquet:"is_ground_truth,optional"`
+	Source   *string  `parquet:"dataset_source,optional,dict"`
 	QueryIDs []string `parquet:"ground_truth_query_ids,list"`
 }
 
@@ -31,7 +34,8 @@ func docs(n int) []doc {
 		y := float64(2000 + i%20)
 		tr := i%3 == 0
 		out[i] = doc{Citation: sp("2019 SCC " + strings.Repeat("1", i%5+1)), Name: sp("R v. Someone"), Court: sp("SCC"),
-			Text: sp(strings.Repeat("The court held that the appeal is allowed. ", i%7+1)), Truth: &tr}
+			Text: sp(strings.Repeat("The court held that the appeal is allowed. ", i%7+1)), Truth: &tr,
+			URL: sp("https://www.canlii.org/en/ca/scc/doc/2019/"), License: sp("unofficial reproduction"), Source: sp("caseway")}
 		if i%4 != 0 {
 			out[i].Year = &y
 		}

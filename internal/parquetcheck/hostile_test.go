@@ -161,8 +161,21 @@ func hostile(t testing.TB) []hostileFile {
 
 	// Real pages, too many at once.
 	add("three-columns-of-20-MiB-pages", `side by side`, func() []byte {
-		type wide struct{ A, B, C string }
-		c := takeApart(t, write(t, []wide{{"a", "b", "c"}}, &parquet.Zstd, parquet.DataPageVersion(2)))
+		// documents.parquet's columns, three of them holding a page of
+		// 20 MiB each (zstd makes the file small).
+		type wide struct {
+			Citation string `parquet:"citation"`
+			Name     string `parquet:"name"`
+			Text     string `parquet:"text"`
+			Court    string `parquet:"original_source"`
+			Year     int64  `parquet:"year"`
+			URL      string `parquet:"url"`
+			License  string `parquet:"upstream_license"`
+			Truth    bool   `parquet:"is_ground_truth"`
+			Source   string `parquet:"dataset_source"`
+			QueryIDs string `parquet:"ground_truth_query_ids"`
+		}
+		c := takeApart(t, write(t, []wide{{Citation: "a", Name: "b", Text: "c"}}, &parquet.Zstd, parquet.DataPageVersion(2)))
 		big := make([]byte, 20<<20) // one PLAIN value of 20 MiB - 4 bytes
 		binary.LittleEndian.PutUint32(big, uint32(len(big)-4))
 		enc, _ := zstd.NewWriter(nil)
@@ -178,14 +191,11 @@ func hostile(t testing.TB) []hostileFile {
 		return c.bytes(t)
 	}())
 	add("a-row-of-20000-list-elements", `list elements`, func() []byte {
-		type listy struct {
-			IDs []string `parquet:"ground_truth_query_ids,list"`
-		}
-		r := listy{}
+		d := docs(1)
 		for i := 0; i < 20_000; i++ {
-			r.IDs = append(r.IDs, "q")
+			d[0].QueryIDs = append(d[0].QueryIDs, "q")
 		}
-		return write(t, []listy{r}, &parquet.Snappy)
+		return write(t, d, &parquet.Snappy)
 	}())
 	return out
 }
