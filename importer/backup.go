@@ -57,7 +57,7 @@ func restoreBackup(s *store.Store, dir string) (Summary, error) {
 	var tables []store.RestoreTable
 	for i, t := range m.Tables {
 		if t.Name == "" || strings.ContainsAny(t.File, "\\") || !fs.ValidPath(t.File) {
-			return Summary{}, &InputError{File: mpath, Record: i, Field: fmt.Sprintf("tables[%d]", i), Msg: "want a table name and a file inside the folder"}
+			return Summary{}, &InputError{File: mpath, Record: -1, Field: fmt.Sprintf("tables[%d]", i), Msg: "want a table name and a file inside the folder"}
 		}
 		p := filepath.Join(dir, filepath.FromSlash(t.File))
 		files[t.Name] = p

@@ -275,7 +275,7 @@ func (t *textReader) eachElement(fn func(i int, raw []byte, at pos) error) (int,
 		c, err = t.peekNonSpace()
 		switch {
 		case err == io.EOF:
-			return i + 1, t.syntaxErr(i, "unexpected end of the file after record %d (is it cut short?)", i)
+			return i + 1, t.syntaxErr(i, "unexpected end of the file after record %d (is it cut short?)", i+1)
 		case err != nil:
 			return i + 1, err
 		case c == ',':
@@ -284,7 +284,7 @@ func (t *textReader) eachElement(fn func(i int, raw []byte, at pos) error) (int,
 			t.expect(']')
 			return i + 1, nil
 		default:
-			return i + 1, t.syntaxErr(i+1, "want ',' or ']' after record %d, got %q", i, c)
+			return i + 1, t.syntaxErr(i+1, "want ',' or ']' after record %d, got %q", i+1, c)
 		}
 	}
 }

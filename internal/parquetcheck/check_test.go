@@ -2,6 +2,7 @@ package parquetcheck
 
 import (
 	"bytes"
+	"fmt"
 	"errors"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func docs(n int) []doc {
 	for i := range out {
 		y := float64(2000 + i%20)
 		tr := i%3 == 0
-		out[i] = doc{Citation: sp("2019 SCC " + strings.Repeat("1", i%5+1)), Name: sp("R v. Someone"), Court: sp("SCC"),
+		out[i] = doc{Citation: sp(fmt.Sprintf("2019 SCC %d", i+1)), Name: sp("R v. Someone"), Court: sp("SCC"),
 			Text: sp(strings.Repeat("The court held that the appeal is allowed. ", i%7+1)), Truth: &tr,
 			URL: sp("https://www.canlii.org/en/ca/scc/doc/2019/"), License: sp("unofficial reproduction"), Source: sp("caseway")}
 		if i%4 != 0 {

@@ -70,7 +70,7 @@ func hostile(t testing.TB) []hostileFile {
 		c.setPage(t, 0, citation, 0, p.header, p.body, false)
 	}))
 	for _, n := range []int32{1 << 30, 1<<31 - 1} {
-		add("uncompressed-page-size-"+map[int32]string{1 << 30: "2^30", 1<<31 - 1: "2^31-1"}[n], `field "uncompressed_page_size"`, edit("pyarrow-snappy-v1", func(c *crafted) {
+		add("uncompressed-page-size-"+map[int32]string{1 << 30: "2^30", 1<<31 - 1: "2^31-1"}[n], `field "uncompressed_page_size"`, edit("zstd-v2", func(c *crafted) {
 			p := c.pages(t, 0, text)[0]
 			p.header.UncompressedPageSize = n
 			c.setPage(t, 0, text, 0, p.header, p.body, false)
