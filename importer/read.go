@@ -100,7 +100,7 @@ func (e *tooBig) Error() string {
 // endings accepted, after the size and UTF-8 checks.
 func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 	for n := 1; ; n++ {
-		line, size, err := t.readLine()
+		line, size, err := t.readLine(maxRecord)
 		if err == io.EOF && size == 0 {
 			return nil
 		}
@@ -109,7 +109,7 @@ func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 		}
 		at := lineLoc(t.name, n)
 		if size > maxRecord {
-			return at.errf("", "%v", &tooBig{size})
+			return at.errf(fieldAt(line), "%v", &tooBig{size})
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if i := invalidUTF8(line); i >= 0 {
@@ -127,15 +127,16 @@ func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 }
 
 // readLine returns the next line without its newline and the line's length;
-// a line over maxRecord is read to its end but not kept.
-func (t *textReader) readLine() ([]byte, int64, error) {
+// a line over limit is read to its end but not kept past the limit (what is
+// kept names the field it runs over in: fieldAt).
+func (t *textReader) readLine(limit int64) ([]byte, int64, error) {
 	t.buf = t.buf[:0]
 	var size int64
 	for {
 		chunk, err := t.r.ReadSlice('\n')
 		size += int64(len(chunk))
-		if size <= maxRecord+1 {
-			t.buf = append(t.buf, chunk...)
+		if keep := limit + 1 - int64(len(t.buf)); keep > 0 {
+			t.buf = append(t.buf, chunk[:min(int64(len(chunk)), keep)]...)
 		}
 		switch {
 		case err == bufio.ErrBufferFull:
@@ -237,9 +238,55 @@ func (t *textReader) take(start pos, size int64, record int) ([]byte, pos, error
 	if size > maxRecord {
 		at := lineLoc(t.name, start.line)
 		at.record = record
-		return nil, start, at.errf("", "%v", &tooBig{size})
+		return nil, start, at.errf(fieldAt(t.buf), "%v", &tooBig{size})
 	}
 	return t.buf, start, nil
+}
+
+// fieldAt names the top-level key of the JSON object whose value prefix
+// (the start of a record cut at a limit) ends inside: the field that made
+// the record too long, most often one huge text. "" when there is none.
+func fieldAt(prefix []byte) string {
+	depth, inString, escaped, wantKey := 0, false, false, false
+	keyStart, last := -1, ""
+	for i, c := range prefix {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if keyStart >= 0 {
+					var k string
+					if json.Unmarshal(prefix[keyStart:i+1], &k) == nil {
+						last = k
+					}
+					keyStart = -1
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			if depth == 1 && wantKey {
+				keyStart, wantKey = i, false
+			}
+		case '{', '[':
+			depth++
+			wantKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+		case ',':
+			wantKey = depth == 1
+		}
+	}
+	if depth < 1 {
+		return ""
+	}
+	return last
 }
 
 // errStop ends a walk early without an error.
