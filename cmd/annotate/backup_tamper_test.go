@@ -23,8 +23,8 @@ import (
 type tamper struct {
 	name string
 	edit func(t *testing.T, dir string, m *store.BackupManifest) // edits the folder; the manifest is written after
-	want string                                                 // in the error, after the folder's path
-	file bool                                                   // about a whole file: no line or field to name
+	want string                                                  // in the error, after the folder's path
+	file bool                                                    // about a whole file: no line or field to name
 }
 
 func readManifest(t *testing.T, dir string) store.BackupManifest {

@@ -2,8 +2,8 @@ package parquetcheck
 
 import (
 	"bytes"
-	"fmt"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
