@@ -96,6 +96,13 @@ func (e *tooBig) Error() string {
 	return fmt.Sprintf("record is %s, over the %d MiB limit", mib(e.size), maxRecord>>20)
 }
 
+// tooBig is the error of a record of size over maxRecord at l.
+func (l loc) tooBig(field string, size int64) *InputError {
+	e := l.errf(field, "%v", &tooBig{size})
+	e.Err = &tooBig{size}
+	return e
+}
+
 // eachLine calls fn for every non-blank line of a JSON Lines input, with CRLF
 // endings accepted, after the size and UTF-8 checks.
 func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
@@ -109,7 +116,7 @@ func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 		}
 		at := lineLoc(t.name, n)
 		if size > maxRecord {
-			return at.errf(fieldAt(line), "%v", &tooBig{size})
+			return at.tooBig(fieldAt(line), size)
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if i := invalidUTF8(line); i >= 0 {
@@ -238,7 +245,7 @@ func (t *textReader) take(start pos, size int64, record int) ([]byte, pos, error
 	if size > maxRecord {
 		at := lineLoc(t.name, start.line)
 		at.record = record
-		return nil, start, at.errf(fieldAt(t.buf), "%v", &tooBig{size})
+		return nil, start, at.tooBig(fieldAt(t.buf), size)
 	}
 	return t.buf, start, nil
 }
@@ -374,6 +381,12 @@ func (t *textReader) eachKey(fn func(key string) error) error {
 		}
 		t.expect(':')
 		if err := fn(key); err != nil {
+			// A value too long to read is named by its key.
+			var ie *InputError
+			var tb *tooBig
+			if errors.As(err, &ie) && ie.Field == "" && errors.As(ie.Err, &tb) {
+				ie.Field = key
+			}
 			return err
 		}
 		c, err = t.peekNonSpace()
