@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -78,4 +79,59 @@ func TestHelperExportUntilKilled(t *testing.T) {
 		return f, err
 	}}
 	Export(context.Background(), s, o)
+}
+
+// TestInterruptedExportRemovesItsFolder stops a real export with SIGINT,
+// then SIGTERM, in the middle of its first data file (a child process, as
+// annotate export is: the signals cancel its context), and checks that it
+// removed its folder and lock file and left no --out.
+func TestInterruptedExportRemovesItsFolder(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		parent := t.TempDir()
+		out := filepath.Join(parent, "ds")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperExportUntilSignalled$")
+		cmd.Env = append(os.Environ(), "ANNOTATE_HELPER_EXPORT_OUT="+out, "TMPDIR="+t.TempDir())
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "writing") {
+			cmd.Process.Kill()
+			t.Fatalf("child: %q, %v", line, err)
+		}
+		if left := listDir(t, parent); len(left) != 2 {
+			t.Fatalf("mid-way the export has %v, want its folder and lock file", left)
+		}
+		cmd.Process.Signal(sig)
+		io.Copy(io.Discard, stdout)
+		cmd.Wait()
+		if left := listDir(t, parent); len(left) != 0 {
+			t.Errorf("%v: the stopped export left %v", sig, left)
+		}
+	}
+}
+
+// TestHelperExportUntilSignalled is the child of the test above: it
+// exports with a context a signal cancels and, once the first data file
+// is open, says so and waits for the signal.
+func TestHelperExportUntilSignalled(t *testing.T) {
+	out := os.Getenv("ANNOTATE_HELPER_EXPORT_OUT")
+	if out == "" {
+		return // run as a test of its own: nothing to do
+	}
+	s := demoStore(t)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	o := Options{Out: out, Annotator: "jo", create: func(p string) (io.WriteCloser, error) {
+		f, err := os.Create(p)
+		os.Stdout.WriteString("writing " + p + "\n")
+		<-ctx.Done()
+		return f, err
+	}}
+	Export(ctx, s, o)
 }
