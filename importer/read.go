@@ -37,6 +37,7 @@ type textReader struct {
 	closer    io.Closer
 	line, col int
 	buf       []byte // the record being read, reused
+	skipping  bool   // value reads past a value without keeping it
 }
 
 func (t *textReader) Close() error { return t.closer.Close() }
@@ -137,13 +138,34 @@ func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 // a line over limit is read to its end but not kept past the limit (what is
 // kept names the field it runs over in: fieldAt).
 func (t *textReader) readLine(limit int64) ([]byte, int64, error) {
+	if cap(t.buf) > bigLine {
+		t.buf = nil // the last line was huge: its buffer goes now, not with the reader
+	}
 	t.buf = t.buf[:0]
 	var size int64
+	var spill [][]byte // a line over bigLine: its pieces, joined once at its end
 	for {
 		chunk, err := t.r.ReadSlice('\n')
+		if keep := limit + 1 - size; keep > 0 {
+			piece := chunk[:min(int64(len(chunk)), keep)]
+			switch {
+			case spill == nil && len(t.buf)+len(piece) <= max(cap(t.buf), bigLine):
+				t.buf = append(t.buf, piece...)
+			default:
+				// Doubling a huge buffer would hold three times the line
+				// for a moment: its pieces are kept instead, then copied
+				// once into a buffer of its exact size.
+				if spill == nil {
+					spill = append(spill, t.buf)
+					t.buf = nil
+				}
+				spill = append(spill, append([]byte(nil), piece...))
+			}
+		}
 		size += int64(len(chunk))
-		if keep := limit + 1 - int64(len(t.buf)); keep > 0 {
-			t.buf = append(t.buf, chunk[:min(int64(len(chunk)), keep)]...)
+		if spill != nil && err != bufio.ErrBufferFull {
+			t.buf = bytes.Join(spill, nil)
+			spill = nil
 		}
 		switch {
 		case err == bufio.ErrBufferFull:
@@ -230,7 +252,7 @@ func (t *textReader) value(record int) ([]byte, pos, error) {
 			n = end
 		}
 		size += int64(n)
-		if size <= maxRecord {
+		if size <= maxRecord && !t.skipping {
 			t.buf = append(t.buf, chunk[:n]...)
 		}
 		t.advance(chunk[:n])
@@ -241,6 +263,15 @@ func (t *textReader) value(record int) ([]byte, pos, error) {
 	}
 }
 
+// skip reads past the JSON value at the next non-space byte, keeping
+// none of it (a value over maxRecord is still refused).
+func (t *textReader) skip() error {
+	t.skipping = true
+	defer func() { t.skipping = false }()
+	_, _, err := t.value(-1)
+	return err
+}
+
 func (t *textReader) take(start pos, size int64, record int) ([]byte, pos, error) {
 	if size > maxRecord {
 		at := lineLoc(t.name, start.line)
@@ -249,6 +280,10 @@ func (t *textReader) take(start pos, size int64, record int) ([]byte, pos, error
 	}
 	return t.buf, start, nil
 }
+
+// bigLine is the size past which a line's buffer is not grown by
+// doubling, nor kept for the next line.
+const bigLine = 1 << 20
 
 // fieldAt names the top-level key of the JSON object whose value prefix
 // (the start of a record cut at a limit) ends inside: the field that made
