@@ -423,12 +423,11 @@ func (pc *pageChecker) decompress(codec int32, src []byte, n int) ([]byte, error
 	if err != nil {
 		return nil, fmt.Errorf("cannot decompress the page: %v", err)
 	}
+	if got > n {
+		return nil, fmt.Errorf("the page decompresses to more than the %d bytes it declares", n)
+	}
 	if got != n {
-		more := ""
-		if got > n {
-			more = " or more"
-		}
-		return nil, fmt.Errorf("the page decompresses to %d bytes%s, not the %d it declares", got, more, n)
+		return nil, fmt.Errorf("the page decompresses to %d bytes, not the %d it declares", got, n)
 	}
 	return dst[:n], nil
 }
