@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/annotate-dev/annotate/importer"
@@ -70,14 +69,6 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 // not exist; when the import fails, a database it created is removed with
 // its -wal and -shm files, so a failed first import leaves nothing behind.
 func importInto(path string, files []string, opt importer.Options, waiting func()) (importer.Summary, error) {
-	// An import holds a few rows at a time, but one row may carry a text of
-	// up to 16 MiB, copied a few times on its way into the database: a
-	// soft memory limit has the collector free those copies as they go,
-	// instead of letting the heap grow to twice what it holds (GOMEMLIMIT,
-	// when set, says otherwise).
-	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
-	}
 	_, statErr := os.Lstat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
 	s, err := openTaxonomy(store.Open(path))
@@ -111,10 +102,6 @@ func importInto(path string, files []string, opt importer.Options, waiting func(
 	}
 	return sum, err
 }
-
-// importMemoryLimit is the import's soft memory limit: above an import of
-// small rows (20 to 40 MiB), below what copies of a huge text would reach.
-const importMemoryLimit = 48 << 20
 
 func removeDB(path string) {
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
