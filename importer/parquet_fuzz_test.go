@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -131,4 +132,34 @@ func TestParquetMutations(t *testing.T) {
 		t.Errorf("only %d of 600 mutated files refused", refused)
 	}
 	t.Logf("%d of 600 mutated files refused", refused)
+}
+
+// A text cell over the limit of one value is refused naming its row and
+// column; pages up to the page limit are read.
+func TestParquetCellOverTheLimit(t *testing.T) {
+	docs := []releaseDoc{releaseDocs[0], releaseDocs[1]}
+	docs[1].Text = sp(strings.Repeat("x", maxCell+1))
+	// Without min and max values of the text in the footer, as pyarrow
+	// leaves out those of long values (parquet-go writes them whole).
+	p := filepath.Join(t.TempDir(), "documents.parquet")
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[releaseDoc](&buf, parquet.Compression(&parquet.Snappy), parquet.SkipPageBounds("text"))
+	if _, err := w.Write(docs); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openDB(t)
+	_, err := Import(s, []string{p}, Options{})
+	want := p + `:2: field "text": a value of 16.0 MiB, over the 16 MiB limit of one value`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	if n := count(t, s, "SELECT count(*) FROM items"); n != 0 {
+		t.Errorf("%d items written", n)
+	}
 }
