@@ -59,7 +59,7 @@ func TestMalformedInputLeavesDatabaseUnchanged(t *testing.T) {
 		{name: "empty file", file: "empty.jsonl", content: " \r\n\n",
 			want: []string{`FILE: empty file`}},
 		{name: "20 MB record", file: "big.jsonl", content: line(pair) + line(big),
-			want: []string{`FILE:2: record is 20.0 MiB, over the 16 MiB limit`}},
+			want: []string{`FILE:2: field "question": record is 20.0 MiB, over the 16 MiB limit`}},
 		// Duplicate keys: which value was meant is not guessed, on the fast
 		// path, on encoding/json's (an escaped key) and in nested objects.
 		{name: "duplicate key", file: "dupkey.jsonl", content: line(pair) + line(`{"id":"n2","source":"GDPR","id":"n3","question":"Q?","answer":"A.","contexts":[{"id":"p1","text":"T."}]}`),
