@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -70,7 +69,7 @@ func labelColumns(k schema.Kind) []column {
 		case len(f.Values) == 0:
 			doc += "; null when not labelled"
 		case !slices.Contains(x.markers, n): // a marker's doc says its values
-			doc = fmt.Sprintf("%s: `%s`; null when not labelled or not asked", doc, strings.Join(f.Values, "`, `"))
+			doc = fmt.Sprintf("%s: %s; null when not labelled or not asked", doc, codeList(f.Values))
 		}
 		out = append(out, column{n, typ, true, doc})
 	}
