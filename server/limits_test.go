@@ -151,7 +151,7 @@ func TestConnectionCaps(t *testing.T) {
 	jo, sam, lea := newKey(t), newKey(t), newKey(t)
 	f := startWith(t, 1, map[string]gossh.Signer{"jo": jo, "sam": sam, "lea": lea}, func(c *Config) {
 		c.MaxConnections, c.MaxUnauthenticated = 3, 2
-	})
+	}, func(f *fixture) { f.srv.silentGrace = 100 * time.Millisecond })
 	raw := rawConns(t, f.srv.Addr().String())
 
 	// Two connections that never log in fill the unauthenticated slots; a
