@@ -143,12 +143,16 @@ func (c *card) agreementSection(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "## Inter-annotator agreement\n\nBetween %s, per field, over the items labelled by at least two of them.\n\n", md(strings.Join(a.Annotators, ", ")))
 	b.WriteString("| field | items | agreement % | Fleiss' κ | Krippendorff's α | Gwet's AC1 |\n|---|---:|---:|---:|---:|---:|\n")
-	for _, f := range schema.FieldNames() {
+	for _, f := range schema.AgreementFieldNames() {
 		fa := a.Fields[f]
 		if fa == nil || fa.Items == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "| `%s` | %d | %s | %s | %s | %s |\n", f, fa.Items, pctCell(fa.PercentAgreement), coefCell(fa.FleissKappa), coefCell(fa.KrippendorffAlpha), coefCell(fa.GwetAC1))
+		alpha := coefCell(fa.KrippendorffAlpha)
+		if fa.Scaled != nil { // an ordinal or interval field: α on its scale too
+			alpha += " (" + fa.Scaled.Metric + " " + coefCell(fa.Scaled.KrippendorffAlpha) + ")"
+		}
+		fmt.Fprintf(b, "| `%s` | %d | %s | %s | %s | %s |\n", f, fa.Items, pctCell(fa.PercentAgreement), coefCell(fa.FleissKappa), alpha, coefCell(fa.GwetAC1))
 	}
 	b.WriteString("\n")
 	folded(b, "Full agreement report (`annotate agreement`)", a.WriteText)

@@ -135,7 +135,7 @@ func TestAgreementThreeAnnotators(t *testing.T) {
 	if p := rep.Fields["entailment"].Pairs; len(rep.Annotators) != 2 || len(p) != 1 || p[0].A != "kim" || p[0].B != "sam" {
 		t.Errorf("annotators %v", rep.Annotators)
 	}
-	if len(rep.Fields) != len(schema.FieldNames()) || rep.Fields["persona"].Items != 0 || rep.Fields["claim_validity"].Items != 7 || rep.Fields["entailment"].Items != 7 {
+	if len(rep.Fields) != len(schema.AgreementFieldNames()) || rep.Fields["persona"].Items != 0 || rep.Fields["claim_validity"].Items != 7 || rep.Fields["entailment"].Items != 7 {
 		t.Errorf("fields %d, persona items %d, claim_validity items %d", len(rep.Fields), rep.Fields["persona"].Items, rep.Fields["claim_validity"].Items)
 	}
 	if rep.Fields["entailment"].Disagreements != nil {
