@@ -147,12 +147,3 @@ func yamlString(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
-
-// codeList writes values as code spans separated by commas.
-func codeList(vs []string) string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = code(v)
-	}
-	return strings.Join(out, ", ")
-}

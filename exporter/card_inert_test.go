@@ -44,6 +44,7 @@ type cardNames struct {
 	currency  string
 	name      string // --name
 	contact   string // --contact
+	link      string // --license-link of --license other
 }
 
 var (
@@ -59,18 +60,20 @@ var (
 		currency:  "$x^2$ &lt; :smile:",
 		name:      `- Data: "x" #1 'y' [l](http://e.example) <i>it</i> ---`,
 		contact:   "mail@evil.example https://evil.example/x",
+		link:      "https://evil.example/l?x=<b>`y`&z=[w](v)#h",
 	}
-	plainNames = cardNames{"annone", "anntwo", "leadone", "Source One", "sysone", "runone", "authorone", "valueone", "CAD", "Plain Name", "Plain Contact"}
+	plainNames = cardNames{"annone", "anntwo", "leadone", "Source One", "sysone", "runone", "authorone", "valueone", "CAD", "Plain Name",
+		"Plain Contact", "https://plain.example/license"}
 )
 
 func (n cardNames) all() []string {
-	return []string{n.annotator, n.imported, n.lead, n.source, n.system, n.run, n.author, n.value, n.currency, n.name, n.contact}
+	return []string{n.annotator, n.imported, n.lead, n.source, n.system, n.run, n.author, n.value, n.currency, n.name, n.contact, n.link}
 }
 
 // namedCard exports a database that uses the names everywhere a name can be
 // (QA pairs and claims, queries, documents, runs and relevance judgments,
-// generated answers and their claims, the guidelines, rates) and returns
-// its README.md.
+// generated answers and their claims, the guidelines, rates), with every
+// label set in long configs too, and returns its README.md.
 func namedCard(t *testing.T, n cardNames) string {
 	t.Helper()
 	s := openStore(t)
@@ -136,7 +139,8 @@ func namedCard(t *testing.T, n cardNames) string {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "ds")
-	export(t, s, Options{Out: out, Annotator: n.annotator, Name: n.name, Contact: n.contact})
+	export(t, s, Options{Out: out, Annotator: n.annotator, AllAnnotators: true, Name: n.name, Contact: n.contact,
+		License: "other", LicenseName: "team-license-1.0", LicenseLink: n.link})
 	b, err := os.ReadFile(filepath.Join(out, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +214,7 @@ func TestCardIsInert(t *testing.T) {
 		t.Errorf("the hostile names changed the card's structure:\nhostile %v\nplain   %v", got, want)
 	}
 	ownURLs := []string{originClaimRAG.url, originCanLegal.url, originRefChecker.url, originRAGChecker.url}
-	var blocks []string // what each paragraph, heading and table cell shows
+	var blocks []string // what each paragraph, list item, heading and table cell shows
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -245,7 +249,7 @@ func TestCardIsInert(t *testing.T) {
 				t.Errorf("title %q, want --name %q", shown(x, src), hostileNames.name)
 			}
 			blocks = append(blocks, shown(x, src))
-		case *ast.Paragraph, *east.TableCell:
+		case *ast.Paragraph, *ast.TextBlock, *east.TableCell:
 			blocks = append(blocks, shown(x, src))
 		}
 		return ast.WalkContinue, nil
@@ -253,7 +257,7 @@ func TestCardIsInert(t *testing.T) {
 	for _, name := range hostileNames.all() {
 		want := md2text(name)
 		if !slices.ContainsFunc(blocks, func(b string) bool { return strings.Contains(b, want) }) {
-			t.Errorf("no paragraph, heading or cell shows %q as stored", want)
+			t.Errorf("no paragraph, list item, heading or cell shows %q as stored", want)
 		}
 	}
 
@@ -265,8 +269,8 @@ func TestCardIsInert(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(y), &h); err != nil {
 		t.Fatalf("yaml.v3: %v\n%s", err, y)
 	}
-	if h["pretty_name"] != hostileNames.name {
-		t.Errorf("pretty_name %q, want %q", h["pretty_name"], hostileNames.name)
+	if h["pretty_name"] != hostileNames.name || h["license_link"] != hostileNames.link {
+		t.Errorf("pretty_name %q, license_link %q; want %q, %q", h["pretty_name"], h["license_link"], hostileNames.name, hostileNames.link)
 	}
 	// The systems are feature names of the claims' predictions.
 	if names := yamlNames(h); !slices.Contains(names, hostileNames.system) {

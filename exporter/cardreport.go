@@ -61,11 +61,15 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 			return
 		}
 		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
-		if sel.Annotator == "" && !sel.Adjudicated {
+		chosen := sel.Annotator != "" || sel.Adjudicated
+		if !chosen && !e.o.AllAnnotators {
 			return // nobody has labelled yet: no label set to report on
 		}
 		r.measured = map[schema.Kind]any{}
 		for _, x := range measures {
+			if !chosen {
+				break // --all-annotators without a label set: no one set's figures
+			}
 			var m any
 			if m, r.err = x.measure(e, sel); r.err != nil {
 				return
@@ -78,7 +82,7 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 		if r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{}); errors.As(r.err, &few) {
 			r.agreement, r.err = nil, nil
 		}
-		if r.err == nil {
+		if r.err == nil && chosen {
 			r.gen, r.cost, r.err = genAndCost(e.s, sel)
 		}
 	}()
