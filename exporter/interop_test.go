@@ -76,16 +76,16 @@ func TestImportLabelStudioErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ name, body, want string }{
 		{"unknown item", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[]},{"data":{"annotate_id":"nope"},"annotations":[{"completed_by":1,"result":[{"from_name":"question_validity","value":{"choices":["valid"]}}]}]}]`,
-			`ls.json: record 1: field "data.annotate_id": unknown item "nope"`},
-		{"no id", `[{"data":{"text":"hello"},"annotations":[]}]`, `ls.json: record 0: field "data.annotate_id": missing: the task names no annotate item; give data.annotate_id (an item annotate has) or data.id (a new one)`},
-		{"no fields", `[{"id":4,"data":{"question":"Q?"},"annotations":[]}]`, `ls.json: record 0: field "data": the task names no annotate item (no data.annotate_id), and the QA pair made from its data lacks source, answer, contexts`},
-		{"a claim alone", `[{"id":4,"data":{"claim":"x"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`, `ls.json: record 0: field "data.annotate_id": missing: a claim is made inside its parent`},
-		{"bad contexts", `[{"id":4,"data":{"source":"GDPR","question":"Q?","answer":"A.","contexts":[{"text":"t"}]},"annotations":[]}]`, `ls.json: record 0: field "data.contexts[0].id": missing (required)`},
+			`ls.json: record 2: field "data.annotate_id": unknown item "nope"`},
+		{"no id", `[{"data":{"text":"hello"},"annotations":[]}]`, `ls.json: record 1: field "data.annotate_id": missing: the task names no annotate item; give data.annotate_id (an item annotate has) or data.id (a new one)`},
+		{"no fields", `[{"id":4,"data":{"question":"Q?"},"annotations":[]}]`, `ls.json: record 1: field "data": the task names no annotate item (no data.annotate_id), and the QA pair made from its data lacks source, answer, contexts`},
+		{"a claim alone", `[{"id":4,"data":{"claim":"x"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`, `ls.json: record 1: field "data.annotate_id": missing: a claim is made inside its parent`},
+		{"bad contexts", `[{"id":4,"data":{"source":"GDPR","question":"Q?","answer":"A.","contexts":[{"text":"t"}]},"annotations":[]}]`, `ls.json: record 1: field "data.contexts[0].id": missing (required)`},
 		{"wrong kind", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`,
-			`ls.json: record 0: field "annotations[0].result[0].from_name": entailment is a field of a claim, but "gdpr-001" is a QA pair`},
+			`ls.json: record 1: field "annotations[0].result[0].from_name": entailment is a field of a claim, but "gdpr-001" is a QA pair`},
 		{"two choices", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[{"completed_by":1,"result":[{"from_name":"persona","value":{"choices":["citizen","legal_expert"]}}]}]}]`,
-			`ls.json: record 0: field "annotations[0].result[0].value.choices": 2 choices for persona`},
-		{"no model", `[{"data":{"annotate_id":"gdpr-001-c1"},"predictions":[{"result":[]}]}]`, `ls.json: record 0: field "predictions[0].model_version": missing`},
+			`ls.json: record 1: field "annotations[0].result[0].value.choices": 2 choices for persona`},
+		{"no model", `[{"data":{"annotate_id":"gdpr-001-c1"},"predictions":[{"result":[]}]}]`, `ls.json: record 1: field "predictions[0].model_version": missing`},
 	} {
 		file := filepath.Join(dir, "ls.json")
 		os.WriteFile(file, []byte(c.body), 0o644)
