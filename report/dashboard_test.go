@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -121,20 +120,6 @@ func TestDashboardScoresTheAdjudication(t *testing.T) {
 	}
 }
 
-func TestCheckDashboardRole(t *testing.T) {
-	none := []store.AnnotatorRate{{Name: "jo", Role: "student"}, {Name: "kim"}}
-	if err := CheckDashboardRole(none, "jo"); err != nil {
-		t.Errorf("no lead yet: %v", err)
-	}
-	roles := append(none, store.AnnotatorRate{Name: "ana", Role: "lead"})
-	if err := CheckDashboardRole(roles, "ana"); err != nil {
-		t.Errorf("the lead: %v", err)
-	}
-	err := CheckDashboardRole(roles, "jo")
-	if err == nil || !strings.Contains(err.Error(), "jo does not have the role lead (leads: ana") {
-		t.Errorf("a student: %v", err)
-	}
-}
 
 // A refresh with nothing changed keeps the last refresh's reports; a label
 // makes it compute them again.

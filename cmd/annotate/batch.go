@@ -68,7 +68,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			}
 			if cmd.Flags().Changed("assign") {
 				var err error
-				if spec.Assign, err = parseNames("--assign", assign); err != nil {
+				if spec.Assign, err = parseAnnotators("--assign", assign); err != nil {
 					return err
 				}
 			}
@@ -109,7 +109,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
 				return err
 			}
-			if err := checkAssignees(s, spec.Assign); err != nil {
+			if err := g.mayCreateBatch(s, spec.Assign); err != nil {
 				return err
 			}
 			if err := checkBatchPool(s, spec); err != nil {
@@ -278,16 +278,6 @@ func checkBatchPool(s *store.Store, spec store.BatchSpec) error {
 		return fmt.Errorf("the claims of the %d answer%s judged correct%s are all in batches already", p.CorrectAnswers, plural(p.CorrectAnswers), where)
 	}
 	return nil
-}
-
-// annotatorNames lists the annotators' names in creation order.
-func annotatorNames(s *store.Store) ([]string, error) {
-	as, err := s.Annotators()
-	names := make([]string, len(as))
-	for i, a := range as {
-		names[i] = a.Name
-	}
-	return names, err
 }
 
 func plural(n int) string {

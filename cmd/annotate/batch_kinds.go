@@ -73,7 +73,7 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		knownValue{"judge", "judge", a.judge, (*store.Snapshot).Systems}); err != nil {
 		return true, err
 	}
-	if err := checkAssignees(s, spec.Assign); err != nil {
+	if err := g.mayCreateBatch(s, spec.Assign); err != nil {
 		return true, err
 	}
 	known, err := annotatorNames(s)

@@ -78,7 +78,7 @@ func createPool(cmd *cobra.Command, g *globals, spec store.BatchSpec, p *poolFla
 	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
 		return err
 	}
-	if err := checkAssignees(s, spec.Assign); err != nil {
+	if err := g.mayCreateBatch(s, spec.Assign); err != nil {
 		return err
 	}
 	pool, err := s.CreatePool(store.PoolSpec{Name: spec.Name, Runs: runs, Depth: p.depth, Queries: p.queries, Stratify: strata,

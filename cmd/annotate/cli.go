@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 	"gopkg.in/yaml.v3"
@@ -188,7 +189,7 @@ func parseConfig(path string, data []byte) (*config, error) {
 		return nil, fmt.Errorf("config file %s: line %d: key %q: %q is not never, auto or always", path, seen["color"], colorKey, c.Color)
 	}
 	if c.Annotator != "" {
-		if err := checkName("annotator", c.Annotator); err != nil {
+		if err := names.Check(c.Annotator); err != nil {
 			return nil, fmt.Errorf("config file %s: line %d: key \"annotator\": %w", path, seen["annotator"], err)
 		}
 	}

@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"log/slog"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"time"
 
@@ -90,15 +88,6 @@ process within 10 s, even when clients have vanished.`,
 					return err
 				}
 				defer s.Close()
-				// No silent identities over SSH either: a key's name new but
-				// close to a known annotator is a typo in the keys file.
-				if names, err := server.ParseAuthorizedKeys(authKeys); err == nil {
-					for _, name := range slices.Compact(slices.Sorted(maps.Values(names))) {
-						if _, err := checkIdentity(s, name); err != nil {
-							return fmt.Errorf("%s: %w", authKeys, err)
-						}
-					}
-				}
 				log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 				srv, err := server.New(server.Config{Listen: listen, HostKeyPath: hostKey, AuthorizedKeysPath: authKeys,
 					Store: s, SessionLimit: limit, Logger: log,

@@ -23,6 +23,9 @@ import (
 var taxonomyFlags struct {
 	file string
 	warn io.Writer
+	// lead checks that the command runs as a lead: changing the taxonomy
+	// is the lead's (nil: not checked, as in the tests of the store).
+	lead func(*store.Store) error
 }
 
 // addTaxonomyFlag adds --taxonomy to the root command.
@@ -31,6 +34,10 @@ func addTaxonomyFlag(root *cobra.Command, g *globals) {
 		"error taxonomy file (YAML or JSON: value, label, group, definition, example) to use from now on in this database; \"default\" goes back to the paper's")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		taxonomyFlags.warn = cmd.ErrOrStderr()
+		taxonomyFlags.lead = func(s *store.Store) error {
+			_, err := g.needLead(s, "changing the error taxonomy (--taxonomy)")
+			return err
+		}
 		return g.checkGlobals(cmd)
 	}
 }
@@ -39,6 +46,11 @@ func addTaxonomyFlag(root *cobra.Command, g *globals) {
 // database's in force.
 func useTaxonomy(s *store.Store) error {
 	if f := taxonomyFlags.file; f != "" {
+		if check := taxonomyFlags.lead; check != nil {
+			if err := check(s); err != nil {
+				return err
+			}
+		}
 		var cats []schema.ErrorKind
 		if f != "default" {
 			data, err := os.ReadFile(f)

@@ -88,10 +88,10 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	if annotator == "" {
 		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
-	isNew, err := checkIdentity(s, annotator)
+	isNew, err := checkIdentity(s, "--as", annotator)
 	if err != nil && client == "demo" {
 		// The sample's own names (gold, …) are nobody the user could mean.
-		isNew, err = true, checkName("--as", annotator)
+		isNew, err = true, checkAnnotator("--as", annotator)
 	}
 	if err != nil {
 		return err
