@@ -339,7 +339,6 @@ func (c *card) annotators(b *strings.Builder) {
 			fmt.Fprintf(b, "; disagreements adjudicated by %s", md(strings.Join(adjudicators, ", ")))
 		}
 		fmt.Fprintf(b, ". %s of active time in total, as recorded with each decision. %s\n\n", duration(total), ActiveTimeRule)
-		c.ownAdjudications(b)
 		b.WriteString("| annotator | items labelled | active time | first label | last label | guidelines |\n|---|---:|---:|---|---|---|\n")
 		for _, w := range c.rep.work {
 			if !person(w.Annotator) || imported(w) {
@@ -362,6 +361,7 @@ func (c *card) annotators(b *strings.Builder) {
 			fmt.Fprintf(b, "%s: %d items with labels imported as given, made outside annotate.\n\n", md(w.Annotator), w.Items)
 		}
 	}
+	c.ownAdjudications(b)
 	c.guidelinesUsed(b)
 }
 

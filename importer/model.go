@@ -25,10 +25,10 @@ type labelRec struct {
 	annotator string
 	// who names where the annotator's name was read, in errors (the key
 	// "annotator", "labels", "completed_by"…); "": field.
-	who  string
-	item string // ext id
-	name      string // label field
-	value     string // normalised, or verbatim when unknown
+	who   string
+	item  string // ext id
+	name  string // label field
+	value string // normalised, or verbatim when unknown
 	// adjudicate marks a lead's final label (labels JSONL "role":"adjudicate").
 	adjudicate bool
 	// suggestedBy names the system whose prediction was preselected when

@@ -20,13 +20,13 @@ type writer struct {
 	prog    *progress
 	files   []*fileData
 	sources map[string]*sourceState
-	staged  []int64              // per queue, the records staged
-	runs    map[string]runSeen   // runs met so far (trec.go); nil: none
+	staged  []int64            // per queue, the records staged
+	runs    map[string]runSeen // runs met so far (trec.go); nil: none
 	// names holds the rule of names to the annotators the labels create:
 	// a new name close to a known one, or to one met earlier in the
 	// import, is refused as a typo (names.Rule).
-	names *names.Rule
-	hfRuns  map[string]hfRunSeen // runs met in hf runs configs (hf_runs.go)
+	names  *names.Rule
+	hfRuns map[string]hfRunSeen // runs met in hf runs configs (hf_runs.go)
 	// lastItem caches the item last written or labelled: an item's labels
 	// come together, right after it.
 	lastItem struct {

@@ -151,4 +151,3 @@ func (r *IRReport) RunOrder() []string { return r.runOrder }
 // ClassOrder lists the expert's classes in the order `metrics` prints the
 // confusion (the column "other" follows them).
 func (v *Verification) ClassOrder() []string { return v.classes }
-

@@ -120,7 +120,6 @@ func TestDashboardScoresTheAdjudication(t *testing.T) {
 	}
 }
 
-
 // A refresh with nothing changed keeps the last refresh's reports; a label
 // makes it compute them again.
 func TestDashboardKeepsReportsWhileNothingChanges(t *testing.T) {

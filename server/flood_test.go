@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -40,7 +41,7 @@ func (b *syncBuffer) limit(n int) {
 func TestKeyFloodStaysBounded(t *testing.T) {
 	keys := map[string]gossh.Signer{}
 	for i := 1; i <= floodClients+1; i++ {
-		keys[floodName(i)] = newKey(t)
+		keys[fmt.Sprintf("a%d", i)] = newKey(t)
 	}
 	f := start(t, 3, keys)
 	addr, host := f.srv.Addr().String(), f.srv.HostKey()
@@ -54,7 +55,7 @@ func TestKeyFloodStaysBounded(t *testing.T) {
 	watch := watchHeap(floodHeapBound)
 	terms := make([]*terminal, floodClients)
 	for i := range terms {
-		terms[i] = openTerminalAt(t, addr, host, keys[floodName(i+1)], 120, 40)
+		terms[i] = openTerminalAt(t, addr, host, keys[fmt.Sprintf("a%d", i+1)], 120, 40)
 		terms[i].out.limit(64 << 10)
 		terms[i].waitFor("QA pairs")
 	}
@@ -88,7 +89,7 @@ func TestKeyFloodStaysBounded(t *testing.T) {
 	// Meanwhile another annotator connects and gets their screen.
 	time.Sleep(time.Second)
 	other := time.Now()
-	late := openTerminalAt(t, addr, host, keys[floodName(floodClients+1)], 120, 40)
+	late := openTerminalAt(t, addr, host, keys[fmt.Sprintf("a%d", floodClients+1)], 120, 40)
 	late.waitFor("QA pairs")
 	t.Logf("an annotator connecting during the flood had their screen after %v", time.Since(other).Round(time.Millisecond))
 	late.press("q")
@@ -110,7 +111,7 @@ func TestKeyFloodStaysBounded(t *testing.T) {
 	// Once they have left, their programs and goroutines end and the
 	// memory is let go.
 	for i := 1; i <= floodClients; i++ {
-		f.waitLog(t, "msg=disconnect annotator=" + floodName(i) + " ")
+		f.waitLog(t, fmt.Sprintf("msg=disconnect annotator=a%d ", i))
 	}
 	// Once the sessions are gone, no goroutine is left in Bubble Tea, its
 	// input parser or a session handler (each would hold a whole program);
@@ -199,7 +200,7 @@ func TestKeyFloodServerProcess(t *testing.T) {
 	seed(t, st, 3)
 	keys := map[string]gossh.Signer{}
 	for i := 1; i <= floodClients+1; i++ {
-		keys[floodName(i)] = newKey(t)
+		keys[fmt.Sprintf("a%d", i)] = newKey(t)
 	}
 	logs := &syncBuffer{}
 	cmd := exec.Command(bin, "serve", "--db", db, "--authorized-keys", writeAuthorizedKeys(t, dir, keys),
@@ -249,7 +250,7 @@ func TestKeyFloodServerProcess(t *testing.T) {
 
 	terms := make([]*terminal, floodClients)
 	for i := range terms {
-		terms[i] = openTerminalAt(t, addr, hostKey, keys[floodName(i+1)], 120, 40)
+		terms[i] = openTerminalAt(t, addr, hostKey, keys[fmt.Sprintf("a%d", i+1)], 120, 40)
 		terms[i].out.limit(64 << 10)
 		terms[i].waitFor("QA pairs")
 	}
@@ -264,7 +265,7 @@ func TestKeyFloodServerProcess(t *testing.T) {
 	}
 	time.Sleep(time.Second)
 	other := time.Now()
-	late := openTerminalAt(t, addr, hostKey, keys[floodName(floodClients+1)], 120, 40)
+	late := openTerminalAt(t, addr, hostKey, keys[fmt.Sprintf("a%d", floodClients+1)], 120, 40)
 	late.waitFor("QA pairs")
 	lateWait := time.Since(other)
 	late.press("q")
@@ -276,7 +277,7 @@ func TestKeyFloodServerProcess(t *testing.T) {
 		term.client.Close()
 	}
 	for i := 1; i <= floodClients; i++ {
-		waitText(t, logs, "msg=disconnect annotator=" + floodName(i) + " ")
+		waitText(t, logs, fmt.Sprintf("msg=disconnect annotator=a%d ", i))
 	}
 	time.Sleep(3 * time.Second)
 	after, err := procStatus(cmd.Process.Pid, "VmRSS")
@@ -299,7 +300,3 @@ func TestKeyFloodServerProcess(t *testing.T) {
 		t.Errorf("%d sessions recorded, %d not ended; want %d, all ended", total, open, floodClients+1)
 	}
 }
-
-// floodName is the annotator of the flood's i-th key: "aaa", "bbb", …,
-// three edits apart, so no name is taken for a typo of another.
-func floodName(i int) string { return strings.Repeat(string(rune('a'+i)), 3) }

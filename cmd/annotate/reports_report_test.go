@@ -56,6 +56,7 @@ func seedReportDB(t *testing.T, annotators ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	makeLead(t, s, "lead")
 	return path
 }
 

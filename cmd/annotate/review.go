@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/internal/names"
+	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/schema"

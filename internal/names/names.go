@@ -87,9 +87,43 @@ func (e *CloseError) Error() string {
 
 // Close lists the known names a new name is probably a typo of: the same
 // in another case, or within 2 edits (1 for names of 2 or 3 characters:
-// "jo" and "al" are two people, "jo" and "joe" may be one).
+// "jo" and "al" are two people, "jo" and "joe" may be one). Numbered
+// names that differ only in their numbers ("a1" and "a2", "expert-1" and
+// "expert-12") are a series on purpose, not typos of each other.
 func Close(name string, known []string) []string {
-	return suggest.Close(name, known, suggest.Edits(name))
+	var out []string
+	for _, k := range suggest.Close(name, known, suggest.Edits(name)) {
+		if !numberedSiblings(name, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// numberedSiblings reports whether a and b hold digits and are the same
+// once their digits are taken out (case aside), with different numbers.
+func numberedSiblings(a, b string) bool {
+	skeleton := func(s string) (rest, digits string) {
+		var r, d strings.Builder
+		for _, c := range s {
+			if c >= '0' && c <= '9' {
+				d.WriteRune(c)
+				r.WriteRune('#') // where a number stands
+			} else {
+				r.WriteRune(unicode.ToLower(c))
+			}
+		}
+		return r.String(), d.String()
+	}
+	ra, da := skeleton(a)
+	rb, db := skeleton(b)
+	collapse := func(s string) string {
+		for strings.Contains(s, "##") {
+			s = strings.ReplaceAll(s, "##", "#")
+		}
+		return s
+	}
+	return da != "" && db != "" && da != db && collapse(ra) == collapse(rb)
 }
 
 // New checks a name about to be created without being asked for on

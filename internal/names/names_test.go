@@ -76,6 +76,20 @@ func TestNew(t *testing.T) {
 			}
 		}
 	}
+	// Numbered names are a series, not typos of each other; a number added
+	// to a name without one still is.
+	for _, c := range []struct {
+		name  string
+		known []string
+		typo  bool
+	}{
+		{"a2", []string{"a1"}, false}, {"expert-12", []string{"expert-1"}, false}, {"jo2", []string{"jo1"}, false},
+		{"A1", []string{"a1"}, true}, {"jo2", []string{"jo"}, true}, {"b1", []string{"a1"}, true},
+	} {
+		if err := New(c.name, c.known); (err != nil) != c.typo {
+			t.Errorf("%s beside %v: %v, want typo %v", c.name, c.known, err, c.typo)
+		}
+	}
 	err := New("Jo", []string{"jo", "JO"})
 	if err == nil || !strings.Contains(err.Error(), `did you mean "jo" or "JO"? (to create "Jo" on purpose: annotate annotator add Jo)`) {
 		t.Errorf("two matches: %v", err)

@@ -95,7 +95,7 @@ func undoCmd(s *store.Store, lead string) tea.Cmd {
 
 type acceptedMsg struct {
 	n      int
-	held   int // the lead's own units, left out
+	held   int  // the lead's own units, left out
 	single bool // single labels were accepted too
 	ms     int64
 	err    error
