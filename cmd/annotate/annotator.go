@@ -54,20 +54,20 @@ another lead is made.`,
 			var r *float64
 			if f.Changed("rate") {
 				if rate < 0 || math.IsNaN(rate) || math.IsInf(rate, 0) {
-					return fmt.Errorf("--rate %v: want an amount per hour, 0 or more", rate)
+					return fmt.Errorf("--rate: want an amount per hour, 0 or more, got %v", rate)
 				}
 				r = &rate
 			}
 			if f.Changed("currency") {
 				currency = strings.ToUpper(strings.TrimSpace(currency))
 				if len(currency) < 2 || len(currency) > 8 || strings.IndexFunc(currency, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
-					return fmt.Errorf("--currency %q: want a currency code such as CAD, EUR, USD", currency)
+					return fmt.Errorf("--currency: want a currency code such as CAD, EUR or USD, got %q", currency)
 				}
 			}
 			if f.Changed("role") {
 				role = strings.TrimSpace(role)
 				if role == "" || strings.IndexFunc(role, func(c rune) bool { return !unicode.IsPrint(c) }) >= 0 {
-					return fmt.Errorf("--role %q: want a word such as student, paralegal or lead", role)
+					return fmt.Errorf("--role: want a word such as student, paralegal or lead, got %q", role)
 				}
 				if roles.IsLead(role) {
 					role = roles.Lead

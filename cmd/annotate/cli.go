@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/internal/names"
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 	"gopkg.in/yaml.v3"
@@ -224,7 +225,7 @@ func (g *globals) checkGlobals(cmd *cobra.Command) error {
 		if f := cmd.Flags().Lookup("color"); f != nil && !f.Changed && os.Getenv("ANNOTATE_COLOR") != "" {
 			from = "$ANNOTATE_COLOR"
 		}
-		return fmt.Errorf("%s %q: must be never, auto or always", from, g.color)
+		return fmt.Errorf("%s: want never, auto or always, got %q%s", from, g.color, suggest.Hint(g.color, colorModes))
 	}
 	return nil
 }

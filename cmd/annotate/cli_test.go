@@ -205,7 +205,7 @@ func TestBadConfigChangesNothing(t *testing.T) {
 
 func TestBadColorFlag(t *testing.T) {
 	_, errOut, err := cli(t, "--color", "loud", "guidelines")
-	if err == nil || errOut != "annotate: --color \"loud\": must be never, auto or always\n" {
+	if err == nil || errOut != "annotate: --color: want never, auto or always, got \"loud\"\n" {
 		t.Errorf("%q %v", errOut, err)
 	}
 }
@@ -231,7 +231,7 @@ func TestJSONOnlyWhereMeaningful(t *testing.T) {
 	for _, args := range [][]string{{"guidelines", "--json"}, {"demo", "--json"}, {"completion", "bash", "--json"},
 		{"--json", "stats"}, {"man", "x", "--json"}} {
 		out, errOut, err := cli(t, args...)
-		if err == nil || out != "" || errOut != "annotate: unknown flag: --json\n" {
+		if err == nil || out != "" || !strings.HasPrefix(errOut, "annotate: unknown flag --json (") {
 			t.Errorf("%v: stdout %q stderr %q", args, out, errOut)
 		}
 	}

@@ -79,7 +79,7 @@ func parseNames(flag, list string) ([]string, error) {
 // notFoundError says a name is unknown, with the close ones or the list.
 func notFoundError(what, typed string, known []string) error {
 	msg := fmt.Sprintf("no %s %q", what, typed)
-	if m := suggest.Close(typed, known, 2); len(m) > 0 {
+	if m := suggest.Close(typed, known, suggest.Edits(typed)); len(m) > 0 {
 		return fmt.Errorf("%s; did you mean %s?", msg, orList(quoteAll(m)))
 	}
 	if len(known) == 0 {

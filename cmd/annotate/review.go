@@ -188,9 +188,6 @@ func (o *reviewFlags) options(cmd *cobra.Command, s *store.Store, lead string, s
 		return opt, err
 	}
 	if systemView {
-		if err := checkKnown(cmd, s, knownValue{"system", "system", o.system, (*store.Snapshot).Systems}); err != nil {
-			return opt, err
-		}
 		first, err := o.expert(labelled)
 		if err != nil {
 			return opt, err

@@ -72,13 +72,13 @@ process within 10 s, even when clients have vanished.`,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				switch {
 				case maxConns < 1:
-					return fmt.Errorf("--max-connections %d: must be at least 1", maxConns)
+					return fmt.Errorf("--max-connections: want at least 1, got %d", maxConns)
 				case maxUnauth < 1:
-					return fmt.Errorf("--max-unauthenticated %d: must be at least 1", maxUnauth)
+					return fmt.Errorf("--max-unauthenticated: want at least 1, got %d", maxUnauth)
 				case keepAlive < time.Second:
-					return fmt.Errorf("--keepalive %s: must be at least 1s", keepAlive)
+					return fmt.Errorf("--keepalive: want at least 1s, got %s", keepAlive)
 				case writeTimeout < time.Second:
-					return fmt.Errorf("--write-timeout %s: must be at least 1s", writeTimeout)
+					return fmt.Errorf("--write-timeout: want at least 1s, got %s", writeTimeout)
 				}
 				if hostKey == "" {
 					hostKey = filepath.Join(filepath.Dir(g.db), "annotate_host_ed25519")

@@ -38,7 +38,11 @@ func addTaxonomyFlag(root *cobra.Command, g *globals) {
 			_, err := g.needLead(s, "changing the error taxonomy (--taxonomy)")
 			return err
 		}
-		return g.checkGlobals(cmd)
+		g.cmd = cmd
+		if err := g.checkGlobals(cmd); err != nil {
+			return err
+		}
+		return g.checkClosedFlags(cmd)
 	}
 }
 
