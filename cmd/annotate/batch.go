@@ -11,7 +11,6 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
-
 )
 
 func init() {

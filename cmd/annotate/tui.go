@@ -129,4 +129,3 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
 		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest})
 }
-
