@@ -11,6 +11,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
+	wallclock "github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -617,7 +618,7 @@ func loadAnswerCmd(s *store.Store, annotator string, item int64) tea.Cmd {
 func saveDraftCmd(s *store.Store, annotator string, item int64, answer, cites string, ms int64) tea.Cmd {
 	return func() tea.Msg {
 		err := s.SaveDraft(annotator, item, answer, cites, ms)
-		return draftSavedMsg{item: item, at: time.Now(), ms: ms, err: err}
+		return draftSavedMsg{item: item, at: wallclock.Now(), ms: ms, err: err}
 	}
 }
 

@@ -36,6 +36,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 
+	wallclock "github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/tui/adjudicate"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
@@ -160,7 +161,7 @@ type Model struct {
 // New returns the root model.
 func New(opt Options) *Model {
 	if opt.Now == nil {
-		opt.Now = time.Now
+		opt.Now = wallclock.Now
 	}
 	if opt.SessionLimit == 0 {
 		opt.SessionLimit = 2 * time.Hour

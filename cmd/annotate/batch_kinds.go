@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
@@ -92,7 +92,7 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 			return true, fmt.Errorf("--sample: want a whole number of claims, 1 or more, got %d", a.sample)
 		}
 		if a.sample > 0 && spec.Seed == nil {
-			seed := time.Now().UnixNano() % 1_000_000
+			seed := clock.Now().UnixNano() % 1_000_000
 			spec.Seed = &seed
 		}
 		var pool int

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/spf13/cobra"
@@ -219,6 +220,9 @@ func nodeKind(n *yaml.Node) string {
 func (g *globals) checkGlobals(cmd *cobra.Command) error {
 	if g.configErr != nil {
 		return g.configErr
+	}
+	if err := clock.Check(); err != nil {
+		return err
 	}
 	if !slices.Contains(colorModes, g.color) {
 		from := "--color"

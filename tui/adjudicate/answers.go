@@ -14,6 +14,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
@@ -75,7 +76,7 @@ type answerDetail struct {
 // NewAnswers returns the gold-answer review under host, the root model.
 func NewAnswers(o AnswerOptions, host ui.Host) *AnswersModel {
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.Now
 	}
 	m := &AnswersModel{o: o, host: host, keys: host.Keys().ForReview(), help: help.New(), act: ui.Activity{Now: o.Now}}
 	m.act.Start()

@@ -34,6 +34,7 @@ import (
 
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -52,7 +53,7 @@ type Options struct {
 	// gave a label, recorded as such; without it such a unit is shown and
 	// its decision refused, with the reason.
 	AllowOwn bool
-	// Now is the clock of the active time (nil: time.Now).
+	// Now is the clock of the active time (nil: clock.Now).
 	Now func() time.Time
 	// Back, when set, is what q and esc at the review's top run instead
 	// of ending the program: the review was opened from another screen
@@ -128,7 +129,7 @@ func New(o Options, host ui.Host) *Model {
 		o.System = "refchecker"
 	}
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.Now
 	}
 	o.Query.Lead = o.Lead // the lead's own units are marked
 	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts, allowOwn: o.AllowOwn,
