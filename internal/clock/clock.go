@@ -4,7 +4,7 @@
 // the environment variable ANNOTATE_NOW fixes it: then every reading is
 // that instant plus one microsecond for each reading before it in the
 // process, so that the documentation's examples print the same times on
-// every run (scripts/readme-examples.sh sets it) while times still
+// every run (the examples of README.md and docs/ set it) while times still
 // increase, as the log's order and the grouping of one step's events by
 // their time need. Durations read from it are then a few microseconds:
 // active time and session lengths show as 0s.
