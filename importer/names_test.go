@@ -37,6 +37,8 @@ func TestAnnotatorNamesOfEveryFormat(t *testing.T) {
 			`typo-native.jsonl:1: field "labels.saam": no annotator "saam" yet; did you mean "sam"?`},
 		{"typo-ls.json", ls("JO@firm.example"), `typo-ls.json: record 0: field "annotations[0].completed_by": no annotator "JO" yet; did you mean "jo"?`},
 		{"typo-prodigy.jsonl", prodigy("sma"), ``}, // 2 edits from sam: 3 characters allow 1
+		// --annotator is held to the same rule as the names files give.
+		{"noname.jsonl", `{"item":"q1","field":"question_validity","value":"valid"}` + "\n", ""},
 		// Two new names of one import, close to each other.
 		{"pair.jsonl", label("kim") + label("Kim"), `pair.jsonl:2: field "annotator": no annotator "Kim" yet; did you mean "kim"?`},
 	} {
@@ -50,7 +52,12 @@ func TestAnnotatorNamesOfEveryFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = Import(s, []string{writeFile(t, dir, c.name, c.content)}, Options{})
+			opt := Options{}
+			if c.name == "noname.jsonl" {
+				opt.Annotator = "SAM"
+				c.want = `noname.jsonl:1: field "annotator": no annotator "SAM" yet; did you mean "sam"?`
+			}
+			_, err = Import(s, []string{writeFile(t, dir, c.name, c.content)}, opt)
 			if c.want == "" {
 				if err != nil {
 					t.Fatalf("%v, want it imported", err)

@@ -63,27 +63,15 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 	}
 	batches := func(s *store.Store) ([]string, error) {
 		bs, err := s.Batches()
-		names := make([]string, len(bs))
-		for i, b := range bs {
-			names[i] = b.Name
-		}
-		return names, err
+		return namesOf(bs, func(b store.Batch) string { return b.Name }), err
 	}
 	sources := snapshot(func(x *store.Snapshot) ([]string, error) {
 		ss, err := x.SourceInfos()
-		names := make([]string, len(ss))
-		for i, s := range ss {
-			names[i] = s.Name
-		}
-		return names, err
+		return namesOf(ss, func(s store.SourceInfo) string { return s.Name }), err
 	})
 	runs := snapshot(func(x *store.Snapshot) ([]string, error) {
 		rs, err := x.Runs()
-		names := make([]string, len(rs))
-		for i, r := range rs {
-			names[i] = r.Name
-		}
-		return names, err
+		return namesOf(rs, func(r store.RunInfo) string { return r.Name }), err
 	})
 	systems := snapshot((*store.Snapshot).Systems)
 	genSystems := snapshot((*store.Snapshot).GenSystems)
@@ -242,3 +230,12 @@ func (e *flagErr) Error() string { return "--" + e.flag + ": " + e.err.Error() }
 func (e *flagErr) Unwrap() error { return e.err }
 
 func flagError(flag string, err error) error { return &flagErr{flag, err} }
+
+// namesOf lists the names of the things a read returned.
+func namesOf[T any](items []T, name func(T) string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = name(it)
+	}
+	return out
+}
