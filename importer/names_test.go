@@ -29,13 +29,13 @@ func TestAnnotatorNamesOfEveryFormat(t *testing.T) {
 			`native.jsonl:1: field "labels.jo,sam": the annotator's name: "jo,sam" is not a name`},
 		{"added.jsonl", `{"id":"q1","source":"GDPR","question":"Q?","answer":"A.","contexts":[{"id":"p1","text":"T"}],"claims":[{"id":"q1-a1","triplet":["s","p","o"],"origin":"annotator","added_by":"jo\u202e"}]}`,
 			`added.jsonl:1: field "added_by": the annotator's name: "jo\u202e" is not a name: it holds the bidirectional control U+202E`},
-		{"ls.json", ls("a,b@firm.example"), `ls.json: record 0: field "annotations[0].completed_by": the annotator's name: "a,b" is not a name`},
+		{"ls.json", ls("a,b@firm.example"), `ls.json: record 1: field "annotations[0].completed_by": the annotator's name: "a,b" is not a name`},
 		{"prodigy.jsonl", prodigy("claims;jo"), `prodigy.jsonl:1: field "_annotator_id": the annotator's name: "claims;jo" is not a name`},
 		// The typo rule: "Jo" beside the known jo, whatever the format.
 		{"typo.jsonl", label("Jo"), `typo.jsonl:1: field "annotator": no annotator "Jo" yet; did you mean "jo"? (to create "Jo" on purpose: annotate annotator add Jo)`},
 		{"typo-native.jsonl", strings.TrimSuffix(pair, "}\n") + `,"labels":{"saam":{"question_validity":"valid"}}}` + "\n",
 			`typo-native.jsonl:1: field "labels.saam": no annotator "saam" yet; did you mean "sam"?`},
-		{"typo-ls.json", ls("JO@firm.example"), `typo-ls.json: record 0: field "annotations[0].completed_by": no annotator "JO" yet; did you mean "jo"?`},
+		{"typo-ls.json", ls("JO@firm.example"), `typo-ls.json: record 1: field "annotations[0].completed_by": no annotator "JO" yet; did you mean "jo"?`},
 		{"typo-prodigy.jsonl", prodigy("sma"), ``}, // 2 edits from sam: 3 characters allow 1
 		// --annotator is held to the same rule as the names files give.
 		{"noname.jsonl", `{"item":"q1","field":"question_validity","value":"valid"}` + "\n", ""},

@@ -11,7 +11,7 @@ import (
 // freeText are the flags whose value is the user's own text (a path, a
 // new name, a label for the card), which nothing can be refused against.
 var freeText = []string{"db", "as", "color", "taxonomy", "currency", "role", "out", "name", "contact", "split",
-	"authorized-keys", "host-key", "listen"}
+	"authorized-keys", "host-key", "listen", "email-map", "license-name", "license-link"}
 
 // Every flag of every command says what it wants when its value is wrong:
 // a number, a duration or a yes/no in words (wantOf), a closed set or a

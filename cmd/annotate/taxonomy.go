@@ -51,11 +51,6 @@ func addTaxonomyFlag(root *cobra.Command, g *globals) {
 // database's in force.
 func useTaxonomy(s *store.Store) error {
 	if f := taxonomyFlags.file; f != "" {
-		if check := taxonomyFlags.lead; check != nil {
-			if err := check(s); err != nil {
-				return err
-			}
-		}
 		var cats []schema.ErrorKind
 		if f != "default" {
 			data, err := smallfile.Read(f, schema.MaxTaxonomyFile)
@@ -63,6 +58,13 @@ func useTaxonomy(s *store.Store) error {
 				return fmt.Errorf("--taxonomy: %w", err)
 			}
 			if cats, err = schema.ParseTaxonomy(f, data); err != nil {
+				return err
+			}
+		}
+		// The file is checked first (its errors name it), then who
+		// changes the database's taxonomy.
+		if check := taxonomyFlags.lead; check != nil {
+			if err := check(s); err != nil {
 				return err
 			}
 		}
