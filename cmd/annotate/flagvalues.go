@@ -91,7 +91,7 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 	judge := valueSet{what: "judge", read: snapshot((*store.Snapshot).GenJudges), known: systems}
 	byFlag = map[string]valueSet{
 		"runs":       {what: "run", read: runs, list: true},
-		"field":      {what: "field", closed: schema.FieldNames()},
+		"field":      {what: "field", closed: everyField()},
 		"kind":       {closed: schema.KindNames()},
 		"annotator":  annotator,
 		"annotators": {what: "annotator", read: annotatorNames, list: true},
@@ -124,7 +124,7 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 			"format": {closed: importer.Formats}},
 		"annotate export": {"license": {closed: exporter.Licenses(), open: true}, // its own refusal names the Hub's list
 			"format": {closed: exporter.Formats}, "data-format": {closed: []string{"parquet", "jsonl"}},
-			"field": {what: "field", closed: schema.FieldNames()}},
+			"field": {what: "field", closed: everyField()}},
 		"annotate agreement": {"annotators": {what: "annotator", read: annotatorNames, list: true}},
 	}
 	return byFlag, byCommand
@@ -236,6 +236,20 @@ func namesOf[T any](items []T, name func(T) string) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
 		out[i] = name(it)
+	}
+	return out
+}
+
+// everyField lists every field a --field may name: the asked ones and the
+// markers (a graded pool's relevance_grade), kind by kind, each once.
+func everyField() []string {
+	var out []string
+	for _, k := range schema.KindNames() {
+		for _, f := range schema.KindFields(schema.Kind(k)) {
+			if !slices.Contains(out, f.Name) {
+				out = append(out, f.Name)
+			}
+		}
 	}
 	return out
 }

@@ -185,7 +185,7 @@ func TestReportCommandErrors(t *testing.T) {
 		{[]string{"--db", two, "metrics", "--adjudicated"}, "annotate: no adjudicated labels yet (adjudicate disagreements with `annotate review`, or choose --annotator NAME)\n"},
 		{[]string{"--db", two, "metrics", "--annotator", "jo", "--adjudicated"}, "annotate: choose --annotator NAME or --adjudicated, not both\n"},
 		{[]string{"--db", two, "stats", "--annotator", "bob"}, "annotate: --annotator: no annotator \"bob\" (annotators: jo, sam, lead)\n"},
-		{[]string{"--db", two, "agreement", "--field", "colour"}, "annotate: --field: no field \"colour\" (17 fields, e.g. question_validity, "},
+		{[]string{"--db", two, "agreement", "--field", "colour"}, "annotate: --field: no field \"colour\" (20 fields, e.g. question_validity, "},
 		{[]string{"--db", filepath.Join(t.TempDir(), "none.db"), "stats"}, "annotate: no database at "},
 	} {
 		code, stderr := runStderr(t, c.args...)
