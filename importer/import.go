@@ -22,8 +22,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/internal/emailmap"
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/store"
 )
 
