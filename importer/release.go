@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -60,7 +61,7 @@ func init() {
 	parsers[FormatReleaseQueries] = parseReleaseQueries
 	parsers[FormatReleaseAnswers] = parseReleaseAnswers
 	Formats = append(Formats, FormatReleaseDocuments, FormatReleaseQueries, FormatReleaseAnswers)
-	described[FormatReleaseDocuments] = `CanLegalRAGBench documents.parquet (Parquet with the columns ` + strings.Join(releaseDocColumns, ", ") + `)`
+	described[FormatReleaseDocuments] = `CanLegalRAGBench documents.parquet (Parquet with the columns ` + strings.Join(releaseDocRequired, " and ") + `, and any of ` + strings.Join(releaseDocOptional, ", ") + `)`
 	described[FormatReleaseQueries] = `CanLegalRAGBench queries.json (JSON lines with "query_id", "query_text", "ground_truth_citations")`
 	described[FormatReleaseAnswers] = `CanLegalRAGBench generation outputs (JSON lines with "query_id", "generated_answer")`
 }
@@ -83,8 +84,6 @@ func releaseLineShape(m map[string]json.RawMessage, sh *shape) {
 // releaseNeed names what an item of the release needs when it is missing.
 func releaseNeed(format, field, id string) (string, string, bool) {
 	switch {
-	case format == FormatReleaseQueries && field == releaseCitations:
-		return field, fmt.Sprintf("citation %q names no document: it is neither in the database nor in this import (import documents.parquet before queries.json, or with it in the same invocation)", id), true
 	case format == FormatReleaseAnswers && field == "query":
 		return "query_id", fmt.Sprintf("unknown query %q: it is neither in the database nor in this import (import queries.json before the answers, or with them in the same invocation)", id), true
 	}
@@ -92,6 +91,29 @@ func releaseNeed(format, field, id string) (string, string, bool) {
 }
 
 const releaseCitations = "ground_truth_citations"
+
+// releaseAbsent says whether a missing item an item needs is a gold
+// citation of queries.json: the benchmark scores a citation that names no
+// document of its corpus as a relevant document no run retrieves, and so
+// does annotate (an absent document: store.Document.Absent).
+func releaseAbsent(format, field string) bool {
+	return format == FormatReleaseQueries && field == releaseCitations
+}
+
+// absentDocument writes the absent document a gold citation names, once
+// every file is read and it is in neither the database nor the import, and
+// counts it in the file's warnings.
+func (w *writer) absentDocument(f *fileData, at loc, citation string) error {
+	d := store.Document{ID: citation, Citation: citation}
+	id, res, err := w.tx.PutDocument(d, contentHash(d), f.name, false)
+	if err != nil {
+		return at.wrap(releaseCitations, err)
+	}
+	f.sum.addItem(string(schema.KindDocument), res)
+	f.sum.absent(citation)
+	w.wrote(citation, schema.KindDocument, id)
+	return nil
+}
 
 // eachReleaseRecord reads JSON lines, or a JSON array of records (the
 // benchmark's own loaders take either).
@@ -133,21 +155,10 @@ func parseReleaseQueries(f *fileData, t *textReader) error {
 		if err := printable(at, "province", "the province", q.Jurisdiction); err != nil {
 			return err
 		}
-		// The reference answer; the benchmark's own scripts also read
-		// "user_answer", the name of the annotation tool's export.
-		answerKey := "answer"
-		answer, err := r.str(answerKey)
+		answerKey, answer, err := f.releaseReference(r)
 		if err != nil {
 			return err
 		}
-		if answer == "" && r.has("user_answer") {
-			answerKey = "user_answer"
-			if answer, err = r.str(answerKey); err != nil {
-				return err
-			}
-		}
-		r.get("answer")
-		r.get("user_answer")
 		cites, err := r.strings(releaseCitations)
 		if err != nil {
 			return err
@@ -205,6 +216,79 @@ func parseReleaseQueries(f *fileData, t *textReader) error {
 		}
 		return nil
 	})
+}
+
+// releaseReference reads a query's reference answer as the benchmark's
+// is_query_usable and its judge read it, str(q.get("answer",
+// q.get("user_answer", ""))): "answer" when the key is there, even empty or
+// null ("user_answer", the annotation tool's name, is read only without
+// it), and a value that is not a string is its Python text (null "None",
+// true "True", 0 "0"); an array or an object is refused. key is the key
+// read ("" for none).
+func (f *fileData) releaseReference(r *rec) (key, answer string, err error) {
+	key = "answer"
+	raw, ok := r.m[key]
+	if !ok {
+		key = "user_answer"
+		if raw, ok = r.m[key]; !ok {
+			return "", "", nil
+		}
+	}
+	s, ok := pythonStr(raw)
+	if !ok {
+		return "", "", r.errf(key, "want a string, got %s (the benchmark reads a null, a number, true or false as its Python text)", kind(raw))
+	}
+	r.get(key)
+	if key == "answer" && r.has("user_answer") { // the benchmark never reads it then
+		if strings.TrimSpace(s) == "" {
+			f.sum.quirk(`"answer" is empty and "user_answer" is not: the benchmark reads "answer" (no reference answer: the query is not usable), never "user_answer"`)
+		}
+	}
+	if strings.TrimSpace(string(raw)) == "null" {
+		f.sum.quirk(fmt.Sprintf(`%q is null: read as the reference answer "None", as the benchmark's str() reads it (the query is usable)`, key))
+	}
+	return key, s, nil
+}
+
+// pythonStr is Python's str() of a JSON value as json.loads gives it: a
+// string as it is, null "None", true "True", false "False", an integer its
+// digits, a float its repr (shortest digits; fixed notation for decimal
+// exponents -4 to 15, with ".0" when whole; else d.ddde±XX). false for an
+// array or an object.
+func pythonStr(raw json.RawMessage) (string, bool) {
+	t := strings.TrimSpace(string(raw))
+	switch {
+	case t == "null":
+		return "None", true
+	case t == "true":
+		return "True", true
+	case t == "false":
+		return "False", true
+	case strings.HasPrefix(t, `"`):
+		var s string
+		return s, decodeString(raw, &s) == nil
+	case t == "" || strings.ContainsAny(t[:1], "[{"):
+		return "", false
+	case !strings.ContainsAny(t, ".eE"): // an int
+		if strings.TrimLeft(t, "-0") == "" {
+			return "0", true
+		}
+		return t, true
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return "", false
+	}
+	sci := strconv.FormatFloat(v, 'e', -1, 64)
+	exp, _ := strconv.Atoi(sci[strings.IndexByte(sci, 'e')+1:])
+	if exp < -4 || exp >= 16 {
+		return sci, true
+	}
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s, true
 }
 
 // releaseAnswer makes the reference answer of a query the accepted gold

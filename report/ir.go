@@ -229,8 +229,13 @@ func readIR(rx *store.ReadTx, o IROptions) (*irInput, error) {
 		return nil, err
 	}
 	if o.Definitions == DefinitionsCLRB {
-		if in.answered, err = rx.QueriesWithReferenceAnswer(in.queries); err != nil {
+		golds, err := rx.AcceptedGoldAnswers(in.queries)
+		if err != nil {
 			return nil, err
+		}
+		in.answered = map[int64]bool{}
+		for q, a := range golds {
+			in.answered[q] = !pythonBlank(a)
 		}
 	}
 	if in.gold, err = rx.Judgments(store.LabelSet{Annotator: o.Gold}); err != nil {
