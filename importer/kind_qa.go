@@ -105,7 +105,7 @@ func (f *fileData) hfPair(r *rec) error {
 		key      string
 		dst      *string
 		required bool
-	}{{"source", &q.Source, true}, {"question", &q.Question, true}, {"answer", &q.Answer, true},
+	}{{"source", &q.Source, true}, {"question", &q.Question, false}, {"answer", &q.Answer, true},
 		{"language", &q.Language, false}, {"hop", &q.Hop, false}, {"rationale", &q.Rationale, false},
 		{"generated_category", &q.Category, false}} {
 		if p.required {
@@ -117,7 +117,7 @@ func (f *fileData) hfPair(r *rec) error {
 			return err
 		}
 	}
-	if q.Contexts, err = nativeContexts(r); err != nil {
+	if q.Contexts, err = contextsOf(r, true); err != nil {
 		return err
 	}
 	r.get("jurisdiction") // the source's; the importer knows the usual ones

@@ -38,7 +38,7 @@ const (
 )
 
 // GoldAnnotator records qrels imported without --annotator: the gold set.
-const GoldAnnotator = "gold"
+const GoldAnnotator = store.GoldAnnotator
 
 func init() {
 	parsers[FormatTRECRun] = parseRun
