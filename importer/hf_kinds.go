@@ -162,7 +162,7 @@ func hfReview(f *fileData, r *rec, id string) error {
 			return r.errf("gold_answer_accepted", "missing: an accepted answer is the gold answer")
 		}
 		labels = append(labels, labelRec{field: "gold_answer_accepted", name: schema.GoldAnswer, value: gold})
-		if len(cites) > 0 {
+		if cites != nil { // [] too: the acceptance recorded that there are none
 			labels = append(labels, labelRec{field: "gold_citations", name: schema.Citations, value: schema.EncodeMulti(cites)})
 		}
 	case "reject":

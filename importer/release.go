@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/internal/pytext"
 )
 
 // CanLegalRAGBench's release (github.com/NLP-UBC/CanLegalRAGBench), the
@@ -194,7 +195,7 @@ func parseReleaseQueries(f *fileData, t *textReader) error {
 		if err := f.out.item(f, qit); err != nil {
 			return err
 		}
-		if answer != "" {
+		if !pytext.Blank(answer) { // is_query_usable: no reference answer
 			if err := f.releaseAnswer(at, answerKey, who, q.ID, answer, docs); err != nil {
 				return err
 			}
@@ -234,7 +235,7 @@ func (f *fileData) releaseReference(r *rec) (key, answer string, err error) {
 			return "", "", nil
 		}
 	}
-	s, ok := pythonStr(raw)
+	s, ok := pytext.Str(raw)
 	if !ok {
 		return "", "", r.errf(key, "want a string, got %s (the benchmark reads a null, a number, true or false as its Python text)", kind(raw))
 	}
@@ -248,47 +249,6 @@ func (f *fileData) releaseReference(r *rec) (key, answer string, err error) {
 		f.sum.quirk(fmt.Sprintf(`%q is null: read as the reference answer "None", as the benchmark's str() reads it (the query is usable)`, key))
 	}
 	return key, s, nil
-}
-
-// pythonStr is Python's str() of a JSON value as json.loads gives it: a
-// string as it is, null "None", true "True", false "False", an integer its
-// digits, a float its repr (shortest digits; fixed notation for decimal
-// exponents -4 to 15, with ".0" when whole; else d.ddde±XX). false for an
-// array or an object.
-func pythonStr(raw json.RawMessage) (string, bool) {
-	t := strings.TrimSpace(string(raw))
-	switch {
-	case t == "null":
-		return "None", true
-	case t == "true":
-		return "True", true
-	case t == "false":
-		return "False", true
-	case strings.HasPrefix(t, `"`):
-		var s string
-		return s, decodeString(raw, &s) == nil
-	case t == "" || strings.ContainsAny(t[:1], "[{"):
-		return "", false
-	case !strings.ContainsAny(t, ".eE"): // an int
-		if strings.TrimLeft(t, "-0") == "" {
-			return "0", true
-		}
-		return t, true
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil {
-		return "", false
-	}
-	sci := strconv.FormatFloat(v, 'e', -1, 64)
-	exp, _ := strconv.Atoi(sci[strings.IndexByte(sci, 'e')+1:])
-	if exp < -4 || exp >= 16 {
-		return sci, true
-	}
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s, true
 }
 
 // releaseAnswer makes the reference answer of a query the accepted gold

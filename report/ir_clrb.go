@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/store"
@@ -27,13 +26,6 @@ import (
 // for one of them scores 0 on it (as trec_eval -c; the benchmark leaves a
 // failed query out of that run's mean). Runs imported before annotate kept
 // chunk-level lists are scored on their document ranking and named.
-
-// pythonBlank is is_query_usable's test of a reference answer,
-// not str(answer).strip(): blank in Python's sense, whose whitespace is Go's
-// (unicode.IsSpace) and the four separators U+001C–U+001F.
-func pythonBlank(s string) bool {
-	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }) == ""
-}
 
 // CLRBMetrics are the benchmark's metric names, in the order of its
 // ALL_METRICS.

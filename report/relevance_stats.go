@@ -82,8 +82,8 @@ func judgmentStats(rx *store.ReadTx, rt rater, t *tallies) (*JudgmentStats, erro
 // writeJudgments renders the judgments' statistics under the relevance kind.
 func writeJudgments(w io.Writer, p *JudgmentStats) {
 	if p.Queries > 0 {
-		fmt.Fprintf(w, "  judged by experts: %d queries, %d pairs, %d–%d a query (median %s); by this rater %d (%s%%), relevant %d\n",
-			p.Queries, p.Pairs, *p.MinSize, *p.MaxSize, trimFloat(*p.MedianSize), p.Judged, pctOf(p.JudgedShare), p.Relevant)
+		fmt.Fprintf(w, "  judged by experts: %s, %s, %d–%d a query (median %s); by this rater %d (%s%%), relevant %d\n",
+			count(p.Queries, "query"), count(p.Pairs, "pair"), *p.MinSize, *p.MaxSize, trimFloat(*p.MedianSize), p.Judged, pctOf(p.JudgedShare), p.Relevant)
 	}
 	if len(p.Runs) > 0 {
 		var parts []string
