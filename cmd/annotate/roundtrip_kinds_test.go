@@ -14,7 +14,9 @@ import (
 
 // repoFile is a file of the repository (the demo, other packages' test
 // data), from this package's folder.
-func repoFile(parts ...string) string { return filepath.Join(append([]string{"..", ".."}, parts...)...) }
+func repoFile(parts ...string) string {
+	return filepath.Join(append([]string{"..", ".."}, parts...)...)
+}
 
 // kindDB builds a database of one kind of data (and the items it needs):
 // the commands it runs, then what it records through the store (labels made
@@ -154,7 +156,9 @@ func record(t *testing.T, s *store.Store, who string, labels ...[3]string) {
 func roundTripKinds() []kindDB {
 	ir := func(f string) string { return repoFile("report", "testdata", "ir", f) }
 	clrb := func(f string) string { return repoFile("report", "testdata", "irclrb", f) }
-	release := func(f ...string) string { return repoFile(append([]string{"report", "testdata", "clrbrelease"}, f...)...) }
+	release := func(f ...string) string {
+		return repoFile(append([]string{"report", "testdata", "clrbrelease"}, f...)...)
+	}
 	return []kindDB{
 		{
 			name:     "qa pairs with claims",
