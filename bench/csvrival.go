@@ -61,7 +61,7 @@ SELECT p.ext_id AS id, COALESCE(src.name, '') AS source, %s AS language, COALESC
   %s AS question, %s AS answer, %s AS rationale, q.category AS generated_category, %s,
   (SELECT %s FROM (SELECT group_concat(ext_id, char(10)) AS ids FROM (SELECT c.ext_id FROM items c JOIN claims cl ON cl.item_id = c.id
      WHERE c.parent_id = p.id AND %s ORDER BY cl.position, c.id))) AS claim_ids,
-  CASE WHEN q.extra IN ('', '{}') THEN NULL ELSE q.extra END AS extra,
+  CASE WHEN q.as_given THEN 'true' ELSE 'false' END AS as_given, CASE WHEN q.extra IN ('', '{}') THEN NULL ELSE q.extra END AS extra,
   (SELECT '{"system":' || json_quote(r.system) || ',"query_id":' || json_quote(r.query_id) ||
      COALESCE(',"answer_pair":' || json_quote(ai.ext_id), '') || COALESCE(',"answer2response":' || r.answer2response, '') ||
      COALESCE(',"response2answer":' || r.response2answer, '') || COALESCE(',"retrieved2response":' || r.retrieved2response, '') ||

@@ -24,6 +24,7 @@ var qaBase = []column{
 	{"generated_category", tString, false, "category assigned by the generator (empty when none); the expert's is `category`"},
 	{"contexts", tContexts, false, "the context unit(s) the pair was generated from, in order"},
 	{"claim_ids", tStrings, false, "ids of the pair's claims in the claims config, in answer order"},
+	{"as_given", tBool, false, "true when the pair was imported as given (its answer a system response, not under review: its claims are asked at once)"},
 	{"extra", tString, true, "the keys of the input no field took, kept with the pair, as a JSON object (e.g. RefChecker's `<extractor>_response_kg: []` of an extractor that found nothing in the response); null when none"},
 	{"ragchecker", tString, true, "the RAGChecker result whose response the pair is, as a JSON object: `system`, `query_id`, `answer_pair` (the ground-truth answer's pair) and the claim × chunk matrices `answer2response`, `response2answer`, `retrieved2response`, `retrieved2answer` as RAGChecker wrote them (what `annotate rag` computes its metrics from); null for any other pair"},
 }
@@ -114,7 +115,7 @@ func (l layout) qaRow(q *store.ExportQA, rag map[string]store.RAGResult, who str
 		checked = string(b[len(`,"ragchecker":`):])
 	}
 	r = append(r, q.ID, q.Source, lang, q.Jurisdiction, q.Hop, q.Question, q.Answer, q.Rationale, q.Category,
-		q.ContextsJSON, q.ClaimIDs, extra, checked, who)
+		q.ContextsJSON, q.ClaimIDs, q.AsGiven, extra, checked, who)
 	r = l.labelValues(r, q.Labels, nil)
 	return l.suggestedValue(l.noteValue(r, q.Note), q.Suggested)
 }

@@ -27,7 +27,7 @@ var wantSchema = map[string][]struct {
 		{"id", "string", false}, {"source", "string", false}, {"language", "string", false}, {"jurisdiction", "string", false},
 		{"hop", "string", false}, {"question", "string", false}, {"answer", "string", false}, {"rationale", "string", false},
 		{"generated_category", "string", false}, {"contexts", "array", false}, {"claim_ids", "array", false},
-		{"extra", "string", true}, {"ragchecker", "string", true}, {"annotator", "string", false}, {"question_validity", "string", true}, {"invalid_reason", "string", true},
+		{"as_given", "bool", false}, {"extra", "string", true}, {"ragchecker", "string", true}, {"annotator", "string", false}, {"question_validity", "string", true}, {"invalid_reason", "string", true},
 		{"category", "string", true}, {"persona", "string", true}, {"answer_correctness", "string", true},
 		{"missed_claims_checked", "string", true}, {"notes", "string", true},
 	},

@@ -151,6 +151,9 @@ func (f *fileData) hfPair(r *rec) error {
 	if q.Contexts, err = contextsOf(r, true); err != nil {
 		return err
 	}
+	if q.AsGiven, err = r.boolean("as_given"); err != nil {
+		return err
+	}
 	r.get("jurisdiction") // the source's; the importer knows the usual ones
 	r.get("claim_ids")
 	r.get("notes")

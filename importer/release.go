@@ -241,7 +241,7 @@ func (f *fileData) releaseReference(r *rec) (key, answer string, err error) {
 	}
 	r.get(key)
 	if key == "answer" && r.has("user_answer") { // the benchmark never reads it then
-		if strings.TrimSpace(s) == "" {
+		if pytext.Blank(s) {
 			f.sum.quirk(`"answer" is empty and "user_answer" is not: the benchmark reads "answer" (no reference answer: the query is not usable), never "user_answer"`)
 		}
 	}

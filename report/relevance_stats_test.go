@@ -3,9 +3,12 @@ package report
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -48,5 +51,38 @@ func TestStatsJudgments(t *testing.T) {
 	rep.WriteText(&out)
 	if want := "judged by experts: 2 queries, 3 pairs, 1–2 a query (median 1.5); by this rater 3 (100.0%), relevant 2"; !strings.Contains(out.String(), want) {
 		t.Errorf("text lacks %q:\n%s", want, out.String())
+	}
+}
+
+// Judgments imported without a pool (an expert's qrels made elsewhere, the
+// relevance config of an hf folder) count as the expert's labels: stats and
+// ir take that expert without --annotator. The gold set's labels are the
+// reference, never labels: on a pair the expert judged too (qA/d01, which
+// the gold set grades 2) they count for nothing, and the gold set is not a
+// second annotator to choose among.
+func TestStatsJudgmentsImportedWithoutAPool(t *testing.T) {
+	s := irFixture(t)
+	qrels := filepath.Join(t.TempDir(), "jo.qrels")
+	if err := os.WriteFile(qrels, []byte("qA 0 d01 0\nqA 0 d07 1\nqC 0 d03 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importer.Import(s, []string{qrels}, importer.Options{Format: importer.FormatQrels, Annotator: "jo"}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Stats(s, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := rep.Kinds["relevance"]
+	if rep.Annotator != "jo" || ks == nil || ks.Items != 3 || ks.Judgments.Queries != 2 || ks.Judgments.Judged != 3 || ks.Judgments.Relevant != 2 {
+		t.Fatalf("annotator %q, relevance %+v", rep.Annotator, ks)
+	}
+	ag, err := Agreement(s, AgreementOptions{})
+	if err == nil {
+		t.Errorf("agreement with the gold set: %+v, want refused (one annotator)", ag)
+	}
+	ir, err := IR(s, IROptions{K: 10})
+	if err != nil || ir.Annotator != "jo" || ir.Judgments.Judged != 3 {
+		t.Errorf("ir: %v, expert %q, judgments %+v", err, ir.Annotator, ir.Judgments)
 	}
 }
