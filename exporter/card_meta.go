@@ -159,6 +159,25 @@ func (c *card) people() (annotators, adjudicators []string) {
 	return annotators, adjudicators
 }
 
+// labelledInTool is true when a person labelled items in annotate (not
+// only imported labels): what the card says of the screens and the
+// protocol holds only then.
+func (c *card) labelledInTool() bool {
+	annotators, _ := c.people()
+	return len(annotators) > 0
+}
+
+// labelSetImported is true when the rows' label set is an annotator's whose
+// labels were all imported as given.
+func (c *card) labelSetImported() bool {
+	for _, w := range c.rep.work {
+		if w.Annotator == c.e.labels.Annotator && !c.e.labels.Adjudicated {
+			return imported(w)
+		}
+	}
+	return false
+}
+
 func (c *card) outside() []string {
 	var out []string
 	for _, w := range c.rep.work {

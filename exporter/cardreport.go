@@ -61,11 +61,15 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 			return
 		}
 		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
-		if sel.Annotator == "" && !sel.Adjudicated {
+		chosen := sel.Annotator != "" || sel.Adjudicated
+		if !chosen && !e.o.AllAnnotators {
 			return // nobody has labelled yet: no label set to report on
 		}
 		r.measured = map[schema.Kind]any{}
 		for _, x := range measures {
+			if !chosen {
+				break // --all-annotators without a label set: no one set's figures
+			}
 			var m any
 			if m, r.err = x.measure(e, sel); r.err != nil {
 				return
@@ -78,7 +82,7 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 		if r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{}); errors.As(r.err, &few) {
 			r.agreement, r.err = nil, nil
 		}
-		if r.err == nil {
+		if r.err == nil && chosen {
 			r.gen, r.cost, r.err = genAndCost(e.s, sel)
 		}
 	}()
@@ -143,12 +147,16 @@ func (c *card) agreementSection(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "## Inter-annotator agreement\n\nBetween %s, per field, over the items labelled by at least two of them.\n\n", md(strings.Join(a.Annotators, ", ")))
 	b.WriteString("| field | items | agreement % | Fleiss' κ | Krippendorff's α | Gwet's AC1 |\n|---|---:|---:|---:|---:|---:|\n")
-	for _, f := range schema.FieldNames() {
+	for _, f := range schema.AgreementFieldNames() {
 		fa := a.Fields[f]
 		if fa == nil || fa.Items == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "| `%s` | %d | %s | %s | %s | %s |\n", f, fa.Items, pctCell(fa.PercentAgreement), coefCell(fa.FleissKappa), coefCell(fa.KrippendorffAlpha), coefCell(fa.GwetAC1))
+		alpha := coefCell(fa.KrippendorffAlpha)
+		if fa.Scaled != nil { // an ordinal or interval field: α on its scale too
+			alpha += " (" + fa.Scaled.Metric + " " + coefCell(fa.Scaled.KrippendorffAlpha) + ")"
+		}
+		fmt.Fprintf(b, "| `%s` | %d | %s | %s | %s | %s |\n", f, fa.Items, pctCell(fa.PercentAgreement), coefCell(fa.FleissKappa), alpha, coefCell(fa.GwetAC1))
 	}
 	b.WriteString("\n")
 	folded(b, "Full agreement report (`annotate agreement`)", a.WriteText)

@@ -383,8 +383,9 @@ func countOffered(c *Counter, f *Family, m *Member, r int64) bool {
 	return ok
 }
 
-// countAgreement records, per field, which annotators gave which value: the
-// pattern of the item. Every agreement statistic of any subset of
+// countAgreement records, per field whose agreement is measured
+// (schema.Field.Compared), which annotators gave which value: the pattern
+// of the item. Every agreement statistic of any subset of
 // annotators is a function of how many items share each pattern.
 func countAgreement(c *Counter, f *Family, m *Member) {
 	var ids []int64
@@ -404,7 +405,7 @@ func countAgreement(c *Counter, f *Family, m *Member) {
 	final := m.Labels[Adjudicated]
 	finalParent := f.ParentLabels(m, Adjudicated)
 	for _, fd := range schema.SpecOf(m.Kind).Fields {
-		if fd.Marker || fd.Multi || len(fd.Values) == 0 {
+		if !fd.Compared() {
 			continue
 		}
 		var b strings.Builder
@@ -428,7 +429,9 @@ func countAgreement(c *Counter, f *Family, m *Member) {
 		if b.Len() > 0 {
 			c.Add(Anyone, Agree, fd.Name, b.String(), 1)
 		}
-		if _, decided := final[fd.Name]; disagree && !decided && !moot(m.Kind, fd, final, finalParent) {
+		// A marker's disagreement (two grades of a relevant document) is
+		// not the lead's to decide: the field asked with it is.
+		if _, decided := final[fd.Name]; disagree && !fd.Marker && !decided && !moot(m.Kind, fd, final, finalParent) {
 			c.Add(Anyone, OpenDisagreement, fd.Name, "", 1)
 		}
 	}

@@ -246,14 +246,14 @@ func TestParsePattern(t *testing.T) {
 // is recounted only when Version differs, so change Version with the rules
 // (then copy the new fingerprint here).
 func TestVersionFingerprint(t *testing.T) {
-	const want = "6 6744d3ab161f8ec4"
+	const want = "7 c5ca11942d31719c"
 	var lines []string
 	for _, f := range []*Family{demoFamily(), func() *Family {
 		f := demoFamily()
 		f.Root.Labels[Adjudicated] = map[string]string{"question_validity": "invalid", "invalid_reason": "both"}
 		delete(f.Root.Labels[7], "missed_claims_checked")
 		return f
-	}(), genFamily(), answerFamily()} {
+	}(), genFamily(), answerFamily(), relevanceFamily("1", "2", "relevant")} {
 		res := Compute(f)
 		for k, n := range res.Counts {
 			lines = append(lines, fmt.Sprintf("%v=%d", k, n))

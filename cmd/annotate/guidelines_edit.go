@@ -66,7 +66,7 @@ back, nothing is recorded and the file is kept for you to fix and import.`,
 				os.Remove(path)
 				return err
 			}
-			data, err := os.ReadFile(path)
+			data, err := guidelines.ReadFile(path)
 			if err != nil {
 				return err
 			}
@@ -145,7 +145,7 @@ field, and nothing is recorded.`,
 			if err != nil {
 				return err
 			}
-			data, err := os.ReadFile(args[0])
+			data, err := guidelines.ReadFile(args[0])
 			if err != nil {
 				return err
 			}
