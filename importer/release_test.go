@@ -424,6 +424,26 @@ func TestReleaseCitationNamingNoDocument(t *testing.T) {
 	}
 }
 
+// An absent document's native line (what a native export writes):
+// "absent": true and no text; with a text it is refused.
+func TestAbsentDocumentNativeLine(t *testing.T) {
+	dir := t.TempDir()
+	s := openDB(t)
+	good := writeFile(t, dir, "docs.jsonl", `{"kind":"document","id":"2099 ONCA 1","citation":"2099 ONCA 1","absent":true}`+"\n")
+	mustImport(t, s, []string{good}, Options{})
+	if n := count(t, s, `SELECT COUNT(*) FROM documents d JOIN items i ON i.id = d.item_id WHERE i.ext_id = '2099 ONCA 1' AND d.text = ''`); n != 1 {
+		t.Error("no absent document")
+	}
+	bad := writeFile(t, dir, "bad.jsonl", `{"kind":"document","id":"2099 ONCA 2","absent":true,"text":"Found."}`+"\n")
+	if _, err := Import(s, []string{bad}, Options{}); err == nil || !strings.Contains(err.Error(), bad+`:1: field "text": an absent document has no text (drop "absent" or the text)`) {
+		t.Errorf("%v", err)
+	}
+	empty := writeFile(t, dir, "empty.jsonl", `{"kind":"document","id":"2099 ONCA 3","text":""}`+"\n")
+	if _, err := Import(s, []string{empty}, Options{}); err == nil || !strings.Contains(err.Error(), `field "text": empty (required)`) {
+		t.Errorf("an empty text without \"absent\": %v", err)
+	}
+}
+
 // documents.parquet needs only citation and text, the two columns the
 // benchmark's indexing reads; any other column is kept with the document.
 func TestReleaseDocumentsWithCitationAndTextOnly(t *testing.T) {
