@@ -437,14 +437,9 @@ func (c *card) risks(b *strings.Builder) {
 }
 
 func (c *card) citation(b *strings.Builder) {
-	fence := "```"
-	for strings.Contains(c.e.o.Name, fence) {
-		fence += "`"
-	}
 	title := strings.NewReplacer("{", `\{`, "}", `\}`).Replace(c.e.o.Name)
-	b.WriteString("## Citation\n\nFill in the citation of this dataset:\n\n" + fence + "bibtex\n" +
-		"@misc{TODO_dataset_key,\n  title        = {" + title + "},\n  author       = {TODO},\n  year         = {TODO},\n" +
-		"  howpublished = {TODO: URL of the dataset}\n}\n" + fence + "\n\n")
+	b.WriteString("## Citation\n\nFill in the citation of this dataset:\n\n" + fenced("@misc{TODO_dataset_key,\n  title        = {"+title+"},\n"+
+		"  author       = {TODO},\n  year         = {TODO},\n  howpublished = {TODO: URL of the dataset}\n}\n", "bibtex") + "\n")
 	ps := c.papers()
 	if len(ps) == 0 {
 		return

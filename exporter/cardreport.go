@@ -119,7 +119,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	var parts []string
 	for _, f := range sortedKeys(notAsked) {
 		if notAsked[f] > 0 {
-			parts = append(parts, fmt.Sprintf("`%s` %d", f, notAsked[f]))
+			parts = append(parts, fmt.Sprintf("%s %d", code(f), notAsked[f]))
 		}
 	}
 	if len(parts) > 0 {
@@ -129,7 +129,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	parts = nil
 	for _, f := range sortedKeys(unknown) {
 		for _, v := range sortedKeys(unknown[f]) {
-			parts = append(parts, fmt.Sprintf("`%s` = %s: %d", f, code(v), unknown[f][v]))
+			parts = append(parts, fmt.Sprintf("%s = %s: %d", code(f), code(v), unknown[f][v]))
 		}
 	}
 	if len(parts) > 0 {
@@ -174,12 +174,7 @@ func folded(b *strings.Builder, title string, write func(io.Writer) error) {
 	if err := write(&t); err != nil {
 		fmt.Fprintf(&t, "\n(report incomplete: %v)\n", err)
 	}
-	text := strings.TrimLeft(t.String(), "\n")
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
-	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%stext\n%s%s\n\n</details>\n\n", title, fence, text, fence)
+	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%s\n</details>\n\n", title, fenced(strings.TrimLeft(t.String(), "\n"), "text"))
 }
 
 // pctCell, ciCell and coefCell print a statistic, "—" when it has nothing to count.

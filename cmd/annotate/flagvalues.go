@@ -43,7 +43,11 @@ type valueSet struct {
 	// open: the flag may name something new (import --system, --assign):
 	// completion offers the known ones, nothing is refused.
 	open bool
-	note string // said after a refusal, e.g. what the flag's absence means
+	// unless names a flag whose presence lifts the check (metrics --system
+	// with --extractor: one that found nothing takes any system, as
+	// RefChecker's corr.py takes any --checker; the report says).
+	unless string
+	note   string // said after a refusal, e.g. what the flag's absence means
 }
 
 // valueSets are the flags that take a closed set or names: byFlag holds a
@@ -115,7 +119,7 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 		"annotate ir": {"by": {closed: report.IRByAttrs}, "gold": annotator,
 			"rank-by":     {closed: report.IRMetrics, open: true}, // canlegalragbench's names too
 			"definitions": {closed: []string{report.DefinitionsTrecEval, report.DefinitionsCLRB}}},
-		"annotate metrics": {"system": {what: "system", read: snapshot((*store.Snapshot).ClaimSystems), known: systems},
+		"annotate metrics": {"system": {what: "system", read: snapshot((*store.Snapshot).ClaimSystems), known: systems, unless: "extractor"},
 			"extractor": {what: "extractor", read: snapshot((*store.Snapshot).Extractors)}},
 		"annotate rag": {"systems": {what: "system", read: snapshot((*store.Snapshot).RAGSystems), list: true}, "expert": annotator},
 		"annotate import": {"system": {what: "system", read: answerSystems, open: true}, "run": {what: "run", read: runs, open: true},
@@ -148,6 +152,9 @@ func (g *globals) givenValues(cmd *cobra.Command, named bool, each func(f *pflag
 	cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
 		vs, ok := g.valueSetOf(cmd, f.Name)
 		if err != nil || !f.Changed || !ok || vs.open || (vs.read != nil || vs.known != nil) != named {
+			return
+		}
+		if vs.unless != "" && cmd.Flags().Changed(vs.unless) {
 			return
 		}
 		values := []string{f.Value.String()}

@@ -39,7 +39,11 @@ source and overall:
                        corr.py. --extractor NAME keeps the system's verdicts
                        on that extractor's claims (RefChecker's
                        <NAME>_response_kg) when the checker ran on several
-                       extractors' claims; without it they are pooled.
+                       extractors' claims; without it they are pooled. An
+                       extractor that found nothing (an empty
+                       <NAME>_response_kg) counts on every source it ran
+                       on; one that found nothing anywhere takes any
+                       --system, as corr.py takes any --checker.
 
 Labels made with a system's prediction preselected (annotate --suggest) are
 anchored on it: metrics refuses to score that system against them unless
