@@ -1,4 +1,4 @@
--- Schema version 15: whom each item of a kind that waits for its parent's
+-- Schema version 16: whom each item of a kind that waits for its parent's
 -- labels (claims: asked once their answer is judged correct) is asked of,
 -- done or not. The claim queue walks these rows in item order, so that an
 -- annotator's next claims, and their place in the queue, are found without
