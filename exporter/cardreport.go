@@ -28,7 +28,10 @@ type cardReports struct {
 	agreement *report.AgreementReport // nil with fewer than two annotators
 	gen       *report.GenReport       // nil without generated answers (card_gen.go)
 	cost      *report.CostReport
-	err       error
+	// own counts, per field, the adjudications a lead made on a unit in
+	// which they gave a label (review --allow-own).
+	own map[string]int
+	err error
 }
 
 // measuredOf is the report kind k measured for the card; the zero value
@@ -60,12 +63,19 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 		if r.guides, r.err = e.s.GuidelinesUsed(); r.err != nil {
 			return
 		}
+		if r.own, r.err = e.s.OwnAdjudications(); r.err != nil {
+			return
+		}
 		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
-		if sel.Annotator == "" && !sel.Adjudicated {
+		chosen := sel.Annotator != "" || sel.Adjudicated
+		if !chosen && !e.o.AllAnnotators {
 			return // nobody has labelled yet: no label set to report on
 		}
 		r.measured = map[schema.Kind]any{}
 		for _, x := range measures {
+			if !chosen {
+				break // --all-annotators without a label set: no one set's figures
+			}
 			var m any
 			if m, r.err = x.measure(e, sel); r.err != nil {
 				return
@@ -78,7 +88,7 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 		if r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{}); errors.As(r.err, &few) {
 			r.agreement, r.err = nil, nil
 		}
-		if r.err == nil {
+		if r.err == nil && chosen {
 			r.gen, r.cost, r.err = genAndCost(e.s, sel)
 		}
 	}()
@@ -109,7 +119,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	var parts []string
 	for _, f := range sortedKeys(notAsked) {
 		if notAsked[f] > 0 {
-			parts = append(parts, fmt.Sprintf("`%s` %d", f, notAsked[f]))
+			parts = append(parts, fmt.Sprintf("%s %d", code(f), notAsked[f]))
 		}
 	}
 	if len(parts) > 0 {
@@ -119,7 +129,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	parts = nil
 	for _, f := range sortedKeys(unknown) {
 		for _, v := range sortedKeys(unknown[f]) {
-			parts = append(parts, fmt.Sprintf("`%s` = %s: %d", f, code(v), unknown[f][v]))
+			parts = append(parts, fmt.Sprintf("%s = %s: %d", code(f), code(v), unknown[f][v]))
 		}
 	}
 	if len(parts) > 0 {
@@ -143,12 +153,16 @@ func (c *card) agreementSection(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "## Inter-annotator agreement\n\nBetween %s, per field, over the items labelled by at least two of them.\n\n", md(strings.Join(a.Annotators, ", ")))
 	b.WriteString("| field | items | agreement % | Fleiss' κ | Krippendorff's α | Gwet's AC1 |\n|---|---:|---:|---:|---:|---:|\n")
-	for _, f := range schema.FieldNames() {
+	for _, f := range schema.AgreementFieldNames() {
 		fa := a.Fields[f]
 		if fa == nil || fa.Items == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "| `%s` | %d | %s | %s | %s | %s |\n", f, fa.Items, pctCell(fa.PercentAgreement), coefCell(fa.FleissKappa), coefCell(fa.KrippendorffAlpha), coefCell(fa.GwetAC1))
+		alpha := coefCell(fa.KrippendorffAlpha)
+		if fa.Scaled != nil { // an ordinal or interval field: α on its scale too
+			alpha += " (" + fa.Scaled.Metric + " " + coefCell(fa.Scaled.KrippendorffAlpha) + ")"
+		}
+		fmt.Fprintf(b, "| `%s` | %d | %s | %s | %s | %s |\n", f, fa.Items, pctCell(fa.PercentAgreement), coefCell(fa.FleissKappa), alpha, coefCell(fa.GwetAC1))
 	}
 	b.WriteString("\n")
 	folded(b, "Full agreement report (`annotate agreement`)", a.WriteText)
@@ -160,12 +174,7 @@ func folded(b *strings.Builder, title string, write func(io.Writer) error) {
 	if err := write(&t); err != nil {
 		fmt.Fprintf(&t, "\n(report incomplete: %v)\n", err)
 	}
-	text := strings.TrimLeft(t.String(), "\n")
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
-	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%stext\n%s%s\n\n</details>\n\n", title, fence, text, fence)
+	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%s\n</details>\n\n", title, fenced(strings.TrimLeft(t.String(), "\n"), "text"))
 }
 
 // pctCell, ciCell and coefCell print a statistic, "—" when it has nothing to count.

@@ -22,6 +22,7 @@ var claimBase = []column{
 	{"text", tString, true, "sub-sentence claim; null for a triplet claim"},
 	{"origin", tString, false, "`extracted` (by the claim extractor) or `annotator` (added by the expert because the extractor missed it)"},
 	{"added_by", tString, true, "annotator who added the claim; null for extracted claims"},
+	{"extractor", tString, true, "the extractor whose output the claim is (RefChecker's `<extractor>_response_kg`); null when the input did not say"},
 	{"question", tString, false, "question of the QA pair"},
 	{"answer", tString, false, "answer the claim was extracted from"},
 	{"contexts", tContexts, false, "the pair's context unit(s) the claim is judged against"},
@@ -46,8 +47,21 @@ func init() {
 			return each(e, readAhead(e.snap.Claims(e.streamOptions(l))), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
 		},
 		total: func(r *Result) *int { return &r.Claims },
-		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
-			texts := map[string]string{}
+		labelStudio: &lsKind{
+			texts: []lsText{{"claim", "Claim"}, {"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}},
+			data: func(e *exporter, fn func(string, map[string]any) error) error {
+				return each(e, e.snap.Claims(store.ExportOptions{}), func(c *store.ExportClaim) error {
+					text := c.Text
+					if c.IsTriplet() {
+						text = strings.Join(c.Triplet[:], " | ")
+					}
+					return fn(c.ID, map[string]any{"qa_id": c.QAID, "claim": text, "question": c.Question,
+						"answer": c.Answer, "context": contextText(c.ContextsJSON)})
+				})
+			},
+		},
+		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
+			items := map[string]prodigyItem{}
 			for c, err := range x.Claims(store.ExportOptions{}) {
 				if err != nil {
 					return nil, err
@@ -56,9 +70,11 @@ func init() {
 				if c.IsTriplet() {
 					text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
 				}
-				texts[c.ID] = text
+				// A claim is its triplet (or text) judged against its
+				// pair's context units.
+				items[c.ID] = newProdigyItem(c.ID, schema.KindClaim, text, c.QAID, string(c.ContextsJSON))
 			}
-			return texts, nil
+			return items, nil
 		},
 		intro:   claimIntro,
 		measure: claimMeasure,
@@ -112,7 +128,7 @@ func (l layout) claimRow(c *store.ExportClaim, systems []string, who string) row
 		}
 		p = pv
 	}
-	r = append(r, c.ID, c.QAID, c.Source, c.Language, c.Position, triplet, text, c.Origin, addedBy,
+	r = append(r, c.ID, c.QAID, c.Source, c.Language, c.Position, triplet, text, c.Origin, addedBy, orNull(c.Extractor),
 		c.Question, c.Answer, c.ContextsJSON, p, who)
 	r = l.labelValues(r, c.Labels, c.PairLabels)
 	return l.suggestedValue(l.noteValue(r, c.Note), c.Suggested)

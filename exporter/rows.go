@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -21,6 +20,7 @@ const (
 	tString   = "string"
 	tInt      = "int"
 	tFloat    = "float"
+	tBool     = "bool"
 	tStrings  = "list of strings"
 	tContexts = "list of {id: string, text: string}"
 	tPreds    = "object: system -> string or null"
@@ -33,7 +33,7 @@ type column struct {
 	doc      string
 }
 
-// Values of a row, in the order of its columns: string, int, nil (null),
+// Values of a row, in the order of its columns: string, int, bool, nil (null),
 // json.RawMessage (already JSON), []string, or preds.
 type row []any
 
@@ -69,8 +69,10 @@ func labelColumns(k schema.Kind) []column {
 			doc += "; null when not labelled or not asked"
 		case len(f.Values) == 0:
 			doc += "; null when not labelled"
-		case !slices.Contains(x.markers, n): // a marker's doc says its values
-			doc = fmt.Sprintf("%s: `%s`; null when not labelled or not asked", doc, strings.Join(f.Values, "`, `"))
+		default: // the card's type column lists a closed field's values (card.go, fields)
+			if !slices.Contains(x.markers, n) { // a marker's doc says when it is null
+				doc += "; null when not labelled or not asked"
+			}
 		}
 		out = append(out, column{n, typ, true, doc})
 	}
@@ -167,6 +169,8 @@ func appendValue(b []byte, v any) []byte {
 		return append(b, "null"...)
 	case string:
 		return appendString(b, v)
+	case bool:
+		return strconv.AppendBool(b, v)
 	case int:
 		return fmt.Appendf(b, "%d", v)
 	case float64:

@@ -1,7 +1,8 @@
 // Package guidelines holds the annotation guidelines of annotate, written for
 // this tool from the ClaimRAG-LAW manual-validation protocol, as embedded
-// Markdown: an introduction and one section per labelled field, and reads
-// the guidelines files the lead imports (parse.go).
+// Markdown: an introduction and one section per labelled field, in English
+// (md/) and in French (md/fr/, lang.go), and reads the guidelines files the
+// lead imports (parse.go).
 //
 // The embedded sections are version 1 of each field in every database; the
 // database keeps the lead's later versions (store/guidelines.go), and every
@@ -26,7 +27,7 @@ import (
 // for that day. Change it whenever the meaning of any section changes.
 const Version = "2026-12-01.1"
 
-//go:embed md/*.md
+//go:embed md/*.md md/fr/*.md
 var files embed.FS
 
 // Fields returns the names of the sections, in the order they are asked:
@@ -61,19 +62,28 @@ func SectionOf(field string) (string, bool) {
 
 // Intro returns the introduction: what the items are, the fields and keys,
 // and the general principles.
-func Intro() string {
-	return strings.ReplaceAll(raw("intro"), "{{VERSION}}", Version)
+func Intro() string { return IntroIn(English) }
+
+// IntroIn is the introduction in a language (English for one the
+// guidelines are not written in).
+func IntroIn(lang string) string {
+	return strings.ReplaceAll(raw(lang, "intro"), "{{VERSION}}", Version)
 }
 
 // Section returns the Markdown guidelines of one field. The name is matched
 // case-insensitively, with spaces and hyphens read as underscores. An unknown
 // field gives an error that lists the known ones.
-func Section(field string) (string, error) {
+func Section(field string) (string, error) { return SectionIn(field, English) }
+
+// SectionIn is the section of one field in a language, matched as Section
+// matches it: the language's text, rendered in that language, or the
+// English one for a language the guidelines are not written in.
+func SectionIn(field, lang string) (string, error) {
 	name, err := Lookup(field)
 	if err != nil {
 		return "", err
 	}
-	return Render(raw(name)), nil
+	return RenderIn(raw(lang, name), lang), nil
 }
 
 // Lookup gives the canonical name of a field that has a section, matched
@@ -89,16 +99,28 @@ func Lookup(field string) (string, error) {
 
 // Embedded returns the section of a field as this build embeds it, before
 // Render: version 1 of the field in every database.
-func Embedded(field string) (string, bool) {
-	b, err := files.ReadFile("md/" + field + ".md")
+func Embedded(field string) (string, bool) { return EmbeddedIn(field, English) }
+
+// EmbeddedIn is the section of a field as this build embeds it in a
+// language, before Render; false when there is none in that language (a
+// language the guidelines are not written in).
+func EmbeddedIn(field, lang string) (string, bool) {
+	if !Written(lang) {
+		return "", false
+	}
+	b, err := files.ReadFile(dir(lang) + field + ".md")
 	return string(b), err == nil
 }
 
 // All returns the introduction followed by every field's section, in order.
-func All() string {
-	parts := []string{Intro()}
+func All() string { return AllIn(English) }
+
+// AllIn is All in a language (English for one the guidelines are not
+// written in).
+func AllIn(lang string) string {
+	parts := []string{IntroIn(lang)}
 	for _, f := range Fields() {
-		parts = append(parts, Render(raw(f)))
+		parts = append(parts, RenderIn(raw(lang, f), lang))
 	}
 	for i := range parts {
 		parts[i] = strings.TrimRight(parts[i], "\n")
@@ -106,30 +128,41 @@ func All() string {
 	return strings.Join(parts, "\n\n") + "\n"
 }
 
-// raw is an embedded file; a missing one is a field of the schema without
-// guidelines, which TestEveryFieldHasGuidelines refuses.
-func raw(name string) string {
-	s, ok := Embedded(name)
-	if !ok {
-		return "## " + name + "\n\nNo guidelines for this field yet.\n"
+// raw is an embedded file in a language, else the English one; a missing
+// one is a field of the schema without guidelines, which
+// TestEveryFieldHasGuidelines refuses (and TestEveryEnglishFileHasItsFrench
+// a French file missing).
+func raw(lang, name string) string {
+	if s, ok := EmbeddedIn(name, lang); ok {
+		return s
 	}
-	return s
+	if s, ok := Embedded(name); ok {
+		return s
+	}
+	return "## " + name + "\n\n" + words(lang).none + "\n"
 }
 
 // Render fills in what a section's text leaves to the build: the error
 // taxonomy in force where it says {{TAXONOMY}}. Stored versions keep the
 // placeholder, so a section follows the lead's --taxonomy.
-func Render(section string) string {
-	return strings.ReplaceAll(section, "{{TAXONOMY}}", taxonomyTable())
+func Render(section string) string { return RenderIn(section, English) }
+
+// RenderIn is Render for a section in a language: the taxonomy's table is
+// headed in that language, and its default categories are described in it.
+func RenderIn(section, lang string) string {
+	return strings.ReplaceAll(section, "{{TAXONOMY}}", taxonomyTable(lang))
 }
 
 // taxonomyTable renders the error taxonomy in force (the default one, or
 // the lead's --taxonomy) for the error_category section: the checklist's
-// keys, each value with its group, definition and example.
-func taxonomyTable() string {
+// keys, each value with its group, definition and example. A category of
+// the lead's own is shown as the lead wrote it, in any language.
+func taxonomyTable(lang string) string {
+	w := words(lang)
 	var b strings.Builder
-	b.WriteString("| key | value | group | definition |\n|---|---|---|---|\n")
+	b.WriteString(w.taxonomyHead + "\n|---|---|---|---|\n")
 	for i, c := range schema.Taxonomy() {
+		c = translated(c, lang)
 		k := "—"
 		if i < 9 {
 			k = fmt.Sprintf("`%d`", i+1)
@@ -139,7 +172,7 @@ func taxonomyTable() string {
 			def = "**" + c.Label + ".** " + def
 		}
 		if c.Example != "" {
-			def += " *Example:* " + c.Example
+			def += " *" + w.example + "* " + c.Example
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", k, c.Value, c.Group, strings.ReplaceAll(strings.ReplaceAll(def, "|", "\\|"), "\n", " "))
 	}

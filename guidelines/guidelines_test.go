@@ -74,6 +74,9 @@ func TestEveryFileIsASection(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
+		if e.IsDir() {
+			continue // a language's files: TestEveryEnglishFileHasItsFrench
+		}
 		name := strings.TrimSuffix(e.Name(), ".md")
 		if name != "intro" && !slices.Contains(Fields(), name) {
 			t.Errorf("md/%s is no kind's section (schema Spec.Fields or Spec.Guidelines)", e.Name())
@@ -94,72 +97,77 @@ func TestVersion(t *testing.T) {
 }
 
 func TestSections(t *testing.T) {
-	for _, f := range Fields() {
-		t.Run(f, func(t *testing.T) {
-			s, err := Section(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.HasPrefix(s, "## "+f+" ") {
-				t.Errorf("section does not start with a heading naming %q", f)
-			}
-			for _, h := range []string{"### Definition", "### Values", "### When it is asked",
-				"### Decision rules", "### Borderline cases", "### Examples"} {
-				if !strings.Contains(s, "\n"+h+"\n") {
-					t.Errorf("missing heading %q", h)
+	for _, lang := range Languages() {
+		subsections, example := headingsIn(lang)
+		for _, f := range Fields() {
+			t.Run(lang+"/"+f, func(t *testing.T) {
+				s, err := SectionIn(f, lang)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			for _, v := range canonical[f] {
-				if !regexp.MustCompile("`" + regexp.QuoteMeta(v) + "`").MatchString(s) {
-					t.Errorf("canonical value %q does not appear (as `%s`)", v, v)
+				if !strings.HasPrefix(s, "## "+f+" — ") {
+					t.Errorf("section does not start with a heading naming %q", f)
 				}
-			}
-			ex := examples(s)
-			if n := strings.Count(ex, "\n#### Example "); n < 2 {
-				t.Errorf("%d examples, want at least 2", n)
-			}
-			if !strings.Contains(ex, "(FR") {
-				t.Error("no example marked (FR")
-			}
-			if !looksFrench(ex) {
-				t.Error("the examples contain no French text")
-			}
-			if !strings.Contains(ex, "(EN") {
-				t.Error("no example marked (EN")
-			}
-		})
+				for _, h := range subsections {
+					if !strings.Contains(s, "\n"+h+"\n") {
+						t.Errorf("missing heading %q", h)
+					}
+				}
+				for _, v := range canonical[f] {
+					if !regexp.MustCompile("`" + regexp.QuoteMeta(v) + "`").MatchString(s) {
+						t.Errorf("canonical value %q does not appear (as `%s`)", v, v)
+					}
+				}
+				ex := examples(s, subsections[len(subsections)-1])
+				if n := strings.Count(ex, "\n#### "+example+" "); n < 2 {
+					t.Errorf("%d examples, want at least 2", n)
+				}
+				if !strings.Contains(ex, "(FR") {
+					t.Error("no example marked (FR")
+				}
+				if !looksFrench(ex) {
+					t.Error("the examples contain no French text")
+				}
+				if !strings.Contains(ex, "(EN") {
+					t.Error("no example marked (EN")
+				}
+			})
+		}
 	}
 }
 
 // TestKeys checks that each section says which key picks each value: 1..n in
-// table order, and y/n on the two-way fields.
+// table order, and y/n on the two-way fields, in every language.
 func TestKeys(t *testing.T) {
 	twoWay := map[string]bool{"question_validity": true, "query_validity": true, "claim_validity": true, "relevance": true, "answer_review": true, "accuracy_support": true, "grounded": true}
-	for f, values := range canonical {
-		if notPicked[f] {
-			continue
-		}
-		s, _ := Section(f)
-		for i, v := range values {
-			key := string(rune('1' + i))
-			row := regexp.MustCompile("(?m)^\\|[^\\n]*`" + key + "`[^\\n]*\\| `" + v + "` \\|")
-			if !row.MatchString(s) {
-				t.Errorf("%s: no table row giving key %s for %q", f, key, v)
+	or := map[string]string{English: "or", French: "ou"}
+	for _, lang := range Languages() {
+		for f, values := range canonical {
+			if notPicked[f] {
+				continue
 			}
-		}
-		if twoWay[f] {
-			for i, k := range []string{"y", "n"} {
-				row := regexp.MustCompile("(?m)^\\| `" + k + "` or `" + string(rune('1'+i)) + "` \\| `" + values[i] + "` \\|")
+			s, _ := SectionIn(f, lang)
+			for i, v := range values {
+				key := string(rune('1' + i))
+				row := regexp.MustCompile("(?m)^\\|[^\\n]*`" + key + "`[^\\n]*\\| `" + v + "` \\|")
 				if !row.MatchString(s) {
-					t.Errorf("%s: no row giving key %s for %q", f, k, values[i])
+					t.Errorf("%s, %s: no table row giving key %s for %q", lang, f, key, v)
+				}
+			}
+			if twoWay[f] {
+				for i, k := range []string{"y", "n"} {
+					row := regexp.MustCompile("(?m)^\\| `" + k + "` " + or[lang] + " `" + string(rune('1'+i)) + "` \\| `" + values[i] + "` \\|")
+					if !row.MatchString(s) {
+						t.Errorf("%s, %s: no row giving key %s for %q", lang, f, k, values[i])
+					}
 				}
 			}
 		}
-	}
-	s, _ := Section("missed_claims")
-	for _, k := range []string{"| `a` |", "| `enter` |"} {
-		if !strings.Contains(s, k) {
-			t.Errorf("missed_claims: no row for key %s", k)
+		s, _ := SectionIn("missed_claims", lang)
+		for _, k := range []string{"| `a` |", "| `enter` |"} {
+			if !strings.Contains(s, k) {
+				t.Errorf("%s, missed_claims: no row for key %s", lang, k)
+			}
 		}
 	}
 }
@@ -204,8 +212,9 @@ func TestAll(t *testing.T) {
 	}
 }
 
-func examples(section string) string {
-	_, after, ok := strings.Cut(section, "\n### Examples\n")
+// examples is the text of a section under its heading of examples.
+func examples(section, heading string) string {
+	_, after, ok := strings.Cut(section, "\n"+heading+"\n")
 	if !ok {
 		return ""
 	}
@@ -213,8 +222,10 @@ func examples(section string) string {
 }
 
 // looksFrench reports whether s contains accented French letters and several
-// French function words.
+// French function words (line breaks and French no-break spaces read as
+// spaces).
 func looksFrench(s string) bool {
+	s = " " + strings.Join(strings.Fields(s), " ") + " " // Fields splits at U+00A0 and U+202F too
 	if !strings.ContainsAny(s, "éèàçêôù") {
 		return false
 	}

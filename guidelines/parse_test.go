@@ -66,3 +66,28 @@ func TestParseErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestParseFrench: the French text, printed whole (introduction and every
+// section, as `annotate guidelines` prints it), parses back into every
+// field's French section: its subsection headings and the introduction's
+// headings are not taken for fields.
+func TestParseFrench(t *testing.T) {
+	all := IntroIn(French) + "\n<!-- version -->\n"
+	for _, f := range Fields() {
+		s, _ := EmbeddedIn(f, French)
+		all += "\n" + s
+	}
+	got, err := Parse("tout.md", []byte(all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(Fields()) {
+		t.Fatalf("%d sections, want %d", len(got), len(Fields()))
+	}
+	for i, p := range got {
+		want, _ := EmbeddedIn(Fields()[i], French)
+		if p.Field != Fields()[i] || p.Text != strings.TrimRight(want, "\n")+"\n" {
+			t.Errorf("section %d: field %q, text differs: %v", i, p.Field, p.Text != want)
+		}
+	}
+}

@@ -22,6 +22,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/emailmap"
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -47,6 +49,24 @@ type Options struct {
 	// Progress, when set, gets a progress line rewritten in place (give it
 	// a terminal only).
 	Progress io.Writer
+	// EmailMap is the file mapping annotators to the e-mails of their
+	// Label Studio accounts (internal/emailmap): a completed_by e-mail in
+	// it names that annotator.
+	EmailMap string
+	emails   *emailmap.Map // EmailMap, read
+}
+
+// readEmailMap reads --email-map before anything is imported.
+func (o *Options) readEmailMap() error {
+	if o.EmailMap == "" {
+		return nil
+	}
+	m, err := emailmap.Read(o.EmailMap)
+	if err != nil {
+		return err
+	}
+	o.emails = &m
+	return nil
 }
 
 // sourceDefaults are the language and jurisdiction of the sources of the
@@ -65,6 +85,9 @@ type job struct {
 // Import imports files (a directory is an exported folder) in one transaction.
 func Import(s *store.Store, files []string, opt Options) (Summary, error) {
 	if err := checkOptions(opt); err != nil {
+		return Summary{}, err
+	}
+	if err := opt.readEmailMap(); err != nil {
 		return Summary{}, err
 	}
 	if len(files) == 0 {
@@ -97,6 +120,9 @@ func ImportReader(s *store.Store, name string, data []byte, opt Options) (Summar
 	if err := checkOptions(opt); err != nil {
 		return Summary{}, err
 	}
+	if err := opt.readEmailMap(); err != nil {
+		return Summary{}, err
+	}
 	if opt.Format == FormatHF {
 		return Summary{}, fmt.Errorf("%s: format hf is a folder, not a file", name)
 	}
@@ -109,8 +135,10 @@ func ImportReader(s *store.Store, name string, data []byte, opt Options) (Summar
 }
 
 func checkOptions(opt Options) error {
-	if err := printable(loc{}, "", "--annotator", opt.Annotator); err != nil {
-		return errors.New(err.(*InputError).Msg)
+	if opt.Annotator != "" {
+		if err := names.Check(opt.Annotator); err != nil {
+			return fmt.Errorf("--annotator: %w", err)
+		}
 	}
 	if err := printable(loc{}, "", "--run", opt.Run); err != nil {
 		return errors.New(err.(*InputError).Msg)
@@ -240,6 +268,11 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 		if err := tx.BeginScratch(); err != nil {
 			return err
 		}
+		known, err := tx.AnnotatorNames()
+		if err != nil {
+			return err
+		}
+		w.names = names.NewRule(known)
 		prog.begin("reading", total, true)
 		for _, f := range w.files {
 			if err := w.read(f); err != nil {

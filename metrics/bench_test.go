@@ -27,6 +27,7 @@ func TestAllocationsDoNotGrowWithItems(t *testing.T) {
 	for name, f := range map[string]func(Ratings){
 		"Agree":          func(r Ratings) { Agree(r) },
 		"FleissPerClass": func(r Ratings) { FleissPerClass(r) },
+		"AgreeScaled":    func(r Ratings) { AgreeScaled(r, Scale{Level: Ordinal}) },
 		"NewConfusion+Report": func(r Ratings) {
 			NewConfusion(r.Codes[:len(r.Codes)/2], r.Codes[len(r.Codes)/2:], r.K).Report()
 		},
@@ -44,6 +45,14 @@ func BenchmarkAgreement1M(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		Agree(r)
+	}
+}
+
+func BenchmarkAgreeScaled1M(b *testing.B) {
+	r := randomRatings(1_000_000, 3, 3)
+	b.ResetTimer()
+	for b.Loop() {
+		AgreeScaled(r, Scale{Level: Ordinal})
 	}
 }
 
@@ -84,6 +93,25 @@ func BenchmarkAgreementPatterns1M(b *testing.B) {
 			for j := i + 1; j < p.Raters; j++ {
 				PairCohenKappa(p, i, j)
 				PairConfusion(p, i, j)
+			}
+		}
+	}
+}
+
+// BenchmarkAgreeScaledPatterns1M is what an ordinal field adds to the
+// agreement report: the ordinal α from the pattern counts and each pair's
+// weighted kappas from its confusion matrix.
+func BenchmarkAgreeScaledPatterns1M(b *testing.B) {
+	p := PatternsOf(randomRatings(1_000_000, 3, 3))
+	s := Scale{Level: Ordinal}
+	b.ResetTimer()
+	for b.Loop() {
+		AgreeScaledPatterns(p, s)
+		for i := range p.Raters {
+			for j := i + 1; j < p.Raters; j++ {
+				cm := PairConfusion(p, i, j)
+				cm.WeightedKappa(Linear, s)
+				cm.WeightedKappa(Quadratic, s)
 			}
 		}
 	}

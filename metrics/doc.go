@@ -1,7 +1,9 @@
 // Package metrics computes the numbers behind `annotate metrics` and
 // `annotate agreement`: classification scores of a system against expert
 // labels, Cohen's and Fleiss' kappa, Krippendorff's alpha, Gwet's AC1,
-// percent agreement, Wilson intervals and a seeded bootstrap.
+// percent agreement, Wilson intervals and a seeded bootstrap; on an ordinal
+// or interval scale (Scale), Krippendorff's alpha with the ordinal or
+// interval metric, Cohen's weighted kappa and the share within one step.
 //
 // Everything here is a pure function over plain slices: no I/O, no global
 // state, standard library only. The store and the commands turn labels into

@@ -33,6 +33,9 @@ type AgreementReport struct {
 	// system's prediction preselected (annotate --suggest), which the
 	// coefficients include; empty: every label was made blind.
 	Suggested map[string]map[string]int `json:"suggested_labels"`
+	// OwnAdjudications counts, per field, the adjudicated labels a lead
+	// decided on a unit in which they gave a label (review --allow-own).
+	OwnAdjudications map[string]int `json:"own_adjudications"`
 
 	order []string // fields in schema order, for the text renderer
 }
@@ -46,18 +49,28 @@ type FieldAgreement struct {
 	// Annotators compared on this field; LeftOut the campaign's other
 	// annotators (assigned a batch, or with labels of other fields), who
 	// have no label of this one, left out of the default set.
-	Annotators        []string                   `json:"annotators"`
-	LeftOut           []string                   `json:"left_out"`
-	Classes           []string                   `json:"classes"`
-	Items             int                        `json:"items"`
-	Complete          int                        `json:"complete"`
-	Units             int                        `json:"units"` // labelled by at least one
-	PercentAgreement  *float64                   `json:"percent_agreement"`
-	FleissKappa       *float64                   `json:"fleiss_kappa"`
-	KrippendorffAlpha *float64                   `json:"krippendorff_alpha"`
-	GwetAC1           *float64                   `json:"gwet_ac1"`
-	PerClass          map[string]*ClassAgreement `json:"per_class"`
-	Pairs             []*PairAgreement           `json:"pairs"`
+	Annotators []string `json:"annotators"`
+	LeftOut    []string `json:"left_out"`
+	// Classes in the field's declared order, which is the order of an
+	// ordinal scale.
+	Classes []string `json:"classes"`
+	// Scale is the field's level of measurement (nominal, ordinal,
+	// interval, boolean, text); Scaled, for an ordinal or interval one,
+	// the statistics that weigh a disagreement by distance.
+	Scale             string           `json:"scale"`
+	Scaled            *ScaledAgreement `json:"scaled,omitempty"`
+	Items             int              `json:"items"`
+	Complete          int              `json:"complete"`
+	Units             int              `json:"units"` // labelled by at least one
+	PercentAgreement  *float64         `json:"percent_agreement"`
+	FleissKappa       *float64         `json:"fleiss_kappa"`
+	KrippendorffAlpha *float64         `json:"krippendorff_alpha"`
+	GwetAC1           *float64         `json:"gwet_ac1"`
+	// GwetAC1Observed: AC1 with the chance term over the classes used
+	// instead of the schema's (irrCAC's default); docs/metrics.md.
+	GwetAC1Observed *float64                   `json:"gwet_ac1_observed_classes"`
+	PerClass        map[string]*ClassAgreement `json:"per_class"`
+	Pairs           []*PairAgreement           `json:"pairs"`
 	// Labels counts each annotator's labels that count; UnknownValues and
 	// NotAsked the ones left out (value outside the schema; field not asked
 	// given the annotator's own labels).
@@ -74,6 +87,7 @@ type FieldAgreement struct {
 	GwetAC1CI95           *[2]float64 `json:"gwet_ac1_ci95,omitempty"`
 
 	raters []rater
+	scale  fieldScale
 }
 
 // ClassAgreement is the category-specific Fleiss' kappa of one class.
@@ -89,7 +103,8 @@ type PairAgreement struct {
 	PercentAgreement *float64                  `json:"percent_agreement"`
 	CohenKappa       *float64                  `json:"cohen_kappa"`
 	CohenKappaCI95   *[2]float64               `json:"cohen_kappa_ci95,omitempty"`
-	Confusion        map[string]map[string]int `json:"confusion"` // a's label -> b's label -> items
+	Scaled           *ScaledPair               `json:"scaled,omitempty"` // an ordinal or interval field
+	Confusion        map[string]map[string]int `json:"confusion"`        // a's label -> b's label -> items
 
 	counts metrics.Confusion
 }
@@ -104,7 +119,7 @@ type Disagreement struct {
 
 // Agreement builds the agreement report.
 func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
-	fields := schema.FieldNames()
+	fields := schema.AgreementFieldNames()
 	if o.Field != "" {
 		if err := schema.CheckField(o.Field); err != nil {
 			return nil, err
@@ -138,6 +153,9 @@ func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
 		}
 		rep = &AgreementReport{Annotators: []string{}, Fields: map[string]*FieldAgreement{}, order: fields}
 		if rep.Suggested, err = suggestedByField(rx, fields); err != nil {
+			return err
+		}
+		if rep.OwnAdjudications, err = rx.OwnAdjudications(); err != nil {
 			return err
 		}
 		if o.CI {
@@ -252,7 +270,7 @@ func intsKey(v []int) []byte {
 func fieldAgreement(t *tallies, name string, raters []rater, leftOut []string, o AgreementOptions) *FieldAgreement {
 	classes := schemaValues(name)
 	p := patternsOf(t, name, raters, classes)
-	fa := agreementOf(p, p.Ratings, raters, classes, o)
+	fa := agreementOf(p, p.Ratings, raters, classes, scaleOf(name), o)
 	fa.LeftOut = leftOut
 	for _, rt := range raters {
 		n := 0
@@ -270,11 +288,11 @@ func fieldAgreement(t *tallies, name string, raters []rater, leftOut []string, o
 	return fa
 }
 
-// agreementOf computes the statistics of one field from its pattern
-// counts: every coefficient, per class, per pair, and with o.CI the
-// intervals, which resample the units of the matrix units returns (called
-// only then). The counts of labels left out are the caller's.
-func agreementOf(p metrics.Patterns, units func() metrics.Ratings, raters []rater, classes []string, o AgreementOptions) *FieldAgreement {
+// agreementOf computes the statistics of one field on its scale from its
+// pattern counts: every coefficient, per class, per pair, and with o.CI
+// the intervals, which resample the units of the matrix units returns
+// (called only then). The counts of labels left out are the caller's.
+func agreementOf(p metrics.Patterns, units func() metrics.Ratings, raters []rater, classes []string, sc fieldScale, o AgreementOptions) *FieldAgreement {
 	var a metrics.Agreement
 	if len(raters) > 0 {
 		a = metrics.AgreePatterns(p)
@@ -286,6 +304,8 @@ func agreementOf(p metrics.Patterns, units func() metrics.Ratings, raters []rate
 		Annotators:        namesOf(raters),
 		LeftOut:           []string{},
 		Classes:           classes,
+		Scale:             string(sc.level),
+		Scaled:            scaledAgreement(p, sc, len(raters) > 0),
 		Items:             a.Items,
 		Complete:          a.Complete,
 		Units:             a.Units,
@@ -293,12 +313,14 @@ func agreementOf(p metrics.Patterns, units func() metrics.Ratings, raters []rate
 		FleissKappa:       defined(a.FleissKappa, a.Defined.FleissKappa),
 		KrippendorffAlpha: defined(a.KrippendorffAlpha, a.Defined.KrippendorffAlpha),
 		GwetAC1:           defined(a.GwetAC1, a.Defined.GwetAC1),
+		GwetAC1Observed:   defined(a.GwetAC1Observed, a.Defined.GwetAC1Observed),
 		PerClass:          map[string]*ClassAgreement{},
 		Pairs:             []*PairAgreement{},
 		Labels:            map[string]int{},
 		UnknownValues:     map[string]map[string]int{},
 		NotAsked:          map[string]int{},
 		raters:            raters,
+		scale:             sc,
 	}
 	if fa.Annotators == nil {
 		fa.Annotators = []string{}
@@ -312,7 +334,7 @@ func agreementOf(p metrics.Patterns, units func() metrics.Ratings, raters []rate
 	}
 	for i := range raters {
 		for j := i + 1; j < len(raters); j++ {
-			fa.Pairs = append(fa.Pairs, pairAgreement(p, ratings, raters, i, j, classes, o.CI))
+			fa.Pairs = append(fa.Pairs, pairAgreement(p, ratings, raters, i, j, classes, sc, o.CI))
 		}
 	}
 	if o.CI && a.Units > 0 {
@@ -322,8 +344,8 @@ func agreementOf(p metrics.Patterns, units func() metrics.Ratings, raters []rate
 }
 
 // pairAgreement compares raters i and j from the pattern counts; with ci,
-// the interval resamples the units of r both labelled.
-func pairAgreement(ps metrics.Patterns, r metrics.Ratings, raters []rater, i, j int, classes []string, ci bool) *PairAgreement {
+// the intervals resample the units of r both labelled.
+func pairAgreement(ps metrics.Patterns, r metrics.Ratings, raters []rater, i, j int, classes []string, sc fieldScale, ci bool) *PairAgreement {
 	kappa, n := metrics.PairCohenKappa(ps, i, j)
 	// Missing codes on either side drop the item, so the matrix and the
 	// kappa are over the same items.
@@ -332,6 +354,7 @@ func pairAgreement(ps metrics.Patterns, r metrics.Ratings, raters []rater, i, j 
 		A: raters[i].name, B: raters[j].name, N: n,
 		PercentAgreement: defined(cm.Accuracy(), n > 0),
 		CohenKappa:       defined(kappa, cm.KappaDefined()),
+		Scaled:           scaledPair(cm, sc),
 		Confusion:        map[string]map[string]int{}, counts: cm,
 	}
 	for x, row := range cm.Counts {
@@ -357,6 +380,23 @@ func pairAgreement(ps metrics.Patterns, r metrics.Ratings, raters []rater, i, j 
 			k, _ := metrics.CohenKappa(ra, rb, r.K)
 			return k
 		})
+		if p.Scaled != nil {
+			weighted := func(w metrics.Weighting) *[2]float64 {
+				return interval(n, func(idx []int) float64 {
+					for x, y := range idx {
+						ra[x], rb[x] = sa[y], sb[y]
+					}
+					k, _ := metrics.NewConfusion(ra, rb, r.K).WeightedKappa(w, sc.codes)
+					return k
+				})
+			}
+			if p.Scaled.CohenKappaLinear != nil {
+				p.Scaled.CohenKappaLinearCI95 = weighted(metrics.Linear)
+			}
+			if p.Scaled.CohenKappaQuadratic != nil {
+				p.Scaled.CohenKappaQuadraticCI95 = weighted(metrics.Quadratic)
+			}
+		}
 	}
 	return p
 }
@@ -373,6 +413,11 @@ func bootstrapAgreement(fa *FieldAgreement, r metrics.Ratings) {
 	}
 	if fa.GwetAC1 != nil {
 		fa.GwetAC1CI95 = interval(n, func(idx []int) float64 { return agree(idx).GwetAC1 })
+	}
+	if fa.Scaled != nil && fa.Scaled.KrippendorffAlpha != nil {
+		fa.Scaled.KrippendorffAlphaCI95 = interval(n, func(idx []int) float64 {
+			return metrics.AgreeScaled(resampleRatings(r, idx, buf), fa.scale.codes).KrippendorffAlpha
+		})
 	}
 }
 

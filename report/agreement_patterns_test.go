@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/metrics"
+	"github.com/annotate-dev/annotate/schema"
 )
 
 // TestAgreementFromPatternsEqualsUnits: a field's agreement computed from
 // the pattern counts prints, in every field of its JSON, what the previous
 // unit-by-unit computation over the expanded matrix (agreementOfUnits,
 // transcribed below) prints, on random label sets of 1 to 5 annotators and
-// 2 to 4 classes, with and without the bootstrap intervals.
+// 2 to 4 classes on a nominal, ordinal or interval scale, with and without
+// the bootstrap intervals.
 func TestAgreementFromPatternsEqualsUnits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 3))
 	classes := []string{"entailment", "neutral", "contradiction", "other"}
@@ -27,6 +29,7 @@ func TestAgreementFromPatternsEqualsUnits(t *testing.T) {
 			raters = append(raters, rater{id: int64(i + 1), name: "a" + strconv.Itoa(i)})
 		}
 		cls := classes[:2+rng.IntN(3)]
+		sc := randomScale(rng, len(cls))
 		units := rng.IntN(400)
 		o := AgreementOptions{CI: trial%10 == 0}
 		if o.CI {
@@ -45,28 +48,52 @@ func TestAgreementFromPatternsEqualsUnits(t *testing.T) {
 		}
 		// The report's matrix: units grouped by pattern, in pattern order.
 		p := metrics.SortPatterns(metrics.PatternsOf(metrics.Ratings{Codes: codes, Raters: n, K: len(cls)}))
-		got, _ := json.Marshal(agreementOf(p, p.Ratings, raters, cls, o))
-		want, _ := json.Marshal(agreementOfUnits(p.Ratings(), raters, cls, o))
+		got, _ := json.Marshal(agreementOf(p, p.Ratings, raters, cls, sc, o))
+		want, _ := json.Marshal(agreementOfUnits(p.Ratings(), raters, cls, sc, o))
 		if string(got) != string(want) {
-			t.Fatalf("trial %d (%d annotators, %d classes, %d units, ci %v):\npatterns %s\nunits    %s", trial, n, len(cls), units, o.CI, got, want)
+			t.Fatalf("trial %d (%d annotators, %d classes, %s scale, %d units, ci %v):\npatterns %s\nunits    %s", trial, n, len(cls), sc.level, units, o.CI, got, want)
 		}
 	}
 }
 
-// agreementOfUnits is the previous agreementOf: Agree over the matrix,
-// each pair's kappa and confusion from its two columns.
-func agreementOfUnits(ratings metrics.Ratings, raters []rater, classes []string, o AgreementOptions) *FieldAgreement {
+// randomScale is a nominal, ordinal or interval scale of k values (the
+// interval's unevenly spaced).
+func randomScale(rng *rand.Rand, k int) fieldScale {
+	switch rng.IntN(3) {
+	case 1:
+		return fieldScale{level: schema.Ordinal, ordered: true, codes: metrics.Scale{Level: metrics.Ordinal}}
+	case 2:
+		values := make([]float64, k)
+		for c := range values {
+			values[c] = float64(c*c) + rng.Float64()
+		}
+		return fieldScale{level: schema.Interval, ordered: true, codes: metrics.Scale{Level: metrics.Interval, Values: values}}
+	}
+	return fieldScale{level: schema.Nominal}
+}
+
+// agreementOfUnits is the previous agreementOf: Agree (and on an ordered
+// scale AgreeScaled) over the matrix, each pair's kappas and confusion from
+// its two columns.
+func agreementOfUnits(ratings metrics.Ratings, raters []rater, classes []string, sc fieldScale, o AgreementOptions) *FieldAgreement {
 	a := metrics.Agree(ratings)
 	fa := &FieldAgreement{
-		Annotators: namesOf(raters), LeftOut: []string{}, Classes: classes,
+		Annotators: namesOf(raters), LeftOut: []string{}, Classes: classes, Scale: string(sc.level),
 		Items: a.Items, Complete: a.Complete, Units: a.Units,
 		PercentAgreement:  defined(a.PercentAgreement, a.Defined.PercentAgreement),
 		FleissKappa:       defined(a.FleissKappa, a.Defined.FleissKappa),
 		KrippendorffAlpha: defined(a.KrippendorffAlpha, a.Defined.KrippendorffAlpha),
 		GwetAC1:           defined(a.GwetAC1, a.Defined.GwetAC1),
+		GwetAC1Observed:   defined(a.GwetAC1Observed, a.Defined.GwetAC1Observed),
 		PerClass:          map[string]*ClassAgreement{}, Pairs: []*PairAgreement{},
 		Labels: map[string]int{}, UnknownValues: map[string]map[string]int{}, NotAsked: map[string]int{},
-		raters: raters,
+		raters: raters, scale: sc,
+	}
+	if sc.ordered {
+		s := metrics.AgreeScaled(ratings, sc.codes)
+		fa.Scaled = &ScaledAgreement{Metric: string(sc.level),
+			KrippendorffAlpha: defined(s.KrippendorffAlpha, s.Defined.KrippendorffAlpha),
+			PercentWithinOne:  defined(s.WithinOne, s.Defined.WithinOne)}
 	}
 	for c, k := range a.FleissPerClass {
 		fa.PerClass[classes[c]] = &ClassAgreement{FleissKappa: defined(k, a.Defined.FleissPerClass[c])}
@@ -82,6 +109,12 @@ func agreementOfUnits(ratings metrics.Ratings, raters []rater, classes []string,
 				PercentAgreement: defined(cm.Accuracy(), n > 0),
 				CohenKappa:       defined(kappa, cm.KappaDefined()),
 				Confusion:        map[string]map[string]int{}, counts: cm,
+			}
+			if sc.ordered {
+				lin, linOK := cm.WeightedKappa(metrics.Linear, sc.codes)
+				quad, quadOK := cm.WeightedKappa(metrics.Quadratic, sc.codes)
+				p.Scaled = &ScaledPair{CohenKappaLinear: defined(lin, linOK), CohenKappaQuadratic: defined(quad, quadOK),
+					PercentWithinOne: defined(cm.WithinOne(), n > 0)}
 			}
 			for cx, row := range cm.Counts {
 				p.Confusion[classes[cx]] = map[string]int{}
@@ -104,6 +137,21 @@ func agreementOfUnits(ratings metrics.Ratings, raters []rater, classes []string,
 					k, _ := metrics.CohenKappa(ra, rb, r.K)
 					return k
 				})
+				weighted := func(w metrics.Weighting) *[2]float64 {
+					return interval(n, func(idx []int) float64 {
+						for u, v := range idx {
+							ra[u], rb[u] = sa[v], sb[v]
+						}
+						k, _ := metrics.NewConfusion(ra, rb, r.K).WeightedKappa(w, sc.codes)
+						return k
+					})
+				}
+				if p.Scaled != nil && p.Scaled.CohenKappaLinear != nil {
+					p.Scaled.CohenKappaLinearCI95 = weighted(metrics.Linear)
+				}
+				if p.Scaled != nil && p.Scaled.CohenKappaQuadratic != nil {
+					p.Scaled.CohenKappaQuadraticCI95 = weighted(metrics.Quadratic)
+				}
 			}
 			fa.Pairs = append(fa.Pairs, p)
 		}
@@ -153,7 +201,7 @@ func TestAgreementReportEqualsItemByItem(t *testing.T) {
 		for _, field := range []string{"claim_validity", "entailment"} {
 			fa := rep.Fields[field]
 			r := itemByItem(t, s, field, fa)
-			want := agreementOfUnits(r, fa.raters, fa.Classes, AgreementOptions{})
+			want := agreementOfUnits(r, fa.raters, fa.Classes, fa.scale, AgreementOptions{})
 			want.LeftOut, want.Labels, want.UnknownValues, want.NotAsked = fa.LeftOut, fa.Labels, fa.UnknownValues, fa.NotAsked
 			got, _ := json.Marshal(fa)
 			wantJSON, _ := json.Marshal(want)

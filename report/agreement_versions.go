@@ -33,6 +33,7 @@ type VersionAgreement struct {
 	FleissKappa       *float64                   `json:"fleiss_kappa"`
 	KrippendorffAlpha *float64                   `json:"krippendorff_alpha"`
 	GwetAC1           *float64                   `json:"gwet_ac1"`
+	Scaled            *ScaledAgreement           `json:"scaled,omitempty"` // an ordinal or interval field
 	PerClass          map[string]*ClassAgreement `json:"per_class"`
 	Pairs             []*PairAgreement           `json:"pairs"`
 
@@ -119,11 +120,11 @@ func versionAgreement(fa *FieldAgreement, gv string, units [][]int, known []stor
 			}
 		}
 	}
-	s := agreementOf(metrics.PatternsOf(r), func() metrics.Ratings { return r }, fa.raters, fa.Classes, o)
+	s := agreementOf(metrics.PatternsOf(r), func() metrics.Ratings { return r }, fa.raters, fa.Classes, fa.scale, o)
 	va := &VersionAgreement{Version: gv, Labels: labels,
 		Items: s.Items, Complete: s.Complete, Units: s.Units,
 		PercentAgreement: s.PercentAgreement, FleissKappa: s.FleissKappa, KrippendorffAlpha: s.KrippendorffAlpha, GwetAC1: s.GwetAC1,
-		PerClass: s.PerClass, Pairs: s.Pairs,
+		Scaled: s.Scaled, PerClass: s.PerClass, Pairs: s.Pairs,
 		FleissKappaCI95: s.FleissKappaCI95, KrippendorffAlphaCI95: s.KrippendorffAlphaCI95, GwetAC1CI95: s.GwetAC1CI95}
 	if n, err := strconv.Atoi(gv); err == nil {
 		for _, v := range known {
@@ -164,12 +165,18 @@ func writeVersions(w io.Writer, fa *FieldAgreement) error {
 	}
 	t := newTable(w, append(labels, "guidelines version"))
 	head := []string{"items", "by all", "agree %", "Fleiss' kappa", "alpha", "AC1"}
+	if fa.Scaled != nil {
+		head = append(head, "alpha, "+fa.Scaled.Metric)
+	}
 	for _, p := range fa.Pairs {
 		head = append(head, p.A+" / "+p.B+" kappa")
 	}
 	t.row("guidelines version", head...)
 	for i, v := range fa.ByGuidelinesVersion {
 		cells := []string{itoa(v.Items), itoa(v.Complete), pctOf(v.PercentAgreement), coefOf(v.FleissKappa), coefOf(v.KrippendorffAlpha), coefOf(v.GwetAC1)}
+		if v.Scaled != nil {
+			cells = append(cells, coefOf(v.Scaled.KrippendorffAlpha))
+		}
 		for _, p := range v.Pairs {
 			cells = append(cells, coefOf(p.CohenKappa))
 		}

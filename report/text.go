@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -440,6 +441,11 @@ func (r *AgreementReport) WriteText(w io.Writer) error {
 	for _, name := range r.order {
 		writeSuggested(w, name, r.Suggested[name])
 	}
+	for _, name := range r.order {
+		if n := r.OwnAdjudications[name]; n > 0 {
+			fmt.Fprintf(w, "%s: %d adjudicated by a lead who had labelled the unit (review --allow-own)\n", name, n)
+		}
+	}
 	return nil
 }
 
@@ -452,15 +458,30 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 		return nil
 	}
 	fmt.Fprintf(w, "%d items labelled by at least two, %d by all %d\n", fa.Items, fa.Complete, len(fa.Annotators))
-	t := newTable(w, []string{"Krippendorff's alpha"})
-	percent := pctOf(fa.PercentAgreement)
-	if fa.PercentAgreement != nil {
-		percent += "%"
+	sc := fa.Scaled
+	if sc != nil {
+		fmt.Fprintf(w, "  %s scale: %s\n", fa.Scale, strings.Join(fa.Classes, " < "))
 	}
-	t.row("percent agreement", percent, "")
+	widest := "Krippendorff's alpha"
+	if sc != nil {
+		widest += ", " + sc.Metric
+	}
+	t := newTable(w, []string{widest})
+	t.row("percent agreement", percentText(fa.PercentAgreement), "")
+	if sc != nil {
+		t.row("within one step", percentText(sc.PercentWithinOne), "")
+	}
 	t.row("Fleiss' kappa", coefOf(fa.FleissKappa), ciPtr(fa.FleissKappaCI95, coef))
 	t.row("Krippendorff's alpha", coefOf(fa.KrippendorffAlpha), ciPtr(fa.KrippendorffAlphaCI95, coef))
+	if sc != nil {
+		t.row("Krippendorff's alpha, "+sc.Metric, coefOf(sc.KrippendorffAlpha), ciPtr(sc.KrippendorffAlphaCI95, coef))
+	}
 	t.row("Gwet's AC1", coefOf(fa.GwetAC1), ciPtr(fa.GwetAC1CI95, coef))
+	if o := fa.GwetAC1Observed; coefOf(o) != coefOf(fa.GwetAC1) {
+		// Some class of the field is never used: irrCAC's default (the
+		// classes used) gives another AC1 (docs/metrics.md).
+		t.row("  over the classes used", coefOf(o), "")
+	}
 	if err := t.flush(); err != nil {
 		return err
 	}
@@ -480,6 +501,9 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 		t.row(p.A+" / "+p.B, itoa(p.N), pctOf(p.PercentAgreement), coefOf(p.CohenKappa), ciPtr(p.CohenKappaCI95, coef))
 	}
 	if err := t.flush(); err != nil {
+		return err
+	}
+	if err := writeScaledPairs(w, fa, labels, r.Bootstrap != nil); err != nil {
 		return err
 	}
 	for _, p := range fa.Pairs {
@@ -512,6 +536,39 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 		return t.flush()
 	}
 	return nil
+}
+
+// percentText is a share as "95.9%", or the undefined mark.
+func percentText(x *float64) string {
+	if x == nil {
+		return undefinedText
+	}
+	return pct(*x) + "%"
+}
+
+// writeScaledPairs prints, for an ordinal or interval field, each pair's
+// statistics on the scale (with ci, the intervals beside the kappas).
+func writeScaledPairs(w io.Writer, fa *FieldAgreement, labels []string, ci bool) error {
+	if fa.Scaled == nil || len(fa.Pairs) == 0 {
+		return nil
+	}
+	title := "pair, " + fa.Scale + " scale"
+	t := newTable(w, append(slices.Clone(labels), title))
+	head := []string{"within one %", "kappa linear", "kappa quadratic"}
+	if ci {
+		head = []string{"within one %", "kappa linear", "95% interval", "kappa quadratic", "95% interval"}
+	}
+	t.row(title, head...)
+	for _, p := range fa.Pairs {
+		s := p.Scaled
+		cells := []string{pctOf(s.PercentWithinOne), coefOf(s.CohenKappaLinear), coefOf(s.CohenKappaQuadratic)}
+		if ci {
+			cells = []string{pctOf(s.PercentWithinOne), coefOf(s.CohenKappaLinear), ciPtr(s.CohenKappaLinearCI95, coef),
+				coefOf(s.CohenKappaQuadratic), ciPtr(s.CohenKappaQuadraticCI95, coef)}
+		}
+		t.row(p.A+" / "+p.B, cells...)
+	}
+	return t.flush()
 }
 
 func (r *AgreementReport) writeFieldLeftOut(w io.Writer, fa *FieldAgreement) {

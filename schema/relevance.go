@@ -11,7 +11,8 @@ package schema
 // grade as relevance_grade, a marker field holding the integer ("0", "1",
 // "2", …): it is never asked field by field and never makes an item
 // incomplete. nDCG takes the grade as the gain when there is one, else 1
-// for relevant and 0 for not relevant.
+// for relevant and 0 for not relevant. The grades are ordinal (0 < 1 < 2 …),
+// so their agreement is measured with the ordinal statistics.
 
 // KindRelevance is a (query, document) pair to judge.
 const KindRelevance Kind = "relevance"
@@ -37,7 +38,7 @@ func init() {
 				Synonyms: map[string]string{"yes": Relevant, "no": NotRelevant, "irrelevant": NotRelevant, "non_relevant": NotRelevant}},
 			{Name: IrrelevanceReason, Values: []string{"different_issue", "reversed_roles", "different_posture", "other"},
 				AskedIf: []Cond{{Relevance, []string{NotRelevant}}}},
-			{Name: RelevanceGrade, Values: []string{"0", "1", "2", "3", "4"}, Marker: true},
+			{Name: RelevanceGrade, Values: []string{"0", "1", "2", "3", "4"}, Marker: true, Scale: Scale{Level: Ordinal}},
 		},
 	})
 }

@@ -43,6 +43,10 @@ type Field struct {
 	// Role is who answers the field: "" an annotator, RoleLead the lead
 	// reviewing other people's work.
 	Role string
+	// Scale is the level of measurement of the values (scale.go): the
+	// zero Scale is nominal (text without values); an ordinal field ranks
+	// its Values in their order.
+	Scale Scale
 }
 
 // RoleLead marks fields only the lead answers (e.g. the review of a gold answer).
@@ -113,6 +117,9 @@ func Register(s Spec) {
 	}
 	for i := range s.Fields {
 		s.Fields[i].Kind = s.Kind
+		if err := s.Fields[i].CheckScale(); err != nil {
+			panic("schema: kind " + string(s.Kind) + ": " + err.Error())
+		}
 	}
 	sp := s
 	registry[s.Kind] = &sp
@@ -239,6 +246,21 @@ func FieldNames() []string {
 	var out []string
 	for _, f := range AllFields() {
 		out = append(out, f.Name)
+	}
+	return out
+}
+
+// AgreementFieldNames lists the fields `annotate agreement` reports: every
+// asked field, and the markers whose agreement is measured (Compared: a
+// graded pool's relevance_grade), in kind then table order.
+func AgreementFieldNames() []string {
+	var out []string
+	for _, s := range specs() {
+		for _, f := range s.Fields {
+			if !f.Marker || f.Compared() {
+				out = append(out, f.Name)
+			}
+		}
 	}
 	return out
 }

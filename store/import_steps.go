@@ -37,7 +37,7 @@ import (
 //     before the error is returned. One killed at any moment leaves its
 //     writer row with a process that no longer runs: the next Open undoes
 //     it. Undoing deletes the rows the import added (label events
-//     included: the triggers of migration 0015 take their totals and
+//     included: the triggers of migration 0017 take their totals and
 //     current labels back) and puts back those it changed; each step
 //     recounts the families it touched, so the kept counts stay exact.
 //
@@ -253,14 +253,12 @@ func (t *wtx) step() error {
 // afterStep, when set (a test), is called after each step commits.
 var afterStep func(n int)
 
-// notJournalled are the tables the journal leaves out: those derived from
-// the tables of record on every write (they follow the undoing as they
-// follow the writing), and those that say who uses the file.
-var notJournalled = map[string]bool{
-	"current_labels": true, "kept_counts": true, "done_items": true, "label_days": true,
-	"active_hours": true, "work_tasks": true, "work_items": true, "work_groups": true,
-	"session_events": true, "session_tasks": true,
-	"screen_leases": true, "writers": true, "import_undo": true,
+// journalled reports whether the journal records a table's changes: not
+// those derived from the tables of record on every write (they follow the
+// undoing as they follow the writing: the current labels, and every table
+// a backup leaves out as derived), nor those that say who uses the file.
+func journalled(table string) bool {
+	return !backupSkipped[table] && table != "current_labels"
 }
 
 // journal creates the import's temporary triggers, in its first step's
@@ -278,7 +276,7 @@ func (st *importSteps) journal(tx *sql.Tx) error {
 			rows.Close()
 			return err
 		}
-		if !notJournalled[n] {
+		if journalled(n) {
 			tables = append(tables, n)
 		}
 	}

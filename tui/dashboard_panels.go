@@ -301,17 +301,34 @@ func agreementLines(st ui.Styles, a *report.AgreementReport, w int) []string {
 	nameW = min(nameW, max(8, w-40))
 	head := ui.PadRight("", nameW) + " " + ui.PadLeft("α", 6) + "    " + ui.PadLeft("κ", 6) + "    " + ui.PadLeft("agree", 6) + " " + ui.PadLeft("items", 6)
 	out := []string{st.Dim.Render(ui.Truncate(head, w))}
+	scaled := false
 	for _, f := range fields {
 		fa := a.Fields[f]
-		agree := report.PercentText(fa.PercentAgreement)
-		if fa.PercentAgreement != nil {
-			agree += "%"
-		}
-		line := ui.PadRight(f, nameW) + " " + coefCell(st, fa.KrippendorffAlpha) + " " + coefCell(st, fa.FleissKappa) + " " + ui.PadLeft(agree, 6) + " " + ui.PadLeft(itoa(fa.Items), 6)
+		line := ui.PadRight(f, nameW) + " " + coefCell(st, fa.KrippendorffAlpha) + " " + coefCell(st, fa.FleissKappa) + " " + ui.PadLeft(percentCell(fa.PercentAgreement), 6) + " " + ui.PadLeft(itoa(fa.Items), 6)
 		out = append(out, ui.TruncateStyled(line, w))
+		// An ordinal or interval field: α on its scale, and the labels
+		// within one step, on a line of their own under the nominal ones.
+		if sc := fa.Scaled; sc != nil {
+			scaled = true
+			line := ui.PadRight("  "+sc.Metric, nameW) + " " + coefCell(st, sc.KrippendorffAlpha) + " " + ui.PadLeft("", 9) + " " + ui.PadLeft(percentCell(sc.PercentWithinOne), 6) + " " + ui.PadLeft("±1", 6)
+			out = append(out, ui.TruncateStyled(line, w))
+		}
 	}
-	out = append(out, st.Dim.Render(ui.Truncate("α Krippendorff, κ Fleiss · bands P S F M S+ A (Landis–Koch)", w)))
+	legend := "α Krippendorff, κ Fleiss · bands P S F M S+ A (Landis–Koch)"
+	if scaled {
+		legend = "α Krippendorff (indented: on the field's scale, agree within ±1 step), κ Fleiss · bands P S F M S+ A"
+	}
+	out = append(out, st.Dim.Render(ui.Truncate(legend, w)))
 	return out
+}
+
+// percentCell is a share as the panel prints it: "66.7%", or the
+// undefined mark.
+func percentCell(x *float64) string {
+	if x == nil {
+		return report.PercentText(x)
+	}
+	return report.PercentText(x) + "%"
 }
 
 // busiestPair is the pair of annotators with the most items in common

@@ -191,3 +191,58 @@ func TestDashboardResizeSweep(t *testing.T) {
 		}
 	}
 }
+
+// An ordinal field's agreement panel row is followed by its α on the
+// scale and the share within one step: jo and sam grade a graded pool of
+// the demo (7 pairs), jo 0, 1, 2, 0, 1, 2, 0 and sam one grade up (2 stays
+// 2), so they agree on the pairs jo grades 2 and are always within one
+// grade. fast-krippendorff on these grades (value_domain=[0,1,2,3,4]):
+// nominal α -0.031746031746031855, ordinal 0.49116161616161613.
+func TestDashboardShowsOrdinalAgreement(t *testing.T) {
+	s := dashboardDemo(t)
+	seed := int64(2)
+	if _, err := s.CreatePool(store.PoolSpec{Name: "graded", Runs: []string{"dense-irg", "bm25l"}, Depth: 3, Queries: 3, Seed: &seed,
+		Assign: []string{"jo", "sam"}, Overlap: 2, Graded: true}); err != nil {
+		t.Fatal(err)
+	}
+	items, err := s.BatchItems("graded", "jo")
+	if err != nil || len(items) < 3 {
+		t.Fatalf("pool %v (%v)", items, err)
+	}
+	for i, id := range items {
+		ref, err := s.Resolve(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for who, g := range map[string]int{"jo": i % 3, "sam": min(i%3+1, 2)} {
+			if _, err := s.RecordGradedRelevance(store.Label{Annotator: who, ItemID: ref.ItemID}, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	h := dashboardHarness(t, s)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 60})
+	v := h.view()
+	var grade, scaled string
+	lines := strings.Split(v, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "relevance_grade") && i+1 < len(lines) {
+			grade, scaled = l, lines[i+1]
+			break
+		}
+	}
+	if !strings.Contains(grade, "-0.032") || !strings.Contains(grade, "28.6%") {
+		t.Errorf("relevance_grade row: %s", grade)
+	}
+	if f := strings.Fields(scaled); strings.Join(f, " ") != "ordinal 0.491 M 100.0% ±1" {
+		t.Errorf("no ordinal line under relevance_grade:\n%s\n%s\n\n%s", grade, scaled, v)
+	}
+	if !strings.Contains(v, "indented: on the field's scale") {
+		t.Errorf("no legend of the ordinal line:\n%s", v)
+	}
+	h.keys("tab", "tab", "tab") // the agreement panel, focused
+	for _, size := range [][2]int{{20, 6}, {41, 11}, {80, 24}, {300, 100}} {
+		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		checkFits(t, h.m.View().Content, size[0], size[1])
+	}
+}

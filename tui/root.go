@@ -36,6 +36,7 @@ import (
 
 	"github.com/annotate-dev/annotate/store"
 
+	wallclock "github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/tui/adjudicate"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
@@ -96,6 +97,8 @@ type env struct {
 	client    string
 	limit     time.Duration
 	now       func() time.Time
+	// elapsed is the clock of throttles: real time passes on it (New).
+	elapsed func() time.Time
 
 	styles      ui.Styles
 	dark, plain bool
@@ -166,8 +169,12 @@ type Model struct {
 
 // New returns the root model.
 func New(opt Options) *Model {
+	// Throttles (a draft written at most once a second) need time that
+	// passes: the real clock's, even when ANNOTATE_NOW fixes the one the
+	// program records and shows; a test's clock drives both.
+	elapsed := opt.Now
 	if opt.Now == nil {
-		opt.Now = time.Now
+		opt.Now, elapsed = wallclock.Now, time.Now
 	}
 	if opt.SessionLimit == 0 {
 		opt.SessionLimit = 2 * time.Hour
@@ -176,7 +183,7 @@ func New(opt Options) *Model {
 		opt.Client = "local"
 	}
 	e := &env{
-		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
+		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now, elapsed: elapsed,
 		dark: true, plain: os.Getenv("NO_COLOR") != "",
 		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
 		claimsLater: opt.ClaimsLater, suggest: opt.Suggest,

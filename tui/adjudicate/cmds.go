@@ -70,10 +70,10 @@ type adjudicatedMsg struct {
 // and the review's session, as the annotation screens record a label.
 // A write that meets another process's lock (an import) is tried again
 // until it goes through: a decision is not given up.
-func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64) tea.Cmd {
+func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64, allowOwn bool) tea.Cmd {
 	return func() tea.Msg {
 		l := store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
-			Adjudicate: true, ActiveMs: ms, SessionID: session}
+			Adjudicate: true, ActiveMs: ms, SessionID: session, AllowOwn: allowOwn}
 		_, err := s.RecordLabel(l)
 		for pause := 50 * time.Millisecond; store.IsBusy(err); pause = min(2*pause, 500*time.Millisecond) {
 			time.Sleep(pause)
@@ -113,6 +113,7 @@ func undoCmd(s *store.Store, lead string) tea.Cmd {
 
 type acceptedMsg struct {
 	n      int
+	held   int  // the lead's own units, left out
 	single bool // single labels were accepted too
 	ms     int64
 	err    error
@@ -120,8 +121,8 @@ type acceptedMsg struct {
 
 func acceptCmd(s *store.Store, lead string, q store.ReviewQuery, o store.AcceptOptions) tea.Cmd {
 	return func() tea.Msg {
-		n, err := s.AcceptReady(lead, q, o)
-		return acceptedMsg{n: n, single: o.Single, ms: o.ActiveMs, err: err}
+		a, err := s.AcceptReady(lead, q, o)
+		return acceptedMsg{n: a.N, held: a.Held, single: o.Single, ms: o.ActiveMs, err: err}
 	}
 }
 
