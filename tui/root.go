@@ -33,6 +33,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 
@@ -71,6 +72,10 @@ type Options struct {
 	// accepts them); each label made so records it (store.Label.SuggestedBy).
 	// "": blind, the default.
 	Suggest string
+	// Lang is the language the screens speak, "en" or "fr" (internal/lang
+	// chooses it: the flag, the annotator's preference, the config file,
+	// the locale); "" is English.
+	Lang string
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -98,6 +103,7 @@ type env struct {
 	now       func() time.Time
 
 	styles      ui.Styles
+	lang        *lang.Printer // the language of every screen (Options.Lang)
 	dark, plain bool
 	keys        ui.KeyMap
 	help        help.Model
@@ -138,6 +144,7 @@ func (e *env) nextSeq() int { e.seq++; return e.seq }
 func (e *env) setStyles() {
 	e.styleGen++
 	e.styles = ui.NewStyles(e.dark, e.plain)
+	e.styles.Lang = e.lang
 	e.help.Styles = e.styles.Help
 }
 
@@ -168,17 +175,18 @@ func New(opt Options) *Model {
 	if opt.Client == "" {
 		opt.Client = "local"
 	}
+	l := lang.New(opt.Lang)
 	e := &env{
 		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
-		dark: true, plain: os.Getenv("NO_COLOR") != "",
-		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
+		dark: true, plain: os.Getenv("NO_COLOR") != "", lang: l,
+		keys: ui.KeyMapIn(l), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
 		claimsLater: opt.ClaimsLater, suggest: opt.Suggest,
 	}
 	e.act.now = opt.Now
 	e.session = opt.SessionID
 	e.nextBreak = opt.SessionLimit
 	if opt.NewAnnotator {
-		e.status = "new annotator " + ui.SanitizeLine(opt.Annotator)
+		e.status = l.Sprintf("new annotator %s", ui.SanitizeLine(opt.Annotator))
 	}
 	e.setStyles()
 	m := &Model{e: e, startScreen: opt.Start}
@@ -189,8 +197,8 @@ func New(opt Options) *Model {
 	case opt.Kind != "":
 		m.cur, m.start = e.startWork(opt.Kind, opt.Batch)
 	case opt.Batch != "":
-		m.cur = newLoading(e, store.ItemRef{}, "Opening batch "+ui.SanitizeLine(opt.Batch)+"…")
-		m.start = batchKindCmd(e.store, opt.Batch)
+		m.cur = newLoading(e, store.ItemRef{}, l.Sprintf("Opening batch %s…", ui.SanitizeLine(opt.Batch)))
+		m.start = batchKindCmd(e.store, l, opt.Batch)
 	default:
 		h := newHome(e)
 		m.cur, m.start = h, h.refresh()
@@ -240,7 +248,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if was && !e.tooSmall() && e.hiddenKeys > 0 {
 			n := e.hiddenKeys
 			e.hiddenKeys = 0
-			e.status = ui.Plural(n, "key") + " typed while the terminal was too small " + isAre(n) + " ignored: the screen was hidden."
+			e.status = e.lang.Sprintf("%d keys typed while the terminal was too small were ignored: the screen was hidden.", n)
 			cmds = append(cmds, notice(e.status)) // for a screen with a status line of its own
 		}
 		e.help.SetWidth(msg.Width)
@@ -256,7 +264,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case sessionStartedMsg:
 		if msg.err != nil {
-			e.err = "Could not start a session: " + msg.err.Error()
+			e.err = e.lang.Sprintf("Could not start a session: %s", msg.err.Error())
 		}
 		e.session = msg.id
 		return m, nil
@@ -291,7 +299,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.closeReview()
 	case reviewEndedMsg:
 		if msg.err != nil {
-			e.status = "Could not record the end of the review's session: " + msg.err.Error()
+			e.status = e.lang.Sprintf("Could not record the end of the review's session: %s", msg.err.Error())
 		}
 		return m, nil
 	case dashboardMsg, dashboardTickMsg:
@@ -352,7 +360,7 @@ func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		e.going = false
 		cmd := m.apply(msg)
 		if n > 0 {
-			e.status = "Left: " + ui.Plural(n, "key") + " typed ahead " + isAre(n) + " not applied."
+			e.status = e.lang.Sprintf("Left: %d keys typed ahead were not applied.", n)
 		}
 		return cmd, true
 	}
@@ -377,7 +385,7 @@ func (m *Model) hiddenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		e.going = false
 		cmd := m.apply(msg)
 		if n > 0 {
-			e.status = "Left: " + ui.Plural(n, "key") + " typed ahead " + isAre(n) + " not applied."
+			e.status = e.lang.Sprintf("Left: %d keys typed ahead were not applied.", n)
 		}
 		return cmd, true
 	}
@@ -452,9 +460,9 @@ func (m *Model) render() string {
 // how many keys were ignored meanwhile (first: the lines that do not fit
 // are cut).
 func tooSmall(e *env) string {
-	msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d. Nothing is lost.", e.w, e.h, minWidth, minHeight)
+	msg := e.lang.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d. Nothing is lost.", e.w, e.h, minWidth, minHeight)
 	if n := e.hiddenKeys; n > 0 {
-		msg = ui.Plural(n, "key") + " ignored: the screen is hidden. " + msg
+		msg = e.lang.Sprintf("%d keys ignored: the screen is hidden.", n) + " " + msg
 	}
 	return strings.Join(ui.Wrap(msg, e.w), "\n")
 }

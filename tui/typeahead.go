@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -85,20 +84,17 @@ func (e *env) slowTimer() tea.Cmd {
 }
 
 // notApplied drops the waiting keys after a failure and says so, to follow
-// the error ("" when none waited).
-func (e *env) notApplied(when string) string {
+// the error ("" when none waited); ahead: the keys were typed ahead of a
+// load, else after the action that failed.
+func (e *env) notApplied(ahead bool) string {
 	n := e.ahead.drop()
-	if n == 0 {
+	switch {
+	case n == 0:
 		return ""
+	case ahead:
+		return e.lang.Sprintf("; %d keys typed ahead were not applied.", n)
 	}
-	return "; " + ui.Plural(n, "key") + " typed " + when + " " + isAre(n) + " not applied."
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
+	return e.lang.Sprintf("; %d keys typed after it were not applied.", n)
 }
 
 // waitingLine is what the status line says while the screen waits.
@@ -106,15 +102,15 @@ func (e *env) waitingLine(saving, slow bool) string {
 	s := ""
 	switch {
 	case slow:
-		s = "saving… database busy"
+		s = e.lang.Sprintf("saving… database busy")
 	case saving:
-		s = "saving…"
+		s = e.lang.Sprintf("saving…")
 	}
 	if n := len(e.ahead.keys); n > 0 {
 		if s != "" {
 			s += " · "
 		}
-		s += ui.Plural(n, "key") + " typed ahead, kept in order"
+		s += e.lang.Sprintf("%d keys typed ahead, kept in order", n)
 	}
 	return s
 }
@@ -124,6 +120,5 @@ func (e *env) refusedLine() string {
 	if e.ahead.refused == 0 {
 		return ""
 	}
-	return strconv.Itoa(e.ahead.refused) + " keys not taken: more than " + strconv.Itoa(typeaheadLimit) +
-		" were waiting for the database. Type them again once it answers."
+	return e.lang.Sprintf("%d keys not taken: more than %d were waiting for the database. Type them again once it answers.", e.ahead.refused, typeaheadLimit)
 }

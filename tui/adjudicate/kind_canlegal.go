@@ -40,7 +40,7 @@ func init() {
 			ev, _ := d.Aside.(*store.GenEvidence)
 			return ui.GenEvidence(st, ev, genClaimIn(d).Text, "", "", w)
 		},
-		title: func(*store.ReviewDetail) string { return ui.GenEvidenceTitle("") },
+		title: func(*store.ReviewDetail) string { return ui.GenEvidenceTitle(nil, "") },
 	})
 }
 
