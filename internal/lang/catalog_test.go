@@ -131,8 +131,8 @@ func checkFrench(t *testing.T, key, f string) {
 			// a time, 0:00
 		case c == ':' && (i+1 == len(r) || r[i+1] != ' ') && prev != ' ' && prev != want:
 			// inside a word or a key (ctrl+s, http:)
-		case strings.ContainsRune("?!", c) && (prev == '?' || prev == '!' || prev == ' ' && (i+1 == len(r) || r[i+1] == ' ' || r[i+1] == ',')):
-			// a key named in running text ("? ouvre les consignes")
+		case strings.ContainsRune("?!", c) && (prev == '?' || prev == '!' || prev == '/' || prev == ' ' && (i+1 == len(r) || r[i+1] == ' ' || r[i+1] == ',')):
+			// a key named in running text ("? ouvre les consignes", "esc/q/?")
 		case prev != want:
 			t.Errorf("%q: %q: %q after %q, want U+%04X before it", key, f, c, prev, want)
 		}
