@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"runtime/debug"
@@ -27,7 +26,7 @@ import (
 func (s *Server) handle(sess ssh.Session) {
 	windows := forwardWindows(sess) // first: whatever the session's fate, its window changes are read
 	if !s.enter() {
-		wish.Errorln(sess, "annotate: the server is shutting down; try again later.")
+		wish.Errorln(sess, "annotate: "+s.language(sess, "").Sprintf("the server is shutting down; try again later."))
 		sess.Exit(1)
 		return
 	}
@@ -98,13 +97,14 @@ func (s *Server) releaseMemory() {
 // guard refuses everything that is not an interactive shell: the TUI is the
 // only thing served, so imports, exports and reports stay with the lead.
 func (s *Server) guard(sess ssh.Session) bool {
+	say := s.language(sess, "")
 	if cmd := sess.RawCommand(); cmd != "" && cmd != DashboardCommand {
-		wish.Errorln(sess, "annotate: commands are not available over SSH; connect without one: "+sshHint(sess))
+		wish.Errorln(sess, "annotate: "+say.Sprintf("commands are not available over SSH; connect without one: %s", sshHint(sess)))
 		sess.Exit(1)
 		return false
 	}
 	if _, _, ok := sess.Pty(); !ok {
-		wish.Errorln(sess, "annotate needs a terminal: "+sshHint(sess))
+		wish.Errorln(sess, say.Sprintf("annotate needs a terminal: %s", sshHint(sess)))
 		sess.Exit(1)
 		return false
 	}
@@ -168,9 +168,8 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 		if attempt > 0 || old.conn == nil || responds(old.conn, s.probe) {
 			s.log.Warn("refused second session", "annotator", who, "from", mine.from, "open_from", old.from,
 				"open_since", old.since.Format(time.DateTime))
-			wish.Errorln(sess, fmt.Sprintf("annotate: %s already has a session open (from %s since %s). "+
-				"One session per annotator, so that two screens never label the same item twice: "+
-				"close the other one and connect again.", who, old.from, old.since.Format("15:04")))
+			wish.Errorln(sess, "annotate: "+s.language(sess, who).Sprintf("%s already has a session open (from %s since %s). One session per annotator, so that two screens never label the same item twice: close the other one and connect again.",
+				who, old.from, old.since.Format("15:04")))
 			sess.Exit(1)
 			return nil, false
 		}
@@ -225,6 +224,7 @@ func forwardWindows(sess ssh.Session) *atomic.Pointer[tea.Program] {
 func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Program], dashboard bool) {
 	// Another process's long write (an import) is waited for, and said so.
 	// The dashboard records no session (it writes nothing).
+	say := s.language(sess, who)
 	var rec store.Session
 	if !dashboard {
 		err := s.cfg.Store.Retry(sess.Context(), func() {
@@ -235,7 +235,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 		})
 		if err != nil {
 			s.log.Error("could not record the session", "annotator", who, "error", err.Error())
-			wish.Errorln(sess, "annotate: the database is not available right now; try again later.")
+			wish.Errorln(sess, "annotate: "+say.Sprintf("the database is not available right now; try again later."))
 			sess.Exit(1)
 			return
 		}
@@ -271,7 +271,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	opts := append(bm.MakeOptions(sess), tea.WithInput(idleInput{ctx}), tea.WithOutput(out),
 		tea.WithoutSignalHandler(), tea.WithContext(ctx), tui.FramePacing())
 	opt := tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
-		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID}
+		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID, Lang: say.Code()}
 	if dashboard {
 		opt.Start = tui.Dashboard(nil) // review is not served: its command is named instead
 	}
@@ -288,7 +288,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	}
 	s.mu.Unlock()
 	if closing {
-		wish.Errorln(sess, "annotate: the server is shutting down; try again later.")
+		wish.Errorln(sess, "annotate: "+say.Sprintf("the server is shutting down; try again later."))
 		return
 	}
 	defer func() {
@@ -313,6 +313,6 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	closing = s.closing
 	s.mu.Unlock()
 	if closing && !gone {
-		wish.Println(sess, "annotate: the server is shutting down; every decision is saved.")
+		wish.Println(sess, "annotate: "+say.Sprintf("the server is shutting down; every decision is saved."))
 	}
 }

@@ -1,8 +1,7 @@
 package tui
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -105,5 +104,11 @@ func CheckKind(kind string) error {
 	if _, ok := kindViews[schema.Kind(kind)]; ok || kind == "" {
 		return nil
 	}
-	return fmt.Errorf("kind %q: must be %s%s", kind, strings.Join(Kinds(), " or "), suggest.Hint(kind, Kinds()))
+	if m := suggest.Close(kind, Kinds(), suggest.Edits(kind)); len(m) > 0 {
+		for i := range m {
+			m[i] = strconv.Quote(m[i])
+		}
+		return lang.Errorf("kind %q: must be %s; did you mean %s?", kind, lang.OrList(Kinds()), lang.OrList(m))
+	}
+	return lang.Errorf("kind %q: must be %s", kind, lang.OrList(Kinds()))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -21,16 +22,18 @@ func init() {
 
 func newAnnotatorSetCmd(g *globals) *cobra.Command {
 	var rate float64
-	var currency, role string
+	var currency, role, language string
 	cmd := &cobra.Command{
 		Use:   "set NAME",
-		Short: "Set an annotator's hourly rate, currency and role (created if new)",
+		Short: "Set an annotator's hourly rate, currency, role and language (created if new)",
 		Long: `set records what an annotator is paid, for annotate cost: --rate (per hour),
 --currency (a code such as CAD), --role (free text, e.g. student, paralegal,
-lead). Only the flags given change. A new name creates the annotator, so
+lead); and --lang, the language annotate speaks to them (en or fr; auto:
+the config file and the locale decide), on their own terminal and over
+serve. Only the flags given change. A new name creates the annotator, so
 rates can be set before the work starts; a new name close to a known one
 ("Jo" beside "jo") is refused as a typo: annotate annotator add creates it.`,
-		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal",
+		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal\n  annotate annotator set kim --lang fr",
 		Args:    cobra.ExactArgs(1),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 			name := args[0]
@@ -38,8 +41,17 @@ rates can be set before the work starts; a new name close to a known one
 				return err
 			}
 			f := cmd.Flags()
-			if !f.Changed("rate") && !f.Changed("currency") && !f.Changed("role") {
-				return fmt.Errorf("nothing to set: give --rate, --currency or --role")
+			if !f.Changed("rate") && !f.Changed("currency") && !f.Changed("role") && !f.Changed("lang") {
+				return fmt.Errorf("nothing to set: give --rate, --currency, --role or --lang")
+			}
+			if f.Changed("lang") {
+				if language == "auto" {
+					language = ""
+				} else if l, err := lang.Parse(language); err != nil {
+					return fmt.Errorf("--lang %w (or auto: the config file and the locale decide)", err)
+				} else {
+					language = l
+				}
 			}
 			var r *float64
 			if f.Changed("rate") {
@@ -69,9 +81,18 @@ rates can be set before the work starts; a new name close to a known one
 			if err != nil {
 				return err
 			}
+			if f.Changed("lang") {
+				if err := s.SetAnnotatorLang(name, language); err != nil {
+					return err
+				}
+			}
+			spoken, err := s.AnnotatorLang(name)
+			if err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
 			if g.json {
-				return json.NewEncoder(out).Encode(map[string]any{"annotator": a.Name, "rate": a.Rate, "currency": a.Currency, "role": a.Role})
+				return json.NewEncoder(out).Encode(map[string]any{"annotator": a.Name, "rate": a.Rate, "currency": a.Currency, "role": a.Role, "lang": spoken})
 			}
 			rt := "no rate"
 			if a.Rate != nil {
@@ -79,6 +100,9 @@ rates can be set before the work starts; a new name close to a known one
 			}
 			if a.Role != "" {
 				rt += ", " + a.Role
+			}
+			if spoken != "" {
+				rt += ", lang " + spoken
 			}
 			fmt.Fprintf(out, "%s: %s\n", a.Name, rt)
 			return nil
@@ -88,6 +112,7 @@ rates can be set before the work starts; a new name close to a known one
 	f.Float64Var(&rate, "rate", 0, "hourly rate")
 	f.StringVar(&currency, "currency", "", "currency code, e.g. CAD")
 	f.StringVar(&role, "role", "", "role, e.g. student, paralegal, lead")
+	f.StringVar(&language, "lang", "", "the language annotate speaks to them: en, fr, or auto (the config file and the locale decide)")
 	return cmd
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -99,10 +100,11 @@ func registerCompletions(root *cobra.Command, g *globals) {
 			"overlap": fixed([]string{"all"})},
 		"annotate ir": {"by": fixed(report.IRByAttrs), "rank-by": fixed(report.IRMetrics), "gold": annotators,
 			"definitions": fixed([]string{report.DefinitionsTrecEval, report.DefinitionsCLRB})},
-		"annotate metrics": {"system": claimSystems, "extractor": extractors},
-		"annotate rag":     {"systems": commaList(ragSystems), "expert": annotators},
-		"annotate import":  {"system": answerSystems, "run": runs},
-		"annotate export":  {"license": fixed(exporter.Licenses())},
+		"annotate metrics":       {"system": claimSystems, "extractor": extractors},
+		"annotate rag":           {"systems": commaList(ragSystems), "expert": annotators},
+		"annotate import":        {"system": answerSystems, "run": runs},
+		"annotate export":        {"license": fixed(exporter.Licenses())},
+		"annotate annotator set": {"lang": fixed(append(lang.Codes(), "auto"))},
 	}
 	// Arguments that name an annotator, or a new name (no file names).
 	byArgs := map[string]cobra.CompletionFunc{
@@ -144,6 +146,7 @@ func registerCompletions(root *cobra.Command, g *globals) {
 	}
 	root.RegisterFlagCompletionFunc("as", annotators)
 	root.RegisterFlagCompletionFunc("color", fixed(colorModes))
+	root.RegisterFlagCompletionFunc("lang", fixed(lang.Codes()))
 }
 
 // union is a and b's values, sorted, each once.

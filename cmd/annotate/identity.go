@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -35,8 +36,8 @@ func checkIdentity(s *store.Store, name string) (isNew bool, err error) {
 		known = append(known, a.Name)
 	}
 	if m := closeAnnotators(name, known); len(m) > 0 {
-		return false, fmt.Errorf("no annotator %q yet; did you mean %s? (to create %q on purpose: annotate annotator add %s)",
-			name, orList(m), name, shellWord(name))
+		return false, lang.Errorf("no annotator %q yet; did you mean %s? (to create %q on purpose: annotate annotator add %s)",
+			name, lang.OrList(m), name, shellWord(name))
 	}
 	return true, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/internal/textsafe"
 )
@@ -15,14 +16,14 @@ import (
 // argument, e.g. "--assign".
 func checkName(what, name string) error {
 	if strings.TrimSpace(name) == "" {
-		return fmt.Errorf("%s: a name cannot be empty or blank", what)
+		return lang.Errorf("%s: a name cannot be empty or blank", what)
 	}
 	for _, r := range name {
 		switch {
 		case r == ',':
-			return fmt.Errorf("%s %q: a name cannot hold a comma", what, name)
+			return lang.Errorf("%s %q: a name cannot hold a comma", what, name)
 		case unicode.IsControl(r) || textsafe.IsBidiControl(r):
-			return fmt.Errorf("%s %q: a name cannot hold control characters", what, name)
+			return lang.Errorf("%s %q: a name cannot hold control characters", what, name)
 		}
 	}
 	return nil

@@ -71,5 +71,5 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return true, tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: g.as, Batch: batch})})
+	return true, tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: g.as, Batch: batch}), Lang: g.language(s, g.as)})
 }

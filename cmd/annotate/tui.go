@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
@@ -33,7 +34,7 @@ func addTUIFlags(root *cobra.Command, g *globals) {
 		}
 		defer s.Close()
 		g.useColorMode()
-		return o.run(s, g.as, "local")
+		return o.run(s, g.as, "local", g.language(s, g.as))
 	}
 }
 
@@ -64,9 +65,12 @@ func needTerminal() error {
 	}
 	switch len(not) {
 	case 1:
-		return fmt.Errorf("the screens need a terminal: the standard %s is not one (the reports and other commands work without: annotate --help)", not[0])
+		if not[0] == "input" {
+			return lang.Errorf("the screens need a terminal: the standard input is not one (the reports and other commands work without: annotate --help)")
+		}
+		return lang.Errorf("the screens need a terminal: the standard output is not one (the reports and other commands work without: annotate --help)")
 	case 2:
-		return fmt.Errorf("the screens need a terminal: the standard input and output are not terminals (the reports and other commands work without: annotate --help)")
+		return lang.Errorf("the screens need a terminal: the standard input and output are not terminals (the reports and other commands work without: annotate --help)")
 	}
 	return nil
 }
@@ -84,9 +88,9 @@ func (g *globals) useColorMode() {
 	}
 }
 
-func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
+func (o *tuiFlags) run(s *store.Store, annotator, client, language string) error {
 	if annotator == "" {
-		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
+		return lang.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
 	isNew, err := checkIdentity(s, annotator)
 	if err != nil && client == "demo" {
@@ -115,7 +119,7 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 			}
 		}
 		if !found {
-			return fmt.Errorf("no batch %q (annotate batch list shows them)", o.batch)
+			return lang.Errorf("no batch %q (annotate batch list shows them)", o.batch)
 		}
 	}
 	// One live screen per annotator and database, shared with annotate
@@ -136,7 +140,7 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
-		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest})
+		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest, Lang: language})
 }
 
 // checkSuggest refuses a --suggest system without predictions in the

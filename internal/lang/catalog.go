@@ -36,11 +36,14 @@ func (t Text) forms() []string {
 	return []string{t.One, t.Other}
 }
 
+// message is the text as the x/text catalog holds it. %w (an error an
+// Errorf wraps) is said as %v: the printer formats the error's text.
 func (t Text) message() catalog.Message {
+	w := func(s string) string { return strings.ReplaceAll(s, "%w", "%v") }
 	if t.Arg == 0 {
-		return catalog.String(t.Other)
+		return catalog.String(w(t.Other))
 	}
-	return plural.Selectf(t.Arg, "", plural.One, t.One, plural.Other, t.Other)
+	return plural.Selectf(t.Arg, "", plural.One, w(t.One), plural.Other, w(t.Other))
 }
 
 // msg is an entry with one form in each language, English the key.

@@ -38,7 +38,7 @@ func placeholders(format string) []string {
 		}
 		class := string(v)
 		switch v {
-		case 's', 'q', 'v':
+		case 's', 'q', 'v', 'w':
 			class = "s"
 		case 'f', 'g', 'e':
 			class = "f"
@@ -182,7 +182,7 @@ func TestEveryKeyInTheCodeIsInTheCatalog(t *testing.T) {
 }
 
 // annotatorPackages are the packages whose text an annotator reads.
-var annotatorPackages = []string{"tui", "tui/internal/ui", "tui/adjudicate", "cmd/annotate", "internal/screenlock"}
+var annotatorPackages = []string{"tui", "tui/internal/ui", "tui/adjudicate", "cmd/annotate", "internal/screenlock", "server"}
 
 func collectKeys(t *testing.T, path string, used map[string]string) {
 	t.Helper()
@@ -211,7 +211,7 @@ func collectKeys(t *testing.T, path string, used map[string]string) {
 		name := sel.Sel.Name
 		switch {
 		case name == "Sprintf" && recv != "fmt":
-		case (name == "Key" || name == "Errorf") && recv == "lang":
+		case (name == "Key" || name == "Errorf" || name == "Count") && recv == "lang":
 		default:
 			return true
 		}

@@ -1,0 +1,62 @@
+package lang
+
+// The commands an annotator runs (annotate --as, annotate demo), the
+// reports annotators read at the pilot's feedback meeting (progress,
+// notes), and what the SSH server says to an annotator's terminal.
+var _ = add(
+	// annotate --as and annotate demo.
+	msg("no database at %s (import data first, or pass --db PATH)", "aucune base de données à %s (importez d'abord des données, ou indiquez --db CHEMIN)"),
+	msg("no annotator: pass --as NAME (or set ANNOTATE_USER)", "aucun annotateur : indiquez --as NOM (ou définissez ANNOTATE_USER)"),
+	msg("no annotator %q yet; did you mean %s? (to create %q on purpose: annotate annotator add %s)",
+		"aucun annotateur « %s » pour l'instant ; vouliez-vous dire %s ? (pour créer « %s » volontairement : annotate annotator add %s)"),
+	msg("%s: a name cannot be empty or blank", "%s : un nom ne peut être ni vide ni blanc"),
+	msg("%s %q: a name cannot hold a comma", "%s « %s » : un nom ne peut pas contenir de virgule"),
+	msg("%s %q: a name cannot hold control characters", "%s « %s » : un nom ne peut pas contenir de caractères de contrôle"),
+	msg("kind %q: must be %s", "type « %s » : doit être %s"),
+	msg("kind %q: must be %s; did you mean %s?", "type « %s » : doit être %s ; vouliez-vous dire %s ?"),
+	msg("no batch %q (annotate batch list shows them)", "aucun lot « %s » (annotate batch list les affiche)"),
+	msg("the screens need a terminal: the standard input is not one (the reports and other commands work without: annotate --help)",
+		"les écrans ont besoin d'un terminal : l'entrée standard n'en est pas un (les rapports et les autres commandes s'en passent : annotate --help)"),
+	msg("the screens need a terminal: the standard output is not one (the reports and other commands work without: annotate --help)",
+		"les écrans ont besoin d'un terminal : la sortie standard n'en est pas un (les rapports et les autres commandes s'en passent : annotate --help)"),
+	msg("the screens need a terminal: the standard input and output are not terminals (the reports and other commands work without: annotate --help)",
+		"les écrans ont besoin d'un terminal : l'entrée et la sortie standard n'en sont pas (les rapports et les autres commandes s'en passent : annotate --help)"),
+	msg("--db %s: %w", "--db %s : %w"),
+	msg("--db %s already holds data (%s, %s): the demo seeds a new database; give a path that does not exist, or open this one with annotate --db %s",
+		"--db %s contient déjà des données (%s, %s) : la démonstration remplit une base neuve ; indiquez un chemin qui n'existe pas, ou ouvrez celle-ci avec annotate --db %s"),
+	plurals(1, "%d QA pair", "%d QA pairs", "%d paire question-réponse", "%d paires question-réponse"),
+	plurals(1, "%d claim", "%d claims", "%d proposition", "%d propositions"),
+	msg("seeding the demo: %w", "préparation de la démonstration : %w"),
+	msg("demo database kept at %s; reopen it with:", "base de démonstration conservée à %s ; pour la rouvrir :"),
+
+	// progress and notes.
+	msg("no annotators yet", "aucun annotateur pour l'instant"),
+	msg("ANNOTATOR\tQUEUE\tKIND\tDONE\tREMAINING\tACTIVE\tITEMS/H\tMEDIAN S/ITEM\t",
+		"ANNOTATEUR\tFILE\tTYPE\tFAITS\tRESTANTS\tTEMPS ACTIF\tÉLÉMENTS/H\tMÉDIANE S/ÉLÉMENT\t"),
+	msg("(all items)", "(tous les éléments)"),
+	msg("%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t", "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t"),
+	msg("%.1f", "%.1f"),
+	msg("Active time is the sum of the gaps between key presses on an item, each gap counted up to 5 minutes.",
+		"Le temps actif est la somme des intervalles entre les frappes sur un élément, chaque intervalle compté jusqu'à 5 minutes."),
+	msg("%s has no sessions yet", "%s n'a encore aucune séance"),
+	msg("no sessions yet", "aucune séance pour l'instant"),
+	plurals(2, "%s: %d session, %s wall clock, %s active", "%s: %d sessions, %s wall clock, %s active",
+		"%s : %d séance, %s d'horloge, %s de temps actif", "%s : %d séances, %s d'horloge, %s de temps actif"),
+	msg("; %d longer than %s", " ; %d de plus de %s"),
+	msg("STARTED\tLENGTH\tACTIVE\tDECISIONS\tCLIENT\t", "DÉBUT\tDURÉE\tTEMPS ACTIF\tDÉCISIONS\tCLIENT\t"),
+	msg("not closed", "non fermée"),
+	msg("over %s", "plus de %s"),
+	msg("Length is wall clock, from start to end; a session not closed (the program was killed or crashed, or is still open) counts until its last decision, note or flag.",
+		"La durée est celle de l'horloge, du début à la fin ; une séance non fermée (le programme a été tué ou s'est arrêté, ou il est encore ouvert) compte jusqu'à sa dernière décision, note ou signalement."),
+	msg("no notes or flags", "aucune note ni aucun signalement"),
+	msg("(the item as a whole)", "(l'élément dans son ensemble)"),
+
+	// The SSH server, to the annotator's terminal.
+	msg("the server is shutting down; try again later.", "le serveur s'arrête ; réessayez plus tard."),
+	msg("the server is shutting down; every decision is saved.", "le serveur s'arrête ; chaque décision est enregistrée."),
+	msg("commands are not available over SSH; connect without one: %s", "les commandes ne sont pas disponibles par SSH ; connectez-vous sans commande : %s"),
+	msg("annotate needs a terminal: %s", "annotate a besoin d'un terminal : %s"),
+	msg("%s already has a session open (from %s since %s). One session per annotator, so that two screens never label the same item twice: close the other one and connect again.",
+		"%s a déjà une séance ouverte (depuis %s, à %s). Une séance par annotateur, pour que deux écrans n'étiquettent jamais deux fois le même élément : fermez l'autre et reconnectez-vous."),
+	msg("the database is not available right now; try again later.", "la base de données n'est pas disponible pour l'instant ; réessayez plus tard."),
+)
