@@ -38,7 +38,7 @@ func newInput(e *env, under ui.Child, title string, prompts []string, area bool,
 // reset starts an empty input for the current part.
 func (in *inputScreen) reset() {
 	in.in = ui.NewInput(in.e.styles, in.area, in.e.client != "ssh")
-	in.in.SetPrompt(in.prompts[in.step] + ": ")
+	in.in.SetPrompt(in.e.lang.Sprintf("%s: ", in.prompts[in.step]))
 	in.in.SetSize(in.w, in.h-4)
 }
 

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/text/feature/plural"
@@ -14,6 +15,10 @@ type Message struct {
 	Key string
 	EN  Text // zero: the key as it is
 	FR  Text
+	// Wraps: the message is shown over as many lines as it needs (a
+	// paragraph of a screen, a command's error on a terminal), not cut
+	// to one line (a status line, a card, a header).
+	Wraps bool
 }
 
 // Text is a message in one language: one form, or a form for each plural
@@ -56,6 +61,24 @@ func msg(en, fr string) Message { return Message{Key: en, FR: Text{Other: fr}} }
 func inContext(key, fr string) Message {
 	en, _, _ := strings.Cut(key, "|")
 	return Message{Key: key, EN: Text{Other: en}, FR: Text{Other: fr}}
+}
+
+// para is a message shown as a paragraph, over the lines it needs.
+func para(en, fr string) Message { m := msg(en, fr); m.Wraps = true; return m }
+
+// paraPlurals is a plurals entry shown as a paragraph.
+func paraPlurals(arg int, enOne, enOther, frOne, frOther string) Message {
+	m := plurals(arg, enOne, enOther, frOne, frOther)
+	m.Wraps = true
+	return m
+}
+
+// wrapped marks messages shown over as many lines as they need.
+func wrapped(ms ...Message) []Message {
+	for i := range ms {
+		ms[i].Wraps = true
+	}
+	return ms
 }
 
 // plurals is an entry whose form follows the number of its arg-th
@@ -106,13 +129,17 @@ func build() catalog.Catalog {
 
 // typeset gives French text its typography, so that the catalog can be
 // written with plain spaces: a narrow no-break space (U+202F) where a space
-// stands before : ; ! ? and a percent sign, and a no-break space (U+00A0)
-// inside « guillemets ». A line never breaks there, and no French screen
-// shows "12,5 %" split over two lines.
+// stands between a word and : ; ! ? or a percent sign, and a no-break space
+// (U+00A0) inside « guillemets ». A line never breaks there, and no French
+// screen shows "12,5 %" split over two lines. A mark after anything else
+// is a key named in running text ("en bas, ? ouvre le guide") and keeps
+// its space.
 func typeset(s string) string {
-	r := strings.NewReplacer(
-		" :", "\u202f:", " ;", "\u202f;", " !", "\u202f!", " ?", "\u202f?", " %%", "\u202f%%",
-		"« ", "«\u00a0", " »", "\u00a0»",
-	)
-	return r.Replace(s)
+	s = markAfterWord.ReplaceAllString(s, "$1\u202f$2")
+	return strings.NewReplacer("« ", "«\u00a0", " »", "\u00a0»").Replace(s)
 }
+
+// markAfterWord is a space between the end of a word (a letter, a digit, a
+// closing mark, a placeholder's verb) and a high punctuation mark, or
+// before one that opens a message (" ; 3 touches…" follows a sentence).
+var markAfterWord = regexp.MustCompile(`(^|[\p{L}\p{N}»)\]]) ([:;!?]|%%)`)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/rivo/uniseg"
 )
 
 // verb matches one placeholder of a format: %[n] flags width .precision
@@ -230,4 +232,76 @@ func collectKeys(t *testing.T, path string, used map[string]string) {
 		}
 		return true
 	})
+}
+
+// screenWidth is the width a one-line message has at 80 columns: a status
+// line's, less the "✗ " an error starts with.
+const screenWidth = 78
+
+// TestFrenchFitsWhereEnglishFits: a message shown on one line (a status
+// line, a card, a header, a help bar) whose English fits at 80 columns
+// fits in French too, measured with uniseg as the screens measure (the
+// arguments a typical id or count); a paragraph (Wraps) wraps as it is
+// designed to. It logs the widest French message that fits beside its
+// English.
+func TestFrenchFitsWhereEnglishFits(t *testing.T) {
+	widest, widestEN := "", ""
+	for _, m := range Messages() {
+		if m.Wraps {
+			continue
+		}
+		en, fr := sample(New(English), m.Key), sample(New(French), m.Key)
+		we, wf := uniseg.StringWidth(en), uniseg.StringWidth(fr)
+		if we <= screenWidth && wf > screenWidth {
+			t.Errorf("%q fits in %d columns (%d), its French does not (%d): %q", en, screenWidth, we, wf, fr)
+		}
+		if wf <= screenWidth && wf > uniseg.StringWidth(widest) {
+			widest, widestEN = fr, en
+		}
+	}
+	t.Logf("the widest French message on one line: %d columns, %q; its English %d, %q",
+		uniseg.StringWidth(widest), widest, uniseg.StringWidth(widestEN), widestEN)
+}
+
+// sample says a message with typical arguments: an id for text, 12 for a
+// count, 12.5 for a real.
+func sample(p *Printer, key string) string {
+	var args []any
+	en, _, _ := strings.Cut(key, "|")
+	for _, v := range verb.FindAllString(en, -1) {
+		switch v[len(v)-1] {
+		case '%':
+		case 'd':
+			args = append(args, 12)
+		case 'f':
+			args = append(args, 12.5)
+		default:
+			args = append(args, "q1")
+		}
+	}
+	return p.Sprintf(key, args...)
+}
+
+// sameInFrench are the words French writes as English does: a message
+// whose French is its English is made of them (or of placeholders alone),
+// else it was left untranslated.
+var sameInFrench = map[string]bool{
+	"note": true, "notes": true, "expert": true, "document": true, "documents": true, "version": true,
+	"halluc": true, "source": true, "question": true, "province": true, "v": true, // v2: a version
+}
+
+func TestNoMessageLeftInEnglish(t *testing.T) {
+	letters := regexp.MustCompile(`\p{L}+`)
+	for _, m := range Messages() {
+		for i, fr := range m.FR.forms() {
+			if fr != m.EN.forms()[i] {
+				continue
+			}
+			for _, w := range letters.FindAllString(verb.ReplaceAllString(fr, " "), -1) {
+				if !sameInFrench[strings.ToLower(w)] {
+					t.Errorf("%q: its French is its English (%q is English)", m.Key, w)
+				}
+			}
+		}
+	}
 }

@@ -31,7 +31,7 @@ var fieldLabels = map[string]string{
 	"answer_review": "examen de la réponse",
 	"reject_reason": "motif du rejet",
 	// generated claims
-	"accuracy_support": "soutien par la réponse de référence",
+	"accuracy_support": "soutien par la référence",
 	"grounded":         "fondement documentaire",
 	"error_category":   "catégorie d'erreur",
 }

@@ -3,7 +3,7 @@ package lang
 // The commands an annotator runs (annotate --as, annotate demo), the
 // reports annotators read at the pilot's feedback meeting (progress,
 // notes), and what the SSH server says to an annotator's terminal.
-var _ = add(
+var _ = add(wrapped(
 	// annotate --as and annotate demo.
 	msg("no database at %s (import data first, or pass --db PATH)", "aucune base de données à %s (importez d'abord des données, ou indiquez --db CHEMIN)"),
 	msg("no annotator: pass --as NAME (or set ANNOTATE_USER)", "aucun annotateur : indiquez --as NOM (ou définissez ANNOTATE_USER)"),
@@ -59,4 +59,4 @@ var _ = add(
 	msg("%s already has a session open (from %s since %s). One session per annotator, so that two screens never label the same item twice: close the other one and connect again.",
 		"%s a déjà une séance ouverte (depuis %s, à %s). Une séance par annotateur, pour que deux écrans n'étiquettent jamais deux fois le même élément : fermez l'autre et reconnectez-vous."),
 	msg("the database is not available right now; try again later.", "la base de données n'est pas disponible pour l'instant ; réessayez plus tard."),
-)
+)...)

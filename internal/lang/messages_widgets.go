@@ -20,7 +20,7 @@ var _ = add(
 	msg("Province", "Province"),
 	msg("Issue", "Question en litige"),
 	msg("Seed", "Source"),
-	msg("No accepted gold answer for this query yet: the lead accepts gold answers first (annotate review --kind answer_task).",
+	para("No accepted gold answer for this query yet: the lead accepts gold answers first (annotate review --kind answer_task).",
 		"Cette requête n'a pas encore de réponse de référence acceptée : le responsable du projet accepte d'abord les réponses de référence (annotate review --kind answer_task)."),
 	msg("Cites: %s", "Cite : %s"),
 	msg("The answer names no document.", "La réponse ne nomme aucun document."),

@@ -152,7 +152,7 @@ func (c *cellsScreen) body(w, h int) []string {
 		n := len(cell.Items)
 		barW := max(0, min(20, w-50))
 		bar := strings.Repeat("█", (n*barW+most-1)/max(1, most))
-		line := ui.PadRight(l.Value(rev.Field, cell.Expert), classW) + " → " + ui.PadRight(l.Value(rev.Field, cell.System), classW) + " " +
+		line := ui.PadRight(classLabel(l, rev.Field, cell.Expert), classW) + " → " + ui.PadRight(classLabel(l, rev.Field, cell.System), classW) + " " +
 			ui.PadLeft(itoa(n), 5) + " " + pct(l, n, rev.N) + " " + bar
 		if i == c.sel {
 			rows = append(rows, st.Selected.Render(ui.Truncate("▸ "+line, w)))
@@ -177,7 +177,7 @@ func (c *cellsScreen) matrix(w int) []string {
 	rw := min(max(cw, ui.TextWidth(corner)+1), 24) // the row labels' column
 	head := ui.PadRight(corner, rw)
 	for _, col := range cols {
-		head += ui.PadLeft(ui.Truncate(l.Value(rev.Field, col), cw-1), cw)
+		head += ui.PadLeft(ui.Truncate(classLabel(l, rev.Field, col), cw-1), cw)
 	}
 	out := []string{st.Dim.Render(ui.Truncate(head, w))}
 	for _, row := range rev.Classes {
@@ -290,7 +290,7 @@ func (s *walkerScreen) View() string {
 	e, st, l := s.e, s.e.styles, s.e.say()
 	w := s.w
 	field := s.cell.Field
-	ps := []ui.Piece{{Text: l.Value(field, s.cell.Expert) + " → " + l.Value(field, s.cell.System)},
+	ps := []ui.Piece{{Text: classLabel(l, field, s.cell.Expert) + " → " + classLabel(l, field, s.cell.System)},
 		{Text: kindNoun(l, s.cell) + " " + l.Sprintf("%d of %d", s.i+1, len(s.cell.Items))},
 		{Text: ui.SanitizeLine(s.cell.Items[s.i].ExtID), Optional: true}}
 	f := ui.Frame{Header: ui.Header(st, ps, "", w), Bottom: e.bottom(s.bindings(), w)}
@@ -328,7 +328,7 @@ func (s *walkerScreen) verdicts(w int) []string {
 	pred := d.Predictions[q.System]
 	sys := st.Label.Render(ui.PadRight(ui.SanitizeLine(q.System), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(pred))
 	if canon, _ := schema.Normalize(s.cell.Field, pred); canon != s.cell.System {
-		sys += st.Dim.Render(" (" + l.Value(s.cell.Field, s.cell.System) + ")")
+		sys += st.Dim.Render(" (" + classLabel(l, s.cell.Field, s.cell.System) + ")")
 	}
 	out := []string{ui.TruncateStyled(line, w), ui.TruncateStyled(sys, w)}
 	return append(out, leadMarks(st, d, w)...)
@@ -372,6 +372,16 @@ func kindTitle(l *lang.Printer, kind string) string {
 		t = strings.ToLower(t[:1]) + t[1:]
 	}
 	return t
+}
+
+// classLabel is a class of the confusion as the screen says it: a value
+// of the field by its label, the system's predictions outside the field's
+// values (store.OtherClass) as "other".
+func classLabel(l *lang.Printer, field, class string) string {
+	if class == store.OtherClass {
+		return l.Sprintf("other|class")
+	}
+	return l.Value(field, class)
 }
 
 func cellKind(c store.SystemCell) string {
