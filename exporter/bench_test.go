@@ -159,11 +159,16 @@ func peakHeap(fn func()) uint64 {
 func BenchmarkExport1M(b *testing.B) {
 	s := benchStore(b)
 	b.Logf("store of %d claims built in %v", benchClaims, benchDB.took.Round(time.Millisecond))
-	// hf writes Parquet data files, hf-jsonl the same rows as JSON Lines.
-	for _, name := range []string{"hf", "hf-jsonl", "jsonl", "csv", "backup"} {
+	// hf writes Parquet data files, hf-jsonl the same rows as JSON Lines;
+	// hf-all-annotators every label set too (one row per item and
+	// annotator with labels that count, in the _by_annotator configs).
+	for _, name := range []string{"hf", "hf-jsonl", "hf-all-annotators", "jsonl", "csv", "backup"} {
 		format, data := name, ""
-		if name == "hf-jsonl" {
+		switch name {
+		case "hf-jsonl":
 			format, data = "hf", DataJSONL
+		case "hf-all-annotators":
+			format = "hf"
 		}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -171,10 +176,12 @@ func BenchmarkExport1M(b *testing.B) {
 			for b.Loop() {
 				dir := b.TempDir()
 				o := Options{Format: format, DataFormat: data, Out: filepath.Join(dir, "out"), Annotator: "a1", WithNotes: format != "jsonl"}
-				switch format {
-				case "jsonl":
+				switch {
+				case name == "hf-all-annotators":
+					o.Annotator, o.AllAnnotators = "", true
+				case format == "jsonl":
 					o.Annotator, o.LabelsOnly = "", true
-				case "backup":
+				case format == "backup":
 					o.Format, o.Annotator, o.WithNotes = "jsonl", "", false
 				}
 				var res Result
@@ -189,6 +196,11 @@ func BenchmarkExport1M(b *testing.B) {
 					}
 				} else if res.Claims != benchClaims || res.QA != benchQA {
 					b.Fatalf("exported %d pairs, %d claims", res.QA, res.Claims)
+				} else if name == "hf-all-annotators" {
+					if res.Items["claims_by_annotator"] == 0 {
+						b.Fatal("no row of claims_by_annotator")
+					}
+					b.ReportMetric(float64(res.Items["qa_by_annotator"]+res.Items["claims_by_annotator"]), "rows-by-annotator")
 				}
 				b.StopTimer()
 				if format == "hf" {

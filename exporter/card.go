@@ -138,15 +138,18 @@ func sizeCategory(n int) string {
 }
 
 // header writes the YAML front matter by hand (no YAML dependency). Every
-// free string is written as a JSON string, which is also a valid YAML
-// double-quoted scalar, so no value can break the header.
+// free string is a YAML double-quoted scalar (yamlString), so no value can
+// break the header or read back as another.
 func (c *card) header() []byte {
 	o := c.e.o
-	q := func(s string) string { return string(appendString(nil, s)) }
+	q := yamlString
 	var b strings.Builder
 	b.WriteString("---\n")
 	fmt.Fprintf(&b, "pretty_name: %s\n", q(o.Name))
 	fmt.Fprintf(&b, "license: %s\n", q(o.License))
+	if o.License == "other" { // checkLicenseOther: both are given then
+		fmt.Fprintf(&b, "license_name: %s\nlicense_link: %s\n", q(o.LicenseName), q(o.LicenseLink))
+	}
 	if len(c.langs) > 0 {
 		b.WriteString("language:\n")
 		for _, l := range c.langs {
@@ -249,9 +252,14 @@ func (c *card) intro(b *strings.Builder) {
 			fmt.Fprintf(b, "; disagreements adjudicated by %s", md(strings.Join(adjudicators, ", ")))
 		}
 		b.WriteString(".")
+	} else if len(adjudicators) > 0 {
+		fmt.Fprintf(b, " Adjudicated in annotate by %s.", md(strings.Join(adjudicators, ", ")))
 	}
 	if len(annotators)+len(outside) > 0 {
 		fmt.Fprintf(b, " Labels in the rows: %s.", c.labelSetText())
+		if c.hasByAnnotator() && (c.e.labels.Annotator != "" || c.e.labels.Adjudicated) {
+			fmt.Fprintf(b, " Every label set, this one among them, is also in the `*%s` configs, one row per item and label set.", byAnnotatorSuffix)
+		}
 	}
 	if c.hasGold() {
 		b.WriteString(" The gold set's relevance judgments (annotator `gold` in the rows) were imported as given: `gold` names that set, not a person.")
@@ -288,10 +296,16 @@ func plural(n int) string {
 }
 
 func (c *card) labelSetText() string {
+	if c.e.labels.Annotator == "" && !c.e.labels.Adjudicated {
+		return fmt.Sprintf("none in the items' own configs (no label set was chosen with --annotator or --adjudicated: their label columns are `null`); every label set is in the `*%s` configs", byAnnotatorSuffix)
+	}
 	if c.e.labels.Adjudicated {
 		return "the **adjudicated** labels: the lead's final decision on each item and field that was adjudicated (column `annotator` is `adjudicated`)"
 	}
-	return fmt.Sprintf("those of annotator **%s** (column `annotator`)", c.e.labels.Annotator)
+	if c.labelSetImported() {
+		return fmt.Sprintf("those of annotator **%s** (column `annotator`), imported as given", md(c.e.labels.Annotator))
+	}
+	return fmt.Sprintf("those of annotator **%s** (column `annotator`)", md(c.e.labels.Annotator))
 }
 
 func (c *card) structure(b *strings.Builder) {
@@ -309,6 +323,7 @@ func (c *card) structure(b *strings.Builder) {
 			b.WriteString(" " + j.text)
 		}
 	}
+	c.byAnnotatorText(b)
 	b.WriteString("\n\n")
 }
 
@@ -345,26 +360,48 @@ func (c *card) distributions(b *strings.Builder) {
 }
 
 func (c *card) fields(b *strings.Builder) {
-	b.WriteString("### Fields\n\n")
+	b.WriteString("### Fields\n\n" + classIDText + "\n\n")
 	for _, x := range c.configs {
 		fmt.Fprintf(b, "#### `%s`\n\n| key | type | description |\n|---|---|---|\n", x.name)
-		for _, col := range x.layout.cols {
-			typ := col.typ
+		fs := x.features(c.e.systems)
+		for i, col := range x.layout.cols {
+			typ, doc := col.typ, col.doc
+			switch names := classesOf(col); {
+			case fs[i].classes != nil:
+				typ = "class id (" + classNames(fs[i].classes) + ")"
+			case names != nil: // a value outside the schema: plain strings
+				doc += fmt.Sprintf(" (%s, or a value kept as imported)", valueList(names))
+			}
 			if col.nullable {
 				typ += " or null"
 			}
-			fmt.Fprintf(b, "| `%s` | %s | %s |\n", col.key, typ, docCell(col.doc))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", cellCode(col.key), docCell(typ), docCell(doc))
 		}
 		b.WriteString("\n")
 	}
 }
 
-// cell keeps a value inside one Markdown table cell.
-func cell(s string) string { return md(s) }
+// classIDText says what a class-label column holds as `datasets` reads it.
+const classIDText = "A column of type *class id* is a `datasets` `ClassLabel`: `load_dataset` returns the integer id of the value, " +
+	"whose name is in the list beside it (`ds.features[\"COLUMN\"].int2str(id)` gives it back). " +
+	"The Parquet files store that id; with `--data-format jsonl` the files hold the name, which `datasets` turns into the same id."
 
-// docCell keeps the card's own text (which may use Markdown) in one cell.
-func docCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+// classNames lists a class label's ids and names: 0 `valid`, 1 `invalid`.
+func classNames(names []string) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%d %s", i, code(n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// valueList lists values as code spans: `valid`, `invalid`.
+func valueList(vs []string) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = code(v)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func pct(n, of int) float64 {

@@ -164,7 +164,7 @@ func TestHubCardDemo(t *testing.T) {
 	}
 	for _, want := range []string{"## Dataset Description", "## Uses", "## Dataset Structure", "## Dataset Creation", "#### Annotation process",
 		"#### Who are the annotators?", "#### Personal and Sensitive Information", "## Bias, Risks, and Limitations", "## Citation",
-		"## Dataset Card Contact\n\nlead@example.org\n", "## Statistics (Table 1)",
+		"## Dataset Card Contact\n\nlead\\@example.org\n", "## Statistics (Table 1)",
 		"Languages (ISO 639-1): QA pairs: en 16, fr 15 as declared.", "ClaimRAG-LAW (Appendix A)", "@misc{das2026claimraglaw",
 		"@misc{hu2024refchecker", // the claims carry system refchecker's predictions
 	} {
@@ -312,6 +312,46 @@ func TestHubCardRefCheckerOnly(t *testing.T) {
 	}
 	if strings.Contains(card, "das2026claimraglaw") || strings.Contains(card, "with the annotate tool") {
 		t.Error("card cites a protocol nobody followed")
+	}
+	// Every label was imported: the card says so and claims nothing of
+	// annotate's screens for them.
+	for _, not := range []string{"blind", "one decision per keystroke", "one decision at a time", "0 annotators", "annotators ()"} {
+		if strings.Contains(card, not) {
+			t.Errorf("card of imported labels says %q", not)
+		}
+	}
+	for _, want := range []string{"Labels in the rows: those of annotator **refchecker-human** (column `annotator`), imported as given.",
+		"No label in this database was made in annotate: every label was imported as given",
+		"No label was made in annotate: the list above is what the fields mean"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("card lacks %q", want)
+		}
+	}
+	// Class-label columns are ids (what load_dataset returns) with their names.
+	for _, want := range []string{"| `claim_validity` | class id (0 `correct`, 1 `incorrect`) or null | has the claim all required elements",
+		"| `entailment` | class id (0 `entailment`, 1 `neutral`, 2 `contradiction`) or null |", "`load_dataset` returns the integer id of the value"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("card lacks %q", want)
+		}
+	}
+
+	// A lead who adjudicates imported labels is named as such, never as
+	// "0 annotators ()".
+	var claim string
+	if err := s.DB().QueryRow(`SELECT ext_id FROM items WHERE kind = 'claim' ORDER BY id LIMIT 1`).Scan(&claim); err != nil {
+		t.Fatal(err)
+	}
+	(&labeler{t: t, s: s, session: map[string]int64{}}).adjudicate(claim, "entailment", "neutral")
+	out = filepath.Join(t.TempDir(), "adj")
+	res = export(t, s, Options{Out: out, Adjudicated: true})
+	_, card = hubHeader(t, out, rowsOf(res))
+	if strings.Contains(card, "0 annotators") || strings.Contains(card, "annotators ()") {
+		t.Error("card of adjudicated imported labels counts 0 annotators")
+	}
+	for _, want := range []string{"Adjudicated in annotate by lead.", "No item has been labelled in annotate yet; lead adjudicated there."} {
+		if !strings.Contains(card, want) {
+			t.Errorf("card lacks %q", want)
+		}
 	}
 }
 

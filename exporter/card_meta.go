@@ -159,6 +159,25 @@ func (c *card) people() (annotators, adjudicators []string) {
 	return annotators, adjudicators
 }
 
+// labelledInTool is true when a person labelled items in annotate (not
+// only imported labels): what the card says of the screens and the
+// protocol holds only then.
+func (c *card) labelledInTool() bool {
+	annotators, _ := c.people()
+	return len(annotators) > 0
+}
+
+// labelSetImported is true when the rows' label set is an annotator's whose
+// labels were all imported as given.
+func (c *card) labelSetImported() bool {
+	for _, w := range c.rep.work {
+		if w.Annotator == c.e.labels.Annotator && !c.e.labels.Adjudicated {
+			return imported(w)
+		}
+	}
+	return false
+}
+
 func (c *card) outside() []string {
 	var out []string
 	for _, w := range c.rep.work {
@@ -290,43 +309,4 @@ func detectLanguage(texts []string) string {
 		return ""
 	}
 	return best
-}
-
-// md escapes a data string for Markdown text: the characters that would
-// start emphasis, code, links, HTML or a table cell are backslash-escaped,
-// and line breaks and control characters become spaces, so a value shows
-// as stored and cannot change the document around it.
-func md(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t' || unicode.IsControl(r) || textsafe.IsBidiControl(r):
-			b.WriteByte(' ')
-		case strings.ContainsRune("\\`*_{}[]<>#|~&", r):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// code writes s as an inline code span, with a fence longer than any run of
-// backticks in it.
-func code(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || textsafe.IsBidiControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
 }

@@ -64,6 +64,9 @@ var configNames = map[string][2]string{
 }
 
 func configCount(x *hfConfig) string {
+	if x.byAnnotator != nil {
+		return fmt.Sprintf("%d rows of `%s` with each label set's labels (one per item and label set)", x.rows, x.byAnnotator.config)
+	}
 	n, ok := configNames[x.name]
 	if !ok {
 		return fmt.Sprintf("%d rows of `%s`", x.rows, x.name)
@@ -77,6 +80,9 @@ func configCount(x *hfConfig) string {
 func configUnit(name string) string {
 	if n, ok := configNames[name]; ok {
 		return n[0]
+	}
+	if base, ok := strings.CutSuffix(name, byAnnotatorSuffix); ok {
+		return "item of `" + base + "` and label set"
 	}
 	return "item"
 }
@@ -165,15 +171,24 @@ func (c *card) papers() []origin {
 
 func (c *card) description(b *strings.Builder) {
 	b.WriteString("## Dataset Description\n\n")
-	b.WriteString("Exported with annotate, a terminal annotation and review workbench: every label was recorded one decision at a time, " +
-		"with its active time and the guidelines version in force.\n\n")
+	if c.labelledInTool() {
+		b.WriteString("Exported with annotate, a terminal annotation and review workbench: every label made in it was recorded one decision at a time, " +
+			"with its active time and the guidelines version in force.\n\n")
+	} else {
+		b.WriteString("Exported with annotate, a terminal annotation and review workbench. No label in this database was made in annotate: " +
+			"every label was imported as given, with no active time and no annotate guidelines of its own.\n\n")
+	}
 	for _, x := range c.configs {
 		fmt.Fprintf(b, "- `%s`: %s.\n", x.name, configCount(x))
 	}
 	b.WriteString("\n")
 	c.languageText(b)
 	c.kindText(b, cardSources)
-	fmt.Fprintf(b, "- **License:** %s\n", md(c.e.o.License))
+	if o := c.e.o; o.License == "other" {
+		fmt.Fprintf(b, "- **License:** %s (not on the Hub's list): %s\n", md(o.LicenseName), code(o.LicenseLink))
+	} else {
+		fmt.Fprintf(b, "- **License:** %s\n", md(o.License))
+	}
 	if c.e.o.Contact != "" {
 		fmt.Fprintf(b, "- **Curated by:** %s\n", md(c.e.o.Contact))
 	}
@@ -317,8 +332,13 @@ func (c *card) protocol(b *strings.Builder) {
 		b.WriteString("- **Claims of generated answers**: supported by the gold answer or not (`accuracy_support`), grounded in the documents the answer used or not " +
 			"(`grounded`), and the error categories of a claim not supported or not grounded (`error_category`, several allowed).\n")
 	}
-	b.WriteString("\nAnnotation is blind: an annotator sees neither the other annotators' labels nor the system predictions. " +
-		"Every decision is kept in an append-only log with its active time and the guidelines version in force.\n\n")
+	if c.labelledInTool() {
+		b.WriteString("\nAnnotation in annotate is blind: an annotator sees neither the other annotators' labels nor the system predictions. " +
+			"Every decision is kept in an append-only log with its active time and the guidelines version in force.\n\n")
+		return
+	}
+	b.WriteString("\nNo label was made in annotate: the list above is what the fields mean, as annotate would ask them, " +
+		"not how the imported labels were made.\n\n")
 }
 
 func (c *card) annotators(b *strings.Builder) {
@@ -331,8 +351,12 @@ func (c *card) annotators(b *strings.Builder) {
 		}
 		total += w.ActiveMs
 	}
-	if len(annotators)+len(adjudicators) == 0 {
-		b.WriteString("No item has been labelled in annotate yet.\n\n")
+	if len(annotators) == 0 {
+		b.WriteString("No item has been labelled in annotate yet")
+		if len(adjudicators) > 0 {
+			fmt.Fprintf(b, "; %s adjudicated there", md(strings.Join(adjudicators, ", ")))
+		}
+		b.WriteString(".\n\n")
 	} else {
 		fmt.Fprintf(b, "%s (%s)", count(len(annotators), "annotator"), md(strings.Join(annotators, ", ")))
 		if len(adjudicators) > 0 {
@@ -385,11 +409,17 @@ func (c *card) personal(b *strings.Builder) {
 func (c *card) risks(b *strings.Builder) {
 	b.WriteString("## Bias, Risks, and Limitations\n\n")
 	annotators, _ := c.people()
-	switch len(annotators) {
-	case 0:
+	switch n := len(annotators); {
+	case n == 0:
 		b.WriteString("- No labels made in annotate: the rows carry the data as imported.\n")
-	case 1:
+	case n == 1:
 		fmt.Fprintf(b, "- One annotator (%s): the labels are one person's judgment, with no agreement to measure it by.\n", md(annotators[0]))
+	case c.hasByAnnotator():
+		own := "no labels"
+		if c.e.labels.Annotator != "" || c.e.labels.Adjudicated {
+			own = "one label set, " + c.labelSetText()
+		}
+		fmt.Fprintf(b, "- Several annotators: the `*%s` configs carry every label set, one row per item and set; the items' own configs carry %s.\n", byAnnotatorSuffix, own)
 	default:
 		fmt.Fprintf(b, "- The rows carry one label set (%s); the other annotators' labels are not in them (agreement below, when measured).\n", c.labelSetText())
 	}
@@ -406,14 +436,9 @@ func (c *card) risks(b *strings.Builder) {
 }
 
 func (c *card) citation(b *strings.Builder) {
-	fence := "```"
-	for strings.Contains(c.e.o.Name, fence) {
-		fence += "`"
-	}
 	title := strings.NewReplacer("{", `\{`, "}", `\}`).Replace(c.e.o.Name)
-	b.WriteString("## Citation\n\nFill in the citation of this dataset:\n\n" + fence + "bibtex\n" +
-		"@misc{TODO_dataset_key,\n  title        = {" + title + "},\n  author       = {TODO},\n  year         = {TODO},\n" +
-		"  howpublished = {TODO: URL of the dataset}\n}\n" + fence + "\n\n")
+	b.WriteString("## Citation\n\nFill in the citation of this dataset:\n\n" + fenced("@misc{TODO_dataset_key,\n  title        = {"+title+"},\n"+
+		"  author       = {TODO},\n  year         = {TODO},\n  howpublished = {TODO: URL of the dataset}\n}\n", "bibtex") + "\n")
 	ps := c.papers()
 	if len(ps) == 0 {
 		return

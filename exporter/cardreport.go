@@ -61,11 +61,15 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 			return
 		}
 		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
-		if sel.Annotator == "" && !sel.Adjudicated {
+		chosen := sel.Annotator != "" || sel.Adjudicated
+		if !chosen && !e.o.AllAnnotators {
 			return // nobody has labelled yet: no label set to report on
 		}
 		r.measured = map[schema.Kind]any{}
 		for _, x := range measures {
+			if !chosen {
+				break // --all-annotators without a label set: no one set's figures
+			}
 			var m any
 			if m, r.err = x.measure(e, sel); r.err != nil {
 				return
@@ -78,7 +82,7 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 		if r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{}); errors.As(r.err, &few) {
 			r.agreement, r.err = nil, nil
 		}
-		if r.err == nil {
+		if r.err == nil && chosen {
 			r.gen, r.cost, r.err = genAndCost(e.s, sel)
 		}
 	}()
@@ -109,7 +113,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	var parts []string
 	for _, f := range sortedKeys(notAsked) {
 		if notAsked[f] > 0 {
-			parts = append(parts, fmt.Sprintf("`%s` %d", f, notAsked[f]))
+			parts = append(parts, fmt.Sprintf("%s %d", code(f), notAsked[f]))
 		}
 	}
 	if len(parts) > 0 {
@@ -119,7 +123,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	parts = nil
 	for _, f := range sortedKeys(unknown) {
 		for _, v := range sortedKeys(unknown[f]) {
-			parts = append(parts, fmt.Sprintf("`%s` = %s: %d", f, code(v), unknown[f][v]))
+			parts = append(parts, fmt.Sprintf("%s = %s: %d", code(f), code(v), unknown[f][v]))
 		}
 	}
 	if len(parts) > 0 {
@@ -164,12 +168,7 @@ func folded(b *strings.Builder, title string, write func(io.Writer) error) {
 	if err := write(&t); err != nil {
 		fmt.Fprintf(&t, "\n(report incomplete: %v)\n", err)
 	}
-	text := strings.TrimLeft(t.String(), "\n")
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
-	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%stext\n%s%s\n\n</details>\n\n", title, fence, text, fence)
+	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%s\n</details>\n\n", title, fenced(strings.TrimLeft(t.String(), "\n"), "text"))
 }
 
 // pctCell, ciCell and coefCell print a statistic, "—" when it has nothing to count.

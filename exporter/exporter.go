@@ -35,15 +35,21 @@ type Options struct {
 	Force       bool   // replace a non-empty Out
 	Split       string // hf: split name, default "test"
 	License     string // hf: card license, default "cc-by-4.0"
+	LicenseName string // hf, with License "other": the card's license_name (an id)
+	LicenseLink string // hf, with License "other": the card's license_link (a URL or a file of the folder)
 	Name        string // hf: pretty_name
 	Contact     string // hf: the card's contact (the lead's --contact, else the --as name)
 	Annotator   string // whose labels (jsonl: only this annotator's)
 	Adjudicated bool   // the adjudicated labels instead
-	WithNotes   bool   // hf, csv: add the notes column
-	DataFormat  string // hf: data files, "parquet" (default) or "jsonl"
-	Field       string // prodigy: the two-way field exported
-	LabelsOnly  bool   // jsonl: the native items and labels pair, not the backup
-	Progress    io.Writer
+	// AllAnnotators: hf, every label set too, in a long config per
+	// annotated kind (<config>_by_annotator, hf_annotators.go).
+	AllAnnotators bool
+	WithNotes     bool   // hf, csv: add the notes column
+	DataFormat    string // hf: data files, "parquet" (default) or "jsonl"
+	Field         string // prodigy: the field exported
+	EmailMap      string // label-studio: the file mapping annotators to e-mails (internal/emailmap)
+	LabelsOnly    bool   // jsonl: the native items and labels pair, not the backup
+	Progress      io.Writer
 
 	// create opens an output file; tests inject failures through it.
 	create func(path string) (io.WriteCloser, error)
@@ -186,6 +192,12 @@ func check(o Options) error {
 		return errors.New("--with-notes applies to --format hf and csv (the jsonl backup holds the notes already; the --labels-only pair has none)")
 	case o.LabelsOnly && o.Format != "jsonl":
 		return errors.New("--labels-only applies to --format jsonl")
+	case o.AllAnnotators && o.Format != "hf":
+		return errors.New("--all-annotators applies to --format hf (the other formats carry every annotator's labels already, or one label set: --annotator, --adjudicated)")
+	case o.EmailMap != "" && o.Format != "label-studio":
+		return errors.New("--email-map applies to --format label-studio")
+	case (o.LicenseName != "" || o.LicenseLink != "") && o.Format != "hf":
+		return errors.New("--license-name and --license-link apply to --format hf (the dataset card)")
 	case o.DataFormat != "" && o.Format != "hf":
 		return fmt.Errorf("--data-format applies to --format hf only")
 	case o.Format == "hf" && o.DataFormat != DataParquet && o.DataFormat != DataJSONL:
@@ -199,7 +211,7 @@ func check(o Options) error {
 				return err
 			}
 		}
-		return checkLicense(o.License)
+		return checkLicenseOther(o)
 	case o.Format == "prodigy":
 		return checkProdigyField(o.Field)
 	case o.Field != "":
@@ -239,6 +251,12 @@ func (e *exporter) chooseLabels() error {
 		}
 	}
 	ls, err := selectLabels(e.s, e.o.Annotator, e.o.Adjudicated)
+	if err != nil && e.o.AllAnnotators && e.o.Annotator == "" && !e.o.Adjudicated {
+		// Several label sets and none chosen: the items' own configs carry
+		// no labels; every set is in the _by_annotator configs.
+		e.res.Notes = append(e.res.Notes, fmt.Sprintf("the items' own configs carry no labels (%v); every label set is in the *%s configs", err, byAnnotatorSuffix))
+		return nil
+	}
 	if err != nil && e.o.Format == "trec" && e.o.Annotator == "" && !e.o.Adjudicated {
 		// The runs and the gold set need no expert: qrels_after is then the gold set.
 		e.res.Notes = append(e.res.Notes, fmt.Sprintf("qrels_after.txt is the gold set alone: %v", err))

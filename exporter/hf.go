@@ -19,6 +19,11 @@ type hfConfig struct {
 	tally  *tally
 	kind   *kindExport     // the kind's export (kinds.go)
 	plain  map[string]bool // label columns written as plain strings (hf_features.go)
+	// byAnnotator: a long config of --all-annotators (hf_annotators.go),
+	// the kind whose items it holds once per label set in sets; kind is
+	// nil then, so the card writes the kind's sections once.
+	byAnnotator *kindExport
+	sets        []*labelSetRows
 }
 
 func (e *exporter) hf(dir string) error {
@@ -34,6 +39,13 @@ func (e *exporter) hf(dir string) error {
 			return err
 		}
 		configs = append(configs, &hfConfig{name: x.config, rows: n, layout: l, kind: x})
+	}
+	if e.o.AllAnnotators {
+		long, err := e.byAnnotatorConfigs()
+		if err != nil {
+			return err
+		}
+		configs = append(configs, long...)
 	}
 	wait := e.startReports(configs)
 	var written []*hfConfig
@@ -69,6 +81,12 @@ func (e *exporter) hf(dir string) error {
 			return err
 		}
 		c.rows = n
+		if n == 0 { // a long config whose every label was dropped
+			if err := e.dropEmpty(dir, c); err != nil {
+				return err
+			}
+			continue
+		}
 		written = append(written, c)
 	}
 	rep := wait()
@@ -137,14 +155,26 @@ func (e *exporter) writeKindData(dir string, c *hfConfig) (int, error) {
 	}
 	e.prog.begin(c.name, c.rows)
 	n := 0
-	err = e.writeKindRows(*c.kind, c.layout, func(r row) error {
+	put := func(r row) error {
 		c.tally.add(r, c.layout.labelOffset())
 		n++
 		return w.write(r)
-	})
+	}
+	if c.byAnnotator != nil {
+		for _, s := range c.sets {
+			s.rows = 0 // the file may be written again (outOfClass)
+		}
+		err = e.writeByAnnotatorRows(c, put)
+	} else {
+		err = e.writeKindRows(*c.kind, c.layout, put)
+	}
 	var written int
 	err = e.finish(w.f, w.end(err), &written, n)
-	e.res.counted(*c.kind, written)
+	if c.byAnnotator != nil {
+		e.res.countedConfig(c.name, written)
+	} else {
+		e.res.counted(*c.kind, written)
+	}
 	return n, err
 }
 

@@ -117,8 +117,18 @@ func newParquetRows(out io.Writer, config string, l layout, feats []feature, sys
 	if err != nil {
 		return nil, err
 	}
-	p.w = parquet.NewWriter(out, parquet.SchemaOf(p.val.Interface()), parquet.Compression(&zstdFast),
-		parquet.MaxRowsPerRowGroup(parquetGroupRows), parquet.KeyValueMetadata("huggingface", hf))
+	sch := parquet.SchemaOf(p.val.Interface())
+	opts := []parquet.WriterOption{sch, parquet.Compression(&zstdFast),
+		parquet.MaxRowsPerRowGroup(parquetGroupRows), parquet.KeyValueMetadata("huggingface", hf)}
+	// No min and max of a text column in the footer (pyarrow leaves out
+	// those of long values too): a long text would be written there twice,
+	// and a footer over 16 MiB is refused on import.
+	for _, path := range sch.Columns() {
+		if leaf, ok := sch.Lookup(path...); ok && leaf.Node.Type().Kind() == parquet.ByteArray {
+			opts = append(opts, parquet.SkipPageBounds(path...))
+		}
+	}
+	p.w = parquet.NewWriter(out, opts...)
 	return p, nil
 }
 

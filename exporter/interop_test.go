@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,100 +32,6 @@ func events(t *testing.T, s *store.Store) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-// Every current label of every annotator, adjudications included, goes to
-// Label Studio and back.
-func TestRoundTripLabelStudio(t *testing.T) {
-	s := demoStore(t)
-	out := filepath.Join(t.TempDir(), "ls")
-	res := export(t, s, Options{Format: "label-studio", Out: out})
-	if res.QA != 31 || res.Claims != 106 {
-		t.Errorf("exported %d pairs, %d claims; want 31, 106 (the demo, as the jsonl export)", res.QA, res.Claims)
-	}
-	for _, f := range []string{"label-studio/qa.tasks.json", "label-studio/qa.config.xml", "label-studio/claims.tasks.json", "label-studio/claims.config.xml"} {
-		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
-			t.Error(err)
-		}
-	}
-	// The shape Label Studio reads: a list of tasks; gdpr-001-c1 was labelled
-	// by jo and sam and adjudicated by the lead (demoStore).
-	var tasks []struct {
-		Data        map[string]string `json:"data"`
-		Annotations []struct {
-			CompletedBy struct {
-				ID    int    `json:"id"`
-				Email string `json:"email"`
-			} `json:"completed_by"`
-			GroundTruth bool `json:"ground_truth"`
-			Result      []struct {
-				FromName string `json:"from_name"`
-				ToName   string `json:"to_name"`
-				Type     string `json:"type"`
-				Value    struct {
-					Choices []string `json:"choices"`
-				} `json:"value"`
-			} `json:"result"`
-		} `json:"annotations"`
-		Predictions []struct {
-			ModelVersion string `json:"model_version"`
-		} `json:"predictions"`
-	}
-	b, err := os.ReadFile(filepath.Join(out, "label-studio/claims.tasks.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &tasks); err != nil {
-		t.Fatal(err)
-	}
-	var c1 = -1
-	for i, tk := range tasks {
-		if tk.Data["annotate_id"] == "gdpr-001-c1" {
-			c1 = i
-		}
-	}
-	if c1 < 0 {
-		t.Fatal("no task of gdpr-001-c1")
-	}
-	tk := tasks[c1]
-	var who []string
-	for _, a := range tk.Annotations {
-		w := a.CompletedBy.Email
-		if a.GroundTruth {
-			w += " (ground truth)"
-		}
-		who = append(who, w)
-		for _, r := range a.Result {
-			if r.ToName != "claim" || r.Type != "choices" || len(r.Value.Choices) != 1 {
-				t.Errorf("result %+v: want to_name claim, type choices, one choice", r)
-			}
-		}
-	}
-	if got := strings.Join(who, ", "); got != "jo@annotate.local, sam@annotate.local, lead@annotate.local (ground truth)" {
-		t.Errorf("annotations of gdpr-001-c1 by %s", got)
-	}
-	if tk.Data["claim"] == "" || tk.Data["kind"] != "claim" || tk.Data["qa_id"] != "gdpr-001" {
-		t.Errorf("data %v: want the claim's text, kind and pair", tk.Data)
-	}
-
-	back := itemsOnly(t, s)
-	sum, err := importer.Import(back, []string{filepath.Join(out, "label-studio/qa.tasks.json"), filepath.Join(out, "label-studio/claims.tasks.json")}, importer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Files[0].Format != importer.FormatLabelStudio {
-		t.Errorf("detected %s, want label-studio", sum.Files[0].Format)
-	}
-	sameLines(t, "current labels", currentLabels(t, s), currentLabels(t, back))
-	sameLines(t, "items and predictions", items(t, s), items(t, back))
-	// Again: nothing new.
-	before := events(t, back)
-	if _, err := importer.Import(back, []string{filepath.Join(out, "label-studio/claims.tasks.json")}, importer.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if after := events(t, back); after != before {
-		t.Errorf("re-import added %d rows", after-before)
-	}
 }
 
 // Tasks made in Label Studio: users as e-mail, number or object; a system's
@@ -169,13 +76,16 @@ func TestImportLabelStudioErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ name, body, want string }{
 		{"unknown item", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[]},{"data":{"annotate_id":"nope"},"annotations":[{"completed_by":1,"result":[{"from_name":"question_validity","value":{"choices":["valid"]}}]}]}]`,
-			`ls.json: record 1: field "data.annotate_id": unknown item "nope"`},
-		{"no id", `[{"data":{"text":"hello"},"annotations":[]}]`, `ls.json: record 0: field "data.annotate_id": missing`},
+			`ls.json: record 2: field "data.annotate_id": unknown item "nope"`},
+		{"no id", `[{"data":{"text":"hello"},"annotations":[]}]`, `ls.json: record 1: field "data.annotate_id": missing: the task names no annotate item; give data.annotate_id (an item annotate has) or data.id (a new one)`},
+		{"no fields", `[{"id":4,"data":{"question":"Q?"},"annotations":[]}]`, `ls.json: record 1: field "data": the task names no annotate item (no data.annotate_id), and the QA pair made from its data lacks source, answer, contexts`},
+		{"a claim alone", `[{"id":4,"data":{"claim":"x"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`, `ls.json: record 1: field "data.annotate_id": missing: a claim is made inside its parent`},
+		{"bad contexts", `[{"id":4,"data":{"source":"GDPR","question":"Q?","answer":"A.","contexts":[{"text":"t"}]},"annotations":[]}]`, `ls.json: record 1: field "data.contexts[0].id": missing (required)`},
 		{"wrong kind", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`,
-			`ls.json: record 0: field "annotations[0].result[0].from_name": entailment is a field of a claim, but "gdpr-001" is a QA pair`},
+			`ls.json: record 1: field "annotations[0].result[0].from_name": entailment is a field of a claim, but "gdpr-001" is a QA pair`},
 		{"two choices", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[{"completed_by":1,"result":[{"from_name":"persona","value":{"choices":["citizen","legal_expert"]}}]}]}]`,
-			`ls.json: record 0: field "annotations[0].result[0].value.choices": 2 choices for persona`},
-		{"no model", `[{"data":{"annotate_id":"gdpr-001-c1"},"predictions":[{"result":[]}]}]`, `ls.json: record 0: field "predictions[0].model_version": missing`},
+			`ls.json: record 1: field "annotations[0].result[0].value.choices": 2 choices for persona`},
+		{"no model", `[{"data":{"annotate_id":"gdpr-001-c1"},"predictions":[{"result":[]}]}]`, `ls.json: record 1: field "predictions[0].model_version": missing`},
 	} {
 		file := filepath.Join(dir, "ls.json")
 		os.WriteFile(file, []byte(c.body), 0o644)
@@ -255,7 +165,10 @@ func TestProdigyImportAndErrors(t *testing.T) {
 	for _, c := range []struct{ body, field, want string }{
 		{`{"answer":"maybe","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}`, "question_validity", `bad.jsonl:1: field "answer": want accept, reject or ignore, got "maybe"`},
 		{`{"answer":"accept","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}` + "\n" + `{"answer":"accept","_annotator_id":"ana","meta":{"annotate_id":"gdpr-999"}}`, "question_validity", `bad.jsonl:2: field "meta.annotate_id": unknown item "gdpr-999"`},
-		{`{"answer":"accept","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}`, "persona", `bad.jsonl:1: field "label": "persona" is not a two-way field`},
+		{`{"answer":"accept","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}`, "persona", `bad.jsonl:1: field "label": "persona" is not a two-way field, and the line has no "options"`},
+		{`{"answer":"accept","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}`, "gold_answer", `bad.jsonl:1: field "label": "gold_answer" is not a field with a closed list of values`},
+		{`{"answer":"accept","accept":["citizen","legal_expert"],"options":[],"_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}`, "persona", `bad.jsonl:1: field "accept": 2 options chosen for persona, which takes one`},
+		{`{"answer":"accept","accept":"citizen","options":[],"_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}`, "persona", `bad.jsonl:1: field "accept": want the list of the option ids chosen, got a string`},
 	} {
 		bad := filepath.Join(dir, "bad.jsonl")
 		os.WriteFile(bad, []byte(c.body), 0o644)
@@ -268,9 +181,173 @@ func TestProdigyImportAndErrors(t *testing.T) {
 			t.Errorf("%s: the database changed", c.want)
 		}
 	}
-	if _, err := Export(t.Context(), s, Options{Format: "prodigy", Field: schema.Persona, Out: filepath.Join(dir, "x")}); err == nil || !strings.Contains(err.Error(), "two-way") {
-		t.Errorf("export of persona: %v, want refused (not two-way)", err)
+	if _, err := Export(t.Context(), s, Options{Format: "prodigy", Field: schema.GoldAnswer, Out: filepath.Join(dir, "x")}); err == nil || !strings.Contains(err.Error(), "closed list of values") {
+		t.Errorf("export of gold_answer: %v, want refused (free text)", err)
 	}
+}
+
+// The hashes are MurmurHash3 x86 32-bit, seed 0, signed, the function of
+// Prodigy's hashes; the values are scikit-learn's
+// sklearn.utils.murmurhash3_32(s.encode("utf-8"), seed=0) (1.2.1).
+func TestProdigyMurmur3(t *testing.T) {
+	for s, want := range map[string]int32{"": 0, "hello": 613153351, "Hello, world!": -1070186941,
+		"The quick brown fox jumps over the lazy dog": 776992547, "é€😀 triplet": 276958156,
+		`{"annotate_id":"gdpr-001-c1"}`: -1926869867, "abc": -1277324294, "abcd": 1139631978} {
+		if got := murmur3([]byte(s)); got != want {
+			t.Errorf("murmur3(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// prodigyLines reads an exported Prodigy file.
+func prodigyLines(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Two claims with one text are two inputs to Prodigy, which would
+// otherwise show and keep only one of them; one claim labelled by two
+// annotators is one input and one task, in two sessions.
+func TestProdigyHashesKeepItemsApart(t *testing.T) {
+	s := openStore(t)
+	file := filepath.Join(t.TempDir(), "two.jsonl")
+	os.WriteFile(file, []byte(`{"id":"a","source":"GDPR","question":"Q1?","answer":"A.","contexts":[{"id":"p1","text":"one"}],"claims":[{"id":"a-c1","triplet":["the controller","must","notify"]}]}
+{"id":"b","source":"GDPR","question":"Q2?","answer":"A.","contexts":[{"id":"p2","text":"two"}],"claims":[{"id":"b-c1","triplet":["the controller","must","notify"]}]}
+`), 0o644)
+	labels := filepath.Join(filepath.Dir(file), "labels.jsonl")
+	os.WriteFile(labels, []byte(`{"annotator":"jo","item":"a-c1","field":"claim_validity","value":"correct"}
+{"annotator":"sam","item":"a-c1","field":"claim_validity","value":"correct"}
+{"annotator":"jo","item":"b-c1","field":"claim_validity","value":"incorrect"}
+`), 0o644)
+	if _, err := importer.Import(s, []string{file, labels}, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "p")
+	export(t, s, Options{Format: "prodigy", Field: schema.ClaimValidity, Out: out})
+	input, task := map[string]map[float64]bool{}, map[string]map[float64]bool{}
+	for _, l := range prodigyLines(t, filepath.Join(out, "prodigy/claim_validity.jsonl")) {
+		id := l["meta"].(map[string]any)["annotate_id"].(string)
+		if l["text"] != "the controller | must | notify" {
+			t.Errorf("%s: text %v", id, l["text"])
+		}
+		if who := l["meta"].(map[string]any)["annotator"].(string); l["_session_id"] != "claim_validity-"+who || l["_annotator_id"] != l["_session_id"] {
+			t.Errorf("%s by %s: _session_id %v, _annotator_id %v; want claim_validity-%s (Prodigy's dataset-session)", id, who, l["_session_id"], l["_annotator_id"], who)
+		}
+		for m, k := range map[*map[string]map[float64]bool]string{&input: "_input_hash", &task: "_task_hash"} {
+			if (*m)[id] == nil {
+				(*m)[id] = map[float64]bool{}
+			}
+			(*m)[id][l[k].(float64)] = true
+		}
+	}
+	if len(input["a-c1"]) != 1 || len(input["b-c1"]) != 1 || len(task["a-c1"]) != 1 {
+		t.Fatalf("input hashes %v, task hashes %v: want one per claim", input, task)
+	}
+	for h := range input["a-c1"] {
+		if input["b-c1"][h] {
+			t.Errorf("the two claims share the input hash %v", h)
+		}
+		if task["a-c1"][h] {
+			t.Errorf("input and task hash are the same, %v", h)
+		}
+	}
+	for h := range task["a-c1"] {
+		if task["b-c1"][h] {
+			t.Errorf("the two claims share the task hash %v", h)
+		}
+	}
+}
+
+// A field of more than two values goes to Prodigy as choice tasks
+// (options, accept) and comes back: entailment, persona, and the
+// multi-valued error categories.
+func TestRoundTripProdigyChoice(t *testing.T) {
+	s := demoStore(t)
+	dir := t.TempDir()
+	for _, field := range []string{schema.Entailment, schema.Persona} {
+		out := filepath.Join(dir, field)
+		res := export(t, s, Options{Format: "prodigy", Field: field, Out: out})
+		want := lines(t, s, `SELECT l.role||' '||a.name||' '||i.ext_id||' '||l.field||' '||l.value
+			FROM current_labels l JOIN label_events e ON e.id=l.event_id JOIN annotators a ON a.id=e.annotator_id JOIN items i ON i.id=l.item_id
+			WHERE l.field='`+field+`'`)
+		if res.Labels != len(want) || len(want) == 0 {
+			t.Errorf("%s: exported %d lines, want %d", field, res.Labels, len(want))
+		}
+		ls := prodigyLines(t, filepath.Join(out, "prodigy", field+".jsonl"))
+		first := ls[0]
+		fd, _ := schema.Lookup(field)
+		opts, _ := first["options"].([]any)
+		if len(opts) != len(fd.Values) || first["answer"] != "accept" || first["label"] != nil {
+			t.Errorf("%s: %v: want %d options, answer accept, no label", field, first, len(fd.Values))
+		}
+		for i, o := range opts {
+			if o.(map[string]any)["id"] != fd.Values[i] {
+				t.Errorf("%s: option %d is %v, want %s", field, i, o, fd.Values[i])
+			}
+		}
+		if acc, _ := first["accept"].([]any); len(acc) != 1 || !slices.Contains(fd.Values, acc[0].(string)) {
+			t.Errorf("%s: accept %v, want one of the values", field, first["accept"])
+		}
+		back := itemsOnly(t, s)
+		sum, err := importer.Import(back, []string{filepath.Join(out, "prodigy", field+".jsonl")}, importer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Files[0].Format != importer.FormatProdigy {
+			t.Errorf("detected %s, want prodigy", sum.Files[0].Format)
+		}
+		sameLines(t, field+" labels", want, currentLabels(t, back))
+	}
+
+	// Error categories: several options at once.
+	g := openStore(t)
+	file := filepath.Join(dir, "gen.jsonl")
+	os.WriteFile(file, []byte(`{"kind":"query","id":"q1","text":"Can my landlord enter?","jurisdiction":"ON"}
+{"kind":"gen_answer","id":"g1","query":"q1","system":"s","condition":"oracle","answer":"Yes.","claims":[{"id":"g1-c1","text":"The landlord may enter."},{"id":"g1-c2","text":"The landlord may enter."}]}
+`), 0o644)
+	labels := filepath.Join(dir, "gen-labels.jsonl")
+	os.WriteFile(labels, []byte(`{"annotator":"jo","item":"g1-c1","field":"accuracy_support","value":"not_supported"}
+{"annotator":"jo","item":"g1-c1","field":"error_category","value":["irrelevant","too_detailed"]}
+{"annotator":"jo","item":"g1-c2","field":"accuracy_support","value":"not_supported"}
+{"annotator":"jo","item":"g1-c2","field":"error_category","value":["doctrinal_conflation"]}
+`), 0o644)
+	if _, err := importer.Import(g, []string{file, labels}, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "errors")
+	export(t, g, Options{Format: "prodigy", Field: schema.ErrorCategory, Out: out})
+	ls := prodigyLines(t, filepath.Join(out, "prodigy/error_category.jsonl"))
+	if len(ls) != 2 || fmt.Sprint(ls[0]["accept"]) != "[irrelevant too_detailed]" || fmt.Sprint(ls[0]["config"]) != "map[choice_style:multiple]" ||
+		ls[0]["text"] != "The landlord may enter." || ls[0]["_input_hash"] == ls[1]["_input_hash"] {
+		t.Errorf("error categories: %v", ls)
+	}
+	want := currentLabels(t, g)
+	back := openStore(t)
+	if _, err := importer.Import(back, []string{file}, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importer.Import(back, []string{filepath.Join(out, "prodigy/error_category.jsonl")}, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var errorLabels []string
+	for _, l := range want {
+		if strings.Contains(l, "error_category") {
+			errorLabels = append(errorLabels, l)
+		}
+	}
+	sameLines(t, "error categories", errorLabels, currentLabels(t, back))
 }
 
 // The runs and both qrels go out as TREC files and come back through

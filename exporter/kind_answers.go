@@ -28,6 +28,7 @@ func init() {
 
 	registerExport(kindExport{
 		kind: schema.KindAnswerTask, config: "answers",
+		labelStudio: &lsKind{texts: []lsText{{"query", "Query"}}},
 		facts: cardFacts{tasks: []string{"question-answering"}, taskIDs: []string{"open-domain-qa"},
 			creators: []string{"expert-generated"}, protocol: protocolCanLegal, paper: &originCanLegal},
 		base: []column{
@@ -86,6 +87,7 @@ func init() {
 	})
 	registerExport(kindExport{
 		kind: schema.KindGenClaim, config: "gen_claims",
+		labelStudio: &lsKind{texts: []lsText{{"text", "Claim"}}},
 		facts: cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"fact-checking"},
 			tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
 			protocol: protocolCanLegal, paper: &originCanLegal},

@@ -60,7 +60,7 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 	for _, w := range []string{"config_name: answers", "config_name: gen_claims", "config_name: gen_answers",
 		// annotate gen's numbers for jo: one claim judged, supported and not grounded.
 		"| gemma | oracle | 1 | 2 | 1 | 100.0 | [20.7, 100.0] | 0.0 | [0.0, 79.3] | 100.0 | 0.0 | 19 |",
-		"1 claims categorised, 1 assignments", "| `valid_contextual_statement` | judge_error | 1 | 100.0 | 1 | 100.0 |",
+		"1 claims categorised, 1 assignments", "| `valid_contextual_statement` | judge\\_error | 1 | 100.0 | 1 | 100.0 |",
 		"## Cost of the annotation", "**gen_claims.error_category**: `valid_contextual_statement` 1"} {
 		if !strings.Contains(string(card), w) {
 			t.Errorf("card lacks %q", w)

@@ -46,8 +46,21 @@ func init() {
 			return each(e, readAhead(e.snap.Claims(e.streamOptions(l))), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
 		},
 		total: func(r *Result) *int { return &r.Claims },
-		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
-			texts := map[string]string{}
+		labelStudio: &lsKind{
+			texts: []lsText{{"claim", "Claim"}, {"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}},
+			data: func(e *exporter, fn func(string, map[string]any) error) error {
+				return each(e, e.snap.Claims(store.ExportOptions{}), func(c *store.ExportClaim) error {
+					text := c.Text
+					if c.IsTriplet() {
+						text = strings.Join(c.Triplet[:], " | ")
+					}
+					return fn(c.ID, map[string]any{"qa_id": c.QAID, "claim": text, "question": c.Question,
+						"answer": c.Answer, "context": contextText(c.ContextsJSON)})
+				})
+			},
+		},
+		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
+			items := map[string]prodigyItem{}
 			for c, err := range x.Claims(store.ExportOptions{}) {
 				if err != nil {
 					return nil, err
@@ -56,9 +69,11 @@ func init() {
 				if c.IsTriplet() {
 					text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
 				}
-				texts[c.ID] = text
+				// A claim is its triplet (or text) judged against its
+				// pair's context units.
+				items[c.ID] = newProdigyItem(c.ID, schema.KindClaim, text, c.QAID, string(c.ContextsJSON))
 			}
-			return texts, nil
+			return items, nil
 		},
 		intro:   claimIntro,
 		measure: claimMeasure,

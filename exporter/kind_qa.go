@@ -48,15 +48,27 @@ func init() {
 			return each(e, readAhead(e.snap.QAs(e.streamOptions(l))), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
 		},
 		nested: writeNativePairs,
-		prodigyTexts: func(x *store.Snapshot) (map[string]string, error) {
-			texts := map[string]string{}
+		labelStudio: &lsKind{
+			texts: []lsText{{"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}},
+			data: func(e *exporter, fn func(string, map[string]any) error) error {
+				return each(e, e.snap.QAs(store.ExportOptions{}), func(q *store.ExportQA) error {
+					// The pair's own fields too, so that a task made from
+					// them in Label Studio can create the pair (importer).
+					return fn(q.ID, map[string]any{"source": q.Source, "question": q.Question, "answer": q.Answer,
+						"context": contextText(q.ContextsJSON), "contexts": q.ContextsJSON, "category": q.Category})
+				})
+			},
+		},
+		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
+			items := map[string]prodigyItem{}
 			for q, err := range x.QAs(store.ExportOptions{}) {
 				if err != nil {
 					return nil, err
 				}
-				texts[q.ID] = q.Question
+				// A pair is its question with its answer and context units.
+				items[q.ID] = newProdigyItem(q.ID, schema.KindQA, q.Question, q.Answer, string(q.ContextsJSON))
 			}
-			return texts, nil
+			return items, nil
 		},
 		total:   func(r *Result) *int { return &r.QA },
 		intro:   qaIntro,
@@ -73,9 +85,13 @@ func init() {
 			cardSources:    qaSources,
 			cardStats:      qaTable1,
 			cardUnlabelled: qaUnlabelled,
-			cardProtocol: func(_ *card, b *strings.Builder) bool {
-				b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n" +
-					"- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
+			cardProtocol: func(c *card, b *strings.Builder) bool {
+				if c.labelledInTool() {
+					b.WriteString("QA pairs follow the manual validation of ClaimRAG-LAW (Appendix A), one decision per keystroke:\n\n")
+				} else {
+					b.WriteString("The fields of QA pairs, as ClaimRAG-LAW's manual validation (Appendix A) defines them:\n\n")
+				}
+				b.WriteString("- **Question validity** (`question_validity`): does the question make sense in the domain, and is it understandable? " +
 					"If invalid, why (`invalid_reason`: domain, linguistic, both); nothing else is asked about an invalid question.\n" +
 					"- For a valid question, the annotator confirms or corrects the generated **category** (`category`), names the **persona** who would ask it " +
 					"(`persona`: citizen, civil officer, legal expert) and judges the **answer** (`answer_correctness`: correct, partially correct, incorrect).\n")

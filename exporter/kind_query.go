@@ -30,6 +30,7 @@ func init() {
 			{"seed_doc", tString, false, "id of the document the query was written from"},
 			{"seed_group", tString, false, "the variations of one seed share it"},
 		},
+		labelStudio: &lsKind{texts: []lsText{{"text", "Query"}}},
 		values: func(it *store.Item) row {
 			q := it.Payload.(*store.Query)
 			return row{q.ID, q.Source, q.Text, q.Persona, q.Jurisdiction, q.Issue, q.SeedDoc, q.SeedGroup}

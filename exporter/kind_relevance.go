@@ -37,6 +37,21 @@ func init() {
 		facts: cardFacts{tasks: []string{"text-retrieval"}, taskIDs: []string{"document-retrieval"}, tags: []string{"relevance-judgments"},
 			protocol: protocolCanLegal, paper: &originCanLegal, risk: riskPooled},
 		joins: joinText{"queries", "`relevance.query_id` joins a judgment to its query, `relevance.document_id` to its document."},
+		// A task per pooled (query, document) pair, not per judgment.
+		labelStudio: &lsKind{
+			texts: []lsText{{"query", "Query"}, {"document", "Document"}},
+			data: func(e *exporter, fn func(string, map[string]any) error) error {
+				return each(e, e.snap.ExportItems(schema.KindRelevance, store.ExportOptions{}), func(it *store.ExportItem) error {
+					r := it.Payload.(*store.Relevance)
+					doc := r.Document.Text
+					if head := strings.TrimSpace(r.Document.Title + " " + r.Document.Citation); head != "" {
+						doc = head + "\n\n" + doc
+					}
+					return fn(it.ExtID, map[string]any{"query_id": r.Query.ID, "document_id": r.Document.ID, "query": r.Query.Text,
+						"document": doc, "jurisdiction": r.Query.Jurisdiction})
+				})
+			},
+		},
 		base: []column{
 			{"query_id", tString, false, "query id (config `queries`)"},
 			{"document_id", tString, false, "document id (config `documents`)"},

@@ -47,9 +47,13 @@ type kindExport struct {
 	// labels, note) from a query of its own, when the item model is too
 	// slow for it (a million claims); nil: the item model.
 	stream func(e *exporter, l layout, fn func(row) error) error
-	// prodigyTexts gives the text a Prodigy task shows for each item of
-	// the kind; nil: the item's id.
-	prodigyTexts func(x *store.Snapshot) (map[string]string, error)
+	// prodigyItems gives what a Prodigy task shows of each item of the
+	// kind and the input hash that tells it from the others (prodigy.go);
+	// nil: the item's id.
+	prodigyItems func(x *store.Snapshot) (map[string]prodigyItem, error)
+	// labelStudio is what the kind's Label Studio tasks show
+	// (labelstudio.go); nil: its "text" column, else its id.
+	labelStudio *lsKind
 	// markers are marker fields published as label columns (their doc in
 	// fieldDocs says their values).
 	markers []string

@@ -1,7 +1,10 @@
 package exporter
 
 import (
+	"errors"
 	"fmt"
+	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -13,7 +16,8 @@ import (
 // huggingface/hub-docs, docs/hub/repositories-licenses.md, as of commit
 // fd6cf1f56e1514af08c5a7262d9f79b3becb810d (2026-06-06). A card with another
 // value is not recognised by the Hub. "other" asks for license_name and
-// license_link in the card, which the export does not write: add them by hand.
+// license_link beside it (huggingface/hub-docs, datasetcard.md), which
+// --license-name and --license-link give.
 var hubLicenses = []string{
 	"apache-2.0", "mit", "openrail", "bigscience-openrail-m", "creativeml-openrail-m",
 	"bigscience-bloom-rail-1.0", "bigcode-openrail-m", "afl-3.0", "artistic-2.0", "bsl-1.0", "bsd",
@@ -66,6 +70,46 @@ func checkLicense(id string) error {
 		return fmt.Errorf("%s; did you mean %s? (the Hub's list: https://huggingface.co/docs/hub/repositories-licenses; \"other\" for any other)", msg, strings.Join(near, ", "))
 	}
 	return fmt.Errorf("%s (the Hub's list: https://huggingface.co/docs/hub/repositories-licenses; \"other\" for any other)", msg)
+}
+
+// licenseID is what the Hub asks of license_name: an id such as
+// my-license-1.0.
+var licenseID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// checkLicenseOther checks --license, and with "other" the license's name
+// and link the card then needs: the Hub shows a license "other" by its
+// license_name and links to its license_link, a URL or a file of the
+// dataset's repository ("LICENSE", "LICENSE.md").
+func checkLicenseOther(o Options) error {
+	if err := checkLicense(o.License); err != nil {
+		return err
+	}
+	if o.License != "other" {
+		if o.LicenseName != "" || o.LicenseLink != "" {
+			return fmt.Errorf("--license-name and --license-link describe a license that is not on the Hub's list: give them with --license other (--license is %q)", o.License)
+		}
+		return nil
+	}
+	switch {
+	case o.LicenseName == "" || o.LicenseLink == "":
+		return errors.New("--license other needs --license-name ID (e.g. my-license-1.0) and --license-link (a URL, or LICENSE for a file you add to the folder): the Hub shows that license by them")
+	case !licenseID.MatchString(o.LicenseName):
+		return fmt.Errorf("--license-name %q: an id of letters, digits, dots, hyphens and underscores, e.g. my-license-1.0", o.LicenseName)
+	}
+	if err := checkCardText("--license-link", o.LicenseLink); err != nil {
+		return err
+	}
+	link := o.LicenseLink
+	if strings.HasPrefix(link, "http://") || strings.HasPrefix(link, "https://") {
+		if u, err := url.Parse(link); err != nil || u.Host == "" || strings.ContainsAny(link, " \t") {
+			return fmt.Errorf("--license-link %q: not a URL", link)
+		}
+		return nil
+	}
+	if strings.Contains(link, "://") || strings.HasPrefix(link, "/") || strings.ContainsAny(link, " \\") || slices.Contains(strings.Split(link, "/"), "..") {
+		return fmt.Errorf("--license-link %q: a URL (https://…) or the path of a file inside the dataset's folder, such as LICENSE or LICENSE.md", link)
+	}
+	return nil
 }
 
 // squeeze drops the separators of a license id: "cc-by-4.0" → "ccby40".

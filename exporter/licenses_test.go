@@ -50,3 +50,51 @@ func TestExportRefusesUnknownLicense(t *testing.T) {
 	// The csv and jsonl formats have no card: no license to check.
 	export(t, s, Options{Out: filepath.Join(parent, "csv"), Format: "csv", Annotator: "jo", License: "cc-by-4"})
 }
+
+// --license other needs the license's name and link, and the card's header
+// carries them as the Hub's card spec names them (license_name,
+// license_link); anything else is refused before a file is written.
+func TestLicenseOther(t *testing.T) {
+	s := demoStore(t)
+	parent := t.TempDir()
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{License: "other"}, "--license other needs --license-name ID"},
+		{Options{License: "other", LicenseName: "firm-1.0"}, "--license other needs"},
+		{Options{License: "other", LicenseLink: "LICENSE"}, "--license other needs"},
+		{Options{License: "other", LicenseName: "firm 1.0", LicenseLink: "LICENSE"}, `--license-name "firm 1.0": an id`},
+		{Options{License: "other", LicenseName: "firm-1.0", LicenseLink: "../LICENSE"}, `--license-link "../LICENSE": a URL`},
+		{Options{License: "other", LicenseName: "firm-1.0", LicenseLink: "/etc/LICENSE"}, `--license-link "/etc/LICENSE"`},
+		{Options{License: "other", LicenseName: "firm-1.0", LicenseLink: "ftp://x.example/l"}, `--license-link "ftp://x.example/l"`},
+		{Options{License: "other", LicenseName: "firm-1.0", LicenseLink: "LICENSE\nx: y"}, "control character"},
+		{Options{License: "mit", LicenseName: "firm-1.0", LicenseLink: "LICENSE"}, "give them with --license other"},
+		{Options{Format: "csv", LicenseName: "firm-1.0"}, "apply to --format hf"},
+	} {
+		o := c.o
+		o.Out, o.Annotator = filepath.Join(parent, "ds"), "jo"
+		_, err := Export(context.Background(), s, o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+	if es, _ := os.ReadDir(parent); len(es) != 0 {
+		t.Errorf("refusals left %v", es)
+	}
+	for _, link := range []string{"LICENSE.md", "https://firm.example/licenses/data-1.0"} {
+		out := filepath.Join(parent, "ok"+filepath.Ext(link))
+		export(t, s, Options{Out: out, Annotator: "jo", License: "other", LicenseName: "firm-data-1.0", LicenseLink: link})
+		b, err := os.ReadFile(filepath.Join(out, "README.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := strings.SplitN(string(b), "\n---\n", 2)[0]
+		if want := "license: \"other\"\nlicense_name: \"firm-data-1.0\"\nlicense_link: \"" + link + "\"\n"; !strings.Contains(header, want) {
+			t.Errorf("header:\n%s\nwant %q", header, want)
+		}
+		if !strings.Contains(string(b), "- **License:** firm-data-1.0 (not on the Hub's list): `"+link+"`") {
+			t.Errorf("body: no license line naming firm-data-1.0 and %s", link)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -69,8 +68,10 @@ func labelColumns(k schema.Kind) []column {
 			doc += "; null when not labelled or not asked"
 		case len(f.Values) == 0:
 			doc += "; null when not labelled"
-		case !slices.Contains(x.markers, n): // a marker's doc says its values
-			doc = fmt.Sprintf("%s: `%s`; null when not labelled or not asked", doc, strings.Join(f.Values, "`, `"))
+		default: // the card's type column lists a closed field's values (card.go, fields)
+			if !slices.Contains(x.markers, n) { // a marker's doc says when it is null
+				doc += "; null when not labelled or not asked"
+			}
 		}
 		out = append(out, column{n, typ, true, doc})
 	}

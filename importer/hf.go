@@ -19,8 +19,10 @@ import (
 // exporter/rows.go); hf_kinds.go reads the configs beyond qa and claims. Reading one back gives the same items, the predictions,
 // the annotator-added claims (with the claim_added label of who added them)
 // and that label set's labels; importing the exports of several annotators
-// gives all of theirs. Columns that only repeat something (the pair's text on
-// a claim row, claim_ids, notes) are read past.
+// gives all of theirs, and the long configs of --all-annotators
+// (<config>_by_annotator, read last) every label set of one folder. Columns
+// that only repeat something (the pair's text on a claim row, claim_ids,
+// notes) are read past.
 
 // AdjudicatedName is the annotator column of rows that carry adjudicated
 // labels; they are imported as adjudications by --annotator, or by an
@@ -49,13 +51,56 @@ func registerHFRows(k schema.Kind, config string, row func(f *fileData, r *rec) 
 	slices.SortStableFunc(hfRowConfigs, func(a, b hfRowConfig) int { return kindOrder(a.kind) - kindOrder(b.kind) })
 }
 
-// hfConfigs are the configs of an export, in the order they are read.
+// hfConfigs are the configs of an export, in the order they are read: the
+// long configs of --all-annotators last, once their items are in.
 func hfConfigs() []string {
 	var out []string
 	for _, c := range hfRowConfigs {
 		out = append(out, c.config)
 	}
-	return append(out, hfOtherConfigs...)
+	out = append(out, hfOtherConfigs...)
+	for _, c := range slices.Clone(out) {
+		if k, ok := hfKindOfConfig(c); ok && schema.SpecOf(k).Annotated && c != "relevance" {
+			out = append(out, c+byAnnotatorSuffix)
+		}
+	}
+	return out
+}
+
+// byAnnotatorSuffix names the configs of `export --all-annotators`: one row
+// per item and label set, read as the labels of the row's annotator on the
+// item the kind's own config holds.
+const byAnnotatorSuffix = "_by_annotator"
+
+// hfKindOfConfig is the kind whose items a config holds.
+func hfKindOfConfig(config string) (schema.Kind, bool) {
+	if i := slices.IndexFunc(hfRowConfigs, func(c hfRowConfig) bool { return c.config == config }); i >= 0 {
+		return hfRowConfigs[i].kind, true
+	}
+	k, ok := hfKinds[config]
+	return k.kind, ok
+}
+
+// hfByAnnotatorRow reads a row of a long config: the labels of its
+// annotator on the item of its id; the item's own columns are read past
+// (its config has them).
+func (f *fileData) hfByAnnotatorRow(k schema.Kind, r *rec) error {
+	id, err := r.needID("id")
+	if err != nil {
+		return err
+	}
+	var fields []string
+	for _, fd := range schema.KindFields(k) {
+		if _, ok := r.m[fd.Name]; ok {
+			fields = append(fields, fd.Name)
+		}
+	}
+	for key := range r.m {
+		if key != "annotator" && !slices.Contains(fields, key) {
+			r.get(key)
+		}
+	}
+	return f.hfLabels(r, id, k, fields)
 }
 
 var hfDerived = map[string]bool{"qrels_before": true, "qrels_after": true}
@@ -112,6 +157,11 @@ func parseHF(f *fileData, t *textReader) error {
 		}
 		row, end = h.row, h.end
 	default:
+		if base, ok := strings.CutSuffix(config, byAnnotatorSuffix); ok {
+			k, _ := hfKindOfConfig(base) // hfFiles knows the config
+			row = func(r *rec) error { return f.hfByAnnotatorRow(k, r) }
+			break
+		}
 		if i := slices.IndexFunc(hfRowConfigs, func(c hfRowConfig) bool { return c.config == config }); i >= 0 {
 			rc := hfRowConfigs[i]
 			row = func(r *rec) error { return rc.row(f, r) }

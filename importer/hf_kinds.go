@@ -243,15 +243,25 @@ func (f *fileData) eachParquetRow(fn func(at loc, m map[string]json.RawMessage) 
 		return err
 	}
 	defer closeFn()
-	classes := parquetClasses(pf)
-	rd := parquet.NewReader(pf)
+	var classes map[string][]string
+	var rd *parquet.Reader
+	if err := recovered(f.name, func() error {
+		classes, rd = parquetClasses(pf), parquet.NewReader(pf)
+		return nil
+	}); err != nil {
+		return err
+	}
 	defer rd.Close()
 	for n := 1; ; n++ {
 		row := map[string]any{}
-		if err := rd.Read(&row); errors.Is(err, io.EOF) {
+		var rerr error
+		if err := recovered(f.name, func() error { rerr = rd.Read(&row); return nil }); err != nil {
+			return err
+		}
+		if errors.Is(rerr, io.EOF) {
 			return nil
-		} else if err != nil {
-			return lineLoc(f.name, n).errf("", "cannot read the row: %v", err)
+		} else if rerr != nil {
+			return lineLoc(f.name, n).errf("", "cannot read the row: %v", rerr)
 		}
 		m := make(map[string]json.RawMessage, len(row))
 		for k, v := range row {
@@ -266,6 +276,9 @@ func (f *fileData) eachParquetRow(fn func(at loc, m map[string]json.RawMessage) 
 			b, err := json.Marshal(v)
 			if err != nil {
 				return lineLoc(f.name, n).errf(k, "cannot read the value: %v", err)
+			}
+			if len(b) > maxCell {
+				return lineLoc(f.name, n).errf(k, "%v", &tooBigCell{int64(len(b))})
 			}
 			m[k] = b
 		}

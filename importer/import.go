@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/emailmap"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -47,6 +48,24 @@ type Options struct {
 	// Progress, when set, gets a progress line rewritten in place (give it
 	// a terminal only).
 	Progress io.Writer
+	// EmailMap is the file mapping annotators to the e-mails of their
+	// Label Studio accounts (internal/emailmap): a completed_by e-mail in
+	// it names that annotator.
+	EmailMap string
+	emails   *emailmap.Map // EmailMap, read
+}
+
+// readEmailMap reads --email-map before anything is imported.
+func (o *Options) readEmailMap() error {
+	if o.EmailMap == "" {
+		return nil
+	}
+	m, err := emailmap.Read(o.EmailMap)
+	if err != nil {
+		return err
+	}
+	o.emails = &m
+	return nil
 }
 
 // sourceDefaults are the language and jurisdiction of the sources of the
@@ -65,6 +84,9 @@ type job struct {
 // Import imports files (a directory is an exported folder) in one transaction.
 func Import(s *store.Store, files []string, opt Options) (Summary, error) {
 	if err := checkOptions(opt); err != nil {
+		return Summary{}, err
+	}
+	if err := opt.readEmailMap(); err != nil {
 		return Summary{}, err
 	}
 	if len(files) == 0 {
@@ -95,6 +117,9 @@ func Import(s *store.Store, files []string, opt Options) (Summary, error) {
 // for id prefixes.
 func ImportReader(s *store.Store, name string, data []byte, opt Options) (Summary, error) {
 	if err := checkOptions(opt); err != nil {
+		return Summary{}, err
+	}
+	if err := opt.readEmailMap(); err != nil {
 		return Summary{}, err
 	}
 	if opt.Format == FormatHF {

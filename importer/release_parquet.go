@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/annotate-dev/annotate/internal/parquetcheck"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -68,13 +70,19 @@ func detectParquet(in *input) (format string, ok bool, err error) {
 	if n, _ := ra.ReadAt(head, 0); n < len(head) || !bytes.Equal(head, parquetMagic) {
 		return "", false, nil
 	}
-	pf, err := parquet.OpenFile(ra, in.size, parquet.SkipPageIndex(true))
+	pf, err := openChecked(in.name, ra, in.size)
 	if err != nil {
-		return "", true, fileLoc(in.name).errf("", "starts like a Parquet file but cannot be read as one: %v", err)
+		return "", true, err
 	}
 	var names []string
-	for _, fd := range pf.Schema().Fields() {
-		names = append(names, fd.Name())
+	err = recovered(in.name, func() error {
+		for _, fd := range pf.Schema().Fields() {
+			names = append(names, fd.Name())
+		}
+		return nil
+	})
+	if err != nil {
+		return "", true, err
 	}
 	has := func(n string) bool {
 		for _, m := range names {
@@ -149,12 +157,48 @@ func openParquet(f *fileData) (pf *parquet.File, close func() error, err error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	pf, err = parquet.OpenFile(countingReaderAt{ra, f.in.prog}, f.in.size, parquet.SkipPageIndex(true), parquet.ReadBufferSize(256<<10))
+	pf, err = openChecked(f.name, countingReaderAt{ra, f.in.prog}, f.in.size)
 	if err != nil {
 		closeFn()
-		return nil, nil, fileLoc(f.name).errf("", "not a readable Parquet file: %v", err)
+		return nil, nil, err
 	}
 	return pf, closeFn, nil
+}
+
+// openChecked gives the Parquet library a file only once every size it
+// declares has been checked (internal/parquetcheck: against the file's
+// real size and the limits of docs/formats.md), and never lets the
+// library's panic end the import. The page index and bloom filters, which
+// nothing here reads, are not opened.
+func openChecked(name string, ra io.ReaderAt, size int64) (*parquet.File, error) {
+	if err := parquetcheck.Check(ra, size, parquetcheck.Default); err != nil {
+		var e *parquetcheck.Error
+		if errors.As(err, &e) {
+			return nil, fileLoc(name).errf("", "refused: %v", e)
+		}
+		return nil, fileLoc(name).errf("", "cannot read the Parquet file: %v", err)
+	}
+	var pf *parquet.File
+	err := recovered(name, func() (err error) {
+		pf, err = parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(256<<10))
+		if err != nil {
+			return fileLoc(name).errf("", "starts like a Parquet file but cannot be read as one: %v", err)
+		}
+		return nil
+	})
+	return pf, err
+}
+
+// recovered runs fn, which calls the Parquet library: a panic there (a
+// file it cannot read) becomes a refusal naming the file, not the end of
+// the process.
+func recovered(name string, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fileLoc(name).errf("", "cannot read the Parquet file: the Parquet reader failed on it (%v)", r)
+		}
+	}()
+	return fn()
 }
 
 // parseReleaseDocuments reads documents.parquet (t is not used: Parquet is
@@ -166,7 +210,14 @@ func parseReleaseDocuments(f *fileData, _ *textReader) error {
 	}
 	defer closeFn()
 	at0 := fileLoc(f.name)
-	cols := parquetColumns(pf.Schema())
+	var cols []pqColumn
+	var groups []parquet.RowGroup
+	if err := recovered(f.name, func() error {
+		cols, groups = parquetColumns(pf.Schema()), pf.RowGroups()
+		return nil
+	}); err != nil {
+		return err
+	}
 	byName := map[string]int{}
 	for i, c := range cols {
 		byName[c.name] = i
@@ -188,10 +239,17 @@ func parseReleaseDocuments(f *fileData, _ *textReader) error {
 	vals := make([][]parquet.Value, len(pf.Schema().Columns()))
 	rows := make([]parquet.Row, parquetBatch)
 	n := 0 // rows read so far
-	for _, rg := range pf.RowGroups() {
-		rr := rg.Rows()
+	for _, rg := range groups {
+		var rr parquet.Rows
+		if err := recovered(f.name, func() error { rr = rg.Rows(); return nil }); err != nil {
+			return err
+		}
 		for {
-			k, rerr := rr.ReadRows(rows)
+			var k int
+			var rerr error
+			if err := recovered(f.name, func() error { k, rerr = rr.ReadRows(rows); return nil }); err != nil {
+				return err
+			}
 			for _, row := range rows[:k] {
 				n++
 				for i := range vals {
@@ -323,6 +381,9 @@ func pqString(at loc, c pqColumn, vs []parquet.Value, required bool) (string, er
 		return "", at.errf(c.name, "want a string, got %s", pqKind(v))
 	}
 	b := v.ByteArray()
+	if len(b) > maxCell {
+		return "", at.errf(c.name, "%v", &tooBigCell{int64(len(b))})
+	}
 	if i := invalidUTF8(b); i >= 0 {
 		return "", at.errf(c.name, "invalid UTF-8 at byte %d", i)
 	}
@@ -488,6 +549,9 @@ func pqScalar(at loc, field string, v parquet.Value) (any, error) {
 		return x, nil
 	case parquet.ByteArray, parquet.FixedLenByteArray:
 		b := v.ByteArray()
+		if len(b) > maxCell {
+			return nil, at.errf(field, "%v", &tooBigCell{int64(len(b))})
+		}
 		if i := invalidUTF8(b); i >= 0 {
 			return nil, at.errf(field, "invalid UTF-8 at byte %d (binary columns are not kept)", i)
 		}

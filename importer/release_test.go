@@ -444,7 +444,7 @@ func TestReleaseQueriesAsAnArray(t *testing.T) {
 	}
 	bad := writeFile(t, dir, "bad.json", `[{"query_id": "q7", "query_text": "A?", "ground_truth_citations": []}, {"query_id": "q8", "query_text": "", "ground_truth_citations": []}]`)
 	_, err := Import(s, []string{bad}, Options{})
-	if err == nil || !strings.Contains(err.Error(), bad+`: record 1: field "query_text": empty (required)`) {
+	if err == nil || !strings.Contains(err.Error(), bad+`: record 2: field "query_text": empty (required)`) {
 		t.Errorf("%v", err)
 	}
 }

@@ -254,7 +254,7 @@ func parseQrels(f *fileData, t *textReader) error {
 // textFormatHint says which --format a file that is not JSON may need: the
 // TREC formats are never detected, but a user who forgot the flag is told.
 func textFormatHint(t *textReader) string {
-	line, _, err := t.readLine()
+	line, _, err := t.readLine(maxRecord)
 	if err != nil && len(line) == 0 {
 		return ""
 	}

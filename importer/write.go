@@ -63,7 +63,7 @@ func (w *writer) row(f *fileData, r kindRow) error { return r.write(w, f) }
 func duplicate(at loc, field, id string, first store.Seen) error {
 	where := fmt.Sprintf("line %d", first.Line)
 	if first.Line == 0 {
-		where = fmt.Sprintf("record %d", first.Record)
+		where = fmt.Sprintf("record %d", first.Record+1)
 	}
 	return at.errf(field, "duplicate id %q (first at %s)", id, where)
 }

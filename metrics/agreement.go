@@ -13,14 +13,19 @@ type Agreement struct {
 	FleissPerClass    []float64 // category-specific Fleiss' kappa, len K
 	KrippendorffAlpha float64
 	GwetAC1           float64
+	// GwetAC1Observed is AC1 with the chance term over the categories
+	// observed in the units instead of the schema's: irrCAC's
+	// gwet.ac1.raw with its default categories. It differs from GwetAC1
+	// when some category of the field is never used.
+	GwetAC1Observed float64
 
 	// Defined says which coefficients have something to count: with no
 	// unit to compare, or a chance agreement of 1 (every label the same
 	// class), a coefficient is 0/0, which the reports print as null, not
 	// as the 0 the fields above hold then.
 	Defined struct {
-		PercentAgreement, FleissKappa, KrippendorffAlpha, GwetAC1 bool
-		FleissPerClass                                            []bool
+		PercentAgreement, FleissKappa, KrippendorffAlpha, GwetAC1, GwetAC1Observed bool
+		FleissPerClass                                                             []bool
 	}
 }
 
@@ -38,6 +43,8 @@ func agreeTally(t tally) Agreement {
 		KrippendorffAlpha: t.alpha(),
 		GwetAC1:           t.ac1(),
 	}
+	var q int
+	a.GwetAC1Observed, q = t.ac1Observed()
 	d := &a.Defined
 	d.PercentAgreement = t.pairsTotal > 0
 	nm := float64(t.complete) * float64(t.raters)
@@ -56,6 +63,7 @@ func agreeTally(t tally) Agreement {
 	}
 	d.KrippendorffAlpha = t.pairable >= 2 && expected > 0
 	d.GwetAC1 = t.items > 0 && t.k >= 2
+	d.GwetAC1Observed = t.items > 0 && q >= 2
 	return a
 }
 
@@ -261,6 +269,30 @@ func (t tally) ac1() float64 {
 	}
 	pe /= float64(t.k - 1)
 	return chanceCorrected(pa, pe)
+}
+
+// ac1Observed is AC1 with q the number of categories used at least once in
+// the units (the categories irrCAC's gwet.ac1.raw reads off the data when
+// categ.labels is not given), and that q. A category never used adds 0 to
+// the chance term's sum, so only its divisor, q - 1, changes.
+func (t tally) ac1Observed() (float64, int) {
+	q := 0
+	for c := range t.k {
+		if t.prevalence(c) > 0 {
+			q++
+		}
+	}
+	if t.items == 0 || q < 2 {
+		return 0, q
+	}
+	pa := t.paSum() / float64(t.items)
+	pe := 0.0
+	for c := range t.k {
+		p := t.prevalence(c) / float64(t.units)
+		pe += p * (1 - p)
+	}
+	pe /= float64(q - 1)
+	return chanceCorrected(pa, pe), q
 }
 
 // chanceCorrected is (po - pe) / (1 - pe), 0 when pe = 1 (undefined).

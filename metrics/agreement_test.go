@@ -41,6 +41,27 @@ func TestAgreementWithMissing(t *testing.T) {
 	near(t, "AC1 (irrCAC)", a.GwetAC1, 0.77544, 5e-6)
 	// Full precision: numpy transcription of gwet.ac1.raw's formula.
 	near(t, "AC1", a.GwetAC1, 0.775444068126995, tight)
+	// Every category is used: the observed categories are the schema's.
+	near(t, "AC1, observed categories", a.GwetAC1Observed, a.GwetAC1, tight)
+
+	// The same ratings in a schema of six categories, the sixth never
+	// used: AC1 over the schema's categories (q = 6) is 0.7855267812261463
+	// (the same transcription with q = 6); irrCAC's default reads q = 5 off
+	// the data and still gives its README's 0.77544.
+	r := cacRaw4Raters()
+	r.K = 6
+	b := Agree(r)
+	near(t, "AC1, q = 6", b.GwetAC1, 0.7855267812261463, tight)
+	near(t, "AC1, observed (irrCAC's default)", b.GwetAC1Observed, 0.775444068126995, tight)
+	if !b.Defined.GwetAC1 || !b.Defined.GwetAC1Observed {
+		t.Error("AC1 undefined")
+	}
+	// One category observed: irrCAC divides by q - 1 = 0; annotate's
+	// observed-category AC1 is undefined (null), the schema's is not.
+	one := Agree(Ratings{Raters: 2, K: 3, Codes: []int{1, 1, 1, 1}})
+	if one.Defined.GwetAC1Observed || !one.Defined.GwetAC1 {
+		t.Errorf("one category used: observed AC1 defined %v, schema AC1 defined %v; want false, true", one.Defined.GwetAC1Observed, one.Defined.GwetAC1)
+	}
 	// Enumerating every pair of raters on every unit (Python
 	// itertools.combinations): 43 agreeing pairs out of 55.
 	near(t, "percent agreement", a.PercentAgreement, 43.0/55, tight)

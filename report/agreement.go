@@ -54,17 +54,20 @@ type FieldAgreement struct {
 	// Scale is the field's level of measurement (nominal, ordinal,
 	// interval, boolean, text); Scaled, for an ordinal or interval one,
 	// the statistics that weigh a disagreement by distance.
-	Scale             string                     `json:"scale"`
-	Scaled            *ScaledAgreement           `json:"scaled,omitempty"`
-	Items             int                        `json:"items"`
-	Complete          int                        `json:"complete"`
-	Units             int                        `json:"units"` // labelled by at least one
-	PercentAgreement  *float64                   `json:"percent_agreement"`
-	FleissKappa       *float64                   `json:"fleiss_kappa"`
-	KrippendorffAlpha *float64                   `json:"krippendorff_alpha"`
-	GwetAC1           *float64                   `json:"gwet_ac1"`
-	PerClass          map[string]*ClassAgreement `json:"per_class"`
-	Pairs             []*PairAgreement           `json:"pairs"`
+	Scale             string           `json:"scale"`
+	Scaled            *ScaledAgreement `json:"scaled,omitempty"`
+	Items             int              `json:"items"`
+	Complete          int              `json:"complete"`
+	Units             int              `json:"units"` // labelled by at least one
+	PercentAgreement  *float64         `json:"percent_agreement"`
+	FleissKappa       *float64         `json:"fleiss_kappa"`
+	KrippendorffAlpha *float64         `json:"krippendorff_alpha"`
+	GwetAC1           *float64         `json:"gwet_ac1"`
+	// GwetAC1Observed: AC1 with the chance term over the classes used
+	// instead of the schema's (irrCAC's default); docs/metrics.md.
+	GwetAC1Observed *float64                   `json:"gwet_ac1_observed_classes"`
+	PerClass        map[string]*ClassAgreement `json:"per_class"`
+	Pairs           []*PairAgreement           `json:"pairs"`
 	// Labels counts each annotator's labels that count; UnknownValues and
 	// NotAsked the ones left out (value outside the schema; field not asked
 	// given the annotator's own labels).
@@ -304,6 +307,7 @@ func agreementOf(p metrics.Patterns, units func() metrics.Ratings, raters []rate
 		FleissKappa:       defined(a.FleissKappa, a.Defined.FleissKappa),
 		KrippendorffAlpha: defined(a.KrippendorffAlpha, a.Defined.KrippendorffAlpha),
 		GwetAC1:           defined(a.GwetAC1, a.Defined.GwetAC1),
+		GwetAC1Observed:   defined(a.GwetAC1Observed, a.Defined.GwetAC1Observed),
 		PerClass:          map[string]*ClassAgreement{},
 		Pairs:             []*PairAgreement{},
 		Labels:            map[string]int{},

@@ -177,3 +177,45 @@ func TestAgreementCI(t *testing.T) {
 		t.Errorf("seeded intervals differ between runs")
 	}
 }
+
+// persona has three classes; two raters use only two of them on five
+// pairs, agreeing on three. AC1 over the schema's classes (q = 3) and over
+// the classes used (q = 2, irrCAC gwet.ac1.raw's default): 0.47368421052631576
+// and 0.23076923076923075, by a Python transcription of gwet.ac1.raw's
+// formula (pa 0.6; prevalences citizen 0.6, legal_expert 0.4). Every label
+// the same class: α has no expected disagreement and is null (NLTK 3.8's
+// AnnotationTask.alpha() returns 1 there).
+func TestAgreementConventions(t *testing.T) {
+	s := openStore(t)
+	pairs := map[string][2]string{"q1": {"citizen", "citizen"}, "q2": {"citizen", "citizen"}, "q3": {"legal_expert", "legal_expert"},
+		"q4": {"citizen", "legal_expert"}, "q5": {"legal_expert", "citizen"}}
+	seed(t, s, func(b *builder) {
+		for _, q := range []string{"q1", "q2", "q3", "q4", "q5"} {
+			b.QA(q, "GDPR", "en", "factual_recall")
+			for i, who := range []string{"jo", "sam"} {
+				b.Labels(who, q, "question_validity=valid", "persona="+pairs[q][i], "category=factual_recall")
+			}
+		}
+	})
+	rep, err := Agreement(s, AgreementOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rep.Fields[schema.Persona]
+	near(t, "AC1, schema's classes", p.GwetAC1, 0.47368421052631576, 1e-12)
+	near(t, "AC1, classes used", p.GwetAC1Observed, 0.23076923076923075, 1e-12)
+	var text strings.Builder
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "over the classes used") {
+		t.Errorf("text does not give the AC1 over the classes used:\n%s", text.String())
+	}
+	c := rep.Fields[schema.Category] // every label factual_recall
+	if c.KrippendorffAlpha != nil || c.FleissKappa != nil || c.GwetAC1Observed != nil {
+		t.Errorf("one class used: alpha %v, Fleiss %v, observed AC1 %v; want null", c.KrippendorffAlpha, c.FleissKappa, c.GwetAC1Observed)
+	}
+	if q := rep.Fields[schema.QuestionValidity]; q.GwetAC1 == nil || *q.GwetAC1 != 1 {
+		t.Errorf("question_validity all valid: AC1 over the schema's two classes %v, want 1", q.GwetAC1)
+	}
+}

@@ -472,6 +472,11 @@ func (r *AgreementReport) writeField(w io.Writer, name string) error {
 		t.row("Krippendorff's alpha, "+sc.Metric, coefOf(sc.KrippendorffAlpha), ciPtr(sc.KrippendorffAlphaCI95, coef))
 	}
 	t.row("Gwet's AC1", coefOf(fa.GwetAC1), ciPtr(fa.GwetAC1CI95, coef))
+	if o := fa.GwetAC1Observed; coefOf(o) != coefOf(fa.GwetAC1) {
+		// Some class of the field is never used: irrCAC's default (the
+		// classes used) gives another AC1 (docs/metrics.md).
+		t.row("  over the classes used", coefOf(o), "")
+	}
 	if err := t.flush(); err != nil {
 		return err
 	}

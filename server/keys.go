@@ -23,6 +23,9 @@ var harmlessOptions = map[string]bool{
 	"no-x11-forwarding": true, "no-user-rc": true,
 }
 
+// maxKeyLine bounds one line of authorized_keys.
+const maxKeyLine = 1 << 20
+
 // ParseAuthorizedKeys reads an OpenSSH authorized_keys file and returns the
 // annotator of each key by its SHA256 fingerprint ("SHA256:…"). The
 // annotator's name is the key's comment, which is therefore required. Blank
@@ -35,8 +38,10 @@ func ParseAuthorizedKeys(path string) (map[string]string, error) {
 	names := map[string]string{}
 	firstLine := map[string]int{} // fingerprint -> line, to name both lines of a conflict
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024) // RSA 16k keys are long lines
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 64*1024), maxKeyLine) // RSA 16k keys are long lines
+	n := 0
+	for sc.Scan() {
+		n++
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -50,8 +55,10 @@ func ParseAuthorizedKeys(path string) (map[string]string, error) {
 		}
 		names[fp], firstLine[fp] = name, n
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := sc.Err(); err == bufio.ErrTooLong {
+		return nil, fmt.Errorf("%s:%d: the line is longer than %d MiB: a line holds one key (a 16384-bit RSA key takes about 3 KB)", path, n+1, maxKeyLine>>20)
+	} else if err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
 	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s: no keys: add one line per annotator, e.g. \"ssh-ed25519 AAAA… jo\"", path)

@@ -45,6 +45,7 @@ func TestParseAuthorizedKeysErrorsNameTheLine(t *testing.T) {
 		{"restricting option", `from="10.0.0.0/8" ` + jo + " jo\n", `:1: option "from=\"10.0.0.0/8\""`},
 		{"one key two names", jo + " jo\n\n" + jo + " sam\n", `:3: this key is already given to "jo" on line 1`},
 		{"empty", "# nobody yet\n", "no keys"},
+		{"a line of 10 MB", jo + " jo\n# pasted\n" + strings.Repeat("A", 10<<20) + "\n", ":3: the line is longer than 1 MiB"},
 		// The rules of imported annotator names: a bidi override would show
 		// "jo" as another name, a comma would split it in --assign lists.
 		{"bidi override", "# keys\n" + jo + " jo\u202egnp\n", `:2: comment "jo\u202egnp": the annotator's name has the bidirectional control U+202E, which reorders text on a terminal (character 3)`},

@@ -260,13 +260,16 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	// Bubble Tea as they are: keys are read no faster than the session's
 	// commands return (pumpInput), and a client that stops taking the
 	// output is disconnected (cutWriter).
-	out := &cutWriter{w: sess, timeout: s.cfg.WriteTimeout, cut: func() {
-		s.log.Warn("client stopped reading its terminal; closing its connection", "annotator", who,
-			"from", sess.RemoteAddr().String(), "after", s.cfg.WriteTimeout.String())
+	hangUp := func() {
 		if c, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
 			c.Close()
 		}
 		cancel()
+	}
+	out := &cutWriter{w: sess, timeout: s.cfg.WriteTimeout, cut: func() {
+		s.log.Warn("client stopped reading its terminal; closing its connection", "annotator", who,
+			"from", sess.RemoteAddr().String(), "after", s.cfg.WriteTimeout.String())
+		hangUp()
 	}}
 	opts := append(bm.MakeOptions(sess), tea.WithInput(idleInput{ctx}), tea.WithOutput(out),
 		tea.WithoutSignalHandler(), tea.WithContext(ctx), tui.FramePacing())
@@ -279,7 +282,14 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	gate := newCommandGate(maxPendingCommands, pendingPatience)
 	p := tea.NewProgram(boundedModel{m, ctx, gate}, opts...)
 	pty, _, _ := sess.Pty()
-	pumpInput(ctx, sess, pty.Term, p, gate)
+	pumped := pumpInput(ctx, sess, pty.Term, p, gate, func() {
+		s.log.Warn("client sent over a megabyte that is no key (an endless paste?); closing its connection", "annotator", who,
+			"from", sess.RemoteAddr().String())
+		hangUp()
+	})
+	// What the session's input held is garbage once its pump is done, which
+	// may be after the session has left.
+	defer func() { go func() { <-pumped; s.releaseMemory() }() }()
 
 	s.mu.Lock()
 	closing := s.closing

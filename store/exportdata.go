@@ -49,6 +49,32 @@ type LabelSet struct {
 	Adjudicated bool
 }
 
+// LabelSetItems is a label set and the number of items of a kind it has
+// current labels on.
+type LabelSetItems struct {
+	LabelSet
+	Items int
+}
+
+// LabelSetsOf lists the label sets with a current label of one of fields on
+// items of kind k: each annotator's, by name, then the adjudicated set; for
+// the export that carries every label set (one row per item and set).
+func (x *Snapshot) LabelSetsOf(k schema.Kind, fields []string) ([]LabelSetItems, error) {
+	b, _ := json.Marshal(fields)
+	var out []LabelSetItems
+	err := eachRow(x.q, `SELECT l.role = ?, COALESCE(a.name, ''), COUNT(DISTINCT l.item_id)
+		FROM current_labels l JOIN items i ON i.id = l.item_id LEFT JOIN annotators a ON a.id = l.annotator_id AND l.role <> ?
+		WHERE i.kind = ? AND l.field IN (SELECT value FROM json_each(?))
+		GROUP BY l.role, l.annotator_id ORDER BY l.role = ?, a.name`,
+		[]any{RoleAdjudicate, RoleAdjudicate, string(k), string(b), RoleAdjudicate}, func(sc func(...any) error) error {
+			var s LabelSetItems
+			err := sc(&s.Adjudicated, &s.Annotator, &s.Items)
+			out = append(out, s)
+			return err
+		})
+	return out, err
+}
+
 // ExportOptions shapes the rows of a stream.
 type ExportOptions struct {
 	Labels LabelSet

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,14 +161,7 @@ func TestBackupRestoresEveryReport(t *testing.T) {
 		t.Fatalf("export: %v\n%s", err, out)
 	}
 	// Every table the reports read has rows in the backup.
-	b, err := os.ReadFile(filepath.Join(dir, "backup.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m store.BackupManifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	m := readManifest(t, dir)
 	rows := map[string]int{}
 	for _, tb := range m.Tables {
 		rows[tb.Name] = tb.Rows

@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/annotate-dev/annotate/internal/lang"
+	"github.com/annotate-dev/annotate/internal/smallfile"
 )
 
 // The conventions every command follows: results on stdout, warnings and
@@ -131,6 +132,9 @@ func configPath() (string, bool) {
 	return filepath.Join(dir, "annotate", "config.yaml"), false
 }
 
+// maxConfig bounds the config file (a few lines).
+const maxConfig = 1 << 20
+
 // loadConfig reads the config file; none is no error (nil, nil) unless
 // $ANNOTATE_CONFIG names it.
 func loadConfig() (*config, error) {
@@ -138,7 +142,7 @@ func loadConfig() (*config, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := smallfile.Read(path, maxConfig)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return nil, nil
 	}

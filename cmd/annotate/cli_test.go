@@ -273,7 +273,7 @@ var openFlags = map[string]string{
 	"size": "number", "seed": "number", "depth": "number", "queries": "number", "sample": "number", "k": "number",
 	"rate": "number", "max-connections": "number", "max-unauthenticated": "number",
 	"currency": "free text", "role": "free text", "name": "free text", "split": "free text", "listen": "address",
-	"contact": "free text",
+	"contact": "free text", "license-name": "free text", "license-link": "free text", "email-map": "path",
 }
 
 func TestEveryClosedFlagCompletes(t *testing.T) {

@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -61,12 +63,18 @@ any of these folders back.
 
 --format csv: qa.csv and claims.csv, flat tables (RFC 4180, UTF-8).
 
---format label-studio: label-studio/qa.tasks.json and claims.tasks.json
-(Label Studio tasks: data, one annotation per annotator, one prediction per
-system) with the labeling config of each (qa.config.xml, claims.config.xml).
+--format label-studio: label-studio/CONFIG.tasks.json for each kind with
+fields (qa, claims, queries, relevance, answers, gen_claims: Label Studio
+tasks, with one annotation per annotator and one prediction per system,
+every result a choice of the config) and the labeling config of each
+(CONFIG.config.xml). --email-map FILE gives each annotator's annotations the
+e-mail of their Label Studio account (lines "NAME EMAIL"); without it they
+have no completed_by and the task's meta names the annotator.
 
---format prodigy --field FIELD: prodigy/FIELD.jsonl, one accept/reject line
-per label of a two-way field, as Prodigy's binary annotations.
+--format prodigy --field FIELD: prodigy/FIELD.jsonl, one line per label of
+a field with a closed list of values, as Prodigy stores annotations: an
+accept/reject binary task for a two-way field, a choice task (options,
+accept) for the others; hashes that keep distinct items apart.
 
 --format trec: trec/runs/RUN.run (each run, "qid Q0 docid rank score tag"),
 trec/qrels_before.txt (the gold set) and trec/qrels_after.txt (with the
@@ -74,16 +82,24 @@ documents the label set judged relevant), "qid 0 docid rel", for trec_eval,
 ir_measures or ranx.
 
 Labels (hf, csv) come from --annotator NAME or --adjudicated; with neither,
-from the only human annotator. DIR must be new or empty unless --force; the
+from the only human annotator. --all-annotators (hf) adds, for each kind
+with labels, a config CONFIG_by_annotator in long format: one row per item
+and label set (column annotator: the annotator, or "adjudicated"), every
+annotator's labels in one export; with several annotators and no
+--annotator or --adjudicated, the other configs then carry no labels. DIR must be new or empty unless --force; the
 export is written beside it and moved into place at the end, so a failed or
 interrupted export leaves nothing half-written.`,
 			Example: `  annotate export --out claimrag-law-hf --annotator jo
   annotate export --out claimrag-law-hf --adjudicated --license cc-by-sa-4.0 --name "ClaimRAG-LAW v2"
+  annotate export --out claimrag-law-hf --all-annotators
+  annotate export --out firm-hf --annotator jo --license other --license-name firm-data-1.0 --license-link LICENSE
   annotate export --format jsonl --out backup
   annotate export --format jsonl --labels-only --out items-and-labels
   annotate export --format csv --out tables --annotator sam --with-notes
   annotate export --format label-studio --out ls
+  annotate export --format label-studio --email-map emails.txt --out ls
   annotate export --format prodigy --field claim_validity --out prodigy
+  annotate export --format prodigy --field entailment --out prodigy-nli
   annotate export --format trec --out trec --annotator jo`,
 			Args: cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
@@ -92,9 +108,9 @@ interrupted export leaves nothing half-written.`,
 				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
 					o.Progress = f
 				}
-				// Ctrl-C stops the export between two rows; its temporary
-				// folder is removed.
-				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+				// Ctrl-C, SIGTERM or a closed terminal (SIGHUP) stops the
+				// export between two rows; its temporary folder is removed.
+				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 				defer stop()
 				// The card's contact: --contact, else the name given with
 				// --as (not the $USER fallback).
@@ -113,15 +129,19 @@ interrupted export leaves nothing half-written.`,
 		}
 		f := cmd.Flags()
 		f.StringVar(&o.Format, "format", "hf", "hf, jsonl, csv, label-studio, prodigy or trec")
-		f.StringVar(&o.Field, "field", "", "prodigy: the two-way field to export (e.g. claim_validity)")
+		f.StringVar(&o.Field, "field", "", "prodigy: the field to export (e.g. claim_validity, entailment)")
+		f.StringVar(&o.EmailMap, "email-map", "", "label-studio: a file of lines \"NAME EMAIL\", the annotators' Label Studio accounts")
 		f.StringVar(&o.Out, "out", "", "folder to create (required)")
 		f.BoolVar(&o.Force, "force", false, "replace DIR if it is not empty")
 		f.StringVar(&o.Split, "split", exporter.DefaultSplit, "hf: split name of the data files")
-		f.StringVar(&o.License, "license", exporter.DefaultLicense, "hf: license of the dataset card")
+		f.StringVar(&o.License, "license", exporter.DefaultLicense, "hf: license of the dataset card (a Hub identifier, or other)")
+		f.StringVar(&o.LicenseName, "license-name", "", "hf, with --license other: the license's id in the card (license_name)")
+		f.StringVar(&o.LicenseLink, "license-link", "", "hf, with --license other: a URL, or LICENSE for a file you add (license_link)")
 		f.StringVar(&o.Name, "name", exporter.DefaultName, "hf: pretty_name and title of the dataset card")
 		f.StringVar(&o.Contact, "contact", "", "hf: who answers questions about the dataset, in the card (default: the --as name)")
 		f.StringVar(&o.Annotator, "annotator", "", "export this annotator's labels (jsonl: only theirs)")
 		f.BoolVar(&o.Adjudicated, "adjudicated", false, "export the adjudicated labels (jsonl: only those)")
+		f.BoolVar(&o.AllAnnotators, "all-annotators", false, "hf: every label set too, one row per item and annotator (configs CONFIG_by_annotator)")
 		f.BoolVar(&o.LabelsOnly, "labels-only", false, "jsonl: the native items.jsonl and labels.jsonl instead of the backup")
 		f.BoolVar(&o.WithNotes, "with-notes", false, "hf, csv: add the annotators' notes")
 		f.StringVar(&o.DataFormat, "data-format", "", "hf: data files as parquet (default) or jsonl")
@@ -155,7 +175,11 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 		parts = append(parts, fmt.Sprintf("%d QA pairs", res.QA), fmt.Sprintf("%d claims", res.Claims))
 	}
 	for _, k := range schema.AllKinds() {
-		if n, ok := res.Items[exporter.ConfigOf(k)]; ok {
+		config := exporter.ConfigOf(k)
+		if res.Format == "label-studio" {
+			config = exporter.LabelStudioConfigOf(k) // relevance: a task per pooled pair
+		}
+		if n, ok := res.Items[config]; ok && config != "" {
 			parts = append(parts, schema.Count(k, n))
 		}
 	}
@@ -174,6 +198,15 @@ func printExport(cmd *cobra.Command, g *globals, res exporter.Result) error {
 		what += " with the adjudicated labels"
 	case res.LabelSet != "":
 		what += " with the labels of " + res.LabelSet
+	}
+	var long []string // --all-annotators
+	for _, config := range slices.Sorted(maps.Keys(res.Items)) {
+		if strings.HasSuffix(config, "_by_annotator") {
+			long = append(long, fmt.Sprintf("%d rows of %s", res.Items[config], config))
+		}
+	}
+	if len(long) > 0 {
+		what += ", and every label set (" + strings.Join(long, ", ") + ")"
 	}
 	fmt.Fprintf(out, "exported %s to %s: %s\n", what, res.Dir, strings.Join(res.Files, ", "))
 	return nil

@@ -70,7 +70,7 @@ field's French is older than its English).`,
 				os.Remove(path)
 				return err
 			}
-			data, err := os.ReadFile(path)
+			data, err := guidelines.ReadFile(path)
 			if err != nil {
 				return err
 			}
@@ -149,7 +149,7 @@ field, and nothing is recorded.`,
 			if err != nil {
 				return err
 			}
-			data, err := os.ReadFile(args[0])
+			data, err := guidelines.ReadFile(args[0])
 			if err != nil {
 				return err
 			}

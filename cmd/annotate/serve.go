@@ -45,10 +45,12 @@ Limits, so that no client can exhaust the server:
   - at most --max-connections connections at once, of which at most
     --max-unauthenticated still logging in; a connection that has sent
     nothing after 5 s is closed, one not logged in after 20 s too; when the
-    slots are taken, a new connection takes the place of the oldest one not
-    logged in (silent ones first), so connections that never log in cannot
-    lock annotators out; only when every slot is logged in is a new one
-    refused;
+    slots are taken, a new connection takes the place of one not logged in
+    that is silent (nothing sent in 1 s) or has stalled (nothing sent
+    for 2 s), so connections that never log in cannot lock annotators out;
+    it never takes the place of one that is logging in, but waits for a
+    login to end (40 annotators logging in at once all get in); only when
+    every slot is logged in is a new one refused;
   - one session per annotator: a second one is refused and told where the
     first is (two screens would show the same item); if the first one's
     client no longer answers, it is ended and the new one takes its place;

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/smallfile"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
@@ -41,7 +42,7 @@ func useTaxonomy(s *store.Store) error {
 	if f := taxonomyFlags.file; f != "" {
 		var cats []schema.ErrorKind
 		if f != "default" {
-			data, err := os.ReadFile(f)
+			data, err := smallfile.Read(f, schema.MaxTaxonomyFile)
 			if err != nil {
 				return fmt.Errorf("--taxonomy: %w", err)
 			}
@@ -90,7 +91,7 @@ func openTaxonomy(s *store.Store, err error) (*store.Store, error) {
 // database), else the one of the --db database when there is one.
 func guidelinesTaxonomy(g *globals) error {
 	if f := taxonomyFlags.file; f != "" && f != "default" {
-		data, err := os.ReadFile(f)
+		data, err := smallfile.Read(f, schema.MaxTaxonomyFile)
 		if err != nil {
 			return fmt.Errorf("--taxonomy: %w", err)
 		}
