@@ -78,6 +78,21 @@ for size in "80 24" "120 40"; do
 	close
 done
 
+# In French: the locale chooses the language (LANG=fr_CA.UTF-8); a QA pair
+# of the Code civil (g: go to civ-001) after y.
+open 80 24 "env LANG=fr_CA.UTF-8 annotate demo --as jo"
+wait_for 'enter commencer'
+keys Enter
+wait_for 'validité de la question'
+keys g
+keys -l civ-001
+keys Enter
+wait_for 'CIVIL'
+keys y
+wait_for 'Valide'
+shot "qa-fr-80x24"
+close
+
 # What annotate demo --db prints when the annotator quits (q on home).
 tm new-session -d -s s -x 80 -y 24 -c "$work" "annotate demo --db sample.db --as jo" \; \
 	set-option -t s remain-on-exit on \; set-option -t s remain-on-exit-format ""

@@ -28,7 +28,7 @@ var _ = add(
 		"La question est-elle valide ? A-t-elle un sens juridique et se comprend-elle telle qu'elle est rédigée ?"),
 	msg("Why is the question invalid?", "Pourquoi la question est-elle invalide ?"),
 	msg("Which category is the question? The generated one is preselected: enter accepts it.",
-		"Quel type de question ? La catégorie générée est présélectionnée : enter l'accepte."),
+		"Quel type de question ? Le type généré est présélectionné (enter)."),
 	msg("Who would ask this question?", "Qui poserait cette question ?"),
 	msg("Is the answer correct?", "La réponse est-elle correcte ?"),
 	msg("Is the claim correct: all required elements, coherent, meaningful?",
