@@ -277,6 +277,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID, Lang: say.Code()}
 	if dashboard {
 		opt.Start = tui.Dashboard(nil) // review is not served: its command is named instead
+		opt.Lang = ""                  // the lead's reports stay English
 	}
 	m := tui.New(opt)
 	gate := newCommandGate(maxPendingCommands, pendingPatience)

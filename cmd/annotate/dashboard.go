@@ -59,7 +59,7 @@ opens it with: ssh -t HOST dashboard.`,
 				defer stop()
 				// A heatmap's enter opens review inside the dashboard's
 				// program; quitting review comes back to the dashboard.
-				return tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal(), Start: tui.Dashboard(reviewOpener(cmd, g, s)), Lang: g.language(s, g.as)})
+				return tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Terminal: rawTerminal(), Start: tui.Dashboard(reviewOpener(cmd, g, s))})
 			}),
 		}
 	})
