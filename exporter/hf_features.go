@@ -36,6 +36,7 @@ var (
 	fString = feature{dtype: "string"}
 	fInt    = feature{dtype: "int64"}
 	fFloat  = feature{dtype: "float64"}
+	fBool   = feature{dtype: "bool"}
 )
 
 // classColumns maps a column that holds a label under another name to the
@@ -69,6 +70,8 @@ func featureOf(c column, systems []string) feature {
 		return fInt
 	case tFloat:
 		return fFloat
+	case tBool:
+		return fBool
 	case tStrings:
 		return feature{list: &fString}
 	case tContexts:

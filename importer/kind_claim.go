@@ -100,7 +100,8 @@ func (f *fileData) nativeClaim(c *rec, qa string, n int) error {
 }
 
 // claimContent reads what a native claim and an exported claim row share: the
-// triplet or text, the origin, who added it, and the system predictions.
+// triplet or text, the origin, who added it, the extractor, and the system
+// predictions.
 func (f *fileData) claimContent(r *rec, c *store.Claim, what string) error {
 	var err error
 	trip, text := r.get("triplet"), r.get("text")
@@ -125,6 +126,9 @@ func (f *fileData) claimContent(r *rec, c *store.Claim, what string) error {
 		return r.errf("origin", "want %q or %q, got %q", store.OriginExtracted, store.OriginAnnotator, c.Origin)
 	}
 	if c.AddedBy, err = r.str("added_by"); err != nil {
+		return err
+	}
+	if c.Extractor, err = r.str("extractor"); err != nil {
 		return err
 	}
 	c.Predictions, err = f.predictions(r, "predictions")

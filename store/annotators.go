@@ -5,6 +5,11 @@ import "errors"
 // Annotators: the people (and imported label sets) whose labels the log
 // holds, and the one way a name becomes an id.
 
+// GoldAnnotator records a relevance gold set (qrels imported without
+// --annotator, a release's gold citations): the reference `annotate ir`
+// reads, whose labels count for nothing in the kept counts.
+const GoldAnnotator = "gold"
+
 // Annotator is a person (or an imported label set) that labels items.
 type Annotator struct {
 	ID    int64

@@ -98,6 +98,10 @@ type KindRules struct {
 	Count func(c *Counter, f *Family, m *Member, rater int64)
 	// CountItem adds counts that depend on no rater.
 	CountItem func(c *Counter, f *Family, m *Member)
+	// Reference names the rater whose labels on the member are a
+	// reference, not labels (a relevance gold set): every rule sees the
+	// member without them. 0: none.
+	Reference func(m *Member) int64
 }
 
 var rules = map[schema.Kind]KindRules{}
@@ -159,6 +163,14 @@ func compute(f *Family, rd *readings) Result {
 
 func computeMember(res *Result, f *Family, m *Member, rd *readings) {
 	kr := rules[m.Kind]
+	if kr.Reference != nil {
+		if ref := kr.Reference(m); ref != 0 && m.Labels[ref] != nil {
+			without := *m
+			without.Labels = maps.Clone(m.Labels)
+			delete(without.Labels, ref)
+			m = &without
+		}
+	}
 	c := &Counter{res: res, src: m.Source, rd: rd}
 	queueable := kr.Queueable == nil || kr.Queueable(m)
 	if kr.CountItem != nil {

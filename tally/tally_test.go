@@ -38,10 +38,32 @@ func demoFamily() *Family {
 	}
 }
 
+// An extractor that found nothing in a response (RefChecker's empty
+// <extractor>_response_kg) ran on it as surely as one whose claims it has;
+// each counts once per response.
+func TestExtractorsThatRan(t *testing.T) {
+	f := demoFamily()
+	for i := range f.Children {
+		f.Children[i].Attrs[AttrExtractor] = "claude2"
+	}
+	f.Root.Attrs = map[string]string{AttrNoClaimsFrom: "gpt4\nclaude2\ngpt4"}
+	got := map[string]int{}
+	for k, n := range Compute(f).Counts {
+		if k.Name == ExtractorRan {
+			got[k.A+" "+k.B] = n
+		}
+	}
+	if want := map[string]int{"claude2 claims": 1, "gpt4 none": 1}; !maps.Equal(got, want) {
+		t.Errorf("extractors %v, want %v", got, want)
+	}
+}
+
 func TestComputeByHand(t *testing.T) {
 	got := Compute(demoFamily())
 	want := map[string]int{
 		"-1 items qa ": 1, "-1 items claim ": 2, "-1 predictions refchecker entailment": 2, "-1 qa_with_claims  ": 1,
+		// The extractor of the extracted claims (none named: "") ran on the answer.
+		"-1 extractor_ran  claims": 1,
 		// jo's QA labels, Table 1 counts, recall and response level.
 		"7 label question_validity valid": 1, "7 label category factual_recall": 1, "7 label persona citizen": 1,
 		"7 label answer_correctness correct": 1, "7 label missed_claims_checked checked": 1,
@@ -224,7 +246,7 @@ func TestParsePattern(t *testing.T) {
 // is recounted only when Version differs, so change Version with the rules
 // (then copy the new fingerprint here).
 func TestVersionFingerprint(t *testing.T) {
-	const want = "6 1ab48f398bf20b70"
+	const want = "7 c5ca11942d31719c"
 	var lines []string
 	for _, f := range []*Family{demoFamily(), func() *Family {
 		f := demoFamily()
