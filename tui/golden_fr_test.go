@@ -324,3 +324,37 @@ func helpItems(lines []string) int {
 	}
 	return n
 }
+
+// The ? overlay in French shows the French guidelines; a field whose
+// French is older than its English (an English edit since) says so on top
+// and gives the English in force after the French.
+func TestFrenchGuidelinesSayWhenBehind(t *testing.T) {
+	s := goldenStore(t)
+	open := func() string {
+		h := newHarness(t, s, Options{Kind: "qa", Lang: lang.French})
+		h.send(tea.WindowSizeMsg{Width: 100, Height: 200})
+		h.keys("?")
+		return strings.Join(strings.Fields(h.view()), " ")
+	}
+	v := open()
+	if !strings.Contains(v, "La question est-elle valide") || strings.Contains(v, "date de la version") {
+		t.Fatalf("the French guidelines of question_validity, up to date:\n%s", v)
+	}
+	if _, err := s.AddGuidelines("lead", "edit", []store.GuidelineText{{Field: "question_validity", Text: "## question_validity — Valid?\n\nA new English rule.\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	v = open()
+	for _, want := range []string{"Le texte français de question_validity date de la version 1", "le texte anglais a changé à la",
+		"La question est-elle valide", "Le texte anglais en vigueur (version 2)", "A new English rule.", "français antérieur à l'anglais"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the overlay lacks %q:\n%s", want, v)
+		}
+	}
+	if _, err := s.AddGuidelines("lead", "edit", []store.GuidelineText{{Field: "question_validity", Text: "## question_validity — Valide ?\n\nUne règle nouvelle.\n", Lang: "fr"}}); err != nil {
+		t.Fatal(err)
+	}
+	v = open()
+	if !strings.Contains(v, "Une règle nouvelle.") || strings.Contains(v, "date de la version") || strings.Contains(v, "A new English rule") {
+		t.Errorf("after the French edit:\n%s", v)
+	}
+}
