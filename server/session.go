@@ -14,6 +14,7 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
@@ -159,7 +160,7 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 			if err != nil {
 				free()
 				s.log.Warn("refused second session", "annotator", who, "from", mine.from, "reason", err.Error())
-				wish.Errorln(sess, "annotate: "+err.Error()+".")
+				wish.Errorln(sess, "annotate: "+lang.Say(s.language(sess, who), err)+".")
 				sess.Exit(1)
 				return nil, false
 			}
@@ -228,7 +229,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	var rec store.Session
 	if !dashboard {
 		err := s.cfg.Store.Retry(sess.Context(), func() {
-			wish.Println(sess, "annotate: "+screenlock.WaitingMessage(s.cfg.Store.Path))
+			wish.Println(sess, "annotate: "+screenlock.Waiting(say, s.cfg.Store.Path))
 		}, func() (err error) {
 			rec, err = s.cfg.Store.StartSession(who, "ssh")
 			return err

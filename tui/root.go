@@ -502,7 +502,7 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 		notices = os.Stderr
 	}
 	err := opt.Store.Retry(ctx, func() {
-		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(screenlock.WaitingMessage(opt.Store.Path)))
+		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(screenlock.Waiting(m.e.lang, opt.Store.Path)))
 	}, func() (err error) {
 		sess, err = opt.Store.StartSession(opt.Annotator, m.e.client)
 		return err

@@ -87,7 +87,7 @@ func importInto(path string, files []string, opt importer.Options, waiting func(
 	// Another import writing already is waited for, and said so.
 	var sum importer.Summary
 	err = s.Retry(context.Background(), waiting, func() (err error) {
-		mark := screenlock.MarkWriting(path, "an import")
+		mark := screenlock.MarkWriting(path, "an import") // screenlock.Waiting says it in the reader's language
 		defer mark.Release()
 		sum, err = importer.Import(s, files, opt)
 		return err

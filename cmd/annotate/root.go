@@ -126,7 +126,7 @@ func (g *globals) withDB(run func(cmd *cobra.Command, args []string, s *store.St
 // sayWaiting prints, once, that the command waits for another process's
 // write to the database.
 func (g *globals) sayWaiting(cmd *cobra.Command) func() {
-	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+screenlock.WaitingMessage(g.db)) }
+	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+screenlock.Waiting(g.errorPrinter(), g.db)) }
 }
 
 type noDBError struct{ path string }

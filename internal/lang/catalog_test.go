@@ -287,7 +287,7 @@ func sample(p *Printer, key string) string {
 // else it was left untranslated.
 var sameInFrench = map[string]bool{
 	"note": true, "notes": true, "expert": true, "document": true, "documents": true, "version": true,
-	"halluc": true, "source": true, "question": true, "province": true, "v": true, // v2: a version
+	"halluc": true, "source": true, "question": true, "province": true, "v": true, "pid": true, // v2: a version; pid: a process id
 }
 
 func TestNoMessageLeftInEnglish(t *testing.T) {

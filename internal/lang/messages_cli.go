@@ -29,6 +29,17 @@ var _ = add(wrapped(
 	msg("seeding the demo: %w", "préparation de la démonstration : %w"),
 	msg("demo database kept at %s; reopen it with:", "base de démonstration conservée à %s ; pour la rouvrir :"),
 
+	// One screen per annotator; another process's write.
+	msg("%s already has a screen open on %s (%s): one live screen per annotator, so that two screens never label the same item; close that one first",
+		"%s a déjà un écran ouvert sur %s (%s) : un seul écran actif par annotateur, pour que deux écrans n'étiquettent jamais le même élément ; fermez d'abord celui-là"),
+	msg("another process (starting)", "un autre processus (en démarrage)"),
+	msg("host %s", "hôte %s"),
+	msg("pid %s", "pid %s"),
+	msg("since %s", "depuis %s"),
+	msg("another process", "un autre processus"),
+	msg("an import", "une importation"),
+	msg("%s is writing to %s; waiting…", "%s écrit dans %s ; en attente…"),
+
 	// progress and notes.
 	msg("no annotators yet", "aucun annotateur pour l'instant"),
 	msg("ANNOTATOR\tQUEUE\tKIND\tDONE\tREMAINING\tACTIVE\tITEMS/H\tMEDIAN S/ITEM\t",

@@ -17,9 +17,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/annotate-dev/annotate/internal/lang"
 )
 
 // Holder says where a screen runs.
@@ -30,16 +33,20 @@ type Holder struct {
 	Since time.Time `json:"since"`
 }
 
-func (h Holder) String() string {
+func (h Holder) String() string { return h.in(nil) }
+
+// in names the holder in a reader's language.
+func (h Holder) in(l *lang.Printer) string {
 	if h.PID == 0 {
-		return "another process (starting)"
+		return l.Sprintf("another process (starting)")
 	}
-	parts := []string{"host " + h.Host, fmt.Sprintf("pid %d", h.PID)}
+	// The pid is an id, not a number a language groups by thousands.
+	parts := []string{l.Sprintf("host %s", h.Host), l.Sprintf("pid %s", strconv.Itoa(h.PID))}
 	if h.Where != "" {
 		parts = append(parts, h.Where)
 	}
 	if !h.Since.IsZero() {
-		parts = append(parts, "since "+h.Since.Local().Format("15:04"))
+		parts = append(parts, l.Sprintf("since %s", h.Since.Local().Format("15:04")))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -51,9 +58,12 @@ type HeldError struct {
 	Holder    Holder
 }
 
-func (e *HeldError) Error() string {
-	return fmt.Sprintf("%s already has a screen open on %s (%s): one live screen per annotator, "+
-		"so that two screens never label the same item; close that one first", e.Annotator, e.DB, e.Holder)
+func (e *HeldError) Error() string { return e.SayIn(nil) }
+
+// SayIn is the error in a reader's language (lang.Say).
+func (e *HeldError) SayIn(l *lang.Printer) string {
+	return l.Sprintf("%s already has a screen open on %s (%s): one live screen per annotator, so that two screens never label the same item; close that one first",
+		e.Annotator, e.DB, e.Holder.in(l))
 }
 
 // Lock is a held screen lock.
@@ -194,10 +204,20 @@ func Writing(db string) string {
 
 // WaitingMessage is what a command or a screen says while it waits for
 // another process's write to the database at db to end.
-func WaitingMessage(db string) string {
+func WaitingMessage(db string) string { return Waiting(nil, db) }
+
+// Waiting is WaitingMessage in a reader's language.
+func Waiting(l *lang.Printer, db string) string {
 	who := Writing(db)
-	if who == "" {
-		who = "another process"
+	switch {
+	case who == "":
+		who = l.Sprintf("another process")
+	case strings.HasPrefix(who, importWriter):
+		who = l.Sprintf("an import") + strings.TrimPrefix(who, importWriter)
 	}
-	return fmt.Sprintf("%s is writing to %s; waiting…", who, filepath.Base(db))
+	return l.Sprintf("%s is writing to %s; waiting…", who, filepath.Base(db))
 }
+
+// importWriter is what an import says of itself while it writes (cmd
+// annotate's import: MarkWriting), said in the reader's language.
+const importWriter = "an import"

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/annotate-dev/annotate/internal/lang"
 )
 
 // TestMain lets the test binary act as a screen in another process: with
@@ -124,5 +126,21 @@ func TestWritingNote(t *testing.T) {
 	os.WriteFile(db+".writing.lock", []byte("an import (pid 1)\n"), 0o644)
 	if got := Writing(db); got != "" {
 		t.Errorf("a dead note: %q", got)
+	}
+}
+
+// A held screen is refused in the reader's language, as the waiting
+// notice is said in it.
+func TestHeldErrorInFrench(t *testing.T) {
+	e := &HeldError{Annotator: "jo", DB: "a.db", Holder: Holder{Host: "lab", PID: 4242, Where: "tty /dev/pts/3"}}
+	fr := lang.New(lang.French)
+	if got := lang.Say(fr, e); !strings.HasPrefix(got, "jo a déjà un écran ouvert sur a.db (hôte lab, pid 4242, tty /dev/pts/3)\u202f: un seul écran actif") {
+		t.Errorf("%q", got)
+	}
+	if got := e.Error(); !strings.HasPrefix(got, "jo already has a screen open on a.db (host lab, pid 4242, tty /dev/pts/3): one live screen") {
+		t.Errorf("%q", got)
+	}
+	if got := Waiting(fr, filepath.Join(t.TempDir(), "a.db")); got != "un autre processus écrit dans a.db\u202f; en attente…" {
+		t.Errorf("%q", got)
 	}
 }
