@@ -22,6 +22,12 @@ type Label struct {
 	// SuggestedBy names the system whose prediction was preselected when
 	// the label was made (annotate --suggest); "": made blind.
 	SuggestedBy string
+	// AllowOwn: an adjudication may decide a unit in which the lead gave a
+	// label (--allow-own), recorded as such; without it that is refused
+	// (review.Adjudicator).
+	AllowOwn bool
+	// ownUnit: the adjudication decides the lead's own unit (own_unit).
+	ownUnit bool
 }
 
 // Event is one row of the label log.
@@ -67,6 +73,9 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 	role := RoleAnnotate
 	if l.Adjudicate {
 		role = RoleAdjudicate
+		if l.ownUnit, err = ownDecision(tx, l.Annotator, l.AllowOwn, l.ItemID, l.Field); err != nil {
+			return 0, err
+		}
 	}
 	id, err := insertEvent(tx, aid, role, l)
 	if err != nil {
@@ -96,8 +105,8 @@ func insertEventAt(tx *wtx, aid int64, role string, l Label, at string) (int64, 
 	if err != nil {
 		return 0, err
 	}
-	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by)
-		VALUES (?,?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), gv, nullText(l.SuggestedBy))
+	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by,own_unit)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), gv, nullText(l.SuggestedBy), l.ownUnit)
 	if err != nil {
 		return 0, err
 	}

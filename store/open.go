@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -235,7 +236,7 @@ func (t *wtx) closeStmts() {
 	}
 }
 
-func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+func now() string { return clock.Now().UTC().Format(time.RFC3339Nano) }
 
 // ErrNotFound is returned when a named thing does not exist.
 var ErrNotFound = errors.New("not found")

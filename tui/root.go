@@ -37,6 +37,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 
+	wallclock "github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/tui/adjudicate"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
@@ -101,6 +102,8 @@ type env struct {
 	client    string
 	limit     time.Duration
 	now       func() time.Time
+	// elapsed is the clock of throttles: real time passes on it (New).
+	elapsed func() time.Time
 
 	styles      ui.Styles
 	lang        *lang.Printer // the language of every screen (Options.Lang)
@@ -166,8 +169,12 @@ type Model struct {
 
 // New returns the root model.
 func New(opt Options) *Model {
+	// Throttles (a draft written at most once a second) need time that
+	// passes: the real clock's, even when ANNOTATE_NOW fixes the one the
+	// program records and shows; a test's clock drives both.
+	elapsed := opt.Now
 	if opt.Now == nil {
-		opt.Now = time.Now
+		opt.Now, elapsed = wallclock.Now, time.Now
 	}
 	if opt.SessionLimit == 0 {
 		opt.SessionLimit = 2 * time.Hour
@@ -177,7 +184,7 @@ func New(opt Options) *Model {
 	}
 	l := lang.New(opt.Lang)
 	e := &env{
-		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
+		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now, elapsed: elapsed,
 		dark: true, plain: os.Getenv("NO_COLOR") != "", lang: l,
 		keys: ui.KeyMapIn(l), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
 		claimsLater: opt.ClaimsLater, suggest: opt.Suggest,

@@ -37,6 +37,7 @@ func (l *lockedBuffer) String() string {
 // instead of failing with SQLITE_BUSY after the busy timeout.
 func TestCommandWaitsForAWriter(t *testing.T) {
 	path, s := storetest.Create(t, "annotate.db")
+	makeLead(t, s, "lead")
 	s.Close()
 	items := filepath.Join(t.TempDir(), "items.jsonl")
 	os.WriteFile(items, []byte(`{"id":"q1","source":"GDPR","language":"en","question":"What is personal data?","answer":"Any information.","contexts":[{"id":"p1","text":"Article 4."}]}`+"\n"), 0o644)
@@ -50,7 +51,7 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 		// A second import waits for the first.
 		{"import", "an import", "annotate: an import (pid ", []string{"import", items},
 			items + " (native): 1 QA pair added; 0 claims added; 0 labels added\n"},
-		{"batch", "", "annotate: another process is writing", []string{"batch", "create", "b1", "--assign", "kim"},
+		{"batch", "", "annotate: another process is writing", []string{"batch", "create", "b1", "--as", "lead", "--assign", "kim"},
 			"batch b1: 1 qa item, for kim\n"},
 	} {
 		db, err := sql.Open("sqlite", "file:"+path)

@@ -51,8 +51,14 @@ data is refused, never mixed with the sample.`,
 					}
 					fmt.Fprint(cmd.ErrOrStderr(), keptMessage(g.errorPrinter(), d.path, who))
 				}()
+				// The demo's database is its own: the names its flags give
+				// (--batch, --suggest) are checked against it.
+				language := g.language(d.s, who)
+				if err := g.checkNamedFlags(cmd, d.s); err != nil {
+					return err
+				}
 				g.useColorMode()
-				return o.run(d.s, who, "demo", g.language(d.s, who))
+				return o.run(d.s, who, "demo", language)
 			},
 		}
 		o.add(cmd)

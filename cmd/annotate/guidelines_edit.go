@@ -42,7 +42,7 @@ field's French is older than its English).`,
 			if err != nil {
 				return err
 			}
-			author, err := g.lead(s, "annotate guidelines edit")
+			author, err := g.needLead(s, "annotate guidelines edit")
 			if err != nil {
 				return err
 			}
@@ -145,7 +145,7 @@ field, and nothing is recorded.`,
 		Example: "  annotate guidelines > guidelines.md   # edit it, then\n  annotate guidelines import guidelines.md --as lead",
 		Args:    cobra.ExactArgs(1),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-			author, err := g.lead(s, "annotate guidelines import")
+			author, err := g.needLead(s, "annotate guidelines import")
 			if err != nil {
 				return err
 			}

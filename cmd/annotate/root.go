@@ -22,6 +22,9 @@ type globals struct {
 	// color is --color (never, auto or always), after the environment and
 	// the config file.
 	color string
+	// cmd is the command running (set before it runs): the names its flags
+	// give are checked once the database is open (checkNamedFlags).
+	cmd *cobra.Command
 	// config is the config file read (nil: none) and configErr why it could
 	// not be, reported when a command runs.
 	config    *config
@@ -80,6 +83,7 @@ Run "annotate demo" to try it on the embedded sample.
 	addTUIFlags(root, g)
 	addTaxonomyFlag(root, g)
 	rejectUnknownCommands(root)
+	root.SetFlagErrorFunc(flagErrorInWords)
 	registerCompletions(root, g)
 	return root, g
 }
@@ -105,7 +109,16 @@ func (g *globals) openExisting() (*store.Store, error) {
 	if _, err := os.Stat(g.db); err != nil {
 		return nil, &noDBError{path: g.db}
 	}
-	return openTaxonomy(store.Open(g.db))
+	s, err := openTaxonomy(store.Open(g.db))
+	if err != nil || g.cmd == nil {
+		return s, err
+	}
+	g.language(s, g.as) // the errors from here on are said in the annotator's language
+	if err := g.checkNamedFlags(g.cmd, s); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // withDB wraps a command body that reads or writes the existing database:
@@ -140,5 +153,8 @@ func (e *noDBError) SayIn(p *lang.Printer) string {
 
 // oneLine keeps an error's text on one line for stderr.
 func oneLine(msg string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
+	// Only the ASCII blanks: French's no-break spaces (before : ; ? !, inside
+	// « ») stay where the message put them.
+	blank := func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+	return strings.Join(strings.FieldsFunc(msg, blank), " ")
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -92,34 +90,26 @@ func (o *tuiFlags) run(s *store.Store, annotator, client, language string) error
 	if annotator == "" {
 		return lang.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
-	isNew, err := checkIdentity(s, annotator)
+	isNew, err := checkIdentity(s, "--as", annotator)
 	if err != nil && client == "demo" {
 		// The sample's own names (gold, …) are nobody the user could mean.
-		isNew, err = true, checkName("--as", annotator)
+		isNew, err = true, checkAnnotator("--as", annotator)
 	}
 	if err != nil {
 		return err
 	}
-	if err := tui.CheckKind(o.kind); err != nil {
-		return fmt.Errorf("--%w", err)
-	}
-	if err := checkSuggest(s, o.suggest); err != nil {
-		return err
-	}
+	// --kind, --batch and --suggest were checked before (checkClosedFlags,
+	// checkNamedFlags): the batch says which queue it is of.
 	kind := o.kind
 	if o.batch != "" {
 		bs, err := s.Batches()
 		if err != nil {
 			return err
 		}
-		found := false
 		for _, b := range bs {
 			if b.Name == o.batch {
-				found, kind = true, b.Kind
+				kind = b.Kind
 			}
-		}
-		if !found {
-			return lang.Errorf("no batch %q (annotate batch list shows them)", o.batch)
 		}
 	}
 	// One live screen per annotator and database, shared with annotate
@@ -141,25 +131,4 @@ func (o *tuiFlags) run(s *store.Store, annotator, client, language string) error
 	defer stop()
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
 		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest, Lang: language})
-}
-
-// checkSuggest refuses a --suggest system without predictions in the
-// database, naming those that have some.
-func checkSuggest(s *store.Store, system string) error {
-	if system == "" {
-		return nil
-	}
-	x, err := s.Snapshot()
-	if err != nil {
-		return err
-	}
-	defer x.Close()
-	known, err := x.Systems()
-	if err != nil {
-		return err
-	}
-	if !slices.Contains(known, system) {
-		return flagError("suggest", notFoundError("system", system, known))
-	}
-	return nil
 }

@@ -184,7 +184,7 @@ func TestEveryKeyInTheCodeIsInTheCatalog(t *testing.T) {
 }
 
 // annotatorPackages are the packages whose text an annotator reads.
-var annotatorPackages = []string{"tui", "tui/internal/ui", "tui/adjudicate", "cmd/annotate", "internal/screenlock", "server"}
+var annotatorPackages = []string{"tui", "tui/internal/ui", "tui/adjudicate", "cmd/annotate", "internal/screenlock", "internal/names", "server"}
 
 func collectKeys(t *testing.T, path string, used map[string]string) {
 	t.Helper()
@@ -288,6 +288,7 @@ func sample(p *Printer, key string) string {
 var sameInFrench = map[string]bool{
 	"note": true, "notes": true, "expert": true, "document": true, "documents": true, "version": true,
 	"halluc": true, "source": true, "question": true, "province": true, "v": true, "pid": true, // v2: a version; pid: a process id
+	"sources": true, "conditions": true,
 }
 
 func TestNoMessageLeftInEnglish(t *testing.T) {

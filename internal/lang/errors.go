@@ -107,3 +107,17 @@ type counted struct {
 func (c counted) SayIn(p *Printer) string { return p.Sprintf(c.key, c.n) }
 
 func (c counted) String() string { return c.SayIn(nil) }
+
+// Phrase is a message held for the reader's language, an argument of
+// Errorf: key is a catalog key marked where it is written (Key), as for
+// Text.
+func Phrase(key string, args ...any) Sayer { return phrase{key, args} }
+
+type phrase struct {
+	key  string
+	args []any
+}
+
+func (p phrase) SayIn(l *Printer) string { return l.Sprintf(p.key, p.args...) }
+
+func (p phrase) String() string { return p.SayIn(nil) }

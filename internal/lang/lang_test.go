@@ -135,12 +135,12 @@ func TestPluralsAndNumbers(t *testing.T) {
 // language it was made in; the errors it wraps too, and errors.Is still
 // finds them.
 func TestErrorsSaidInTheReadersLanguage(t *testing.T) {
-	inner := Errorf("no batch %q (annotate batch list shows them)", "pilot")
+	inner := Errorf("%s (%s: %s)", Phrase("no batch %q", "pilto"), Phrase("batches"), "pilot")
 	outer := Errorf("--db %s: %w", "x.db", inner)
-	if got := outer.Error(); got != `--db x.db: no batch "pilot" (annotate batch list shows them)` {
+	if got := outer.Error(); got != `--db x.db: no batch "pilto" (batches: pilot)` {
 		t.Errorf("English %q", got)
 	}
-	if got := Say(New(French), outer); got != "--db x.db\u202f: aucun lot «\u00a0pilot\u00a0» (annotate batch list les affiche)" {
+	if got := Say(New(French), outer); got != "--db x.db\u202f: aucun lot «\u00a0pilto\u00a0» (lots\u202f: pilot)" {
 		t.Errorf("French %q", got)
 	}
 	wrapped := fmt.Errorf("--kind: %w", Errorf("kind %q: must be %s", "qq", OrList{"qa", "claim", "query"}))

@@ -8,6 +8,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -143,11 +144,15 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 			e.fail(msg.err)
 			return nil
 		}
+		l := e.say()
+		msgText := l.Sprintf("%d agreeing labels accepted as adjudicated (u undoes them all).", msg.n)
 		if msg.single {
-			e.ok(e.say().Sprintf("%d labels (agreements and single labels) accepted as adjudicated (u undoes them all).", msg.n))
-		} else {
-			e.ok(e.say().Sprintf("%d agreeing labels accepted as adjudicated (u undoes them all).", msg.n))
+			msgText = l.Sprintf("%d labels (agreements and single labels) accepted as adjudicated (u undoes them all).", msg.n)
 		}
+		if msg.held > 0 {
+			msgText += " " + l.Sprintf("%d units left for another lead: you labelled them.", msg.held)
+		}
+		e.ok(msgText)
 		return a.reload(a.curKey(), true)
 	}
 	return nil
@@ -214,7 +219,7 @@ func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		a.confirm = false
 		if keyIs(km, k.Yes) {
 			a.saving = true
-			return a, acceptCmd(e.store, e.lead, e.query, store.AcceptOptions{Single: a.confirmSingle, Session: e.session, ActiveMs: e.act.Take()})
+			return a, acceptCmd(e.store, e.lead, e.query, store.AcceptOptions{Single: a.confirmSingle, Session: e.session, ActiveMs: e.act.Take(), AllowOwn: e.allowOwn})
 		}
 		e.ok(e.say().Sprintf("Cancelled: nothing accepted."))
 		return a, nil
@@ -332,7 +337,10 @@ func (a *adjScreen) decide(km tea.KeyPressMsg) tea.Cmd {
 	case u.State == store.UnitMoot:
 		e.ok(e.say().Sprintf("Not asked given the adjudicated labels: nothing to decide here."))
 		return nil
+	case u.Own && !e.allowOwn:
+		e.fail(&review.OwnError{Lead: e.lead, Item: u.ExtID, Field: u.Field})
+		return nil
 	}
 	a.saving = true
-	return adjudicateCmd(e.store, e.lead, *u, v, e.act.Take(), e.session)
+	return adjudicateCmd(e.store, e.lead, *u, v, e.act.Take(), e.session, e.allowOwn)
 }

@@ -136,6 +136,8 @@ func (a *adjScreen) labelRows(w int) []string {
 	switch {
 	case u.State == store.UnitMoot:
 		out = append(out, st.Dim.Render(ui.Truncate(l.Sprintf("Not asked given the adjudicated labels (%s)", trailOf(l, schema.Kind(u.Kind), d.Final, f.Name)), w)))
+	case u.Own && !a.e.allowOwn:
+		out = append(out, st.Dim.Render(ui.Truncate(l.Sprintf("Your own unit: you labelled it, so another lead decides it (--allow-own decides it anyway)"), w)))
 	case u.Final != "":
 		out = append(out, st.Trail.Render(ui.Truncate("✓ "+l.Sprintf("final: [%s] %s (adjudicated; a key revises it)", optionKey(f, u.Final), ui.SanitizeLine(l.Value(f.Name, u.Final))), w)))
 	case u.Single:

@@ -57,10 +57,10 @@ type adjudicatedMsg struct {
 
 // adjudicateCmd records the final label with the active time spent on it
 // and the review's session, as the annotation screens record a label.
-func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64) tea.Cmd {
+func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64, allowOwn bool) tea.Cmd {
 	return func() tea.Msg {
 		_, err := s.RecordLabel(store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
-			Adjudicate: true, ActiveMs: ms, SessionID: session})
+			Adjudicate: true, ActiveMs: ms, SessionID: session, AllowOwn: allowOwn})
 		return adjudicatedMsg{key: keyOf(u), ext: u.ExtID, value: value, ms: ms, err: err}
 	}
 }
@@ -95,6 +95,7 @@ func undoCmd(s *store.Store, lead string) tea.Cmd {
 
 type acceptedMsg struct {
 	n      int
+	held   int  // the lead's own units, left out
 	single bool // single labels were accepted too
 	ms     int64
 	err    error
@@ -102,8 +103,8 @@ type acceptedMsg struct {
 
 func acceptCmd(s *store.Store, lead string, q store.ReviewQuery, o store.AcceptOptions) tea.Cmd {
 	return func() tea.Msg {
-		n, err := s.AcceptReady(lead, q, o)
-		return acceptedMsg{n: n, single: o.Single, ms: o.ActiveMs, err: err}
+		a, err := s.AcceptReady(lead, q, o)
+		return acceptedMsg{n: a.N, held: a.Held, single: o.Single, ms: o.ActiveMs, err: err}
 	}
 }
 
