@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -64,7 +63,6 @@ func registerCompletions(root *cobra.Command, g *globals) {
 	}
 	root.RegisterFlagCompletionFunc("as", annotators)
 	root.RegisterFlagCompletionFunc("color", fixed(colorModes))
-	root.RegisterFlagCompletionFunc("lang", fixed(lang.Codes()))
 }
 
 // union is a and b's values, sorted, each once.

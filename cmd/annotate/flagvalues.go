@@ -104,6 +104,9 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 		"suggest":    system,
 		"source":     {what: "source", read: sources},
 		"hop":        {closed: []string{"single", "multi"}},
+		// --lang: a locale (fr_CA) is a language too; checkGlobals reads
+		// it (lang.Parse).
+		"lang": {closed: lang.Codes(), open: true},
 	}
 	byCommand = map[string]map[string]valueSet{
 		"annotate":      {"kind": {closed: tui.Kinds()}},
