@@ -91,7 +91,8 @@ func (w *walker) step() string {
 				hop := []string{"single", "multi"}[r.IntN(2)]
 				cat := []string{"factual_recall", "false_premise", "Weird"}[r.IntN(3)]
 				qa := QAPair{ID: fmt.Sprintf("q%d", i), Source: []string{"GDPR", "CIVIL"}[i%2], Question: "Q", Answer: "A", Hop: hop, Category: cat,
-					Contexts: []Context{{ID: fmt.Sprintf("p%d", i), Text: "t"}}, Predictions: map[string]string{"refchecker": []string{"Factual", "Nonfactual"}[r.IntN(2)]}}
+					Contexts: []Context{{ID: fmt.Sprintf("p%d", i), Text: "t"}}, Predictions: map[string]string{"refchecker": []string{"Factual", "Nonfactual"}[r.IntN(2)]},
+					AsGiven: r.IntN(6) == 0} // its claims asked of everyone at once
 				if _, _, err := tx.PutQA(qa, qa.Hop+qa.Category+qa.Predictions["refchecker"], "f", update); err != nil {
 					return err
 				}
@@ -133,6 +134,17 @@ func (w *walker) step() string {
 		}
 		who := people[r.IntN(3)]
 		fields := schema.Fields(schema.Kind(ref.Kind))
+		if ref.Kind == string(schema.KindQA) && r.IntN(3) == 0 {
+			// The usual way through a pair: the question valid, the
+			// answer judged (correct, most often: its claims are asked).
+			answer := []string{"correct", "correct", "incorrect"}[r.IntN(3)]
+			for _, l := range [][2]string{{schema.QuestionValidity, "valid"}, {schema.AnswerCorrectness, answer}} {
+				if _, err := s.RecordLabel(Label{Annotator: who, ItemID: ref.ItemID, Field: l[0], Value: l[1]}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return fmt.Sprintf("%s judges %s's answer %s", who, ref.ExtID, answer)
+		}
 		if ref.Kind == string(schema.KindQA) && r.IntN(4) == 0 {
 			_, err := s.RecordLabel(Label{Annotator: who, ItemID: ref.ItemID, Field: schema.MissedClaimsChecked, Value: "checked"})
 			if err != nil {
@@ -185,6 +197,16 @@ func (w *walker) step() string {
 			spec.Assign = []string{"jo", "sam"}
 			spec.Overlap = 1 + r.IntN(2)
 		}
+		if kind == "claim" {
+			// Claims asked at once (answers judged elsewhere), or only
+			// those of answers each assignee judged correct.
+			switch r.IntN(3) {
+			case 0:
+				spec.WithoutQA = true
+			case 1:
+				spec.OnlyCorrectAnswers = spec.Assign != nil
+			}
+		}
 		if _, err := s.CreateBatch(spec); err != nil && !strings.Contains(err.Error(), "no ") {
 			t.Fatal(err)
 		}
@@ -207,7 +229,7 @@ func (w *walker) step() string {
 	}
 }
 
-// checkKept compares kept_counts and done_items with a recount that replays
+// checkKept compares kept_counts, done_items and asked_items with a recount that replays
 // label_events; it returns what differs.
 func checkKept(t *testing.T, s *Store) string {
 	t.Helper()
@@ -232,6 +254,19 @@ func checkKept(t *testing.T, s *Store) string {
 			return err
 		}
 		skip[fmt.Sprint(item, "/", a, "/", gated)] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	asked := map[string]bool{}
+	err = eachRow(s.db, "SELECT annotator_id, item_id FROM asked_items", nil, func(sc func(...any) error) error {
+		var a, item int64
+		if err := sc(&a, &item); err != nil {
+			return err
+		}
+		asked[fmt.Sprint(a, "/", item)] = true
 		return nil
 	})
 	if err != nil {
@@ -292,6 +327,7 @@ func checkKept(t *testing.T, s *Store) string {
 	}
 	want := map[tally.Key]int{}
 	wantSkip := map[string]bool{}
+	wantAsked := map[string]bool{}
 	for _, f := range fams {
 		members := []*tally.Member{&f.Root}
 		for i := range f.Children {
@@ -322,6 +358,11 @@ func checkKept(t *testing.T, s *Store) string {
 				wantSkip[fmt.Sprint(id, "/", a.Annotator, "/", a.Gated)] = true
 			}
 		}
+		for id, who := range res.Asked {
+			for _, a := range who {
+				wantAsked[fmt.Sprint(a, "/", id)] = true
+			}
+		}
 	}
 	maps.DeleteFunc(want, func(_ tally.Key, n int) bool { return n == 0 })
 	var diffs []string
@@ -338,6 +379,9 @@ func checkKept(t *testing.T, s *Store) string {
 	}
 	if !maps.Equal(skip, wantSkip) {
 		diffs = append(diffs, fmt.Sprintf("done_items %v, recount %v", slices.Sorted(maps.Keys(skip)), slices.Sorted(maps.Keys(wantSkip))))
+	}
+	if !maps.Equal(asked, wantAsked) {
+		diffs = append(diffs, fmt.Sprintf("asked_items %v, recount %v", slices.Sorted(maps.Keys(asked)), slices.Sorted(maps.Keys(wantAsked))))
 	}
 	slices.Sort(diffs)
 	if len(diffs) > 8 {

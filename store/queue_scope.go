@@ -114,3 +114,14 @@ func (sc queueScope) keyed() (from, key, item string, args []any) {
 	}
 	return "items i WHERE i.kind=? AND " + queueable(sc.kind), "i.id", "i.id", []any{sc.kind}
 }
+
+// unfinished is how many items of the queue the annotator has not
+// finished, from the kept counts (its size less its done count).
+func (sc queueScope) unfinished(db querier) (int, error) {
+	total, err := sc.count(db, true)
+	if err != nil {
+		return 0, err
+	}
+	done, err := sc.count(db, false)
+	return total - done, err
+}
