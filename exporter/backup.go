@@ -124,7 +124,7 @@ func (e *exporter) backupTables(dir string, tables []store.BackupTable) ([]int, 
 
 // backupTable writes one table's file from view v: its lines, then the
 // file flushed and synced.
-func (e *exporter) backupTable(dir string, v *store.Snapshot, t store.BackupTable, advance func(int), stopped func() bool) (int, error) {
+func (e *exporter) backupTable(dir string, v *store.ReadTx, t store.BackupTable, advance func(int), stopped func() bool) (int, error) {
 	f, err := e.openFile(dir, backupFile(t))
 	if err != nil {
 		return 0, err

@@ -8,7 +8,7 @@
 //     `annotate import` reads back into the same state;
 //   - csv: <config>.csv per kind, flat tables for a spreadsheet.
 //
-// Rows are read from the store and written one at a time (store.Snapshot), so
+// Rows are read from the store and written one at a time (store.ReadTx), so
 // memory does not grow with the dataset. Everything is written into a
 // temporary folder beside --out and renamed into place at the end, so a failed
 // or interrupted export leaves nothing half-written.
@@ -93,8 +93,8 @@ var splitName = regexp.MustCompile(`^\w+(\.\w+)*$`)
 type exporter struct {
 	ctx    context.Context
 	s      *store.Store
-	snap   *store.Snapshot
-	views  []*store.Snapshot // snap and the backup's other views of the same commit
+	snap   *store.ReadTx
+	views  []*store.ReadTx // snap and the backup's other views of the same commit
 	o      Options
 	prog   *progress
 	create func(string) (io.WriteCloser, error)

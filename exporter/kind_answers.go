@@ -145,7 +145,7 @@ func init() {
 
 // genClaimsWithVerdicts streams generated claims with their verdicts, read a
 // few hundred claims at a time (the item model never loads predictions).
-func genClaimsWithVerdicts(x *store.Snapshot, o store.ExportOptions) iter.Seq2[*store.ExportItem, error] {
+func genClaimsWithVerdicts(x *store.ReadTx, o store.ExportOptions) iter.Seq2[*store.ExportItem, error] {
 	return func(yield func(*store.ExportItem, error) bool) {
 		var batch []*store.ExportItem
 		flush := func() bool {

@@ -60,7 +60,7 @@ func init() {
 				})
 			},
 		},
-		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
+		prodigyItems: func(x *store.ReadTx) (map[string]prodigyItem, error) {
 			items := map[string]prodigyItem{}
 			for c, err := range x.Claims(store.ExportOptions{}) {
 				if err != nil {

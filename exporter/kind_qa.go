@@ -67,7 +67,7 @@ func init() {
 				})
 			},
 		},
-		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
+		prodigyItems: func(x *store.ReadTx) (map[string]prodigyItem, error) {
 			items := map[string]prodigyItem{}
 			for q, err := range x.QAs(store.ExportOptions{}) {
 				if err != nil {

@@ -11,7 +11,7 @@ import (
 
 // How the items of each kind are published. Every kind registers its
 // columns and lines from its own file (kind_*.go); most are read through the
-// store's one item model (store.Snapshot.ExportItems), while QA pairs and
+// store's one item model (store.ReadTx.ExportItems), while QA pairs and
 // claims stream their rows from queries of their own (their rows repeat
 // contexts and claim ids: kind_qa.go, kind_claim.go).
 
@@ -42,7 +42,7 @@ type kindExport struct {
 	nested func(e *exporter, f *sink) error
 	// items streams the kind's items when they need more than the item
 	// model holds (a generated claim's verdicts); nil: ExportItems.
-	items func(x *store.Snapshot, o store.ExportOptions) iter.Seq2[*store.ExportItem, error]
+	items func(x *store.ReadTx, o store.ExportOptions) iter.Seq2[*store.ExportItem, error]
 	// stream writes the kind's labelled rows (base columns, annotator,
 	// labels, note) from a query of its own, when the item model is too
 	// slow for it (a million claims); nil: the item model.
@@ -50,7 +50,7 @@ type kindExport struct {
 	// prodigyItems gives what a Prodigy task shows of each item of the
 	// kind and the input hash that tells it from the others (prodigy.go);
 	// nil: the item's id.
-	prodigyItems func(x *store.Snapshot) (map[string]prodigyItem, error)
+	prodigyItems func(x *store.ReadTx) (map[string]prodigyItem, error)
 	// labelStudio is what the kind's Label Studio tasks show
 	// (labelstudio.go); nil: its "text" column, else its id.
 	labelStudio *lsKind

@@ -21,7 +21,7 @@ type RelevanceJudgment struct {
 // RelevanceJudgments streams every rater's labels on relevance items, item
 // by item in import order, then annotators in id order (the adjudicated
 // labels first, as "adjudicated").
-func (x *Snapshot) RelevanceJudgments() iter.Seq2[*RelevanceJudgment, error] {
+func (x *ReadTx) RelevanceJudgments() iter.Seq2[*RelevanceJudgment, error] {
 	return func(yield func(*RelevanceJudgment, error) bool) {
 		rows, err := x.q.Query(`SELECT q.ext_id, d.ext_id, CASE WHEN l.role = 'adjudicate' THEN 'adjudicated' ELSE COALESCE(a.name, '') END,
 				MAX(CASE WHEN l.field = 'relevance' THEN l.value END),
@@ -53,7 +53,7 @@ func (x *Snapshot) RelevanceJudgments() iter.Seq2[*RelevanceJudgment, error] {
 }
 
 // CountRelevanceJudgments is the number of rows RelevanceJudgments yields.
-func (x *Snapshot) CountRelevanceJudgments() (int, error) {
+func (x *ReadTx) CountRelevanceJudgments() (int, error) {
 	var n int
 	err := x.q.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM relevance_pairs p JOIN current_labels l ON l.item_id = p.item_id
 		GROUP BY p.item_id, l.role, l.annotator_id)`).Scan(&n)
@@ -62,7 +62,7 @@ func (x *Snapshot) CountRelevanceJudgments() (int, error) {
 
 // RelevancePairs streams the relevance items' query and document ext ids
 // in import order.
-func (x *Snapshot) RelevancePairs() iter.Seq2[[2]string, error] {
+func (x *ReadTx) RelevancePairs() iter.Seq2[[2]string, error] {
 	return func(yield func([2]string, error) bool) {
 		rows, err := x.q.Query(`SELECT q.ext_id, d.ext_id FROM relevance_pairs p
 			JOIN items q ON q.id = p.query_item_id JOIN items d ON d.id = p.doc_item_id ORDER BY p.item_id`)
@@ -89,4 +89,4 @@ func (x *Snapshot) RelevancePairs() iter.Seq2[[2]string, error] {
 
 // Read gives the snapshot's reads (runs, judgments, query attributes) to
 // code written against ReadTx: a snapshot is a ReadTx.
-func (x *Snapshot) Read() *ReadTx { return x }
+func (x *ReadTx) Read() *ReadTx { return x }

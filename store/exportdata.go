@@ -18,13 +18,10 @@ import (
 // labels, predictions, notes) comes from correlated subqueries on primary
 // keys or indexes, which SQLite answers in microseconds without a sort.
 
-// Snapshot is the one read view (ReadTx) held open across a long export:
-// every stream read through it sees the same database state, even while
-// annotators keep labelling. It takes no write lock.
-type Snapshot = ReadTx
-
-// Snapshot opens a read view that lasts until Close (Read is the same for
-// the length of a function).
+// Snapshot opens a read view (a ReadTx) that lasts until Close, held open
+// across a long export: every stream read through it sees the same
+// database state, even while annotators keep labelling. It takes no write
+// lock. (Read is the same for the length of a function.)
 func (s *Store) Snapshot() (*ReadTx, error) {
 	c, err := s.openReadConn()
 	if err != nil {
@@ -59,7 +56,7 @@ type LabelSetItems struct {
 // LabelSetsOf lists the label sets with a current label of one of fields on
 // items of kind k: each annotator's, by name, then the adjudicated set; for
 // the export that carries every label set (one row per item and set).
-func (x *Snapshot) LabelSetsOf(k schema.Kind, fields []string) ([]LabelSetItems, error) {
+func (x *ReadTx) LabelSetsOf(k schema.Kind, fields []string) ([]LabelSetItems, error) {
 	b, _ := json.Marshal(fields)
 	var out []LabelSetItems
 	err := eachRow(x.q, `SELECT l.role = ?, COALESCE(a.name, ''), COUNT(DISTINCT l.item_id)
@@ -105,7 +102,7 @@ type ExportLabel struct {
 // labelCols returns the label column (every current label of the item in the
 // label set, as one JSON object: one index range read instead of a lookup
 // per field) and the note column, with their arguments.
-func (x *Snapshot) labelCols(o ExportOptions, item string) (string, []any, error) {
+func (x *ReadTx) labelCols(o ExportOptions, item string) (string, []any, error) {
 	if len(o.Fields) == 0 && !o.Notes {
 		return ", NULL, NULL", nil, nil // no label set needed
 	}
@@ -138,7 +135,7 @@ func (x *Snapshot) labelCols(o ExportOptions, item string) (string, []any, error
 
 // rowLabelCols are the label, note and suggestion columns of an item's
 // export row (labelCols, then suggestedCol), with their arguments.
-func (x *Snapshot) rowLabelCols(o ExportOptions, item string) (string, []any, error) {
+func (x *ReadTx) rowLabelCols(o ExportOptions, item string) (string, []any, error) {
 	cols, args, err := x.labelCols(o, item)
 	if err != nil {
 		return "", nil, err
@@ -153,7 +150,7 @@ func (x *Snapshot) rowLabelCols(o ExportOptions, item string) (string, []any, er
 // suggestedCol is the column of the labels of the label set on an item
 // made with a suggestion, "field=system" one a line (NULL when not asked
 // for: o.Suggested), with its arguments.
-func (x *Snapshot) suggestedCol(o ExportOptions, item string) (string, []any, error) {
+func (x *ReadTx) suggestedCol(o ExportOptions, item string) (string, []any, error) {
 	if !o.Suggested || o.Labels.Annotator == "" && !o.Labels.Adjudicated {
 		return ", NULL", nil, nil
 	}
@@ -260,7 +257,7 @@ func flatObject(s string, fn func(k, v string)) error {
 // Labels streams every current label of every annotator in the primary key
 // order of current_labels (no sort): item by item (import order), field by
 // field; an adjudicated label under the name of who adjudicated.
-func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
+func (x *ReadTx) Labels() iter.Seq2[ExportLabel, error] {
 	return func(yield func(ExportLabel, error) bool) {
 		rows, err := x.q.Query(`SELECT a.name, i.ext_id, l.field, l.value, l.role, e.active_ms, e.guidelines_version, COALESCE(e.suggested_by, '')
 			FROM current_labels l JOIN label_events e ON e.id = l.event_id JOIN annotators a ON a.id = e.annotator_id
@@ -288,11 +285,11 @@ func (x *Snapshot) Labels() iter.Seq2[ExportLabel, error] {
 }
 
 // Systems lists the systems that have predictions, sorted.
-func (x *Snapshot) Systems() ([]string, error) {
+func (x *ReadTx) Systems() ([]string, error) {
 	return x.strings("SELECT DISTINCT system FROM predictions ORDER BY system")
 }
 
-func (x *Snapshot) strings(q string, args ...any) ([]string, error) {
+func (x *ReadTx) strings(q string, args ...any) ([]string, error) {
 	rows, err := x.q.Query(q, args...)
 	if err != nil {
 		return nil, err
@@ -361,7 +358,7 @@ type ExportItem struct {
 }
 
 // CountItems is the number of items of a kind an ExportItems stream yields.
-func (x *Snapshot) CountItems(k schema.Kind) (int, error) {
+func (x *ReadTx) CountItems(k schema.Kind) (int, error) {
 	var n int
 	err := x.q.QueryRow("SELECT COUNT(*) FROM items WHERE kind = ?", k).Scan(&n)
 	return n, err
@@ -370,7 +367,7 @@ func (x *Snapshot) CountItems(k schema.Kind) (int, error) {
 // ExportItems streams the items of a kind in import order, through the one read
 // model of an item (Item, its kind's payload) with the label set's labels,
 // a few hundred items per query.
-func (x *Snapshot) ExportItems(k schema.Kind, o ExportOptions) iter.Seq2[*ExportItem, error] {
+func (x *ReadTx) ExportItems(k schema.Kind, o ExportOptions) iter.Seq2[*ExportItem, error] {
 	return func(yield func(*ExportItem, error) bool) {
 		cols, args, err := x.labelCols(o, "i.id")
 		if err != nil {

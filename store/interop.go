@@ -18,7 +18,7 @@ type TimedLabel struct {
 // TimedLabels streams every current label of every annotator (an adjudicated
 // one under who adjudicated, Role RoleAdjudicate), item by item in import
 // order; field "" for every field.
-func (x *Snapshot) TimedLabels(field string) iter.Seq2[TimedLabel, error] {
+func (x *ReadTx) TimedLabels(field string) iter.Seq2[TimedLabel, error] {
 	return func(yield func(TimedLabel, error) bool) {
 		rows, err := x.q.Query(`SELECT a.name, i.ext_id, i.kind, l.field, l.value, l.role, e.created_at
 			FROM current_labels l JOIN label_events e ON e.id = l.event_id JOIN annotators a ON a.id = e.annotator_id
@@ -52,7 +52,7 @@ type ExportPrediction struct {
 }
 
 // Predictions streams every prediction, item by item in import order.
-func (x *Snapshot) Predictions() iter.Seq2[ExportPrediction, error] {
+func (x *ReadTx) Predictions() iter.Seq2[ExportPrediction, error] {
 	return func(yield func(ExportPrediction, error) bool) {
 		rows, err := x.q.Query(`SELECT i.ext_id, p.system, p.field, p.value
 			FROM predictions p JOIN items i ON i.id = p.item_id ORDER BY p.item_id, p.system, p.field`)

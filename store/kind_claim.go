@@ -246,11 +246,11 @@ func lastClaimOf(q querier, qa int64) (int64, error) {
 
 // ClaimSystems are the systems with predictions on extracted claims
 // (RefChecker's checkers), sorted.
-func (x *Snapshot) ClaimSystems() ([]string, error) {
+func (x *ReadTx) ClaimSystems() ([]string, error) {
 	return x.strings("SELECT DISTINCT p.system FROM predictions p JOIN claims c ON c.item_id = p.item_id ORDER BY p.system")
 }
 
 // Extractors are the claim extractors named by the claims, sorted.
-func (x *Snapshot) Extractors() ([]string, error) {
+func (x *ReadTx) Extractors() ([]string, error) {
 	return x.strings("SELECT DISTINCT extractor FROM claims WHERE extractor <> '' ORDER BY extractor")
 }

@@ -50,7 +50,7 @@ type pairText struct {
 // pair's text comes from a second cursor over the pairs in the same order,
 // read once per pair rather than once per claim (a pair has several claims,
 // and its contexts are the longest text of a row).
-func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
+func (x *ReadTx) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 	return func(yield func(*ExportClaim, error) bool) {
 		cols, args, err := x.rowLabelCols(o, "c.id")
 		if err != nil {
@@ -148,7 +148,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 
 // ExportCounts returns the number of QA pairs and of claims a stream will yield
 // (standing claims unless all), for progress and the card's size category.
-func (x *Snapshot) ExportCounts(all bool) (qa, claims int, err error) {
+func (x *ReadTx) ExportCounts(all bool) (qa, claims int, err error) {
 	where := standingSQL
 	if all {
 		where = "1"

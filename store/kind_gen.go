@@ -347,7 +347,7 @@ func (s *Store) SampleGenClaims(spec BatchSpec, g GenSample) (Batch, int, error)
 
 // GenVerdicts reads the verdicts (predictions) on generated claims, for
 // export: item -> system -> field -> value.
-func (x *Snapshot) GenVerdicts(ids []int64) (map[int64]map[string]map[string]string, error) {
+func (x *ReadTx) GenVerdicts(ids []int64) (map[int64]map[string]map[string]string, error) {
 	out := map[int64]map[string]map[string]string{}
 	err := eachRow(x.q, `SELECT item_id, system, field, value FROM predictions WHERE item_id IN (SELECT value FROM json_each(?))`,
 		[]any{jsonInts(ids)}, func(sc func(...any) error) error {

@@ -32,7 +32,7 @@ const contextsSQL = `(SELECT COALESCE(json_group_array(json_object('id', cu.ext_
 	FROM qa_contexts x JOIN context_units cu ON cu.id = x.context_id WHERE x.qa_item_id = %s)`
 
 // QAs streams the QA pairs in import order.
-func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
+func (x *ReadTx) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 	return func(yield func(*ExportQA, error) bool) {
 		cols, args, err := x.rowLabelCols(o, "p.id")
 		if err != nil {
@@ -88,7 +88,7 @@ type SourceInfo struct {
 
 // SourceInfos lists the sources in creation order (the reports' order), with the language of
 // their pairs when the source itself has none.
-func (x *Snapshot) SourceInfos() ([]SourceInfo, error) {
+func (x *ReadTx) SourceInfos() ([]SourceInfo, error) {
 	rows, err := x.q.Query(`SELECT s.name, COALESCE(NULLIF(s.language, ''), (SELECT MIN(q.language) FROM qa_pairs q JOIN items i ON i.id = q.item_id
 			WHERE i.source_id = s.id AND q.language <> ''), ''), s.jurisdiction,
 		(SELECT COUNT(*) FROM items i WHERE i.source_id = s.id AND i.kind = 'qa')

@@ -203,7 +203,7 @@ func (s *Store) answerClaims(pair string, aid int64, role string) (ids, validity
 // RAGResultsByPair reads every stored result by the ext id of its
 // response's pair, for the native export, which writes them back with the
 // pairs.
-func (x *Snapshot) RAGResultsByPair() (map[string]RAGResult, error) {
+func (x *ReadTx) RAGResultsByPair() (map[string]RAGResult, error) {
 	out := map[string]RAGResult{}
 	err := eachRow(x.q, `SELECT i.ext_id, r.system, r.query_id, COALESCE(a.ext_id,''), COALESCE(r.answer2response,''), COALESCE(r.response2answer,''),
 			COALESCE(r.retrieved2response,''), COALESCE(r.retrieved2answer,'')

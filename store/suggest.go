@@ -50,7 +50,7 @@ type SuggestedCount struct {
 // SuggestedLabels counts the current labels made with a suggestion, by
 // annotator, system and field (sorted so). It reads only the suggested
 // events (a partial index) and checks each is still current.
-func (x *Snapshot) SuggestedLabels() ([]SuggestedCount, error) {
+func (x *ReadTx) SuggestedLabels() ([]SuggestedCount, error) {
 	rows, err := x.q.Query(`SELECT CASE c.role WHEN '` + RoleAdjudicate + `' THEN '' ELSE a.name END, e.suggested_by, e.field, COUNT(*)
 		FROM label_events e INDEXED BY label_events_suggested
 		JOIN current_labels c ON c.item_id = e.item_id AND c.field = e.field AND c.role = e.role

@@ -54,7 +54,7 @@ type valueSet struct {
 // command, where the same name means another set (--system: the judges',
 // the generators', RAGChecker's).
 func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]map[string]valueSet) {
-	snapshot := func(read func(*store.Snapshot) ([]string, error)) func(*store.Store) ([]string, error) {
+	snapshot := func(read func(*store.ReadTx) ([]string, error)) func(*store.Store) ([]string, error) {
 		return func(s *store.Store) ([]string, error) {
 			x, err := s.Snapshot()
 			if err != nil {
@@ -68,17 +68,17 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 		bs, err := s.Batches()
 		return namesOf(bs, func(b store.Batch) string { return b.Name }), err
 	}
-	sources := snapshot(func(x *store.Snapshot) ([]string, error) {
+	sources := snapshot(func(x *store.ReadTx) ([]string, error) {
 		ss, err := x.SourceInfos()
 		return namesOf(ss, func(s store.SourceInfo) string { return s.Name }), err
 	})
-	runs := snapshot(func(x *store.Snapshot) ([]string, error) {
+	runs := snapshot(func(x *store.ReadTx) ([]string, error) {
 		rs, err := x.Runs()
 		return namesOf(rs, func(r store.RunInfo) string { return r.Name }), err
 	})
-	systems := snapshot((*store.Snapshot).Systems)
-	genSystems := snapshot((*store.Snapshot).GenSystems)
-	answerSystems := snapshot(func(x *store.Snapshot) ([]string, error) {
+	systems := snapshot((*store.ReadTx).Systems)
+	genSystems := snapshot((*store.ReadTx).GenSystems)
+	answerSystems := snapshot(func(x *store.ReadTx) ([]string, error) {
 		gen, err := x.GenSystems()
 		if err != nil {
 			return nil, err
@@ -89,9 +89,9 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 	annotator := valueSet{what: "annotator", read: annotatorNames}
 	system := valueSet{what: "system", read: systems}
 	conditions := []string{schema.ConditionOracle, schema.ConditionPipeline}
-	genCondition := valueSet{what: "condition", closed: conditions, known: snapshot((*store.Snapshot).GenConditions)}
+	genCondition := valueSet{what: "condition", closed: conditions, known: snapshot((*store.ReadTx).GenConditions)}
 	genSystem := valueSet{what: "system", read: genSystems}
-	judge := valueSet{what: "judge", read: snapshot((*store.Snapshot).GenJudges), known: systems}
+	judge := valueSet{what: "judge", read: snapshot((*store.ReadTx).GenJudges), known: systems}
 	byFlag = map[string]valueSet{
 		"runs":       {what: "run", read: runs, list: true},
 		"field":      {what: "field", closed: everyField()},
@@ -121,9 +121,9 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 		"annotate ir": {"by": {closed: report.IRByAttrs}, "gold": annotator,
 			"rank-by":     {closed: report.IRMetrics, open: true}, // canlegalragbench's names too
 			"definitions": {closed: []string{report.DefinitionsTrecEval, report.DefinitionsCLRB}}},
-		"annotate metrics": {"system": {what: "system", read: snapshot((*store.Snapshot).ClaimSystems), known: systems, unless: "extractor"},
-			"extractor": {what: "extractor", read: snapshot((*store.Snapshot).Extractors)}},
-		"annotate rag": {"systems": {what: "system", read: snapshot((*store.Snapshot).RAGSystems), list: true}, "expert": annotator},
+		"annotate metrics": {"system": {what: "system", read: snapshot((*store.ReadTx).ClaimSystems), known: systems, unless: "extractor"},
+			"extractor": {what: "extractor", read: snapshot((*store.ReadTx).Extractors)}},
+		"annotate rag": {"systems": {what: "system", read: snapshot((*store.ReadTx).RAGSystems), list: true}, "expert": annotator},
 		"annotate import": {"system": {what: "system", read: answerSystems, open: true}, "run": {what: "run", read: runs, open: true},
 			"annotator": {what: "annotator", read: annotatorNames, open: true}, "condition": {closed: conditions},
 			"source": {what: "source", read: sources, open: true},
