@@ -17,15 +17,15 @@ import (
 
 // genAndCost computes the two reports; gen is nil when there are no
 // generated answers, cost nil when nobody has worked yet.
-func genAndCost(s *store.Store, sel report.Selection) (*report.GenReport, *report.CostReport, error) {
-	gen, err := report.Gen(s, report.GenOptions{Selection: sel})
+func genAndCost(rx *store.ReadTx, sel report.Selection) (*report.GenReport, *report.CostReport, error) {
+	gen, err := report.Gen(rx, report.GenOptions{Selection: sel})
 	if errors.Is(err, report.ErrNoGenerated) {
 		gen, err = nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	cost, err := report.Cost(s)
+	cost, err := report.Cost(rx)
 	return gen, cost, err
 }
 

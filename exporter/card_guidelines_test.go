@@ -29,7 +29,7 @@ func TestCardListsTheGuidelinesVersionsUsed(t *testing.T) {
 	if _, err := s.AddGuidelines("lead", "edit", []store.GuidelineText{{Field: "question_validity", Text: "## question_validity — v2\n\nNew.\n"}}); err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := s.Resolve("q4")
+	ref, _ := storetest.Read(t, s).Resolve("q4")
 	if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: ref.ItemID, Field: "question_validity", Value: "invalid"}); err != nil {
 		t.Fatal(err)
 	}

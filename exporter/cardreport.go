@@ -57,42 +57,52 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 	go func() {
 		var r cardReports
 		defer func() { done <- r }()
-		if r.work, r.err = e.s.Work(); r.err != nil {
-			return
-		}
-		if r.guides, r.err = e.s.GuidelinesUsed(); r.err != nil {
-			return
-		}
-		if r.own, r.err = e.s.OwnAdjudications(); r.err != nil {
-			return
-		}
-		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
-		chosen := sel.Annotator != "" || sel.Adjudicated
-		if !chosen && !e.o.AllAnnotators {
-			return // nobody has labelled yet: no label set to report on
-		}
-		r.measured = map[schema.Kind]any{}
-		for _, x := range measures {
-			if !chosen {
-				break // --all-annotators without a label set: no one set's figures
-			}
-			var m any
-			if m, r.err = x.measure(e, sel); r.err != nil {
-				return
-			}
-			r.measured[x.kind] = m
-		}
-		// The same annotators as `annotate agreement` and review: per field,
-		// those with labels of it.
-		var few *report.TooFewAnnotatorsError
-		if r.agreement, r.err = report.Agreement(e.s, report.AgreementOptions{}); errors.As(r.err, &few) {
-			r.agreement, r.err = nil, nil
-		}
-		if r.err == nil && chosen {
-			r.gen, r.cost, r.err = genAndCost(e.s, sel)
+		// One snapshot of its own for all of them, on the other core
+		// while the rows are written.
+		if err := e.s.Read(func(rx *store.ReadTx) error { r = e.cardReports(rx, measures); return nil }); err != nil && r.err == nil {
+			r.err = err
 		}
 	}()
 	return func() cardReports { return <-done }
+}
+
+// cardReports reads the card's reports in one snapshot.
+func (e *exporter) cardReports(rx *store.ReadTx, measures []*kindExport) (r cardReports) {
+	if r.work, r.err = rx.Work(); r.err != nil {
+		return
+	}
+	if r.guides, r.err = rx.GuidelinesUsed(); r.err != nil {
+		return
+	}
+	if r.own, r.err = rx.OwnAdjudications(); r.err != nil {
+		return
+	}
+	sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
+	chosen := sel.Annotator != "" || sel.Adjudicated
+	if !chosen && !e.o.AllAnnotators {
+		return // nobody has labelled yet: no label set to report on
+	}
+	r.measured = map[schema.Kind]any{}
+	for _, x := range measures {
+		if !chosen {
+			break // --all-annotators without a label set: no one set's figures
+		}
+		var m any
+		if m, r.err = x.measure(e, rx, sel); r.err != nil {
+			return
+		}
+		r.measured[x.kind] = m
+	}
+	// The same annotators as `annotate agreement` and review: per field,
+	// those with labels of it.
+	var few *report.TooFewAnnotatorsError
+	if r.agreement, r.err = report.Agreement(rx, report.AgreementOptions{}); errors.As(r.err, &few) {
+		r.agreement, r.err = nil, nil
+	}
+	if r.err == nil && chosen {
+		r.gen, r.cost, r.err = genAndCost(rx, sel)
+	}
+	return r
 }
 
 func (c *card) sourceLabel(key string) string {

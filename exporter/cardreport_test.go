@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"errors"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"slices"
 	"testing"
 
@@ -18,8 +19,8 @@ import (
 func TestCardMeasuresTheKindsExported(t *testing.T) {
 	s := openStore(t)
 	var calls []string
-	measure := func(name string, err error) func(*exporter, report.Selection) (any, error) {
-		return func(_ *exporter, sel report.Selection) (any, error) {
+	measure := func(name string, err error) func(*exporter, *store.ReadTx, report.Selection) (any, error) {
+		return func(_ *exporter, _ *store.ReadTx, sel report.Selection) (any, error) {
 			calls = append(calls, name+":"+sel.Annotator)
 			return name + " report", err
 		}
@@ -75,7 +76,7 @@ func TestQAAndClaimDeclareTheirMeasures(t *testing.T) {
 	}
 	e := &exporter{s: openStore(t)}
 	claims, _ := exportOf(schema.KindClaim)
-	m, err := claims.measure(e, report.Selection{Annotator: "jo"})
+	m, err := claims.measure(e, storetest.Read(t, e.s), report.Selection{Annotator: "jo"})
 	if err != nil || m.(*report.MetricsReport) != nil {
 		t.Errorf("claims without predictions: %v, %v; want no metrics", m, err)
 	}

@@ -128,9 +128,6 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 	if e.create == nil {
 		e.create = osCreate
 	}
-	if err := e.chooseLabels(); err != nil {
-		return Result{}, err
-	}
 	// The backup reads its tables on two connections of one commit (the
 	// second core); every other format reads one view.
 	readers := 1
@@ -147,6 +144,9 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 		}
 	}()
 	e.snap, e.views = views[0], views
+	if err := e.chooseLabels(); err != nil {
+		return Result{}, err
+	}
 	if e.systems, err = e.snap.Systems(); err != nil {
 		return Result{}, err
 	}
@@ -242,7 +242,7 @@ func (e *exporter) chooseLabels() error {
 	if e.o.Format == "hf" && e.o.Annotator == "" && !e.o.Adjudicated {
 		// Nobody has labelled yet (items only, or only the gold set's
 		// judgments): the items are published with null labels.
-		who, err := e.s.LabelledAnnotators()
+		who, err := e.snap.LabelledAnnotators()
 		if err != nil {
 			return err
 		}
@@ -250,7 +250,7 @@ func (e *exporter) chooseLabels() error {
 			return nil
 		}
 	}
-	ls, err := selectLabels(e.s, e.o.Annotator, e.o.Adjudicated)
+	ls, err := selectLabels(e.snap, e.o.Annotator, e.o.Adjudicated)
 	if err != nil && e.o.AllAnnotators && e.o.Annotator == "" && !e.o.Adjudicated {
 		// Several label sets and none chosen: the items' own configs carry
 		// no labels; every set is in the _by_annotator configs.

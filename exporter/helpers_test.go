@@ -23,7 +23,7 @@ type labeler struct {
 
 func (l *labeler) id(ext string) int64 {
 	l.t.Helper()
-	ref, err := l.s.Resolve(ext)
+	ref, err := storetest.Read(l.t, l.s).Resolve(ext)
 	if err != nil {
 		l.t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func demoStore(t testing.TB) *store.Store {
 		qas = append(qas, fmt.Sprintf("civ-%03d", i))
 	}
 	for i, qa := range qas {
-		q, err := s.QA(l.id(qa))
+		q, err := storetest.Read(t, s).QA(l.id(qa))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func demoStore(t testing.TB) *store.Store {
 			continue
 		}
 		if i < 12 {
-			claims, err := s.ClaimsOf(l.id(qa))
+			claims, err := storetest.Read(t, s).ClaimsOf(l.id(qa))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,11 +141,11 @@ func demoStore(t testing.TB) *store.Store {
 			l.set("sam", qa, schema.QuestionValidity, "invalid", schema.InvalidReason, "both")
 			continue
 		}
-		q, _ := s.QA(l.id(qa))
+		q, _ := storetest.Read(t, s).QA(l.id(qa))
 		l.set("sam", qa, schema.QuestionValidity, "valid", schema.Category, q.Category, schema.Persona, personas[(i+1)%3],
 			schema.AnswerCorrectness, answers[(i+1)%5])
 		if i < 5 {
-			claims, _ := s.ClaimsOf(l.id(qa))
+			claims, _ := storetest.Read(t, s).ClaimsOf(l.id(qa))
 			for j, c := range claims {
 				if (i+j)%4 == 3 {
 					l.set("sam", c.ID, schema.ClaimValidity, "incorrect")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -132,7 +133,7 @@ func TestParquetRowsEqualJSONL(t *testing.T) {
 	if _, err := importer.Import(s, []string{p}, importer.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := s.Resolve("q-1/answer")
+	ref, _ := storetest.Read(t, s).Resolve("q-1/answer")
 	if err := s.SubmitAnswer("jo", ref.ItemID, "Yes.", []string{"doc-1"}, 0, 0); err != nil {
 		t.Fatal(err)
 	}

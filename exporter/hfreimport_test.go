@@ -15,6 +15,7 @@ import (
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // fullDemo is the demo (GDPR/civil QA pairs with jo's and sam's labels and
@@ -97,17 +98,17 @@ func reports(t *testing.T, s *store.Store) map[string]string {
 	}
 	for _, who := range []string{"jo", "sam"} {
 		sel := report.Selection{Annotator: who}
-		st, err := report.Stats(s, sel)
+		st, err := store.ReadWith(s, report.Stats, sel)
 		put("stats "+who, st, err)
-		g, err := report.Gen(s, report.GenOptions{Selection: sel})
+		g, err := store.ReadWith(s, report.Gen, report.GenOptions{Selection: sel})
 		put("gen "+who, g, err)
 	}
 	o := report.IROptions{K: 10, Selection: report.Selection{Annotator: "jo"}}
-	ir, err := report.IR(s, o)
+	ir, err := store.ReadWith(s, report.IR, o)
 	put("ir jo trec_eval", ir, err)
-	clrb, err := report.IRCLRB(s, o)
+	clrb, err := store.ReadWith(s, report.IRCLRB, o)
 	put("ir jo canlegalragbench", clrb, err)
-	ag, err := report.Agreement(s, report.AgreementOptions{})
+	ag, err := store.ReadWith(s, report.Agreement, report.AgreementOptions{})
 	put("agreement", ag, err)
 	// The run storage itself: each (run, query)'s ranking with its best
 	// scores, and the chunk-level list with its chunk ids (the relevance
@@ -211,7 +212,7 @@ func TestHFReimportRefusesBadRows(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf(`%s:%d: field "chunk_spans[0]": want start-end byte offsets, got "ten-20"`, docs, bad+1)) {
 		t.Errorf("bad span: %v", err)
 	}
-	if ref, err := back.Resolve("ca-q01"); err == nil {
+	if ref, err := storetest.Read(t, back).Resolve("ca-q01"); err == nil {
 		t.Errorf("a refused import wrote query ca-q01 (%v)", ref)
 	}
 	os.WriteFile(docs, b, 0o644)
@@ -245,7 +246,7 @@ func TestHFReimportRefusesBadRows(t *testing.T) {
 		if want := fmt.Sprintf("%s:%d: %s", runs, row, c.want); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v\nwant %s", c.to, err, want)
 		}
-		if ref, err := back.Resolve("ca-q01"); err == nil {
+		if ref, err := storetest.Read(t, back).Resolve("ca-q01"); err == nil {
 			t.Errorf("%s: a refused import wrote query ca-q01 (%v)", c.to, ref)
 		}
 		var n int
@@ -296,7 +297,7 @@ func TestHFReimportRefusesBadRows(t *testing.T) {
 		if want := fmt.Sprintf("%s:%d: %s", answers, arow, c.want); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v\nwant %s", c.to, err, want)
 		}
-		if ref, err := back.Resolve("ca-q01"); err == nil {
+		if ref, err := storetest.Read(t, back).Resolve("ca-q01"); err == nil {
 			t.Errorf("%s: a refused import wrote query ca-q01 (%v)", c.to, ref)
 		}
 	}

@@ -393,7 +393,7 @@ func TestRoundTripTREC(t *testing.T) {
 	}
 	// beta: nDCG@10 90.1% before, 93.6% after (the trec_eval values of
 	// report/ir_test.go with qA/d07 added, as TestRelevancePublishes).
-	rep, err := report.IR(back, report.IROptions{K: 10, Selection: report.Selection{Annotator: "jo"}})
+	rep, err := store.ReadWith(back, report.IR, report.IROptions{K: 10, Selection: report.Selection{Annotator: "jo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestRoundTripTREC(t *testing.T) {
 
 func irJSON(t *testing.T, s *store.Store, who string) string {
 	t.Helper()
-	rep, err := report.IR(s, report.IROptions{K: 10, Selection: report.Selection{Annotator: who}})
+	rep, err := store.ReadWith(s, report.IR, report.IROptions{K: 10, Selection: report.Selection{Annotator: who}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 const canlegalGen = `{"kind":"gen_answer","id":"ga-1","query":"q-1","system":"gemma","condition":"oracle","answer":"Notice is required.","documents":["doc-1"],"claims":[{"id":"ga-1-c1","text":"Notice is required.","predictions":{"judge":{"accuracy_support":"supported","grounded":"not_grounded"}},"labels":{"jo":{"accuracy_support":"supported","grounded":"not_grounded","error_category":["valid_contextual_statement"]}}},{"id":"ga-1-c2","text":"Always."}]}
@@ -26,7 +27,7 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 	if _, err := importer.Import(s, []string{p}, importer.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := s.Resolve("q-1/answer")
+	ref, _ := storetest.Read(t, s).Resolve("q-1/answer")
 	if err := s.SubmitAnswer("jo", ref.ItemID, "Yes, with 24 hours' notice.", []string{"doc-1", "RTA s 27"}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 	if _, err := importer.Import(fresh, []string{native}, importer.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if gold, err := fresh.GoldAnswerOf("q-1"); err != nil || gold == nil || gold.Text != "Yes, with 24 hours' notice." {
+	if gold, err := storetest.Read(t, fresh).GoldAnswerOf("q-1"); err != nil || gold == nil || gold.Text != "Yes, with 24 hours' notice." {
 		t.Errorf("the copy's gold answer %+v %v", gold, err)
 	}
 	hf2 := filepath.Join(t.TempDir(), "hf2")

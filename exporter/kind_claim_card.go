@@ -7,6 +7,7 @@ import (
 
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
 )
 
 // The claims' part of the dataset card's reports: how good the automatic
@@ -17,7 +18,7 @@ import (
 // them: annotate metrics against the default system (else the first
 // one), the labels made with a suggestion included (the card says how
 // many).
-func claimMeasure(e *exporter, sel report.Selection) (any, error) {
+func claimMeasure(e *exporter, rx *store.ReadTx, sel report.Selection) (any, error) {
 	if len(e.systems) == 0 {
 		return (*report.MetricsReport)(nil), nil
 	}
@@ -25,7 +26,7 @@ func claimMeasure(e *exporter, sel report.Selection) (any, error) {
 	if !slices.Contains(e.systems, system) {
 		system = e.systems[0]
 	}
-	return report.Metrics(e.s, report.MetricsOptions{Selection: sel, System: system, IncludeSuggested: true})
+	return report.Metrics(rx, report.MetricsOptions{Selection: sel, System: system, IncludeSuggested: true})
 }
 
 // claimMetrics is the section of the first system with predictions

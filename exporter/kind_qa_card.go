@@ -6,6 +6,7 @@ import (
 
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
 )
 
 // The QA pairs' parts of the dataset card: their sources, the paper's
@@ -27,8 +28,8 @@ func qaSources(c *card, b *strings.Builder) bool {
 
 // qaMeasure is the QA pairs' measured report: Table 1 (annotate stats),
 // which counts their claims too.
-func qaMeasure(e *exporter, sel report.Selection) (any, error) {
-	return report.Stats(e.s, sel)
+func qaMeasure(e *exporter, rx *store.ReadTx, sel report.Selection) (any, error) {
+	return report.Stats(rx, sel)
 }
 
 // qaStats is the Table 1 the card shows, nil without a label set.

@@ -175,7 +175,7 @@ func (c *card) retrieval(b *strings.Builder) {
 	}
 	b.WriteString("## Retrieval\n\n")
 	sel := report.Selection{Annotator: c.e.labels.Annotator, Adjudicated: c.e.labels.Adjudicated}
-	rep, err := report.IR(c.e.s, report.IROptions{K: 10, Selection: sel})
+	rep, err := report.IR(c.e.snap, report.IROptions{K: 10, Selection: sel})
 	if err != nil {
 		fmt.Fprintf(b, "No retrieval scores: %s.\n\n", cell(err.Error()))
 		return

@@ -9,6 +9,7 @@ import (
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // testdata/ir: report/testdata/ir's fixture (queries qA, qB, qC, runs alpha
@@ -88,8 +89,8 @@ func TestRelevancePublishes(t *testing.T) {
 	if err != nil || !strings.Contains(sum.String(), "22 relevance judgments added") {
 		t.Fatalf("%v %v", sum, err)
 	}
-	ref, _ := fresh.Resolve("qA/d06")
-	cur, _ := fresh.CurrentLabels("jo", ref.ItemID)
+	ref, _ := storetest.Read(t, fresh).Resolve("qA/d06")
+	cur, _ := storetest.Read(t, fresh).CurrentLabels("jo", ref.ItemID)
 	if cur[schema.IrrelevanceReason] != "reversed_roles" {
 		t.Errorf("jo's labels after the round trip: %v", cur)
 	}

@@ -71,7 +71,7 @@ type kindExport struct {
 	// extraction and verification metrics: measuredOf); nil: none. It runs
 	// while the data files are written, once per export with the kind's
 	// config in it.
-	measure func(e *exporter, sel report.Selection) (any, error)
+	measure func(e *exporter, rx *store.ReadTx, sel report.Selection) (any, error)
 	// card writes the kind's own part of a card section (cardUses,
 	// cardProtocol, …); it reports whether it wrote anything.
 	card map[string]func(c *card, b *strings.Builder) bool

@@ -12,6 +12,7 @@ import (
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // items describes every item of a store, one sorted line each: pairs with
@@ -58,7 +59,7 @@ func countedLabels(t *testing.T, s *store.Store, who string) []string {
 		}
 		rows.Close()
 		for _, x := range its {
-			v, err := s.LoadItemView(who, x.id)
+			v, err := storetest.Read(t, s).ItemView(who, x.id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +138,7 @@ func TestRoundTripJSONL(t *testing.T) {
 	sameLines(t, "current labels", currentLabels(t, s), currentLabels(t, back))
 	compareReports(t, s, back, nil, "jo", "sam", "")
 	agreement := func(s *store.Store) string {
-		a, err := report.Agreement(s, report.AgreementOptions{Annotators: []string{"jo", "sam"}, Disagreements: true})
+		a, err := store.ReadWith(s, report.Agreement, report.AgreementOptions{Annotators: []string{"jo", "sam"}, Disagreements: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,12 +247,12 @@ func compareReports(t *testing.T, a, b *store.Store, ignore []string, who ...str
 		if w == "" {
 			name = "adjudicated"
 		}
-		sa, sb := asJSON(report.Stats(a, sel)), asJSON(report.Stats(b, sel))
+		sa, sb := asJSON(store.ReadWith(a, report.Stats, sel)), asJSON(store.ReadWith(b, report.Stats, sel))
 		if sa != sb {
 			t.Errorf("stats of %s differ:\n%s\n---\n%s", name, sa, sb)
 		}
-		ma := asJSON(report.Metrics(a, report.MetricsOptions{Selection: sel}))
-		mb := asJSON(report.Metrics(b, report.MetricsOptions{Selection: sel}))
+		ma := asJSON(store.ReadWith(a, report.Metrics, report.MetricsOptions{Selection: sel}))
+		mb := asJSON(store.ReadWith(b, report.Metrics, report.MetricsOptions{Selection: sel}))
 		if ma != mb {
 			t.Errorf("metrics of %s differ:\n%s\n---\n%s", name, ma, mb)
 		}

@@ -7,6 +7,6 @@ import (
 
 // selectLabels resolves whose labels to export with the reports' own rule and
 // messages: --annotator NAME, --adjudicated, else the only annotator.
-func selectLabels(s *store.Store, annotator string, adjudicated bool) (store.LabelSet, error) {
-	return report.ResolveLabels(s, report.Selection{Annotator: annotator, Adjudicated: adjudicated})
+func selectLabels(rx *store.ReadTx, annotator string, adjudicated bool) (store.LabelSet, error) {
+	return report.ResolveLabels(rx, report.Selection{Annotator: annotator, Adjudicated: adjudicated})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // Pairs whose answer is not under review are imported as given: RefChecker's
@@ -29,10 +30,10 @@ func TestPairsImportedAsGiven(t *testing.T) {
 			`{"id":"n2","source":"GDPR","question":"Q?","answer":"B.","contexts":[{"id":"n-p2","text":"U."}],"claims":[{"triplet":["g","h","i"]}]}`+"\n")
 	mustImport(t, s, []string{native}, Options{})
 	q := store.QueueQuery{Annotator: "kim", Kind: "claim"}
-	if n, err := s.QueueTotal(q); err != nil || n != 35 {
+	if n, err := storetest.Read(t, s).QueueTotal(q); err != nil || n != 35 {
 		t.Fatalf("claims asked of a new annotator at once: %d (%v), want 33 + 2 (n2's waits for its answer)", n, err)
 	}
-	es, err := s.Queue(store.QueueQuery{Annotator: "kim", Kind: "claim", Limit: 100})
+	es, err := storetest.Read(t, s).Queue(store.QueueQuery{Annotator: "kim", Kind: "claim", Limit: 100})
 	if err != nil || len(es) != 35 || es[33].ExtID != "n1-c1" || es[34].ExtID != "n1-c2" {
 		t.Fatalf("queue: %d entries (%v)", len(es), err)
 	}
@@ -42,7 +43,7 @@ func TestPairsImportedAsGiven(t *testing.T) {
 	// native line requires).
 	s1 := openDB(t)
 	mustImport(t, s1, []string{native}, Options{})
-	n2, err := s1.Resolve("n2")
+	n2, err := storetest.Read(t, s1).Resolve("n2")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func contentOf(t testing.TB, p string) string {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	d, err := s.Digest()
+	d, err := storetest.Read(t, s).Digest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,11 +78,11 @@ func mustImport(t testing.TB, s *store.Store, files []string, opt Options) Summa
 
 func current(t testing.TB, s *store.Store, annotator, ext string) map[string]string {
 	t.Helper()
-	ref, err := s.Resolve(ext)
+	ref, err := storetest.Read(t, s).Resolve(ext)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur, err := s.CurrentLabels(annotator, ref.ItemID)
+	cur, err := storetest.Read(t, s).CurrentLabels(annotator, ref.ItemID)
 	if err != nil {
 		t.Fatal(err)
 	}

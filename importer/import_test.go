@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 func TestClaimRAGLaw(t *testing.T) {
@@ -25,8 +26,8 @@ func TestClaimRAGLaw(t *testing.T) {
 	if lang != "en" || jur != "EU" {
 		t.Fatalf("source GDPR: %q %q", lang, jur)
 	}
-	ref, _ := s.Resolve("GDPR/1")
-	q, _ := s.QA(ref.ItemID)
+	ref, _ := storetest.Read(t, s).Resolve("GDPR/1")
+	q, _ := storetest.Read(t, s).QA(ref.ItemID)
 	if !strings.Contains(q.Extra, "generation_model") || q.Category != "factual_recall" || q.Language != "en" {
 		t.Fatalf("the master copy (with its extra keys) must win: %+v", q)
 	}
@@ -114,8 +115,8 @@ func TestBOMAndCRLF(t *testing.T) {
 	if f := sum.Files[0]; f.Format != FormatNative || f.QA.Added != 2 || f.Claims.Added != 1 {
 		t.Fatalf("summary %+v", f)
 	}
-	ref, _ := s.Resolve("g2")
-	q, _ := s.QA(ref.ItemID)
+	ref, _ := storetest.Read(t, s).Resolve("g2")
+	q, _ := storetest.Read(t, s).QA(ref.ItemID)
 	if strings.ContainsRune(q.Answer, '\r') || q.Hop != "multi" || q.Language != "en" {
 		t.Fatalf("QA %+v", q)
 	}
@@ -143,8 +144,8 @@ func TestUpdateReplacesChangedItem(t *testing.T) {
 	if f := sum.Files[0]; f.QA.Updated != 1 || f.QA.Unchanged != 1 || f.Claims.Unchanged != 1 {
 		t.Fatalf("summary %+v", f)
 	}
-	ref, _ := s.Resolve("g2")
-	if q, _ := s.QA(ref.ItemID); q.Question != "What is personal data under the GDPR?" {
+	ref, _ := storetest.Read(t, s).Resolve("g2")
+	if q, _ := storetest.Read(t, s).QA(ref.ItemID); q.Question != "What is personal data under the GDPR?" {
 		t.Fatalf("not updated: %q", q.Question)
 	}
 	if !strings.Contains(sum.String(), "1 updated") {

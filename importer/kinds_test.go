@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 const queriesAndDocs = `{"kind":"document","id":"doc-1","title":"Smith v. Jones","citation":"2019 ONCA 1","court":"ONCA","jurisdiction":"ON","year":2019,"text":"The landlord must give notice. The tenant may dispute.","chunks":[{"id":"doc-1#0","start":0,"end":30},{"id":"doc-1#1","start":31,"end":54}]}
@@ -20,19 +21,19 @@ func TestQueriesAndDocumentsImport(t *testing.T) {
 		t.Errorf("summary %q", got)
 	}
 	var v *store.ItemView
-	ref, err := s.Resolve("q-2")
+	ref, err := storetest.Read(t, s).Resolve("q-2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err = s.LoadItemView("jo", ref.ItemID); err != nil {
+	if v, err = storetest.Read(t, s).ItemView("jo", ref.ItemID); err != nil {
 		t.Fatal(err)
 	}
 	q, ok := v.Item.Payload.(*store.Query)
 	if !ok || q.Persona != "professional" || q.Jurisdiction != "BC" || q.SeedGroup != "g1" || q.Extra != `{"court_note":"kept"}` {
 		t.Errorf("query %+v", v.Item.Payload)
 	}
-	ref, _ = s.Resolve("doc-1")
-	if v, err = s.LoadItemView("jo", ref.ItemID); err != nil {
+	ref, _ = storetest.Read(t, s).Resolve("doc-1")
+	if v, err = storetest.Read(t, s).ItemView("jo", ref.ItemID); err != nil {
 		t.Fatal(err)
 	}
 	d, ok := v.Item.Payload.(*store.Document)

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 )
@@ -48,7 +49,7 @@ func TestAnnotatorNamesOfEveryFormat(t *testing.T) {
 			if _, err := Import(s, []string{writeFile(t, dir, "items.jsonl", pair), writeFile(t, dir, "labels.jsonl", label("jo")+label("sam"))}, Options{}); err != nil {
 				t.Fatal(err)
 			}
-			before, err := s.Annotators()
+			before, err := storetest.Read(t, s).Annotators()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func TestAnnotatorNamesOfEveryFormat(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("%v\nwant %s", err, c.want)
 			}
-			after, err := s.Annotators()
+			after, err := storetest.Read(t, s).Annotators()
 			if err != nil || len(after) != len(before) {
 				t.Errorf("the refused import changed the annotators: %v (%v)", after, err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // predictionsOf lists "ext_id=value" of one system's predictions, sorted.
@@ -64,7 +65,7 @@ func TestRefCheckerHumanAnnotations(t *testing.T) {
 		t.Fatalf("contradiction labels %d, want 1", n)
 	}
 	// The labels now count: metrics extraction sees 57 judged claims, all valid.
-	m, err := report.Metrics(s, report.MetricsOptions{Selection: report.Selection{Annotator: HumanAnnotator}})
+	m, err := store.ReadWith(s, report.Metrics, report.MetricsOptions{Selection: report.Selection{Annotator: HumanAnnotator}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestRefCheckerHumanCheckerLabels(t *testing.T) {
 	if n := count(t, s, "SELECT COUNT(*) FROM predictions WHERE system='nli' AND value='neutral'"); n != 8 {
 		t.Fatalf("neutral nli predictions %d, want 8", n)
 	}
-	m, err := report.Metrics(s, report.MetricsOptions{Selection: report.Selection{Annotator: HumanAnnotator}, System: "nli"})
+	m, err := store.ReadWith(s, report.Metrics, report.MetricsOptions{Selection: report.Selection{Annotator: HumanAnnotator}, System: "nli"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +126,8 @@ func TestRefCheckerHumanCheckerLabels(t *testing.T) {
 	 "gpt4_response_kg":[{"claim":"Chuck Berry sang it.","attributed_sent_ids":[0],"nli_label":"Contradiction"}],"extraction_orig_response":"…"}]`)
 	s = openDB(t)
 	mustImport(t, s, []string{p}, Options{})
-	ref, _ := s.Resolve("nq_x_answers/7")
-	q, err := s.QA(ref.ItemID)
+	ref, _ := storetest.Read(t, s).Resolve("nq_x_answers/7")
+	q, err := storetest.Read(t, s).QA(ref.ItemID)
 	if err != nil || q.Question != "who sang it?" || len(q.Contexts) != 2 || q.Contexts[1].Text != "Passage two." {
 		t.Fatalf("QA %+v %v", q, err)
 	}
@@ -136,9 +137,9 @@ func TestRefCheckerHumanCheckerLabels(t *testing.T) {
 	if got := current(t, s, HumanAnnotator, "nq_x_answers/7-c2"); len(got) != 0 {
 		t.Fatalf("a claim without human_label has no label: %v", got)
 	}
-	if c, _ := s.Resolve("nq_x_answers/7-c2"); c.ItemID == 0 {
+	if c, _ := storetest.Read(t, s).Resolve("nq_x_answers/7-c2"); c.ItemID == 0 {
 		t.Fatal("the gpt4 extractor's claim is missing")
-	} else if cl, _ := s.Claim(c.ItemID); cl.Text != "Chuck Berry sang it." {
+	} else if cl, _ := storetest.Read(t, s).Claim(c.ItemID); cl.Text != "Chuck Berry sang it." {
 		t.Fatalf("claim %+v", cl)
 	}
 }
@@ -154,7 +155,7 @@ func TestRefCheckerIDsDoNotCollide(t *testing.T) {
 		t.Fatalf("QA pairs %d, want 6: same record numbers in two files must not collide", n)
 	}
 	for _, id := range []string{"run_a/0", "run_b/0", "run_b/2"} {
-		if _, err := s.Resolve(id); err != nil {
+		if _, err := storetest.Read(t, s).Resolve(id); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
 	}
@@ -169,8 +170,8 @@ func TestRefCheckerChecker(t *testing.T) {
 	if f := sum.Files[0]; f.Format != FormatChecker || f.QA.Added != 3 || f.Claims.Added != 0 {
 		t.Fatalf("summary %+v", f)
 	}
-	ref, _ := s.Resolve("refchecker_example_in/1")
-	q, err := s.QA(ref.ItemID)
+	ref, _ := storetest.Read(t, s).Resolve("refchecker_example_in/1")
+	q, err := storetest.Read(t, s).QA(ref.ItemID)
 	if err != nil || q.Question != "who sang i ran all the way home" || len(q.Contexts) != 1 || !strings.HasPrefix(q.Contexts[0].Text, "The Impalas") {
 		t.Fatalf("QA %+v %v", q, err)
 	}
@@ -193,8 +194,8 @@ func TestRefCheckerChecker(t *testing.T) {
 	if got := predictionsOf(t, s, RefCheckerSystem); got != want {
 		t.Fatalf("predictions\n got %s\nwant %s", got, want)
 	}
-	ref, _ = s.Resolve("refchecker_check_strict/2")
-	if q, err := s.QA(ref.ItemID); err != nil || q.Question != "" || len(q.Contexts) != 2 || q.Hop != "multi" {
+	ref, _ = storetest.Read(t, s).Resolve("refchecker_check_strict/2")
+	if q, err := storetest.Read(t, s).QA(ref.ItemID); err != nil || q.Question != "" || len(q.Contexts) != 2 || q.Hop != "multi" {
 		t.Fatalf("a record without question: %+v %v", q, err)
 	}
 	if again := mustImport(t, s, []string{testdata("refchecker_check_strict.json")}, Options{}); !again.NoOp() {
@@ -227,8 +228,8 @@ func TestRefCheckerChecker(t *testing.T) {
 	if !strings.Contains(sum.String(), `1 prediction of refchecker has unknown value "Unsure"`) {
 		t.Fatalf("want a warning about Unsure:\n%s", sum)
 	}
-	c, _ := s.Resolve("checked/0-c3")
-	if cl, _ := s.Claim(c.ItemID); cl.Text != "It is a folk song." {
+	c, _ := storetest.Read(t, s).Resolve("checked/0-c3")
+	if cl, _ := storetest.Read(t, s).Claim(c.ItemID); cl.Text != "It is a folk song." {
 		t.Fatalf("text claim %+v", cl)
 	}
 }
@@ -289,8 +290,8 @@ func TestRAGChecker(t *testing.T) {
 	if got := predictionsOf(t, s, RAGCheckerSystem); !strings.HasPrefix(got, "ragchecker_checking_outputs/0-c1=entailment ragchecker_checking_outputs/0-c10=entailment ragchecker_checking_outputs/0-c11=neutral") {
 		t.Fatalf("predictions %s", got)
 	}
-	ref, _ := s.Resolve("ragchecker_checking_outputs/0")
-	q, _ := s.QA(ref.ItemID)
+	ref, _ := storetest.Read(t, s).Resolve("ragchecker_checking_outputs/0")
+	q, _ := storetest.Read(t, s).QA(ref.ItemID)
 	if q.Question != "What's the longest river in the world?" || !strings.HasPrefix(q.Answer, "The longest river") || !strings.Contains(q.Extra, "gt_answer") {
 		t.Fatalf("QA %+v", q)
 	}
@@ -302,8 +303,8 @@ func TestRAGChecker(t *testing.T) {
 	if f := sum.Files[0]; f.Format != FormatRAGChecker || f.QA.Added != 2 || f.Claims.Added != 0 {
 		t.Fatalf("summary %+v", f)
 	}
-	ref, _ = s.Resolve("ragchecker_checking_inputs/1")
-	if q, _ := s.QA(ref.ItemID); !strings.HasPrefix(q.Answer, "The flag of the Democratic Republic of the Congo (DRC) features") || len(q.Contexts) != 3 {
+	ref, _ = storetest.Read(t, s).Resolve("ragchecker_checking_inputs/1")
+	if q, _ := storetest.Read(t, s).QA(ref.ItemID); !strings.HasPrefix(q.Answer, "The flag of the Democratic Republic of the Congo (DRC) features") || len(q.Contexts) != 3 {
 		t.Fatalf("QA %+v", q)
 	}
 }
@@ -348,7 +349,7 @@ func TestRAGCheckerMatrices(t *testing.T) {
 	if f := sum.Files[0]; f.QA.Added != 4 || f.Claims.Added != 46 {
 		t.Fatalf("summary %+v", f)
 	}
-	rows, err := s.RAGResults("")
+	rows, err := storetest.Read(t, s).RAGResults("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,11 +382,11 @@ func TestRAGCheckerMatrices(t *testing.T) {
 		}
 	}
 	// The ground-truth claim as the extractor gave it.
-	ref, err := s.Resolve("NILE/0-g1")
+	ref, err := storetest.Read(t, s).Resolve("NILE/0-g1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := s.Claim(ref.ItemID); c.QAID != "NILE/0/gt" || c.Position != 1 || c.Triplet != [3]string{"The Nile", "is", "a major north-flowing river"} {
+	if c, _ := storetest.Read(t, s).Claim(ref.ItemID); c.QAID != "NILE/0/gt" || c.Position != 1 || c.Triplet != [3]string{"The Nile", "is", "a major north-flowing river"} {
 		t.Fatalf("claim %+v", c)
 	}
 
@@ -441,7 +442,7 @@ func TestRAGCheckerMatrices(t *testing.T) {
 		t.Errorf("changed matrix: %v", err)
 	}
 	mustImport(t, s, []string{changed}, Options{Source: "NILE", Update: true})
-	rows, _ = s.RAGResults("")
+	rows, _ = storetest.Read(t, s).RAGResults("")
 	if !strings.HasPrefix(rows[2].RetrievedToResponse, `[["Neutral","Entailment","Neutral","Neutral"],["Entailment","Neutral"`) {
 		t.Errorf("after --update: %s", rows[2].RetrievedToResponse)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/annotate-dev/annotate/demo"
 	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // Re-importing one's own export into the database that holds the originals
@@ -101,7 +102,7 @@ func TestRAGCheckerNativeRoundTrip(t *testing.T) {
 	if _, err := exporter.Export(context.Background(), s, exporter.Options{Format: "jsonl", Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	want, err := s.RAGResults("jo")
+	want, err := storetest.Read(t, s).RAGResults("jo")
 	if err != nil || len(want) != 2 {
 		t.Fatalf("%d results, %v", len(want), err)
 	}
@@ -110,7 +111,7 @@ func TestRAGCheckerNativeRoundTrip(t *testing.T) {
 	}
 	fresh := openDB(t)
 	mustImport(t, fresh, []string{out}, Options{})
-	got, err := fresh.RAGResults("jo")
+	got, err := storetest.Read(t, fresh).RAGResults("jo")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ type Disagreement struct {
 }
 
 // Agreement builds the agreement report.
-func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
+func Agreement(rx *store.ReadTx, o AgreementOptions) (*AgreementReport, error) {
 	fields := schema.AgreementFieldNames()
 	if o.Field != "" {
 		if err := schema.CheckField(o.Field); err != nil {
@@ -127,7 +127,7 @@ func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
 		fields = []string{o.Field}
 	}
 	var rep *AgreementReport
-	err := s.Read(func(rx *store.ReadTx) error {
+	err := func() error {
 		p, err := loadPeople(rx)
 		if err != nil {
 			return err
@@ -189,7 +189,7 @@ func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
 			return disagreements(rx, rep)
 		}
 		return nil
-	})
+	}()
 	return rep, err
 }
 

@@ -194,7 +194,7 @@ func TestAgreementReportEqualsItemByItem(t *testing.T) {
 				}
 			}
 		})
-		rep, err := Agreement(s, AgreementOptions{})
+		rep, err := store.ReadWith(s, Agreement, AgreementOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

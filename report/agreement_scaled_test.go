@@ -7,6 +7,7 @@ import (
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // Grades jo and sam give the 14 pairs of a graded pool (in item order).
@@ -24,7 +25,7 @@ func gradedPool(t *testing.T) *store.Store {
 		Assign: []string{"jo", "sam"}, Overlap: 2, Graded: true}); err != nil {
 		t.Fatal(err)
 	}
-	items, err := s.BatchItems("pool", "jo")
+	items, err := storetest.Read(t, s).BatchItems("pool", "jo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func gradedPool(t *testing.T) *store.Store {
 		t.Fatalf("%d pairs in the pool, want %d", len(items), len(joGrades))
 	}
 	for i, id := range items {
-		ref, err := s.Resolve(id)
+		ref, err := storetest.Read(t, s).Resolve(id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +60,7 @@ func gradedPool(t *testing.T) *store.Store {
 //	  the tenth pair, 0 against 2, is two grades apart)
 func TestGradedRelevanceAgreement(t *testing.T) {
 	s := gradedPool(t)
-	rep, err := Agreement(s, AgreementOptions{})
+	rep, err := store.ReadWith(s, Agreement, AgreementOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func scaledPairRow(t *testing.T, out string) []string {
 // prints them beside the kappas.
 func TestGradedRelevanceIntervals(t *testing.T) {
 	s := gradedPool(t)
-	rep, err := Agreement(s, AgreementOptions{Field: schema.RelevanceGrade, CI: true})
+	rep, err := store.ReadWith(s, Agreement, AgreementOptions{Field: schema.RelevanceGrade, CI: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestGradedRelevanceIntervals(t *testing.T) {
 // has the scaled statistics too; with one version they are the field's.
 func TestGradedRelevanceByVersion(t *testing.T) {
 	s := gradedPool(t)
-	rep, err := Agreement(s, AgreementOptions{Field: schema.RelevanceGrade, ByGuidelinesVersion: true})
+	rep, err := store.ReadWith(s, Agreement, AgreementOptions{Field: schema.RelevanceGrade, ByGuidelinesVersion: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func seedThree(t *testing.T) *store.Store {
 
 func TestAgreementThreeAnnotators(t *testing.T) {
 	s := seedThree(t)
-	rep, err := Agreement(s, AgreementOptions{Field: "entailment", Disagreements: true})
+	rep, err := store.ReadWith(s, Agreement, AgreementOptions{Field: "entailment", Disagreements: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestAgreementThreeAnnotators(t *testing.T) {
 
 	// Two of the three, and every field: claim_validity is always asked;
 	// QA fields have no labels.
-	rep, err = Agreement(s, AgreementOptions{Annotators: []string{"kim", " sam", "kim"}})
+	rep, err = store.ReadWith(s, Agreement, AgreementOptions{Annotators: []string{"kim", " sam", "kim"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,11 +150,11 @@ func TestAgreementThreeAnnotators(t *testing.T) {
 func TestAgreementCI(t *testing.T) {
 	s, _ := seedSNLI(t)
 	o := AgreementOptions{Field: "entailment", CI: true, Annotators: []string{"a1", "a2", "a3"}}
-	a, err := Agreement(s, o)
+	a, err := store.ReadWith(s, Agreement, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Agreement(s, o)
+	b, _ := store.ReadWith(s, Agreement, o)
 	e := a.Fields["entailment"]
 	for name, c := range map[string]struct {
 		ci  *[2]float64
@@ -197,7 +197,7 @@ func TestAgreementConventions(t *testing.T) {
 			}
 		}
 	})
-	rep, err := Agreement(s, AgreementOptions{})
+	rep, err := store.ReadWith(s, Agreement, AgreementOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

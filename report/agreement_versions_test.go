@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // TestAgreementByGuidelinesVersion: jo and sam judge entailment; the lead
@@ -45,7 +46,7 @@ func TestAgreementByGuidelinesVersion(t *testing.T) {
 	}
 	for _, l := range [][3]string{{"jo", "c4", "entailment"}, {"sam", "c4", "entailment"}, {"jo", "c5", "contradiction"},
 		{"sam", "c5", "contradiction"}, {"jo", "c6", "neutral"}, {"sam", "c6", "entailment"}, {"sam", "c7", "neutral"}} {
-		ref, err := s.Resolve(l[1])
+		ref, err := storetest.Read(t, s).Resolve(l[1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +54,7 @@ func TestAgreementByGuidelinesVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := Agreement(s, AgreementOptions{Field: "entailment", ByGuidelinesVersion: true})
+	rep, err := store.ReadWith(s, Agreement, AgreementOptions{Field: "entailment", ByGuidelinesVersion: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestAgreementByGuidelinesVersion(t *testing.T) {
 	}
 
 	// Without the option, the JSON has no split.
-	rep, _ = Agreement(s, AgreementOptions{Field: "entailment"})
+	rep, _ = store.ReadWith(s, Agreement, AgreementOptions{Field: "entailment"})
 	if rep.Fields["entailment"].ByGuidelinesVersion != nil {
 		t.Error("split without --by-guidelines-version")
 	}

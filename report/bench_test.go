@@ -162,7 +162,7 @@ func BenchmarkReports1M(b *testing.B) {
 
 	b.Run("Stats", func(b *testing.B) {
 		for b.Loop() {
-			rep, err := Stats(s, a1)
+			rep, err := store.ReadWith(s, Stats, a1)
 			if err != nil || rep.All.ClaimsExtracted != benchClaims {
 				b.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func BenchmarkReports1M(b *testing.B) {
 	})
 	b.Run("Metrics", func(b *testing.B) {
 		for b.Loop() {
-			rep, err := Metrics(s, MetricsOptions{Selection: a1})
+			rep, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: a1})
 			if err != nil || rep.Verification[allKey].N == 0 {
 				b.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func BenchmarkReports1M(b *testing.B) {
 	})
 	b.Run("Agreement", func(b *testing.B) {
 		for b.Loop() {
-			rep, err := Agreement(s, AgreementOptions{})
+			rep, err := store.ReadWith(s, Agreement, AgreementOptions{})
 			if err != nil || rep.Fields["entailment"].Items == 0 {
 				b.Fatal(err)
 			}

@@ -64,17 +64,17 @@ type CostTotal struct {
 }
 
 // Cost builds the cost report.
-func Cost(s *store.Store) (*CostReport, error) {
-	rates, work, err := s.CostWork()
+func Cost(rx *store.ReadTx) (*CostReport, error) {
+	rates, work, err := rx.CostWork()
 	if err != nil {
 		return nil, err
 	}
-	hours, err := s.SessionHours()
+	hours, err := rx.SessionHours()
 	if err != nil {
 		return nil, err
 	}
 	var done map[[2]string]int
-	err = s.Read(func(rx *store.ReadTx) error {
+	err = func() error {
 		cs, err := rx.Counts(tally.Done)
 		if err != nil {
 			return err
@@ -92,7 +92,7 @@ func Cost(s *store.Store) (*CostReport, error) {
 			done[[2]string{name[c.Rater], c.A}] += c.N
 		}
 		return nil
-	})
+	}()
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // A campaign worked out by hand. jo (20 CAD an hour) sits 2 h, 10:00–12:00:
@@ -68,7 +69,7 @@ func TestCostByHand(t *testing.T) {
 	}
 	rate("jo", 20)
 	rate("lead", 40)
-	rep, err := Cost(s)
+	rep, err := store.ReadValue(s, Cost)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,14 +129,14 @@ func TestCostByHand(t *testing.T) {
 	// Two currencies: no single total.
 	eur := 30.0
 	s.SetAnnotator("lead", &eur, "EUR", "")
-	rep, _ = Cost(s)
+	rep, _ = store.ReadValue(s, Cost)
 	if rep.Total.Cost != nil || rep.Total.Costs["EUR"] != 15 || rep.Total.Costs["CAD"] != 40 || rep.Total.Kinds["review"].Cost != nil {
 		t.Errorf("two currencies: %+v", rep.Total)
 	}
 }
 
 func mustRef(t *testing.T, s *store.Store, ext string) int64 {
-	ref, err := s.Resolve(ext)
+	ref, err := storetest.Read(t, s).Resolve(ext)
 	if err != nil {
 		return -1
 	}

@@ -42,36 +42,33 @@ type DashboardReport struct {
 // snapshot's fingerprint), its reports are kept rather than computed
 // again, so that a poll of an idle campaign costs the read alone. A report
 // is never changed once built, so prev may be shared.
-func Dashboard(s *store.Store, now time.Time, prev *DashboardReport) (*DashboardReport, error) {
+func Dashboard(rx *store.ReadTx, now time.Time, prev *DashboardReport) (*DashboardReport, error) {
 	r := &DashboardReport{Taken: now}
-	d, err := s.Dashboard(now, DashboardDays, func(d *store.Dashboard, view *store.Store) error {
-		r.fingerprint = d.Fingerprint
-		if prev != nil && prev.fingerprint == d.Fingerprint {
-			r.Agreement, r.AgreementErr, r.Metrics, r.MetricsErr = prev.Agreement, prev.AgreementErr, prev.Metrics, prev.MetricsErr
-			r.IR, r.IRErr, r.Gen, r.GenErr = prev.IR, prev.IRErr, prev.Gen, prev.GenErr
-			return nil
-		}
-		var err error
-		if r.Agreement, err = Agreement(view, AgreementOptions{}); err != nil {
-			r.Agreement, r.AgreementErr = nil, err.Error()
-		}
-		sel := expertSelection(view)
-		if r.Metrics, err = Metrics(view, MetricsOptions{Selection: sel}); err != nil {
-			r.Metrics, r.MetricsErr = nil, err.Error()
-		}
-		if r.IR, err = IR(view, IROptions{K: 10, Gold: dashboardGold, RankBy: "ndcg", Selection: sel}); err != nil {
-			r.IR, r.IRErr = nil, err.Error()
-		}
-		if r.Gen, err = Gen(view, GenOptions{Selection: sel}); err != nil {
-			r.Gen, r.GenErr = nil, err.Error()
-		}
-		return nil
-	})
+	d, err := rx.Dashboard(now, DashboardDays)
 	if err != nil {
 		return nil, err
 	}
 	r.Progress, r.Days = withoutGold(d.Queues), d.Days
 	r.Cost = dashboardCost(d)
+	r.fingerprint = d.Fingerprint
+	if prev != nil && prev.fingerprint == d.Fingerprint {
+		r.Agreement, r.AgreementErr, r.Metrics, r.MetricsErr = prev.Agreement, prev.AgreementErr, prev.Metrics, prev.MetricsErr
+		r.IR, r.IRErr, r.Gen, r.GenErr = prev.IR, prev.IRErr, prev.Gen, prev.GenErr
+		return r, nil
+	}
+	if r.Agreement, err = Agreement(rx, AgreementOptions{}); err != nil {
+		r.Agreement, r.AgreementErr = nil, err.Error()
+	}
+	sel := expertSelection(rx)
+	if r.Metrics, err = Metrics(rx, MetricsOptions{Selection: sel}); err != nil {
+		r.Metrics, r.MetricsErr = nil, err.Error()
+	}
+	if r.IR, err = IR(rx, IROptions{K: 10, Gold: dashboardGold, RankBy: "ndcg", Selection: sel}); err != nil {
+		r.IR, r.IRErr = nil, err.Error()
+	}
+	if r.Gen, err = Gen(rx, GenOptions{Selection: sel}); err != nil {
+		r.Gen, r.GenErr = nil, err.Error()
+	}
 	return r, nil
 }
 
@@ -79,26 +76,20 @@ func Dashboard(s *store.Store, now time.Time, prev *DashboardReport) (*Dashboard
 // adjudicated labels once the lead has adjudicated, else the first
 // annotator (creation order) with labels (the only one, when the commands
 // need no --annotator); the panels name it.
-func expertSelection(view *store.Store) Selection {
-	var sel Selection
-	view.Read(func(rx *store.ReadTx) error {
-		p, err := loadPeople(rx)
-		if err != nil {
-			return err
+func expertSelection(rx *store.ReadTx) Selection {
+	p, err := loadPeople(rx)
+	if err != nil {
+		return Selection{} // the reports that read it say what failed
+	}
+	if p.final {
+		return Selection{Adjudicated: true}
+	}
+	for _, a := range p.all {
+		if p.labelled[a.ID] && a.Name != dashboardGold { // the qrels are no expert
+			return Selection{Annotator: a.Name}
 		}
-		if p.final {
-			sel.Adjudicated = true
-			return nil
-		}
-		for _, a := range p.all {
-			if p.labelled[a.ID] && a.Name != dashboardGold { // the qrels are no expert
-				sel.Annotator = a.Name
-				break
-			}
-		}
-		return nil
-	})
-	return sel
+	}
+	return Selection{}
 }
 
 // withoutGold leaves out the gold set's annotator when it has finished

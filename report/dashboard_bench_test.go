@@ -25,13 +25,13 @@ func BenchmarkDashboard1M(b *testing.B) {
 	}
 	b.Run("Changed", func(b *testing.B) {
 		for b.Loop() {
-			check(Dashboard(s, time.Now(), nil))
+			check(dashboardOf(s, time.Now(), nil))
 		}
 	})
 	b.Run("Idle", func(b *testing.B) {
-		prev := check(Dashboard(s, time.Now(), nil))
+		prev := check(dashboardOf(s, time.Now(), nil))
 		for b.Loop() {
-			prev = check(Dashboard(s, time.Now(), prev))
+			prev = check(dashboardOf(s, time.Now(), prev))
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // dashboardStore: two annotators on one QA pair's claims, jo with a rate,
@@ -40,7 +41,7 @@ func dashboardStore(t *testing.T, adjudicate bool) *store.Store {
 // (the commands' reports are the reference): same JSON.
 func TestDashboardIsTheCommandsReports(t *testing.T) {
 	s := dashboardStore(t, false)
-	r, err := Dashboard(s, time.Now(), nil)
+	r, err := dashboardOf(s, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestDashboardIsTheCommandsReports(t *testing.T) {
 			t.Errorf("%s:\n dashboard %s\n command   %s", name, g, w)
 		}
 	}
-	agr, err := Agreement(s, AgreementOptions{})
+	agr, err := store.ReadWith(s, Agreement, AgreementOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestDashboardIsTheCommandsReports(t *testing.T) {
 	if p := r.Agreement.Fields["entailment"].Pairs; len(p) != 1 || CoefText(p[0].CohenKappa) != "0.600" {
 		t.Errorf("entailment pairs %+v, want one with Cohen's kappa 0.600", p)
 	}
-	met, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "jo"}})
+	met, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "jo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,14 +75,14 @@ func TestDashboardIsTheCommandsReports(t *testing.T) {
 	if r.IR != nil || r.IRErr == "" || r.Gen != nil || r.GenErr == "" {
 		t.Errorf("no run and no generated answer: want notes, got IR %v %q, gen %v %q", r.IR != nil, r.IRErr, r.Gen != nil, r.GenErr)
 	}
-	cost, err := Cost(s)
+	cost, err := store.ReadValue(s, Cost)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Labels imported took no session: no time has been paid yet; the
 	// items are those `progress` counts done (the reference).
 	same("cost total", r.Cost.Total.Cost, cost.Total.Cost)
-	want, err := s.Progress("jo")
+	want, err := storetest.Read(t, s).Progress("jo", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestDashboardIsTheCommandsReports(t *testing.T) {
 // With adjudicated labels the systems are scored against them.
 func TestDashboardScoresTheAdjudication(t *testing.T) {
 	s := dashboardStore(t, true)
-	r, err := Dashboard(s, time.Now(), nil)
+	r, err := dashboardOf(s, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,25 +125,25 @@ func TestDashboardScoresTheAdjudication(t *testing.T) {
 // makes it compute them again.
 func TestDashboardKeepsReportsWhileNothingChanges(t *testing.T) {
 	s := dashboardStore(t, false)
-	first, err := Dashboard(s, time.Now(), nil)
+	first, err := dashboardOf(s, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := Dashboard(s, time.Now(), first)
+	again, err := dashboardOf(s, time.Now(), first)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.Agreement != first.Agreement || again.Metrics != first.Metrics {
 		t.Errorf("nothing changed, yet the reports were built again")
 	}
-	ref, err := s.Resolve("c2")
+	ref, err := storetest.Read(t, s).Resolve("c2")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.RecordLabel(store.Label{Annotator: "sam", ItemID: ref.ItemID, Field: "entailment", Value: "neutral"}); err != nil {
 		t.Fatal(err)
 	}
-	after, err := Dashboard(s, time.Now(), again)
+	after, err := dashboardOf(s, time.Now(), again)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,4 +151,14 @@ func TestDashboardKeepsReportsWhileNothingChanges(t *testing.T) {
 	if after.Agreement == again.Agreement || PercentText(after.Agreement.Fields["entailment"].PercentAgreement) != "100.0" {
 		t.Errorf("after sam's label, entailment agreement %s, want 100.0 from a new report", PercentText(after.Agreement.Fields["entailment"].PercentAgreement))
 	}
+}
+
+// dashboardOf is one refresh in a snapshot of its own, as the screen reads it.
+func dashboardOf(s *store.Store, now time.Time, prev *DashboardReport) (*DashboardReport, error) {
+	var r *DashboardReport
+	err := s.Read(func(rx *store.ReadTx) (err error) {
+		r, err = Dashboard(rx, now, prev)
+		return err
+	})
+	return r, err
 }

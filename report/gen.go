@@ -157,7 +157,7 @@ var genCounts = []string{tally.GenAnswers, tally.GenChars, tally.GenClaims, tall
 var ErrNoGenerated = errors.New("no generated answers yet (import gen_answer lines: annotate import FILE)")
 
 // Gen builds the generation report.
-func Gen(s *store.Store, o GenOptions) (*GenReport, error) {
+func Gen(rx *store.ReadTx, o GenOptions) (*GenReport, error) {
 	if o.Judge == "" {
 		o.Judge = "judge"
 	}
@@ -172,7 +172,7 @@ func Gen(s *store.Store, o GenOptions) (*GenReport, error) {
 		return nil, fmt.Errorf("--rate-from %q: must be judge or expert", o.RateFrom)
 	}
 	var rep *GenReport
-	err := s.Read(func(rx *store.ReadTx) error {
+	err := func() error {
 		t, err := loadTallies(rx, genCounts...)
 		if err != nil {
 			return err
@@ -188,7 +188,7 @@ func Gen(s *store.Store, o GenOptions) (*GenReport, error) {
 		}
 		rep = computeGen(rt, t, o, schema.Taxonomy())
 		return nil
-	})
+	}()
 	return rep, err
 }
 

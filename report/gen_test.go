@@ -8,6 +8,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // The paper's sample (Appendix E.3, Table 14): 25 claims of gemma (oracle)
@@ -93,7 +94,7 @@ func paperFixture(t *testing.T) *store.Store {
 	})
 	// Two gold answers written, the first accepted, the second rejected.
 	for q, text := range map[string]string{"q-lay": "Gold answer, 24 letters.", "q-pro": "Rejected one."} {
-		ref, _ := s.Resolve(store.AnswerTaskID(q))
+		ref, _ := storetest.Read(t, s).Resolve(store.AnswerTaskID(q))
 		if err := s.SubmitAnswer("sam", ref.ItemID, text, nil, 0, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func paperFixture(t *testing.T) *store.Store {
 func TestGenReproducesThePapersSplit(t *testing.T) {
 	s := paperFixture(t)
 	// sam wrote gold answers, jo judged claims: jo is the only judge of claims.
-	rep, err := Gen(s, GenOptions{})
+	rep, err := store.ReadWith(s, Gen, GenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestGenReproducesThePapersSplit(t *testing.T) {
 		t.Errorf("gemini: %+v %+v", p.HallucinationRate, p.Errors)
 	}
 	// With the expert's rate (25 of the 30 claims they judged): 0.56 × 25/30.
-	rep2, err := Gen(s, GenOptions{RateFrom: "expert", System: "gemma"})
+	rep2, err := store.ReadWith(s, Gen, GenOptions{RateFrom: "expert", System: "gemma"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestGenReproducesThePapersSplit(t *testing.T) {
 
 func TestGenScoresAndTheJudge(t *testing.T) {
 	s := paperFixture(t)
-	rep, err := Gen(s, GenOptions{By: "persona"})
+	rep, err := store.ReadWith(s, Gen, GenOptions{By: "persona"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ func TestGenScoresAndTheJudge(t *testing.T) {
 
 func TestGenJSONKeysAndNulls(t *testing.T) {
 	s := paperFixture(t)
-	rep, err := Gen(s, GenOptions{})
+	rep, err := store.ReadWith(s, Gen, GenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,14 +273,14 @@ func TestGenJSONKeysAndNulls(t *testing.T) {
 // count by, and none outside the schema) and error categories by element.
 func TestStatsOfAnswersAndGeneratedClaims(t *testing.T) {
 	s := paperFixture(t)
-	sam, err := Stats(s, Selection{Annotator: "sam"})
+	sam, err := store.ReadWith(s, Stats, Selection{Annotator: "sam"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := sam.Kinds["answer_task"].Fields["gold_answer"]["given"]; n != 2 || len(sam.UnknownValues) != 0 {
 		t.Errorf("gold answers given %d, unknown values %v", n, sam.UnknownValues)
 	}
-	jo, _ := Stats(s, Selection{Annotator: "jo"})
+	jo, _ := store.ReadWith(s, Stats, Selection{Annotator: "jo"})
 	// Claim 12 is in two categories: 3 + 4 elements, one of them shared.
 	if c := jo.Kinds["gen_claim"].Fields["error_category"]; c["general_vs_case_specific_law"] != 3 || c["misapplied_legal_test"] != 4 || c["valid_contextual_statement"] != 11 {
 		t.Errorf("categories %v", c)

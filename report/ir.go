@@ -121,7 +121,7 @@ type IRJudgments struct {
 }
 
 // IR computes the report.
-func IR(s *store.Store, o IROptions) (*IRReport, error) {
+func IR(rx *store.ReadTx, o IROptions) (*IRReport, error) {
 	if o.K < 1 {
 		return nil, fmt.Errorf("--k %d: want a cutoff of at least 1", o.K)
 	}
@@ -138,14 +138,14 @@ func IR(s *store.Store, o IROptions) (*IRReport, error) {
 		o.Gold = "gold"
 	}
 	var rep *IRReport
-	err := s.Read(func(rx *store.ReadTx) error {
+	err := func() error {
 		in, err := readIR(rx, o)
 		if err != nil {
 			return err
 		}
 		rep = computeIR(in, o)
 		return nil
-	})
+	}()
 	return rep, err
 }
 

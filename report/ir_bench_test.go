@@ -70,7 +70,7 @@ func BenchmarkIR5000(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := IR(s, IROptions{K: 10, By: "jurisdiction", Selection: Selection{Annotator: "jo"}})
+		rep, err := store.ReadWith(s, IR, IROptions{K: 10, By: "jurisdiction", Selection: Selection{Annotator: "jo"}})
 		if err != nil {
 			b.Fatal(err)
 		}

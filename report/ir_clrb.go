@@ -83,7 +83,7 @@ func (p CLRBPhase) value(metric string) *float64 {
 }
 
 // IRCLRB computes the report with the benchmark's definitions.
-func IRCLRB(s *store.Store, o IROptions) (*CLRBReport, error) {
+func IRCLRB(rx *store.ReadTx, o IROptions) (*CLRBReport, error) {
 	o.Definitions = DefinitionsCLRB
 	if o.K < 1 {
 		return nil, fmt.Errorf("--k %d: want a cutoff of at least 1", o.K)
@@ -104,14 +104,14 @@ func IRCLRB(s *store.Store, o IROptions) (*CLRBReport, error) {
 		o.Gold = "gold"
 	}
 	var rep *CLRBReport
-	err := s.Read(func(rx *store.ReadTx) error {
+	err := func() error {
 		in, err := readIR(rx, o)
 		if err != nil {
 			return err
 		}
 		rep = computeCLRB(in, o)
 		return nil
-	})
+	}()
 	return rep, err
 }
 

@@ -37,7 +37,7 @@ func irCLRBFixture(t *testing.T) *store.Store {
 // judgments added).
 func TestIRCLRBMatchesTheBenchmark(t *testing.T) {
 	s := irCLRBFixture(t)
-	rep, err := IRCLRB(s, IROptions{K: 3, Selection: Selection{Annotator: "jo"}})
+	rep, err := store.ReadWith(s, IRCLRB, IROptions{K: 3, Selection: Selection{Annotator: "jo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,11 +109,11 @@ func TestIRCLRBMatchesTheBenchmark(t *testing.T) {
 // documents of those chunks (q1 d2 d1: 1/2; q2 d4 d5: 1/2): 0.5.
 func TestIRCLRBDiffersFromTrecEval(t *testing.T) {
 	s := irCLRBFixture(t)
-	trec, err := IR(s, IROptions{K: 3})
+	trec, err := store.ReadWith(s, IR, IROptions{K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clrb, err := IRCLRB(s, IROptions{K: 3})
+	clrb, err := store.ReadWith(s, IRCLRB, IROptions{K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/annotate-dev/annotate/store"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -61,7 +62,7 @@ func TestIRCLRBOnTheBenchmarksFiles(t *testing.T) {
 		3: {Recall: ptr(0.7), DocRecall: ptr(0.5), Precision: ptr(0.4), Hit: ptr(0.8), MRR: ptr(0.65), NDCG: ptr(0.44881538926738324), Queries: 5},
 		5: {Recall: ptr(1.1), DocRecall: ptr(0.9), Precision: ptr(0.4833333333333333), Hit: ptr(1.0), MRR: ptr(0.65), NDCG: ptr(0.6575801394351535), Queries: 5},
 	} {
-		rep, err := IRCLRB(s, IROptions{K: k})
+		rep, err := store.ReadWith(s, IRCLRB, IROptions{K: k})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // testdata/ir (made up for these tests): queries qA (lay, ON), qB
@@ -58,7 +59,7 @@ func show(x *float64) any {
 // ndcg_cut_10 qA 0.56931002383909013, qB 0.
 func TestIRBeforeExperts(t *testing.T) {
 	s := irFixture(t)
-	rep, err := IR(s, IROptions{K: 10})
+	rep, err := store.ReadWith(s, IR, IROptions{K: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestIRBeforeExperts(t *testing.T) {
 // judge records an expert's judgment of a pooled pair.
 func judge(t *testing.T, s *store.Store, who, id string, labels ...string) {
 	t.Helper()
-	ref, err := s.Resolve(id)
+	ref, err := storetest.Read(t, s).Resolve(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestIRAfterExpertsThePapersEffect(t *testing.T) {
 	judge(t, s, "jo", "qA/d06", schema.Relevance, schema.NotRelevant, schema.IrrelevanceReason, "different_issue")
 	judge(t, s, "jo", "qA/d11", schema.Relevance, schema.NotRelevant, schema.IrrelevanceReason, "reversed_roles")
 	judge(t, s, "jo", "qC/d03", schema.Relevance, schema.Relevant)
-	rep, err := IR(s, IROptions{K: 10})
+	rep, err := store.ReadWith(s, IR, IROptions{K: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestIRAfterExpertsThePapersEffect(t *testing.T) {
 
 	// --pooled: only queries with a pool (here every query); --by persona:
 	// qA and qC are lay, qB professional (the Table 4 layout).
-	rep, err = IR(s, IROptions{K: 10, By: "persona", Pooled: true})
+	rep, err = store.ReadWith(s, IR, IROptions{K: 10, By: "persona", Pooled: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,8 +164,8 @@ func TestIRAfterExpertsThePapersEffect(t *testing.T) {
 	if _, err := importer.Import(s, []string{writeTemp(t, "jo.qrels", "qA 0 d02 0\n")}, importer.Options{Format: importer.FormatQrels, Annotator: "jo"}); err != nil {
 		t.Fatal(err)
 	}
-	plain, _ := IR(s, IROptions{K: 10})
-	over, err := IR(s, IROptions{K: 10, ExpertOverrides: true})
+	plain, _ := store.ReadWith(s, IR, IROptions{K: 10})
+	over, err := store.ReadWith(s, IR, IROptions{K: 10, ExpertOverrides: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestIRRankingSwapsAndNulls(t *testing.T) {
 // JSON keys are docs/json.md's, undefined statistics null; text shows —.
 func TestIRJSONAndText(t *testing.T) {
 	s := irFixture(t)
-	rep, err := IR(s, IROptions{K: 10, Runs: []string{"alpha"}, By: "jurisdiction"})
+	rep, err := store.ReadWith(s, IR, IROptions{K: 10, Runs: []string{"alpha"}, By: "jurisdiction"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +251,7 @@ func TestIRJSONAndText(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
 	}
-	if _, err := IR(s, IROptions{K: 10, Runs: []string{"gamma"}}); err == nil || !strings.Contains(err.Error(), `no run "gamma" (runs: alpha, beta)`) {
+	if _, err := store.ReadWith(s, IR, IROptions{K: 10, Runs: []string{"gamma"}}); err == nil || !strings.Contains(err.Error(), `no run "gamma" (runs: alpha, beta)`) {
 		t.Errorf("unknown run: %v", err)
 	}
 }

@@ -60,7 +60,7 @@ func TestIRRanksTiesAsTrecEval(t *testing.T) {
 		}},
 	} {
 		for k, w := range c.at {
-			rep, err := IR(s, IROptions{K: k, Runs: []string{c.run}})
+			rep, err := store.ReadWith(s, IR, IROptions{K: k, Runs: []string{c.run}})
 			if err != nil {
 				t.Fatal(err)
 			}

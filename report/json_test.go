@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/annotate-dev/annotate/store"
 	"sort"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestJSONShapes(t *testing.T) {
 	s := openStore(t)
 	seedPaper(t, s)
 
-	st, err := Stats(s, Selection{})
+	st, err := store.ReadWith(s, Stats, Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestJSONShapes(t *testing.T) {
 		t.Errorf("values: %v %v", at(t, m, "sources.GDPR.qa"), at(t, m, "all.valid_claims"))
 	}
 
-	mr, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "expert"}})
+	mr, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "expert"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestJSONShapes(t *testing.T) {
 		t.Errorf("bootstrap key without --ci")
 	}
 
-	ar, err := Agreement(seedThree(t), AgreementOptions{})
+	ar, err := store.ReadWith(seedThree(t), Agreement, AgreementOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestJSONShapes(t *testing.T) {
 		t.Errorf("disagreements key without --disagreements")
 	}
 	// With --disagreements the key is there even when they all agree.
-	ar, err = Agreement(seedThree(t), AgreementOptions{Annotators: []string{"sam", "kim"}, Field: "claim_validity", Disagreements: true})
+	ar, err = store.ReadWith(seedThree(t), Agreement, AgreementOptions{Annotators: []string{"sam", "kim"}, Field: "claim_validity", Disagreements: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestStatsOfOtherKinds(t *testing.T) {
 		b.Label("jo", "q1", "query_validity", "valid")
 		b.Label("jo", "q3", "query_validity", "invalid")
 	})
-	rep, err := Stats(s, Selection{})
+	rep, err := store.ReadWith(s, Stats, Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}

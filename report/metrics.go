@@ -147,12 +147,12 @@ var metricsCounts = []string{tally.Items, tally.Gated, tally.Step, tally.Pair, t
 	tally.Response, tally.ExtractorRan, tally.OpenDisagreement}
 
 // Metrics builds the extraction and verification report.
-func Metrics(s *store.Store, o MetricsOptions) (*MetricsReport, error) {
+func Metrics(rx *store.ReadTx, o MetricsOptions) (*MetricsReport, error) {
 	if o.System == "" {
 		o.System = DefaultSystem
 	}
 	var rep *MetricsReport
-	err := s.Read(func(rx *store.ReadTx) error {
+	err := func() error {
 		rt, err := resolve(rx, o.Selection)
 		if err != nil {
 			return err
@@ -172,7 +172,7 @@ func Metrics(s *store.Store, o MetricsOptions) (*MetricsReport, error) {
 		rep = computeMetrics(rt, t, o)
 		rep.Suggested = suggested
 		return checkExtractor(rep, t, o)
-	})
+	}()
 	return rep, err
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // seedMetrics: source A has ten verified claims (one RefChecker value
@@ -61,7 +62,7 @@ func seedMetrics(t *testing.T) *store.Store {
 		b.Labels("expert", "qa-A3", "question_validity=valid", "answer_correctness=incorrect", "missed_claims_checked=added")
 		b.Added("qa-A3", "qa-A3-added", "expert")
 	})
-	ref, err := s.Resolve("qa-A1")
+	ref, err := storetest.Read(t, s).Resolve("qa-A1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func seedMetrics(t *testing.T) *store.Store {
 
 func TestMetricsPaths(t *testing.T) {
 	s := seedMetrics(t)
-	rep, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "expert"}})
+	rep, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "expert"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestMetricsPaths(t *testing.T) {
 
 	// A system without predictions: nothing verified, and the text says
 	// which systems exist.
-	rep, err = Metrics(s, MetricsOptions{Selection: Selection{Annotator: "expert"}, System: "alignscore"})
+	rep, err = store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "expert"}, System: "alignscore"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,11 +227,11 @@ func TestMetricsCI(t *testing.T) {
 	s := openStore(t)
 	seedPaper(t, s)
 	o := MetricsOptions{Selection: Selection{Annotator: "expert"}, CI: true}
-	a, err := Metrics(s, o)
+	a, err := store.ReadWith(s, Metrics, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Metrics(s, o)
+	b, _ := store.ReadWith(s, Metrics, o)
 	v := a.Verification["CIVIL"]
 	if v.KappaCI95 == nil || v.MacroF1CI == nil || v.Classes["neutral"].F1CI95 == nil {
 		t.Fatal("no intervals with CI")

@@ -51,12 +51,12 @@ func TestVersion1DatabaseGivesTheSameReports(t *testing.T) {
 			out[name] = string(b)
 		}
 		for _, sel := range []Selection{{Annotator: "jo"}, {Annotator: "sam"}, {Adjudicated: true}} {
-			st, err := Stats(s, sel)
+			st, err := store.ReadWith(s, Stats, sel)
 			put("stats "+sel.Annotator, st, err)
-			m, err := Metrics(s, MetricsOptions{Selection: sel})
+			m, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: sel})
 			put("metrics "+sel.Annotator, m, err)
 		}
-		a, err := Agreement(s, AgreementOptions{})
+		a, err := store.ReadWith(s, Agreement, AgreementOptions{})
 		put("agreement", a, err)
 		return out
 	}

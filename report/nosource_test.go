@@ -15,7 +15,7 @@ func TestNoSourceRow(t *testing.T) {
 		b.Query(store.Query{ID: "q1", Text: "Can my landlord enter?"})
 		b.Label("jo", "p1", "question_validity", "valid")
 	})
-	rep, err := Stats(s, Selection{Annotator: "jo"})
+	rep, err := store.ReadWith(s, Stats, Selection{Annotator: "jo"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestNoSourceRow(t *testing.T) {
 		t.Errorf("sources %v: a query made a row", keysOf(rep.Sources))
 	}
 	seed(t, s, func(b *builder) { b.QA("p2", "", "en", "factual_recall") })
-	rep, err = Stats(s, Selection{Annotator: "jo"})
+	rep, err = store.ReadWith(s, Stats, Selection{Annotator: "jo"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,7 +135,7 @@ func section(t *testing.T, out, head string) string {
 func TestStatsTable1(t *testing.T) {
 	s := openStore(t)
 	seedPaper(t, s)
-	rep, err := Stats(s, Selection{}) // the only annotator
+	rep, err := store.ReadWith(s, Stats, Selection{}) // the only annotator
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestStatsTable1(t *testing.T) {
 func TestMetricsTable3Civil(t *testing.T) {
 	s := openStore(t)
 	seedPaper(t, s)
-	rep, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "expert"}})
+	rep, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "expert"}})
 	if err != nil {
 		t.Fatal(err)
 	}

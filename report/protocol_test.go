@@ -58,7 +58,7 @@ func seedProtocol(t *testing.T) *store.Store {
 
 func TestStatsFollowsTheProtocol(t *testing.T) {
 	s := seedProtocol(t)
-	rep, err := Stats(s, Selection{})
+	rep, err := store.ReadWith(s, Stats, Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestStatsFollowsTheProtocol(t *testing.T) {
 
 func TestMetricsFollowsTheProtocol(t *testing.T) {
 	s := seedProtocol(t)
-	rep, err := Metrics(s, MetricsOptions{})
+	rep, err := store.ReadWith(s, Metrics, MetricsOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,17 +86,17 @@ func (a *ragAcc) group(expert bool) *RAGGroup {
 }
 
 // RAG computes the report from the stored results.
-func RAG(s *store.Store, o RAGOptions) (*RAGReport, error) {
+func RAG(rx *store.ReadTx, o RAGOptions) (*RAGReport, error) {
 	var rows []store.RAGRow
 	var err error
 	switch {
 	case o.Adjudicated && o.Expert != "":
 		return nil, fmt.Errorf("--expert and --adjudicated: choose one")
 	case o.Adjudicated:
-		rows, err = s.RAGResultsAdjudicated()
+		rows, err = rx.RAGResultsAdjudicated()
 		o.Expert = adjudicatedName
 	default:
-		rows, err = s.RAGResults(o.Expert)
+		rows, err = rx.RAGResults(o.Expert)
 	}
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/annotate-dev/annotate/store"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,7 @@ func TestRAGReport(t *testing.T) {
 	}
 
 	// Without an expert: RAGChecker's figures, per source and pooled.
-	rep, err := RAG(s, RAGOptions{})
+	rep, err := store.ReadWith(s, RAG, RAGOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestRAGReport(t *testing.T) {
 	nearScores(t, "GDPR", sys.BySource["GDPR"].All, ragAuto0)
 	nearScores(t, "CIVIL", sys.BySource["CIVIL"].All, ragAuto1)
 
-	rep, err = RAG(s, RAGOptions{Expert: "jo"})
+	rep, err = store.ReadWith(s, RAG, RAGOptions{Expert: "jo"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,10 +145,10 @@ func TestRAGReport(t *testing.T) {
 		}
 	}
 
-	if _, err := RAG(s, RAGOptions{Expert: "nobody"}); err == nil || !strings.Contains(err.Error(), `no annotator "nobody"`) {
+	if _, err := store.ReadWith(s, RAG, RAGOptions{Expert: "nobody"}); err == nil || !strings.Contains(err.Error(), `no annotator "nobody"`) {
 		t.Errorf("unknown expert: %v", err)
 	}
-	if _, err := RAG(s, RAGOptions{Systems: []string{"bm25"}}); err == nil || !strings.Contains(err.Error(), `no RAGChecker results of system "bm25"`) {
+	if _, err := store.ReadWith(s, RAG, RAGOptions{Systems: []string{"bm25"}}); err == nil || !strings.Contains(err.Error(), `no RAGChecker results of system "bm25"`) {
 		t.Errorf("unknown system: %v", err)
 	}
 }
@@ -186,7 +187,7 @@ func TestRAGReportAdjudicated(t *testing.T) {
 	if _, err := importer.Import(s, []string{labels}, importer.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := RAG(s, RAGOptions{Adjudicated: true})
+	rep, err := store.ReadWith(s, RAG, RAGOptions{Adjudicated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestRAGReportAdjudicated(t *testing.T) {
 	// and 2): recall 5/7; result 0 unchanged (recall 1/2). By hand from the
 	// file's response2answer.
 	near(t, "recall", sys.Expert.Recall, (0.5+5.0/7)/2, 1e-12)
-	if _, err := RAG(s, RAGOptions{Adjudicated: true, Expert: "jo"}); err == nil {
+	if _, err := store.ReadWith(s, RAG, RAGOptions{Adjudicated: true, Expert: "jo"}); err == nil {
 		t.Error("--expert with --adjudicated")
 	}
 }

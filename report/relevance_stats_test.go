@@ -26,7 +26,7 @@ func TestStatsJudgments(t *testing.T) {
 	judge(t, s, "jo", "qA/d07", schema.Relevance, schema.Relevant)
 	judge(t, s, "jo", "qA/d06", schema.Relevance, schema.NotRelevant, schema.IrrelevanceReason, "different_issue")
 	judge(t, s, "jo", "qC/d03", schema.Relevance, schema.Relevant)
-	rep, err := Stats(s, Selection{})
+	rep, err := store.ReadWith(s, Stats, Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestStatsJudgmentsImportedWithoutAPool(t *testing.T) {
 	if _, err := importer.Import(s, []string{qrels}, importer.Options{Format: importer.FormatQrels, Annotator: "jo"}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Stats(s, Selection{})
+	rep, err := store.ReadWith(s, Stats, Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +77,11 @@ func TestStatsJudgmentsImportedWithoutAPool(t *testing.T) {
 	if rep.Annotator != "jo" || ks == nil || ks.Items != 3 || ks.Judgments.Queries != 2 || ks.Judgments.Judged != 3 || ks.Judgments.Relevant != 2 {
 		t.Fatalf("annotator %q, relevance %+v", rep.Annotator, ks)
 	}
-	ag, err := Agreement(s, AgreementOptions{})
+	ag, err := store.ReadWith(s, Agreement, AgreementOptions{})
 	if err == nil {
 		t.Errorf("agreement with the gold set: %+v, want refused (one annotator)", ag)
 	}
-	ir, err := IR(s, IROptions{K: 10})
+	ir, err := store.ReadWith(s, IR, IROptions{K: 10})
 	if err != nil || ir.Annotator != "jo" || ir.Judgments.Judged != 3 {
 		t.Errorf("ir: %v, expert %q, judgments %+v", err, ir.Annotator, ir.Judgments)
 	}

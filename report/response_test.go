@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/annotate-dev/annotate/store"
 	"math"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestResponseLevelLikeRefChecker(t *testing.T) {
 	if _, err := importer.Import(s, files, importer.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli"})
+	rep, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestResponseLevelExtractors(t *testing.T) {
 			{"empty_extraction", 3, 1, 0.6666666666666666, 0.6666666666666666, 0.6666666666666666, 0.0, 0.0},
 		}},
 	} {
-		rep, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli", Extractor: c.extractor})
+		rep, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli", Extractor: c.extractor})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +117,7 @@ func TestResponseLevelExtractors(t *testing.T) {
 			near(t, name+" Spearman", rl.Spearman, w.rho, 1e-12)
 		}
 	}
-	_, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli", Extractor: "gpt3"})
+	_, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli", Extractor: "gpt3"})
 	if err == nil || !strings.Contains(err.Error(), `--extractor gpt3: no response was checked with that extractor's claims; did you mean "gpt4"? (extractors: claude2, gpt4)`) {
 		t.Errorf("unknown extractor: %v", err)
 	}
@@ -145,7 +146,7 @@ func TestResponseLevelExtractorFoundNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel := Selection{Annotator: "refchecker-human"}
-	rep, err := Metrics(s, MetricsOptions{Selection: sel, System: "chk", Extractor: "gpt4"})
+	rep, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: sel, System: "chk", Extractor: "gpt4"})
 	if err == nil || !strings.Contains(err.Error(), `no system "chk" (systems: nli): extractor gpt4 gave claims, and that system judged none of them`) {
 		t.Errorf("chk on both files: %v", err)
 	}
@@ -157,7 +158,7 @@ func TestResponseLevelExtractorFoundNothing(t *testing.T) {
 		{"nli", "found_nothing", 9, 9, 2.0 / 9, 4.0 / 11, 0, math.NaN(), math.NaN()},
 		{"nli", "all", 13, 9, 0.3076923076923077, 0.39999999999999997, 0.1818181818181818, -0.3739271808790061, -0.3194444444444445},
 	} {
-		if rep, err = Metrics(s, MetricsOptions{Selection: sel, System: c.system, Extractor: "gpt4"}); err != nil {
+		if rep, err = store.ReadWith(s, Metrics, MetricsOptions{Selection: sel, System: c.system, Extractor: "gpt4"}); err != nil {
 			t.Fatal(err)
 		}
 		rl := rep.ResponseLevel[c.key]
@@ -184,7 +185,7 @@ func TestResponseLevelExtractorFoundNothing(t *testing.T) {
 	if _, err := importer.Import(one, files[:1], importer.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err = Metrics(one, MetricsOptions{Selection: sel, System: "chk", Extractor: "gpt4"})
+	rep, err = store.ReadWith(one, Metrics, MetricsOptions{Selection: sel, System: "chk", Extractor: "gpt4"})
 	if err != nil {
 		t.Fatal(err)
 	}

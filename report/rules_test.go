@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // seedStale: jo first judged q1 valid with a persona, then changed q1 to
@@ -38,12 +39,12 @@ func TestAskedWhenRule(t *testing.T) {
 	s := seedStale(t)
 	// The stale labels are still jo's current labels: the rule is the
 	// report's, not the store's.
-	ref, _ := s.Resolve("q1")
-	if cur, _ := s.CurrentLabels("jo", ref.ItemID); cur["persona"] != "citizen" || cur["question_validity"] != "invalid" {
+	ref, _ := storetest.Read(t, s).Resolve("q1")
+	if cur, _ := storetest.Read(t, s).CurrentLabels("jo", ref.ItemID); cur["persona"] != "citizen" || cur["question_validity"] != "invalid" {
 		t.Fatalf("jo's current labels on q1: %v", cur)
 	}
 
-	st, err := Stats(s, Selection{Annotator: "jo"})
+	st, err := store.ReadWith(s, Stats, Selection{Annotator: "jo"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,12 +62,12 @@ func TestAskedWhenRule(t *testing.T) {
 		t.Errorf("stats text does not say what it left out:\n%s", out)
 	}
 	// sam's labels are sam's own: the persona of q1 counts for sam.
-	st, _ = Stats(s, Selection{Annotator: "sam"})
+	st, _ = store.ReadWith(s, Stats, Selection{Annotator: "sam"})
 	if p := st.All.Persona; p["citizen"] != 1 || p["legal_expert"] != 1 {
 		t.Errorf("sam's persona %v", p)
 	}
 
-	m, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "jo"}})
+	m, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Annotator: "jo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestAskedWhenRule(t *testing.T) {
 		t.Errorf("jo's verification n %d left out %+v", v.N, v.LeftOut)
 	}
 
-	a, err := Agreement(s, AgreementOptions{})
+	a, err := store.ReadWith(s, Agreement, AgreementOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,10 +95,10 @@ func TestAskedWhenRule(t *testing.T) {
 
 func TestSelection(t *testing.T) {
 	empty := openStore(t)
-	if _, err := Stats(empty, Selection{}); err == nil || !strings.Contains(err.Error(), "no annotator has labels yet") {
+	if _, err := store.ReadWith(empty, Stats, Selection{}); err == nil || !strings.Contains(err.Error(), "no annotator has labels yet") {
 		t.Errorf("empty store: %v", err)
 	}
-	if _, err := Agreement(empty, AgreementOptions{}); err == nil || !strings.Contains(err.Error(), "has none") {
+	if _, err := store.ReadWith(empty, Agreement, AgreementOptions{}); err == nil || !strings.Contains(err.Error(), "has none") {
 		t.Errorf("agreement on an empty store: %v", err)
 	}
 
@@ -111,12 +112,12 @@ func TestSelection(t *testing.T) {
 		{Selection{Annotator: "jo", Adjudicated: true}, "not both"},
 		{Selection{Adjudicated: true}, "no adjudicated labels yet"},
 	} {
-		_, err := Metrics(s, MetricsOptions{Selection: c.sel})
+		_, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: c.sel})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.sel, err, c.want)
 		}
 	}
-	if _, err := Stats(s, Selection{Adjudicated: true}); !errors.Is(err, ErrNoAdjudication) {
+	if _, err := store.ReadWith(s, Stats, Selection{Adjudicated: true}); !errors.Is(err, ErrNoAdjudication) {
 		t.Errorf("adjudicated without adjudication: %v", err)
 	}
 	for _, c := range []struct {
@@ -127,7 +128,7 @@ func TestSelection(t *testing.T) {
 		{[]string{"jo", "jo"}, "--annotators names 1 (jo)"},
 		{[]string{"jo", "bob"}, `no annotator "bob"`},
 	} {
-		_, err := Agreement(s, AgreementOptions{Annotators: c.names})
+		_, err := store.ReadWith(s, Agreement, AgreementOptions{Annotators: c.names})
 		var few *TooFewAnnotatorsError
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want %q", c.names, err, c.want)
@@ -136,7 +137,7 @@ func TestSelection(t *testing.T) {
 			t.Errorf("%v: %T, want *TooFewAnnotatorsError", c.names, err)
 		}
 	}
-	if _, err := Agreement(s, AgreementOptions{Field: "colour"}); err == nil || !strings.Contains(err.Error(), `unknown field "colour"`) {
+	if _, err := store.ReadWith(s, Agreement, AgreementOptions{Field: "colour"}); err == nil || !strings.Contains(err.Error(), `unknown field "colour"`) {
 		t.Errorf("unknown field: %v", err)
 	}
 
@@ -146,11 +147,11 @@ func TestSelection(t *testing.T) {
 		b.QA("q1", "GDPR", "en", "factual_recall")
 		b.Labels("jo", "q1", "question_validity=valid")
 	})
-	st, err := Stats(one, Selection{})
+	st, err := store.ReadWith(one, Stats, Selection{})
 	if err != nil || st.Annotator != "jo" || st.All.QAValid != 1 {
 		t.Errorf("only annotator: %v %+v", err, st)
 	}
-	if _, err := Agreement(one, AgreementOptions{}); err == nil || err.Error() != "agreement needs at least two annotators with labels; the database has one (jo)" {
+	if _, err := store.ReadWith(one, Agreement, AgreementOptions{}); err == nil || err.Error() != "agreement needs at least two annotators with labels; the database has one (jo)" {
 		t.Errorf("agreement with one annotator: %v", err)
 	}
 }
@@ -161,7 +162,7 @@ func TestAdjudicated(t *testing.T) {
 	s := seedStale(t)
 	seed(t, s, func(b *builder) {
 		for _, id := range []string{"q1", "q2", "c1", "c2"} {
-			ref, _ := s.Resolve(id)
+			ref, _ := storetest.Read(t, s).Resolve(id)
 			b.IDs[id] = ref.ItemID
 		}
 		b.Adjudicate("lead", "q1", "question_validity", "valid")
@@ -171,7 +172,7 @@ func TestAdjudicated(t *testing.T) {
 		b.Adjudicate("lead", "c2", "claim_validity", "incorrect")
 		b.Adjudicate("lead", "c2", "entailment", "entailment") // not asked: c2 is incorrect
 	})
-	st, err := Stats(s, Selection{Adjudicated: true})
+	st, err := store.ReadWith(s, Stats, Selection{Adjudicated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestAdjudicated(t *testing.T) {
 		a.ValidClaims != 1 || a.Entailment["contradiction"] != 1 || a.Entailment["entailment"] != 0 || st.NotAsked["entailment"] != 1 {
 		t.Errorf("adjudicated stats %+v, not asked %v", a, st.NotAsked)
 	}
-	m, err := Metrics(s, MetricsOptions{Selection: Selection{Adjudicated: true}})
+	m, err := store.ReadWith(s, Metrics, MetricsOptions{Selection: Selection{Adjudicated: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,9 +127,9 @@ func resolve(rx *store.ReadTx, sel Selection) (rater, error) {
 // --adjudicated, else the only annotator with labels) for other commands,
 // such as export, so they choose the same labels and say the same thing
 // when they cannot.
-func ResolveLabels(s *store.Store, sel Selection) (store.LabelSet, error) {
+func ResolveLabels(rx *store.ReadTx, sel Selection) (store.LabelSet, error) {
 	var out store.LabelSet
-	err := s.Read(func(rx *store.ReadTx) error {
+	err := func() error {
 		who, err := resolve(rx, sel)
 		if err != nil {
 			return err
@@ -140,7 +140,7 @@ func ResolveLabels(s *store.Store, sel Selection) (store.LabelSet, error) {
 			out = store.LabelSet{Annotator: who.name}
 		}
 		return nil
-	})
+	}()
 	return out, err
 }
 

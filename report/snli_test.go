@@ -75,7 +75,7 @@ func TestSNLIAgreement(t *testing.T) {
 	if n != 1289 {
 		t.Fatalf("%d SNLI pairs, want 1289", n)
 	}
-	rep, err := Agreement(s, AgreementOptions{Field: "entailment"})
+	rep, err := store.ReadWith(s, Agreement, AgreementOptions{Field: "entailment"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,9 +82,9 @@ var statsCounts = []string{tally.Items, tally.ItemsBy, tally.Label, tally.NotAsk
 	tally.CategoryChanged, tally.SigmaA, tally.SigmaC, tally.QAWithClaims, tally.Added, tally.OpenDisagreement}
 
 // Stats builds the Table 1 report from the labels sel selects.
-func Stats(s *store.Store, sel Selection) (*StatsReport, error) {
+func Stats(rx *store.ReadTx, sel Selection) (*StatsReport, error) {
 	var rep *StatsReport
-	err := s.Read(func(rx *store.ReadTx) error {
+	err := func() error {
 		rt, err := resolve(rx, sel)
 		if err != nil {
 			return err
@@ -106,7 +106,7 @@ func Stats(s *store.Store, sel Selection) (*StatsReport, error) {
 		ks.Judgments = js
 		rep.Kinds[string(schema.KindRelevance)] = ks
 		return nil
-	})
+	}()
 	return rep, err
 }
 

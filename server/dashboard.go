@@ -5,6 +5,7 @@ import (
 	"charm.land/wish/v2"
 
 	"github.com/annotate-dev/annotate/roles"
+	"github.com/annotate-dev/annotate/store"
 )
 
 // DashboardCommand is the one command served: `ssh -t HOST dashboard`
@@ -15,7 +16,7 @@ const DashboardCommand = "dashboard"
 // rule the dashboard command checks (roles.Need): its panels show every
 // annotator's work. Anyone else is refused and told why.
 func (s *Server) mayOpenDashboard(sess ssh.Session, who string) bool {
-	rs, err := s.cfg.Store.Roles()
+	rs, err := store.ReadValue(s.cfg.Store, (*store.ReadTx).Roles)
 	if err != nil {
 		s.log.Error("could not read the roles", "annotator", who, "error", err.Error())
 		wish.Errorln(sess, "annotate: the database is not available right now; try again later.")

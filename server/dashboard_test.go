@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestDashboardOverSSHIsTheLeads(t *testing.T) {
 	if err := term.waitEnd(); err != nil {
 		t.Errorf("quitting the dashboard: %v", err)
 	}
-	spans, err := f.store.SessionSpans("ana")
+	spans, err := storetest.Read(t, f.store).SessionSpans("ana")
 	if err != nil || len(spans) != 0 {
 		t.Errorf("the dashboard recorded sessions %v (%v)", spans, err)
 	}

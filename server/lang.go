@@ -4,6 +4,7 @@ import (
 	"charm.land/ssh"
 
 	"github.com/annotate-dev/annotate/internal/lang"
+	"github.com/annotate-dev/annotate/store"
 )
 
 // language is what a session speaks to its annotator: their stored
@@ -14,7 +15,7 @@ import (
 func (s *Server) language(sess ssh.Session, who string) *lang.Printer {
 	var stored string
 	if who != "" {
-		stored, _ = s.cfg.Store.AnnotatorLang(who) // unreadable: as if none
+		stored, _ = store.ReadWith(s.cfg.Store, (*store.ReadTx).AnnotatorLang, who) // unreadable: as if none
 	}
 	return lang.New(lang.Choose(lang.Choice{Stored: stored, Env: lang.EnvOf(sess.Environ())}))
 }

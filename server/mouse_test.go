@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 	"time"
@@ -47,8 +48,8 @@ func TestClickOverSSH(t *testing.T) {
 	if found < 0 {
 		t.Fatalf("no click on the bottom rows wrote a label; the screen shows:\n%s", tail(term.screen()))
 	}
-	ref, _ := f.store.Resolve("q1")
-	got, err := f.store.CurrentLabels("jo", ref.ItemID)
+	ref, _ := storetest.Read(t, f.store).Resolve("q1")
+	got, err := storetest.Read(t, f.store).CurrentLabels("jo", ref.ItemID)
 	if err != nil || len(got) != 1 || got["question_validity"] != "valid" {
 		t.Fatalf("labels after the click on row %d: %v (%v), want question_validity=valid only", found, got, err)
 	}

@@ -121,7 +121,7 @@ func New(cfg Config) (*Server, error) {
 	// annotator is a typo in the keys file, refused as --as refuses it.
 	var known []string
 	if cfg.Store != nil {
-		all, err := cfg.Store.Annotators()
+		all, err := store.ReadValue(cfg.Store, (*store.ReadTx).Annotators)
 		if err != nil {
 			return nil, err
 		}

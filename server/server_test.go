@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -267,11 +268,11 @@ func labelCount(t *testing.T, st *store.Store, annotator string, n int) int {
 	t.Helper()
 	total := 0
 	for i := 1; i <= n; i++ {
-		ref, err := st.Resolve(fmt.Sprintf("q%d", i))
+		ref, err := storetest.Read(t, st).Resolve(fmt.Sprintf("q%d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ls, err := st.CurrentLabels(annotator, ref.ItemID)
+		ls, err := storetest.Read(t, st).CurrentLabels(annotator, ref.ItemID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"maps"
 	"os"
 	"strings"
@@ -53,8 +54,8 @@ func TestTwoAnnotatorsLabelAtOnce(t *testing.T) {
 		if got := labelCount(t, f.store, name, 3); got != 12 {
 			t.Errorf("%s has %d labels, want 12", name, got)
 		}
-		ref, _ := f.store.Resolve("q3")
-		got, err := f.store.CurrentLabels(name, ref.ItemID)
+		ref, _ := storetest.Read(t, f.store).Resolve("q3")
+		got, err := storetest.Read(t, f.store).CurrentLabels(name, ref.ItemID)
 		if err != nil || !maps.Equal(got, want) {
 			t.Errorf("%s's labels of q3: %v (%v), want %v", name, got, err, want)
 		}

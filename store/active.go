@@ -10,10 +10,10 @@ import (
 // (active_hours) of the whole hours from t on, and the log only for the part
 // of an hour before them when t is not on the hour (a time zone off UTC by a
 // fraction of an hour): never the day's events one by one.
-func (s *Store) ActiveSince(annotator string, t time.Time) (int64, error) {
+func (rx *ReadTx) ActiveSince(annotator string, t time.Time) (int64, error) {
 	from, hour, until := activeBounds(t)
 	var ms int64
-	err := s.db.QueryRow(activeSinceSQL, annotator, hour, from, until).Scan(&ms)
+	err := rx.q.QueryRow(activeSinceSQL, annotator, hour, from, until).Scan(&ms)
 	if err == sql.ErrNoRows { // no such annotator: no time
 		return 0, nil
 	}

@@ -21,24 +21,6 @@ type Annotator struct {
 	Human bool
 }
 
-// Annotators lists annotators in creation order.
-func (s *Store) Annotators() ([]Annotator, error) {
-	rows, err := s.db.Query("SELECT id, name, human FROM annotators ORDER BY id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Annotator
-	for rows.Next() {
-		var a Annotator
-		if err := rows.Scan(&a.ID, &a.Name, &a.Human); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
-}
-
 // lookupAnnotator is the id of the annotator of that name; false (id 0)
 // when there is none, which most reads take as "no labels" rather than an
 // error.

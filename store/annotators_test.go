@@ -17,7 +17,7 @@ func TestAnnotatorLookups(t *testing.T) {
 	if err := s.EnsureAnnotator("jo"); err != nil {
 		t.Fatal(err)
 	}
-	as, err := s.Annotators()
+	as, err := s.pooled().Annotators()
 	if err != nil || len(as) != 1 || as[0].Name != "jo" {
 		t.Fatalf("Annotators = %v, %v; want jo once", as, err)
 	}

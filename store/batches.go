@@ -355,11 +355,11 @@ type BatchPool struct {
 }
 
 // BatchPool reads the counts of a prospective batch.
-func (s *Store) BatchPool(spec BatchSpec) (BatchPool, error) {
+func (rx *ReadTx) BatchPool(spec BatchSpec) (BatchPool, error) {
 	var p BatchPool
 	aids := []int64{}
 	for _, name := range spec.Assign {
-		if id, ok, _ := lookupAnnotator(s.db, name); ok {
+		if id, ok, _ := lookupAnnotator(rx.q, name); ok {
 			aids = append(aids, id)
 		}
 	}
@@ -369,7 +369,7 @@ func (s *Store) BatchPool(spec BatchSpec) (BatchPool, error) {
 			return 0, err
 		}
 		var n int
-		err = s.db.QueryRow("SELECT COUNT(*) FROM items i WHERE "+where, args...).Scan(&n)
+		err = rx.q.QueryRow("SELECT COUNT(*) FROM items i WHERE "+where, args...).Scan(&n)
 		return n, err
 	}
 	var err error
@@ -390,13 +390,13 @@ func (s *Store) BatchPool(spec BatchSpec) (BatchPool, error) {
 	if err != nil {
 		return p, err
 	}
-	err = s.db.QueryRow("SELECT COUNT(DISTINCT "+k.answer+") FROM items i WHERE "+where, args...).Scan(&p.CorrectAnswers)
+	err = rx.q.QueryRow("SELECT COUNT(DISTINCT "+k.answer+") FROM items i WHERE "+where, args...).Scan(&p.CorrectAnswers)
 	return p, err
 }
 
 // Batches lists every batch in creation order.
-func (s *Store) Batches() ([]Batch, error) {
-	rows, err := s.db.Query(`SELECT b.id, b.name, b.kind, b.pilot, b.overlap, b.source, b.created_at, b.asks_at_once,
+func (rx *ReadTx) Batches() ([]Batch, error) {
+	rows, err := rx.q.Query(`SELECT b.id, b.name, b.kind, b.pilot, b.overlap, b.source, b.created_at, b.asks_at_once,
 		(SELECT COUNT(*) FROM batch_items WHERE batch_id=b.id),
 		COALESCE((SELECT group_concat(a.name, ',') FROM batch_assignees x JOIN annotators a ON a.id=x.annotator_id WHERE x.batch_id=b.id),'')
 		FROM batches b ORDER BY b.id`)
@@ -421,14 +421,14 @@ func (s *Store) Batches() ([]Batch, error) {
 }
 
 // BatchItems returns the ext ids of a batch's items assigned to annotator ("" : all), in order.
-func (s *Store) BatchItems(batch, annotator string) ([]string, error) {
+func (rx *ReadTx) BatchItems(batch, annotator string) ([]string, error) {
 	q := `SELECT i.ext_id FROM batch_items b JOIN batches bt ON bt.id=b.batch_id JOIN items i ON i.id=b.item_id WHERE bt.name=?`
 	args := []any{batch}
 	if annotator != "" {
 		q += ` AND EXISTS (SELECT 1 FROM assignments a JOIN annotators n ON n.id=a.annotator_id WHERE a.batch_id=b.batch_id AND a.item_id=b.item_id AND n.name=?)`
 		args = append(args, annotator)
 	}
-	rows, err := s.db.Query(q+" ORDER BY b.position", args...)
+	rows, err := rx.q.Query(q+" ORDER BY b.position", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -443,7 +443,7 @@ func (s *Store) BatchItems(batch, annotator string) ([]string, error) {
 	}
 	if len(out) == 0 {
 		var ok bool
-		s.db.QueryRow("SELECT EXISTS(SELECT 1 FROM batches WHERE name=?)", batch).Scan(&ok)
+		rx.q.QueryRow("SELECT EXISTS(SELECT 1 FROM batches WHERE name=?)", batch).Scan(&ok)
 		if !ok {
 			return nil, notFound("batch", batch)
 		}

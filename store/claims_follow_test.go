@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Claims follow their answer: a claim is asked of an annotator once that
@@ -33,20 +34,20 @@ func TestClaimsFollowTheirAnswer(t *testing.T) {
 		if got := queueIDs(t, s, q); got != ids {
 			t.Errorf("%s: queue %q, want %q", what, got, ids)
 		}
-		if n, err := s.QueueTotal(q); err != nil || n != total {
+		if n, err := s.pooled().QueueTotal(q); err != nil || n != total {
 			t.Errorf("%s: total %d (%v), want %d", what, n, err, total)
 		}
-		if n, err := s.QueueDone(q); err != nil || n != done {
+		if n, err := s.pooled().QueueDone(q); err != nil || n != done {
 			t.Errorf("%s: done %d (%v), want %d", what, n, err, done)
 		}
 	}
 	notAsked := func(who, ext, want string) {
 		t.Helper()
-		ref, err := s.Resolve(ext)
+		ref, err := s.pooled().Resolve(ext)
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := s.LoadItemView(who, ref.ItemID)
+		v, err := s.pooled().ItemView(who, ref.ItemID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +102,7 @@ func TestClaimsFollowTheirAnswer(t *testing.T) {
 	check("sam's batch after one", wq, "q1-c1 q1-c2 q2-c2", 4, 1)
 
 	// The batch list and progress count the same.
-	ps, err := s.Progress("sam")
+	ps, err := s.pooled().Progress("sam", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

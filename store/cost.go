@@ -92,14 +92,14 @@ const ReviewKind = "review"
 // CostWork reads every annotator's rate and work per kind. A session's length
 // is wall clock: end minus start, or until its last decision, note or flag
 // when it was never ended (killed, or still open).
-func (s *Store) CostWork() ([]AnnotatorRate, []KindWork, error) {
+func (rx *ReadTx) CostWork() ([]AnnotatorRate, []KindWork, error) {
 	var rates []AnnotatorRate
 	var work []KindWork
-	spans, err := s.SessionSpans("")
+	spans, err := rx.SessionSpans("")
 	if err != nil {
 		return nil, nil, err
 	}
-	err = s.Read(func(rx *ReadTx) error {
+	err = func() error {
 		err := eachRow(rx.q, "SELECT id FROM annotators ORDER BY id", nil, func(sc func(...any) error) error {
 			var id int64
 			if err := sc(&id); err != nil {
@@ -180,14 +180,14 @@ func (s *Store) CostWork() ([]AnnotatorRate, []KindWork, error) {
 			work = append(work, *byKey[k])
 		}
 		return nil
-	})
+	}()
 	return rates, work, err
 }
 
 // SessionHours is the wall-clock time of every session of each annotator.
-func (s *Store) SessionHours() (map[string]float64, error) {
+func (rx *ReadTx) SessionHours() (map[string]float64, error) {
 	out := map[string]float64{}
-	spans, err := s.SessionSpans("")
+	spans, err := rx.SessionSpans("")
 	for _, sp := range spans {
 		out[sp.Annotator] += float64(SpanLength(sp).Milliseconds()) / 3.6e6 // as CostWork shares it out
 	}

@@ -13,8 +13,7 @@ import (
 // The lead's dashboard reads everything it draws in one snapshot per
 // refresh: its own rows here (progress from the kept counts, the per-day
 // counts the label_days triggers keep, sessions and rates), and the
-// reports' reads through the view it hands to the caller, whose Read reuses
-// the same snapshot. Nothing here scans the label log.
+// reports, which read the same ReadTx. Nothing here scans the label log.
 
 // Dashboard is one refresh of the dashboard's own rows.
 type Dashboard struct {
@@ -55,24 +54,12 @@ type LabelDay struct {
 }
 
 // Dashboard reads the dashboard's rows of the last days (up to and including
-// now's day) and then runs fn, if given, with them and a view of the store
-// whose Read sees the same snapshot: the reports fn builds (agreement, metrics…) add up
-// with the progress read here. The view is for reports that read through
-// Read only; it is valid until fn returns.
-func (s *Store) Dashboard(now time.Time, days int, fn func(d *Dashboard, view *Store) error) (*Dashboard, error) {
-	c, err := s.openReadConn()
-	if err != nil {
-		return nil, err
-	}
-	defer c.close()
+// now's day). The reports built on the same ReadTx (agreement, metrics…)
+// add up with the progress read here.
+func (rx *ReadTx) Dashboard(now time.Time, days int) (*Dashboard, error) {
 	d := &Dashboard{Taken: now, Done: map[[2]string]int{}}
-	if err := d.read(c, now, days); err != nil {
+	if err := d.read(rx.q, now, days); err != nil {
 		return nil, err
-	}
-	if fn != nil {
-		if err := fn(d, &Store{db: s.db, Path: s.Path, snap: c, busyMS: s.busyMS}); err != nil {
-			return nil, err
-		}
 	}
 	return d, nil
 }
@@ -320,7 +307,7 @@ func (d *Dashboard) readDays(q querier, name map[int64]string, now time.Time, da
 
 // Roles lists every annotator with their role ("" : none), in creation
 // order: who is a lead (package roles decides what a lead may do).
-func (s *Store) Roles() ([]AnnotatorRate, error) { return roles(s.db) }
+func (rx *ReadTx) Roles() ([]AnnotatorRate, error) { return roles(rx.q) }
 
 func roles(q querier) ([]AnnotatorRate, error) {
 	var out []AnnotatorRate

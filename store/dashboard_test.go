@@ -41,9 +41,14 @@ func TestDashboardReadsOneSnapshot(t *testing.T) {
 	var before, inView int
 	s.Read(func(rx *ReadTx) error { before = labelsNow(rx); return nil })
 	now := time.Now()
-	d, err := s.Dashboard(now, 7, func(_ *Dashboard, view *Store) error {
+	var d *Dashboard
+	err := s.Read(func(rx *ReadTx) (err error) {
+		if d, err = rx.Dashboard(now, 7); err != nil {
+			return err
+		}
 		label(t, s, "jo", "q3", "question_validity", "valid") // written after the snapshot began
-		return view.Read(func(rx *ReadTx) error { inView = labelsNow(rx); return nil })
+		inView = labelsNow(rx)
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +64,7 @@ func TestDashboardReadsOneSnapshot(t *testing.T) {
 
 	// Progress: kim's queues did not change after the snapshot, so
 	// Progress read now is the reference.
-	want, err := s.Progress("kim")
+	want, err := s.pooled().Progress("kim", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +122,7 @@ func TestDashboardFingerprint(t *testing.T) {
 	seed(t, s, 2, 1)
 	print := func() uint64 {
 		t.Helper()
-		d, err := s.Dashboard(time.Now(), 1, nil)
+		d, err := s.pooled().Dashboard(time.Now(), 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -323,8 +323,8 @@ type Work struct {
 // Work lists the annotators who have labels, in creation order, in one scan
 // of the log. It reads outside any snapshot so that it can run beside an
 // export's streams.
-func (s *Store) Work() ([]Work, error) {
-	rows, err := s.db.Query(`SELECT a.name, COUNT(DISTINCT e.item_id), COALESCE(SUM(e.active_ms), 0),
+func (rx *ReadTx) Work() ([]Work, error) {
+	rows, err := rx.q.Query(`SELECT a.name, COUNT(DISTINCT e.item_id), COALESCE(SUM(e.active_ms), 0),
 		MAX(e.role = 'annotate'), MAX(e.role = 'adjudicate'), MIN(e.created_at), MAX(e.created_at),
 		COALESCE(group_concat(DISTINCT NULLIF(e.guidelines_version, '')), ''), MAX(e.session_id IS NOT NULL OR e.active_ms > 0)
 		FROM label_events e JOIN annotators a ON a.id = e.annotator_id GROUP BY e.annotator_id ORDER BY e.annotator_id`)

@@ -78,10 +78,10 @@ func filterCond(f QueueFilter, item string, aid int64) (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
-// Sources names the sources of the items of a kind, in name order: the
+// KindSources names the sources of the items of a kind, in name order: the
 // choices of the source filter.
-func (s *Store) Sources(kind string) ([]string, error) {
-	rows, err := s.db.Query(`SELECT DISTINCT so.name FROM items i
+func (rx *ReadTx) KindSources(kind string) ([]string, error) {
+	rows, err := rx.q.Query(`SELECT DISTINCT so.name FROM items i
 		JOIN sources so ON so.id = COALESCE(i.source_id, (SELECT p.source_id FROM items p WHERE p.id = i.parent_id))
 		WHERE i.kind = ? ORDER BY so.name`, kind)
 	if err != nil {
@@ -102,12 +102,12 @@ func (s *Store) Sources(kind string) ([]string, error) {
 // QueueFilteredCounts counts the items of a filtered queue (done or not)
 // and those of them the annotator has finished: the kept counts know
 // nothing of filters, so these are read from the queue itself.
-func (s *Store) QueueFilteredCounts(q QueueQuery) (total, done int, err error) {
-	from, _, col, args, err := s.queueKeyed(q)
+func (rx *ReadTx) QueueFilteredCounts(q QueueQuery) (total, done int, err error) {
+	from, _, col, args, err := rx.queueKeyed(q)
 	if err != nil {
 		return 0, 0, err
 	}
-	err = s.db.QueryRow(`SELECT COUNT(*), COUNT(CASE WHEN EXISTS (SELECT 1 FROM done_items d WHERE d.item_id = `+col+`
+	err = rx.q.QueryRow(`SELECT COUNT(*), COUNT(CASE WHEN EXISTS (SELECT 1 FROM done_items d WHERE d.item_id = `+col+`
 		AND d.annotator_id = (SELECT id FROM annotators WHERE name = ?) AND NOT d.gated) THEN 1 END) FROM `+from,
 		append([]any{q.Annotator}, args...)...).Scan(&total, &done)
 	return total, done, err

@@ -80,7 +80,7 @@ func TestAnswerBatchesTakeWholeSeedGroups(t *testing.T) {
 	if b.Size != 3 || groups != 1 || b.Got["jo"] != 3 || b.Got["sam"] != 0 {
 		t.Errorf("batch %+v, %d groups", b, groups)
 	}
-	items, _ := s.BatchItems("ans-1", "jo")
+	items, _ := storetest.Read(t, s).BatchItems("ans-1", "jo")
 	if !slices.Equal(items, []string{"q1/answer", "q2/answer", "q5/answer"}) {
 		t.Errorf("jo's items %v", items)
 	}
@@ -89,7 +89,7 @@ func TestAnswerBatchesTakeWholeSeedGroups(t *testing.T) {
 	if err != nil || b.Size != 3 || groups != 2 || b.Got["jo"] != 2 || b.Got["sam"] != 1 {
 		t.Errorf("batch %+v, %d groups, %v", b, groups, err)
 	}
-	if items, _ := s.BatchItems("ans-2", "sam"); !slices.Equal(items, []string{"q4/answer"}) {
+	if items, _ := storetest.Read(t, s).BatchItems("ans-2", "sam"); !slices.Equal(items, []string{"q4/answer"}) {
 		t.Errorf("sam's items %v", items)
 	}
 	if _, _, err := s.CreateAnswerBatch(store.BatchSpec{Name: "ans-3"}); err == nil {
@@ -104,13 +104,13 @@ func TestDraftsAreNoLabelsAndSubmitWritesOneEventPerField(t *testing.T) {
 	if _, _, err := s.CreateAnswerBatch(store.BatchSpec{Name: "a", Size: 1}); err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := s.Resolve("q1/answer")
+	ref, _ := storetest.Read(t, s).Resolve("q1/answer")
 	for _, text := range []string{"The land", "The landlord must give notice."} {
 		if err := s.SaveDraft("jo", ref.ItemID, text, "d1\nSmith v Jones", 700); err != nil {
 			t.Fatal(err)
 		}
 	}
-	d, ok, err := s.Draft("jo", ref.ItemID)
+	d, ok, err := storetest.Read(t, s).Draft("jo", ref.ItemID)
 	if err != nil || !ok || d.GoldAnswer != "The landlord must give notice." || d.ActiveMs != 1400 {
 		t.Fatalf("draft %+v %v %v", d, ok, err)
 	}
@@ -135,10 +135,10 @@ func TestDraftsAreNoLabelsAndSubmitWritesOneEventPerField(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("events %q, want %q", got, want)
 	}
-	if _, ok, _ := s.Draft("jo", ref.ItemID); ok {
+	if _, ok, _ := storetest.Read(t, s).Draft("jo", ref.ItemID); ok {
 		t.Error("the draft outlived the submission")
 	}
-	checks, err := s.CheckCitations([]string{"d1", " 2019  onca 1", "Smith v Jones"})
+	checks, err := storetest.Read(t, s).CheckCitations([]string{"d1", " 2019  onca 1", "Smith v Jones"})
 	if err != nil || checks[0].Document != "d1" || checks[1].Document != "d1" || checks[2].Document != "" {
 		t.Errorf("citations %+v %v", checks, err)
 	}
@@ -149,7 +149,7 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 	s := storetest.Open(t)
 	seedQueries(t, s)
 	s.CreateAnswerBatch(store.BatchSpec{Name: "a", Size: 1})
-	ref, _ := s.Resolve("q1/answer")
+	ref, _ := storetest.Read(t, s).Resolve("q1/answer")
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -157,7 +157,7 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 		}
 	}
 	must(s.SubmitAnswer("jo", ref.ItemID, "First answer.", []string{"d1"}, 0, 0))
-	units, err := s.AnswerUnits("")
+	units, err := storetest.Read(t, s).AnswerUnits("")
 	if err != nil || len(units) != 1 || units[0].Review != store.ReviewPending || units[0].Task.Query.Text != "one" {
 		t.Fatalf("units %+v %v", units, err)
 	}
@@ -165,25 +165,25 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 		t.Error("an unknown reason was taken")
 	}
 	must(s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", store.AnswerReviewOptions{ActiveMs: 900}))
-	gold, err := s.GoldAnswerOf("q1")
+	gold, err := storetest.Read(t, s).GoldAnswerOf("q1")
 	if err != nil || gold == nil || gold.Text != "First answer." || !slices.Equal(gold.Citations, []string{"d1"}) {
 		t.Fatalf("gold %+v %v", gold, err)
 	}
 	// The expert edits the answer: it waits for review again, and the gold
 	// answer stays what was accepted.
 	must(s.SubmitAnswer("jo", ref.ItemID, "Second answer.", nil, 0, 0))
-	units, _ = s.AnswerUnits("")
+	units, _ = storetest.Read(t, s).AnswerUnits("")
 	if units[0].Review != store.ReviewPending || units[0].Answer != "Second answer." {
 		t.Errorf("after an edit %+v", units[0])
 	}
-	if gold, _ := s.GoldAnswerOf("q1"); gold == nil || gold.Text != "First answer." {
+	if gold, _ := storetest.Read(t, s).GoldAnswerOf("q1"); gold == nil || gold.Text != "First answer." {
 		t.Errorf("gold after an edit %+v", gold)
 	}
 	must(s.ReviewAnswer("lead", ref.ItemID, "jo", false, "off_target", store.AnswerReviewOptions{}))
-	if gold, _ := s.GoldAnswerOf("q1"); gold != nil {
+	if gold, _ := storetest.Read(t, s).GoldAnswerOf("q1"); gold != nil {
 		t.Errorf("a rejected answer is gold: %+v", gold)
 	}
-	units, _ = s.AnswerUnits("")
+	units, _ = storetest.Read(t, s).AnswerUnits("")
 	if units[0].Review != store.ReviewRejected || units[0].Reason != "off_target" {
 		t.Errorf("rejected %+v", units[0])
 	}
@@ -192,7 +192,7 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 	if err != nil || len(evs) != 2 {
 		t.Fatalf("undo %v %v", evs, err)
 	}
-	if gold, _ := s.GoldAnswerOf("q1"); gold == nil || gold.Text != "First answer." {
+	if gold, _ := storetest.Read(t, s).GoldAnswerOf("q1"); gold == nil || gold.Text != "First answer." {
 		t.Errorf("gold after undo %+v", gold)
 	}
 	checkKept(t, s)
@@ -201,15 +201,15 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 func TestGenEvidenceAndSamples(t *testing.T) {
 	s := storetest.Open(t)
 	ids := seedQueries(t, s)
-	ev, err := s.GenEvidenceOf(ids["a1-c1"])
+	ev, err := storetest.Read(t, s).GenEvidenceOf(ids["a1-c1"])
 	if err != nil || ev.Gold != nil || len(ev.Documents) != 1 || ev.Documents[0].ID != "d1" || !slices.Equal(ev.Missing, []string{"d-missing"}) {
 		t.Fatalf("evidence %+v %v", ev, err)
 	}
 	s.CreateAnswerBatch(store.BatchSpec{Name: "a", Size: 1})
-	ref, _ := s.Resolve("q1/answer")
+	ref, _ := storetest.Read(t, s).Resolve("q1/answer")
 	s.SubmitAnswer("jo", ref.ItemID, "Gold.", nil, 0, 0)
 	s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", store.AnswerReviewOptions{})
-	if ev, _ := s.GenEvidenceOf(ids["a1-c1"]); ev.Gold == nil || ev.Gold.Text != "Gold." {
+	if ev, _ := storetest.Read(t, s).GenEvidenceOf(ids["a1-c1"]); ev.Gold == nil || ev.Gold.Text != "Gold." {
 		t.Errorf("gold evidence %+v", ev.Gold)
 	}
 	spec := store.BatchSpec{Name: "s1", Assign: []string{"jo"}}
@@ -225,10 +225,10 @@ func TestGenEvidenceAndSamples(t *testing.T) {
 	if err != nil || pool != 2 || b.Size != 1 {
 		t.Fatalf("sample %+v of %d: %v", b, pool, err)
 	}
-	first, _ := s.BatchItems("s1", "")
+	first, _ := storetest.Read(t, s).BatchItems("s1", "")
 	spec.Name = "s2"
 	b, pool, err = s.SampleGenClaims(spec, store.GenSample{Sample: 5, Where: []string{"not_grounded"}})
-	second, _ := s.BatchItems("s2", "")
+	second, _ := storetest.Read(t, s).BatchItems("s2", "")
 	if err != nil || pool != 1 || b.Size != 1 || first[0] == second[0] || !slices.Contains([]string{"a1-c1", "a1-c3"}, second[0]) {
 		t.Errorf("second sample %v after %v (pool %d): %v", second, first, pool, err)
 	}
@@ -246,7 +246,7 @@ func TestTaxonomyIsStored(t *testing.T) {
 		b.IDs = ids
 		b.Labels("jo", "a1-c1", "accuracy_support=not_supported", "grounded=not_grounded", `error_category=["irrelevant","too_detailed"]`)
 	})
-	if cats, err := s.Taxonomy(); err != nil || cats != nil {
+	if cats, err := storetest.Read(t, s).Taxonomy(); err != nil || cats != nil {
 		t.Fatalf("a new database has a taxonomy: %v %v", cats, err)
 	}
 	mine := []schema.ErrorKind{{Value: "irrelevant", Label: "Irrelevant", Group: "quality", Definition: "d"}}
@@ -254,17 +254,17 @@ func TestTaxonomyIsStored(t *testing.T) {
 	if err != nil || len(outside) != 1 || outside["too_detailed"] != 1 {
 		t.Errorf("outside %v %v", outside, err)
 	}
-	if cats, _ := s.Taxonomy(); !slices.Equal(cats, mine) {
+	if cats, _ := storetest.Read(t, s).Taxonomy(); !slices.Equal(cats, mine) {
 		t.Errorf("stored %v", cats)
 	}
 	if _, err := s.SetTaxonomy(nil); err != nil {
 		t.Fatal(err)
 	}
-	if cats, _ := s.Taxonomy(); cats != nil {
+	if cats, _ := storetest.Read(t, s).Taxonomy(); cats != nil {
 		t.Errorf("reset left %v", cats)
 	}
 	var nf error = store.ErrNotFound
-	if _, err := s.GoldAnswerOf("nope"); !errors.Is(err, nf) {
+	if _, err := storetest.Read(t, s).GoldAnswerOf("nope"); !errors.Is(err, nf) {
 		t.Errorf("gold of an unknown query: %v", err)
 	}
 }

@@ -109,24 +109,13 @@ func (rx *ReadTx) CurrentGuidelines() (map[string]GuidelineVersion, error) {
 	return out, err
 }
 
-// CurrentGuidelines returns the newest version of every field, by field.
-func (s *Store) CurrentGuidelines() (map[string]GuidelineVersion, error) {
-	var out map[string]GuidelineVersion
-	err := s.Read(func(rx *ReadTx) error {
-		var err error
-		out, err = rx.CurrentGuidelines()
-		return err
-	})
-	return out, err
-}
-
 // GuidelineHistory lists the versions of one field ("": of every field),
 // oldest first, field by field in the order the fields are asked. The texts
 // are left out.
-func (s *Store) GuidelineHistory(field string) ([]GuidelineVersion, error) {
+func (rx *ReadTx) GuidelineHistory(field string) ([]GuidelineVersion, error) {
 	byField := map[string][]GuidelineVersion{}
 	var others []string
-	err := eachRow(s.db, `SELECT field, version, author, created_at, source, changed FROM guideline_versions
+	err := eachRow(rx.q, `SELECT field, version, author, created_at, source, changed FROM guideline_versions
 		WHERE ? = '' OR field = ? ORDER BY field, version`, []any{field, field}, func(sc func(...any) error) error {
 		var v GuidelineVersion
 		if err := sc(&v.Field, &v.Version, &v.Author, &v.CreatedAt, &v.Source, &v.Lang); err != nil {
@@ -339,10 +328,10 @@ type GuidelineUse struct {
 // and the adjudications) were made under, field by field in the order the
 // fields are asked, versions in order. Fields with no section (an imported
 // grade) are left out.
-func (s *Store) GuidelinesUsed() ([]GuidelineUse, error) {
+func (rx *ReadTx) GuidelinesUsed() ([]GuidelineUse, error) {
 	type key struct{ field, version string }
 	counts := map[key]int{}
-	err := eachRow(s.db, `SELECT l.field, e.guidelines_version, count(*) FROM current_labels l
+	err := eachRow(rx.q, `SELECT l.field, e.guidelines_version, count(*) FROM current_labels l
 		JOIN label_events e ON e.id = l.event_id GROUP BY l.field, e.guidelines_version`, nil, func(sc func(...any) error) error {
 		var f, v string
 		var n int
@@ -358,7 +347,7 @@ func (s *Store) GuidelinesUsed() ([]GuidelineUse, error) {
 		return nil, err
 	}
 	known := map[key]GuidelineVersion{}
-	err = eachRow(s.db, "SELECT field, version, author, created_at, source FROM guideline_versions", nil, func(sc func(...any) error) error {
+	err = eachRow(rx.q, "SELECT field, version, author, created_at, source FROM guideline_versions", nil, func(sc func(...any) error) error {
 		var v GuidelineVersion
 		err := sc(&v.Field, &v.Version, &v.Author, &v.CreatedAt, &v.Source)
 		known[key{v.Field, strconv.Itoa(v.Version)}] = v

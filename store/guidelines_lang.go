@@ -112,9 +112,9 @@ func (s *Store) SetAnnotatorLang(name, lang string) error {
 
 // AnnotatorLang is an annotator's language preference, "" for none (or an
 // annotator the database does not know).
-func (s *Store) AnnotatorLang(name string) (string, error) {
+func (rx *ReadTx) AnnotatorLang(name string) (string, error) {
 	var lang string
-	err := s.db.QueryRow("SELECT lang FROM annotators WHERE name = ?", name).Scan(&lang)
+	err := rx.q.QueryRow("SELECT lang FROM annotators WHERE name = ?", name).Scan(&lang)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

@@ -14,7 +14,7 @@ import (
 // nothing.
 func TestGuidelinesInBothLanguages(t *testing.T) {
 	s := openTemp(t)
-	cur, err := s.CurrentGuidelines()
+	cur, err := s.pooled().CurrentGuidelines()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestGuidelinesInBothLanguages(t *testing.T) {
 	if err != nil || len(added) != 1 || added[0].Version != 2 || added[0].Lang != guidelines.English {
 		t.Fatalf("English edit: %+v %v", added, err)
 	}
-	cur, _ = s.CurrentGuidelines()
+	cur, _ = s.pooled().CurrentGuidelines()
 	v = cur["persona"]
 	if v.Version != 2 || v.Text != "## persona — Who?\n\nNew English.\n" || v.TextFR != normalText(fr) {
 		t.Fatalf("version 2 holds %q / French kept %v", v.Text, v.TextFR == normalText(fr))
@@ -45,7 +45,7 @@ func TestGuidelinesInBothLanguages(t *testing.T) {
 	if err != nil || len(added) != 1 || added[0].Version != 3 || added[0].Lang != guidelines.French {
 		t.Fatalf("French edit: %+v %v", added, err)
 	}
-	cur, _ = s.CurrentGuidelines()
+	cur, _ = s.pooled().CurrentGuidelines()
 	v = cur["persona"]
 	if v.Text != "## persona — Who?\n\nNew English.\n" || v.TextFR != frText || v.FrenchBehind() || v.FrenchOf != 3 || v.EnglishOf != 2 {
 		t.Errorf("version 3: %+v", v)
@@ -56,7 +56,7 @@ func TestGuidelinesInBothLanguages(t *testing.T) {
 	if _, err := s.AddGuidelines("lead", "edit", []GuidelineText{{Field: "persona", Text: "x", Lang: "de"}}); err == nil {
 		t.Error("a text in German was recorded")
 	}
-	h, _ := s.GuidelineHistory("persona")
+	h, _ := s.pooled().GuidelineHistory("persona")
 	var langs []string
 	for _, v := range h {
 		langs = append(langs, v.Lang)
@@ -102,7 +102,7 @@ func TestFrenchFilledOnUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	cur, err := s.CurrentGuidelines()
+	cur, err := s.pooled().CurrentGuidelines()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,19 +127,19 @@ func TestFrenchFilledOnUpgrade(t *testing.T) {
 // cleared; unknown annotators have none; another language is refused.
 func TestAnnotatorLang(t *testing.T) {
 	s := openTemp(t)
-	if l, err := s.AnnotatorLang("nobody"); err != nil || l != "" {
+	if l, err := s.pooled().AnnotatorLang("nobody"); err != nil || l != "" {
 		t.Errorf("an unknown annotator: %q %v", l, err)
 	}
 	if err := s.SetAnnotatorLang("kim", "fr"); err != nil {
 		t.Fatal(err)
 	}
-	if l, err := s.AnnotatorLang("kim"); err != nil || l != "fr" {
+	if l, err := s.pooled().AnnotatorLang("kim"); err != nil || l != "fr" {
 		t.Errorf("kim: %q %v", l, err)
 	}
 	if err := s.SetAnnotatorLang("kim", ""); err != nil {
 		t.Fatal(err)
 	}
-	if l, _ := s.AnnotatorLang("kim"); l != "" {
+	if l, _ := s.pooled().AnnotatorLang("kim"); l != "" {
 		t.Errorf("cleared: %q", l)
 	}
 	if err := s.SetAnnotatorLang("kim", "de"); err == nil {

@@ -12,7 +12,7 @@ import (
 // the embedded text, by annotate; opening it again writes nothing more.
 func TestGuidelinesSeeded(t *testing.T) {
 	s := openTemp(t)
-	cur, err := s.CurrentGuidelines()
+	cur, err := s.pooled().CurrentGuidelines()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestGuidelinesSeededOnUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	h, err := s.GuidelineHistory("entailment")
+	h, err := s.pooled().GuidelineHistory("entailment")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestGuidelineVersions(t *testing.T) {
 		t.Fatalf("second change: %+v, %v", added, err)
 	}
 	label(t, s, "jo", "q2", "question_validity", "valid")
-	qa, _ := s.Resolve("q1")
+	qa, _ := s.pooled().Resolve("q1")
 	if _, err := s.AddMissedClaim("jo", qa.ItemID, [3]string{"a", "b", "c"}, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestGuidelineVersions(t *testing.T) {
 			t.Errorf("%s: guidelines version %q, want %q", k, got[k], v)
 		}
 	}
-	h, err := s.GuidelineHistory("question_validity")
+	h, err := s.pooled().GuidelineHistory("question_validity")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,11 +119,11 @@ func TestGuidelineVersions(t *testing.T) {
 	if !slices.Equal(vs, []string{"annotate/embedded " + guidelines.Version, "lead/edit", "lead/import g.md"}) {
 		t.Errorf("history %v", vs)
 	}
-	all, _ := s.GuidelineHistory("")
+	all, _ := s.pooled().GuidelineHistory("")
 	if len(all) != len(embeddedFields())+3 || all[0].Field != guidelines.Fields()[0] {
 		t.Errorf("whole history: %d rows, first %q", len(all), all[0].Field)
 	}
-	cur, _ := s.CurrentGuidelines()
+	cur, _ := s.pooled().CurrentGuidelines()
 	if cur["question_validity"].Text != "## question_validity — third\n\nRule three.\n" || cur["question_validity"].Version != 3 {
 		t.Errorf("current question_validity: %+v", cur["question_validity"])
 	}
@@ -142,7 +142,7 @@ func TestAddGuidelinesRefusesAndWritesNothing(t *testing.T) {
 	if _, err := s.AddGuidelines("", "edit", []GuidelineText{{Field: "persona", Text: "x"}}); err == nil {
 		t.Error("a version without author was accepted")
 	}
-	h, _ := s.GuidelineHistory("persona")
+	h, _ := s.pooled().GuidelineHistory("persona")
 	if len(h) != 1 {
 		t.Errorf("persona has %d versions after refused changes, want 1", len(h))
 	}

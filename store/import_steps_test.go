@@ -24,7 +24,7 @@ import (
 // dbDigest is Digest, failing the test on an error.
 func dbDigest(t testing.TB, s *Store) string {
 	t.Helper()
-	d, err := s.Digest()
+	d, err := s.pooled().Digest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func seedForSteps(t testing.TB, path string) *Store {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 5; i++ {
-		ref, err := s.Resolve(fmt.Sprintf("q%d", i))
+		ref, err := s.pooled().Resolve(fmt.Sprintf("q%d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func TestImportInStepsIsAllOrNothing(t *testing.T) {
 	if msg := checkKept(t, s); msg != "" {
 		t.Fatal(msg)
 	}
-	if n, err := s.KindItems("qa"); err != nil || n != 40 {
+	if n, err := s.pooled().KindItems("qa"); err != nil || n != 40 {
 		t.Fatalf("%d pairs after the import (%v), want 40", n, err)
 	}
 	s.db.QueryRow("SELECT COUNT(*) FROM import_undo").Scan(&journal)
@@ -253,7 +253,7 @@ func TestImportKilledAtAnyMomentIsUndoneAtTheNextOpen(t *testing.T) {
 		if msg := checkKept(t, s); msg != "" {
 			t.Fatalf("round %d: %s", round, msg)
 		}
-		pairs, _ := s.KindItems("qa")
+		pairs, _ := s.pooled().KindItems("qa")
 		s.Close()
 		switch {
 		case done && pairs != 30:
@@ -306,7 +306,7 @@ func TestImportInProgressLetsWritersInAndIsLeftOutOfScreens(t *testing.T) {
 	go func() { imported <- s.Import(func(tx *Tx) error { return importPairs(tx, 6, 12, 0) }) }()
 	<-middle
 	// Another writer (a screen's decision on a pair there before) gets in.
-	ref, err := s.Resolve("q1")
+	ref, err := s.pooled().Resolve("q1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,24 +314,24 @@ func TestImportInProgressLetsWritersInAndIsLeftOutOfScreens(t *testing.T) {
 		t.Fatalf("a decision during the import: %v", err)
 	}
 	// The import's pairs are committed, but nothing shows them yet.
-	es, err := s.Queue(QueueQuery{Annotator: "sam", Kind: "qa", Limit: 50})
+	es, err := s.pooled().Queue(QueueQuery{Annotator: "sam", Kind: "qa", Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(es) != 5 { // q1-q5: q6 and later are the import's
 		t.Fatalf("the queue during the import: %v", es)
 	}
-	if refs, err := s.FindItems("q6", 5); err != nil || len(refs) != 0 {
+	if refs, err := s.pooled().FindItems("q6", 5); err != nil || len(refs) != 0 {
 		t.Fatalf("go-to found an item of the import in progress: %v %v", refs, err)
 	}
-	six, err := s.Resolve("q6")
+	six, err := s.pooled().Resolve("q6")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.RecordLabel(Label{Annotator: "sam", ItemID: six.ItemID, Field: schema.QuestionValidity, Value: "valid"}); !IsBusy(err) {
 		t.Fatalf("a label on an item of the import in progress: %v, want a busy refusal", err)
 	}
-	if w := s.Writing(nil); !strings.HasPrefix(w, "an import (pid "+strconv.Itoa(os.Getpid())) {
+	if w := s.pooled().Writing(nil); !strings.HasPrefix(w, "an import (pid "+strconv.Itoa(os.Getpid())) {
 		t.Fatalf("Writing: %q", w)
 	}
 	waited := make(chan error, 1)
@@ -348,7 +348,7 @@ func TestImportInProgressLetsWritersInAndIsLeftOutOfScreens(t *testing.T) {
 	if err := <-waited; err != nil {
 		t.Fatal(err)
 	}
-	es, err = s.Queue(QueueQuery{Annotator: "sam", Kind: "qa", Limit: 50})
+	es, err = s.pooled().Queue(QueueQuery{Annotator: "sam", Kind: "qa", Limit: 50})
 	if err != nil || len(es) != 12 {
 		t.Fatalf("the queue after the import: %v %v", es, err)
 	}

@@ -222,14 +222,3 @@ func positionOf(it *Item) int {
 	}
 	return 0
 }
-
-// LoadItemView reads an item's view for an annotator in one snapshot.
-func (s *Store) LoadItemView(annotator string, id int64) (*ItemView, error) {
-	var v *ItemView
-	err := s.Read(func(rx *ReadTx) error {
-		var err error
-		v, err = rx.ItemView(annotator, id)
-		return err
-	})
-	return v, err
-}

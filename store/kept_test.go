@@ -66,7 +66,7 @@ func (w *walker) item() (ItemRef, bool) {
 	var refs []ItemRef
 	for i := 1; i <= w.pairs; i++ {
 		for _, ext := range []string{fmt.Sprintf("q%d", i), fmt.Sprintf("q%d-c1", i), fmt.Sprintf("q%d-c2", i), fmt.Sprintf("q%d-c3", i)} {
-			if ref, err := w.s.Resolve(ext); err == nil {
+			if ref, err := w.s.pooled().Resolve(ext); err == nil {
 				refs = append(refs, ref)
 			}
 		}
@@ -196,7 +196,7 @@ func (w *walker) step() string {
 		return who + " undoes"
 	case 6: // a missed claim
 		qa := 1 + r.IntN(w.pairs)
-		ref, _ := s.Resolve(fmt.Sprintf("q%d", qa))
+		ref, _ := s.pooled().Resolve(fmt.Sprintf("q%d", qa))
 		who := people[r.IntN(3)]
 		if _, err := s.AddClaim(who, ref.ItemID, [3]string{"x", "y", "z"}, 0); err != nil {
 			t.Fatal(err)

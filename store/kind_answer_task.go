@@ -263,10 +263,10 @@ func (s *Store) SaveDraft(annotator string, item int64, answer, citations string
 }
 
 // Draft reads an annotator's draft of an answer task (ok false: none).
-func (s *Store) Draft(annotator string, item int64) (AnswerDraft, bool, error) {
+func (rx *ReadTx) Draft(annotator string, item int64) (AnswerDraft, bool, error) {
 	var d AnswerDraft
 	var at string
-	err := s.db.QueryRow(`SELECT d.gold_answer, d.citations, d.active_ms, d.updated_at FROM answer_drafts d JOIN annotators a ON a.id=d.annotator_id
+	err := rx.q.QueryRow(`SELECT d.gold_answer, d.citations, d.active_ms, d.updated_at FROM answer_drafts d JOIN annotators a ON a.id=d.annotator_id
 		WHERE a.name=? AND d.item_id=?`, annotator, item).Scan(&d.GoldAnswer, &d.Citations, &d.ActiveMs, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, false, nil
@@ -322,7 +322,7 @@ type CitationCheck struct {
 }
 
 // CheckCitations looks each citation up among the documents.
-func (s *Store) CheckCitations(cites []string) ([]CitationCheck, error) {
+func (rx *ReadTx) CheckCitations(cites []string) ([]CitationCheck, error) {
 	out := make([]CitationCheck, len(cites))
 	for i, c := range cites {
 		out[i].Text = c
@@ -330,9 +330,9 @@ func (s *Store) CheckCitations(cites []string) ([]CitationCheck, error) {
 		if key == "" {
 			continue
 		}
-		err := s.db.QueryRow(`SELECT ext_id FROM items WHERE ext_id=? AND kind=?`, key, schema.KindDocument).Scan(&out[i].Document)
+		err := rx.q.QueryRow(`SELECT ext_id FROM items WHERE ext_id=? AND kind=?`, key, schema.KindDocument).Scan(&out[i].Document)
 		if errors.Is(err, sql.ErrNoRows) {
-			err = s.db.QueryRow(`SELECT i.ext_id FROM documents d JOIN items i ON i.id=d.item_id WHERE d.citation=? COLLATE NOCASE LIMIT 1`,
+			err = rx.q.QueryRow(`SELECT i.ext_id FROM documents d JOIN items i ON i.id=d.item_id WHERE d.citation=? COLLATE NOCASE LIMIT 1`,
 				strings.Join(strings.Fields(key), " ")).Scan(&out[i].Document)
 		}
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -374,16 +374,16 @@ func goldOf(q querier, queryItem int64) (*GoldAnswer, error) {
 }
 
 // GoldAnswerOf reads the accepted gold answer of a query by its id (nil: none).
-func (s *Store) GoldAnswerOf(query string) (*GoldAnswer, error) {
+func (rx *ReadTx) GoldAnswerOf(query string) (*GoldAnswer, error) {
 	var id int64
-	err := s.db.QueryRow("SELECT id FROM items WHERE ext_id=? AND kind=?", query, schema.KindQuery).Scan(&id)
+	err := rx.q.QueryRow("SELECT id FROM items WHERE ext_id=? AND kind=?", query, schema.KindQuery).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("query", query)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return goldOf(s.db, id)
+	return goldOf(rx.q, id)
 }
 
 // AnswerScreen is what the answer screen loads besides the item: the
@@ -396,16 +396,16 @@ type AnswerScreen struct {
 }
 
 // LoadAnswerScreen reads an answer task's draft and seed document.
-func (s *Store) LoadAnswerScreen(annotator string, item int64) (*AnswerScreen, error) {
+func (rx *ReadTx) LoadAnswerScreen(annotator string, item int64) (*AnswerScreen, error) {
 	out := &AnswerScreen{}
-	d, ok, err := s.Draft(annotator, item)
+	d, ok, err := rx.Draft(annotator, item)
 	if err != nil {
 		return nil, err
 	}
 	if ok {
 		out.Draft = &d
 	}
-	err = s.Read(func(rx *ReadTx) error {
+	err = func() error {
 		err := rx.q.QueryRow(`SELECT x.seed_doc FROM answer_tasks a JOIN queries x ON x.item_id=a.query_item_id WHERE a.item_id=?`, item).Scan(&out.SeedName)
 		if errors.Is(err, sql.ErrNoRows) || out.SeedName == "" {
 			return nil
@@ -427,7 +427,7 @@ func (s *Store) LoadAnswerScreen(annotator string, item int64) (*AnswerScreen, e
 		}
 		out.Seed, _ = docs[id].(*Document)
 		return nil
-	})
+	}()
 	return out, err
 }
 

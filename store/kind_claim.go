@@ -92,10 +92,10 @@ func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult
 
 // Claim loads a claim without its system predictions: the annotation screens
 // are blind, so what they load cannot show a prediction.
-func (s *Store) Claim(item int64) (Claim, error) {
+func (rx *ReadTx) Claim(item int64) (Claim, error) {
 	var c Claim
 	var addedBy sql.NullString
-	err := s.db.QueryRow(`SELECT i.ext_id, p.ext_id, c.position, c.subject, c.predicate, c.object, c.text, c.origin, a.name, COALESCE(src.name,'')
+	err := rx.q.QueryRow(`SELECT i.ext_id, p.ext_id, c.position, c.subject, c.predicate, c.object, c.text, c.origin, a.name, COALESCE(src.name,'')
 		FROM items i JOIN claims c ON c.item_id=i.id JOIN items p ON p.id=i.parent_id
 		LEFT JOIN annotators a ON a.id=c.added_by LEFT JOIN sources src ON src.id=i.source_id WHERE i.id=?`, item).
 		Scan(&c.ID, &c.QAID, &c.Position, &c.Triplet[0], &c.Triplet[1], &c.Triplet[2], &c.Text, &c.Origin, &addedBy, &c.Source)
@@ -107,8 +107,8 @@ func (s *Store) Claim(item int64) (Claim, error) {
 }
 
 // ClaimsOf lists the claims of a QA pair in position order (without predictions).
-func (s *Store) ClaimsOf(qa int64) ([]Claim, error) {
-	rows, err := s.db.Query(`SELECT i.id FROM items i JOIN claims c ON c.item_id=i.id WHERE i.parent_id=? ORDER BY c.position, i.id`, qa)
+func (rx *ReadTx) ClaimsOf(qa int64) ([]Claim, error) {
+	rows, err := rx.q.Query(`SELECT i.id FROM items i JOIN claims c ON c.item_id=i.id WHERE i.parent_id=? ORDER BY c.position, i.id`, qa)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func (s *Store) ClaimsOf(qa int64) ([]Claim, error) {
 	rows.Close()
 	out := make([]Claim, 0, len(ids))
 	for _, id := range ids {
-		c, err := s.Claim(id)
+		c, err := rx.Claim(id)
 		if err != nil {
 			return nil, err
 		}
@@ -134,12 +134,12 @@ func (s *Store) ClaimsOf(qa int64) ([]Claim, error) {
 }
 
 // IsLastClaim reports whether a claim is the last extracted claim of its answer.
-func (s *Store) IsLastClaim(claim int64) (bool, error) {
+func (rx *ReadTx) IsLastClaim(claim int64) (bool, error) {
 	var parent int64
-	if err := s.db.QueryRow("SELECT parent_id FROM items WHERE id=?", claim).Scan(&parent); err != nil {
+	if err := rx.q.QueryRow("SELECT parent_id FROM items WHERE id=?", claim).Scan(&parent); err != nil {
 		return false, err
 	}
-	last, err := lastClaimOf(s.db, parent)
+	last, err := lastClaimOf(rx.q, parent)
 	return last == claim, err
 }
 

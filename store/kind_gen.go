@@ -202,17 +202,9 @@ type GenEvidence struct {
 	Missing   []string
 }
 
-// GenEvidenceOf reads the evidence of a generated claim in one snapshot
-// (the screens get it with the claim: ItemView.Aside, ReviewDetail.Aside).
-func (s *Store) GenEvidenceOf(claim int64) (*GenEvidence, error) {
-	var ev *GenEvidence
-	err := s.Read(func(rx *ReadTx) error {
-		var err error
-		ev, err = genEvidence(rx.q, claim)
-		return err
-	})
-	return ev, err
-}
+// GenEvidenceOf reads the evidence of a generated claim (the screens get it
+// with the claim: ItemView.Aside, ReviewDetail.Aside).
+func (rx *ReadTx) GenEvidenceOf(claim int64) (*GenEvidence, error) { return genEvidence(rx.q, claim) }
 
 func genEvidence(q querier, claim int64) (*GenEvidence, error) {
 	ev := &GenEvidence{}

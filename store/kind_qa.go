@@ -149,9 +149,9 @@ func (t *Tx) context(c Context, source int64, update bool) (int64, error) {
 }
 
 // QA loads a QA pair with its context units in order.
-func (s *Store) QA(item int64) (QAPair, error) {
+func (rx *ReadTx) QA(item int64) (QAPair, error) {
 	var q QAPair
-	err := s.db.QueryRow(`SELECT i.ext_id, COALESCE(src.name,''), p.language, p.hop, p.question, p.answer, p.rationale, p.category, p.extra
+	err := rx.q.QueryRow(`SELECT i.ext_id, COALESCE(src.name,''), p.language, p.hop, p.question, p.answer, p.rationale, p.category, p.extra
 		FROM items i JOIN qa_pairs p ON p.item_id=i.id LEFT JOIN sources src ON src.id=i.source_id WHERE i.id=?`, item).
 		Scan(&q.ID, &q.Source, &q.Language, &q.Hop, &q.Question, &q.Answer, &q.Rationale, &q.Category, &q.Extra)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -162,9 +162,9 @@ func (s *Store) QA(item int64) (QAPair, error) {
 	}
 	q.ItemID = item
 	if q.Language == "" {
-		s.db.QueryRow("SELECT language FROM sources WHERE name=?", q.Source).Scan(&q.Language)
+		rx.q.QueryRow("SELECT language FROM sources WHERE name=?", q.Source).Scan(&q.Language)
 	}
-	rows, err := s.db.Query(`SELECT c.ext_id, c.text FROM qa_contexts x JOIN context_units c ON c.id=x.context_id
+	rows, err := rx.q.Query(`SELECT c.ext_id, c.text FROM qa_contexts x JOIN context_units c ON c.id=x.context_id
 		WHERE x.qa_item_id=? ORDER BY x.position`, item)
 	if err != nil {
 		return q, err

@@ -101,20 +101,20 @@ type RAGRow struct {
 
 // RAGResults lists the stored results in import order, with the
 // ground-truth claims' claim_validity by annotator expert ("" for none).
-func (s *Store) RAGResults(expert string) ([]RAGRow, error) {
-	return s.ragResults(expert, RoleAnnotate)
+func (rx *ReadTx) RAGResults(expert string) ([]RAGRow, error) {
+	return rx.ragResults(expert, RoleAnnotate)
 }
 
 // RAGResultsAdjudicated is RAGResults with the adjudicated labels.
-func (s *Store) RAGResultsAdjudicated() ([]RAGRow, error) { return s.ragResults("", RoleAdjudicate) }
+func (rx *ReadTx) RAGResultsAdjudicated() ([]RAGRow, error) { return rx.ragResults("", RoleAdjudicate) }
 
-func (s *Store) ragResults(expert, role string) ([]RAGRow, error) {
+func (rx *ReadTx) ragResults(expert, role string) ([]RAGRow, error) {
 	var aid int64 = -1
 	if role == RoleAdjudicate {
 		aid = 0 // adjudicated labels are kept under annotator 0
 	}
 	if expert != "" {
-		id, ok, err := lookupAnnotator(s.db, expert)
+		id, ok, err := lookupAnnotator(rx.q, expert)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +124,7 @@ func (s *Store) ragResults(expert, role string) ([]RAGRow, error) {
 		aid = id
 	}
 	var out []RAGRow
-	err := eachRow(s.db, `SELECT i.ext_id, COALESCE(src.name,''), r.system, r.query_id, COALESCE(a.ext_id,''), COALESCE(r.answer_item_id,0),
+	err := eachRow(rx.q, `SELECT i.ext_id, COALESCE(src.name,''), r.system, r.query_id, COALESCE(a.ext_id,''), COALESCE(r.answer_item_id,0),
 			COALESCE(r.answer2response,''), COALESCE(r.response2answer,''), COALESCE(r.retrieved2response,''), COALESCE(r.retrieved2answer,'')
 		FROM rag_results r JOIN items i ON i.id=r.item_id LEFT JOIN sources src ON src.id=i.source_id
 		LEFT JOIN items a ON a.id=r.answer_item_id ORDER BY r.item_id`, nil, func(sc func(...any) error) error {
@@ -152,7 +152,7 @@ func (s *Store) ragResults(expert, role string) ([]RAGRow, error) {
 		c := byAnswer[a]
 		if c == nil {
 			c = &claims{}
-			if c.ids, c.validity, err = s.answerClaims(a, aid, role); err != nil {
+			if c.ids, c.validity, err = rx.answerClaims(a, aid, role); err != nil {
 				return nil, err
 			}
 			byAnswer[a] = c
@@ -164,13 +164,13 @@ func (s *Store) ragResults(expert, role string) ([]RAGRow, error) {
 
 // answerClaims lists the claims of pair ext id in position order and the
 // counted claim_validity annotator aid gave each.
-func (s *Store) answerClaims(pair string, aid int64, role string) (ids, validity []string, err error) {
+func (rx *ReadTx) answerClaims(pair string, aid int64, role string) (ids, validity []string, err error) {
 	var pid int64
-	if err := s.db.QueryRow("SELECT id FROM items WHERE ext_id=? AND kind='qa'", pair).Scan(&pid); err != nil {
+	if err := rx.q.QueryRow("SELECT id FROM items WHERE ext_id=? AND kind='qa'", pair).Scan(&pid); err != nil {
 		return nil, nil, err
 	}
 	parent := map[string]string{}
-	err = eachRow(s.db, "SELECT field, value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=?", []any{role, aid, pid},
+	err = eachRow(rx.q, "SELECT field, value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=?", []any{role, aid, pid},
 		func(sc func(...any) error) error {
 			var f, v string
 			if err := sc(&f, &v); err != nil {
@@ -183,7 +183,7 @@ func (s *Store) answerClaims(pair string, aid int64, role string) (ids, validity
 		return nil, nil, err
 	}
 	gated := schema.ParentGate(schema.KindClaim, parent) != ""
-	err = eachRow(s.db, `SELECT i.ext_id, COALESCE(l.value,'') FROM items i JOIN claims c ON c.item_id=i.id
+	err = eachRow(rx.q, `SELECT i.ext_id, COALESCE(l.value,'') FROM items i JOIN claims c ON c.item_id=i.id
 		LEFT JOIN current_labels l ON l.item_id=i.id AND l.role=? AND l.annotator_id=? AND l.field=?
 		WHERE i.parent_id=? AND c.origin='extracted' ORDER BY c.position, i.id`, []any{role, aid, schema.ClaimValidity, pid},
 		func(sc func(...any) error) error {

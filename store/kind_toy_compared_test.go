@@ -63,7 +63,7 @@ func TestSystemDisagreementsOfAnotherKind(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rev, err := s.SystemDisagreements(SystemQuery{System: "sysA", Labels: LabelSet{Annotator: "jo"}, Kind: string(kindToy)})
+	rev, err := s.pooled().SystemDisagreements(SystemQuery{System: "sysA", Labels: LabelSet{Annotator: "jo"}, Kind: string(kindToy)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestSystemDisagreementsOfAnotherKind(t *testing.T) {
 		t.Errorf("cells:\n%q\nwant\n%q", cells, wantCells)
 	}
 	// The walker's detail reads the toy's predictions of its field.
-	d, err := s.ReviewItem(rev.Cells[0].Items[0], []string{"jo"}, "lead", true)
+	d, err := s.pooled().ReviewItem(rev.Cells[0].Items[0], []string{"jo"}, "lead", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,10 +101,10 @@ func TestSystemDisagreementsOfAnotherKind(t *testing.T) {
 	}
 	// Without a kind, the view compares the first kind declaring a predicted
 	// field in queue order: claims (none here), not toys.
-	if rev, err := s.SystemDisagreements(SystemQuery{System: "sysA", Labels: LabelSet{Annotator: "jo"}}); err != nil || rev.Kind != "claim" || rev.Field != "entailment" || rev.N != 0 {
+	if rev, err := s.pooled().SystemDisagreements(SystemQuery{System: "sysA", Labels: LabelSet{Annotator: "jo"}}); err != nil || rev.Kind != "claim" || rev.Field != "entailment" || rev.N != 0 {
 		t.Errorf("default kind: %q %q N %d (%v), want claim, entailment, 0", rev.Kind, rev.Field, rev.N, err)
 	}
-	if _, err := s.SystemDisagreements(SystemQuery{System: "sysA", Labels: LabelSet{Annotator: "jo"}, Kind: "query"}); err == nil || !strings.Contains(err.Error(), `kind "query": its systems predict no field`) {
+	if _, err := s.pooled().SystemDisagreements(SystemQuery{System: "sysA", Labels: LabelSet{Annotator: "jo"}, Kind: "query"}); err == nil || !strings.Contains(err.Error(), `kind "query": its systems predict no field`) {
 		t.Errorf("a kind without predictions: %v", err)
 	}
 }

@@ -64,7 +64,7 @@ func TestToyKindEndToEnd(t *testing.T) {
 	}
 	put()
 	q := QueueQuery{Annotator: "jo", Kind: string(kindToy)}
-	entries, err := s.Queue(q)
+	entries, err := s.pooled().Queue(q)
 	if err != nil || len(entries) != 3 || entries[0].ExtID != "toy-1" {
 		t.Fatalf("queue: %v %v", entries, err)
 	}
@@ -84,15 +84,15 @@ func TestToyKindEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	total, _ := s.QueueTotal(q)
-	done, err := s.QueueDone(q)
+	total, _ := s.pooled().QueueTotal(q)
+	done, err := s.pooled().QueueDone(q)
 	if err != nil || total != 3 || done != 2 {
 		t.Errorf("jo's toys: %d done of %d, want 2 of 3 (%v)", done, total, err)
 	}
 	if diff := checkKept(t, s); diff != "" {
 		t.Errorf("kept counts differ from the recount:\n%s", diff)
 	}
-	v, err := s.LoadItemView("jo", ids["toy-2"])
+	v, err := s.pooled().ItemView("jo", ids["toy-2"])
 	if err != nil || v.Item.Payload.(*toy).ID != "toy-2" {
 		t.Fatalf("item view: %+v %v", v, err)
 	}

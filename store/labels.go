@@ -257,20 +257,20 @@ var ErrNothingToUndo = errors.New("nothing to undo")
 
 // CurrentLabels returns the annotator's current labels on an item (field -> value),
 // including fields that are no longer asked; schema.Counted filters those.
-func (s *Store) CurrentLabels(annotator string, item int64) (map[string]string, error) {
-	aid, ok, err := lookupAnnotator(s.db, annotator)
+func (rx *ReadTx) CurrentLabels(annotator string, item int64) (map[string]string, error) {
+	aid, ok, err := lookupAnnotator(rx.q, annotator)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return map[string]string{}, nil
 	}
-	return labelsOf(s.db, aid, item)
+	return labelsOf(rx.q, aid, item)
 }
 
 // History returns every event of the log for an item, oldest first.
-func (s *Store) History(item int64) ([]Event, error) {
-	rows, err := s.db.Query(`SELECT e.id, a.name, e.item_id, i.ext_id, e.field, COALESCE(e.value,''), e.role, e.created_at, e.active_ms, COALESCE(e.retracts,0)
+func (rx *ReadTx) History(item int64) ([]Event, error) {
+	rows, err := rx.q.Query(`SELECT e.id, a.name, e.item_id, i.ext_id, e.field, COALESCE(e.value,''), e.role, e.created_at, e.active_ms, COALESCE(e.retracts,0)
 		FROM label_events e JOIN annotators a ON a.id=e.annotator_id JOIN items i ON i.id=e.item_id WHERE e.item_id=? ORDER BY e.id`, item)
 	if err != nil {
 		return nil, err
@@ -291,17 +291,17 @@ func (s *Store) History(item int64) ([]Event, error) {
 // there is none) and the batches that hold it. It looks among the latest
 // events of the log first (a short scan however long the log), then at
 // every event of the annotator.
-func (s *Store) LastWorked(annotator string) (ItemRef, []string, error) {
-	aid, ok, err := lookupAnnotator(s.db, annotator)
+func (rx *ReadTx) LastWorked(annotator string) (ItemRef, []string, error) {
+	aid, ok, err := lookupAnnotator(rx.q, annotator)
 	if err != nil || !ok {
 		return ItemRef{}, nil, err
 	}
 	var ev sql.NullInt64
-	err = s.db.QueryRow(`SELECT e.id FROM label_events e WHERE e.id > (SELECT COALESCE(MAX(id), 0) - 10000 FROM label_events)
+	err = rx.q.QueryRow(`SELECT e.id FROM label_events e WHERE e.id > (SELECT COALESCE(MAX(id), 0) - 10000 FROM label_events)
 		AND +e.annotator_id=? AND e.role=? ORDER BY e.id DESC LIMIT 1`, aid, RoleAnnotate).Scan(&ev)
 	if errors.Is(err, sql.ErrNoRows) {
 		// The annotator's latest by time, read backwards on label_events_time.
-		err = s.db.QueryRow("SELECT id FROM label_events WHERE annotator_id=? AND role=? ORDER BY created_at DESC, id DESC LIMIT 1", aid, RoleAnnotate).Scan(&ev)
+		err = rx.q.QueryRow("SELECT id FROM label_events WHERE annotator_id=? AND role=? ORDER BY created_at DESC, id DESC LIMIT 1", aid, RoleAnnotate).Scan(&ev)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ItemRef{}, nil, nil
 		}
@@ -310,11 +310,11 @@ func (s *Store) LastWorked(annotator string) (ItemRef, []string, error) {
 		return ItemRef{}, nil, err
 	}
 	var r ItemRef
-	if err := s.db.QueryRow("SELECT i.id, i.ext_id, i.kind FROM label_events e JOIN items i ON i.id=e.item_id WHERE e.id=?", ev.Int64).
+	if err := rx.q.QueryRow("SELECT i.id, i.ext_id, i.kind FROM label_events e JOIN items i ON i.id=e.item_id WHERE e.id=?", ev.Int64).
 		Scan(&r.ItemID, &r.ExtID, &r.Kind); err != nil {
 		return r, nil, err
 	}
-	rows, err := s.db.Query("SELECT b.name FROM batch_items bi JOIN batches b ON b.id=bi.batch_id WHERE bi.item_id=? ORDER BY b.id", r.ItemID)
+	rows, err := rx.q.Query("SELECT b.name FROM batch_items bi JOIN batches b ON b.id=bi.batch_id WHERE bi.item_id=? ORDER BY b.id", r.ItemID)
 	if err != nil {
 		return r, nil, err
 	}

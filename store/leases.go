@@ -358,12 +358,8 @@ func clearDeadWriters(tx *wtx) error {
 // Writing says which long writer writes to the database now ("an import
 // (pid 4242)"), "" when none said so, in a reader's language (nil:
 // English). It reads without waiting.
-func (s *Store) Writing(l *lang.Printer) string {
-	var ws []writerRow
-	s.Read(func(rx *ReadTx) (err error) {
-		ws, err = writerRows(rx.q)
-		return err
-	})
+func (rx *ReadTx) Writing(l *lang.Printer) string {
+	ws, _ := writerRows(rx.q)
 	for i := len(ws) - 1; i >= 0; i-- {
 		if w := ws[i]; proc.Alive(w.ID) {
 			what := w.what
@@ -380,7 +376,8 @@ func (s *Store) Writing(l *lang.Printer) string {
 // another process's write to the database to end.
 // It is said in a reader's language (nil: English).
 func (s *Store) WaitingMessage(l *lang.Printer) string {
-	who := s.Writing(l)
+	var who string
+	s.Read(func(rx *ReadTx) error { who = rx.Writing(l); return nil })
 	if who == "" {
 		who = l.Sprintf("another process")
 	}
@@ -397,9 +394,9 @@ const ImportWriter = "an import"
 // rows in a fixed order: two databases with the same digest hold the same
 // data. The tests compare databases by it (a failed import undone leaves
 // every table as it was, not every byte of the file).
-func (s *Store) Digest() (string, error) {
+func (rx *ReadTx) Digest() (string, error) {
 	var tables []string
-	err := eachRow(s.db, "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite%' ORDER BY name", nil, func(sc func(...any) error) error {
+	err := eachRow(rx.q, "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite%' ORDER BY name", nil, func(sc func(...any) error) error {
 		var n string
 		if err := sc(&n); err != nil {
 			return err
@@ -414,7 +411,7 @@ func (s *Store) Digest() (string, error) {
 	}
 	var b strings.Builder
 	for _, name := range tables {
-		rows, err := s.db.Query("SELECT * FROM " + quoteIdent(name))
+		rows, err := rx.q.Query("SELECT * FROM " + quoteIdent(name))
 		if err != nil {
 			return "", err
 		}

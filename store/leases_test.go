@@ -250,7 +250,7 @@ func TestScreenLeaseCheckedByEveryWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Release()
-	ref, err := s.Resolve("q1")
+	ref, err := s.pooled().Resolve("q1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestScreenLeaseCheckedByEveryWrite(t *testing.T) {
 	if !errors.As(err, &taken) || !strings.Contains(err.Error(), "tty /dev/pts/2") {
 		t.Fatalf("write under a lease taken over: %v", err)
 	}
-	if labels, err := s.CurrentLabels("jo", ref.ItemID); err != nil || labels["category"] != "" || labels["question_validity"] != "valid" {
+	if labels, err := s.pooled().CurrentLabels("jo", ref.ItemID); err != nil || labels["category"] != "" || labels["question_validity"] != "valid" {
 		t.Errorf("labels %v %v: the refused write left something", labels, err)
 	}
 	// sam's writes are not jo's screen's concern.

@@ -91,7 +91,7 @@ func TestMigrateFromVersion1KeepsEveryLabel(t *testing.T) {
 	var pairs, claims int
 	s.db.QueryRow("SELECT n FROM kept_counts WHERE name='items' AND a='qa' AND rater=-1").Scan(&pairs)
 	s.db.QueryRow("SELECT SUM(n) FROM kept_counts WHERE name='items' AND a='claim' AND rater=-1").Scan(&claims)
-	total, err := s.QueueTotal(QueueQuery{Annotator: "jo", Batch: "claims-1"})
+	total, err := s.pooled().QueueTotal(QueueQuery{Annotator: "jo", Batch: "claims-1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,14 +45,14 @@ func (s *Store) SetFlag(annotator string, item int64, field string, flagged bool
 
 // ItemNote returns the annotator's current notes on an item, the notes of
 // its fields one a line in the order of the fields' names, and its flag.
-func (s *Store) ItemNote(annotator string, item int64) (text string, flagged bool, err error) {
-	return itemNote(s.db, annotator, item)
+func (rx *ReadTx) ItemNote(annotator string, item int64) (text string, flagged bool, err error) {
+	return itemNote(rx.q, annotator, item)
 }
 
 // FieldNotes returns the annotator's current note on each field of an item
 // ("" : the item as a whole); a cleared note is not there.
-func (s *Store) FieldNotes(annotator string, item int64) (map[string]string, error) {
-	return fieldNotes(s.db, annotator, item)
+func (rx *ReadTx) FieldNotes(annotator string, item int64) (map[string]string, error) {
+	return fieldNotes(rx.q, annotator, item)
 }
 
 // latestNotes selects the ids of an (annotator name, item)'s latest note per field.
@@ -87,14 +87,14 @@ func itemNote(q querier, annotator string, item int64) (text string, flagged boo
 // items), for the pilot's feedback meeting: a note under the field it was
 // written on (the latest per annotator, item and field), a flag under the
 // field on screen when it was set (the latest per annotator and item).
-func (s *Store) Notes(batch string) ([]Note, error) {
+func (rx *ReadTx) Notes(batch string) ([]Note, error) {
 	filter := ""
 	args := []any{}
 	if batch != "" {
 		filter = " AND x.item_id IN (SELECT bi.item_id FROM batch_items bi JOIN batches b ON b.id=bi.batch_id WHERE b.name=?)"
 		args = append(args, batch, batch)
 	}
-	rows, err := s.db.Query(`
+	rows, err := rx.q.Query(`
 		WITH ln AS (SELECT x.* FROM notes x WHERE x.id IN (SELECT MAX(id) FROM notes GROUP BY annotator_id, item_id, field) AND x.text<>''`+filter+`),
 		     lf AS (SELECT x.* FROM flags x WHERE x.id IN (SELECT MAX(id) FROM flags GROUP BY annotator_id, item_id) AND x.flagged`+filter+`),
 		     keys AS (SELECT annotator_id, item_id, field FROM ln UNION SELECT annotator_id, item_id, field FROM lf)

@@ -28,7 +28,6 @@ var migrationFS embed.FS
 type Store struct {
 	db   *sql.DB
 	Path string
-	snap *readConn // set on the view Dashboard passes: Read reuses this snapshot
 	// busyMS is the busy timeout of every connection, in milliseconds.
 	busyMS string
 

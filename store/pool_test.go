@@ -106,12 +106,12 @@ func TestPoolStratifiedSample(t *testing.T) {
 		}
 	}
 	// The same seed cuts the same pool, in the same order.
-	items, _ := s.BatchItems("p", "")
+	items, _ := s.pooled().BatchItems("p", "")
 	s2, _ := poolFixture(t)
 	if _, err := s2.CreatePool(PoolSpec{Name: "p", Runs: []string{"r1", "r2"}, Depth: 10, Queries: 5, Stratify: []string{"jurisdiction", "issue"}, Seed: &seed}); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := s2.BatchItems("p", "")
+	again, _ := s2.pooled().BatchItems("p", "")
 	if !slices.Equal(items, again) {
 		t.Errorf("seed %d: %v then %v", seed, items, again)
 	}
@@ -172,15 +172,15 @@ func TestPoolExcludesJudgedAndAssignsByQuery(t *testing.T) {
 	if p.Got["jo"]+p.Got["sam"] != 19 || p.Got["jo"] < 9 || p.Got["sam"] < 9 {
 		t.Errorf("assigned %v", p.Got)
 	}
-	jo, _ := s.BatchItems("p", "jo")
-	sam, _ := s.BatchItems("p", "sam")
+	jo, _ := s.pooled().BatchItems("p", "jo")
+	sam, _ := s.pooled().BatchItems("p", "sam")
 	for _, id := range jo {
 		if slices.Contains(sam, id) {
 			t.Errorf("%s is both jo's and sam's with overlap 1", id)
 		}
 	}
 	// Documents judged by anybody are out of later pools too.
-	ref, _ := s.Resolve(jo[0])
+	ref, _ := s.pooled().Resolve(jo[0])
 	if _, err := s.RecordLabel(Label{Annotator: "jo", ItemID: ref.ItemID, Field: schema.Relevance, Value: schema.NotRelevant}); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestRelevancePayloadIsBlind(t *testing.T) {
 	}
 	check(reflect.TypeOf(Relevance{}), "Relevance")
 	id := mustResolve(t, s, qs[0]+"/d02") // r1's rank 2 for q00 was the chunk d02#0
-	v, err := s.LoadItemView("jo", id)
+	v, err := s.pooled().ItemView("jo", id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestRelevanceKeptCountsEqualRecount(t *testing.T) {
 	if msg := checkKept(t, s); msg != "" {
 		t.Fatal("after the pool: " + msg)
 	}
-	mine, _ := s.BatchItems("p", "jo")
+	mine, _ := s.pooled().BatchItems("p", "jo")
 	for i, ext := range mine[:4] {
 		id := mustResolve(t, s, ext)
 		if _, err := s.RecordGradedRelevance(Label{Annotator: "jo", ItemID: id}, i%3); err != nil {

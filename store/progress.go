@@ -5,7 +5,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
 )
@@ -39,17 +38,17 @@ func (p Progress) ItemsPerHour() (float64, bool) {
 
 // Progress reports every annotator's progress ("" : all annotators): one row per
 // batch they are assigned to (or have labelled in, for open batches), and one
-// per kind over all items.
-func (s *Store) Progress(annotator string) ([]Progress, error) {
-	names, err := s.Annotators()
+// per kind over all items. Today is now's day (local time).
+func (rx *ReadTx) Progress(annotator string, now time.Time) ([]Progress, error) {
+	names, err := rx.Annotators()
 	if err != nil {
 		return nil, err
 	}
-	batches, err := s.Batches()
+	batches, err := rx.Batches()
 	if err != nil {
 		return nil, err
 	}
-	y, m, d := clock.Now().Date()
+	y, m, d := now.Date()
 	midnight := time.Date(y, m, d, 0, 0, 0, 0, time.Local).UTC()
 	var out []Progress
 	for _, a := range names {
@@ -61,7 +60,7 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 			if assigned && !slices.Contains(b.Assignees, a.Name) {
 				continue
 			}
-			p, err := s.progressOf(a, QueueQuery{Annotator: a.Name, Kind: b.Kind, Batch: b.Name}, midnight)
+			p, err := rx.progressOf(a, QueueQuery{Annotator: a.Name, Kind: b.Kind, Batch: b.Name}, midnight)
 			if err != nil {
 				return nil, err
 			}
@@ -73,13 +72,13 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 		}
 		for _, k := range schema.Kinds() {
 			kind := string(k)
-			if n, err := s.kindItems(k); err != nil || n == 0 {
+			if n, err := rx.kindItems(k); err != nil || n == 0 {
 				if err != nil {
 					return nil, err
 				}
 				continue // a kind the database holds nothing of has no queue
 			}
-			p, err := s.progressOf(a, QueueQuery{Annotator: a.Name, Kind: kind}, midnight)
+			p, err := rx.progressOf(a, QueueQuery{Annotator: a.Name, Kind: kind}, midnight)
 			if err != nil {
 				return nil, err
 			}
@@ -91,16 +90,16 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 
 // progressOf measures one queue: its size and done count as the annotation
 // screens count them, and the active time of the annotator's events on it.
-func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progress, error) {
+func (rx *ReadTx) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progress, error) {
 	p := Progress{Annotator: a.Name, Kind: q.Kind}
 	var err error
-	if p.Total, err = s.QueueTotal(q); err != nil {
+	if p.Total, err = rx.QueueTotal(q); err != nil {
 		return p, err
 	}
-	if p.Done, err = s.QueueDone(q); err != nil {
+	if p.Done, err = rx.QueueDone(q); err != nil {
 		return p, err
 	}
-	sc, err := queueScopeOf(s.db, q)
+	sc, err := queueScopeOf(rx.q, q)
 	if err != nil {
 		return p, err
 	}
@@ -111,7 +110,7 @@ func (s *Store) progressOf(a Annotator, q QueueQuery, midnight time.Time) (Progr
 	if sc.mode == scopeOpen {
 		where, wargs = "e.item_id IN (SELECT id FROM items WHERE id=e.item_id AND kind=?)", []any{q.Kind}
 	}
-	rows, err := s.db.Query(`SELECT e.item_id, SUM(e.active_ms), SUM(CASE WHEN e.created_at>=? THEN e.active_ms ELSE 0 END),
+	rows, err := rx.q.Query(`SELECT e.item_id, SUM(e.active_ms), SUM(CASE WHEN e.created_at>=? THEN e.active_ms ELSE 0 END),
 		       EXISTS(SELECT 1 FROM done_items d WHERE d.annotator_id=e.annotator_id AND d.item_id=e.item_id AND NOT d.gated)
 		FROM label_events e WHERE e.annotator_id=? AND `+where+` GROUP BY e.item_id`,
 		append([]any{midnight.Format(time.RFC3339Nano), a.ID}, wargs...)...)
@@ -151,11 +150,11 @@ func median(v []int64) int64 {
 
 // KindItems counts the items of a kind that have queues of their own (of
 // claims, the extracted ones), asked of anybody or not.
-func (s *Store) KindItems(kind string) (int, error) { return s.kindItems(schema.Kind(kind)) }
+func (rx *ReadTx) KindItems(kind string) (int, error) { return rx.kindItems(schema.Kind(kind)) }
 
 // kindItems counts the items of a kind that have queues.
-func (s *Store) kindItems(k schema.Kind) (int, error) {
+func (rx *ReadTx) kindItems(k schema.Kind) (int, error) {
 	var n int
-	err := s.db.QueryRow("SELECT COALESCE(SUM(n),0) FROM kept_counts WHERE name=? AND rater=? AND a=?", tally.Items, tally.Anyone, string(k)).Scan(&n)
+	err := rx.q.QueryRow("SELECT COALESCE(SUM(n),0) FROM kept_counts WHERE name=? AND rater=? AND a=?", tally.Items, tally.Anyone, string(k)).Scan(&n)
 	return n, err
 }

@@ -27,11 +27,11 @@ type QueueEntry struct {
 
 // Queue returns the next unfinished items in queue order: batch order within a
 // batch, import order otherwise. Claims added by annotators are not queued.
-func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
+func (rx *ReadTx) Queue(q QueueQuery) ([]QueueEntry, error) {
 	if q.Limit <= 0 {
 		q.Limit = 50
 	}
-	sc, err := queueScopeOf(s.db, q)
+	sc, err := queueScopeOf(rx.q, q)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		// A queue the kept counts say is finished is empty: its first page
 		// need not walk past every item done (an annotator at the end of a
 		// million claims).
-		if left, err := sc.unfinished(s.db); err != nil || left == 0 {
+		if left, err := sc.unfinished(rx.q); err != nil || left == 0 {
 			return nil, err
 		}
 	}
@@ -73,10 +73,10 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		}
 		query := fmt.Sprintf(`SELECT i.id, i.ext_id, i.kind, b.position FROM batch_items b JOIN items i ON i.id=b.item_id
 			WHERE b.batch_id=? AND b.position>? AND %s%s AND %s ORDER BY b.position LIMIT ?`, notDone("i.id"), more, mine)
-		rows, err = s.db.Query(query, append(args, q.Limit)...)
+		rows, err = rx.q.Query(query, append(args, q.Limit)...)
 	case sc.mode == scopeAssigned:
 		// Key packs (batch id, position) so that the cursor orders batches first.
-		rows, err = s.db.Query(`SELECT i.id, i.ext_id, i.kind, (b.batch_id<<32)|b.position, bt.name FROM assignments a
+		rows, err = rx.q.Query(`SELECT i.id, i.ext_id, i.kind, (b.batch_id<<32)|b.position, bt.name FROM assignments a
 			JOIN batch_items b ON b.batch_id=a.batch_id AND b.item_id=a.item_id
 			JOIN batches bt ON bt.id=a.batch_id JOIN items i ON i.id=a.item_id
 			WHERE a.annotator_id=? AND i.kind=? AND ((b.batch_id<<32)|b.position)>? AND `+notDone("i.id")+more+`
@@ -94,9 +94,9 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		for _, rater := range []int64{tally.Anyone, aid} {
 			args = append(args, withMore(rater, q.After, aid, q.Kind)...)
 		}
-		rows, err = s.db.Query(arm+" UNION ALL "+arm+" ORDER BY 1 LIMIT ?", append(args, q.Limit)...)
+		rows, err = rx.q.Query(arm+" UNION ALL "+arm+" ORDER BY 1 LIMIT ?", append(args, q.Limit)...)
 	default:
-		rows, err = s.db.Query(`SELECT i.id, i.ext_id, i.kind, i.id FROM items i
+		rows, err = rx.q.Query(`SELECT i.id, i.ext_id, i.kind, i.id FROM items i
 			WHERE i.kind=? AND i.id>? AND `+notDone("i.id")+more+` AND `+queueable(q.Kind)+` AND NOT `+pendingItemSQL("i.id")+` ORDER BY i.id LIMIT ?`, append(withMore(q.Kind, q.After, aid), q.Limit)...)
 	}
 	if err != nil {

@@ -72,7 +72,7 @@ func checkKindQueues(t *testing.T, s *Store, r *rand.Rand, kind string) []string
 			var got []string
 			q.Limit = 1 + r.IntN(3)
 			for {
-				page, err := s.Queue(q)
+				page, err := s.pooled().Queue(q)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -89,7 +89,7 @@ func checkKindQueues(t *testing.T, s *Store, r *rand.Rand, kind string) []string
 				diffs = append(diffs, fmt.Sprintf("%s: %v, the rule's %v", name, got, want))
 			}
 			for _, id := range items {
-				key, in, err := s.QueueKey(q, id)
+				key, in, err := s.pooled().QueueKey(q, id)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,7 +101,7 @@ func checkKindQueues(t *testing.T, s *Store, r *rand.Rand, kind string) []string
 				if !in {
 					continue
 				}
-				n, err := s.QueueRank(q, 0, key)
+				n, err := s.pooled().QueueRank(q, 0, key)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,7 +109,7 @@ func checkKindQueues(t *testing.T, s *Store, r *rand.Rand, kind string) []string
 					diffs = append(diffs, fmt.Sprintf("%s: item %d at %d, the rule's %d", name, id, n, rank.pos[id]))
 				}
 			}
-			total, err := s.QueueTotal(q)
+			total, err := s.pooled().QueueTotal(q)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -90,13 +90,13 @@ func BenchmarkClaimQueueOpen(b *testing.B) {
 		q := QueueQuery{Annotator: who, Kind: "claim", Limit: 50}
 		b.Run(who, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := s.Queue(q); err != nil {
+				if _, err := s.pooled().Queue(q); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := s.QueueTotal(q); err != nil {
+				if _, err := s.pooled().QueueTotal(q); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := s.QueueDone(q); err != nil {
+				if _, err := s.pooled().QueueDone(q); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -108,16 +108,16 @@ func BenchmarkClaimQueueOpen(b *testing.B) {
 				}
 			}
 		})
-		es, err := s.Queue(q)
+		es, err := s.pooled().Queue(q)
 		if err != nil || len(es) < 2 {
 			continue
 		}
 		b.Run(who+"/position", func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := s.QueueKey(q, es[1].ItemID); err != nil {
+				if _, _, err := s.pooled().QueueKey(q, es[1].ItemID); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := s.QueueRank(q, es[0].Key, es[1].Key); err != nil {
+				if _, err := s.pooled().QueueRank(q, es[0].Key, es[1].Key); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -15,19 +15,19 @@ import (
 // something, done or not: claims are in it once the annotator judged their
 // answer correct (or at once, when the answer is not under review), never
 // those of answers judged otherwise (the asked-when rule).
-func (s *Store) QueueTotal(q QueueQuery) (int, error) {
-	return s.queueCount(q, true)
+func (rx *ReadTx) QueueTotal(q QueueQuery) (int, error) {
+	return rx.queueCount(q, true)
 }
 
 // QueueDone is the number of items of a queue the annotator has finished.
-func (s *Store) QueueDone(q QueueQuery) (int, error) {
-	return s.queueCount(q, false)
+func (rx *ReadTx) QueueDone(q QueueQuery) (int, error) {
+	return rx.queueCount(q, false)
 }
 
 // queueCount reads a queue's size (total: items queued minus those gated)
 // or its done count from the kept counts.
-func (s *Store) queueCount(q QueueQuery, total bool) (int, error) {
-	return queueCountIn(s.db, q, total)
+func (rx *ReadTx) queueCount(q QueueQuery, total bool) (int, error) {
+	return queueCountIn(rx.q, q, total)
 }
 
 // queueCountIn is queueCount on db: the pool, or a snapshot (the dashboard).

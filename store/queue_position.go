@@ -12,8 +12,8 @@ import (
 
 // queueKeyed is the queue of q as SQL (queueScope.keyed), less the items
 // that ask the annotator nothing.
-func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, err error) {
-	sc, err := queueScopeOf(s.db, q)
+func (rx *ReadTx) queueKeyed(q QueueQuery) (from, key, item string, args []any, err error) {
+	sc, err := queueScopeOf(rx.q, q)
 	if err != nil {
 		return "", "", "", nil, err
 	}
@@ -44,25 +44,25 @@ func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, er
 // QueueRank counts the items of a queue, done or not, whose order key is in
 // (after, upTo]: with after 0, the position of the item of key upTo. The
 // screens count from a position they know, so each count is short.
-func (s *Store) QueueRank(q QueueQuery, after, upTo int64) (int, error) {
-	from, key, _, args, err := s.queueKeyed(q)
+func (rx *ReadTx) QueueRank(q QueueQuery, after, upTo int64) (int, error) {
+	from, key, _, args, err := rx.queueKeyed(q)
 	if err != nil {
 		return 0, err
 	}
 	var n int
-	err = s.db.QueryRow("SELECT COUNT(*) FROM "+from+" AND "+key+">? AND "+key+"<=?", append(args, after, upTo)...).Scan(&n)
+	err = rx.q.QueryRow("SELECT COUNT(*) FROM "+from+" AND "+key+">? AND "+key+"<=?", append(args, after, upTo)...).Scan(&n)
 	return n, err
 }
 
 // QueueKey is the order key of an item in a queue; false when the item is
 // not in it.
-func (s *Store) QueueKey(q QueueQuery, item int64) (int64, bool, error) {
-	from, key, col, args, err := s.queueKeyed(q)
+func (rx *ReadTx) QueueKey(q QueueQuery, item int64) (int64, bool, error) {
+	from, key, col, args, err := rx.queueKeyed(q)
 	if err != nil {
 		return 0, false, err
 	}
 	var k int64
-	err = s.db.QueryRow("SELECT "+key+" FROM "+from+" AND "+col+"=? LIMIT 1", append(args, item)...).Scan(&k)
+	err = rx.q.QueryRow("SELECT "+key+" FROM "+from+" AND "+col+"=? LIMIT 1", append(args, item)...).Scan(&k)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}

@@ -58,7 +58,7 @@ func TestFindItems(t *testing.T) {
 		{"nope", ""},
 		{"", ""},
 	} {
-		refs, err := s.FindItems(c.typed, 2)
+		refs, err := storetest.Read(t, s).FindItems(c.typed, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func TestFindItems(t *testing.T) {
 func TestQueuePositions(t *testing.T) {
 	s := lookupStore(t, []string{"q1", "q2", "q3", "q4"}, map[string]int{"q1": 2, "q2": 1})
 	ref := func(ext string) int64 {
-		r, err := s.Resolve(ext)
+		r, err := storetest.Read(t, s).Resolve(ext)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,14 +85,14 @@ func TestQueuePositions(t *testing.T) {
 	}
 	pos := func(q store.QueueQuery, ext string) string {
 		t.Helper()
-		key, in, err := s.QueueKey(q, ref(ext))
+		key, in, err := storetest.Read(t, s).QueueKey(q, ref(ext))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !in {
 			return "-"
 		}
-		n, err := s.QueueRank(q, 0, key)
+		n, err := storetest.Read(t, s).QueueRank(q, 0, key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,9 +135,9 @@ func TestQueuePositions(t *testing.T) {
 		t.Errorf("claims queue: %s", got)
 	}
 	// From a known position: the count between two keys.
-	k1, _, _ := s.QueueKey(qa, ref("q1"))
-	k4, _, _ := s.QueueKey(qa, ref("q4"))
-	if n, err := s.QueueRank(qa, k1, k4); err != nil || n != 3 {
+	k1, _, _ := storetest.Read(t, s).QueueKey(qa, ref("q1"))
+	k4, _, _ := storetest.Read(t, s).QueueKey(qa, ref("q4"))
+	if n, err := storetest.Read(t, s).QueueRank(qa, k1, k4); err != nil || n != 3 {
 		t.Errorf("QueueRank(q1, q4] = %d, %v; want 3", n, err)
 	}
 	// A batch open to everyone (order: its positions), then one assigned to
@@ -151,7 +151,7 @@ func TestQueuePositions(t *testing.T) {
 	if strings.Count(got, "-") != 0 || len(strings.Fields(got)) != 4 {
 		t.Fatalf("open batch: %s", got)
 	}
-	order, err := s.Queue(store.QueueQuery{Annotator: "sam", Kind: string(schema.KindQA), Batch: "open"})
+	order, err := storetest.Read(t, s).Queue(store.QueueQuery{Annotator: "sam", Kind: string(schema.KindQA), Batch: "open"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestQueuePositions(t *testing.T) {
 		t.Fatal(err)
 	}
 	mine := store.QueueQuery{Annotator: "jo", Kind: string(schema.KindQA), Batch: "mine"}
-	es, err := s.Queue(mine)
+	es, err := storetest.Read(t, s).Queue(mine)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestQueuePositions(t *testing.T) {
 
 func TestLastWorked(t *testing.T) {
 	s := lookupStore(t, []string{"q1", "q2"}, map[string]int{"q2": 1})
-	if r, bs, err := s.LastWorked("jo"); err != nil || r.ItemID != 0 || bs != nil {
+	if r, bs, err := storetest.Read(t, s).LastWorked("jo"); err != nil || r.ItemID != 0 || bs != nil {
 		t.Fatalf("no decision yet: %v %v %v", r, bs, err)
 	}
 	seed := int64(1)
@@ -192,16 +192,16 @@ func TestLastWorked(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range [][3]string{{"q1", schema.QuestionValidity, "valid"}, {"q2-c1", schema.ClaimValidity, "correct"}} {
-		r, _ := s.Resolve(l[0])
+		r, _ := storetest.Read(t, s).Resolve(l[0])
 		if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: r.ItemID, Field: l[1], Value: l[2]}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r, _ := s.Resolve("q1")
+	r, _ := storetest.Read(t, s).Resolve("q1")
 	if _, err := s.RecordLabel(store.Label{Annotator: "sam", ItemID: r.ItemID, Field: schema.QuestionValidity, Value: "valid"}); err != nil {
 		t.Fatal(err)
 	}
-	got, bs, err := s.LastWorked("jo")
+	got, bs, err := storetest.Read(t, s).LastWorked("jo")
 	if err != nil || got.ExtID != "q2-c1" || got.Kind != string(schema.KindClaim) || strings.Join(bs, ",") != "b" {
 		t.Fatalf("LastWorked(jo) = %v %v %v, want q2-c1 in batch b", got, bs, err)
 	}

@@ -39,15 +39,15 @@ func TestQueueReadersAgreeOnTheScope(t *testing.T) {
 		if got := queueIDs(t, s, c.q); got != c.items {
 			t.Errorf("%+v: Queue %q, want %q", c.q, got, c.items)
 		}
-		entries, err := s.Queue(c.q)
+		entries, err := s.pooled().Queue(c.q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		total, err := s.QueueTotal(c.q)
+		total, err := s.pooled().QueueTotal(c.q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rank, err := s.QueueRank(c.q, 0, entries[len(entries)-1].Key)
+		rank, err := s.pooled().QueueRank(c.q, 0, entries[len(entries)-1].Key)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,15 +16,29 @@ type ReadTx struct {
 
 // Read runs fn on a snapshot.
 func (s *Store) Read(fn func(rx *ReadTx) error) error {
-	if s.snap != nil {
-		return fn(&ReadTx{q: s.snap})
-	}
 	c, err := s.openReadConn()
 	if err != nil {
 		return err
 	}
 	defer c.close()
 	return fn(&ReadTx{q: c})
+}
+
+// ReadValue runs fn on a snapshot (Read) and returns what it read: a
+// command's one read, store.ReadValue(s, (*store.ReadTx).Batches).
+func ReadValue[T any](s *Store, fn func(rx *ReadTx) (T, error)) (T, error) {
+	var v T
+	err := s.Read(func(rx *ReadTx) (err error) {
+		v, err = fn(rx)
+		return err
+	})
+	return v, err
+}
+
+// ReadWith is ReadValue for a read that takes one argument (a report and
+// its options): store.ReadWith(s, report.Agreement, options).
+func ReadWith[A, T any](s *Store, fn func(rx *ReadTx, arg A) (T, error), arg A) (T, error) {
+	return ReadValue(s, func(rx *ReadTx) (T, error) { return fn(rx, arg) })
 }
 
 // WriteTx is a write transaction that reads what it writes: the same reads

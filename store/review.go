@@ -47,7 +47,7 @@ type Review = review.PlanOf[ReviewUnit]
 
 // LabelledAnnotators lists the annotators with labels of their own that
 // count, by name: review's default, as agreement's and the card's.
-func (s *Store) LabelledAnnotators() ([]string, error) { return labelledAnnotators(s.db, "") }
+func (rx *ReadTx) LabelledAnnotators() ([]string, error) { return labelledAnnotators(rx.q, "") }
 
 // labelledAnnotators reads the kept counts: annotators with a label that
 // counts (of field, or of any field).
@@ -70,8 +70,8 @@ func labelledAnnotators(q querier, field string) ([]string, error) {
 
 // Reviewers resolves the annotators a review compares (nil: every one with
 // labels) and checks there are at least two.
-func (s *Store) Reviewers(names []string) ([]string, error) {
-	_, out, err := resolveReviewers(s.db, names, "")
+func (rx *ReadTx) Reviewers(names []string) ([]string, error) {
+	_, out, err := resolveReviewers(rx.q, names, "")
 	return out, err
 }
 
@@ -113,14 +113,14 @@ func orNone(names []string) string {
 }
 
 // Review lists the units to adjudicate and counts the agreements.
-func (s *Store) Review(q ReviewQuery) (Review, error) {
+func (rx *ReadTx) Review(q ReviewQuery) (Review, error) {
 	if q.Field != "" {
 		if err := schema.CheckField(q.Field); err != nil {
 			return Review{}, err
 		}
 	}
 	var rev Review
-	err := s.Read(func(rx *ReadTx) error {
+	err := func() error {
 		ids, names, err := resolveReviewers(rx.q, q.Annotators, q.Field)
 		if err != nil {
 			return err
@@ -139,7 +139,7 @@ func (s *Store) Review(q ReviewQuery) (Review, error) {
 		}
 		rev = fromPlan(plan)
 		return nil
-	})
+	}()
 	return rev, err
 }
 
@@ -445,10 +445,10 @@ type ReviewDetail struct {
 // flags of the annotators, the adjudicated labels and the lead's note and
 // flag. Review reads predictions only for the system view: adjudicating with
 // the system's answer on screen would bias the labels it is measured against.
-func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predictions bool) (ReviewDetail, error) {
+func (rx *ReadTx) ReviewItem(ref ItemRef, annotators []string, lead string, predictions bool) (ReviewDetail, error) {
 	d := ReviewDetail{ItemRef: ref, Labels: map[string]map[string]string{}, Notes: map[string]string{},
 		Flagged: map[string]bool{}, Final: map[string]string{}}
-	err := s.Read(func(rx *ReadTx) error {
+	err := func() error {
 		ids, err := familyOf(rx.q, ref.ItemID)
 		if err != nil {
 			return err
@@ -488,7 +488,7 @@ func (s *Store) ReviewItem(ref ItemRef, annotators []string, lead string, predic
 			return scanPairs(rx.q, d.Predictions, "SELECT system, value FROM predictions WHERE item_id=? AND field=?", ref.ItemID, field)
 		}
 		return nil
-	})
+	}()
 	return d, err
 }
 
@@ -559,14 +559,14 @@ type SystemReview struct {
 // cell. Which items enter, and in which cell, is the kind's declared rule
 // (claims: tally.Verify, the one `annotate metrics` counts by); the matrix
 // is review.Confuse.
-func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
+func (rx *ReadTx) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 	kind, cmp, err := comparedKind(q.Kind)
 	if err != nil {
 		return SystemReview{}, err
 	}
 	fd, _ := schema.Lookup(cmp.field)
 	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Kind: string(kind), Field: cmp.field, Classes: fd.Values}
-	err = s.Read(func(rx *ReadTx) error {
+	err = func() error {
 		rater := tally.Adjudicated
 		switch {
 		case q.Labels.Adjudicated:
@@ -587,7 +587,7 @@ func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 		rev.N, rev.Agree, rev.Confusion = c.N, c.Agree, c.Matrix
 		rev.Cells, err = systemCells(rx, c.Cells, kind, cmp.field)
 		return err
-	})
+	}()
 	return rev, err
 }
 
@@ -665,9 +665,6 @@ func systemCells(rx *ReadTx, cells []review.Cell, kind schema.Kind, field string
 // decided on a unit in which they gave a label of their own (review
 // --allow-own): agreement and the dataset card say how many there are.
 func (rx *ReadTx) OwnAdjudications() (map[string]int, error) { return ownAdjudications(rx.q) }
-
-// OwnAdjudications is ReadTx.OwnAdjudications in a read of its own.
-func (s *Store) OwnAdjudications() (map[string]int, error) { return ownAdjudications(s.db) }
 
 func ownAdjudications(q querier) (map[string]int, error) {
 	out := map[string]int{}

@@ -44,13 +44,13 @@ const (
 
 // AnswerUnits lists every submitted answer (of a batch: batch != ""), in
 // task order then annotator order, with its review state.
-func (s *Store) AnswerUnits(batch string) ([]AnswerUnit, error) { return s.AnswerUnitsOf(batch, "") }
+func (rx *ReadTx) AnswerUnits(batch string) ([]AnswerUnit, error) { return rx.AnswerUnitsOf(batch, "") }
 
 // AnswerUnitsOf is AnswerUnits for a lead: the answers in whose item the
 // lead gave a label are marked Own.
-func (s *Store) AnswerUnitsOf(batch, lead string) ([]AnswerUnit, error) {
+func (rx *ReadTx) AnswerUnitsOf(batch, lead string) ([]AnswerUnit, error) {
 	var out []AnswerUnit
-	err := s.Read(func(rx *ReadTx) error {
+	err := func() error {
 		adj, err := adjudicator(rx.q, lead, false)
 		if err != nil {
 			return err
@@ -102,7 +102,7 @@ func (s *Store) AnswerUnitsOf(batch, lead string) ([]AnswerUnit, error) {
 			out = append(out, u)
 		}
 		return nil
-	})
+	}()
 	return out, err
 }
 

@@ -24,11 +24,11 @@ func TestLeadNeverAdjudicatesTheirOwnUnit(t *testing.T) {
 		ids = b.IDs
 	})
 	q1 := ids["q1"]
-	rev, err := s.Review(store.ReviewQuery{Lead: "ana"})
+	rev, err := storetest.Read(t, s).Review(store.ReviewQuery{Lead: "ana"})
 	if err != nil || len(rev.Units) != 1 || rev.Units[0].Field != schema.Persona || !rev.Units[0].Own {
 		t.Fatalf("ana's review: %+v, %v; want persona, marked hers", rev.Units, err)
 	}
-	if rev, _ := s.Review(store.ReviewQuery{Lead: "lee"}); rev.Units[0].Own {
+	if rev, _ := storetest.Read(t, s).Review(store.ReviewQuery{Lead: "lee"}); rev.Units[0].Own {
 		t.Error("lee's review marks the unit as lee's")
 	}
 
@@ -37,7 +37,7 @@ func TestLeadNeverAdjudicatesTheirOwnUnit(t *testing.T) {
 	if !errors.As(err, &oe) || oe.Item != "q1" || oe.Field != schema.Persona {
 		t.Fatalf("ana deciding her own unit: %v", err)
 	}
-	if rev, _ := s.Review(store.ReviewQuery{Lead: "ana"}); rev.Units[0].State != store.UnitPending {
+	if rev, _ := storetest.Read(t, s).Review(store.ReviewQuery{Lead: "ana"}); rev.Units[0].State != store.UnitPending {
 		t.Error("the refused decision was written")
 	}
 
@@ -52,7 +52,7 @@ func TestLeadNeverAdjudicatesTheirOwnUnit(t *testing.T) {
 	if _, err := s.RecordLabel(store.Label{Annotator: "lee", ItemID: q1, Field: schema.Persona, Value: "citizen", Adjudicate: true}); err != nil {
 		t.Errorf("lee deciding: %v", err)
 	}
-	own, err := s.OwnAdjudications()
+	own, err := storetest.Read(t, s).OwnAdjudications()
 	if err != nil || len(own) != 2 || own[schema.QuestionValidity] != 1 || own[schema.AnswerCorrectness] != 1 {
 		t.Errorf("own adjudications %v, %v; want question_validity 1, answer_correctness 1 (lee's persona is not own)", own, err)
 	}
@@ -60,7 +60,7 @@ func TestLeadNeverAdjudicatesTheirOwnUnit(t *testing.T) {
 	if _, err := s.RecordLabel(store.Label{Annotator: "ana", ItemID: q1, Field: schema.Persona, Value: "legal_expert", Adjudicate: true, AllowOwn: true}); err != nil {
 		t.Fatal(err)
 	}
-	if own, _ := s.OwnAdjudications(); own[schema.Persona] != 1 {
+	if own, _ := storetest.Read(t, s).OwnAdjudications(); own[schema.Persona] != 1 {
 		t.Errorf("own adjudications %v after ana's --allow-own revision", own)
 	}
 }

@@ -55,12 +55,12 @@ type SearchHit struct {
 // term, ignoring case and accents: the first after the item of order key
 // from (before it, when backward), wrapping round at the end (the start).
 // from 0 searches from the start. false: nothing in the queue matches.
-func (s *Store) SearchQueue(q QueueQuery, term string, from int64, backward bool) (SearchHit, bool, error) {
+func (rx *ReadTx) SearchQueue(q QueueQuery, term string, from int64, backward bool) (SearchHit, bool, error) {
 	folded := Fold(strings.TrimSpace(term))
 	if folded == "" {
 		return SearchHit{}, false, errors.New("nothing to search for")
 	}
-	base, key, col, args, err := s.queueKeyed(q)
+	base, key, col, args, err := rx.queueKeyed(q)
 	if err != nil {
 		return SearchHit{}, false, err
 	}
@@ -79,7 +79,7 @@ func (s *Store) SearchQueue(q QueueQuery, term string, from int64, backward bool
 	var h SearchHit
 	found := false
 	for _, t := range tries {
-		err := s.db.QueryRow(pick+" AND "+t.cond+t.order, append(margs, from)...).Scan(&h.Key, &h.ItemID, &h.ExtID, &h.Kind)
+		err := rx.q.QueryRow(pick+" AND "+t.cond+t.order, append(margs, from)...).Scan(&h.Key, &h.ItemID, &h.ExtID, &h.Kind)
 		if err == nil {
 			found = true
 			break
@@ -92,7 +92,7 @@ func (s *Store) SearchQueue(q QueueQuery, term string, from int64, backward bool
 		return SearchHit{}, false, nil
 	}
 	h.Batch = q.Batch
-	if err := s.db.QueryRow("SELECT COUNT(*), COUNT(CASE WHEN "+key+" <= ? THEN 1 END) FROM "+matching, append([]any{h.Key}, margs...)...).
+	if err := rx.q.QueryRow("SELECT COUNT(*), COUNT(CASE WHEN "+key+" <= ? THEN 1 END) FROM "+matching, append([]any{h.Key}, margs...)...).
 		Scan(&h.Matches, &h.Match); err != nil {
 		return SearchHit{}, false, err
 	}
@@ -102,10 +102,10 @@ func (s *Store) SearchQueue(q QueueQuery, term string, from int64, backward bool
 // ItemIDs lists the items of a kind (of every kind: ""), in import order:
 // the ids a fuzzy go-to ranks. It reads every id of the kind (a go-to that
 // matched no id nor the start of one is rare).
-func (s *Store) ItemIDs(kind string) ([]ItemRef, error) {
+func (rx *ReadTx) ItemIDs(kind string) ([]ItemRef, error) {
 	// Not the items of an import in progress (pendingItemSQL).
 	if kind == "" {
-		return s.itemRefs("SELECT id, ext_id, kind FROM items WHERE NOT " + pendingItemSQL("id") + " ORDER BY id")
+		return rx.itemRefs("SELECT id, ext_id, kind FROM items WHERE NOT " + pendingItemSQL("id") + " ORDER BY id")
 	}
-	return s.itemRefs("SELECT id, ext_id, kind FROM items WHERE kind = ? AND NOT "+pendingItemSQL("id")+" ORDER BY id", kind)
+	return rx.itemRefs("SELECT id, ext_id, kind FROM items WHERE kind = ? AND NOT "+pendingItemSQL("id")+" ORDER BY id", kind)
 }

@@ -36,7 +36,7 @@ func searchStore(t *testing.T) (*store.Store, map[string]int64) {
 	}
 	ids := map[string]int64{}
 	for _, p := range pairs {
-		r, err := s.Resolve(p.id)
+		r, err := storetest.Read(t, s).Resolve(p.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestSearchQueue(t *testing.T) {
 		if ext == "" {
 			return 0
 		}
-		k, ok, err := s.QueueKey(q, ids[ext])
+		k, ok, err := storetest.Read(t, s).QueueKey(q, ids[ext])
 		if err != nil || !ok {
 			t.Fatalf("QueueKey(%s) = %v %v", ext, ok, err)
 		}
@@ -82,7 +82,7 @@ func TestSearchQueue(t *testing.T) {
 		{"consumer", "ccpa-1798-100", false, "ccpa-1798-100 1/1"}, // the only match: itself again
 		{"zzz", "", false, ""},
 	} {
-		h, ok, err := s.SearchQueue(q, c.term, key(c.from), c.backward)
+		h, ok, err := storetest.Read(t, s).SearchQueue(q, c.term, key(c.from), c.backward)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestSearchQueue(t *testing.T) {
 			t.Errorf("SearchQueue(%q from %q, backward %v) = %q, want %q", c.term, c.from, c.backward, got, c.want)
 		}
 	}
-	if _, _, err := s.SearchQueue(q, "  ", 0, false); err == nil {
+	if _, _, err := storetest.Read(t, s).SearchQueue(q, "  ", 0, false); err == nil {
 		t.Error("an empty search was not refused")
 	}
 }
@@ -151,7 +151,7 @@ func TestQueueFilters(t *testing.T) {
 		{store.QueueFilter{Only: store.FilterNoted, Source: "GDPR"}, ""},
 	} {
 		q := store.QueueQuery{Annotator: "jo", Kind: string(schema.KindQA), Filter: c.f}
-		es, err := s.Queue(q)
+		es, err := storetest.Read(t, s).Queue(q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestQueueFilters(t *testing.T) {
 		if strings.Join(got, ",") != c.want {
 			t.Errorf("Queue(filter %+v) = %s, want %s", c.f, strings.Join(got, ","), c.want)
 		}
-		total, done, err := s.QueueFilteredCounts(q)
+		total, done, err := storetest.Read(t, s).QueueFilteredCounts(q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,13 +174,13 @@ func TestQueueFilters(t *testing.T) {
 	// The search keeps to the filter: "données" is in gdpr-art-17 and
 	// fr-cnil-2021, of which only the second is CNIL's.
 	q := store.QueueQuery{Annotator: "jo", Kind: string(schema.KindQA), Filter: store.QueueFilter{Source: "CNIL"}}
-	h, ok, err := s.SearchQueue(q, "données", 0, false)
+	h, ok, err := storetest.Read(t, s).SearchQueue(q, "données", 0, false)
 	if err != nil || !ok || h.ExtID != "fr-cnil-2021" || h.Matches != 1 {
 		t.Errorf("filtered search = %+v %v %v, want fr-cnil-2021, 1 match", h, ok, err)
 	}
-	srcs, err := s.Sources(string(schema.KindQA))
+	srcs, err := storetest.Read(t, s).KindSources(string(schema.KindQA))
 	if err != nil || strings.Join(srcs, ",") != "CCPA,CNIL,GDPR" {
-		t.Errorf("Sources = %v %v", srcs, err)
+		t.Errorf("KindSources = %v %v", srcs, err)
 	}
 }
 

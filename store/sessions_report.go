@@ -25,8 +25,8 @@ type SessionSpan struct {
 // by annotator (creation order) then start. The label log's side is kept per
 // session (session_events); notes and flags are each scanned once,
 // grouped by session, rather than once per session.
-func (s *Store) SessionSpans(annotator string) ([]SessionSpan, error) {
-	return sessionSpansIn(s.db, annotator)
+func (rx *ReadTx) SessionSpans(annotator string) ([]SessionSpan, error) {
+	return sessionSpansIn(rx.q, annotator)
 }
 
 // sessionSpansIn is SessionSpans on db: the pool, or a snapshot (the dashboard).

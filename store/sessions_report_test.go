@@ -39,7 +39,7 @@ func seedSessions(t *testing.T) *store.Store {
 		t.Fatal(err)
 	}
 	item := func(ext string) int64 {
-		ref, err := s.Resolve(ext)
+		ref, err := storetest.Read(t, s).Resolve(ext)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func seedSessions(t *testing.T) *store.Store {
 
 func TestSessionSpans(t *testing.T) {
 	s := seedSessions(t)
-	got, err := s.SessionSpans("")
+	got, err := storetest.Read(t, s).SessionSpans("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestSessionSpans(t *testing.T) {
 			t.Errorf("session %d:\n got %+v\nwant %+v", i+1, g, w)
 		}
 	}
-	jo, err := s.SessionSpans("jo")
+	jo, err := storetest.Read(t, s).SessionSpans("jo")
 	if err != nil || len(jo) != 2 || jo[0].Annotator != "jo" || jo[1].Annotator != "jo" {
 		t.Fatalf("jo's sessions: %v %+v", err, jo)
 	}
@@ -148,7 +148,7 @@ func TestBatchPool(t *testing.T) {
 	}
 	pool := func(kind, src string) store.BatchPool {
 		t.Helper()
-		p, err := s.BatchPool(store.BatchSpec{Kind: kind, Source: src, OnlyCorrectAnswers: kind == "claim", Assign: []string{"jo"}})
+		p, err := storetest.Read(t, s).BatchPool(store.BatchSpec{Kind: kind, Source: src, OnlyCorrectAnswers: kind == "claim", Assign: []string{"jo"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +157,7 @@ func TestBatchPool(t *testing.T) {
 	if p := pool("claim", ""); p != (store.BatchPool{Items: 6, Free: 6}) {
 		t.Errorf("no labels: %+v", p)
 	}
-	ref, _ := s.Resolve("g1")
+	ref, _ := storetest.Read(t, s).Resolve("g1")
 	for _, l := range [][2]string{{"question_validity", "valid"}, {"answer_correctness", "correct"}} {
 		if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: ref.ItemID, Field: l[0], Value: l[1]}); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func openTemp(t testing.TB) *Store {
@@ -45,7 +46,7 @@ func seed(t testing.TB, s *Store, n, claimsPer int) {
 
 func label(t *testing.T, s *Store, who, ext, field, value string) {
 	t.Helper()
-	ref, err := s.Resolve(ext)
+	ref, err := s.pooled().Resolve(ext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func label(t *testing.T, s *Store, who, ext, field, value string) {
 
 func queueIDs(t *testing.T, s *Store, q QueueQuery) string {
 	t.Helper()
-	es, err := s.Queue(q)
+	es, err := s.pooled().Queue(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestQueueFollowsAskedWhenRule(t *testing.T) {
 	if got := queueIDs(t, s, q); got != "q2 q3" {
 		t.Fatalf("after undo: %q", got)
 	}
-	cur, _ := s.CurrentLabels("jo", ev.ItemID)
+	cur, _ := s.pooled().CurrentLabels("jo", ev.ItemID)
 	if _, ok := cur["answer_correctness"]; ok || cur["persona"] != "citizen" {
 		t.Fatalf("current after undo: %v", cur)
 	}
@@ -135,11 +136,11 @@ func TestUndoRestoresEarlierValueAndKeepsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur, _ := s.CurrentLabels("jo", ev.ItemID)
+	cur, _ := s.pooled().CurrentLabels("jo", ev.ItemID)
 	if cur["claim_validity"] != "correct" {
 		t.Fatalf("want the earlier value back, got %v", cur)
 	}
-	h, _ := s.History(ev.ItemID)
+	h, _ := s.pooled().History(ev.ItemID)
 	if len(h) != 3 || h[2].Retracts != h[1].ID {
 		t.Fatalf("history %+v", h)
 	}
@@ -168,7 +169,7 @@ func TestLastClaimWaitsForMissedClaimsCheck(t *testing.T) {
 	if got := queueIDs(t, s, q); got != "q1-c2" {
 		t.Fatalf("last claim must stay until the missed-claims step: %q", got)
 	}
-	qa, _ := s.Resolve("q1")
+	qa, _ := s.pooled().Resolve("q1")
 	c, err := s.AddClaim("jo", qa.ItemID, [3]string{"x", "y", "z"}, 0)
 	if err != nil || c.Origin != OriginAnnotator {
 		t.Fatal(c, err)
@@ -177,13 +178,13 @@ func TestLastClaimWaitsForMissedClaimsCheck(t *testing.T) {
 	if got := queueIDs(t, s, q); got != "" {
 		t.Fatalf("queue after check: %q", got)
 	}
-	if last, _ := s.IsLastClaim(mustResolve(t, s, "q1-c2")); !last {
+	if last, _ := s.pooled().IsLastClaim(mustResolve(t, s, "q1-c2")); !last {
 		t.Fatal("an added claim must not become the answer's last extracted claim")
 	}
 }
 
 func mustResolve(t *testing.T, s *Store, ext string) int64 {
-	r, err := s.Resolve(ext)
+	r, err := s.pooled().Resolve(ext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestOverlapBalancesAssignments(t *testing.T) {
 	}
 	per := map[string]int{}
 	for _, who := range []string{"a", "b", "c"} {
-		ids, err := s.BatchItems("b1", who)
+		ids, err := s.pooled().BatchItems("b1", who)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +246,7 @@ func TestOverlapBalancesAssignments(t *testing.T) {
 		t.Fatalf("per annotator %v", per)
 	}
 	// Each queue holds only what is assigned.
-	es, _ := s.Queue(QueueQuery{Annotator: "a", Kind: "qa", Limit: 1000})
+	es, _ := s.pooled().Queue(QueueQuery{Annotator: "a", Kind: "qa", Limit: 1000})
 	if len(es) != 60 {
 		t.Fatalf("a's queue holds %d", len(es))
 	}
@@ -263,7 +264,7 @@ func TestProgressCountsDoneTimeAndMedian(t *testing.T) {
 	for _, fv := range [][2]string{{"question_validity", "valid"}, {"category", "factual_recall"}, {"persona", "citizen"}, {"answer_correctness", "correct"}} {
 		label(t, s, "jo", "q3", fv[0], fv[1])
 	}
-	rows, err := s.Progress("jo")
+	rows, err := s.pooled().Progress("jo", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,14 +328,14 @@ func TestOnlyCorrectAnswersUsesEachAssigneesOwnLabels(t *testing.T) {
 		t.Errorf("size %d", b.Size)
 	}
 	for who, want := range map[string]string{"jo": "q1-a q2-a q2-b", "sam": "q1-b q3-a q3-b"} {
-		got, err := s.BatchItems("c", who)
+		got, err := s.pooled().BatchItems("c", who)
 		if err != nil || strings.Join(got, " ") != want {
 			t.Errorf("%s: %v %v, want %s", who, got, err, want)
 		}
 	}
 	// Every claim in each queue is asked of its assignee.
 	for _, who := range []string{"jo", "sam"} {
-		if n, _ := s.QueueTotal(QueueQuery{Annotator: who, Batch: "c"}); n != 3 {
+		if n, _ := s.pooled().QueueTotal(QueueQuery{Annotator: who, Batch: "c"}); n != 3 {
 			t.Errorf("%s's queue: %d asked, want 3", who, n)
 		}
 	}
@@ -363,7 +364,7 @@ func TestBatchByHop(t *testing.T) {
 	if err != nil || b.Size != 1 {
 		t.Fatalf("multi-hop batch: %+v %v", b, err)
 	}
-	if got, _ := s.BatchItems("multi", ""); strings.Join(got, " ") != "m1" {
+	if got, _ := s.pooled().BatchItems("multi", ""); strings.Join(got, " ") != "m1" {
 		t.Errorf("items %v", got)
 	}
 }

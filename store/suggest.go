@@ -12,10 +12,10 @@ import (
 // LoadSuggestedItemView is LoadItemView with, in the same snapshot, the
 // predictions of system on the item by field, normalised to the field's
 // values; a prediction outside them is left out (nothing to preselect).
-func (s *Store) LoadSuggestedItemView(annotator string, id int64, system string) (*ItemView, map[string]string, error) {
+func (rx *ReadTx) LoadSuggestedItemView(annotator string, id int64, system string) (*ItemView, map[string]string, error) {
 	var v *ItemView
 	preds := map[string]string{}
-	err := s.Read(func(rx *ReadTx) error {
+	err := func() error {
 		var err error
 		if v, err = rx.ItemView(annotator, id); err != nil {
 			return err
@@ -35,7 +35,7 @@ func (s *Store) LoadSuggestedItemView(annotator string, id int64, system string)
 			}
 		}
 		return rows.Err()
-	})
+	}()
 	return v, preds, err
 }
 

@@ -7,9 +7,9 @@ import "github.com/annotate-dev/annotate/schema"
 // chose with --taxonomy; an empty table means the default.
 
 // Taxonomy reads the stored taxonomy (nil: the default is in force).
-func (s *Store) Taxonomy() ([]schema.ErrorKind, error) {
+func (rx *ReadTx) Taxonomy() ([]schema.ErrorKind, error) {
 	var out []schema.ErrorKind
-	err := eachRow(s.db, "SELECT value, label, grp, definition, example FROM error_taxonomy ORDER BY position", nil,
+	err := eachRow(rx.q, "SELECT value, label, grp, definition, example FROM error_taxonomy ORDER BY position", nil,
 		func(sc func(...any) error) error {
 			var c schema.ErrorKind
 			err := sc(&c.Value, &c.Label, &c.Group, &c.Definition, &c.Example)

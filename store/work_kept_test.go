@@ -105,8 +105,8 @@ func workStep(w *walker, sessions map[string]int64) string {
 		// (moved for good, it trips the kept counts' own done_items, which is
 		// not what this test is about)
 		from, to := 1+r.IntN(w.pairs), 1+r.IntN(w.pairs)
-		claim, err1 := s.Resolve(fmt.Sprintf("q%d-c1", from))
-		pair, err2 := s.Resolve(fmt.Sprintf("q%d", to))
+		claim, err1 := s.pooled().Resolve(fmt.Sprintf("q%d-c1", from))
+		pair, err2 := s.pooled().Resolve(fmt.Sprintf("q%d", to))
 		if err1 != nil || err2 != nil {
 			return "nothing"
 		}
@@ -160,7 +160,7 @@ func checkWork(t *testing.T, s *Store) string {
 	}
 	for _, who := range append([]string{"lead", "nobody"}, people...) {
 		for _, from := range starts {
-			got, err := s.ActiveSince(who, from)
+			got, err := s.pooled().ActiveSince(who, from)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +169,7 @@ func checkWork(t *testing.T, s *Store) string {
 			}
 		}
 	}
-	rates, work, err := s.CostWork()
+	rates, work, err := s.pooled().CostWork()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func checkWork(t *testing.T, s *Store) string {
 	if !reflect.DeepEqual(rates, rates0) || !reflect.DeepEqual(work, work0) {
 		return fmt.Sprintf("CostWork:\n kept   %+v\n recount %+v", work, work0)
 	}
-	spans, err := s.SessionSpans("")
+	spans, err := s.pooled().SessionSpans("")
 	if err != nil {
 		t.Fatal(err)
 	}

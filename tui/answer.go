@@ -615,7 +615,11 @@ type answerSubmittedMsg struct {
 
 func loadAnswerCmd(s *store.Store, annotator string, item int64) tea.Cmd {
 	return func() tea.Msg {
-		scr, err := s.LoadAnswerScreen(annotator, item)
+		var scr *store.AnswerScreen
+		err := s.Read(func(rx *store.ReadTx) (err error) {
+			scr, err = rx.LoadAnswerScreen(annotator, item)
+			return err
+		})
 		return answerLoadedMsg{item: item, scr: scr, err: err}
 	}
 }
@@ -629,7 +633,7 @@ func saveDraftCmd(s *store.Store, annotator string, item int64, answer, cites st
 
 func checkCitationsCmd(s *store.Store, item int64, seq int, cites []string) tea.Cmd {
 	return func() tea.Msg {
-		checks, err := s.CheckCitations(cites)
+		checks, err := store.ReadWith(s, (*store.ReadTx).CheckCitations, cites)
 		return citationsCheckedMsg{item: item, seq: seq, checks: checks, err: err}
 	}
 }

@@ -42,8 +42,8 @@ func (h *harness) answer() *answerScreen {
 
 func draftOf(t *testing.T, s *store.Store, ext string) (store.AnswerDraft, bool) {
 	t.Helper()
-	ref, _ := s.Resolve(ext)
-	d, ok, err := s.Draft("jo", ref.ItemID)
+	ref, _ := storetest.Read(t, s).Resolve(ext)
+	d, ok, err := storetest.Read(t, s).Draft("jo", ref.ItemID)
 	if err != nil {
 		t.Fatal(err)
 	}

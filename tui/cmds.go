@@ -48,15 +48,15 @@ type itemData struct {
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }
 
-// loadItem reads one item for one annotator: one store call, one snapshot.
-func loadItem(s *store.Store, l *lang.Printer, annotator, suggest string, ref store.ItemRef) (*itemData, error) {
+// loadItem reads one item for one annotator, in the caller's snapshot.
+func loadItem(rx *store.ReadTx, l *lang.Printer, annotator, suggest string, ref store.ItemRef) (*itemData, error) {
 	var v *store.ItemView
 	var suggested map[string]string
 	var err error
 	if suggest != "" {
-		v, suggested, err = s.LoadSuggestedItemView(annotator, ref.ItemID, suggest)
+		v, suggested, err = rx.LoadSuggestedItemView(annotator, ref.ItemID, suggest)
 	} else {
-		v, err = s.LoadItemView(annotator, ref.ItemID)
+		v, err = rx.ItemView(annotator, ref.ItemID)
 	}
 	if err != nil {
 		return nil, err
@@ -208,6 +208,16 @@ type batchKindMsg struct {
 
 // --- commands ---
 
+// readMsg is a screen's load: load reads everything in one snapshot and
+// builds the message; fail is the message when no snapshot could be taken.
+func readMsg(s *store.Store, load func(rx *store.ReadTx) tea.Msg, fail func(error) tea.Msg) tea.Msg {
+	var msg tea.Msg
+	if err := s.Read(func(rx *store.ReadTx) error { msg = load(rx); return nil }); err != nil {
+		return fail(err)
+	}
+	return msg
+}
+
 func startSessionCmd(s *store.Store, annotator, client string) tea.Cmd {
 	return func() tea.Msg {
 		sess, err := s.StartSession(annotator, client)
@@ -217,27 +227,29 @@ func startSessionCmd(s *store.Store, annotator, client string) tea.Cmd {
 
 func fetchQueueCmd(s *store.Store, gen int, q store.QueueQuery) tea.Cmd {
 	return func() tea.Msg {
-		es, err := s.Queue(q)
+		es, err := store.ReadWith(s, (*store.ReadTx).Queue, q)
 		return queueFetchedMsg{gen: gen, entries: es, limit: q.Limit, err: err}
 	}
 }
 
 func countQueueCmd(s *store.Store, gen int, q store.QueueQuery, withTotal bool) tea.Cmd {
 	return func() tea.Msg {
-		m := queueCountMsg{gen: gen, hasTotal: withTotal}
-		if q.Filter.Active() {
-			// The kept counts know nothing of filters: count the queue.
-			m.total, m.done, m.err = s.QueueFilteredCounts(q)
-			m.hasTotal = true
-			return m
-		}
-		if withTotal {
-			if m.total, m.err = s.QueueTotal(q); m.err != nil {
+		return readMsg(s, func(rx *store.ReadTx) tea.Msg {
+			m := queueCountMsg{gen: gen, hasTotal: withTotal}
+			if q.Filter.Active() {
+				// The kept counts know nothing of filters: count the queue.
+				m.total, m.done, m.err = rx.QueueFilteredCounts(q)
+				m.hasTotal = true
 				return m
 			}
-		}
-		m.done, m.err = s.QueueDone(q)
-		return m
+			if withTotal {
+				if m.total, m.err = rx.QueueTotal(q); m.err != nil {
+					return m
+				}
+			}
+			m.done, m.err = rx.QueueDone(q)
+			return m
+		}, func(err error) tea.Msg { return queueCountMsg{gen: gen, hasTotal: withTotal, err: err} })
 	}
 }
 
@@ -246,22 +258,26 @@ func countQueueCmd(s *store.Store, gen int, q store.QueueQuery, withTotal bool) 
 // (fromKey, fromPos; zero: the start) and it.
 func positionCmd(s *store.Store, gen int, q store.QueueQuery, item, key int64, known bool, fromKey int64, fromPos int) tea.Cmd {
 	return func() tea.Msg {
-		m := positionMsg{gen: gen, item: item, key: key, in: true}
-		if !known {
-			if m.key, m.in, m.err = s.QueueKey(q, item); m.err != nil || !m.in {
-				return m
+		return readMsg(s, func(rx *store.ReadTx) tea.Msg {
+			m := positionMsg{gen: gen, item: item, key: key, in: true}
+			if !known {
+				if m.key, m.in, m.err = rx.QueueKey(q, item); m.err != nil || !m.in {
+					return m
+				}
 			}
-		}
-		n, err := s.QueueRank(q, fromKey, m.key)
-		m.pos, m.err = fromPos+n, err
-		return m
+			n, err := rx.QueueRank(q, fromKey, m.key)
+			m.pos, m.err = fromPos+n, err
+			return m
+		}, func(err error) tea.Msg { return positionMsg{gen: gen, item: item, key: key, err: err} })
 	}
 }
 
 func loadItemCmd(s *store.Store, l *lang.Printer, annotator, suggest string, seq int, ref store.ItemRef) tea.Cmd {
 	return func() tea.Msg {
-		d, err := loadItem(s, l, annotator, suggest, ref)
-		return itemLoadedMsg{seq: seq, ref: ref, data: d, err: err}
+		return readMsg(s, func(rx *store.ReadTx) tea.Msg {
+			d, err := loadItem(rx, l, annotator, suggest, ref)
+			return itemLoadedMsg{seq: seq, ref: ref, data: d, err: err}
+		}, func(err error) tea.Msg { return itemLoadedMsg{seq: seq, ref: ref, err: err} })
 	}
 }
 
@@ -279,7 +295,7 @@ func undoCmd(s *store.Store, l *lang.Printer, annotator, suggest string) tea.Cmd
 		if err != nil {
 			return undoneMsg{err: err}
 		}
-		d, err := loadItem(s, l, annotator, suggest, target)
+		d, err := store.ReadValue(s, func(rx *store.ReadTx) (*itemData, error) { return loadItem(rx, l, annotator, suggest, target) })
 		return undoneMsg{ev: ev, data: d, err: err}
 	}
 }
@@ -317,31 +333,33 @@ func untilWritten(write func() error) error {
 func gotoCmd(s *store.Store, l *lang.Printer, annotator, suggest, typed string) tea.Cmd {
 	const shown = 5
 	return func() tea.Msg {
-		refs, err := s.FindItems(typed, shown)
-		found := ""
-		if err == nil && len(refs) == 0 {
-			refs, found, err = fuzzyGoto(s, l, typed, shown)
-		}
-		switch {
-		case err != nil:
-		case len(refs) == 0:
-			err = errors.New(l.Sprintf("no item has this id or one close to it"))
-		case len(refs) > 1:
-			ids := make([]string, 0, shown+1)
-			for i, r := range refs {
-				if i == shown {
-					ids = append(ids, "…")
-					break
-				}
-				ids = append(ids, r.ExtID)
+		return readMsg(s, func(rx *store.ReadTx) tea.Msg {
+			refs, err := rx.FindItems(typed, shown)
+			found := ""
+			if err == nil && len(refs) == 0 {
+				refs, found, err = fuzzyGoto(rx, l, typed, shown)
 			}
-			err = errors.New(l.Sprintf("several items match: %s; type more of the id", strings.Join(ids, ", ")))
-		}
-		if err != nil {
-			return gotoLoadedMsg{query: typed, err: err}
-		}
-		d, err := loadItem(s, l, annotator, suggest, refs[0])
-		return gotoLoadedMsg{query: typed, data: d, err: err, found: found}
+			switch {
+			case err != nil:
+			case len(refs) == 0:
+				err = errors.New(l.Sprintf("no item has this id or one close to it"))
+			case len(refs) > 1:
+				ids := make([]string, 0, shown+1)
+				for i, r := range refs {
+					if i == shown {
+						ids = append(ids, "…")
+						break
+					}
+					ids = append(ids, r.ExtID)
+				}
+				err = errors.New(l.Sprintf("several items match: %s; type more of the id", strings.Join(ids, ", ")))
+			}
+			if err != nil {
+				return gotoLoadedMsg{query: typed, err: err}
+			}
+			d, err := loadItem(rx, l, annotator, suggest, refs[0])
+			return gotoLoadedMsg{query: typed, data: d, err: err, found: found}
+		}, func(err error) tea.Msg { return gotoLoadedMsg{query: typed, err: err} })
 	}
 }
 
@@ -351,88 +369,92 @@ func gotoCmd(s *store.Store, l *lang.Printer, annotator, suggest, typed string) 
 // fast on large stores (store.Progress also sums time over every item).
 func homeCmd(s *store.Store, l *lang.Printer, annotator string, now time.Time) tea.Cmd {
 	return func() tea.Msg {
-		var m homeMsg
-		count := func(r *homeRow) error {
-			q := store.QueueQuery{Annotator: annotator, Kind: r.kind, Batch: r.batch}
-			var err error
-			if r.total, err = s.QueueTotal(q); err != nil {
+		return readMsg(s, func(rx *store.ReadTx) tea.Msg {
+			var m homeMsg
+			count := func(r *homeRow) error {
+				q := store.QueueQuery{Annotator: annotator, Kind: r.kind, Batch: r.batch}
+				var err error
+				if r.total, err = rx.QueueTotal(q); err != nil {
+					return err
+				}
+				r.done, err = rx.QueueDone(q)
 				return err
 			}
-			r.done, err = s.QueueDone(q)
-			return err
-		}
-		m.rows = []homeRow{{title: l.Sprintf("Queues"), header: true}}
-		for _, k := range Kinds() {
-			m.rows = append(m.rows, homeRow{title: l.Text(viewOf(schema.Kind(k)).queue), kind: k})
-		}
-		batches, err := s.Batches()
-		if err != nil {
-			return homeMsg{err: err}
-		}
-		var mine []homeRow
-		for _, b := range batches {
-			assigned := len(b.Assignees) == 0
-			for _, a := range b.Assignees {
-				assigned = assigned || a == annotator
+			m.rows = []homeRow{{title: l.Sprintf("Queues"), header: true}}
+			for _, k := range Kinds() {
+				m.rows = append(m.rows, homeRow{title: l.Text(viewOf(schema.Kind(k)).queue), kind: k})
 			}
-			if assigned {
-				title := b.Name
-				if b.Pilot {
-					title += " " + l.Sprintf("(pilot)")
-				}
-				mine = append(mine, homeRow{title: title, kind: b.Kind, batch: b.Name, pilot: b.Pilot})
+			batches, err := rx.Batches()
+			if err != nil {
+				return homeMsg{err: err}
 			}
-		}
-		if len(mine) > 0 {
-			m.rows = append(m.rows, homeRow{title: l.Sprintf("Batches"), header: true})
-			m.rows = append(m.rows, mine...)
-		}
-		kept := m.rows[:0]
-		for _, r := range m.rows {
-			if !r.header {
-				if err := count(&r); err != nil {
-					return homeMsg{err: err}
+			var mine []homeRow
+			for _, b := range batches {
+				assigned := len(b.Assignees) == 0
+				for _, a := range b.Assignees {
+					assigned = assigned || a == annotator
 				}
-				// Claims not asked (their answer not judged correct) are
-				// counted apart: the queue fills as answers are judged.
-				n := 0
-				if r.batch == "" && schema.WaitsForParent(schema.Kind(r.kind)) {
-					if n, err = s.KindItems(r.kind); err != nil {
+				if assigned {
+					title := b.Name
+					if b.Pilot {
+						title += " " + l.Sprintf("(pilot)")
+					}
+					mine = append(mine, homeRow{title: title, kind: b.Kind, batch: b.Name, pilot: b.Pilot})
+				}
+			}
+			if len(mine) > 0 {
+				m.rows = append(m.rows, homeRow{title: l.Sprintf("Batches"), header: true})
+				m.rows = append(m.rows, mine...)
+			}
+			kept := m.rows[:0]
+			for _, r := range m.rows {
+				if !r.header {
+					if err := count(&r); err != nil {
 						return homeMsg{err: err}
 					}
-					r.notAsked = max(0, n-r.total)
+					// Claims not asked (their answer not judged correct) are
+					// counted apart: the queue fills as answers are judged.
+					n := 0
+					if r.batch == "" && schema.WaitsForParent(schema.Kind(r.kind)) {
+						if n, err = rx.KindItems(r.kind); err != nil {
+							return homeMsg{err: err}
+						}
+						r.notAsked = max(0, n-r.total)
+					}
+					// A kind the database holds nothing of has no queue to show
+					// (an empty database shows none: the screen says so).
+					if r.batch == "" && r.total+r.done == 0 && n == 0 {
+						continue
+					}
 				}
-				// A kind the database holds nothing of has no queue to show
-				// (an empty database shows none: the screen says so).
-				if r.batch == "" && r.total+r.done == 0 && n == 0 {
-					continue
-				}
+				kept = append(kept, r)
 			}
-			kept = append(kept, r)
-		}
-		m.rows = dropEmptyHeaders(kept)
-		last, holding, err := s.LastWorked(annotator)
-		if err != nil {
-			return homeMsg{err: err}
-		}
-		m.lastKind, m.lastBatches = last.Kind, holding
-		y, mo, d := now.Date()
-		m.todayMs, m.err = s.ActiveSince(annotator, time.Date(y, mo, d, 0, 0, 0, 0, now.Location()))
-		return m
+			m.rows = dropEmptyHeaders(kept)
+			last, holding, err := rx.LastWorked(annotator)
+			if err != nil {
+				return homeMsg{err: err}
+			}
+			m.lastKind, m.lastBatches = last.Kind, holding
+			y, mo, d := now.Date()
+			m.todayMs, m.err = rx.ActiveSince(annotator, time.Date(y, mo, d, 0, 0, 0, 0, now.Location()))
+			return m
+		}, func(err error) tea.Msg { return homeMsg{err: err} })
 	}
 }
 
 func batchKindCmd(s *store.Store, l *lang.Printer, batch string) tea.Cmd {
 	return func() tea.Msg {
-		bs, err := s.Batches()
-		if err != nil {
-			return batchKindMsg{batch: batch, err: err}
-		}
-		for _, b := range bs {
-			if b.Name == batch {
-				return batchKindMsg{batch: batch, kind: b.Kind}
+		return readMsg(s, func(rx *store.ReadTx) tea.Msg {
+			bs, err := rx.Batches()
+			if err != nil {
+				return batchKindMsg{batch: batch, err: err}
 			}
-		}
-		return batchKindMsg{batch: batch, err: errors.New(l.Sprintf("no batch named %s", batch))}
+			for _, b := range bs {
+				if b.Name == batch {
+					return batchKindMsg{batch: batch, kind: b.Kind}
+				}
+			}
+			return batchKindMsg{batch: batch, err: errors.New(l.Sprintf("no batch named %s", batch))}
+		}, func(err error) tea.Msg { return batchKindMsg{batch: batch, err: err} })
 	}
 }

@@ -84,7 +84,11 @@ func loadDashboard(s *store.Store, now time.Time, seq int, prev *report.Dashboar
 		if err := s.WaitForWriters(context.Background(), nil); err != nil {
 			return dashboardMsg{seq: seq, err: err}
 		}
-		rep, err := report.Dashboard(s, now, prev)
+		var rep *report.DashboardReport
+		err := s.Read(func(rx *store.ReadTx) (err error) {
+			rep, err = report.Dashboard(rx, now, prev)
+			return err
+		})
 		return dashboardMsg{seq: seq, rep: rep, err: err}
 	}
 }

@@ -32,7 +32,7 @@ func (o *testOpener) open(req ReviewRequest) (adjudicate.Options, func(), error)
 		opt.Experts = []store.LabelSet{{Annotator: req.Expert, Adjudicated: req.Adjudicated}}
 	} else {
 		var err error
-		if opt.Query.Annotators, err = o.s.Reviewers(nil); err != nil {
+		if opt.Query.Annotators, err = store.ReadWith(o.s, (*store.ReadTx).Reviewers, nil); err != nil {
 			return opt, nil, err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // dashboardDemo is the demo database with two annotators' work on the
@@ -29,7 +30,7 @@ func dashboardDemo(t testing.TB) *store.Store {
 	n := 0
 	for _, qa := range qas {
 		for c := 1; c <= 3; c++ {
-			ref, err := s.Resolve(fmt.Sprintf("%s-c%d", qa, c))
+			ref, err := storetest.Read(t, s).Resolve(fmt.Sprintf("%s-c%d", qa, c))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +122,7 @@ func TestDashboardRefreshesAsLabelsArrive(t *testing.T) {
 	if !strings.Contains(h.view(), "126 today") {
 		t.Fatalf("want 126 decisions today:\n%s", h.view())
 	}
-	ref, err := s.Resolve("gdpr-005")
+	ref, err := storetest.Read(t, s).Resolve("gdpr-005")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestDashboardIsReadOnly(t *testing.T) {
 	s := dashboardDemo(t)
 	h := dashboardHarness(t, s)
 	h.keys("tab", "enter", "esc", "r")
-	spans, err := s.SessionSpans("lead")
+	spans, err := storetest.Read(t, s).SessionSpans("lead")
 	if err != nil || len(spans) != 0 {
 		t.Errorf("the dashboard recorded sessions %v (%v)", spans, err)
 	}
@@ -205,12 +206,12 @@ func TestDashboardShowsOrdinalAgreement(t *testing.T) {
 		Assign: []string{"jo", "sam"}, Overlap: 2, Graded: true}); err != nil {
 		t.Fatal(err)
 	}
-	items, err := s.BatchItems("graded", "jo")
+	items, err := storetest.Read(t, s).BatchItems("graded", "jo")
 	if err != nil || len(items) < 3 {
 		t.Fatalf("pool %v (%v)", items, err)
 	}
 	for i, id := range items {
-		ref, err := s.Resolve(id)
+		ref, err := storetest.Read(t, s).Resolve(id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -138,7 +138,11 @@ type decisionsMsg struct{ written []*pendingOp }
 // lockHolder names the process writing to the database, as a long writer
 // records itself ("an import (pid 4242)"), in the annotator's language;
 // "" when none said so (the status line then says "another program").
-func lockHolder(s *store.Store, l *lang.Printer) string { return s.Writing(l) }
+func lockHolder(s *store.Store, l *lang.Printer) string {
+	var who string
+	s.Read(func(rx *store.ReadTx) error { who = rx.Writing(l); return nil })
+	return who
+}
 
 // enqueue adds a decision to the queue and starts its write when none is
 // under way. A decision is the last action: u undoes it before any skip.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 func TestValidQuestion(t *testing.T) {
@@ -117,7 +118,7 @@ func TestMissedClaimAdded(t *testing.T) {
 		t.Fatalf("the added claim is not shown:\n%s", h.view())
 	}
 	h.wantLabels("q1", judgedCorrect("missed_claims_checked", "added"))
-	claims, err := s.ClaimsOf(h.labelsItem("q1"))
+	claims, err := storetest.Read(t, s).ClaimsOf(h.labelsItem("q1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestContextPaneFocus(t *testing.T) {
 }
 
 func (h *harness) labelsItem(ext string) int64 {
-	ref, err := h.s.Resolve(ext)
+	ref, err := storetest.Read(h.t, h.s).Resolve(ext)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestResumeGoesToMissedClaimsStep(t *testing.T) {
 	seedQA(t, s, 2)
 	judgeCorrect(t, s, "jo", "q1")
 	for _, l := range [][3]string{{"q1-c1", "claim_validity", "incorrect"}, {"q1-c2", "claim_validity", "correct"}, {"q1-c2", "entailment", "neutral"}} {
-		ref, _ := s.Resolve(l[0])
+		ref, _ := storetest.Read(t, s).Resolve(l[0])
 		if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: ref.ItemID, Field: l[1], Value: l[2]}); err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +292,7 @@ func TestSkip(t *testing.T) {
 	h.keys("s")
 	h.at("q2", schema.QuestionValidity)
 	h.wantLabels("q1", map[string]string{})
-	es, err := s.Queue(store.QueueQuery{Annotator: "jo", Kind: "qa"})
+	es, err := storetest.Read(t, s).Queue(store.QueueQuery{Annotator: "jo", Kind: "qa"})
 	if err != nil || len(es) != 2 || es[0].ExtID != "q1" {
 		t.Fatalf("q1 should stay in the queue: %v %v", es, err)
 	}
@@ -308,14 +309,14 @@ func TestFlag(t *testing.T) {
 	seedQA(t, s, 0)
 	h := newHarness(t, s, Options{Kind: "qa"})
 	h.keys("f")
-	if _, flagged, _ := s.ItemNote("jo", h.labelsItem("q1")); !flagged {
+	if _, flagged, _ := storetest.Read(t, s).ItemNote("jo", h.labelsItem("q1")); !flagged {
 		t.Fatal("not flagged in the database")
 	}
 	if !strings.Contains(h.view(), "⚑") {
 		t.Fatalf("no flag marker in the header:\n%s", h.view())
 	}
 	h.keys("f")
-	if _, flagged, _ := s.ItemNote("jo", h.labelsItem("q1")); flagged {
+	if _, flagged, _ := storetest.Read(t, s).ItemNote("jo", h.labelsItem("q1")); flagged {
 		t.Fatal("still flagged")
 	}
 	if strings.Contains(h.view(), "⚑") {
@@ -331,13 +332,13 @@ func TestNote(t *testing.T) {
 	h.keys("m")
 	h.typeText("Art. 6 is cited wrongly")
 	h.keys("esc") // cancel: nothing saved
-	if text, _, _ := s.ItemNote("jo", h.labelsItem("q1")); text != "" {
+	if text, _, _ := storetest.Read(t, s).ItemNote("jo", h.labelsItem("q1")); text != "" {
 		t.Fatalf("cancelled note saved: %q", text)
 	}
 	h.keys("m")
 	h.typeText("Art. 6 is cited wrongly")
 	h.keys("enter")
-	if text, _, _ := s.ItemNote("jo", h.labelsItem("q1")); text != "Art. 6 is cited wrongly" {
+	if text, _, _ := storetest.Read(t, s).ItemNote("jo", h.labelsItem("q1")); text != "Art. 6 is cited wrongly" {
 		t.Fatalf("note = %q", text)
 	}
 	if !strings.Contains(h.view(), "✎ note") {
@@ -512,12 +513,12 @@ func TestBlind(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 1)
 	for _, l := range [][3]string{{"q1", "question_validity", "invalid"}, {"q1-c1", "claim_validity", "incorrect"}} {
-		ref, _ := s.Resolve(l[0])
+		ref, _ := storetest.Read(t, s).Resolve(l[0])
 		if _, err := s.RecordLabel(store.Label{Annotator: "sam", ItemID: ref.ItemID, Field: l[1], Value: l[2]}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ref, _ := s.Resolve("q1")
+	ref, _ := storetest.Read(t, s).Resolve("q1")
 	s.SetNote("sam", ref.ItemID, "", "SAM-NOTE", 0)
 	for _, kind := range []string{"qa", "claim"} {
 		h := newHarness(t, s, Options{Kind: kind})
@@ -674,7 +675,7 @@ func TestClaimsComeNextAfterACorrectAnswer(t *testing.T) {
 	h.keys("y", "enter", "1", "1")
 	h.at("q2", schema.QuestionValidity)
 	q := store.QueueQuery{Annotator: "jo", Kind: "claim"}
-	es, err := s.Queue(q)
+	es, err := storetest.Read(t, s).Queue(q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func newGuide(e *env, under ui.Child, field string) (*guideScreen, tea.Cmd) {
 // section. The text is the lead's: it is made inert before glamour sees it.
 func loadGuide(s *store.Store, l *lang.Printer, field string) tea.Cmd {
 	return func() tea.Msg {
-		cur, err := s.CurrentGuidelines()
+		cur, err := store.ReadValue(s, (*store.ReadTx).CurrentGuidelines)
 		if err != nil {
 			return guideLoadedMsg{field: field, md: l.Sprintf("The guidelines could not be read: %s", err.Error()), versions: "error"}
 		}

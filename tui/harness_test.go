@@ -124,11 +124,11 @@ func (h *harness) at(ext, field string) {
 
 func (h *harness) labels(who, ext string) map[string]string {
 	h.t.Helper()
-	ref, err := h.s.Resolve(ext)
+	ref, err := storetest.Read(h.t, h.s).Resolve(ext)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cur, err := h.s.CurrentLabels(who, ref.ItemID)
+	cur, err := storetest.Read(h.t, h.s).CurrentLabels(who, ref.ItemID)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -146,8 +146,8 @@ func (h *harness) wantLabels(ext string, want map[string]string) {
 // history lists an item's events as "field=value" ("field=<retract>" for a retraction).
 func (h *harness) history(ext string) string {
 	h.t.Helper()
-	ref, _ := h.s.Resolve(ext)
-	evs, err := h.s.History(ref.ItemID)
+	ref, _ := storetest.Read(h.t, h.s).Resolve(ext)
+	evs, err := storetest.Read(h.t, h.s).History(ref.ItemID)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func seedQA(t testing.TB, s *store.Store, claims ...int) {
 func judgeCorrect(t testing.TB, s *store.Store, who string, qas ...string) {
 	t.Helper()
 	for _, id := range qas {
-		ref, err := s.Resolve(id)
+		ref, err := storetest.Read(t, s).Resolve(id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // The report of issue 16: on the "please enlarge" screen of a 20×6
@@ -26,7 +27,7 @@ func TestTooSmallIgnoresKeys(t *testing.T) {
 	if got := h.history("q1"); got != "" {
 		t.Fatalf("keys on the hidden item were applied: %s", got)
 	}
-	if _, flagged, _ := s.ItemNote("jo", h.labelsItem("q1")); flagged {
+	if _, flagged, _ := storetest.Read(t, s).ItemNote("jo", h.labelsItem("q1")); flagged {
 		t.Fatal("f flagged the hidden item")
 	}
 	if v := h.view(); !strings.Contains(strings.ReplaceAll(v, "\n", " "), "5 keys ignored") {
@@ -140,11 +141,11 @@ func TestKeysBeforeFirstFrame(t *testing.T) {
 
 func labelsOf(t *testing.T, s *store.Store, ext string) map[string]string {
 	t.Helper()
-	ref, err := s.Resolve(ext)
+	ref, err := storetest.Read(t, s).Resolve(ext)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur, err := s.CurrentLabels("jo", ref.ItemID)
+	cur, err := storetest.Read(t, s).CurrentLabels("jo", ref.ItemID)
 	if err != nil {
 		t.Fatal(err)
 	}

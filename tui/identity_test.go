@@ -93,7 +93,7 @@ func TestRunWaitsForAWriter(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if spans, err := s.SessionSpans("jo"); err != nil || len(spans) != 0 {
+	if spans, err := storetest.Read(t, s).SessionSpans("jo"); err != nil || len(spans) != 0 {
 		t.Fatalf("a session started under the writer: %v %v", spans, err)
 	}
 	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
@@ -101,7 +101,7 @@ func TestRunWaitsForAWriter(t *testing.T) {
 	}
 	mark()
 	for {
-		spans, err := s.SessionSpans("jo")
+		spans, err := storetest.Read(t, s).SessionSpans("jo")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -62,7 +62,7 @@ func hostileStore(t *testing.T) *store.Store {
 	if _, err := s.CreateBatch(store.BatchSpec{Name: "batch\x1b[31m" + h, Kind: "qa", Assign: []string{"jo"}}); err != nil {
 		t.Fatal(err)
 	}
-	qa, err := s.Resolve("qa\x1b[2J-1")
+	qa, err := storetest.Read(t, s).Resolve("qa\x1b[2J-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func hostileStore(t *testing.T) *store.Store {
 func TestHostileDataIsInertOnEveryScreen(t *testing.T) {
 	// The claims are asked once jo judged their answer correct.
 	correct := func(t *testing.T, s *store.Store) {
-		qa, _ := s.Resolve("qa\x1b[2J-1")
+		qa, _ := storetest.Read(t, s).Resolve("qa\x1b[2J-1")
 		for _, l := range [][2]string{{"question_validity", "valid"}, {"category", "factual_recall"}, {"persona", "citizen"}, {"answer_correctness", "correct"}} {
 			if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: qa.ItemID, Field: l[0], Value: l[1]}); err != nil {
 				t.Fatal(err)

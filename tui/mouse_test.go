@@ -208,8 +208,8 @@ func TestTeatestClick(t *testing.T) {
 	tm.Send(keyMsg("q"))
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	ref, _ := s.Resolve("q1")
-	if cur, _ := s.CurrentLabels("jo", ref.ItemID); cur["question_validity"] != "valid" {
+	ref, _ := storetest.Read(t, s).Resolve("q1")
+	if cur, _ := storetest.Read(t, s).CurrentLabels("jo", ref.ItemID); cur["question_validity"] != "valid" {
 		t.Fatalf("q1's labels after the click: %v", cur)
 	}
 }
@@ -222,7 +222,7 @@ func TestAnswerReviewClick(t *testing.T) {
 		b.Query(store.Query{ID: "q1", Text: "First query?"})
 		b.AnswerTask("q1")
 	})
-	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
+	ref, _ := storetest.Read(t, s).Resolve(store.AnswerTaskID("q1"))
 	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestAnswerReviewClick(t *testing.T) {
 	f, _ := schema.Lookup(schema.RejectReason)
 	reasons := f.Values
 	h.send(click(cellOf(t, h.m.render(), "[2] "+reasons[1])))
-	units, err := s.AnswerUnits("")
+	units, err := storetest.Read(t, s).AnswerUnits("")
 	if err != nil || len(units) != 1 || units[0].Review != store.ReviewRejected || units[0].Reason != reasons[1] {
 		t.Fatalf("after the clicks: %+v (%v), want rejected for %s", units, err, reasons[1])
 	}

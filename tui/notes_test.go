@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestNotesLandOnTheirField(t *testing.T) {
 	}
 	h.keys("enter", "f") // persona is asked; flag it there
 	notes := func() string {
-		ns, err := s.Notes("")
+		ns, err := storetest.Read(t, s).Notes("")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestNotesLandOnTheirField(t *testing.T) {
 	if got := notes(); got != want {
 		t.Fatalf("after clearing the category note:\n %s\nwant\n %s", got, want)
 	}
-	if text, _, _ := s.ItemNote("jo", h.labelsItem("q1")); text != "ambiguous wording" {
+	if text, _, _ := storetest.Read(t, s).ItemNote("jo", h.labelsItem("q1")); text != "ambiguous wording" {
 		t.Fatalf("ItemNote %q", text)
 	}
 }
@@ -84,7 +85,7 @@ func TestNoteOnCompleteItem(t *testing.T) {
 	h.keys("m")
 	h.typeText("whole item")
 	h.keys("enter")
-	ns, _ := s.Notes("")
+	ns, _ := storetest.Read(t, s).Notes("")
 	if len(ns) != 1 || ns[0].Field != "" || ns[0].Text != "whole item" {
 		t.Fatalf("notes %+v, want one on the item as a whole", ns)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/annotate-dev/annotate/demo"
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // demoStore seeds the embedded demo as `annotate demo` does.
@@ -30,7 +31,7 @@ func demoStore(t testing.TB) *store.Store {
 // score of demo/canlegal.run, whatever the step.
 func TestDemoRelevancePoolIsBlind(t *testing.T) {
 	s := demoStore(t)
-	ids, err := s.BatchItems(demo.DemoPool, "")
+	ids, err := storetest.Read(t, s).BatchItems(demo.DemoPool, "")
 	if err != nil || len(ids) == 0 {
 		t.Fatalf("the demo pool: %v %v", ids, err)
 	}
@@ -113,11 +114,11 @@ func TestDemoClaimsFollowTheAnswer(t *testing.T) {
 	h.keys("enter") // none missed
 	h.at("gdpr-002", "question_validity")
 	q := store.QueueQuery{Annotator: "jo", Kind: "claim"}
-	total, err := s.QueueTotal(q)
+	total, err := storetest.Read(t, s).QueueTotal(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := s.QueueDone(q)
+	done, err := storetest.Read(t, s).QueueDone(q)
 	if err != nil || total != 3 || done != 3 {
 		t.Fatalf("jo's claims: %d of %d done (%v), want 3 of 3", done, total, err)
 	}

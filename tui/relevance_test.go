@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // relevanceStore holds one query, documents retrieved by two runs with
@@ -81,7 +82,7 @@ func relevanceStore(t testing.TB, longParas int, graded bool) *store.Store {
 func TestRelevanceScreenIsBlind(t *testing.T) {
 	s := relevanceStore(t, 3, false)
 	h := newHarness(t, s, Options{Kind: "relevance"})
-	ids, _ := s.BatchItems("pool", "")
+	ids, _ := storetest.Read(t, s).BatchItems("pool", "")
 	for i, id := range ids {
 		h.at(id, "relevance")
 		v := h.view()
@@ -109,7 +110,7 @@ func TestRelevanceScreenIsBlind(t *testing.T) {
 func TestRelevanceScreenJudges(t *testing.T) {
 	s := relevanceStore(t, 3, false)
 	h := newHarness(t, s, Options{Kind: "relevance"})
-	ids, _ := s.BatchItems("pool", "")
+	ids, _ := storetest.Read(t, s).BatchItems("pool", "")
 	h.at(ids[0], "relevance")
 	h.keys("y")
 	h.at(ids[1], "relevance")
@@ -182,7 +183,7 @@ func TestRelevanceSearchAndChunkJump(t *testing.T) {
 func TestRelevanceGraded(t *testing.T) {
 	s := relevanceStore(t, 3, true)
 	h := newHarness(t, s, Options{Kind: "relevance"})
-	ids, _ := s.BatchItems("pool", "")
+	ids, _ := storetest.Read(t, s).BatchItems("pool", "")
 	h.at(ids[0], "relevance")
 	if v := h.view(); !strings.Contains(v, "[2] highly relevant") {
 		t.Errorf("graded card:\n%s", v)

@@ -98,8 +98,8 @@ func TestReviewTooSmallIgnoresKeys(t *testing.T) {
 	if n := leadEvents(t, s); n != 0 {
 		t.Fatalf("%d adjudications written under the small screen", n)
 	}
-	ref, _ := s.Resolve("gdpr-001-c2")
-	if _, flagged, _ := s.ItemNote("lead", ref.ItemID); flagged {
+	ref, _ := storetest.Read(t, s).Resolve("gdpr-001-c2")
+	if _, flagged, _ := storetest.Read(t, s).ItemNote("lead", ref.ItemID); flagged {
 		t.Fatal("f flagged the hidden unit")
 	}
 }
@@ -127,7 +127,7 @@ func TestReviewScreensHonourNoColor(t *testing.T) {
 		b.Query(store.Query{ID: "q1", Text: "First query?"})
 		b.AnswerTask("q1")
 	})
-	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
+	ref, _ := storetest.Read(t, s).Resolve(store.AnswerTaskID("q1"))
 	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func answersStore(t testing.TB) *store.Store {
 		b.Query(store.Query{ID: "q1", Text: "What notice must a landlord give?", Persona: "lay", Jurisdiction: "ON", SeedDoc: "d1"})
 		b.AnswerTask("q1")
 	})
-	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
+	ref, _ := storetest.Read(t, s).Resolve(store.AnswerTaskID("q1"))
 	if err := s.SubmitAnswer("jo", ref.ItemID, "Sixty days of notice.", []string{"d1"}, 0, 0); err != nil {
 		t.Fatal(err)
 	}

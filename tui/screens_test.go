@@ -10,6 +10,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // The rough edges of issue 10, item 10 (and items 2 and 12), each as a
@@ -17,7 +18,7 @@ import (
 
 func label(t *testing.T, s *store.Store, who, ext, field, value string) {
 	t.Helper()
-	ref, err := s.Resolve(ext)
+	ref, err := storetest.Read(t, s).Resolve(ext)
 	if err != nil {
 		t.Fatal(err)
 	}

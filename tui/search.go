@@ -68,27 +68,29 @@ func newSearchInput(e *env, under ui.Child, cur int64) *inputScreen {
 // loads it. The answer is a go-to's: the screen opens the item found.
 func searchCmd(s *store.Store, l *lang.Printer, annotator, suggest string, q store.QueueQuery, term string, cur int64, backward bool) tea.Cmd {
 	return func() tea.Msg {
-		m := gotoLoadedMsg{query: term, search: true}
-		from, _, err := s.QueueKey(q, cur)
-		if err != nil {
-			m.err = err
+		return readMsg(s, func(rx *store.ReadTx) tea.Msg {
+			m := gotoLoadedMsg{query: term, search: true}
+			from, _, err := rx.QueueKey(q, cur)
+			if err != nil {
+				m.err = err
+				return m
+			}
+			hit, ok, err := rx.SearchQueue(q, term, from, backward)
+			switch {
+			case err != nil:
+				m.err = err
+				return m
+			case !ok:
+				m.err = errNoMatch
+				return m
+			}
+			m.data, m.err = loadItem(rx, l, annotator, suggest, hit.ItemRef)
+			m.found = l.Sprintf("Match %d of %d for “%s” · ctrl+n next · ctrl+p previous", hit.Match, hit.Matches, ui.SanitizeLine(term))
+			if q.Filter.Active() {
+				m.found += " " + l.Sprintf("(filter: %s)", ui.SanitizeLine(filterName(l, q.Filter)))
+			}
 			return m
-		}
-		hit, ok, err := s.SearchQueue(q, term, from, backward)
-		switch {
-		case err != nil:
-			m.err = err
-			return m
-		case !ok:
-			m.err = errNoMatch
-			return m
-		}
-		m.data, m.err = loadItem(s, l, annotator, suggest, hit.ItemRef)
-		m.found = l.Sprintf("Match %d of %d for “%s” · ctrl+n next · ctrl+p previous", hit.Match, hit.Matches, ui.SanitizeLine(term))
-		if q.Filter.Active() {
-			m.found += " " + l.Sprintf("(filter: %s)", ui.SanitizeLine(filterName(l, q.Filter)))
-		}
-		return m
+		}, func(err error) tea.Msg { return gotoLoadedMsg{query: term, search: true, err: err} })
 	}
 }
 
@@ -107,7 +109,7 @@ func (m gotoLoadedMsg) failure(l *lang.Printer) string {
 // source filter.
 func sourcesCmd(s *store.Store, kind string) tea.Cmd {
 	return func() tea.Msg {
-		names, err := s.Sources(kind)
+		names, err := store.ReadWith(s, (*store.ReadTx).KindSources, kind)
 		return sourcesMsg{kind: kind, names: names, err: err}
 	}
 }
@@ -140,8 +142,8 @@ func (e *env) filterWork(f store.QueueFilter) (ui.Child, tea.Cmd) {
 // fragment (suggest.Fuzzy: its characters in
 // order, then a typo). One best match is the item to open, with what the
 // status line says of it; several equally close come back to be listed.
-func fuzzyGoto(s *store.Store, l *lang.Printer, typed string, shown int) ([]store.ItemRef, string, error) {
-	refs, err := s.ItemIDs("")
+func fuzzyGoto(rx *store.ReadTx, l *lang.Printer, typed string, shown int) ([]store.ItemRef, string, error) {
+	refs, err := rx.ItemIDs("")
 	if err != nil {
 		return nil, "", err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // searchSeed holds five QA pairs, in this import order, from three sources;
@@ -72,7 +73,7 @@ var (
 // search must land on (worked out by hand from searchSeed).
 func TestTeatestSearchAndFilter(t *testing.T) {
 	s := searchSeed(t)
-	ref, _ := s.Resolve("ccpa-1798-100")
+	ref, _ := storetest.Read(t, s).Resolve("ccpa-1798-100")
 	if err := s.SetFlag("jo", ref.ItemID, "", true, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestTeatestSearchAndFilter(t *testing.T) {
 func TestRelevanceSearchKeys(t *testing.T) {
 	s := relevanceStore(t, 0, false)
 	h := newHarness(t, s, Options{Kind: "relevance"})
-	ids, _ := s.BatchItems("pool", "")
+	ids, _ := storetest.Read(t, s).BatchItems("pool", "")
 	h.at(ids[0], "relevance")
 	h.keys("/")
 	h.wantOnScreen("Search in the document")

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"io"
 	"strings"
 	"sync"
@@ -84,8 +85,8 @@ func TestTeatestThreeItems(t *testing.T) {
 		"q4": "",
 	}
 	for ext, w := range want {
-		ref, _ := s.Resolve(ext)
-		cur, err := s.CurrentLabels("jo", ref.ItemID)
+		ref, _ := storetest.Read(t, s).Resolve(ext)
+		cur, err := storetest.Read(t, s).CurrentLabels("jo", ref.ItemID)
 		if err != nil {
 			t.Fatal(err)
 		}

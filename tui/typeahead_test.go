@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // burst is n decision keys over fresh QA items (q1, q2, …) and the label
@@ -50,11 +51,11 @@ func labelLog(t testing.TB, s *store.Store, items int) []string {
 	t.Helper()
 	var evs []store.Event
 	for i := 1; i <= items; i++ {
-		ref, err := s.Resolve(fmt.Sprintf("q%d", i))
+		ref, err := storetest.Read(t, s).Resolve(fmt.Sprintf("q%d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := s.History(ref.ItemID)
+		h, err := storetest.Read(t, s).History(ref.ItemID)
 		if err != nil {
 			t.Fatal(err)
 		}

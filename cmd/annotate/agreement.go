@@ -33,7 +33,7 @@ schema are left out and counted.`,
 			Example: "  annotate agreement\n  annotate agreement --annotators jo,sam --field entailment --disagreements\n  annotate agreement --ci --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				rep, err := report.Agreement(s, o)
+				rep, err := store.ReadWith(s, report.Agreement, o)
 				if err != nil {
 					return err
 				}

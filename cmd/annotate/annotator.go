@@ -103,7 +103,7 @@ another lead is made.`,
 					return err
 				}
 			}
-			spoken, err := s.AnnotatorLang(name)
+			spoken, err := store.ReadWith(s, (*store.ReadTx).AnnotatorLang, name)
 			if err != nil {
 				return err
 			}
@@ -155,7 +155,7 @@ annotator is a lead, anyone may make the first; after that only a lead
 			if err := checkAnnotator("annotator add", name); err != nil {
 				return err
 			}
-			before, err := s.Roles()
+			before, err := store.ReadValue(s, (*store.ReadTx).Roles)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // seedRichDB is the demo (with the CanLegalRAGBench demo set) plus what a
@@ -53,7 +54,7 @@ func seedRichDB(t *testing.T) string {
 		}
 		rec := func(ext, field, value string, ms int64) {
 			t.Helper()
-			ref, err := s.Resolve(ext)
+			ref, err := storetest.Read(t, s).Resolve(ext)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +94,7 @@ func seedRichDB(t *testing.T) string {
 			if _, err := s.Undo("jo"); err != nil {
 				t.Fatal(err)
 			}
-			ref, _ := s.Resolve(qas[1])
+			ref, _ := storetest.Read(t, s).Resolve(qas[1])
 			if err := s.SetNote("jo", ref.ItemID, "question_validity", "ambiguous wording", sess.ID); err != nil {
 				t.Fatal(err)
 			}

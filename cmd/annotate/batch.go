@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
@@ -160,11 +161,15 @@ func newBatchListCmd(g *globals) *cobra.Command {
 		Example: "  annotate batch list\n  annotate batch list --json",
 		Args:    cobra.NoArgs,
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-			bs, err := s.Batches()
-			if err != nil {
+			var bs []store.Batch
+			var prog []store.Progress
+			err := s.Read(func(rx *store.ReadTx) (err error) {
+				if bs, err = rx.Batches(); err != nil {
+					return err
+				}
+				prog, err = rx.Progress("", clock.Now())
 				return err
-			}
-			prog, err := s.Progress("")
+			})
 			if err != nil {
 				return err
 			}
@@ -251,7 +256,7 @@ func checkBatchPool(s *store.Store, spec store.BatchSpec) error {
 	if spec.OnlyCorrectAnswers && !spec.Adjudicated && len(spec.Assign) == 0 {
 		return fmt.Errorf("--only-correct-answers takes each assignee's own answer labels: name them with --assign, or use --adjudicated for the lead's")
 	}
-	p, err := s.BatchPool(spec)
+	p, err := store.ReadWith(s, (*store.ReadTx).BatchPool, spec)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func seedExportDB(t *testing.T, annotators ...string) string {
 		t.Fatal(err)
 	}
 	label := func(who, ext, field, value string) {
-		ref, err := s.Resolve(ext)
+		ref, err := storetest.Read(t, s).Resolve(ext)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,7 +65,7 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 		}
 	}
 	batches := func(s *store.Store) ([]string, error) {
-		bs, err := s.Batches()
+		bs, err := store.ReadValue(s, (*store.ReadTx).Batches)
 		return namesOf(bs, func(b store.Batch) string { return b.Name }), err
 	}
 	sources := snapshot(func(x *store.ReadTx) ([]string, error) {

@@ -43,7 +43,7 @@ annotator who judged generated claims.`,
 			Example: "  annotate gen\n  annotate gen --system gemma --condition oracle\n  annotate gen --by persona --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				rep, err := report.Gen(s, o)
+				rep, err := store.ReadWith(s, report.Gen, o)
 				if err != nil {
 					return err
 				}
@@ -74,7 +74,7 @@ The lead's adjudications and reviews are the task "review".`,
 			Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate cost\n  annotate cost --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				rep, err := report.Cost(s)
+				rep, err := store.ReadValue(s, report.Cost)
 				if err != nil {
 					return err
 				}

@@ -70,7 +70,7 @@ func (g *globals) currentGuidelines() (map[string]store.GuidelineVersion, string
 	}
 	defer s.Close()
 	code := g.language(s, g.as)
-	cur, err := s.CurrentGuidelines()
+	cur, err := store.ReadValue(s, (*store.ReadTx).CurrentGuidelines)
 	return cur, code, err
 }
 

@@ -46,7 +46,7 @@ field's French is older than its English).`,
 			if err != nil {
 				return err
 			}
-			cur, err := s.CurrentGuidelines()
+			cur, err := store.ReadValue(s, (*store.ReadTx).CurrentGuidelines)
 			if err != nil {
 				return err
 			}
@@ -201,7 +201,7 @@ text annotate ships, version 1; edit; import FILE).`,
 					return err
 				}
 			}
-			h, err := s.GuidelineHistory(field)
+			h, err := store.ReadWith(s, (*store.ReadTx).GuidelineHistory, field)
 			if err != nil {
 				return err
 			}

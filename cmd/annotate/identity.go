@@ -13,7 +13,7 @@ import (
 
 // annotatorNames lists the annotators the database knows, by name.
 func annotatorNames(s *store.Store) ([]string, error) {
-	all, err := s.Annotators()
+	all, err := store.ReadValue(s, (*store.ReadTx).Annotators)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (g *globals) needLead(s *store.Store, action string) (string, error) {
 
 // people lists the annotators with their roles, for package roles.
 func people(s *store.Store) ([]roles.Person, error) {
-	rs, err := s.Roles()
+	rs, err := store.ReadValue(s, (*store.ReadTx).Roles)
 	if err != nil {
 		return nil, err
 	}

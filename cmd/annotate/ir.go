@@ -60,7 +60,7 @@ benchmark's names; --rank-by takes them too.`,
 				}
 				switch o.Definitions {
 				case report.DefinitionsCLRB:
-					rep, err := report.IRCLRB(s, o)
+					rep, err := store.ReadWith(s, report.IRCLRB, o)
 					if err != nil {
 						return err
 					}
@@ -69,7 +69,7 @@ benchmark's names; --rank-by takes them too.`,
 				default:
 					return fmt.Errorf("--definitions %q: want %s or %s", o.Definitions, report.DefinitionsTrecEval, report.DefinitionsCLRB)
 				}
-				rep, err := report.IR(s, o)
+				rep, err := store.ReadWith(s, report.IR, o)
 				if err != nil {
 					return err
 				}

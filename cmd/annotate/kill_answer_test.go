@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // TestAnswerEditorSurvivesSIGKILL runs the real program on a pseudo
@@ -48,9 +49,9 @@ func TestAnswerEditorSurvivesSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	task, _ := s.Resolve("q1/answer")
+	task, _ := storetest.Read(t, s).Resolve("q1/answer")
 	draft := func() string {
-		d, _, err := s.Draft("jo", task.ItemID)
+		d, _, err := storetest.Read(t, s).Draft("jo", task.ItemID)
 		if err != nil {
 			t.Fatal(err)
 		}

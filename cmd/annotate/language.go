@@ -24,7 +24,7 @@ func addLangFlag(root *cobra.Command, g *globals) {
 func (g *globals) language(s *store.Store, who string) string {
 	var stored string
 	if s != nil && who != "" {
-		stored, _ = s.AnnotatorLang(who) // unreadable: as if none
+		stored, _ = store.ReadWith(s, (*store.ReadTx).AnnotatorLang, who) // unreadable: as if none
 	}
 	c := lang.Choice{Flag: g.langFlag, Stored: stored, Env: os.Getenv}
 	if g.config != nil {

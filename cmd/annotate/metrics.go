@@ -55,7 +55,7 @@ or --adjudicated; with neither, from the only annotator.`,
 			Example: "  annotate metrics\n  annotate metrics --annotator jo --system refchecker --ci\n  annotate metrics --adjudicated --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				rep, err := report.Metrics(s, o)
+				rep, err := store.ReadWith(s, report.Metrics, o)
 				if err != nil {
 					return err
 				}

@@ -24,7 +24,7 @@ func init() {
 						return err
 					}
 				}
-				notes, err := s.Notes(batch)
+				notes, err := store.ReadWith(s, (*store.ReadTx).Notes, batch)
 				if err != nil {
 					return err
 				}
@@ -82,7 +82,7 @@ func init() {
 
 // checkBatch refuses a batch name that is not in the database.
 func checkBatch(s *store.Store, name string) error {
-	bs, err := s.Batches()
+	bs, err := store.ReadValue(s, (*store.ReadTx).Batches)
 	if err != nil {
 		return err
 	}

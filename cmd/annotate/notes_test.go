@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // annotate notes lists each note under the field it was written on: two
@@ -16,7 +17,7 @@ func TestNotesPerField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q1, _ := s.Resolve("q1")
+	q1, _ := storetest.Read(t, s).Resolve("q1")
 	for _, n := range [][2]string{{"question_validity", "ambiguous wording"}, {"category", "old text"}, {"category", "rather false premise"}} {
 		if err := s.SetNote("jo", q1.ItemID, n[0], n[1], 0); err != nil {
 			t.Fatal(err)

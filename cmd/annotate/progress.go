@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/annotate-dev/annotate/exporter"
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
@@ -59,7 +60,7 @@ paper's "at most two hours").
 				}
 				l := lang.New(g.language(s, g.as))
 				if sessions {
-					spans, err := s.SessionSpans(who)
+					spans, err := store.ReadWith(s, (*store.ReadTx).SessionSpans, who)
 					if err != nil {
 						return err
 					}
@@ -69,7 +70,7 @@ paper's "at most two hours").
 					}
 					return rep.writeText(cmd.OutOrStdout(), l, who)
 				}
-				rows, err := s.Progress(who)
+				rows, err := store.ReadValue(s, func(rx *store.ReadTx) ([]store.Progress, error) { return rx.Progress(who, clock.Now()) })
 				if err != nil {
 					return err
 				}

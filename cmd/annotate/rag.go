@@ -43,7 +43,7 @@ does the same with the adjudicated labels.`,
 						return err
 					}
 				}
-				rep, err := report.RAG(s, o)
+				rep, err := store.ReadWith(s, report.RAG, o)
 				if err != nil {
 					return err
 				}

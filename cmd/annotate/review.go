@@ -140,7 +140,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 	}
 	if systemView {
 		if g.json {
-			rev, err := s.SystemDisagreements(store.SystemQuery{System: o.system, Labels: opt.Experts[0], Batch: o.batch})
+			rev, err := store.ReadWith(s, (*store.ReadTx).SystemDisagreements, store.SystemQuery{System: o.system, Labels: opt.Experts[0], Batch: o.batch})
 			if err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 			return errors.New("--single goes with --accept (on the screen: S)")
 		}
 		if g.json {
-			rev, err := s.Review(opt.Query)
+			rev, err := store.ReadWith(s, (*store.ReadTx).Review, opt.Query)
 			if err != nil {
 				return err
 			}
@@ -182,7 +182,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 func (o *reviewFlags) options(cmd *cobra.Command, s *store.Store, lead string, systemView bool) (adjudicate.Options, error) {
 	q := store.ReviewQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch, Lead: lead}
 	opt := adjudicate.Options{Store: s, Lead: lead, Query: q, System: o.system, StartSystem: systemView, AllowOwn: o.allowOwn}
-	labelled, err := s.LabelledAnnotators()
+	labelled, err := store.ReadValue(s, (*store.ReadTx).LabelledAnnotators)
 	if err != nil {
 		return opt, err
 	}
@@ -194,7 +194,7 @@ func (o *reviewFlags) options(cmd *cobra.Command, s *store.Store, lead string, s
 		opt.Experts = expertSets(first, labelled)
 		return opt, nil
 	}
-	if opt.Query.Annotators, err = s.Reviewers(o.annotators); err != nil {
+	if opt.Query.Annotators, err = store.ReadWith(s, (*store.ReadTx).Reviewers, o.annotators); err != nil {
 		return opt, err
 	}
 	opt.Experts = expertSets(store.LabelSet{Adjudicated: true}, labelled)
@@ -297,7 +297,7 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 		return err
 	}
 	n := acc.N
-	rev, err := s.Review(q)
+	rev, err := store.ReadWith(s, (*store.ReadTx).Review, q)
 	if err != nil {
 		return err
 	}

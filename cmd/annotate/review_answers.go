@@ -45,7 +45,7 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, o *reviewFlags) 
 	}
 	batch := o.batch
 	if g.json {
-		units, err := s.AnswerUnitsOf(batch, g.as)
+		units, err := store.ReadValue(s, func(rx *store.ReadTx) ([]store.AnswerUnit, error) { return rx.AnswerUnitsOf(batch, g.as) })
 		if err != nil {
 			return true, err
 		}

@@ -184,7 +184,7 @@ func TestReviewThenAdjudicatedMetrics(t *testing.T) {
 		}
 	}
 
-	rep, err := report.Metrics(s, report.MetricsOptions{Selection: report.Selection{Adjudicated: true}})
+	rep, err := store.ReadWith(s, report.Metrics, report.MetricsOptions{Selection: report.Selection{Adjudicated: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

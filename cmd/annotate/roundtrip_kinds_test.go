@@ -10,6 +10,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // repoFile is a file of the repository (the demo, other packages' test
@@ -143,7 +144,7 @@ func record(t *testing.T, s *store.Store, who string, labels ...[3]string) {
 		t.Fatal(err)
 	}
 	for _, l := range labels {
-		ref, err := s.Resolve(l[0])
+		ref, err := storetest.Read(t, s).Resolve(l[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +235,7 @@ func roundTripKinds() []kindDB {
 					{"q3/answer", "It depends.", []string{"d2", "RTA s 106"}, false},
 					{"q4/answer", "With the landlord's consent.", []string{"d3"}, false},
 				} {
-					ref, err := s.Resolve(a.task)
+					ref, err := storetest.Read(t, s).Resolve(a.task)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -42,7 +42,7 @@ func seedSessionsDB(t *testing.T) string {
 	}
 	label := func(ext string, ms, sess int64, when string) {
 		t.Helper()
-		ref, err := s.Resolve(ext)
+		ref, err := storetest.Read(t, s).Resolve(ext)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func seedSessionsDB(t *testing.T) string {
 		t.Fatal(err)
 	}
 	label("q3", 4000, s2.ID, at(4, 14, 5))
-	ref, _ := s.Resolve("q3")
+	ref, _ := storetest.Read(t, s).Resolve("q3")
 	if err := s.SetFlag("jo", ref.ItemID, "", true, s2.ID); err != nil {
 		t.Fatal(err)
 	}

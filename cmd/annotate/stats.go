@@ -26,7 +26,7 @@ outside the label schema are left out; both are listed at the end.`,
 			Example: "  annotate stats\n  annotate stats --annotator jo --json\n  annotate stats --adjudicated",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				rep, err := report.Stats(s, sel)
+				rep, err := store.ReadWith(s, report.Stats, sel)
 				if err != nil {
 					return err
 				}

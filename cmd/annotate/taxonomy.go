@@ -83,7 +83,7 @@ func useTaxonomy(s *store.Store) error {
 		}
 		taxonomyFlags.file = "" // stored: once is enough
 	}
-	cats, err := s.Taxonomy()
+	cats, err := store.ReadValue(s, (*store.ReadTx).Taxonomy)
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func guidelinesTaxonomy(g *globals) error {
 		return nil // the guidelines print without a database
 	}
 	defer s.Close()
-	cats, err := s.Taxonomy()
+	cats, err := store.ReadValue(s, (*store.ReadTx).Taxonomy)
 	if err == nil {
 		schema.UseTaxonomy(cats)
 	}

@@ -102,7 +102,7 @@ func (o *tuiFlags) run(cmd *cobra.Command, g *globals, s *store.Store, annotator
 	// checkNamedFlags): the batch says which queue it is of.
 	kind := o.kind
 	if o.batch != "" {
-		bs, err := s.Batches()
+		bs, err := store.ReadValue(s, (*store.ReadTx).Batches)
 		if err != nil {
 			return err
 		}

@@ -50,24 +50,24 @@ func TestToyKindEndToEnd(t *testing.T) {
 
 	// The queue: jo has c4 left of four.
 	q := store.QueueQuery{Annotator: "jo", Kind: string(kindCitation)}
-	left, err := s.Queue(q)
+	left, err := storetest.Read(t, s).Queue(q)
 	if err != nil || len(left) != 1 || left[0].ExtID != "c4" {
 		t.Fatalf("jo's queue: %+v %v, want c4", left, err)
 	}
-	if done, err := s.QueueDone(q); err != nil || done != 3 {
+	if done, err := storetest.Read(t, s).QueueDone(q); err != nil || done != 3 {
 		t.Fatalf("jo's citations done: %d %v, want 3", done, err)
 	}
 
 	// The screen: the queue opens on c4, y records yes.
 	labelOnScreen(t, s)
-	ref, err := s.Resolve("c4")
+	ref, err := storetest.Read(t, s).Resolve("c4")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cur, err := s.CurrentLabels("jo", ref.ItemID); err != nil || cur[citationOK] != "yes" {
+	if cur, err := storetest.Read(t, s).CurrentLabels("jo", ref.ItemID); err != nil || cur[citationOK] != "yes" {
 		t.Fatalf("jo's label of c4: %v %v, want yes", cur, err)
 	}
-	if done, _ := s.QueueDone(q); done != 4 {
+	if done, _ := storetest.Read(t, s).QueueDone(q); done != 4 {
 		t.Errorf("jo's citations done after the screen: %d, want 4", done)
 	}
 
@@ -77,7 +77,7 @@ func TestToyKindEndToEnd(t *testing.T) {
 	// Agreement on citation_ok, jo and sam on c1..c3 (c4: jo alone).
 	// By hand: jo yes,yes,no; sam yes,no,no. p_o = 2/3; jo says yes 2/3,
 	// sam 1/3: p_e = 2/3·1/3 + 1/3·2/3 = 4/9; κ = (2/3-4/9)/(1-4/9) = 0.4.
-	rep, err := report.Agreement(s, report.AgreementOptions{Field: citationOK})
+	rep, err := store.ReadWith(s, report.Agreement, report.AgreementOptions{Field: citationOK})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestToyKindEndToEnd(t *testing.T) {
 	}
 
 	// Review: c2 is the one disagreement; c1 and c3 agree.
-	rev, err := s.Review(store.ReviewQuery{Field: citationOK})
+	rev, err := storetest.Read(t, s).Review(store.ReviewQuery{Field: citationOK})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,12 +155,12 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 		return strings.Contains(string(b), "c4") && strings.Contains(string(b), "Cited for")
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("y"))
-	ref, err := s.Resolve("c4")
+	ref, err := storetest.Read(t, s).Resolve("c4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		cur, err := s.CurrentLabels("jo", ref.ItemID)
+		cur, err := storetest.Read(t, s).CurrentLabels("jo", ref.ItemID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +189,7 @@ func adjudicateOnScreen(t *testing.T, s *store.Store) {
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("2"))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		rev, err := s.Review(q)
+		rev, err := storetest.Read(t, s).Review(q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +271,7 @@ func TestToyLineWithoutIDIsRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") || !strings.Contains(err.Error(), "id") {
 		t.Fatalf("import of a line without id: %v, want an error naming bad.jsonl, line 2 and id", err)
 	}
-	if _, err := s.Resolve("c1"); err == nil {
+	if _, err := storetest.Read(t, s).Resolve("c1"); err == nil {
 		t.Error("c1 was written by a refused import")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // The five claims on which sam's entailment differs from jo's.
@@ -136,7 +137,7 @@ func TestAdjudicateFiveOfTwenty(t *testing.T) {
 // with the confusion of the final labels against the predictions.
 func checkAdjudicatedMetrics(t *testing.T, s *store.Store, final map[int]string) {
 	t.Helper()
-	rep, err := report.Metrics(s, report.MetricsOptions{Selection: report.Selection{Adjudicated: true}})
+	rep, err := store.ReadWith(s, report.Metrics, report.MetricsOptions{Selection: report.Selection{Adjudicated: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func checkAdjudicatedMetrics(t *testing.T, s *store.Store, final map[int]string)
 	if v.N != 20 || !reflect.DeepEqual(v.Confusion, want) {
 		t.Errorf("adjudicated verification n=%d confusion %v, want 20 %v", v.N, v.Confusion, want)
 	}
-	jo, err := report.Metrics(s, report.MetricsOptions{Selection: report.Selection{Annotator: "jo"}})
+	jo, err := store.ReadWith(s, report.Metrics, report.MetricsOptions{Selection: report.Selection{Annotator: "jo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,14 +278,14 @@ func TestFollowUpAndMoot(t *testing.T) {
 func TestFieldAndBatch(t *testing.T) {
 	s := openStore(t)
 	seedTwenty(t, s)
-	rev, err := s.Review(store.ReviewQuery{Field: schema.ClaimValidity})
+	rev, err := storetest.Read(t, s).Review(store.ReviewQuery{Field: schema.ClaimValidity})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rev.Units) != 0 || rev.Ready != 20 {
 		t.Errorf("claim_validity: %d units, %d ready", len(rev.Units), rev.Ready)
 	}
-	rev, err = s.Review(store.ReviewQuery{Field: schema.Entailment})
+	rev, err = storetest.Read(t, s).Review(store.ReviewQuery{Field: schema.Entailment})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,20 +295,20 @@ func TestFieldAndBatch(t *testing.T) {
 	if _, err := s.CreateBatch(store.BatchSpec{Name: "b", Kind: "claim", Size: 10}); err != nil {
 		t.Fatal(err)
 	}
-	rev, err = s.Review(store.ReviewQuery{Batch: "b"})
+	rev, err = storetest.Read(t, s).Review(store.ReviewQuery{Batch: "b"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := unitIDs(rev, schema.Entailment); !reflect.DeepEqual(got, []string{claimID(3), claimID(7)}) {
 		t.Errorf("batch units %v", got)
 	}
-	if _, err := s.Review(store.ReviewQuery{Batch: "nope"}); err == nil {
+	if _, err := storetest.Read(t, s).Review(store.ReviewQuery{Batch: "nope"}); err == nil {
 		t.Error("unknown batch accepted")
 	}
-	if _, err := s.Review(store.ReviewQuery{Annotators: []string{"jo"}}); err == nil {
+	if _, err := storetest.Read(t, s).Review(store.ReviewQuery{Annotators: []string{"jo"}}); err == nil {
 		t.Error("one annotator accepted")
 	}
-	if _, err := s.Review(store.ReviewQuery{Annotators: []string{"jo", "nobody"}}); err == nil {
+	if _, err := storetest.Read(t, s).Review(store.ReviewQuery{Annotators: []string{"jo", "nobody"}}); err == nil {
 		t.Error("unknown annotator accepted")
 	}
 }
@@ -320,8 +321,8 @@ func TestFlagAndNote(t *testing.T) {
 	h.keys("f", "m")
 	h.typeText("ask the pilot group")
 	h.keys("enter")
-	ref, _ := s.Resolve(claimID(3))
-	note, flagged, err := s.ItemNote("lead", ref.ItemID)
+	ref, _ := storetest.Read(t, s).Resolve(claimID(3))
+	note, flagged, err := storetest.Read(t, s).ItemNote("lead", ref.ItemID)
 	if err != nil || !flagged || note != "ask the pilot group" {
 		t.Fatalf("note %q flagged %v err %v", note, flagged, err)
 	}
@@ -384,8 +385,8 @@ func TestQAPair(t *testing.T) {
 	h.keys("A", "y")
 	final := map[string]string{}
 	for _, f := range schema.Fields(schema.KindQA) {
-		ref, _ := s.Resolve("civil-001")
-		d, err := s.ReviewItem(ref, nil, "lead", false)
+		ref, _ := storetest.Read(t, s).Resolve("civil-001")
+		d, err := storetest.Read(t, s).ReviewItem(ref, nil, "lead", false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -415,8 +416,8 @@ func TestHiddenUnitIgnoresKeys(t *testing.T) {
 	if cur := h.current(); cur != first {
 		t.Fatalf("on %q, want %q still", cur, first)
 	}
-	ref, _ := s.Resolve(strings.Fields(first)[0])
-	if _, flagged, _ := s.ItemNote("lead", ref.ItemID); flagged {
+	ref, _ := storetest.Read(t, s).Resolve(strings.Fields(first)[0])
+	if _, flagged, _ := storetest.Read(t, s).ItemNote("lead", ref.ItemID); flagged {
 		t.Fatal("f flagged the hidden unit")
 	}
 	var n int
@@ -434,7 +435,7 @@ func TestHiddenUnitIgnoresKeys(t *testing.T) {
 func TestLeadNotesPerField(t *testing.T) {
 	s := openStore(t)
 	seedTwenty(t, s)
-	ref, _ := s.Resolve(claimID(3))
+	ref, _ := storetest.Read(t, s).Resolve(claimID(3))
 	if err := s.SetNote("lead", ref.ItemID, schema.ClaimValidity, "well formed?", 0); err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +450,7 @@ func TestLeadNotesPerField(t *testing.T) {
 	}
 	h.typeText("ask the pilot group")
 	h.keys("enter")
-	notes, err := s.FieldNotes("lead", ref.ItemID)
+	notes, err := storetest.Read(t, s).FieldNotes("lead", ref.ItemID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +497,7 @@ func TestLeadsOwnUnitIsRefused(t *testing.T) {
 	if !strings.Contains(h.m.e.err, "ana labelled category of gdpr-001: a lead never adjudicates a unit in which they gave a label") {
 		t.Errorf("error %q, want the refusal", h.m.e.err)
 	}
-	if d, _ := s.ReviewItem(store.ItemRef{ItemID: h.m.e.adj.unit().ItemID}, nil, "ana", false); d.Final[schema.Category] != "" {
+	if d, _ := storetest.Read(t, s).ReviewItem(store.ItemRef{ItemID: h.m.e.adj.unit().ItemID}, nil, "ana", false); d.Final[schema.Category] != "" {
 		t.Errorf("the refused pick was written: %v", d.Final)
 	}
 	h.keys("A", "y")
@@ -509,11 +510,11 @@ func TestLeadsOwnUnitIsRefused(t *testing.T) {
 		t.Errorf("with --allow-own the unit is still marked refused:\n%s", scr)
 	}
 	h.keys("3")
-	ref, _ := s.Resolve("gdpr-001")
-	if d, _ := s.ReviewItem(ref, nil, "ana", false); d.Final[schema.Category] != "false_premise" {
+	ref, _ := storetest.Read(t, s).Resolve("gdpr-001")
+	if d, _ := storetest.Read(t, s).ReviewItem(ref, nil, "ana", false); d.Final[schema.Category] != "false_premise" {
 		t.Errorf("--allow-own: final %v, want category false_premise", d.Final)
 	}
-	if own, _ := s.OwnAdjudications(); own[schema.Category] != 1 {
+	if own, _ := storetest.Read(t, s).OwnAdjudications(); own[schema.Category] != 1 {
 		t.Errorf("own adjudications %v", own)
 	}
 }

@@ -154,7 +154,11 @@ func (m *AnswersModel) EndSession() error {
 func (m *AnswersModel) load(focus string) tea.Cmd {
 	s, batch, lead := m.o.Store, m.o.Batch, m.o.Lead
 	return func() tea.Msg {
-		units, err := s.AnswerUnitsOf(batch, lead)
+		var units []store.AnswerUnit
+		err := s.Read(func(rx *store.ReadTx) (err error) {
+			units, err = rx.AnswerUnitsOf(batch, lead)
+			return err
+		})
 		return answersLoadedMsg{units: units, focus: focus, err: err}
 	}
 }
@@ -163,13 +167,19 @@ func (m *AnswersModel) loadDetail(u store.AnswerUnit) tea.Cmd {
 	s := m.o.Store
 	return func() tea.Msg {
 		d := &answerDetail{item: u.ItemID}
-		scr, err := s.LoadAnswerScreen(u.Annotator, u.ItemID)
+		err := s.Read(func(rx *store.ReadTx) error {
+			scr, err := rx.LoadAnswerScreen(u.Annotator, u.ItemID)
+			if err != nil {
+				return err
+			}
+			d.seed, d.name = scr.Seed, scr.SeedName
+			d.checks, err = rx.CheckCitations(u.Citations)
+			return err
+		})
 		if err != nil {
 			return answerDetailMsg{err: err}
 		}
-		d.seed, d.name = scr.Seed, scr.SeedName
-		d.checks, err = s.CheckCitations(u.Citations)
-		return answerDetailMsg{d: d, err: err}
+		return answerDetailMsg{d: d}
 	}
 }
 

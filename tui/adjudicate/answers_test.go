@@ -44,7 +44,7 @@ func TestReviewOfGoldAnswers(t *testing.T) {
 		b.AnswerTask("q2")
 	})
 	for q, text := range map[string]string{"q1": "Answer one.", "q2": "Answer two."} {
-		ref, _ := s.Resolve(store.AnswerTaskID(q))
+		ref, _ := storetest.Read(t, s).Resolve(store.AnswerTaskID(q))
 		if err := s.SubmitAnswer("jo", ref.ItemID, text, []string{"d1", "Foo v Bar"}, 0, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestReviewOfGoldAnswers(t *testing.T) {
 		t.Fatalf("first screen:\n%s", v)
 	}
 	h.keys("y")
-	if gold, _ := s.GoldAnswerOf("q1"); gold == nil || gold.Text != "Answer one." {
+	if gold, _ := storetest.Read(t, s).GoldAnswerOf("q1"); gold == nil || gold.Text != "Answer one." {
 		t.Fatalf("accepted gold %+v", gold)
 	}
 	// The next pending answer comes; n asks the reason, esc takes it back.
@@ -69,15 +69,15 @@ func TestReviewOfGoldAnswers(t *testing.T) {
 		t.Fatalf("no reason asked:\n%s", h.view())
 	}
 	h.keys("esc", "n", "3")
-	units, _ := s.AnswerUnits("")
+	units, _ := storetest.Read(t, s).AnswerUnits("")
 	if units[1].Review != store.ReviewRejected || units[1].Reason != "incomplete" {
 		t.Fatalf("rejection %+v", units[1])
 	}
-	if gold, _ := s.GoldAnswerOf("q2"); gold != nil {
+	if gold, _ := storetest.Read(t, s).GoldAnswerOf("q2"); gold != nil {
 		t.Errorf("a rejected answer is gold: %+v", gold)
 	}
 	h.keys("u")
-	units, _ = s.AnswerUnits("")
+	units, _ = storetest.Read(t, s).AnswerUnits("")
 	if units[1].Review != store.ReviewPending || !strings.Contains(h.view(), "Undone") {
 		t.Errorf("after undo %+v\n%s", units[1], h.view())
 	}
@@ -105,7 +105,7 @@ func TestReviewOfTheLeadsOwnAnswerIsRefused(t *testing.T) {
 		b.Query(store.Query{ID: "q1", Text: "First query?", Persona: "lay", Jurisdiction: "ON"})
 		b.AnswerTask("q1")
 	})
-	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
+	ref, _ := storetest.Read(t, s).Resolve(store.AnswerTaskID("q1"))
 	if err := s.SubmitAnswer("ana", ref.ItemID, "Ana's answer.", nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestReviewOfTheLeadsOwnAnswerIsRefused(t *testing.T) {
 			t.Errorf("allow-own %v: marked %v:\n%s", allow, marked, h.view())
 		}
 		h.keys("y")
-		gold, _ := s.GoldAnswerOf("q1")
+		gold, _ := storetest.Read(t, s).GoldAnswerOf("q1")
 		if !allow && (gold != nil || !strings.Contains(h.m.status, "ana labelled q1/answer: a lead never adjudicates a unit in which they gave a label")) {
 			t.Errorf("ana accepting her own answer: gold %+v, status %q", gold, h.m.status)
 		}

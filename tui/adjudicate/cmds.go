@@ -33,7 +33,11 @@ func loadReviewCmd(s *store.Store, q store.ReviewQuery, seq int) tea.Cmd {
 		if err := s.WaitForWriters(context.Background(), nil); err != nil {
 			return reviewLoadedMsg{seq: seq, err: err}
 		}
-		rev, err := s.Review(q)
+		var rev store.Review
+		err := s.Read(func(rx *store.ReadTx) (err error) {
+			rev, err = rx.Review(q)
+			return err
+		})
 		return reviewLoadedMsg{seq: seq, rev: rev, err: err}
 	}
 }
@@ -52,7 +56,11 @@ func loadDetailCmd(s *store.Store, ref store.ItemRef, annotators []string, lead 
 		if err := s.WaitForWriters(context.Background(), nil); err != nil {
 			return detailMsg{seq: seq, walker: walker, err: err}
 		}
-		d, err := s.ReviewItem(ref, annotators, lead, walker)
+		var d store.ReviewDetail
+		err := s.Read(func(rx *store.ReadTx) (err error) {
+			d, err = rx.ReviewItem(ref, annotators, lead, walker)
+			return err
+		})
 		return detailMsg{seq: seq, walker: walker, d: d, err: err}
 	}
 }
@@ -134,7 +142,11 @@ type systemLoadedMsg struct {
 
 func loadSystemCmd(s *store.Store, q store.SystemQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
-		rev, err := s.SystemDisagreements(q)
+		var rev store.SystemReview
+		err := s.Read(func(rx *store.ReadTx) (err error) {
+			rev, err = rx.SystemDisagreements(q)
+			return err
+		})
 		return systemLoadedMsg{seq: seq, rev: rev, err: err}
 	}
 }

@@ -22,7 +22,7 @@ type guideVersionsMsg struct {
 
 func loadGuideVersionsCmd(s *store.Store) tea.Cmd {
 	return func() tea.Msg {
-		v, err := s.CurrentGuidelines()
+		v, err := store.ReadValue(s, (*store.ReadTx).CurrentGuidelines)
 		return guideVersionsMsg{v, err}
 	}
 }

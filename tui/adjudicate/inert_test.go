@@ -56,7 +56,7 @@ func hostileReviewStore(t testing.TB) *store.Store {
 	if _, err := s.CreatePool(store.PoolSpec{Name: "pool\x1b[1m", Runs: []string{"bm25"}, Depth: 1, Assign: []string{"jo", "sam"}}); err != nil {
 		t.Fatal(err)
 	}
-	pair, err := s.Resolve(store.RelevanceID("q\x1b[5m", "d\x07"))
+	pair, err := storetest.Read(t, s).Resolve(store.RelevanceID("q\x1b[5m", "d\x07"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,13 +65,13 @@ func hostileReviewStore(t testing.TB) *store.Store {
 			t.Fatal(err)
 		}
 	}
-	task, _ := s.Resolve(store.AnswerTaskID("q\x1b[5m"))
+	task, _ := storetest.Read(t, s).Resolve(store.AnswerTaskID("q\x1b[5m"))
 	if err := s.SubmitAnswer("jo", task.ItemID, h, []string{"d\x07", h}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, who := range []string{"jo", "sam", "lead"} {
 		for _, item := range []string{"qa\x1b[2J", "c\x1b[5m", "a-c\x07"} {
-			ref, _ := s.Resolve(item)
+			ref, _ := storetest.Read(t, s).Resolve(item)
 			if err := s.SetNote(who, ref.ItemID, "", h, 0); err != nil {
 				t.Fatal(err)
 			}

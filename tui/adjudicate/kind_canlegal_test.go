@@ -45,7 +45,7 @@ func relevanceStore(t testing.TB) *store.Store {
 		t.Fatal(err)
 	}
 	storetest.Seed(t, s, func(b *storetest.Builder) {
-		ref, err := s.Resolve(store.RelevanceID("q1", "d-rta"))
+		ref, err := storetest.Read(t, s).Resolve(store.RelevanceID("q1", "d-rta"))
 		b.Fail(err, "pair")
 		b.IDs["q1/d-rta"] = ref.ItemID
 		b.Label("jo", "q1/d-rta", schema.Relevance, "relevant")

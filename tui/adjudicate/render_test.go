@@ -7,6 +7,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // screenCase is a review screen reached by keys (and typed text) from a
@@ -90,7 +91,7 @@ func renderStore(t testing.TB) *store.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := s.Resolve("gdpr-001-c03")
+	ref, _ := storetest.Read(t, s).Resolve("gdpr-001-c03")
 	s.SetNote("jo", ref.ItemID, schema.Entailment, "the context says \x1b[1mnothing\x1b[0m about it "+strings.Repeat("really ", 30), 0)
 	s.SetFlag("sam", ref.ItemID, schema.Entailment, true, 0)
 	return s

@@ -55,7 +55,7 @@ func TestAdjudicationRecordsSessionAndActiveTime(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	spans, err := s.SessionSpans("lead")
+	spans, err := storetest.Read(t, s).SessionSpans("lead")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestAdjudicationRecordsSessionAndActiveTime(t *testing.T) {
 	if len(spans) != 1 || spans[0].Client != "review" || spans[0].ActiveMs != 377000 || spans[0].Decisions != 37 || spans[0].EndedAt.IsZero() {
 		t.Fatalf("sessions %+v, want one closed review session of 377000 ms and 37 decisions", spans)
 	}
-	_, work, err := s.CostWork()
+	_, work, err := storetest.Read(t, s).CostWork()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestSingleLabelUnitsOnScreen(t *testing.T) {
 	seedClaims(t, s, 3, func(int) string { return "" }, func(i int) map[string]map[string]string {
 		return map[string]map[string]string{"jo": {schema.ClaimValidity: "correct", schema.Entailment: classes[i%3]}}
 	})
-	ref, err := s.Resolve("gdpr-001")
+	ref, err := storetest.Read(t, s).Resolve("gdpr-001")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestAnswerReviewRecordsActiveTime(t *testing.T) {
 		b.Query(store.Query{ID: "q1", Text: "First query?", Persona: "lay", Jurisdiction: "ON"})
 		b.AnswerTask("q1")
 	})
-	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
+	ref, _ := storetest.Read(t, s).Resolve(store.AnswerTaskID("q1"))
 	if err := s.SubmitAnswer("jo", ref.ItemID, "Answer one.", nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestAnswerReviewRecordsActiveTime(t *testing.T) {
 	if err := h.m.EndSession(); err != nil {
 		t.Fatal(err)
 	}
-	spans, err := s.SessionSpans("lead")
+	spans, err := storetest.Read(t, s).SessionSpans("lead")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // systemCase is jo's label and refchecker's prediction of claims c01…c12.
@@ -69,7 +70,7 @@ func TestSystemCells(t *testing.T) {
 		t.Errorf("n %d agree %d, want 10 3", rev.N, rev.Agree)
 	}
 	// The same claims as `annotate metrics` counts.
-	m, err := report.Metrics(s, report.MetricsOptions{Selection: report.Selection{Annotator: "jo"}})
+	m, err := store.ReadWith(s, report.Metrics, report.MetricsOptions{Selection: report.Selection{Annotator: "jo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +98,11 @@ func TestSystemCells(t *testing.T) {
 		t.Errorf("third claim:\n%s", scr)
 	}
 	h.keys("1", "f")
-	ref, _ := s.Resolve(claimID(6))
-	if _, flagged, _ := s.ItemNote("lead", ref.ItemID); !flagged {
+	ref, _ := storetest.Read(t, s).Resolve(claimID(6))
+	if _, flagged, _ := storetest.Read(t, s).ItemNote("lead", ref.ItemID); !flagged {
 		t.Error("f did not flag")
 	}
-	if cur, _ := s.CurrentLabels("lead", ref.ItemID); len(cur) != 0 {
+	if cur, _ := storetest.Read(t, s).CurrentLabels("lead", ref.ItemID); len(cur) != 0 {
 		t.Errorf("the system view wrote labels: %v", cur)
 	}
 	h.keys("esc", "down", "down", "enter")

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // observed publishes, after every Update, where the adjudication screen
@@ -77,7 +78,7 @@ func TestTeatestAdjudication(t *testing.T) {
 	tm.Send(keyMsg("y"))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		rev, err := s.Review(store.ReviewQuery{})
+		rev, err := storetest.Read(t, s).Review(store.ReviewQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +92,7 @@ func TestTeatestAdjudication(t *testing.T) {
 	}
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	rev, _ := s.Review(store.ReviewQuery{})
+	rev, _ := storetest.Read(t, s).Review(store.ReviewQuery{})
 	if p, d, _ := rev.Counts(""); p != 0 || d != 5 {
 		t.Errorf("pending %d done %d", p, d)
 	}
