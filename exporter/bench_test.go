@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"context"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -93,7 +94,13 @@ func benchStore(b *testing.B) *store.Store {
 			return
 		}
 		defer s.Close()
-		tx, err := s.DB().Begin()
+		db, err := storetest.OpenDB(benchDB.path)
+		if err != nil {
+			benchDB.err = err
+			return
+		}
+		defer db.Close()
+		tx, err := db.Begin()
 		if err != nil {
 			benchDB.err = err
 			return

@@ -33,7 +33,7 @@ func TestCardListsTheGuidelinesVersionsUsed(t *testing.T) {
 	if _, err := s.RecordLabel(store.Label{Annotator: "jo", ItemID: ref.ItemID, Field: "question_validity", Value: "invalid"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.DB().Exec(`UPDATE label_events SET guidelines_version = '2026-11-20.1'
+	if _, err := storetest.DB(t, s).Exec(`UPDATE label_events SET guidelines_version = '2026-11-20.1'
 		WHERE field = 'category' AND item_id = (SELECT id FROM items WHERE ext_id = 'q1')`); err != nil {
 		t.Fatal(err)
 	}

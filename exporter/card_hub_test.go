@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -338,7 +339,7 @@ func TestHubCardRefCheckerOnly(t *testing.T) {
 	// A lead who adjudicates imported labels is named as such, never as
 	// "0 annotators ()".
 	var claim string
-	if err := s.DB().QueryRow(`SELECT ext_id FROM items WHERE kind = 'claim' ORDER BY id LIMIT 1`).Scan(&claim); err != nil {
+	if err := storetest.DB(t, s).QueryRow(`SELECT ext_id FROM items WHERE kind = 'claim' ORDER BY id LIMIT 1`).Scan(&claim); err != nil {
 		t.Fatal(err)
 	}
 	(&labeler{t: t, s: s, session: map[string]int64{}}).adjudicate(claim, "entailment", "neutral")

@@ -120,7 +120,7 @@ func demoStore(t testing.TB) *store.Store {
 	l.set("jo", "gdpr-005", schema.MissedClaimsChecked, "added")
 	// An undo: jo's last decision is taken back and made again differently.
 	l.set("jo", "civ-008", schema.AnswerCorrectness, "incorrect")
-	if _, err := s.Undo("jo"); err != nil {
+	if _, _, err := s.Undo("jo"); err != nil {
 		t.Fatal(err)
 	}
 	l.set("jo", "civ-008", schema.AnswerCorrectness, "partially_correct")

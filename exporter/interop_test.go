@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +29,7 @@ func itemsOnly(t *testing.T, s *store.Store) *store.Store {
 func events(t *testing.T, s *store.Store) int {
 	t.Helper()
 	var n int
-	if err := s.DB().QueryRow("SELECT (SELECT COUNT(*) FROM label_events) + (SELECT COUNT(*) FROM predictions) + (SELECT COUNT(*) FROM items)").Scan(&n); err != nil {
+	if err := storetest.DB(t, s).QueryRow("SELECT (SELECT COUNT(*) FROM label_events) + (SELECT COUNT(*) FROM predictions) + (SELECT COUNT(*) FROM items)").Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"encoding/json"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -87,7 +88,7 @@ func TestLabelStudioEveryKind(t *testing.T) {
 	for _, k := range schema.Kinds() {
 		closed := slices.ContainsFunc(schema.KindFields(k), func(f schema.Field) bool { return len(f.Values) > 0 })
 		var n int
-		if err := s.DB().QueryRow(`SELECT COUNT(*) FROM items WHERE kind = ?`, string(k)).Scan(&n); err != nil {
+		if err := storetest.DB(t, s).QueryRow(`SELECT COUNT(*) FROM items WHERE kind = ?`, string(k)).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		var x *kindExport

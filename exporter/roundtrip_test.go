@@ -43,7 +43,7 @@ func countedLabels(t *testing.T, s *store.Store, who string) []string {
 	t.Helper()
 	var out []string
 	for _, k := range schema.Kinds() {
-		rows, err := s.DB().Query(`SELECT i.id, i.ext_id FROM items i WHERE i.kind=? ORDER BY i.id`, string(k)) // what the export publishes
+		rows, err := storetest.DB(t, s).Query(`SELECT i.id, i.ext_id FROM items i WHERE i.kind=? ORDER BY i.id`, string(k)) // what the export publishes
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func countedLabels(t *testing.T, s *store.Store, who string) []string {
 
 func lines(t *testing.T, s *store.Store, q string) []string {
 	t.Helper()
-	rows, err := s.DB().Query(q)
+	rows, err := storetest.DB(t, s).Query(q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"path/filepath"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 func guidelineRows(t *testing.T, s *store.Store) string {
 	t.Helper()
 	var out string
-	err := s.DB().QueryRow(`SELECT json_group_array(json_array(field,version,text,author,created_at,source))
+	err := storetest.DB(t, s).QueryRow(`SELECT json_group_array(json_array(field,version,text,author,created_at,source))
 		FROM (SELECT * FROM guideline_versions ORDER BY field, version)`).Scan(&out)
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +49,7 @@ func TestBackupKeepsTheGuidelinesVersions(t *testing.T) {
 		t.Errorf("restored guidelines differ:\n got %.300s\nwant %.300s", got, want)
 	}
 	var persona2 int
-	r.DB().QueryRow("SELECT count(*) FROM label_events WHERE field='persona' AND guidelines_version='2'").Scan(&persona2)
+	storetest.DB(t, r).QueryRow("SELECT count(*) FROM label_events WHERE field='persona' AND guidelines_version='2'").Scan(&persona2)
 	if persona2 == 0 {
 		t.Error("no restored persona label records version 2")
 	}

@@ -1,7 +1,8 @@
 package importer
 
 import (
-	"database/sql"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,10 +103,10 @@ func TestImportCLRBResultsErrorsNameLineAndField(t *testing.T) {
 	}
 }
 
-func queryRow(t *testing.T, s interface{ DB() *sql.DB }, q string, args ...any) string {
+func queryRow(t *testing.T, s *store.Store, q string, args ...any) string {
 	t.Helper()
 	var v string
-	if err := s.DB().QueryRow(q, args...).Scan(&v); err != nil {
+	if err := storetest.DB(t, s).QueryRow(q, args...).Scan(&v); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return v

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 
@@ -68,7 +69,7 @@ func TestImportedDoneMatchesLabelled(t *testing.T) {
 }
 
 func doneItems(t *testing.T, s *store.Store) string {
-	rows, err := s.DB().Query(`SELECT a.name, i.ext_id FROM done_items d JOIN annotators a ON a.id=d.annotator_id
+	rows, err := storetest.DB(t, s).Query(`SELECT a.name, i.ext_id FROM done_items d JOIN annotators a ON a.id=d.annotator_id
 		JOIN items i ON i.id=d.item_id ORDER BY a.name, i.ext_id`)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ func openDB(t testing.TB) *store.Store { return storetest.Open(t) }
 func count(t testing.TB, s *store.Store, query string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := s.DB().QueryRow(query, args...).Scan(&n); err != nil {
+	if err := storetest.DB(t, s).QueryRow(query, args...).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n

@@ -22,7 +22,7 @@ func TestClaimRAGLaw(t *testing.T) {
 		t.Fatalf("claims %d, want 5", n)
 	}
 	var lang, jur string
-	s.DB().QueryRow("SELECT language, jurisdiction FROM sources WHERE name='GDPR'").Scan(&lang, &jur)
+	storetest.DB(t, s).QueryRow("SELECT language, jurisdiction FROM sources WHERE name='GDPR'").Scan(&lang, &jur)
 	if lang != "en" || jur != "EU" {
 		t.Fatalf("source GDPR: %q %q", lang, jur)
 	}

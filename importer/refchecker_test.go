@@ -17,7 +17,7 @@ import (
 // predictionsOf lists "ext_id=value" of one system's predictions, sorted.
 func predictionsOf(t *testing.T, s *store.Store, system string) string {
 	t.Helper()
-	rows, err := s.DB().Query(`SELECT i.ext_id||'='||p.value FROM predictions p JOIN items i ON i.id=p.item_id
+	rows, err := storetest.DB(t, s).Query(`SELECT i.ext_id||'='||p.value FROM predictions p JOIN items i ON i.id=p.item_id
 		WHERE p.system=? ORDER BY i.ext_id`, system)
 	if err != nil {
 		t.Fatal(err)

@@ -149,7 +149,7 @@ func TestReleaseImportsItemsAndLabels(t *testing.T) {
 		title, citation, court, text, url, license, extra string
 		year                                              int
 	}
-	rows, err := s.DB().Query(`SELECT i.ext_id, d.title, d.citation, d.court, COALESCE(d.year,0), d.text, d.url, d.license, d.extra FROM documents d JOIN items i ON i.id=d.item_id`)
+	rows, err := storetest.DB(t, s).Query(`SELECT i.ext_id, d.title, d.citation, d.court, COALESCE(d.year,0), d.text, d.url, d.license, d.extra FROM documents d JOIN items i ON i.id=d.item_id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestReleaseImportsItemsAndLabels(t *testing.T) {
 			`{"factual_precision_error":null,"factual_precision_gold":0.5,"generator":"gemma","ground_truth_answer":"Ten days.","groundedness_error":null,"groundedness_gold":0.75,"query_text":"How long do I have to dispute an eviction notice?","retrieval_method":"","row_index":1}`},
 	} {
 		var system, condition, answer, extra, jur string
-		err := s.DB().QueryRow(`SELECT g.system, g.condition, g.answer, g.extra, g.jurisdiction FROM gen_answers g JOIN items i ON i.id=g.item_id WHERE i.ext_id=?`, c.id).
+		err := storetest.DB(t, s).QueryRow(`SELECT g.system, g.condition, g.answer, g.extra, g.jurisdiction FROM gen_answers g JOIN items i ON i.id=g.item_id WHERE i.ext_id=?`, c.id).
 			Scan(&system, &condition, &answer, &extra, &jur)
 		if err != nil {
 			t.Errorf("%s: %v", c.id, err)

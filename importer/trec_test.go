@@ -2,6 +2,7 @@ package importer
 
 import (
 	"errors"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ const trecItems = `{"kind":"query","id":"q1","text":"Can my landlord enter witho
 // runRows reads a run's stored ranking: "query:rank:doc" per row.
 func runRows(t *testing.T, s *store.Store, run string) string {
 	t.Helper()
-	rows, err := s.DB().Query(`SELECT q.ext_id, j.key + 1, d.ext_id FROM run_lists x JOIN runs r ON r.id = x.run_id, json_each(x.docs) j
+	rows, err := storetest.DB(t, s).Query(`SELECT q.ext_id, j.key + 1, d.ext_id FROM run_lists x JOIN runs r ON r.id = x.run_id, json_each(x.docs) j
 		JOIN items q ON q.id = x.query_item_id JOIN items d ON d.id = j.value WHERE r.name = ? ORDER BY q.ext_id, j.key`, run)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func runRows(t *testing.T, s *store.Store, run string) string {
 // document).
 func chunkRows(t *testing.T, s *store.Store, run string) string {
 	t.Helper()
-	rows, err := s.DB().Query(`SELECT q.ext_id, d.ext_id, COALESCE(c.value, '') FROM run_lists x JOIN runs r ON r.id = x.run_id,
+	rows, err := storetest.DB(t, s).Query(`SELECT q.ext_id, d.ext_id, COALESCE(c.value, '') FROM run_lists x JOIN runs r ON r.id = x.run_id,
 		json_each(x.chunk_docs) j JOIN json_each(x.chunk_ids) c ON c.key = j.key
 		JOIN items q ON q.id = x.query_item_id JOIN items d ON d.id = j.value WHERE r.name = ? ORDER BY q.ext_id, j.key`, run)
 	if err != nil {

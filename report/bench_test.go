@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"sync"
@@ -90,7 +91,12 @@ func buildBenchStore(path string) error {
 		return err
 	}
 	defer s.Close()
-	tx, err := s.DB().Begin()
+	db, err := storetest.OpenDB(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tx, err := db.Begin()
 	if err != nil {
 		return err
 	}
@@ -155,7 +161,7 @@ func BenchmarkReports1M(b *testing.B) {
 		b.Logf("store built in %v", benchDB.took.Round(time.Millisecond))
 	}
 	var n int
-	if err := s.DB().QueryRow("SELECT COUNT(*) FROM current_labels").Scan(&n); err != nil || n != benchLabels {
+	if err := storetest.DB(b, s).QueryRow("SELECT COUNT(*) FROM current_labels").Scan(&n); err != nil || n != benchLabels {
 		b.Fatalf("%d labels, %v", n, err)
 	}
 	a1 := Selection{Annotator: "a1"}

@@ -15,7 +15,7 @@ import (
 // sits 30 min reviewing the answer, 5 min active. sam has no rate.
 func TestCostByHand(t *testing.T) {
 	s := paperFixture(t)
-	db := s.DB()
+	db := storetest.DB(t, s)
 	session := func(who, start, end string) int64 {
 		sess, err := s.StartSession(who, "local")
 		if err != nil {

@@ -69,7 +69,7 @@ func seedMetrics(t *testing.T) *store.Store {
 	if _, err := s.AddClaim("expert", ref.ItemID, [3]string{"s", "p", "o"}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if ev, err := s.Undo("expert"); err != nil || ev.Field != "claim_added" {
+	if ev, _, err := s.Undo("expert"); err != nil || ev.Field != "claim_added" {
 		t.Fatalf("undo: %+v %v", ev, err)
 	}
 	return s

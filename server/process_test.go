@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"fmt"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,7 +94,7 @@ func waitText(t *testing.T, b *syncBuffer, text string) {
 // sshSessions counts the recorded "ssh" sessions and those not ended.
 func sshSessions(t *testing.T, st *store.Store) (total, open int) {
 	t.Helper()
-	err := st.DB().QueryRow("SELECT COUNT(*), COUNT(*) - COUNT(ended_at) FROM sessions WHERE client='ssh'").Scan(&total, &open)
+	err := storetest.DB(t, st).QueryRow("SELECT COUNT(*), COUNT(*) - COUNT(ended_at) FROM sessions WHERE client='ssh'").Scan(&total, &open)
 	if err != nil {
 		t.Fatal(err)
 	}

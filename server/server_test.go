@@ -309,7 +309,7 @@ func (f *fixture) waitLog(t *testing.T, text string) {
 func (f *fixture) checkSessionsEnded(t *testing.T, n int) {
 	t.Helper()
 	var total, open int
-	err := f.store.DB().QueryRow("SELECT COUNT(*), COUNT(*) - COUNT(ended_at) FROM sessions WHERE client='ssh'").Scan(&total, &open)
+	err := storetest.DB(t, f.store).QueryRow("SELECT COUNT(*), COUNT(*) - COUNT(ended_at) FROM sessions WHERE client='ssh'").Scan(&total, &open)
 	if err != nil {
 		t.Fatal(err)
 	}

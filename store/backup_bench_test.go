@@ -39,7 +39,7 @@ func BenchmarkBackupRows(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	tx, err := s.DB().Begin()
+	tx, err := s.db.Begin()
 	if err != nil {
 		b.Fatal(err)
 	}

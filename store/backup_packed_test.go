@@ -25,7 +25,7 @@ var handed = []any{0.1, 1.0 / 3, 1e300, 5e-324, 2.0, math.Copysign(0, -1), 1e20,
 // (which would make reals of the integers).
 func oddTable(t *testing.T, s *Store, values []any) BackupTable {
 	t.Helper()
-	db := s.DB()
+	db := s.db
 	if _, err := db.Exec(`CREATE TABLE odd(id INTEGER PRIMARY KEY, a, b INTEGER, c TEXT, d NUMERIC)`); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func collect(rows func(func([]byte, error) bool)) (lines []string, err error) {
 
 func plainLines(t *testing.T, s *Store, tb BackupTable) []string {
 	t.Helper()
-	lines, err := collect(func(y func([]byte, error) bool) { plainBackupRows(s.DB(), tb, 0, y) })
+	lines, err := collect(func(y func([]byte, error) bool) { plainBackupRows(s.db, tb, 0, y) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestPackedBackupIsPlain(t *testing.T) {
 		t.Fatalf("the plain read of a NUL: %s, want %s", plain[3], want)
 	}
 	var packed []string
-	handOff, done := packedBackupRows(s.DB(), tb, func(b []byte, err error) bool {
+	handOff, done := packedBackupRows(s.db, tb, func(b []byte, err error) bool {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,14 +100,14 @@ func TestPackedBackupHandsOver(t *testing.T) {
 		tb := oddTable(t, s, values)
 		plain := plainLines(t, s, tb)
 		var packed []string
-		handOff, done := packedBackupRows(s.DB(), tb, func(b []byte, err error) bool {
+		handOff, done := packedBackupRows(s.db, tb, func(b []byte, err error) bool {
 			packed = append(packed, string(b))
 			return err == nil
 		})
 		if done || handOff != at-1 || fmt.Sprint(packed) != fmt.Sprint(plain[:at-1]) {
 			t.Errorf("%#v: packed %d rows, handed over after %d (done %v); want the plain read's first %d rows, then a hand-over", v, len(packed), handOff, done, at-1)
 		}
-		got, err := collect(backupRows(s.DB(), tb))
+		got, err := collect(backupRows(s.db, tb))
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(plain) {
 			t.Errorf("%#v: backupRows differs from the plain read (%v):\n%q\n%q", v, err, got, plain)
 		}
@@ -119,8 +119,8 @@ func TestPackedBackupHandsOver(t *testing.T) {
 func TestPackedBackupInfinity(t *testing.T) {
 	s := openTemp(t)
 	tb := oddTable(t, s, append(append([]any{}, packable[:4]...), math.Inf(1), "after"))
-	plain, perr := collect(func(y func([]byte, error) bool) { plainBackupRows(s.DB(), tb, 0, y) })
-	got, gerr := collect(backupRows(s.DB(), tb))
+	plain, perr := collect(func(y func([]byte, error) bool) { plainBackupRows(s.db, tb, 0, y) })
+	got, gerr := collect(backupRows(s.db, tb))
 	if perr == nil || gerr == nil || perr.Error() != gerr.Error() {
 		t.Fatalf("errors: plain %v, backupRows %v; want the same error on the infinite real", perr, gerr)
 	}

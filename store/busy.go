@@ -50,13 +50,6 @@ func (s *Store) WaitForWriters(ctx context.Context, waiting func()) error {
 	return s.waitFor(ctx, waiting, true)
 }
 
-// WaitForLock is WaitForWriters for the screens: they wait for the write
-// lock only, not for an import to be done (they leave its items out while
-// it runs).
-func (s *Store) WaitForLock(ctx context.Context, waiting func()) error {
-	return s.waitFor(ctx, waiting, false)
-}
-
 func (s *Store) waitFor(ctx context.Context, waiting func(), imports bool) error {
 	said := false
 	for {
@@ -86,7 +79,8 @@ func (s *Store) Retry(ctx context.Context, waiting func(), fn func() error) erro
 	return s.retry(ctx, waiting, fn, true)
 }
 
-// RetryLock is Retry for the screens, waiting with WaitForLock.
+// RetryLock is Retry for the screens: they wait for the write lock only,
+// not for an import to be done (they leave its items out while it runs).
 func (s *Store) RetryLock(ctx context.Context, waiting func(), fn func() error) error {
 	return s.retry(ctx, waiting, fn, false)
 }

@@ -23,7 +23,7 @@ func TestDashboardReadsOneSnapshot(t *testing.T) {
 	}
 	label(t, s, "kim", "q2", "question_validity", "invalid")
 	label(t, s, "lee", "q1", "question_validity", "valid")
-	if _, err := s.Undo("lee"); err != nil {
+	if _, _, err := s.Undo("lee"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -137,7 +137,7 @@ func TestDashboardFingerprint(t *testing.T) {
 	if c == b {
 		t.Errorf("a label did not move the fingerprint")
 	}
-	if _, err := s.Undo("jo"); err != nil {
+	if _, _, err := s.Undo("jo"); err != nil {
 		t.Fatal(err)
 	}
 	if d := print(); d == c || d == b {

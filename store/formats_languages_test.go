@@ -33,7 +33,7 @@ func TestImportFormats(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	s.DB().QueryRow("SELECT files FROM import_formats WHERE format = 'native'").Scan(&files)
+	s.db.QueryRow("SELECT files FROM import_formats WHERE format = 'native'").Scan(&files)
 	if !slices.Equal(got, []string{"claimrag", "native", "ragchecker"}) || files != 2 {
 		t.Errorf("formats %v, native files %d", got, files)
 	}

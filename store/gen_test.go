@@ -41,7 +41,7 @@ func checkKept(t *testing.T, s *store.Store) {
 	t.Helper()
 	read := func() map[string]int {
 		out := map[string]int{}
-		rows, err := s.DB().Query("SELECT name, rater, source_id, a, b, n FROM kept_counts")
+		rows, err := storetest.DB(t, s).Query("SELECT name, rater, source_id, a, b, n FROM kept_counts")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,14 +115,14 @@ func TestDraftsAreNoLabelsAndSubmitWritesOneEventPerField(t *testing.T) {
 		t.Fatalf("draft %+v %v %v", d, ok, err)
 	}
 	var events int
-	s.DB().QueryRow("SELECT COUNT(*) FROM label_events").Scan(&events)
+	storetest.DB(t, s).QueryRow("SELECT COUNT(*) FROM label_events").Scan(&events)
 	if events != 0 {
 		t.Fatalf("drafts wrote %d label events", events)
 	}
 	if err := s.SubmitAnswer("jo", ref.ItemID, d.GoldAnswer, []string{"d1", "Smith v Jones", "d1"}, 300, 0); err != nil {
 		t.Fatal(err)
 	}
-	rows, _ := s.DB().Query("SELECT field, value, active_ms FROM label_events ORDER BY id")
+	rows, _ := storetest.DB(t, s).Query("SELECT field, value, active_ms FROM label_events ORDER BY id")
 	var got []string
 	for rows.Next() {
 		var f, v string

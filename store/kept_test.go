@@ -190,7 +190,7 @@ func (w *walker) step() string {
 		return fmt.Sprintf("%s labels %s %s=%s", who, ref.ExtID, f.Name, v)
 	case 5: // undo
 		who := people[r.IntN(3)]
-		if _, err := s.Undo(who); err != nil && err != ErrNothingToUndo {
+		if _, _, err := s.Undo(who); err != nil && err != ErrNothingToUndo {
 			t.Fatal(err)
 		}
 		return who + " undoes"

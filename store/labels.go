@@ -189,21 +189,16 @@ type querier interface {
 	QueryRow(string, ...any) *sql.Row
 }
 
-// Undo retracts the annotator's latest standing decision (role annotate) and
-// returns the event it retracted. ErrNothingToUndo when there is none.
-func (s *Store) Undo(annotator string) (Event, error) {
-	ev, _, err := s.UndoBack(annotator)
-	return ev, err
-}
-
 // undoBack names, per kind, the item the screens go back to after undoing a
 // decision on an item of that kind, when it is not the item itself (the
 // answer-level marker is undone from its last claim).
 var undoBack = map[schema.Kind]func(q querier, ev Event) (int64, error){}
 
-// UndoBack is Undo, and in the same transaction the item to show again: the
-// item of the retracted decision, or the one its kind names instead.
-func (s *Store) UndoBack(annotator string) (Event, ItemRef, error) {
+// Undo retracts the annotator's latest standing decision (role annotate) and
+// returns the event it retracted and, read in the same transaction, the item
+// to show again: the item of the retracted decision, or the one its kind
+// names instead (undoBack). ErrNothingToUndo when there is none.
+func (s *Store) Undo(annotator string) (Event, ItemRef, error) {
 	var ev Event
 	var back ItemRef
 	err := s.write(func(tx *wtx) error {

@@ -108,9 +108,6 @@ func OpenPragmas(p string, busy time.Duration, pragmas ...string) (*Store, error
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// DB exposes the handle to tests and benchmarks of this module.
-func (s *Store) DB() *sql.DB { return s.db }
-
 // migrate brings the file to this build's schema in one transaction, then
 // makes sure the kept counts were computed by this build's rules.
 func (s *Store) migrate() error {

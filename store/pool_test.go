@@ -285,7 +285,7 @@ func TestRelevanceKeptCountsEqualRecount(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Undo("jo"); err != nil {
+	if _, _, err := s.Undo("jo"); err != nil {
 		t.Fatal(err)
 	}
 	if msg := checkKept(t, s); msg != "" {

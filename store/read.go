@@ -48,9 +48,9 @@ type WriteTx struct {
 	tx *wtx
 }
 
-// Update runs fn in one write transaction; the kept counts are brought up to
+// update runs fn in one write transaction; the kept counts are brought up to
 // date before it commits.
-func (s *Store) Update(fn func(wx *WriteTx) error) error {
+func (s *Store) update(fn func(wx *WriteTx) error) error {
 	return s.write(func(tx *wtx) error { return fn(&WriteTx{ReadTx: ReadTx{q: tx}, tx: tx}) })
 }
 

@@ -188,7 +188,7 @@ type Accepted struct {
 // the review screen.
 func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (Accepted, error) {
 	var res Accepted
-	err := s.Update(func(wx *WriteTx) error {
+	err := s.update(func(wx *WriteTx) error {
 		ids, names, err := resolveReviewers(wx.q, q.Annotators, q.Field)
 		if err != nil {
 			return err

@@ -45,7 +45,7 @@ func seedSessions(t *testing.T) *store.Store {
 		}
 		return ref.ItemID
 	}
-	db := s.DB()
+	db := storetest.DB(t, s)
 	move := func(q string, args ...any) {
 		t.Helper()
 		if _, err := db.Exec(q, args...); err != nil {

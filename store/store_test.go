@@ -74,7 +74,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.DB().Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()+1))
+	s.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()+1))
 	s.Close()
 	_, err = Open(p)
 	if err == nil || !strings.Contains(err.Error(), "newer annotate") {
@@ -114,7 +114,7 @@ func TestQueueFollowsAskedWhenRule(t *testing.T) {
 		t.Fatalf("sam: %q", got)
 	}
 	// Undo of the last decision puts q2 back.
-	ev, err := s.Undo("jo")
+	ev, _, err := s.Undo("jo")
 	if err != nil || ev.Field != "answer_correctness" || ev.ItemExtID != "q2" {
 		t.Fatalf("undo: %+v %v", ev, err)
 	}
@@ -132,7 +132,7 @@ func TestUndoRestoresEarlierValueAndKeepsHistory(t *testing.T) {
 	seed(t, s, 1, 1)
 	label(t, s, "jo", "q1-c1", "claim_validity", "correct")
 	label(t, s, "jo", "q1-c1", "claim_validity", "incorrect")
-	ev, err := s.Undo("jo")
+	ev, _, err := s.Undo("jo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestUndoRestoresEarlierValueAndKeepsHistory(t *testing.T) {
 		t.Fatalf("history %+v", h)
 	}
 	s.Undo("jo")
-	if _, err := s.Undo("jo"); !errors.Is(err, ErrNothingToUndo) {
+	if _, _, err := s.Undo("jo"); !errors.Is(err, ErrNothingToUndo) {
 		t.Fatalf("want nothing to undo, got %v", err)
 	}
 }

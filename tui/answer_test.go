@@ -192,7 +192,7 @@ func TestGenClaimScreenAndChecklist(t *testing.T) {
 func count(t *testing.T, s *store.Store, q string) int {
 	t.Helper()
 	var n int
-	if err := s.DB().QueryRow(q).Scan(&n); err != nil {
+	if err := storetest.DB(t, s).QueryRow(q).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -71,7 +72,12 @@ func buildBig(path string) error {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	conn, err := s.DB().Conn(ctx)
+	db, err := storetest.OpenDB(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
 	}
@@ -126,7 +132,7 @@ func buildBig(path string) error {
 	// No ANALYZE: annotate never runs it, so its files have no statistics
 	// and the planner plans without them (with them, ActiveSince scans every
 	// event of a one-annotator file).
-	_, err = s.DB().Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	_, err = db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	return err
 }
 

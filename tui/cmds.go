@@ -289,7 +289,7 @@ func undoCmd(s *store.Store, l *lang.Printer, annotator, suggest string) tea.Cmd
 		var ev store.Event
 		var target store.ItemRef
 		err := untilWritten(func() (err error) {
-			ev, target, err = s.UndoBack(annotator)
+			ev, target, err = s.Undo(annotator)
 			return err
 		})
 		if err != nil {

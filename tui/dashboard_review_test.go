@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func (o *testOpener) open(req ReviewRequest) (adjudicate.Options, func(), error)
 func openSessions(t *testing.T, s *store.Store) int {
 	t.Helper()
 	var n int
-	err := s.DB().QueryRow("SELECT COUNT(*) FROM sessions x JOIN annotators a ON a.id=x.annotator_id WHERE a.name='lead' AND x.ended_at IS NULL").Scan(&n)
+	err := storetest.DB(t, s).QueryRow("SELECT COUNT(*) FROM sessions x JOIN annotators a ON a.id=x.annotator_id WHERE a.name='lead' AND x.ended_at IS NULL").Scan(&n)
 	if err != nil {
 		t.Fatal(err)
 	}

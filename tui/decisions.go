@@ -184,7 +184,7 @@ func (e *env) sendOp() tea.Cmd {
 		var err error
 		switch {
 		case op.retract:
-			_, err = st.Undo(annotator)
+			_, _, err = st.Undo(annotator)
 		case op.grade >= 0:
 			_, err = st.RecordGradedRelevance(op.label, op.grade)
 		case len(plain) == 1:

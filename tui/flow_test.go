@@ -45,7 +45,7 @@ func TestValidQuestion(t *testing.T) {
 	// guidelines in force (1: the embedded text) and its active time.
 	var n, withSession, withVersion int
 	var firstMs int64
-	err := s.DB().QueryRow(`SELECT COUNT(*), COUNT(session_id), SUM(guidelines_version=?),
+	err := storetest.DB(t, s).QueryRow(`SELECT COUNT(*), COUNT(session_id), SUM(guidelines_version=?),
 		(SELECT active_ms FROM label_events ORDER BY id LIMIT 1) FROM label_events`, "1").
 		Scan(&n, &withSession, &withVersion, &firstMs)
 	if err != nil {
@@ -385,7 +385,7 @@ func TestFailedSaveStaysOnField(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 0)
 	h := newHarness(t, s, Options{Kind: "qa"})
-	if _, err := s.DB().Exec(`CREATE TRIGGER fail BEFORE INSERT ON label_events BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
+	if _, err := storetest.DB(t, s).Exec(`CREATE TRIGGER fail BEFORE INSERT ON label_events BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
 		t.Fatal(err)
 	}
 	h.keys("y")
@@ -393,7 +393,7 @@ func TestFailedSaveStaysOnField(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "Not saved") || !strings.Contains(v, "disk full") {
 		t.Fatalf("no error line:\n%s", v)
 	}
-	if _, err := s.DB().Exec(`DROP TRIGGER fail`); err != nil {
+	if _, err := storetest.DB(t, s).Exec(`DROP TRIGGER fail`); err != nil {
 		t.Fatal(err)
 	}
 	h.keys("y")
@@ -440,7 +440,7 @@ func TestActiveTimeCapsIdle(t *testing.T) {
 	h.clock.add(40 * time.Minute)
 	h.keys("y") // the idle gap counts for 5 minutes at most
 	var ms int64
-	if err := s.DB().QueryRow("SELECT active_ms FROM label_events").Scan(&ms); err != nil {
+	if err := storetest.DB(t, s).QueryRow("SELECT active_ms FROM label_events").Scan(&ms); err != nil {
 		t.Fatal(err)
 	}
 	if want := (2*time.Second + idleCap).Milliseconds(); ms != want {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"image/color"
 	"regexp"
 	"slices"
@@ -181,7 +182,7 @@ func dataWords(t *testing.T, s *store.Store) map[string]bool {
 			out[w] = true
 		}
 	}
-	tables, err := s.DB().Query("SELECT name FROM sqlite_master WHERE type='table'")
+	tables, err := storetest.DB(t, s).Query("SELECT name FROM sqlite_master WHERE type='table'")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func dataWords(t *testing.T, s *store.Store) map[string]bool {
 		if n == "guideline_versions" {
 			continue // the guidelines are the package's, checked by its own tests
 		}
-		rows, err := s.DB().Query(`SELECT * FROM "` + n + `"`)
+		rows, err := storetest.DB(t, s).Query(`SELECT * FROM "` + n + `"`)
 		if err != nil {
 			t.Fatal(err)
 		}

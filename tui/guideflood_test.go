@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 
@@ -83,7 +84,7 @@ func TestGuidelinesOverlayShowsTheVersionInForce(t *testing.T) {
 	}
 	h.keys("esc", "1")
 	var gv string
-	if err := s.DB().QueryRow("SELECT guidelines_version FROM label_events WHERE field='category'").Scan(&gv); err != nil || gv != "2" {
+	if err := storetest.DB(t, s).QueryRow("SELECT guidelines_version FROM label_events WHERE field='category'").Scan(&gv); err != nil || gv != "2" {
 		t.Fatalf("the category label records guidelines version %q (%v), want 2", gv, err)
 	}
 }

@@ -146,7 +146,7 @@ func TestReviewMouse(t *testing.T) {
 		t.Fatalf("%d adjudications after the click, want 1", n)
 	}
 	var item, field, value string
-	err := s.DB().QueryRow(`SELECT i.ext_id, e.field, e.value FROM label_events e JOIN annotators a ON a.id=e.annotator_id
+	err := storetest.DB(t, s).QueryRow(`SELECT i.ext_id, e.field, e.value FROM label_events e JOIN annotators a ON a.id=e.annotator_id
 		JOIN items i ON i.id=e.item_id WHERE a.name='lead'`).Scan(&item, &field, &value)
 	if err != nil || item+" "+field+"="+value != "gdpr-001-c2 entailment=contradiction" {
 		t.Fatalf("the lead's adjudication: %s %s=%s (%v)", item, field, value, err)

@@ -51,7 +51,7 @@ func reviewHarness(t testing.TB, s *store.Store, start Screen) *harness {
 func leadEvents(t testing.TB, s *store.Store) int {
 	t.Helper()
 	var n int
-	err := s.DB().QueryRow("SELECT COUNT(*) FROM label_events e JOIN annotators a ON a.id=e.annotator_id WHERE a.name='lead'").Scan(&n)
+	err := storetest.DB(t, s).QueryRow("SELECT COUNT(*) FROM label_events e JOIN annotators a ON a.id=e.annotator_id WHERE a.name='lead'").Scan(&n)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"database/sql"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func TestTeatestSuggestionRecorded(t *testing.T) {
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
-	rows, err := s.DB().Query(`SELECT e.field, e.value, e.suggested_by FROM label_events e JOIN items i ON i.id = e.item_id
+	rows, err := storetest.DB(t, s).Query(`SELECT e.field, e.value, e.suggested_by FROM label_events e JOIN items i ON i.id = e.item_id
 		WHERE i.ext_id = 'q1-c1' ORDER BY e.id`)
 	if err != nil {
 		t.Fatal(err)

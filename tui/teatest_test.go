@@ -101,7 +101,7 @@ func TestTeatestThreeItems(t *testing.T) {
 		}
 	}
 	var client string
-	if err := s.DB().QueryRow("SELECT client FROM sessions").Scan(&client); err != nil || client != "test" {
+	if err := storetest.DB(t, s).QueryRow("SELECT client FROM sessions").Scan(&client); err != nil || client != "test" {
 		t.Fatalf("session: client %q, %v", client, err)
 	}
 }
@@ -118,7 +118,7 @@ func TestRunEndsSession(t *testing.T) {
 	}
 	var client string
 	var ended bool
-	if err := s.DB().QueryRow("SELECT client, ended_at IS NOT NULL FROM sessions").Scan(&client, &ended); err != nil || client != "demo" || !ended {
+	if err := storetest.DB(t, s).QueryRow("SELECT client, ended_at IS NOT NULL FROM sessions").Scan(&client, &ended); err != nil || client != "demo" || !ended {
 		t.Fatalf("session: client %q ended %v, %v", client, ended, err)
 	}
 }

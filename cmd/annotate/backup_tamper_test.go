@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,7 +114,7 @@ func foreignKeys(t *testing.T, db string) map[string][]string {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rows, err := s.DB().Query(`SELECT m.name, f."from" FROM sqlite_schema m, pragma_foreign_key_list(m.name) f WHERE m.type='table' ORDER BY m.name, f.id`)
+	rows, err := storetest.DB(t, s).Query(`SELECT m.name, f."from" FROM sqlite_schema m, pragma_foreign_key_list(m.name) f WHERE m.type='table' ORDER BY m.name, f.id`)
 	if err != nil {
 		t.Fatal(err)
 	}

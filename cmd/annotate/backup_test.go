@@ -25,7 +25,7 @@ func seedRichDB(t *testing.T) string {
 	}
 	ids := func(q string) []string {
 		t.Helper()
-		rows, err := s.DB().Query(q)
+		rows, err := storetest.DB(t, s).Query(q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func seedRichDB(t *testing.T) string {
 		}
 		if who == "jo" {
 			rec(claims[0], "entailment", "contradiction", 900)
-			if _, err := s.Undo("jo"); err != nil {
+			if _, _, err := s.Undo("jo"); err != nil {
 				t.Fatal(err)
 			}
 			ref, _ := storetest.Read(t, s).Resolve(qas[1])

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -68,7 +69,7 @@ func TestJSONDocsMatchOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	var graded strings.Builder
-	rows, err := s.DB().Query(`SELECT ext_id FROM items WHERE kind = 'relevance' ORDER BY id LIMIT 6`)
+	rows, err := storetest.DB(t, s).Query(`SELECT ext_id FROM items WHERE kind = 'relevance' ORDER BY id LIMIT 6`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func TestAnswerEditorSurvivesSIGKILL(t *testing.T) {
 	}
 	events := func() int {
 		var n int
-		s.DB().QueryRow("SELECT COUNT(*) FROM label_events").Scan(&n)
+		storetest.DB(t, s).QueryRow("SELECT COUNT(*) FROM label_events").Scan(&n)
 		return n
 	}
 
@@ -88,8 +88,8 @@ func TestAnswerEditorSurvivesSIGKILL(t *testing.T) {
 	eventually(t, "the submission", func() bool { return events() == 2 })
 	tui.kill()
 	var answer, cites string
-	s.DB().QueryRow("SELECT value FROM current_labels WHERE field='gold_answer'").Scan(&answer)
-	s.DB().QueryRow("SELECT value FROM current_labels WHERE field='citations'").Scan(&cites)
+	storetest.DB(t, s).QueryRow("SELECT value FROM current_labels WHERE field='gold_answer'").Scan(&answer)
+	storetest.DB(t, s).QueryRow("SELECT value FROM current_labels WHERE field='citations'").Scan(&cites)
 	if answer != got || cites != "[]" {
 		t.Errorf("submitted %q %s, want the draft %q and no citation", answer, cites, got)
 	}

@@ -68,7 +68,7 @@ func seedHostileDB(t *testing.T) string {
 	// No path creates such names any more (internal/names), but a database
 	// of an older version may hold them: written here as it would have.
 	for _, who := range []string{evilTitle, evilC1, evilByte} {
-		if _, err := s.DB().Exec("INSERT INTO annotators(name, human, created_at) VALUES (?, 1, '2026-01-01T00:00:00Z')", who); err != nil {
+		if _, err := storetest.DB(t, s).Exec("INSERT INTO annotators(name, human, created_at) VALUES (?, 1, '2026-01-01T00:00:00Z')", who); err != nil {
 			t.Fatal(err)
 		}
 	}

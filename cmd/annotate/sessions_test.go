@@ -36,7 +36,7 @@ func seedSessionsDB(t *testing.T) string {
 	}
 	exec := func(q string, args ...any) {
 		t.Helper()
-		if _, err := s.DB().Exec(q, args...); err != nil {
+		if _, err := storetest.DB(t, s).Exec(q, args...); err != nil {
 			t.Fatal(err)
 		}
 	}

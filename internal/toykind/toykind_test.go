@@ -214,7 +214,7 @@ func checkKept(t *testing.T, s *store.Store) {
 	t.Helper()
 	read := func() map[string]int {
 		out := map[string]int{}
-		rows, err := s.DB().Query("SELECT name, rater, source_id, a, b, n FROM kept_counts")
+		rows, err := storetest.DB(t, s).Query("SELECT name, rater, source_id, a, b, n FROM kept_counts")
 		if err != nil {
 			t.Fatal(err)
 		}

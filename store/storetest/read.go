@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"database/sql"
+	"net/url"
 	"sync"
 	"testing"
 
@@ -52,4 +54,46 @@ func Read(t testing.TB, s *store.Store) *store.ReadTx {
 		}
 	})
 	return rx
+}
+
+var (
+	dbMu sync.Mutex
+	dbs  = map[*store.Store]*sql.DB{}
+)
+
+// DB is a second handle on s's file for a test's own SQL: what it checks
+// beneath the store, or rows a benchmark writes behind its back (then
+// s.Recount). It is opened once per store and closed at the end of the
+// test.
+func DB(t testing.TB, s *store.Store) *sql.DB {
+	t.Helper()
+	dbMu.Lock()
+	defer dbMu.Unlock()
+	if db := dbs[s]; db != nil {
+		return db
+	}
+	db, err := OpenDB(s.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbs[s] = db
+	t.Cleanup(func() {
+		dbMu.Lock()
+		defer dbMu.Unlock()
+		delete(dbs, s)
+		db.Close()
+	})
+	return db
+}
+
+// OpenDB opens a handle on the database file at path for SQL of a test's
+// own, outside any test (a TestMain building a benchmark's file): the
+// store's busy timeout and foreign keys.
+func OpenDB(path string) (*sql.DB, error) {
+	q := url.Values{}
+	for _, pr := range []string{"busy_timeout(10000)", "foreign_keys(ON)"} {
+		q.Add("_pragma", pr)
+	}
+	q.Set("_txlock", "immediate")
+	return sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 }

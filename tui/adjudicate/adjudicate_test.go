@@ -421,7 +421,7 @@ func TestHiddenUnitIgnoresKeys(t *testing.T) {
 		t.Fatal("f flagged the hidden unit")
 	}
 	var n int
-	if err := s.DB().QueryRow("SELECT COUNT(*) FROM label_events e JOIN annotators a ON a.id=e.annotator_id WHERE a.name='lead'").Scan(&n); err != nil {
+	if err := storetest.DB(t, s).QueryRow("SELECT COUNT(*) FROM label_events e JOIN annotators a ON a.id=e.annotator_id WHERE a.name='lead'").Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	if n != 0 {
