@@ -138,7 +138,7 @@ type qrel struct {
 
 // qrels reads the gold set, and after the label set's judgments when after.
 func (e *exporter) qrels(after bool) ([]qrel, error) {
-	rx := e.snap.Read()
+	rx := e.snap
 	gold, err := rx.Judgments(store.LabelSet{Annotator: goldAnnotator})
 	if err != nil {
 		return nil, err

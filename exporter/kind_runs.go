@@ -27,14 +27,14 @@ func init() {
 			{"score", tFloat, true, "the document's best score, on its first row; null on its later rows and when the run gave none"},
 		},
 		rows: func(e *exporter, fn func(row) error) error {
-			return e.snap.Read().EachRunExport(func(l store.RunExport) error {
+			return e.snap.EachRunExport(func(l store.RunExport) error {
 				if err := e.ctx.Err(); err != nil {
 					return err
 				}
 				return runRows(l, fn)
 			})
 		},
-		count: func(e *exporter) (int, error) { return e.snap.Read().CountRunExportRows() },
+		count: func(e *exporter) (int, error) { return e.snap.CountRunExportRows() },
 	})
 }
 

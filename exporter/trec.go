@@ -26,7 +26,7 @@ import (
 var errNoRuns = errors.New("nothing to export as TREC: the database has no runs and no qrels (import a run or qrels first)")
 
 func (e *exporter) trec(dir string) error {
-	rx := e.snap.Read()
+	rx := e.snap
 	runs, err := rx.Runs()
 	if err != nil {
 		return err

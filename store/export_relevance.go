@@ -86,7 +86,3 @@ func (x *ReadTx) RelevancePairs() iter.Seq2[[2]string, error] {
 		}
 	}
 }
-
-// Read gives the snapshot's reads (runs, judgments, query attributes) to
-// code written against ReadTx: a snapshot is a ReadTx.
-func (x *ReadTx) Read() *ReadTx { return x }
