@@ -15,15 +15,15 @@ var storeMethods = map[string][]string{
 	"snapshots":      {"Read", "Snapshot", "Snapshots"},
 	// The busy file: waiting for another writer, and saying so
 	// (WaitingMessage reads the writers table for the one waiting).
-	"busy":            {"WaitForWriters", "Retry", "RetryLock", "MarkWriting", "WaitingMessage", "AcquireScreen"},
-	"import":          {"Import", "Restore", "Recount"},
-	"annotators":      {"EnsureAnnotator", "SetAnnotator", "SetAnnotatorIf", "SetAnnotatorLang"},
-	"batches":         {"CreateBatch", "CreatePool", "CreateAnswerBatch", "SampleGenClaims"},
-	"guidelines":      {"AddGuidelines", "SetTaxonomy"},
-	"labels":          {"RecordLabel", "RecordLabels", "RecordGradedRelevance", "Undo", "SetNote", "SetFlag"},
-	"kinds' writes":   {"SaveDraft", "SubmitAnswer", "AddClaim", "AddMissedClaim"},
-	"adjudication":    {"AcceptAgreements", "AcceptReady", "UndoAdjudication", "ReviewAnswer"},
-	"sessions":        {"StartSession", "EndSession"},
+	"busy":          {"WaitForWriters", "Retry", "RetryLock", "MarkWriting", "WaitingMessage", "AcquireScreen"},
+	"import":        {"Import", "Restore", "Recount"},
+	"annotators":    {"EnsureAnnotator", "SetAnnotator", "SetAnnotatorIf", "SetAnnotatorLang"},
+	"batches":       {"CreateBatch", "CreatePool", "CreateAnswerBatch", "SampleGenClaims"},
+	"guidelines":    {"AddGuidelines", "SetTaxonomy"},
+	"labels":        {"RecordLabel", "RecordLabels", "RecordGradedRelevance", "Undo", "SetNote", "SetFlag"},
+	"kinds' writes": {"SaveDraft", "SubmitAnswer", "AddClaim", "AddMissedClaim"},
+	"adjudication":  {"AcceptAgreements", "AcceptReady", "UndoAdjudication", "ReviewAnswer"},
+	"sessions":      {"StartSession", "EndSession"},
 }
 
 // maxStoreMethods bounds *Store: open and close, snapshots, import and the
