@@ -163,25 +163,13 @@ func (s *Store) AddGuidelines(author, source string, texts []GuidelineText) ([]G
 	err := s.write(func(tx *wtx) error {
 		ts := now()
 		for _, t := range texts {
-			text := normalText(t.Text)
-			var cur sql.NullString
-			var n int
-			err := tx.QueryRow(`SELECT version, text FROM guideline_versions WHERE field=? ORDER BY version DESC LIMIT 1`, t.Field).Scan(&n, &cur)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			v, ok, err := tx.addGuidelineVersion(t.Field, t.Text, author, source, ts)
+			if err != nil {
 				return err
 			}
-			if cur.Valid && cur.String == text {
-				continue
+			if ok {
+				added = append(added, v)
 			}
-			v := GuidelineVersion{Field: t.Field, Version: n + 1, Author: author, CreatedAt: ts, Source: source, Text: text}
-			if _, err := tx.Exec(`INSERT INTO guideline_versions(field,version,text,author,created_at,source) VALUES (?,?,?,?,?,?)`,
-				v.Field, v.Version, v.Text, v.Author, v.CreatedAt, v.Source); err != nil {
-				return err
-			}
-			if tx.guideVersions != nil {
-				tx.guideVersions[v.Field] = strconv.Itoa(v.Version)
-			}
-			added = append(added, v)
 		}
 		return nil
 	})
@@ -189,6 +177,31 @@ func (s *Store) AddGuidelines(author, source string, texts []GuidelineText) ([]G
 		return nil, err
 	}
 	return added, nil
+}
+
+// addGuidelineVersion records the next version of a field's guidelines
+// when the text differs from the current one (ok false: it does not), made
+// at the time given.
+func (tx *wtx) addGuidelineVersion(field, text, author, source, at string) (GuidelineVersion, bool, error) {
+	text = normalText(text)
+	var cur sql.NullString
+	var n int
+	err := tx.QueryRow(`SELECT version, text FROM guideline_versions WHERE field=? ORDER BY version DESC LIMIT 1`, field).Scan(&n, &cur)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return GuidelineVersion{}, false, err
+	}
+	if cur.Valid && cur.String == text {
+		return GuidelineVersion{}, false, nil
+	}
+	v := GuidelineVersion{Field: field, Version: n + 1, Author: author, CreatedAt: at, Source: source, Text: text}
+	if _, err := tx.Exec(`INSERT INTO guideline_versions(field,version,text,author,created_at,source) VALUES (?,?,?,?,?,?)`,
+		v.Field, v.Version, v.Text, v.Author, v.CreatedAt, v.Source); err != nil {
+		return GuidelineVersion{}, false, err
+	}
+	if tx.guideVersions != nil {
+		tx.guideVersions[v.Field] = strconv.Itoa(v.Version)
+	}
+	return v, true, nil
 }
 
 // guidelinesVersion is what a label of the field records: the number of
