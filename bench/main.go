@@ -11,6 +11,7 @@
 //	bench gen2 -claims N -out FILE    write the second, independent fixture (gen2.go)
 //	bench genkinds -claims N -out DIR write the other kinds' queues and jo's labels beside gen.go's (genkinds.go)
 //	bench queues [flags]              keys on every kind's screen in a pty, of one build or two (queues.go)
+//	bench busy -annotate BIN          an annotator's save latency during a long import (busy.go)
 package main
 
 import (
@@ -21,7 +22,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues|busy [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -42,6 +43,8 @@ func main() {
 		err = genKindsCmd(os.Args[2:])
 	case "queues":
 		err = queuesCmd(os.Args[2:])
+	case "busy":
+		err = busyCmd(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

@@ -70,7 +70,7 @@ func (s *Store) Dashboard(now time.Time, days int, fn func(d *Dashboard, view *S
 		return nil, err
 	}
 	if fn != nil {
-		if err := fn(d, &Store{db: s.db, Path: s.Path, snap: c}); err != nil {
+		if err := fn(d, &Store{db: s.db, Path: s.Path, snap: c, busyMS: s.busyMS}); err != nil {
 			return nil, err
 		}
 	}

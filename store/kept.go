@@ -148,7 +148,7 @@ func (t *wtx) finish() error {
 	if err := t.flushAll(); err != nil {
 		return err
 	}
-	if t.touched.empty() {
+	if t.touched.empty() && t.roots.empty() {
 		return nil
 	}
 	var old *readConn
@@ -182,7 +182,7 @@ func (t *wtx) finish() error {
 		// A root created by this transaction has no family before it.
 		var was []int64
 		for _, r := range roots {
-			if !fastPaths || !t.itemsKnown || r <= t.itemsBefore {
+			if !fastPaths || !t.itemsKnown || r <= t.rootsBefore {
 				was = append(was, r)
 			}
 		}
@@ -222,14 +222,14 @@ func (t *wtx) finish() error {
 	if err := t.applyDelta(delta); err != nil {
 		return err
 	}
-	t.touched = idSet{}
+	t.touched, t.roots = idSet{}, idSet{}
 	return t.flushAll()
 }
 
 // eachRootChunk hands over the roots of the touched families in id order,
 // familyChunk at a time: an item's root is its parent when it has one.
 func (t *wtx) eachRootChunk(fn func(roots []int64) error) error {
-	var roots idSet
+	roots := t.roots
 	err := t.touched.each(500, func(ids []int64) error {
 		rows, err := t.Query("SELECT COALESCE(parent_id, id) FROM items WHERE id IN (SELECT value FROM json_each(?))", jsonInts(ids))
 		if err != nil {

@@ -62,8 +62,27 @@ func (s *Store) RecordLabel(l Label) (int64, error) {
 	return id, err
 }
 
+// RecordLabels appends decisions to the log, in order, in one transaction:
+// a screen whose decisions waited for another process's write writes them
+// together once the lock is free, rather than one lock at a time.
+func (s *Store) RecordLabels(ls []Label) error {
+	return s.write(func(tx *wtx) error {
+		for _, l := range ls {
+			if _, err := recordLabel(tx, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 func recordLabel(tx *wtx, l Label) (int64, error) {
 	if err := schema.CheckField(l.Field); err != nil {
+		return 0, err
+	}
+	// An item of an import not done yet waits for it: the import may yet be
+	// undone.
+	if err := pendingItem(tx, l.ItemID); err != nil {
 		return 0, err
 	}
 	aid, err := annotatorID(tx, l.Annotator)

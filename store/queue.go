@@ -88,7 +88,8 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		// never both: tally.Result.Asked). A done item is passed over
 		// before its items row is read.
 		arm := `SELECT x.item_id, i.ext_id, i.kind, x.item_id FROM asked_items x CROSS JOIN items i ON i.id = x.item_id
-			WHERE x.annotator_id=? AND x.item_id>? AND ` + notDone("x.item_id") + ` AND i.kind=? AND ` + queueable(q.Kind) + more
+			WHERE x.annotator_id=? AND x.item_id>? AND ` + notDone("x.item_id") + ` AND i.kind=? AND ` + queueable(q.Kind) + more +
+			` AND NOT ` + pendingItemSQL("x.item_id")
 		var args []any
 		for _, rater := range []int64{tally.Anyone, aid} {
 			args = append(args, withMore(rater, q.After, aid, q.Kind)...)
@@ -96,7 +97,7 @@ func (s *Store) Queue(q QueueQuery) ([]QueueEntry, error) {
 		rows, err = s.db.Query(arm+" UNION ALL "+arm+" ORDER BY 1 LIMIT ?", append(args, q.Limit)...)
 	default:
 		rows, err = s.db.Query(`SELECT i.id, i.ext_id, i.kind, i.id FROM items i
-			WHERE i.kind=? AND i.id>? AND `+notDone("i.id")+more+` AND `+queueable(q.Kind)+` ORDER BY i.id LIMIT ?`, append(withMore(q.Kind, q.After, aid), q.Limit)...)
+			WHERE i.kind=? AND i.id>? AND `+notDone("i.id")+more+` AND `+queueable(q.Kind)+` AND NOT `+pendingItemSQL("i.id")+` ORDER BY i.id LIMIT ?`, append(withMore(q.Kind, q.After, aid), q.Limit)...)
 	}
 	if err != nil {
 		return nil, err

@@ -71,6 +71,7 @@ func askedCond(kind schema.Kind, item string, aid int64) (string, []any) {
 // or of the annotator, the order key the asked row's item id, so that a
 // range of keys is a range of asked_items' key for each of the two.
 func (sc queueScope) askedScope() (from, key, item string, args []any) {
-	return "asked_items x CROSS JOIN items i ON i.id = x.item_id WHERE x.annotator_id IN (?, ?) AND i.kind = ? AND " + queueable(sc.kind),
+	return "asked_items x CROSS JOIN items i ON i.id = x.item_id WHERE x.annotator_id IN (?, ?) AND i.kind = ? AND " + queueable(sc.kind) +
+			" AND NOT " + pendingItemSQL("i.id"),
 		"x.item_id", "i.id", []any{tally.Anyone, sc.annotator, sc.kind}
 }

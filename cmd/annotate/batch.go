@@ -98,7 +98,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			}
 			defer s.Close()
 			// A batch is one write: another process's (an import) is waited for.
-			if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+			if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
 				return err
 			}
 			if err := g.mayCreateBatch(s, spec.Assign); err != nil {

@@ -65,7 +65,7 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 	}
 	defer s.Close()
 	// A batch is one write: another process's (an import) is waited for.
-	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
 		return true, err
 	}
 	if err := g.mayCreateBatch(s, spec.Assign); err != nil {

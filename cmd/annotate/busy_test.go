@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 )
 
@@ -62,12 +62,19 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		mark := func() {}
+		if c.mark != "" {
+			s, err := store.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mark, err = s.MarkWriting(c.mark); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+		}
 		if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
 			t.Fatal(err)
-		}
-		var mark *screenlock.Lock
-		if c.mark != "" {
-			mark = screenlock.MarkWriting(path, c.mark)
 		}
 		var out, errb lockedBuffer
 		done := make(chan error, 1)
@@ -90,7 +97,7 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 		if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
 			t.Fatal(err)
 		}
-		mark.Release()
+		mark()
 		conn.Close()
 		db.Close()
 		select {

@@ -76,7 +76,9 @@ func reviewOpener(cmd *cobra.Command, g *globals, s *store.Store) tui.ReviewOpen
 		if err != nil {
 			return opt, nil, err
 		}
-		lock, err := reviewLock(s, lead)
+		// The review opens inside the running screen: nothing is printed
+		// while it waits for a writer.
+		lock, err := acquireScreenQuietly(cmd.Context(), s, lead, "review")
 		if err != nil {
 			return opt, nil, err
 		}

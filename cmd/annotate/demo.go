@@ -56,7 +56,7 @@ data is refused, never mixed with the sample.`,
 					return err
 				}
 				g.useColorMode()
-				return o.run(d.s, who, "demo")
+				return o.run(cmd, g, d.s, who, "demo")
 			},
 		}
 		o.add(cmd)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 )
 
@@ -16,8 +16,8 @@ func TestLocalSecondScreenRefused(t *testing.T) {
 	if err := s.EnsureAnnotator("jo"); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-	l, err := screenlock.Acquire(path, "jo", "tty /dev/pts/7")
+	defer s.Close()
+	l, err := s.AcquireScreen("jo", "", "tty /dev/pts/7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,12 @@ func TestCheckIdentity(t *testing.T) {
 // draws, naming where the first runs.
 func TestSecondReviewScreenRefused(t *testing.T) {
 	path := rvSeed(t)
-	l, err := screenlock.Acquire(path, "lead (review)", "tty /dev/pts/5")
+	s, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l, err := s.AcquireScreen("lead", "review", "tty /dev/pts/5")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/annotate-dev/annotate/internal/names"
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/schema"
@@ -99,7 +98,7 @@ the lead's on their own unit (agreement and the dataset card count them).`,
 				if _, err := g.needLead(s, "annotate review"); err != nil {
 					return err
 				}
-				if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+				if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
 					return err
 				}
 				if handled, err := reviewKind(cmd, g, s, &o); handled {
@@ -162,7 +161,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 			return printReview(cmd.OutOrStdout(), g.as, opt.Query, rev)
 		}
 	}
-	lock, err := reviewLock(s, g.as)
+	lock, err := reviewLock(cmd, g, s, g.as)
 	if err != nil {
 		return err
 	}
@@ -335,6 +334,6 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 // reviewLock keeps one review screen per lead and database, as the
 // annotation screens are kept one per annotator: two would adjudicate the
 // same disagreement twice.
-func reviewLock(s *store.Store, lead string) (*screenlock.Lock, error) {
-	return screenlock.Acquire(s.Path, lead+" (review)", "")
+func reviewLock(cmd *cobra.Command, g *globals, s *store.Store, lead string) (*store.ScreenLease, error) {
+	return acquireScreen(cmd, g, s, lead, "review")
 }

@@ -73,7 +73,7 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, o *reviewFlags) 
 		}
 		return true, json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"lead": g.as, "batch": batch, "answers": out, "pending": pending})
 	}
-	lock, err := reviewLock(s, g.as)
+	lock, err := reviewLock(cmd, g, s, g.as)
 	if err != nil {
 		return true, err
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -126,14 +125,14 @@ func (g *globals) withDB(run func(cmd *cobra.Command, args []string, s *store.St
 		defer s.Close()
 		// Another process's long write (an import) is waited for, and said
 		// so, rather than failing after the busy timeout.
-		return s.Retry(cmd.Context(), g.sayWaiting(cmd), func() error { return run(cmd, args, s) })
+		return s.Retry(cmd.Context(), g.sayWaiting(cmd, s), func() error { return run(cmd, args, s) })
 	}
 }
 
 // sayWaiting prints, once, that the command waits for another process's
 // write to the database.
-func (g *globals) sayWaiting(cmd *cobra.Command) func() {
-	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+screenlock.WaitingMessage(g.db)) }
+func (g *globals) sayWaiting(cmd *cobra.Command, s *store.Store) func() {
+	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+s.WaitingMessage()) }
 }
 
 type noDBError struct{ path string }

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/internal/proc"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	"github.com/charmbracelet/x/term"
@@ -32,7 +32,7 @@ func addTUIFlags(root *cobra.Command, g *globals) {
 		}
 		defer s.Close()
 		g.useColorMode()
-		return o.run(s, g.as, "local")
+		return o.run(cmd, g, s, g.as, "local")
 	}
 }
 
@@ -83,7 +83,7 @@ func (g *globals) useColorMode() {
 	}
 }
 
-func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
+func (o *tuiFlags) run(cmd *cobra.Command, g *globals, s *store.Store, annotator, client string) error {
 	if annotator == "" {
 		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
@@ -111,7 +111,7 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	}
 	// One live screen per annotator and database, shared with annotate
 	// serve's sessions: a second one is refused, naming where the first runs.
-	lock, err := screenlock.Acquire(s.Path, annotator, "")
+	lock, err := acquireScreen(cmd, g, s, annotator, "")
 	if err != nil {
 		return err
 	}
@@ -128,4 +128,44 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 	defer stop()
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
 		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest})
+}
+
+// acquireScreen takes the lease of annotator's screen of a sort ("": the
+// annotation screens; "review"), waiting for a long writer and saying so:
+// a second screen is refused, naming where the first runs. The annotation
+// screens wait for the write lock only; the review, which reads what an
+// import brings, for an import in progress to be done.
+func acquireScreen(cmd *cobra.Command, g *globals, s *store.Store, annotator, sort string) (*store.ScreenLease, error) {
+	var l *store.ScreenLease
+	retry := s.RetryLock
+	if sort != "" {
+		retry = s.Retry
+	}
+	err := retry(contextOf(cmd), g.sayWaiting(cmd, s), func() (err error) {
+		l, err = s.AcquireScreen(annotator, sort, proc.Terminal())
+		return err
+	})
+	return l, err
+}
+
+// acquireScreenQuietly is acquireScreen from inside a running screen.
+func acquireScreenQuietly(ctx context.Context, s *store.Store, annotator, sort string) (*store.ScreenLease, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var l *store.ScreenLease
+	err := s.Retry(ctx, nil, func() (err error) {
+		l, err = s.AcquireScreen(annotator, sort, proc.Terminal())
+		return err
+	})
+	return l, err
+}
+
+// contextOf is the command's context, or the background one when the
+// command was not started with one.
+func contextOf(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
 }

@@ -1,6 +1,9 @@
 package adjudicate
 
 import (
+	"context"
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/store"
@@ -23,8 +26,13 @@ type reviewLoadedMsg struct {
 	err error
 }
 
+// The review's reads wait for an import in progress to be done: they show
+// it whole or not at all.
 func loadReviewCmd(s *store.Store, q store.ReviewQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
+		if err := s.WaitForWriters(context.Background(), nil); err != nil {
+			return reviewLoadedMsg{seq: seq, err: err}
+		}
 		rev, err := s.Review(q)
 		return reviewLoadedMsg{seq: seq, rev: rev, err: err}
 	}
@@ -41,6 +49,9 @@ type detailMsg struct {
 
 func loadDetailCmd(s *store.Store, ref store.ItemRef, annotators []string, lead string, walker bool, seq int) tea.Cmd {
 	return func() tea.Msg {
+		if err := s.WaitForWriters(context.Background(), nil); err != nil {
+			return detailMsg{seq: seq, walker: walker, err: err}
+		}
 		d, err := s.ReviewItem(ref, annotators, lead, walker)
 		return detailMsg{seq: seq, walker: walker, d: d, err: err}
 	}
@@ -57,10 +68,17 @@ type adjudicatedMsg struct {
 
 // adjudicateCmd records the final label with the active time spent on it
 // and the review's session, as the annotation screens record a label.
+// A write that meets another process's lock (an import) is tried again
+// until it goes through: a decision is not given up.
 func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64, allowOwn bool) tea.Cmd {
 	return func() tea.Msg {
-		_, err := s.RecordLabel(store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
-			Adjudicate: true, ActiveMs: ms, SessionID: session, AllowOwn: allowOwn})
+		l := store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
+			Adjudicate: true, ActiveMs: ms, SessionID: session, AllowOwn: allowOwn}
+		_, err := s.RecordLabel(l)
+		for pause := 50 * time.Millisecond; store.IsBusy(err); pause = min(2*pause, 500*time.Millisecond) {
+			time.Sleep(pause)
+			_, err = s.RecordLabel(l)
+		}
 		return adjudicatedMsg{key: keyOf(u), ext: u.ExtID, value: value, ms: ms, err: err}
 	}
 }
