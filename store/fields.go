@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/annotate-dev/annotate/guidelines"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
 )
@@ -204,7 +205,7 @@ func (s *Store) DeclareField(author, source, text string, d schema.Declaration) 
 			return err
 		}
 		ts := now()
-		if _, _, err := tx.addGuidelineVersion(d.Field, d.Guidelines, author, "fields add "+source, ts); err != nil {
+		if _, _, err := tx.addGuidelineVersion(d.Field, guidelines.DeclaredSection(d), author, "fields add "+source, ts); err != nil {
 			return err
 		}
 		var gv int

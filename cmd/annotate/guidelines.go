@@ -33,6 +33,19 @@ every label records the version of its field it was made under.`,
 				if err := guidelinesTaxonomy(g); err != nil {
 					return err
 				}
+				// The database is open while the field is looked up: its
+				// declared fields have sections too.
+				var cur map[string]store.GuidelineVersion
+				if _, err := os.Stat(g.db); err == nil {
+					s, err := store.Open(g.db)
+					if err != nil {
+						return err
+					}
+					defer s.Close()
+					if cur, err = s.CurrentGuidelines(); err != nil {
+						return err
+					}
+				}
 				field := ""
 				if len(args) == 1 {
 					var err error
@@ -40,30 +53,12 @@ every label records the version of its field it was made under.`,
 						return err
 					}
 				}
-				cur, err := g.currentGuidelines()
-				if err != nil {
-					return err
-				}
 				return printMarkdown(cmd.OutOrStdout(), g, guidelinesText(cur, field))
 			},
 		}
 		cmd.AddCommand(newGuidelinesEditCmd(g), newGuidelinesImportCmd(g), newGuidelinesHistoryCmd(g))
 		return cmd
 	})
-}
-
-// currentGuidelines reads the versions in force in the --db database, or
-// gives nil when there is none (the embedded text is printed).
-func (g *globals) currentGuidelines() (map[string]store.GuidelineVersion, error) {
-	if _, err := os.Stat(g.db); err != nil {
-		return nil, nil
-	}
-	s, err := store.Open(g.db)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	return s.CurrentGuidelines()
 }
 
 // guidelinesText is the Markdown `annotate guidelines` prints: one field's
