@@ -286,7 +286,9 @@ func (s *Store) DeclaredFields() ([]DeclaredField, error) { return s.fieldVersio
 
 // FieldHistory lists every version of one declared field ("": of every
 // one), oldest first, field by field in the order they were declared.
-func (s *Store) FieldHistory(field string) ([]DeclaredField, error) { return s.fieldVersions(field, false) }
+func (s *Store) FieldHistory(field string) ([]DeclaredField, error) {
+	return s.fieldVersions(field, false)
+}
 
 func (s *Store) fieldVersions(field string, newest bool) ([]DeclaredField, error) {
 	var out []DeclaredField

@@ -14,7 +14,7 @@ var prompts = map[string]string{} // filled by the kinds' files
 
 // optionKeys is how an option is chosen: "y/1" on two-way fields, else "1".
 func optionKeys(f schema.Field, i int) string {
-	k := itoa(i + 1)
+	k := f.KeyOf(i)
 	if f.TwoWay {
 		return []string{"y", "n"}[i] + "/" + k
 	}
@@ -35,18 +35,26 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 		return []string{ui.Truncate(field, w)}
 	}
 	head := st.Field.Render(ui.Truncate(field, inner))
-	if p := prompts[field]; p != "" && ui.TextWidth(field)+3 < inner {
+	p := prompts[field]
+	if p == "" {
+		p = f.Question // a declared field's
+	}
+	if p != "" && ui.TextWidth(field)+3 < inner {
 		head += " " + st.Dim.Render(ui.Truncate(p, inner-ui.TextWidth(field)-1))
 	}
 	lines := []string{bar + head}
 	var opts, plain []string
 	for i, v := range f.Values {
 		k := "[" + optionKeys(f, i) + "]"
-		text := k + " " + v
-		styled := st.Key.Render(k) + " " + st.Option.Render(v)
+		shown := v
+		if l := f.LabelOf(v); l != v {
+			shown = v + ": " + l // a declared value's words
+		}
+		text := k + " " + shown
+		styled := st.Key.Render(k) + " " + st.Option.Render(shown)
 		if v == pre {
 			text = "◆ " + text + " (enter)"
-			styled = st.Preselect.Render("◆ " + k + " " + v + " (enter)")
+			styled = st.Preselect.Render("◆ " + k + " " + shown + " (enter)")
 		}
 		opts = append(opts, styled)
 		plain = append(plain, text)

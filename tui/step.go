@@ -229,8 +229,8 @@ func (f flow) Decide(in input) action {
 		}
 		return refuse(in.key + " is not an option of " + field.Name + ": press " + keys + ".")
 	case inPick:
-		if in.n >= 1 && in.n <= len(field.Values) {
-			return action{kind: actSave, field: field.Name, value: field.Values[in.n-1]}
+		if v, ok := field.ValueOfKey(in.n); ok {
+			return action{kind: actSave, field: field.Name, value: v}
 		}
 		return refuse(field.Name + " has " + strconv.Itoa(len(field.Values)) + " options: press " + keys + ".")
 	case inAccept:
