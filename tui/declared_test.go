@@ -1,32 +1,12 @@
 package tui
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
-
-// declareExample records the demo's declared field (docs/example's
-// citation_accuracy: ordinal, asked after answer_correctness when it is
-// correct or partially_correct) in s.
-func declareExample(t testing.TB, s *store.Store) {
-	t.Helper()
-	const file = "../docs/example/citation_accuracy.yaml"
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := schema.ParseDeclaration(file, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := s.DeclareField("lead", "citation_accuracy.yaml", string(data), d); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // A declared field is asked on its kind's screen at its declared place,
 // with its question, its values' words and its keys; ? shows its
@@ -34,7 +14,7 @@ func declareExample(t testing.TB, s *store.Store) {
 func TestDeclaredFieldOnTheQAScreen(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 0, 0)
-	declareExample(t, s)
+	storetest.DeclareExample(t, s)
 	h := newHarness(t, s, Options{Kind: "qa"})
 	h.keys("y", "enter", "2", "1") // valid, the generated category, civil_officer, correct
 	h.at("q1", "citation_accuracy")
