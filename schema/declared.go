@@ -46,6 +46,9 @@ type Declaration struct {
 	// Version numbers the declarations of the field, from 1 (set by the
 	// store).
 	Version int `json:"-"`
+	// GuidelinesVersion is the version of the field's guidelines the
+	// declaration left in force (set by the store).
+	GuidelinesVersion int `json:"-"`
 	// File is where the declaration was read ("" from the database), and
 	// lines the line of each of its keys ("values[1].key"), for errors.
 	File  string         `json:"-"`
@@ -115,7 +118,7 @@ func (d Declaration) ValueNames() []string {
 // field is the schema's field the declaration makes.
 func (d Declaration) field() Field {
 	f := Field{Name: d.Field, Question: d.Question, Scale: Scale{Level: d.Scale}, Optional: !d.Required,
-		Declared: max(d.Version, 1), French: d.French}
+		Declared: max(d.Version, 1), DeclaredGuidelines: d.GuidelinesVersion, French: d.French}
 	if d.Min != nil && d.Max != nil {
 		f.Scale.Min, f.Scale.Max = *d.Min, *d.Max
 	}
@@ -148,7 +151,7 @@ func Digest(decls []Declaration) string {
 	h := sha256.New()
 	for _, d := range decls {
 		b, _ := json.Marshal(d)
-		fmt.Fprintf(h, "%d %s\n", d.Version, b)
+		fmt.Fprintf(h, "%d %d %s\n", d.Version, d.GuidelinesVersion, b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }

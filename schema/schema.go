@@ -63,6 +63,9 @@ type Field struct {
 	// Declared is the version of the lead's declaration the field comes
 	// from (annotate fields add, declared.go); 0 for a field built in.
 	Declared int
+	// DeclaredGuidelines is the version of a declared field's guidelines
+	// its declaration left in force (the dataset card names it).
+	DeclaredGuidelines int
 	// French holds the declaration's texts in French, nil when it gave
 	// none (built-in fields are translated by the program's catalog).
 	French *FrenchTexts

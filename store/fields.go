@@ -42,19 +42,19 @@ type DeclaredField struct {
 // order the fields were first declared.
 func declaredOf(q querier) ([]schema.Declaration, error) {
 	var out []schema.Declaration
-	err := eachRow(q, `SELECT d.declaration, d.version FROM field_declarations d
+	err := eachRow(q, `SELECT d.declaration, d.version, d.guidelines_version FROM field_declarations d
 		WHERE d.version = (SELECT MAX(version) FROM field_declarations WHERE field = d.field)
 		ORDER BY (SELECT MIN(id) FROM field_declarations WHERE field = d.field)`, nil, func(sc func(...any) error) error {
 		var js string
-		var v int
-		if err := sc(&js, &v); err != nil {
+		var v, gv int
+		if err := sc(&js, &v, &gv); err != nil {
 			return err
 		}
 		var d schema.Declaration
 		if err := json.Unmarshal([]byte(js), &d); err != nil {
 			return fmt.Errorf("the declaration of a field (version %d) is not readable: %w", v, err)
 		}
-		d.Version = v
+		d.Version, d.GuidelinesVersion = v, gv
 		out = append(out, d)
 		return nil
 	})
@@ -199,6 +199,7 @@ func (s *Store) DeclareField(author, source, text string, d schema.Declaration) 
 			d.Version = 1
 			changes = []string{"declared"}
 			decls = append(decls, d)
+			at = len(decls) - 1
 		}
 		js, err := json.Marshal(d)
 		if err != nil {
@@ -212,6 +213,8 @@ func (s *Store) DeclareField(author, source, text string, d schema.Declaration) 
 		if err := tx.QueryRow("SELECT MAX(version) FROM guideline_versions WHERE field=?", d.Field).Scan(&gv); err != nil {
 			return err
 		}
+		d.GuidelinesVersion = gv
+		decls[at] = d
 		if _, err := tx.Exec(`INSERT INTO field_declarations(field,version,kind,declaration,source_text,source,changes,author,created_at,guidelines_version)
 			VALUES (?,?,?,?,?,?,?,?,?,?)`, d.Field, d.Version, string(d.Kind), string(js), text, source, strings.Join(changes, "\n"), author, ts, gv); err != nil {
 			return err
