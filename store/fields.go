@@ -13,7 +13,7 @@ import (
 	"github.com/annotate-dev/annotate/tally"
 )
 
-// Declared fields (field_declarations, migration 0018): the fields a lead
+// Declared fields (field_declarations, migration 0019): the fields a lead
 // adds to a kind with a file. The database keeps every version; the newest
 // of each is the schema's while the database is open (schema.Hold): it is
 // put in force when the store opens, when a write or a read finds that

@@ -1,4 +1,4 @@
--- Schema version 18: the fields a lead declares (annotate fields add
+-- Schema version 19: the fields a lead declares (annotate fields add
 -- FILE.yaml) instead of a kind's Go code: every version of every declared
 -- field, numbered 1, 2, 3… per field. When the database opens, the newest
 -- version of each is put in force, in the order the fields were first
