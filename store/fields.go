@@ -206,7 +206,12 @@ func (s *Store) DeclareField(author, source, text string, d schema.Declaration) 
 			return err
 		}
 		ts := now()
-		if _, _, err := tx.addGuidelineVersion(d.Field, guidelines.DeclaredSection(d), author, "fields add "+source, ts); err != nil {
+		en, fr := guidelines.DeclaredSection(d), guidelines.DeclaredSectionFR(d)
+		frText := &fr
+		if fr == "" {
+			frText = nil
+		}
+		if _, _, err := tx.addGuidelineVersion(d.Field, &en, frText, author, "fields add "+source, ts); err != nil {
 			return err
 		}
 		var gv int
