@@ -44,6 +44,10 @@ type itemData struct {
 	// (Options.Suggest) on the item, by field; nil when blind.
 	suggested   map[string]string
 	suggestedBy string
+	// passed are the optional fields passed on this visit (step.go's
+	// flow.passed), kept here so that an item shown again by undo keeps
+	// the passes u did not take back.
+	passed map[string]bool
 }
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }

@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"os"
+
 	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 )
 
@@ -40,4 +43,101 @@ func TestDeclaredFieldOnTheQAScreen(t *testing.T) {
 	h.keys("y", "enter", "1", "3") // incorrect: citation_accuracy is not asked
 	h.wantLabels("q2", map[string]string{"question_validity": "valid", "category": "factual_recall",
 		"persona": "citizen", "answer_correctness": "incorrect"})
+}
+
+// declareOptionalExample declares the demo's field with required: false.
+func declareOptionalExample(t *testing.T, s *store.Store) {
+	t.Helper()
+	data, err := os.ReadFile(storetest.ExampleFieldFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "required: true", "required: false", 1)
+	d, err := schema.ParseDeclaration("citation_accuracy.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Required {
+		t.Fatal("the example no longer says required: true")
+	}
+	if _, _, err := s.DeclareField("lead", "citation_accuracy.yaml", text, d); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An optional declared field is asked at its place; the card and the help
+// bar say enter passes it; passing records nothing and the item is done
+// (the queue's count moves); u takes the pass back and the field is asked
+// again; a digit then answers it.
+func TestOptionalDeclaredFieldIsAskedAndPassed(t *testing.T) {
+	s := openStore(t)
+	seedQA(t, s, 0, 0, 0)
+	declareOptionalExample(t, s)
+	h := newHarness(t, s, Options{Kind: "qa"})
+	h.keys("y", "enter", "2", "1")
+	h.at("q1", "citation_accuracy")
+	v := h.view()
+	for _, want := range []string{"[enter] pass (optional)", "enter pass"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the screen misses %q:\n%s", want, v)
+		}
+	}
+	h.keys("9")
+	if v := h.view(); !strings.Contains(v, "citation_accuracy has 3 options: press 1-3, or enter to pass.") {
+		t.Fatalf("a key of no option does not say enter passes:\n%s", v)
+	}
+	h.keys("enter")
+	h.at("q2", "question_validity")
+	if v := h.view(); !strings.Contains(v, "citation_accuracy passed: nothing recorded (u takes it back).") {
+		t.Fatalf("no word of the pass:\n%s", v)
+	}
+	if got := h.history("q1"); got != "question_validity=valid category=factual_recall persona=civil_officer answer_correctness=correct" {
+		t.Fatalf("the pass recorded something: %q", got)
+	}
+	if done := h.m.e.work.done; done != 1 {
+		t.Fatalf("%d items done after the pass, want 1", done)
+	}
+	h.keys("u")
+	h.at("q1", "citation_accuracy")
+	if v := h.view(); !strings.Contains(v, "Pass undone: citation_accuracy is asked again.") {
+		t.Fatalf("no word of the undone pass:\n%s", v)
+	}
+	h.keys("1")
+	h.at("q2", "question_validity")
+	if done := h.m.e.work.done; done != 1 {
+		t.Fatalf("%d items done after answering the field passed before, want 1 (counted once)", done)
+	}
+	h.wantLabels("q1", map[string]string{"question_validity": "valid", "category": "factual_recall",
+		"persona": "civil_officer", "answer_correctness": "correct", "citation_accuracy": "wrong"})
+	// A pass on the item on screen, taken back there: the field again.
+	h.keys("y", "enter", "1", "2", "enter")
+	h.keys("u")
+	h.at("q2", "citation_accuracy")
+	// A decision after a pass: u undoes the decision, then the decisions
+	// before the pass (which recorded nothing to undo).
+	h.keys("enter")
+	h.at("q3", "question_validity")
+	h.keys("y", "u")
+	h.at("q3", "question_validity")
+	h.keys("u")
+	h.at("q2", "answer_correctness")
+}
+
+// Keys typed while the decisions before them are being written are bound
+// to the declared field on screen, a pass included: the digit answers
+// citation_accuracy of q1, enter passes it on q2, y is q3's validity.
+func TestTypeAheadOnTheDeclaredField(t *testing.T) {
+	s := openStore(t)
+	seedQA(t, s, 0, 0, 0)
+	declareOptionalExample(t, s)
+	h := newHarness(t, s, Options{Kind: "qa"})
+	x := &held{h: h}
+	x.keys("y", "enter", "2", "1", "3", "y", "enter", "1", "2", "enter", "y")
+	x.flush()
+	h.wantLabels("q1", map[string]string{"question_validity": "valid", "category": "factual_recall",
+		"persona": "civil_officer", "answer_correctness": "correct", "citation_accuracy": "exact"})
+	h.wantLabels("q2", map[string]string{"question_validity": "valid", "category": "factual_recall",
+		"persona": "citizen", "answer_correctness": "partially_correct"})
+	h.wantLabels("q3", map[string]string{"question_validity": "valid"})
+	h.at("q3", "category")
 }

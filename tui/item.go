@@ -66,7 +66,7 @@ func (s *itemScreen) setData(d *itemData) {
 	s.version++
 	s.base = newFlow(d, s.e.lang)
 	s.rebuild()
-	s.openedDone = s.at.kind == stepDone
+	s.openedDone = s.flow.Finished()
 	if d.notAsked != "" {
 		// The card says why; the status line only what to do (it fits 80
 		// columns whatever the reason).
@@ -236,11 +236,13 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	case keyIs(msg, k.Flag):
 		return s, tea.Batch(s.ownWrite(), setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.at.field, !s.d.flagged, e.session))
 	case keyIs(msg, k.Undo):
+		// What the store does not record is the newest (a decision
+		// forgets it), then the decisions still waiting, then the store's.
+		if len(e.unrecorded) > 0 {
+			return e.undoUnrecorded(s)
+		}
 		if len(e.dec.ops) > 0 {
 			return s.undoWaiting()
-		}
-		if len(e.skips) > 0 {
-			return e.undoSkip(s)
 		}
 		return s, tea.Batch(s.ownWrite(), undoCmd(e.store, e.lang, e.annotator, e.suggest))
 	case keyIs(msg, k.Skip):
@@ -248,7 +250,7 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		if e.work != nil && !s.complete() {
 			e.work.noteSkipped(s.d.ref.ItemID)
 		}
-		e.skips = append(e.skips, s.d) // u takes the skip back
+		e.unrecorded = append(e.unrecorded, unrecorded{d: s.d}) // u takes the skip back
 		e.status = e.lang.Sprintf("Skipped %s (it stays in the queue).", ui.SanitizeLine(s.d.ref.ExtID))
 		return e.advance()
 	}
@@ -303,9 +305,23 @@ func (s *itemScreen) decide(in input) (ui.Child, tea.Cmd) {
 		return s.next()
 	case actNextItem:
 		return s.finish()
+	case actPass:
+		return s.pass(a.field)
 	}
 	e.status = a.why
 	return s, nil
+}
+
+// pass passes the optional field on screen: nothing is written, the flow
+// goes on (or the item is left, finished); u takes the pass back.
+func (s *itemScreen) pass(field string) (ui.Child, tea.Cmd) {
+	e := s.e
+	s.base = s.base.Apply(event{kind: evPassed, field: field})
+	s.d.passed = s.base.passed
+	e.unrecorded = append(e.unrecorded, unrecorded{d: s.d, field: field})
+	e.status = e.lang.Sprintf("%s passed: nothing recorded (u takes it back).", e.lang.Field(field))
+	s.rebuild()
+	return s.next()
 }
 
 // ownWrite marks a write of the screen's own (a note, a flag, an undo, an
@@ -433,13 +449,17 @@ func (s *itemScreen) bindings() []key.Binding {
 			out = append(out, checklistBindings(k, len(f.Values))...)
 			break
 		}
+		pre := s.flow.preselected()
 		if f.TwoWay {
 			out = append(out, ui.With(k.Yes, "y", l.Value(f.Name, f.Values[0])), ui.With(k.No, "n", l.Value(f.Name, f.Values[1])))
 		} else {
 			out = append(out, ui.With(k.Pick, "1-"+strconv.Itoa(len(f.Values)), l.Sprintf("pick")))
-			if s.flow.preselected() != "" {
+			if pre != "" {
 				out = append(out, ui.With(k.Accept, "enter", l.Sprintf("accept")))
 			}
+		}
+		if pre == "" && f.Optional {
+			out = append(out, ui.With(k.Accept, "enter", l.Sprintf("pass")))
 		}
 	}
 	if s.view.bindings != nil {

@@ -135,9 +135,17 @@ type env struct {
 	// leaves without them).
 	interrupted bool
 	dec         decisionQueue // decisions typed and not written yet (decisions.go)
-	// skips are the items skipped since the last decision, latest last: u
-	// takes the last one back before it undoes a decision.
-	skips []*itemData
+	// unrecorded are the actions since the last decision that the store
+	// does not record (the items skipped, the optional fields passed),
+	// latest last: u takes the last one back before it undoes a decision.
+	unrecorded []unrecorded
+}
+
+// unrecorded is an action the store does not record: an item skipped
+// (field ""), or an optional field of the item passed.
+type unrecorded struct {
+	d     *itemData
+	field string
 }
 
 // tooSmall reports whether the terminal is known and too small to show a

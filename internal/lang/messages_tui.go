@@ -87,6 +87,11 @@ var _ = add(
 	msg("%s adds a claim the extractor missed, after the last claim of an answer; %s: press %s.",
 		"%s ajoute une proposition omise par l'extracteur, après la dernière proposition d'une réponse ; « %s » : appuyez sur %s."),
 	msg("y/n or %s", "y/n ou %s"),
+	// An optional field (a declaration's required: false): enter passes it.
+	msg("%s, or enter to pass", "%s, ou enter pour laisser sans réponse"),
+	msg("pass (optional)", "sans réponse (facultatif)"),
+	msg("%s passed: nothing recorded (u takes it back).", "« %s » laissé sans réponse : rien n'est enregistré (u revient dessus)."),
+	msg("Pass undone: %s is asked again.", "Annulé : « %s » est de nouveau demandé."),
 	msg("a adds a claim the extractor missed, enter says you are done with this answer.",
 		"a ajoute une proposition omise, enter clôt cette réponse."),
 
