@@ -1,6 +1,9 @@
 package tui
 
 import (
+	tea "charm.land/bubbletea/v2"
+	"fmt"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"os"
 
 	"strings"
@@ -140,4 +143,74 @@ func TestTypeAheadOnTheDeclaredField(t *testing.T) {
 		"persona": "citizen", "answer_correctness": "partially_correct"})
 	h.wantLabels("q3", map[string]string{"question_validity": "valid"})
 	h.at("q3", "category")
+}
+
+// In French the card asks the declaration's French question and says its
+// values in the declaration's French words; ? gives its French guidelines;
+// an optional field's pass is said in French.
+func TestDeclaredFieldOnTheFrenchScreen(t *testing.T) {
+	s := openStore(t)
+	seedQA(t, s, 0, 0)
+	declareOptionalExample(t, s)
+	h := newHarness(t, s, Options{Kind: "qa", Lang: lang.French})
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.keys("y", "enter", "2", "1")
+	h.at("q1", "citation_accuracy")
+	v := h.view()
+	for _, want := range []string{"Les dispositions citées par la réponse sont-elles les bonnes ?",
+		"[1] wrong: cite de mauvaises dispositions", "[3] exact: exactement les dispositions qui répondent à la question",
+		"[enter] sans réponse (facultatif)", "enter sans réponse"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the French card misses %q:\n%s", want, v)
+		}
+	}
+	h.keys("?")
+	if v := strings.Join(strings.Fields(h.view()), " "); !strings.Contains(v, "Comparez les dispositions citées par la réponse") {
+		t.Fatalf("? does not give the French guidelines:\n%s", v)
+	}
+	h.keys("esc", "enter")
+	h.at("q2", "question_validity")
+	if v := h.view(); !strings.Contains(v, "citation_accuracy") || !strings.Contains(v, "laissé sans réponse") {
+		t.Fatalf("the pass is not said in French:\n%s", v)
+	}
+}
+
+// The dashboard's agreement panel has the declared ordinal field's row and
+// its ordinal line. jo's and sam's citation accuracy on ten pairs (wrong
+// 0, partial 1, exact 2) are report's agreement_declared_test.go lists;
+// there, from the coincidence matrix (Krippendorff 2011) in numpy: nominal
+// α 0.25196850393700787, ordinal 0.540777972027972; 5 of 10 agree, all
+// within one step.
+func TestDeclaredFieldInTheDashboardAgreementPanel(t *testing.T) {
+	s := openStore(t)
+	storetest.DeclareExample(t, s)
+	jo := []int{2, 2, 1, 0, 2, 1, 1, 0, 2, 1}
+	sam := []int{2, 1, 1, 0, 1, 0, 1, 1, 2, 2}
+	values := []string{"wrong", "partial", "exact"}
+	storetest.Seed(t, s, func(b *storetest.Builder) {
+		for i := range jo {
+			id := fmt.Sprintf("q%d", i+1)
+			b.QA(id, "GDPR", "en", "factual_recall")
+			for who, v := range map[string]int{"jo": jo[i], "sam": sam[i]} {
+				b.Labels(who, id, "question_validity=valid", "category=factual_recall", "persona=citizen",
+					"answer_correctness=correct", "citation_accuracy="+values[v])
+			}
+		}
+	})
+	h := dashboardHarness(t, s)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 60})
+	lines := strings.Split(h.view(), "\n")
+	var row, scaled string
+	for i, l := range lines {
+		if strings.Contains(l, storetest.ExampleField) && i+1 < len(lines) {
+			row, scaled = l, lines[i+1]
+			break
+		}
+	}
+	if f := strings.Fields(row); !strings.Contains(strings.Join(f, " "), "citation_accuracy 0.252 F") || !strings.Contains(row, "50.0%") {
+		t.Errorf("citation_accuracy row: %q", row)
+	}
+	if f := strings.Fields(scaled); !strings.Contains(strings.Join(f, " "), "ordinal 0.541 M 100.0% ±1") {
+		t.Errorf("no ordinal line under citation_accuracy: %q", scaled)
+	}
 }

@@ -109,3 +109,24 @@ func TestStatsOfADeclaredField(t *testing.T) {
 		t.Errorf("declared_fields.citation_accuracy %v, want %v", g, want)
 	}
 }
+
+// guidelines FIELD names a declared field; --lang fr gives the French the
+// declaration wrote (and the English without it).
+func TestGuidelinesOfADeclaredField(t *testing.T) {
+	db := declaredDB(t)
+	out, err := execute(t, "--db", db, "guidelines", storetest.ExampleField, "--lang", "fr")
+	if err != nil {
+		t.Fatalf("guidelines --lang fr: %v\n%s", err, out)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "Comparez les dispositions citées par la réponse") || strings.Contains(flat, "Judge the citations only") {
+		t.Errorf("the French guidelines of citation_accuracy:\n%s", out)
+	}
+	out, err = execute(t, "--db", db, "guidelines", storetest.ExampleField)
+	if err != nil {
+		t.Fatalf("guidelines: %v\n%s", err, out)
+	}
+	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "Judge the citations only") {
+		t.Errorf("the English guidelines of citation_accuracy:\n%s", out)
+	}
+}
