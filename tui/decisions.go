@@ -319,7 +319,7 @@ func (e *env) cancelLast() *pendingOp {
 			q.ops = q.ops[:i]
 		}
 		e.act.giveBack(o.label.ActiveMs)
-		e.status = "Undone before it was saved: " + o.label.Field + " = " + ui.SanitizeLine(o.label.Value) + "."
+		e.status = e.lang.Sprintf("Undone before it was saved: %s = %s.", e.lang.Field(o.label.Field), ui.SanitizeLine(o.label.Value))
 		return o
 	}
 	return nil

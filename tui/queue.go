@@ -106,7 +106,7 @@ func (e *env) undoUnrecorded(cur *itemScreen) (ui.Child, tea.Cmd) {
 		e.work.unskip(d.ref.ItemID)
 	}
 	next, cmd := e.show(cur, d, fromUndo)
-	e.status = "Skip undone: back to " + ui.SanitizeLine(d.ref.ExtID) + "."
+	e.status = e.lang.Sprintf("Skip undone: back to %s.", ui.SanitizeLine(d.ref.ExtID))
 	return next, cmd
 }
 

@@ -337,4 +337,6 @@ var _ = add(
 		"%d décision non enregistrée (la base était occupée) : %s", "%d décisions non enregistrées (la base était occupée) : %s"),
 	msg("the end of the session was not recorded (the database is busy); its active time is kept.",
 		"la fin de la séance n'a pas été enregistrée (la base est occupée) ; son temps actif est conservé."),
+	msg("Undone before it was saved: %s = %s.", "Annulé avant d'être enregistré : %s = %s."),
+	msg("Skip undone: back to %s.", "Passage annulé : retour à %s."),
 )
