@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"database/sql"
@@ -13,17 +12,19 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/annotate-dev/annotate/ranking"
 )
 
 // Retrieval runs: TREC run files and CanLegalRAGBench's query_results.jsonl.
 // An import stages its run lines in its transaction (memory does not grow
 // with the file), and WriteRuns, once every file is read, resolves each
 // line's query and document (a chunk id names its document), orders the
-// lines (by score as trec_eval does, or by rank: RunFields.ByScore), keeps
-// each document at its best place, renumbers the ranks 1..n, and writes one
-// row per (run, query) into run_lists: the document ranking and the
-// chunk-level list (every line's document in that order, repeats included).
+// lines, keeps each document at its best place and renumbers the ranks
+// 1..n (the rules of package ranking: by score as trec_eval does, or by
+// rank, RunFields.ByScore), and writes one row per (run, query) into
+// run_lists: the document ranking and the chunk-level list (every line's
+// document in that order, repeats included).
 //
 // Staging keeps the lines of one (run, query) in memory while they come one
 // after the other (as runs are written: a query's lines together) and writes
@@ -217,15 +218,8 @@ func appendRunLine(b, doc []byte, rank int, score float64, hasScore bool, line i
 	return binary.AppendUvarint(b, uint64(line))
 }
 
-// runLine is one staged line, read back.
-type runLine struct {
-	doc        []byte // into the staged row it was read from
-	rank       int
-	score      float64
-	hasScore   bool
-	file, line int
-	d          docRef
-}
+// runLine is one staged line, read back; runResolver fills its document.
+type runLine = ranking.Line
 
 func decodeRunLines(out []runLine, data []byte, file int) ([]runLine, error) {
 	bad := errors.New("store: a staged run row is corrupt")
@@ -235,24 +229,24 @@ func decodeRunLines(out []runLine, data []byte, file int) ([]runLine, error) {
 		if k <= 0 || uint64(len(data)-k) < n {
 			return nil, bad
 		}
-		l.doc, data = data[k:k+int(n):k+int(n)], data[k+int(n):]
+		l.Named, data = data[k:k+int(n):k+int(n)], data[k+int(n):]
 		r, k := binary.Varint(data)
 		if k <= 0 || len(data) < k+1 {
 			return nil, bad
 		}
-		l.rank, data = int(r), data[k:]
-		l.hasScore, data = data[0] == 1, data[1:]
-		if l.hasScore {
+		l.Rank, data = int(r), data[k:]
+		l.HasScore, data = data[0] == 1, data[1:]
+		if l.HasScore {
 			if len(data) < 8 {
 				return nil, bad
 			}
-			l.score, data = math.Float64frombits(binary.LittleEndian.Uint64(data)), data[8:]
+			l.Score, data = math.Float64frombits(binary.LittleEndian.Uint64(data)), data[8:]
 		}
 		ln, k := binary.Uvarint(data)
 		if k <= 0 {
 			return nil, bad
 		}
-		l.line, l.file, data = int(ln), file, data[k:]
+		l.LineNo, l.File, data = int(ln), file, data[k:]
 		out = append(out, l)
 	}
 	return out, nil
@@ -366,69 +360,6 @@ func earliest(cur *RunRowError, file, line int, mk func() *RunRowError) *RunRowE
 	return mk()
 }
 
-// rankedDoc is a document of a list: its best rank, best score, first line.
-type rankedDoc struct {
-	d         docRef
-	rank      int
-	score     float64
-	hasScore  bool
-	firstLine int
-}
-
-// rankList orders a (run, query)'s lines and documents (it reorders lines
-// in place). By score (trec_eval's order): lines by score, highest first,
-// then by their document's id and their own id (a chunk's) descending, then
-// line; each document at its first line, so that its place is its best
-// score's and documents tied on their best score are in descending id
-// order, as trec_eval ranks a run naming each document once at its best
-// score. By rank: lines by rank, then score (highest first, none last),
-// then line; documents by their best rank, best score, first line.
-func rankList(lines []runLine, docs []rankedDoc, byScore bool) []rankedDoc {
-	slices.SortFunc(lines, func(a, b runLine) int {
-		if byScore {
-			return cmp.Or(cmpScoreDesc(a.score, a.hasScore, b.score, b.hasScore), strings.Compare(b.d.ext, a.d.ext),
-				bytes.Compare(b.doc, a.doc), cmp.Compare(a.line, b.line))
-		}
-		return cmp.Or(cmp.Compare(a.rank, b.rank), cmpScoreDesc(a.score, a.hasScore, b.score, b.hasScore), cmp.Compare(a.line, b.line))
-	})
-	at := map[int64]int{}
-	for _, l := range lines {
-		i, ok := at[l.d.id]
-		if !ok {
-			at[l.d.id] = len(docs)
-			docs = append(docs, rankedDoc{d: docRef{id: l.d.id, ext: l.d.ext}, rank: l.rank, score: l.score, hasScore: l.hasScore, firstLine: l.line})
-			continue
-		}
-		r := &docs[i]
-		r.rank, r.firstLine = min(r.rank, l.rank), min(r.firstLine, l.line)
-		if l.hasScore && (!r.hasScore || l.score > r.score) {
-			r.score, r.hasScore = l.score, true
-		}
-	}
-	if byScore {
-		return docs // in the order of their first lines
-	}
-	slices.SortFunc(docs, func(a, b rankedDoc) int {
-		return cmp.Or(cmp.Compare(a.rank, b.rank), cmpScoreDesc(a.score, a.hasScore, b.score, b.hasScore), cmp.Compare(a.firstLine, b.firstLine))
-	})
-	return docs
-}
-
-// cmpScoreDesc orders scores highest first, a missing score last (SQL's
-// ORDER BY score DESC).
-func cmpScoreDesc(a float64, hasA bool, b float64, hasB bool) int {
-	switch {
-	case hasA != hasB:
-		if hasA {
-			return -1
-		}
-		return 1
-	case !hasA:
-		return 0
-	}
-	return cmp.Compare(b, a)
-}
-
 // runList is one (run, query)'s row of run_lists, encoded.
 type runList struct {
 	docs, scores, chunkDocs, chunkIDs []byte
@@ -440,7 +371,7 @@ type runList struct {
 // then the chunk-level list when it says more than the ranking (chunks
 // named, or a document met twice), so that an identical re-import of a run
 // of documents is still unchanged.
-func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h hash.Hash) {
+func encodeList(l *runList, qext string, lines []runLine, docs []ranking.Doc, h hash.Hash) {
 	l.docs, l.scores = append(l.docs[:0], '['), append(l.scores[:0], '[')
 	l.chunkDocs, l.chunkIDs = append(l.chunkDocs[:0], '['), append(l.chunkIDs[:0], '[')
 	hb := l.hashed[:0]
@@ -448,16 +379,16 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 		if i > 0 {
 			l.docs, l.scores = append(l.docs, ','), append(l.scores, ',')
 		}
-		l.docs = strconv.AppendInt(l.docs, d.d.id, 10)
+		l.docs = strconv.AppendInt(l.docs, d.Doc, 10)
 		hb = append(hb, qext...)
 		hb = append(hb, 0)
 		hb = strconv.AppendInt(hb, int64(i+1), 10)
 		hb = append(hb, 0)
-		hb = append(hb, d.d.ext...)
+		hb = append(hb, d.DocID...)
 		hb = append(hb, 0)
-		if d.hasScore {
+		if d.HasScore {
 			n := len(hb)
-			hb = strconv.AppendFloat(hb, d.score, 'g', -1, 64)
+			hb = strconv.AppendFloat(hb, d.Score, 'g', -1, 64)
 			l.scores = append(l.scores, hb[n:]...)
 		} else {
 			l.scores = append(l.scores, "null"...)
@@ -469,10 +400,10 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 		if i > 0 {
 			l.chunkDocs, l.chunkIDs = append(l.chunkDocs, ','), append(l.chunkIDs, ',')
 		}
-		l.chunkDocs = strconv.AppendInt(l.chunkDocs, ln.d.id, 10)
-		if ln.d.chunk {
+		l.chunkDocs = strconv.AppendInt(l.chunkDocs, ln.Doc, 10)
+		if ln.Chunk {
 			more = true
-			l.chunkIDs = appendJSONBytes(l.chunkIDs, ln.doc)
+			l.chunkIDs = appendJSONBytes(l.chunkIDs, ln.Named)
 		} else {
 			l.chunkIDs = append(l.chunkIDs, "null"...)
 		}
@@ -483,10 +414,10 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 		for _, ln := range lines {
 			hb = append(hb, qext...)
 			hb = append(hb, 0, 'c', 0)
-			hb = append(hb, ln.d.ext...)
+			hb = append(hb, ln.DocID...)
 			hb = append(hb, 0)
-			if ln.d.chunk {
-				hb = append(hb, ln.doc...)
+			if ln.Chunk {
+				hb = append(hb, ln.Named...)
 			}
 			hb = append(hb, '\n')
 		}
@@ -573,7 +504,7 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 	}
 	var qErr, dErr *RunRowError
 	var lines []runLine
-	var docs []rankedDoc
+	var docs []ranking.Doc
 	var list runList
 	curRun, curQ := "", ""
 	finish := func() error {
@@ -587,27 +518,29 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 			return err
 		}
 		if q == 0 {
-			first := slices.MinFunc(lines, func(a, b runLine) int { return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line)) })
-			qErr = earliest(qErr, first.file, first.line, func() *RunRowError { return t.unknownRun(first.file, first.line, f.Query, "query", curQ) })
+			first := slices.MinFunc(lines, func(a, b runLine) int { return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.LineNo, b.LineNo)) })
+			qErr = earliest(qErr, first.File, first.LineNo, func() *RunRowError { return t.unknownRun(first.File, first.LineNo, f.Query, "query", curQ) })
 		}
 		// A query staged with nothing retrieved (StageRunQuery) has an
 		// empty list.
-		lines = slices.DeleteFunc(lines, func(l runLine) bool { return len(l.doc) == 0 })
+		lines = slices.DeleteFunc(lines, func(l runLine) bool { return len(l.Named) == 0 })
 		for i := range lines {
 			l := &lines[i]
-			if l.d, err = res.doc(l.doc); err != nil {
+			d, err := res.doc(l.Named)
+			if err != nil {
 				return err
 			}
-			if l.d.id == 0 {
-				dErr = earliest(dErr, l.file, l.line, func() *RunRowError {
-					return t.unknownRun(l.file, l.line, f.doc(l.rank), "document or chunk", string(l.doc))
+			l.Doc, l.DocID, l.Chunk = d.id, d.ext, d.chunk
+			if l.Doc == 0 {
+				dErr = earliest(dErr, l.File, l.LineNo, func() *RunRowError {
+					return t.unknownRun(l.File, l.LineNo, f.doc(l.Rank), "document or chunk", string(l.Named))
 				})
 			}
 		}
 		if qErr != nil || dErr != nil {
 			return nil // no use writing: the import fails; the scan goes on for the first error
 		}
-		docs = rankList(lines, docs[:0], f.ByScore)
+		docs = ranking.Rank(lines, docs[:0], f.ByScore)
 		r := byName[curRun]
 		r.w.Queries++
 		r.w.Results += len(docs)
@@ -762,7 +695,7 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 	}
 	for _, r := range runs {
 		// The ranking, then the chunk-level list, query by query.
-		docsOf := map[string][]rankedDoc{}
+		docsOf := map[string][]ranking.Doc{}
 		qOf := map[string]int64{}
 		var qids []string
 		err := eachRow(t.tx, `SELECT DISTINCT qid, q FROM temp.import_run_rows WHERE run = ? ORDER BY qid`, []any{r.name}, func(sc func(...any) error) error {
@@ -778,12 +711,12 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 		err = eachRow(t.tx, `SELECT r.qid, r.d, di.ext_id, r.best_score FROM temp.import_run_ranked r JOIN items di ON di.id = r.d
 			WHERE r.run = ? ORDER BY r.qid, r.rank`, []any{r.name}, func(sc func(...any) error) error {
 			var qid string
-			var d rankedDoc
+			var d ranking.Doc
 			var score sql.NullFloat64
-			if err := sc(&qid, &d.d.id, &d.d.ext, &score); err != nil {
+			if err := sc(&qid, &d.Doc, &d.DocID, &score); err != nil {
 				return err
 			}
-			d.score, d.hasScore = score.Float64, score.Valid
+			d.Score, d.HasScore = score.Float64, score.Valid
 			docsOf[qid] = append(docsOf[qid], d)
 			return nil
 		})
@@ -798,7 +731,7 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 			[]any{r.name, byScore}, func(sc func(...any) error) error {
 				var qid string
 				var l runLine
-				if err := sc(&qid, &l.doc, &l.d.id, &l.d.ext, &l.d.chunk); err != nil {
+				if err := sc(&qid, &l.Named, &l.Doc, &l.DocID, &l.Chunk); err != nil {
 					return err
 				}
 				linesOf[qid] = append(linesOf[qid], l)
