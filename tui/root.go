@@ -12,8 +12,8 @@
 // annotator, the session, styles, keys, the size, the queue being worked
 // through) lives in one env shared by pointer. The widgets, the key map and
 // the styles are those of every screen of annotate (tui/internal/ui); each
-// kind of item registers its screen from its own file (kinds.go, qa.go,
-// claim.go); the annotation of an item is a pure state machine (step.go).
+// kind of item registers its screen from its own file (kinds.go, kind_qa.go,
+// kind_claim.go); the annotation of an item is a pure state machine (step.go).
 //
 // Update never does I/O: every store call is a tea.Cmd (cmds.go) whose typed
 // message comes back to Update. A decision is shown as made only once its
