@@ -12,6 +12,7 @@ import (
 // the question and the context.
 
 func init() {
+	comparedNouns[schema.KindClaim] = [2]string{lang.Key("claim|one"), lang.Key("claims|several")}
 	registerRender(schema.KindClaim, kindRender{top: claimTop, pane: claimPane,
 		title: func(l *lang.Printer, _ *store.ReviewDetail) string { return l.Sprintf("Answer and context") }})
 }
