@@ -18,7 +18,7 @@ type KindStats struct {
 	Fields map[string]map[string]int `json:"fields"` // field -> value -> labels that count
 	By     map[string]map[string]int `json:"by"`     // attribute -> value -> items
 	// Judgments are the relevance kind's judgments and runs
-	// (relevance_stats.go).
+	// (kind_relevance_stats.go).
 	Judgments *JudgmentStats `json:"judgments,omitempty"`
 }
 

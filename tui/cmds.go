@@ -28,7 +28,7 @@ type itemData struct {
 	notes   map[string]string // this annotator's current note per field ("" : the item as a whole)
 	flagged bool
 	// pairData is what a QA pair or a claim shows of its pair and claims,
-	// filled by their kinds' load (claim.go).
+	// filled by their kinds' load (kind_claim.go).
 	pairData
 	// notAsked says why the item asks this annotator nothing although it
 	// has fields (a claim of an answer they did not judge correct): the

@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/annotate-dev/annotate/adjudication"
 	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/internal/suggest"
-	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
@@ -319,7 +319,7 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 	}
 	fmt.Fprintf(w, " (annotate review --as %s)\n", names.ShellWord(g.as))
 	if acc.Held > 0 {
-		fmt.Fprintln(w, review.HeldMessage(g.as, acc.Held))
+		fmt.Fprintln(w, adjudication.HeldMessage(g.as, acc.Held))
 	}
 	switch {
 	case rev.Ready > 0:
