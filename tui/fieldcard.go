@@ -15,7 +15,7 @@ var prompts = map[string]string{} // filled by the kinds' files
 
 // optionKeys is how an option is chosen: "y/1" on two-way fields, else "1".
 func optionKeys(f schema.Field, i int) string {
-	k := itoa(i + 1)
+	k := f.KeyOf(i)
 	if f.TwoWay {
 		return []string{"y", "n"}[i] + "/" + k
 	}
@@ -23,7 +23,8 @@ func optionKeys(f schema.Field, i int) string {
 }
 
 // card renders the field card: the field, its question and its options with
-// their keys, the preselected option marked. compact puts the options on one
+// their keys, the preselected option marked; an optional field's card says
+// enter passes it (when nothing is preselected). compact puts the options on one
 // line (for short terminals).
 func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 	f, ok := schema.Lookup(field)
@@ -38,21 +39,35 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 		return []string{ui.Truncate(name, w)}
 	}
 	head := st.Field.Render(ui.Truncate(name, inner))
-	if p := prompts[field]; p != "" && ui.TextWidth(name)+3 < inner {
-		head += " " + st.Dim.Render(ui.Truncate(l.Text(p), inner-ui.TextWidth(name)-1))
+	p := l.Question(f) // a declared field's, from its declaration
+	if key := prompts[field]; key != "" {
+		p = l.Text(key)
+	}
+	if p != "" && ui.TextWidth(name)+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(p, inner-ui.TextWidth(name)-1))
 	}
 	lines := []string{bar + head}
 	var opts, plain []string
 	for i, value := range f.Values {
 		v := l.Value(field, value)
 		k := "[" + optionKeys(f, i) + "]"
-		text := k + " " + v
-		styled := st.Key.Render(k) + " " + st.Option.Render(v)
+		shown := v
+		if words := l.Words(f, value); words != "" {
+			shown = v + ": " + words // a declared value's
+		}
+		text := k + " " + shown
+		styled := st.Key.Render(k) + " " + st.Option.Render(shown)
 		if value == pre {
 			text = "◆ " + text + " (enter)"
-			styled = st.Preselect.Render("◆ " + k + " " + v + " (enter)")
+			styled = st.Preselect.Render("◆ " + k + " " + shown + " (enter)")
 		}
 		opts = append(opts, styled)
+		plain = append(plain, text)
+	}
+	if f.Optional && pre == "" {
+		// An optional field: enter leaves it unanswered.
+		text := "[enter] " + l.Sprintf("pass (optional)")
+		opts = append(opts, st.Key.Render("[enter]")+" "+st.Option.Render(l.Sprintf("pass (optional)")))
 		plain = append(plain, text)
 	}
 	oneLine := strings.Join(plain, "   ")
@@ -70,6 +85,9 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 				s = st.Preselect.Render("◆" + s)
 			}
 			short = append(short, s)
+		}
+		if f.Optional && pre == "" {
+			short = append(short, "enter "+l.Sprintf("pass"))
 		}
 		return append(lines, bar+ui.TruncateStyled(strings.Join(short, "  "), inner))
 	}
