@@ -19,7 +19,7 @@ var storeMethods = map[string][]string{
 	"import":        {"Import", "Restore", "Recount"},
 	"annotators":    {"EnsureAnnotator", "SetAnnotator", "SetAnnotatorIf", "SetAnnotatorLang"},
 	"batches":       {"CreateBatch", "CreatePool", "CreateAnswerBatch", "SampleGenClaims"},
-	"guidelines":    {"AddGuidelines", "SetTaxonomy"},
+	"guidelines":    {"AddGuidelines", "SetTaxonomy", "DeclareField"},
 	"labels":        {"RecordLabel", "RecordLabels", "RecordGradedRelevance", "Undo", "SetNote", "SetFlag"},
 	"kinds' writes": {"SaveDraft", "SubmitAnswer", "AddClaim", "AddMissedClaim"},
 	"adjudication":  {"AcceptAgreements", "AcceptReady", "UndoAdjudication", "ReviewAnswer"},
