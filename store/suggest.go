@@ -9,7 +9,7 @@ import (
 // from the blind ones (an annotator shown a system's answer tends to agree
 // with it: scoring the system against those labels overstates it).
 
-// LoadSuggestedItemView is LoadItemView with, in the same snapshot, the
+// LoadSuggestedItemView is ItemView with, in the same snapshot, the
 // predictions of system on the item by field, normalised to the field's
 // values; a prediction outside them is left out (nothing to preselect).
 func (rx *ReadTx) LoadSuggestedItemView(annotator string, id int64, system string) (*ItemView, map[string]string, error) {

@@ -370,7 +370,7 @@ func gotoCmd(s *store.Store, l *lang.Printer, annotator, suggest, typed string) 
 // homeCmd counts the annotator's queues: every QA pair and claim (or the
 // assigned ones), each batch assigned to them or open to everyone, and the
 // active time since midnight. It counts with QueueTotal/QueueDone, which stay
-// fast on large stores (store.Progress also sums time over every item).
+// fast on large stores (ReadTx.Progress also sums time over every item).
 func homeCmd(s *store.Store, l *lang.Printer, annotator string, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		return readMsg(s, func(rx *store.ReadTx) tea.Msg {
