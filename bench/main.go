@@ -8,6 +8,7 @@
 //	bench runs [flags]                the import of retrieval runs beside trec_eval (runs.go)
 //	bench speed [flags]               home, keys, cost and exports of two builds side by side (speed.go)
 //	bench import [flags]              the import alone on two fixtures beside the shell (importbench.go)
+//	bench exports [flags]             the streamed exports' peak memory and sizes, one build or two (exports.go)
 //	bench gen2 -claims N -out FILE    write the second, independent fixture (gen2.go)
 package main
 
@@ -19,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench run|runs|import [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench run|runs|import|exports [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -36,6 +37,8 @@ func main() {
 		err = importCmd(os.Args[2:])
 	case "gen2":
 		err = gen2Cmd(os.Args[2:])
+	case "exports":
+		err = exportsCmd(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

@@ -53,6 +53,9 @@ type Options struct {
 
 	// create opens an output file; tests inject failures through it.
 	create func(path string) (io.WriteCloser, error)
+	// obvious, in tests, writes the format instead: the obvious path a
+	// streamed writer is held to.
+	obvious func(e *exporter, dir string) error
 }
 
 // Formats lists the formats --format accepts.
@@ -154,6 +157,9 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 		"label-studio": e.labelStudio, "prodigy": e.prodigy, "trec": e.trec}[o.Format]
 	if e.Backup() {
 		fill = e.backup
+	}
+	if o.obvious != nil {
+		fill = func(dir string) error { return o.obvious(e, dir) }
 	}
 	if err := writeFolder(o.Out, o.Force, fill); err != nil {
 		return Result{}, err

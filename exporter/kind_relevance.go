@@ -40,14 +40,14 @@ func init() {
 		// A task per pooled (query, document) pair, not per judgment.
 		labelStudio: &lsKind{
 			texts: []lsText{{"query", "Query"}, {"document", "Document"}},
-			data: func(e *exporter, fn func(string, map[string]any) error) error {
+			data: func(e *exporter, fn func(int64, string, map[string]any) error) error {
 				return each(e, e.snap.ExportItems(schema.KindRelevance, store.ExportOptions{}), func(it *store.ExportItem) error {
 					r := it.Payload.(*store.Relevance)
 					doc := r.Document.Text
 					if head := strings.TrimSpace(r.Document.Title + " " + r.Document.Citation); head != "" {
 						doc = head + "\n\n" + doc
 					}
-					return fn(it.ExtID, map[string]any{"query_id": r.Query.ID, "document_id": r.Document.ID, "query": r.Query.Text,
+					return fn(it.ItemID, it.ExtID, map[string]any{"query_id": r.Query.ID, "document_id": r.Document.ID, "query": r.Query.Text,
 						"document": doc, "jurisdiction": r.Query.Jurisdiction})
 				})
 			},
