@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
@@ -160,6 +162,89 @@ func TestProdigyStreamed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			for _, f := range ProdigyFields() {
 				sameExports(t, s, Options{Format: "prodigy", Field: f}, (*exporter).prodigyObvious)
+			}
+		})
+	}
+}
+
+// retrievalStore is relevanceFixture's queries and documents with runs and
+// qrels of many lines: three runs ranking up to 30 of the documents for
+// each query, the gold qrels (grades 0 to 2) and jo's judgments of random
+// pairs, so that every case of the merge occurs (a relevant document the
+// gold set lacks or holds not relevant, a gold document jo judged not
+// relevant, pairs only one side judged).
+func retrievalStore(t *testing.T) *store.Store {
+	t.Helper()
+	s := openStore(t)
+	r := rand.New(rand.NewPCG(31, 4))
+	var items, runs, gold, jo strings.Builder
+	for q := range 40 {
+		fmt.Fprintf(&items, `{"kind":"query","id":"q%02d","text":"query %d","jurisdiction":"ON"}`+"\n", q, q)
+	}
+	for d := range 120 {
+		fmt.Fprintf(&items, `{"kind":"document","id":"d%03d","title":"case %d","text":"text of %d"}`+"\n", d, d, d)
+	}
+	for _, run := range []string{"gamma", "alpha", "beta"} {
+		for q := range 40 {
+			start := r.IntN(120)
+			for k := range r.IntN(31) {
+				fmt.Fprintf(&runs, "q%02d Q0 d%03d %d %d %s\n", q, (start+7*k)%120, k+1, 40-k, run)
+			}
+		}
+	}
+	for q := range 40 {
+		for d := range 120 {
+			if r.IntN(12) == 0 {
+				fmt.Fprintf(&gold, "q%02d 0 d%03d %d\n", q, d, r.IntN(3))
+			}
+			if r.IntN(10) == 0 {
+				fmt.Fprintf(&jo, "q%02d 0 d%03d %d\n", q, d, r.IntN(3))
+			}
+		}
+	}
+	for _, f := range []struct {
+		name, data string
+		o          importer.Options
+	}{
+		{"items.jsonl", items.String(), importer.Options{}},
+		{"runs.trec", runs.String(), importer.Options{Format: importer.FormatTRECRun}},
+		{"gold.qrels", gold.String(), importer.Options{Format: importer.FormatQrels}},
+		{"jo.qrels", jo.String(), importer.Options{Format: importer.FormatQrels, Annotator: "jo"}},
+	} {
+		if _, err := importer.ImportReader(s, f.name, []byte(f.data), f.o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func TestTRECStreamed(t *testing.T) {
+	for name, s := range map[string]*store.Store{"relevance": relevanceFixture(t), "every kind": everyKindStore(t), "generated": retrievalStore(t)} {
+		t.Run(name, func(t *testing.T) {
+			sameExports(t, s, Options{Format: "trec", Annotator: "jo"}, (*exporter).trecObvious)
+			sameExports(t, s, Options{Format: "trec"}, (*exporter).trecObvious)
+			// The qrels configs of the hf folder read the same stream.
+			snap, err := s.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer snap.Close()
+			e := &exporter{snap: snap, labels: store.LabelSet{Annotator: "jo"}}
+			for _, after := range []bool{false, true} {
+				want, err := e.qrelsObvious(after)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []qrel
+				if err := e.eachQrel(after, func(q qrel) error {
+					got = append(got, q)
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("qrels (after %v): the stream has %d, the obvious read %d:\n%v\n%v", after, len(got), len(want), got, want)
+				}
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -107,6 +108,9 @@ interrupted export leaves nothing half-written.`,
 				// stderr gets no control characters.
 				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
 					o.Progress = f
+				}
+				if os.Getenv("GOGC") == "" {
+					debug.SetGCPercent(exporter.GCPercent)
 				}
 				// Ctrl-C stops the export between two rows; its temporary
 				// folder is removed.
