@@ -44,6 +44,7 @@ var (
 	tyIntP     = reflect.TypeFor[*int64]()
 	tyFloat    = reflect.TypeFor[float64]()
 	tyFloatP   = reflect.TypeFor[*float64]()
+	tyBool     = reflect.TypeFor[bool]()
 	tyStrings  = reflect.TypeFor[[]string]()
 	tyContexts = reflect.TypeFor[[]contextUnit]()
 )
@@ -91,6 +92,8 @@ func newParquetRows(out io.Writer, config string, l layout, feats []feature, sys
 			if c.nullable {
 				t, tag = tyIntP, tag+",optional"
 			}
+		case f.dtype == "bool":
+			t = tyBool
 		case f.dtype == "float64":
 			t = tyFloat
 			if c.nullable {
@@ -117,8 +120,18 @@ func newParquetRows(out io.Writer, config string, l layout, feats []feature, sys
 	if err != nil {
 		return nil, err
 	}
-	p.w = parquet.NewWriter(out, parquet.SchemaOf(p.val.Interface()), parquet.Compression(&zstdFast),
-		parquet.MaxRowsPerRowGroup(parquetGroupRows), parquet.KeyValueMetadata("huggingface", hf))
+	sch := parquet.SchemaOf(p.val.Interface())
+	opts := []parquet.WriterOption{sch, parquet.Compression(&zstdFast),
+		parquet.MaxRowsPerRowGroup(parquetGroupRows), parquet.KeyValueMetadata("huggingface", hf)}
+	// No min and max of a text column in the footer (pyarrow leaves out
+	// those of long values too): a long text would be written there twice,
+	// and a footer over 16 MiB is refused on import.
+	for _, path := range sch.Columns() {
+		if leaf, ok := sch.Lookup(path...); ok && leaf.Node.Type().Kind() == parquet.ByteArray {
+			opts = append(opts, parquet.SkipPageBounds(path...))
+		}
+	}
+	p.w = parquet.NewWriter(out, opts...)
 	return p, nil
 }
 
@@ -144,6 +157,8 @@ func (p *parquetRows) write(r row) error {
 			}
 		case int:
 			setInt(f, int64(x))
+		case bool:
+			f.SetBool(x)
 		case float64:
 			if f.Kind() == reflect.Pointer {
 				f.Set(reflect.ValueOf(&x))

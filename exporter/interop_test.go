@@ -76,16 +76,16 @@ func TestImportLabelStudioErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ name, body, want string }{
 		{"unknown item", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[]},{"data":{"annotate_id":"nope"},"annotations":[{"completed_by":1,"result":[{"from_name":"question_validity","value":{"choices":["valid"]}}]}]}]`,
-			`ls.json: record 1: field "data.annotate_id": unknown item "nope"`},
-		{"no id", `[{"data":{"text":"hello"},"annotations":[]}]`, `ls.json: record 0: field "data.annotate_id": missing: the task names no annotate item; give data.annotate_id (an item annotate has) or data.id (a new one)`},
-		{"no fields", `[{"id":4,"data":{"question":"Q?"},"annotations":[]}]`, `ls.json: record 0: field "data": the task names no annotate item (no data.annotate_id), and the QA pair made from its data lacks source, answer, contexts`},
-		{"a claim alone", `[{"id":4,"data":{"claim":"x"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`, `ls.json: record 0: field "data.annotate_id": missing: a claim is made inside its parent`},
-		{"bad contexts", `[{"id":4,"data":{"source":"GDPR","question":"Q?","answer":"A.","contexts":[{"text":"t"}]},"annotations":[]}]`, `ls.json: record 0: field "data.contexts[0].id": missing (required)`},
+			`ls.json: record 2: field "data.annotate_id": unknown item "nope"`},
+		{"no id", `[{"data":{"text":"hello"},"annotations":[]}]`, `ls.json: record 1: field "data.annotate_id": missing: the task names no annotate item; give data.annotate_id (an item annotate has) or data.id (a new one)`},
+		{"no fields", `[{"id":4,"data":{"question":"Q?"},"annotations":[]}]`, `ls.json: record 1: field "data": the task names no annotate item (no data.annotate_id), and the QA pair made from its data lacks source, answer, contexts`},
+		{"a claim alone", `[{"id":4,"data":{"claim":"x"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`, `ls.json: record 1: field "data.annotate_id": missing: a claim is made inside its parent`},
+		{"bad contexts", `[{"id":4,"data":{"source":"GDPR","question":"Q?","answer":"A.","contexts":[{"text":"t"}]},"annotations":[]}]`, `ls.json: record 1: field "data.contexts[0].id": missing (required)`},
 		{"wrong kind", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[{"completed_by":1,"result":[{"from_name":"entailment","value":{"choices":["neutral"]}}]}]}]`,
-			`ls.json: record 0: field "annotations[0].result[0].from_name": entailment is a field of a claim, but "gdpr-001" is a QA pair`},
+			`ls.json: record 1: field "annotations[0].result[0].from_name": entailment is a field of a claim, but "gdpr-001" is a QA pair`},
 		{"two choices", `[{"data":{"annotate_id":"gdpr-001"},"annotations":[{"completed_by":1,"result":[{"from_name":"persona","value":{"choices":["citizen","legal_expert"]}}]}]}]`,
-			`ls.json: record 0: field "annotations[0].result[0].value.choices": 2 choices for persona`},
-		{"no model", `[{"data":{"annotate_id":"gdpr-001-c1"},"predictions":[{"result":[]}]}]`, `ls.json: record 0: field "predictions[0].model_version": missing`},
+			`ls.json: record 1: field "annotations[0].result[0].value.choices": 2 choices for persona`},
+		{"no model", `[{"data":{"annotate_id":"gdpr-001-c1"},"predictions":[{"result":[]}]}]`, `ls.json: record 1: field "predictions[0].model_version": missing`},
 	} {
 		file := filepath.Join(dir, "ls.json")
 		os.WriteFile(file, []byte(c.body), 0o644)
@@ -148,7 +148,7 @@ func TestProdigyImportAndErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "db.jsonl")
 	os.WriteFile(file, []byte(`{"text":"q","answer":"accept","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}
-{"text":"q","answer":"reject","_annotator_id":"bo","meta":{"annotate_id":"gdpr-001"}}
+{"text":"q","answer":"reject","_annotator_id":"pat","meta":{"annotate_id":"gdpr-001"}}
 {"text":"q","answer":"ignore","_annotator_id":"cy","meta":{"annotate_id":"gdpr-001"}}
 `), 0o644)
 	if _, err := importer.Import(s, []string{file}, importer.Options{}); err == nil || !strings.Contains(err.Error(), `db.jsonl:1: field "label": missing: give --field`) {
@@ -159,8 +159,8 @@ func TestProdigyImportAndErrors(t *testing.T) {
 	}
 	got := strings.Join(lines(t, s, `SELECT a.name||' '||l.value FROM current_labels l JOIN annotators a ON a.id=l.annotator_id
 		JOIN items i ON i.id=l.item_id WHERE i.ext_id='gdpr-001' AND l.field='question_validity'`), "; ")
-	if got != "ana valid; bo invalid" {
-		t.Errorf("labels %q, want ana valid; bo invalid (accept the first value, reject the second, ignore skipped)", got)
+	if got != "ana valid; pat invalid" {
+		t.Errorf("labels %q, want ana valid; pat invalid (accept the first value, reject the second, ignore skipped)", got)
 	}
 	for _, c := range []struct{ body, field, want string }{
 		{`{"answer":"maybe","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}`, "question_validity", `bad.jsonl:1: field "answer": want accept, reject or ignore, got "maybe"`},
@@ -360,9 +360,10 @@ func TestRoundTripTREC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// testdata/ir/runs.run ranks qA's chunks d02, d01#b, d03, d01#a, d04 for
-	// alpha: d01 keeps its best rank, 2, and the ranks are renumbered.
-	if !strings.HasPrefix(string(alpha), "qA Q0 d02 1 ") || !strings.Contains(string(alpha), "qA Q0 d01 2 ") || !strings.Contains(string(alpha), "qA Q0 d03 3 ") {
+	// testdata/ir/runs.run scores qA's chunks d02 0.90, d01#b 0.80, d03
+	// 0.80, d01#a 0.75 for alpha: d01 keeps its best score, and trec_eval's
+	// order puts d03 before it (ties by document id, descending).
+	if !strings.HasPrefix(string(alpha), "qA Q0 d02 1 ") || !strings.Contains(string(alpha), "qA Q0 d03 2 ") || !strings.Contains(string(alpha), "qA Q0 d01 3 ") {
 		t.Errorf("alpha.run:\n%s", alpha)
 	}
 	after, _ := os.ReadFile(filepath.Join(out, "trec/qrels_after.txt"))

@@ -11,14 +11,19 @@ import (
 )
 
 // An export works in a temporary folder beside --out, ".<out>.tmp-N", and
-// holds a lock file beside it, ".<out>.tmp-N.lock", for as long as it runs:
-// an advisory lock (flock) on Unix, which the system releases when the
-// process ends however it ends (SIGKILL included). A killed export leaves
-// both behind. The next export into the same --out cleans them up, and only
-// them: a folder is removed only if its lock file is ours (the exact name),
-// older than the running export and no longer locked by anyone. A folder
-// named like ours but without a lock file (a user's, or one left by a
-// version without locks) is never touched; it is named in a note instead.
+// holds a lock file beside it, ".<out>.tmp-N.lock", for as long as it runs
+// (the file records the process and its start): an advisory lock (flock)
+// on Unix, which the system releases when the process ends however it ends
+// (SIGKILL included). Ctrl-C and SIGTERM stop an export between two rows,
+// and it removes its folder; a killed export leaves both behind. The next
+// export into the same folder (any --out beside them) cleans them up, and
+// only them: a folder is removed only if its lock file is an export's (the
+// exact name), older than the running export and no longer locked by
+// anyone, so the process that held it is gone. A folder named like an
+// export's but without a lock file (a user's, or one left by a version
+// without locks) is never touched; beside the same --out it is named in a
+// note instead. Exports into other folders are not looked for: nothing
+// records where they were, and a folder of someone else's is not searched.
 //
 // The previous export that a --force export had moved aside,
 // ".<out>.tmp-N-old", is put back when --out is missing (the kill came
@@ -63,6 +68,10 @@ func staleName(base string) *regexp.Regexp {
 	return regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `\.tmp-[0-9]+(` + regexp.QuoteMeta(lockSuffix) + `|-old)?$`)
 }
 
+// anyLock matches the lock file of an export into any folder; its first
+// group is that folder's name.
+var anyLock = regexp.MustCompile(`^\.(.+)\.tmp-[0-9]+` + regexp.QuoteMeta(lockSuffix) + `$`)
+
 // cleanStale removes what killed exports into out left behind, as above,
 // and returns what it did (and what it left) for the user. It never fails
 // the export: what it cannot remove it names.
@@ -77,13 +86,14 @@ func cleanStale(out string, started time.Time) []string {
 	locks := map[string]bool{} // folder paths that have a lock file
 	var notes []string
 	for _, e := range entries {
-		if !names.MatchString(e.Name()) || !strings.HasSuffix(e.Name(), lockSuffix) {
+		m := anyLock.FindStringSubmatch(e.Name())
+		if m == nil {
 			continue
 		}
 		lockPath := filepath.Join(parent, e.Name())
 		dir := strings.TrimSuffix(lockPath, lockSuffix)
 		locks[dir] = true
-		if note := cleanOne(lockPath, dir, out, started); note != "" {
+		if note := cleanOne(lockPath, dir, filepath.Join(parent, m[1]), started); note != "" {
 			notes = append(notes, note)
 		}
 	}

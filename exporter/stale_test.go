@@ -43,10 +43,10 @@ func writeFiles(t *testing.T, dir string, nameContent ...string) {
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// TestStaleTemporariesCleanedUp: the next export into the same --out removes
-// a killed export's lock and folder, and nothing else: not a running
-// export's, not a folder without a lock file, not another --out's, not one
-// newer than itself.
+// TestStaleTemporariesCleanedUp: the next export beside them removes a
+// killed export's lock and folder, its own --out's or another's, and
+// nothing else: not a running export's, not a folder without a lock file,
+// not one newer than itself.
 func TestStaleTemporariesCleanedUp(t *testing.T) {
 	s := demoStore(t)
 	parent := t.TempDir()
@@ -68,16 +68,19 @@ func TestStaleTemporariesCleanedUp(t *testing.T) {
 
 	res := export(t, s, Options{Out: out, Annotator: "jo"})
 
-	if exists(staleLock) || exists(staleDir) {
-		t.Errorf("the killed export's leftovers stayed: %v", listDir(t, parent))
+	for _, p := range []string{staleLock, staleDir, otherLock, otherDir} {
+		if exists(p) {
+			t.Errorf("the killed export's %s stayed: %v", filepath.Base(p), listDir(t, parent))
+		}
 	}
-	for _, p := range []string{otherLock, otherDir, newerLock, newerDir, running.path, running.dir, noLock, users, out} {
+	for _, p := range []string{newerLock, newerDir, running.path, running.dir, noLock, users, out} {
 		if !exists(p) {
 			t.Errorf("%s was removed", filepath.Base(p))
 		}
 	}
-	if len(res.Notes) != 2 || res.Notes[0] != "removed "+staleDir+" (left by an interrupted export)" ||
-		!strings.HasPrefix(res.Notes[1], "left "+noLock+": it has no lock file") {
+	if len(res.Notes) != 3 || res.Notes[0] != "removed "+staleDir+" (left by an interrupted export)" ||
+		res.Notes[1] != "removed "+otherDir+" (left by an interrupted export)" ||
+		!strings.HasPrefix(res.Notes[2], "left "+noLock+": it has no lock file") {
 		t.Errorf("notes %q", res.Notes)
 	}
 }

@@ -2,12 +2,14 @@ package guidelines
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/annotate-dev/annotate/internal/smallfile"
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
@@ -66,6 +68,9 @@ func Parse(file string, data []byte) ([]Parsed, error) {
 		if strings.TrimSpace(text[strings.IndexByte(text+"\n", '\n'):]) == "" {
 			return &ParseError{File: file, Line: p.Line, Field: p.Field, Msg: "the section is empty: write the guidelines under its heading"}
 		}
+		if len(text) > MaxSection {
+			return &ParseError{File: file, Line: p.Line, Field: p.Field, Msg: fmt.Sprintf("the section is %.1f MiB, over the %d MiB limit of a section", float64(len(text))/(1<<20), MaxSection>>20)}
+		}
 		p.Text = text + "\n"
 		return nil
 	}
@@ -104,6 +109,35 @@ func Parse(file string, data []byte) ([]Parsed, error) {
 		return nil, &ParseError{File: file, Line: 1, Msg: `no field section: each field's guidelines start with a heading "## FIELD — title"`}
 	}
 	return out, nil
+}
+
+// MaxFile bounds a guidelines file, MaxSection one field's section: far
+// above any guidelines a team writes, low enough that a runaway file is
+// refused before it takes memory.
+const (
+	MaxFile    = 4 << 20
+	MaxSection = 1 << 20
+)
+
+// ReadFile reads a guidelines file of at most MaxFile bytes; a longer one
+// is refused naming the section where it passes the limit.
+func ReadFile(path string) ([]byte, error) {
+	data, err := smallfile.Read(path, MaxFile)
+	var tb *smallfile.TooBig
+	if !errors.As(err, &tb) {
+		return data, err
+	}
+	line, field := 1, ""
+	for i, l := range strings.Split(string(tb.Prefix), "\n") {
+		if m := heading.FindStringSubmatch(l); m != nil {
+			line, field = i+1, m[1]
+		}
+	}
+	msg := fmt.Sprintf("the file is %.1f MiB, over the %d MiB limit of a guidelines file", float64(tb.Size)/(1<<20), MaxFile>>20)
+	if field != "" {
+		msg += " (this section runs past it)"
+	}
+	return nil, &ParseError{File: path, Line: line, Field: field, Msg: msg}
 }
 
 func firstInvalid(b []byte) int {

@@ -35,7 +35,10 @@ func isBackup(dir string) bool {
 
 func restoreBackup(s *store.Store, dir string) (Summary, error) {
 	mpath := filepath.Join(dir, backupManifest)
-	data, err := os.ReadFile(mpath)
+	if err := insideFolder(dir, backupManifest); err != nil {
+		return Summary{}, err
+	}
+	data, err := readSmall(mpath, maxManifest)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -56,14 +59,27 @@ func restoreBackup(s *store.Store, dir string) (Summary, error) {
 	files := map[string]string{} // table -> file path
 	var tables []store.RestoreTable
 	for i, t := range m.Tables {
-		if t.Name == "" || strings.ContainsAny(t.File, "\\") || !fs.ValidPath(t.File) {
-			return Summary{}, &InputError{File: mpath, Record: i, Field: fmt.Sprintf("tables[%d]", i), Msg: "want a table name and a file inside the folder"}
+		at := func(field, msg string) error {
+			return &InputError{File: mpath, Record: -1, Field: fmt.Sprintf("tables[%d].%s", i, field), Msg: msg}
+		}
+		switch {
+		case t.Name == "":
+			return Summary{}, at("name", "missing: want the table's name")
+		case files[t.Name] != "":
+			return Summary{}, at("name", fmt.Sprintf("table %s is listed twice", t.Name))
+		case strings.ContainsAny(t.File, "\\") || !fs.ValidPath(t.File) || t.File == ".":
+			return Summary{}, at("file", fmt.Sprintf("%q: want a file inside the backup's folder, such as tables/%s.jsonl", t.File, t.Name))
+		case t.Rows < 0:
+			return Summary{}, at("rows", fmt.Sprintf("%d: want a count of rows", t.Rows))
 		}
 		p := filepath.Join(dir, filepath.FromSlash(t.File))
+		if err := insideFolder(dir, t.File); err != nil {
+			return Summary{}, err
+		}
 		files[t.Name] = p
-		tables = append(tables, store.RestoreTable{Name: t.Name, Lines: backupLines(p, t.Rows)})
+		tables = append(tables, store.RestoreTable{Name: t.Name, Columns: t.Columns, Lines: backupLines(p, t.Rows)})
 	}
-	res, err := s.Restore(tables)
+	res, err := s.Restore(tables, m.SchemaVersion)
 	if err != nil {
 		var re *store.RowError
 		if errors.As(err, &re) {
@@ -78,6 +94,40 @@ func restoreBackup(s *store.Store, dir string) (Summary, error) {
 	return Summary{Files: []FileSummary{}, Backup: &BackupSummary{Dir: dir, RestoreResult: res}}, nil
 }
 
+// maxManifest bounds backup.json (a few kilobytes: one entry a table).
+const maxManifest = 1 << 20
+
+// insideFolder refuses a backup file that is not a regular file of the
+// folder itself: a symbolic link (on the way to it or the file), which
+// would read whatever it points to, or anything but a regular file.
+func insideFolder(dir, rel string) error {
+	p := dir
+	for _, part := range strings.Split(rel, "/") {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(p)
+			return &InputError{File: p, Record: -1, Msg: fmt.Sprintf("a symbolic link (to %s): a backup's files are files of its folder, not links", target)}
+		}
+		if p != filepath.Join(dir, filepath.FromSlash(rel)) && !st.IsDir() {
+			return &InputError{File: p, Record: -1, Msg: "not a folder"}
+		}
+		if p == filepath.Join(dir, filepath.FromSlash(rel)) && !st.Mode().IsRegular() {
+			return notRegular(p, st.Mode())
+		}
+	}
+	return nil
+}
+
+// maxBackupLine bounds one row of a backup's table: far above any row
+// annotate writes (a record of an import is at most 16 MiB, and the
+// escapes of JSON may make it longer), low enough that a runaway line is
+// refused, not held.
+const maxBackupLine = 64 << 20
+
 // backupLines streams a table file's lines, checking their count against
 // the manifest's.
 func backupLines(path string, want int) iter.Seq2[[]byte, error] {
@@ -88,13 +138,28 @@ func backupLines(path string, want int) iter.Seq2[[]byte, error] {
 			return
 		}
 		defer f.Close()
-		r := bufio.NewReaderSize(f, 256<<10)
+		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+			if err == nil {
+				err = notRegular(path, st.Mode())
+			}
+			yield(nil, err)
+			return
+		}
+		t := &textReader{name: path, r: bufio.NewReaderSize(f, 256<<10)}
 		n := 0
 		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 {
+			line, size, err := t.readLine(maxBackupLine)
+			if err != nil && err != io.EOF {
+				yield(nil, err)
+				return
+			}
+			if size > 0 || err == nil {
 				n++
-				line = bytes.TrimRight(line, "\r\n")
+				if size > maxBackupLine {
+					yield(nil, lineLoc(path, n).errf(fieldAt(line), "the row is %s, over the %d MiB limit of a backup's row", mib(size), maxBackupLine>>20))
+					return
+				}
+				line = bytes.TrimRight(line, "\r")
 				if len(bytes.TrimSpace(line)) == 0 {
 					yield(nil, &InputError{File: path, Line: n, Record: -1, Msg: "empty line (want one row per line)"})
 					return

@@ -80,7 +80,7 @@ func TestBackupBadLines(t *testing.T) {
 		{"label_events", 6, func(l string) string { return strings.Replace(l, `"value":"`, `"value":7,"x_":"`, 1) }, `:6: field "value": want a string for a column of type TEXT`},
 		{"label_events", 2, func(l string) string { return strings.Replace(l, `"id":2,`, `"id":1,`, 1) }, `:2: field "id": constraint failed: UNIQUE constraint failed: label_events.id`},
 		{"label_events", 1, func(string) string { return "" }, `: 707 rows, the manifest says 708 (a truncated or edited file)`}, // 708 = the 354 lines of labels-jo.jsonl + the 354 of labels-sam.jsonl
-		{"claims", 1, func(l string) string { return strings.Replace(l, `"item_id":`, `"item_id":9999`, 1) }, `claims.jsonl: field "item_id": the row with rowid`},
+		{"claims", 1, func(l string) string { return strings.Replace(l, `"item_id":`, `"item_id":9999`, 1) }, `claims.jsonl:1: field "item_id": 99992 refers to no row of items`},
 	} {
 		dir := copyDir(t, good)
 		p := editLine(t, dir, c.table, c.line, c.edit)

@@ -99,7 +99,7 @@ func detect(in *input) (string, error) {
 				}
 				return errStop
 			}
-			_, _, err := t.value(-1) // only the key matters: the value is not kept
+			err := t.skip() // only the key matters: the value is not kept
 			top[key] = nil
 			return err
 		})

@@ -8,11 +8,11 @@ import (
 // InputError is a problem with an input file. Its message names the place so
 // the user can open the file and fix it: "FILE:LINE: field "X": what is wrong"
 // for JSON Lines, "FILE: record N: field "X": what is wrong" for JSON arrays
-// (N is the 0-based index of the element, as a JSON viewer shows it).
+// (N counts the array's elements from 1, as lines and rows are counted).
 type InputError struct {
 	File   string
 	Line   int    // 1-based line; 0 when unknown
-	Record int    // 0-based index in a JSON array; -1 when not applicable
+	Record int    // 0-based index in a JSON array (shown counted from 1); -1 when not applicable
 	Field  string // the field, e.g. "question" or "claims[2].triplet"; "" for the whole record
 	Msg    string
 	Err    error // the underlying error (store.ErrChanged, store.ErrUnknownPair, ...), for errors.Is
@@ -25,7 +25,7 @@ func (e *InputError) Error() string {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
 	if e.Record >= 0 {
-		fmt.Fprintf(&b, ": record %d", e.Record)
+		fmt.Fprintf(&b, ": record %d", e.Record+1)
 	}
 	b.WriteString(": ")
 	if e.Field != "" {
@@ -66,7 +66,7 @@ func (l loc) String() string {
 		return fmt.Sprintf("%s:%d", l.file, l.line)
 	}
 	if l.record >= 0 {
-		return fmt.Sprintf("%s record %d", l.file, l.record)
+		return fmt.Sprintf("%s record %d", l.file, l.record+1)
 	}
 	return l.file
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/annotate-dev/annotate/internal/smallfile"
 )
 
 // input is one file of an import: a regular file on disk, read as a stream
@@ -99,4 +101,10 @@ func (c countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.prog.add(int64(n))
 	return n, err
+}
+
+// readSmall reads a file that is read whole (a manifest, a guidelines or
+// taxonomy file), refusing one over limit bytes before reading it.
+func readSmall(path string, limit int64) ([]byte, error) {
+	return smallfile.Read(path, limit)
 }

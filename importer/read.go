@@ -16,6 +16,17 @@ import (
 // record is counted, never held.
 const maxRecord = 16 << 20
 
+// maxCell bounds one value (a text, a list as JSON) of a record: a
+// record holds at most one cell this big.
+const maxCell = maxRecord
+
+// tooBigCell is a value over maxCell.
+type tooBigCell struct{ size int64 }
+
+func (e *tooBigCell) Error() string {
+	return fmt.Sprintf("a value of %s, over the %d MiB limit of one value", mib(e.size), maxCell>>20)
+}
+
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // textReader reads one input as a stream and knows where it is: the 1-based
@@ -26,6 +37,7 @@ type textReader struct {
 	closer    io.Closer
 	line, col int
 	buf       []byte // the record being read, reused
+	skipping  bool   // value reads past a value without keeping it
 }
 
 func (t *textReader) Close() error { return t.closer.Close() }
@@ -85,11 +97,18 @@ func (e *tooBig) Error() string {
 	return fmt.Sprintf("record is %s, over the %d MiB limit", mib(e.size), maxRecord>>20)
 }
 
+// tooBig is the error of a record of size over maxRecord at l.
+func (l loc) tooBig(field string, size int64) *InputError {
+	e := l.errf(field, "%v", &tooBig{size})
+	e.Err = &tooBig{size}
+	return e
+}
+
 // eachLine calls fn for every non-blank line of a JSON Lines input, with CRLF
 // endings accepted, after the size and UTF-8 checks.
 func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 	for n := 1; ; n++ {
-		line, size, err := t.readLine()
+		line, size, err := t.readLine(maxRecord)
 		if err == io.EOF && size == 0 {
 			return nil
 		}
@@ -98,7 +117,7 @@ func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 		}
 		at := lineLoc(t.name, n)
 		if size > maxRecord {
-			return at.errf("", "%v", &tooBig{size})
+			return at.tooBig(fieldAt(line), size)
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if i := invalidUTF8(line); i >= 0 {
@@ -116,15 +135,37 @@ func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 }
 
 // readLine returns the next line without its newline and the line's length;
-// a line over maxRecord is read to its end but not kept.
-func (t *textReader) readLine() ([]byte, int64, error) {
+// a line over limit is read to its end but not kept past the limit (what is
+// kept names the field it runs over in: fieldAt).
+func (t *textReader) readLine(limit int64) ([]byte, int64, error) {
+	if cap(t.buf) > bigLine {
+		t.buf = nil // the last line was huge: its buffer goes now, not with the reader
+	}
 	t.buf = t.buf[:0]
 	var size int64
+	var spill [][]byte // a line over bigLine: its pieces, joined once at its end
 	for {
 		chunk, err := t.r.ReadSlice('\n')
+		if keep := limit + 1 - size; keep > 0 {
+			piece := chunk[:min(int64(len(chunk)), keep)]
+			switch {
+			case spill == nil && len(t.buf)+len(piece) <= max(cap(t.buf), bigLine):
+				t.buf = append(t.buf, piece...)
+			default:
+				// Doubling a huge buffer would hold three times the line
+				// for a moment: its pieces are kept instead, then copied
+				// once into a buffer of its exact size.
+				if spill == nil {
+					spill = append(spill, t.buf)
+					t.buf = nil
+				}
+				spill = append(spill, append([]byte(nil), piece...))
+			}
+		}
 		size += int64(len(chunk))
-		if size <= maxRecord+1 {
-			t.buf = append(t.buf, chunk...)
+		if spill != nil && err != bufio.ErrBufferFull {
+			t.buf = bytes.Join(spill, nil)
+			spill = nil
 		}
 		switch {
 		case err == bufio.ErrBufferFull:
@@ -211,7 +252,7 @@ func (t *textReader) value(record int) ([]byte, pos, error) {
 			n = end
 		}
 		size += int64(n)
-		if size <= maxRecord {
+		if size <= maxRecord && !t.skipping {
 			t.buf = append(t.buf, chunk[:n]...)
 		}
 		t.advance(chunk[:n])
@@ -222,13 +263,72 @@ func (t *textReader) value(record int) ([]byte, pos, error) {
 	}
 }
 
+// skip reads past the JSON value at the next non-space byte, keeping
+// none of it (a value over maxRecord is still refused).
+func (t *textReader) skip() error {
+	t.skipping = true
+	defer func() { t.skipping = false }()
+	_, _, err := t.value(-1)
+	return err
+}
+
 func (t *textReader) take(start pos, size int64, record int) ([]byte, pos, error) {
 	if size > maxRecord {
 		at := lineLoc(t.name, start.line)
 		at.record = record
-		return nil, start, at.errf("", "%v", &tooBig{size})
+		return nil, start, at.tooBig(fieldAt(t.buf), size)
 	}
 	return t.buf, start, nil
+}
+
+// bigLine is the size past which a line's buffer is not grown by
+// doubling, nor kept for the next line.
+const bigLine = 1 << 20
+
+// fieldAt names the top-level key of the JSON object whose value prefix
+// (the start of a record cut at a limit) ends inside: the field that made
+// the record too long, most often one huge text. "" when there is none.
+func fieldAt(prefix []byte) string {
+	depth, inString, escaped, wantKey := 0, false, false, false
+	keyStart, last := -1, ""
+	for i, c := range prefix {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if keyStart >= 0 {
+					var k string
+					if json.Unmarshal(prefix[keyStart:i+1], &k) == nil {
+						last = k
+					}
+					keyStart = -1
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			if depth == 1 && wantKey {
+				keyStart, wantKey = i, false
+			}
+		case '{', '[':
+			depth++
+			wantKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+		case ',':
+			wantKey = depth == 1
+		}
+	}
+	if depth < 1 {
+		return ""
+	}
+	return last
 }
 
 // errStop ends a walk early without an error.
@@ -264,7 +364,7 @@ func (t *textReader) eachElement(fn func(i int, raw []byte, at pos) error) (int,
 		c, err = t.peekNonSpace()
 		switch {
 		case err == io.EOF:
-			return i + 1, t.syntaxErr(i, "unexpected end of the file after record %d (is it cut short?)", i)
+			return i + 1, t.syntaxErr(i, "unexpected end of the file after record %d (is it cut short?)", i+1)
 		case err != nil:
 			return i + 1, err
 		case c == ',':
@@ -273,7 +373,7 @@ func (t *textReader) eachElement(fn func(i int, raw []byte, at pos) error) (int,
 			t.expect(']')
 			return i + 1, nil
 		default:
-			return i + 1, t.syntaxErr(i+1, "want ',' or ']' after record %d, got %q", i, c)
+			return i + 1, t.syntaxErr(i+1, "want ',' or ']' after record %d, got %q", i+1, c)
 		}
 	}
 }
@@ -316,6 +416,12 @@ func (t *textReader) eachKey(fn func(key string) error) error {
 		}
 		t.expect(':')
 		if err := fn(key); err != nil {
+			// A value too long to read is named by its key.
+			var ie *InputError
+			var tb *tooBig
+			if errors.As(err, &ie) && ie.Field == "" && errors.As(ie.Err, &tb) {
+				ie.Field = key
+			}
 			return err
 		}
 		c, err = t.peekNonSpace()

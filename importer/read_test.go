@@ -39,17 +39,17 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestBrokenJSON(t *testing.T) {
 	for _, c := range []struct{ content, want string }{
 		{"[{\"id\":\"1\",\"response\":\"r\",\"m_response_kg\":[]},\n{\"id\":\"2\",\"response\":\"r\",\"m_response_kg\":[]}", // cut short
-			`f.json:2: record 1: bad JSON at column 45: unexpected end of the file after record 1`},
+			`f.json:2: record 2: bad JSON at column 45: unexpected end of the file after record 2`},
 		{"[{\"id\":\"1\",\"response\":\"r\",\"m_response_kg\":[]}\n{\"id\":\"2\"}]", // a comma missing
-			`f.json:2: record 1: bad JSON at column 1: want ',' or ']' after record 0, got '{'`},
+			`f.json:2: record 2: bad JSON at column 1: want ',' or ']' after record 1, got '{'`},
 		{"[{\"id\":\"1\",\"response\":\"r\",\"m_response_kg\":[]}, 5]",
-			`f.json: record 1: want a JSON object, got a number`},
+			`f.json: record 2: want a JSON object, got a number`},
 		{"[{\"id\":\"1\",\"response\":\"r\",\"m_response_kg\":[]}] trailing",
 			`f.json:1: bad JSON at column 48: 't' after the end of the JSON document`},
 		{"{\"results\":[{\"query_id\":\"1\",\"query\":\"q\",\"response\":\"r\"}],\"metrics\":{\"f1\":",
 			`f.json:1: bad JSON at column 74: unexpected end of the file inside a value that starts at line 1`},
 		{"{\"results\":[{\"query_id\":\"1\",\"query\":\"q\",\"response\":\"r\",\n\"response_claims\":[[\"a\",\"b\"]]}]}",
-			`f.json: record 0: field "response_claims[0]": want 3 strings (subject, predicate, object), got 2 elements`},
+			`f.json: record 1: field "response_claims[0]": want 3 strings (subject, predicate, object), got 2 elements`},
 	} {
 		_, err := ImportReader(openDB(t), "f.json", []byte(c.content), Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -412,16 +412,16 @@ func TestRAGCheckerMatrices(t *testing.T) {
 	}{
 		{"changed_gt.json", func(rs []map[string]any) {
 			rs[0]["gt_answer_claims"].([]any)[0] = []any{"The Nile", "is", "a minor river"}
-		}, `changed_gt.json: record 0: field "gt_answer_claims[0]": item "NILE/0-g1" is already in the database with different content`},
+		}, `changed_gt.json: record 1: field "gt_answer_claims[0]": item "NILE/0-g1" is already in the database with different content`},
 		{"short_row.json", func(rs []map[string]any) {
 			rs[1]["retrieved2answer"].([]any)[3] = []any{"Entailment", "Neutral"}
-		}, `short_row.json: record 1: field "retrieved2answer[3]": has 2 verdicts for the 3 chunks of retrieved_context`},
+		}, `short_row.json: record 2: field "retrieved2answer[3]": has 2 verdicts for the 3 chunks of retrieved_context`},
 		{"rows.json", func(rs []map[string]any) {
 			rs[1]["response2answer"] = []any{"Entailment"}
-		}, `rows.json: record 1: field "response2answer": has 1 rows for the 8 claims of gt_answer_claims`},
+		}, `rows.json: record 2: field "response2answer": has 1 rows for the 8 claims of gt_answer_claims`},
 		{"verdict.json", func(rs []map[string]any) {
 			rs[0]["answer2response"].([]any)[2] = 1
-		}, `verdict.json: record 0: field "answer2response[2]": want a verdict string, got a number`},
+		}, `verdict.json: record 1: field "answer2response[2]": want a verdict string, got a number`},
 	} {
 		p := ragVariant(t, dir, c.name, c.edit)
 		_, err := Import(s, []string{p}, Options{Source: "NILE"})
@@ -437,7 +437,7 @@ func TestRAGCheckerMatrices(t *testing.T) {
 	changed := ragVariant(t, dir, "e5_gpt4.json", func(rs []map[string]any) {
 		rs[0]["retrieved2response"].([]any)[1] = []any{"Entailment", "Neutral", "Neutral", "Neutral"}
 	})
-	if _, err := Import(s, []string{changed}, Options{Source: "NILE"}); err == nil || !strings.Contains(err.Error(), `record 0: field "retrieved2response": the result of "NILE/e5_gpt4/0" is already in the database with other content`) {
+	if _, err := Import(s, []string{changed}, Options{Source: "NILE"}); err == nil || !strings.Contains(err.Error(), `record 1: field "retrieved2response": the result of "NILE/e5_gpt4/0" is already in the database with other content`) {
 		t.Errorf("changed matrix: %v", err)
 	}
 	mustImport(t, s, []string{changed}, Options{Source: "NILE", Update: true})

@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,13 +14,15 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/annotate-dev/annotate/internal/parquetcheck"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
 
 // CanLegalRAGBench's data/documents.parquet (release.go): one document per
-// row. citation is the document's id (and its citation), name its title,
-// original_source its court, year its year, text its text, url its url,
+// row, which needs only citation and text. citation is the document's id
+// (and its citation), text its text; when there, name its title,
+// original_source its court, year its year, url its url,
 // upstream_license its license; is_ground_truth, dataset_source and
 // ground_truth_query_ids (a list, or the JSON text of one, as the
 // benchmark's build script writes it) are kept with the document under
@@ -28,10 +31,15 @@ import (
 // does not grow with the file. Errors name the row, counted from 1 like
 // lines: "documents.parquet:12: field "year": …".
 
-// releaseDocColumns are the columns of documents.parquet, in the order of
-// the release's data card.
-var releaseDocColumns = []string{"citation", "name", "original_source", "year", "text", "url",
-	"upstream_license", "is_ground_truth", "dataset_source", "ground_truth_query_ids"}
+// The columns of documents.parquet (the release's data card): only
+// releaseDocRequired must be there (the benchmark's indexing reads only
+// those two), the others are read when they are.
+var (
+	releaseDocRequired = []string{"citation", "text"}
+	releaseDocOptional = []string{"name", "original_source", "year", "url", "upstream_license", "is_ground_truth",
+		"dataset_source", "ground_truth_query_ids"}
+	releaseDocColumns = append(append([]string{}, releaseDocRequired...), releaseDocOptional...)
+)
 
 // parquetBatch is the number of rows read at a time.
 const parquetBatch = 64
@@ -68,13 +76,19 @@ func detectParquet(in *input) (format string, ok bool, err error) {
 	if n, _ := ra.ReadAt(head, 0); n < len(head) || !bytes.Equal(head, parquetMagic) {
 		return "", false, nil
 	}
-	pf, err := parquet.OpenFile(ra, in.size, parquet.SkipPageIndex(true))
+	pf, err := openChecked(in.name, ra, in.size)
 	if err != nil {
-		return "", true, fileLoc(in.name).errf("", "starts like a Parquet file but cannot be read as one: %v", err)
+		return "", true, err
 	}
 	var names []string
-	for _, fd := range pf.Schema().Fields() {
-		names = append(names, fd.Name())
+	err = recovered(in.name, func() error {
+		for _, fd := range pf.Schema().Fields() {
+			names = append(names, fd.Name())
+		}
+		return nil
+	})
+	if err != nil {
+		return "", true, err
 	}
 	has := func(n string) bool {
 		for _, m := range names {
@@ -149,12 +163,48 @@ func openParquet(f *fileData) (pf *parquet.File, close func() error, err error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	pf, err = parquet.OpenFile(countingReaderAt{ra, f.in.prog}, f.in.size, parquet.SkipPageIndex(true), parquet.ReadBufferSize(256<<10))
+	pf, err = openChecked(f.name, countingReaderAt{ra, f.in.prog}, f.in.size)
 	if err != nil {
 		closeFn()
-		return nil, nil, fileLoc(f.name).errf("", "not a readable Parquet file: %v", err)
+		return nil, nil, err
 	}
 	return pf, closeFn, nil
+}
+
+// openChecked gives the Parquet library a file only once every size it
+// declares has been checked (internal/parquetcheck: against the file's
+// real size and the limits of docs/formats.md), and never lets the
+// library's panic end the import. The page index and bloom filters, which
+// nothing here reads, are not opened.
+func openChecked(name string, ra io.ReaderAt, size int64) (*parquet.File, error) {
+	if err := parquetcheck.Check(ra, size, parquetcheck.Default); err != nil {
+		var e *parquetcheck.Error
+		if errors.As(err, &e) {
+			return nil, fileLoc(name).errf("", "refused: %v", e)
+		}
+		return nil, fileLoc(name).errf("", "cannot read the Parquet file: %v", err)
+	}
+	var pf *parquet.File
+	err := recovered(name, func() (err error) {
+		pf, err = parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(256<<10))
+		if err != nil {
+			return fileLoc(name).errf("", "starts like a Parquet file but cannot be read as one: %v", err)
+		}
+		return nil
+	})
+	return pf, err
+}
+
+// recovered runs fn, which calls the Parquet library: a panic there (a
+// file it cannot read) becomes a refusal naming the file, not the end of
+// the process.
+func recovered(name string, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fileLoc(name).errf("", "cannot read the Parquet file: the Parquet reader failed on it (%v)", r)
+		}
+	}()
+	return fn()
 }
 
 // parseReleaseDocuments reads documents.parquet (t is not used: Parquet is
@@ -166,32 +216,46 @@ func parseReleaseDocuments(f *fileData, _ *textReader) error {
 	}
 	defer closeFn()
 	at0 := fileLoc(f.name)
-	cols := parquetColumns(pf.Schema())
+	var cols []pqColumn
+	var groups []parquet.RowGroup
+	if err := recovered(f.name, func() error {
+		cols, groups = parquetColumns(pf.Schema()), pf.RowGroups()
+		return nil
+	}); err != nil {
+		return err
+	}
 	byName := map[string]int{}
 	for i, c := range cols {
 		byName[c.name] = i
 	}
 	for _, want := range releaseDocColumns {
 		i, ok := byName[want]
-		if !ok {
+		if !ok && contains(releaseDocRequired, want) {
 			var names []string
 			for _, c := range cols {
 				names = append(names, c.name)
 			}
-			return at0.errf(want, "missing column: documents.parquet has the columns %s; this file has %s",
-				strings.Join(releaseDocColumns, ", "), strings.Join(names, ", "))
+			return at0.errf(want, "missing column: documents.parquet needs the columns %s (and reads %s when there); this file has %s",
+				strings.Join(releaseDocRequired, " and "), strings.Join(releaseDocOptional, ", "), strings.Join(names, ", "))
 		}
-		if cols[i].nested {
+		if ok && cols[i].nested {
 			return at0.errf(want, "the column is a nested group of %d values per row, not one value or a list", len(cols[i].leaves))
 		}
 	}
 	vals := make([][]parquet.Value, len(pf.Schema().Columns()))
 	rows := make([]parquet.Row, parquetBatch)
 	n := 0 // rows read so far
-	for _, rg := range pf.RowGroups() {
-		rr := rg.Rows()
+	for _, rg := range groups {
+		var rr parquet.Rows
+		if err := recovered(f.name, func() error { rr = rg.Rows(); return nil }); err != nil {
+			return err
+		}
 		for {
-			k, rerr := rr.ReadRows(rows)
+			var k int
+			var rerr error
+			if err := recovered(f.name, func() error { k, rerr = rr.ReadRows(rows); return nil }); err != nil {
+				return err
+			}
 			for _, row := range rows[:k] {
 				n++
 				for i := range vals {
@@ -323,6 +387,9 @@ func pqString(at loc, c pqColumn, vs []parquet.Value, required bool) (string, er
 		return "", at.errf(c.name, "want a string, got %s", pqKind(v))
 	}
 	b := v.ByteArray()
+	if len(b) > maxCell {
+		return "", at.errf(c.name, "%v", &tooBigCell{int64(len(b))})
+	}
 	if i := invalidUTF8(b); i >= 0 {
 		return "", at.errf(c.name, "invalid UTF-8 at byte %d", i)
 	}
@@ -488,6 +555,9 @@ func pqScalar(at loc, field string, v parquet.Value) (any, error) {
 		return x, nil
 	case parquet.ByteArray, parquet.FixedLenByteArray:
 		b := v.ByteArray()
+		if len(b) > maxCell {
+			return nil, at.errf(field, "%v", &tooBigCell{int64(len(b))})
+		}
 		if i := invalidUTF8(b); i >= 0 {
 			return nil, at.errf(field, "invalid UTF-8 at byte %d (binary columns are not kept)", i)
 		}

@@ -180,6 +180,9 @@ func (e *TaxonomyError) Error() string {
 // group (judge_error, quality or hallucination) and a definition; label
 // (default: the value) and example are optional. Values must be unique, and
 // a key may appear once per category.
+// MaxTaxonomyFile bounds a taxonomy file (a few dozen categories).
+const MaxTaxonomyFile = 1 << 20
+
 func ParseTaxonomy(file string, data []byte) ([]ErrorKind, error) {
 	fail := func(line int, field, format string, args ...any) error {
 		return &TaxonomyError{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}

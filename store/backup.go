@@ -24,7 +24,10 @@ import (
 
 // backupSkipped are the tables a backup leaves out: derived, or the file's own.
 // label_days is refilled by its triggers as the restore inserts the events.
-var backupSkipped = map[string]bool{"kept_counts": true, "done_items": true, "meta": true, "label_days": true}
+// screen_leases and writers say who uses this file now, import_undo what an
+// import in progress changed.
+var backupSkipped = map[string]bool{"kept_counts": true, "done_items": true, "meta": true, "label_days": true,
+	"screen_leases": true, "writers": true, "import_undo": true}
 
 // BackupFormat names the manifest's format; BackupVersion its version.
 const (
@@ -50,12 +53,15 @@ type BackupManifestRow struct {
 
 // BackupTable is one table of a backup.
 type BackupTable struct {
-	Name    string   `json:"name"`
-	Columns []string `json:"columns"`
-	Rows    int      `json:"rows"`
-	key     []string // ORDER BY
-	types   []string // declared types, upper case
-	notNull []bool
+	Name     string   `json:"name"`
+	Columns  []string `json:"columns"`
+	Rows     int      `json:"rows"`
+	key      []string // ORDER BY
+	types    []string // declared types, upper case
+	notNull  []bool
+	dflt     []bool   // has a default
+	manifest []string // restoring: the columns the backup's manifest lists, every line's keys
+	alias    string   // a rowid table's INTEGER PRIMARY KEY, if it has one
 }
 
 // BackupTables lists the tables a backup holds, by name, with their row counts.
@@ -97,17 +103,22 @@ func tableInfo(q querier, name string) (BackupTable, error) {
 		name string
 	}
 	var pk []pkcol
-	err := eachRow(q, "SELECT name, pk, upper(type), \"notnull\" FROM pragma_table_info(?) ORDER BY cid", []any{name}, func(sc func(...any) error) error {
+	err := eachRow(q, "SELECT name, pk, upper(type), \"notnull\", dflt_value IS NOT NULL FROM pragma_table_info(?) ORDER BY cid", []any{name}, func(sc func(...any) error) error {
 		var c, typ string
 		var p, nn int
-		if err := sc(&c, &p, &typ, &nn); err != nil {
+		var dflt bool
+		if err := sc(&c, &p, &typ, &nn, &dflt); err != nil {
 			return err
 		}
 		t.Columns = append(t.Columns, c)
 		t.types = append(t.types, typ)
 		t.notNull = append(t.notNull, nn != 0 || p > 0 && typ == "INTEGER")
+		t.dflt = append(t.dflt, dflt || p > 0 && typ == "INTEGER")
 		if p > 0 {
 			pk = append(pk, pkcol{p, c})
+			if typ == "INTEGER" {
+				t.alias = c
+			}
 		}
 		return nil
 	})
@@ -123,7 +134,11 @@ func tableInfo(q querier, name string) (BackupTable, error) {
 	}
 	if wr == 0 {
 		t.key = []string{"rowid"}
+		if len(pk) != 1 {
+			t.alias = ""
+		}
 	} else {
+		t.alias = ""
 		slices.SortFunc(pk, func(a, b pkcol) int { return a.n - b.n })
 		for _, c := range pk {
 			t.key = append(t.key, quoteIdent(c.name))
@@ -306,6 +321,8 @@ func appendJSONString(b []byte, s string) []byte {
 // object per line, in the order BackupRows wrote them.
 type RestoreTable struct {
 	Name string
+	// Columns are those the manifest lists: every line has these keys.
+	Columns []string
 	// Lines may be ranged over more than once (the guidelines' table is
 	// compared, then written: guidelines.go).
 	Lines iter.Seq2[[]byte, error]
@@ -347,11 +364,15 @@ func (r RestoreResult) NoOp() bool {
 	return true
 }
 
-// Restore writes a backup in one transaction. Each table must be empty (its
-// rows are written with their ids) or hold exactly the backup's rows
-// (nothing to do); anything else is refused, and the database is left as
-// it was. The kept counts are then recounted.
-func (s *Store) Restore(tables []RestoreTable) (RestoreResult, error) {
+// Restore writes a backup taken from a database of schemaVersion in one
+// transaction. Each table must be empty (its rows are written with their
+// ids) or hold exactly the backup's rows (nothing to do); anything else is
+// refused, and the database is left as it was. What it restores must be
+// consistent (backup_check.go): the manifest's columns are the table's,
+// every row has them, every reference finds its row, and the current
+// labels are what the label log says. The kept counts and work totals are
+// then recounted from the labels.
+func (s *Store) Restore(tables []RestoreTable, schemaVersion int) (RestoreResult, error) {
 	res := RestoreResult{Added: map[string]int{}, Unchanged: map[string]int{}}
 	err := s.write(func(tx *wtx) error {
 		if _, err := tx.Tx.Exec("PRAGMA defer_foreign_keys = ON"); err != nil {
@@ -364,6 +385,9 @@ func (s *Store) Restore(tables []RestoreTable) (RestoreResult, error) {
 			t, err := tableInfo(tx, rt.Name)
 			if err != nil {
 				return &RowError{Table: rt.Name, Msg: "this database has no such table (a backup of a newer annotate?)"}
+			}
+			if err := t.useManifest(rt.Columns); err != nil {
+				return err
 			}
 			var n int
 			if err := tx.QueryRow("SELECT count(*) FROM " + quoteIdent(t.Name)).Scan(&n); err != nil {
@@ -405,11 +429,21 @@ func (s *Store) Restore(tables []RestoreTable) (RestoreResult, error) {
 		if _, err := tx.Tx.Exec("PRAGMA defer_foreign_keys = OFF"); err != nil {
 			return err
 		}
-		if err := foreignKeysHold(tx); err != nil {
+		if err := everyTable(tx, tables, schemaVersion); err != nil {
+			return err
+		}
+		r := &restoring{tx: tx, lines: map[string]RestoreTable{}}
+		for _, rt := range tables {
+			r.lines[rt.Name] = rt
+		}
+		if err := r.foreignKeysHold(); err != nil {
 			return err
 		}
 		if res.NoOp() {
 			return nil
+		}
+		if err := r.labelLogHolds(); err != nil {
+			return err
 		}
 		if err := rebuildWorkKept(tx); err != nil {
 			return err
@@ -437,6 +471,9 @@ func decodeRow(t BackupTable, row int, line []byte) ([]string, []any, error) {
 	for i, c := range t.Columns {
 		r, ok := raw[c]
 		if !ok {
+			if t.manifest != nil && slices.Contains(t.manifest, c) {
+				return nil, nil, bad(c, "missing: the manifest lists the column, so every row gives it (null for none)")
+			}
 			continue
 		}
 		delete(raw, c)
@@ -457,6 +494,13 @@ func decodeRow(t BackupTable, row int, line []byte) ([]string, []any, error) {
 		}
 		slices.Sort(extra)
 		return nil, nil, bad(extra[0], "no such column in table %s", t.Name)
+	}
+	if t.manifest != nil && len(cols) != len(t.manifest) {
+		for _, c := range cols {
+			if !slices.Contains(t.manifest, c) {
+				return nil, nil, bad(c, "a column the manifest does not list for table %s", t.Name)
+			}
+		}
 	}
 	return cols, vals, nil
 }
@@ -624,21 +668,4 @@ func sameRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (int, erro
 		return 0, differ(n+1, "the database has more "+t.Name+" rows than the backup")
 	}
 	return n, nil
-}
-
-// foreignKeysHold reports the first row that refers to a row no table holds.
-func foreignKeysHold(tx *wtx) error {
-	var table, parent string
-	var rowid any
-	var fk int
-	err := tx.Tx.QueryRow("SELECT \"table\", rowid, parent, fkid FROM pragma_foreign_key_check LIMIT 1").Scan(&table, &rowid, &parent, &fk)
-	if errors.Is(err, errNoRows) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	col := ""
-	_ = tx.Tx.QueryRow("SELECT \"from\" FROM pragma_foreign_key_list(?) WHERE id=?", table, fk).Scan(&col)
-	return &RowError{Table: table, Field: col, Msg: fmt.Sprintf("the row with rowid %v refers to a %s row that is not in the backup", rowid, parent)}
 }

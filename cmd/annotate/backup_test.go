@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,9 +110,10 @@ func seedRichDB(t *testing.T) string {
 	}
 	s.Close()
 	for _, args := range [][]string{
-		{"batch", "create", "b1", "--kind", "qa", "--size", "3", "--assign", "jo,sam", "--seed", "7"},
+		{"annotator", "add", "lead", "--lead"},
+		{"batch", "create", "b1", "--as", "lead", "--kind", "qa", "--size", "3", "--assign", "jo,sam", "--seed", "7"},
 		{"annotator", "set", "jo", "--rate", "20.5", "--currency", "CAD", "--role", "student"},
-		{"annotator", "set", "sam", "--rate", "40", "--currency", "CAD", "--taxonomy", filepath.Join("..", "..", "docs", "example", "taxonomy.yaml")},
+		{"annotator", "set", "sam", "--rate", "40", "--currency", "CAD", "--as", "lead", "--taxonomy", filepath.Join("..", "..", "docs", "example", "taxonomy.yaml")},
 		{"import", "--source", "NILE", "--system", "bm25", filepath.Join("..", "..", "importer", "testdata", "ragchecker_checking_outputs.json")},
 	} {
 		if out, err := execute(t, append([]string{"--db", path}, args...)...); err != nil {
@@ -162,14 +162,7 @@ func TestBackupRestoresEveryReport(t *testing.T) {
 		t.Fatalf("export: %v\n%s", err, out)
 	}
 	// Every table the reports read has rows in the backup.
-	b, err := os.ReadFile(filepath.Join(dir, "backup.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m store.BackupManifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	m := readManifest(t, dir)
 	rows := map[string]int{}
 	for _, tb := range m.Tables {
 		rows[tb.Name] = tb.Rows

@@ -112,9 +112,9 @@ interrupted export leaves nothing half-written.`,
 				if os.Getenv("GOGC") == "" {
 					debug.SetGCPercent(exporter.GCPercent)
 				}
-				// Ctrl-C stops the export between two rows; its temporary
-				// folder is removed.
-				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+				// Ctrl-C, SIGTERM or a closed terminal (SIGHUP) stops the
+				// export between two rows; its temporary folder is removed.
+				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 				defer stop()
 				// The card's contact: --contact, else the name given with
 				// --as (not the $USER fallback).
