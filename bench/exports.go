@@ -387,6 +387,10 @@ const (
 	sectionEnd   = "<!-- bench exports: end -->"
 )
 
+// exportsSectionOf is the section bench exports wrote into text, markers
+// included, or "".
+func exportsSectionOf(text string) string { return markedSectionOf(text, sectionStart, sectionEnd) }
+
 // replaceSection writes section between the markers of file, in place of
 // what was there, or at its end.
 func replaceSection(file, section string) error {
@@ -394,16 +398,34 @@ func replaceSection(file, section string) error {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	text := string(b)
 	block := sectionStart + "\n" + section + sectionEnd + "\n"
-	i, j := strings.Index(text, sectionStart), strings.Index(text, sectionEnd)
-	if i >= 0 && j > i {
-		text = text[:i] + block + strings.TrimPrefix(text[j+len(sectionEnd):], "\n")
-	} else {
-		if text != "" && !strings.HasSuffix(text, "\n\n") {
-			text += "\n"
-		}
-		text += block
+	return os.WriteFile(file, []byte(withMarkedSection(string(b), sectionStart, sectionEnd, block)), 0o644)
+}
+
+// markedSectionOf is the part of text from start to end, markers included
+// (and a line break), or "" when text has none.
+func markedSectionOf(text, start, end string) string {
+	i := strings.Index(text, start)
+	if i < 0 {
+		return ""
 	}
-	return os.WriteFile(file, []byte(text), 0o644)
+	j := strings.Index(text[i:], end)
+	if j < 0 {
+		return ""
+	}
+	return text[i:i+j+len(end)] + "\n"
+}
+
+// withMarkedSection is text with its part from start to end replaced by
+// section, or section added at its end after a blank line.
+func withMarkedSection(text, start, end, section string) string {
+	if i := strings.Index(text, start); i >= 0 {
+		if j := strings.Index(text[i:], end); j >= 0 {
+			return text[:i] + section + strings.TrimPrefix(text[i+j+len(end):], "\n")
+		}
+	}
+	if text != "" && !strings.HasSuffix(text, "\n\n") {
+		text = strings.TrimRight(text, "\n") + "\n\n"
+	}
+	return text + section
 }
