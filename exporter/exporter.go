@@ -53,9 +53,6 @@ type Options struct {
 
 	// create opens an output file; tests inject failures through it.
 	create func(path string) (io.WriteCloser, error)
-	// obvious, in tests, writes the format instead: the obvious path a
-	// streamed writer is held to.
-	obvious func(e *exporter, dir string) error
 }
 
 // Formats lists the formats --format accepts.
@@ -122,14 +119,33 @@ type exporter struct {
 // cannot, as two exports in one process would put back each other's.
 const GCPercent = 25
 
-// exportCacheKiB is the page cache of an export's view of the database
-// (store.ReadTx.LimitCache): its streams read at the same speed with it,
-// in a fifth of the memory of SQLite's default. The backup keeps the
-// default.
-const exportCacheKiB = 400
+// ReadPragmas are the connection settings `annotate export` opens the
+// database with for o (store.OpenWith): every connection's page cache held
+// to 400 KiB, a fifth of SQLite's default, for every format but the backup,
+// which keeps the default. The default takes about 10 MB of memory a
+// connection once a long read has filled it (every page with its header,
+// in the allocator's rounded blocks), where a small database never fills
+// it, so the caches of the export's view and of the card's reports were
+// most of what an export's memory grew by from a small database to a large
+// one. A stream reads each page once, and the pages it comes back to (an
+// index's upper levels) fit in a small cache: the streams read at the same
+// speed with it.
+func ReadPragmas(o Options) []string {
+	if o.backup() {
+		return nil
+	}
+	return []string{"cache_size(-400)"}
+}
 
 // Export writes the database s as o.Format into o.Out.
 func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
+	return exportBy(ctx, s, o, nil)
+}
+
+// exportBy is Export with the folder's files written by write instead of
+// the format's writer when write is not nil: the streamed writers' tests
+// hold each to the obvious writer it replaced, around the same setup.
+func exportBy(ctx context.Context, s *store.Store, o Options, write func(e *exporter, dir string) error) (Result, error) {
 	o = withDefaults(o)
 	if err := check(o); err != nil {
 		return Result{}, err
@@ -167,11 +183,6 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 		}
 	}()
 	e.snap, e.views = views[0], views
-	if !e.Backup() {
-		if err := e.snap.LimitCache(exportCacheKiB); err != nil {
-			return Result{}, err
-		}
-	}
 	if e.systems, err = e.snap.Systems(); err != nil {
 		return Result{}, err
 	}
@@ -180,8 +191,8 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 	if e.Backup() {
 		fill = e.backup
 	}
-	if o.obvious != nil {
-		fill = func(dir string) error { return o.obvious(e, dir) }
+	if write != nil {
+		fill = func(dir string) error { return write(e, dir) }
 	}
 	if err := writeFolder(o.Out, o.Force, fill); err != nil {
 		return Result{}, err

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -113,8 +114,11 @@ func sameExports(t *testing.T, s *store.Store, o Options, obvious func(*exporter
 	dir := t.TempDir()
 	o.Out = filepath.Join(dir, "streamed")
 	got := export(t, s, o)
-	o.Out, o.obvious = filepath.Join(dir, "obvious"), obvious
-	want := export(t, s, o)
+	o.Out = filepath.Join(dir, "obvious")
+	want, err := exportBy(context.Background(), s, o, obvious)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got.Dir, want.Dir = "", ""
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s %s: streamed export reports\n%+v\nthe obvious one\n%+v", o.Format, o.Field, got, want)

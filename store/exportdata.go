@@ -7,7 +7,6 @@ import (
 	"iter"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -33,28 +32,6 @@ func (s *Store) Snapshot() (*ReadTx, error) {
 		return nil, err
 	}
 	return &ReadTx{q: c, conn: c}, nil
-}
-
-// LimitCache holds the page cache of a view opened by Snapshot to kib KiB
-// until Close, which puts the connection's own size back. SQLite's default
-// of 2,000 KiB takes about 10 MB of memory once a long read has filled it
-// (every page with its header, in the allocator's rounded blocks), where a
-// small database never fills it: the cache was most of what an export's
-// memory grew by from a small database to a large one. A stream reads each
-// page once, and the pages it comes back to (an index's upper levels) fit
-// in a small cache.
-func (x *ReadTx) LimitCache(kib int) error {
-	c := x.conn
-	if c == nil {
-		return nil
-	}
-	if c.cache == "" {
-		if err := c.QueryRow("PRAGMA cache_size").Scan(&c.cache); err != nil {
-			return err
-		}
-	}
-	_, err := c.conn.ExecContext(c.ctx, "PRAGMA cache_size = "+strconv.Itoa(-kib))
-	return err
 }
 
 // Close ends a view opened by Snapshot.

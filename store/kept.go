@@ -588,9 +588,6 @@ func eachRow(q querier, query string, args []any, fn func(scan func(...any) erro
 type readConn struct {
 	ctx  context.Context
 	conn *sql.Conn
-	// cache is the connection's own cache_size while a view holds it at
-	// another (ReadTx.LimitCache), put back at close; "" when untouched.
-	cache string
 }
 
 func (s *Store) openReadConn() (*readConn, error) {
@@ -622,12 +619,6 @@ func (sn *readConn) QueryRow(q string, args ...any) *sql.Row {
 }
 
 func (sn *readConn) close() error {
-	if sn.cache != "" {
-		if _, err := sn.conn.ExecContext(sn.ctx, "PRAGMA cache_size = "+sn.cache); err != nil {
-			// Not the pool's to hand on with another cache.
-			sn.conn.Raw(func(any) error { return driver.ErrBadConn })
-		}
-	}
 	if _, err := sn.conn.ExecContext(sn.ctx, "ROLLBACK"); err != nil {
 		// Still in the transaction, maybe: have the pool drop the
 		// connection rather than hand it to the next caller.
