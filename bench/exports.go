@@ -57,12 +57,12 @@ type exportFigure struct {
 // database db and the retrieval database trecDB, the builds one after the
 // other for each export (so load falls on both alike), and returns the
 // figures by build and export name.
-func (r *runner) measureExports(builds []speedBuild, db, trecDB, work string) (map[string]map[string]exportFigure, error) {
+func (r *runner) measureExports(exports []streamedExport, builds []speedBuild, db, trecDB, work string) (map[string]map[string]exportFigure, error) {
 	out := map[string]map[string]exportFigure{}
 	for _, b := range builds {
 		out[b.Name] = map[string]exportFigure{}
 	}
-	for _, x := range streamedExports {
+	for _, x := range exports {
 		for _, b := range builds {
 			dir := filepath.Join(work, "export-"+strings.ReplaceAll(x.name, " ", "_")+"-"+b.Name)
 			os.RemoveAll(dir)
@@ -265,7 +265,19 @@ func exportsCmd(args []string) error {
 	fs.StringVar(&r.work, "work", filepath.Join(os.TempDir(), "annotate-exports"), "folder for the fixtures (kept: built once)")
 	results := fs.String("results", "", "also write the table into this markdown file (between its export markers)")
 	command := fs.String("command", "", "the command line to record in the results")
+	only := fs.String("only", "", "the exports to measure, by name, comma-separated (default every one)")
 	fs.Parse(args)
+	exports := streamedExports
+	if *only != "" {
+		exports = nil
+		for _, name := range strings.Split(*only, ",") {
+			i := slices.IndexFunc(streamedExports, func(x streamedExport) bool { return x.name == strings.TrimSpace(name) })
+			if i < 0 {
+				return fmt.Errorf("exports: -only: no export %q", name)
+			}
+			exports = append(exports, streamedExports[i])
+		}
+	}
 	if *after == "" {
 		return errors.New("exports: -annotate is required")
 	}
@@ -297,13 +309,13 @@ func exportsCmd(args []string) error {
 			return err
 		}
 		load := loadAverage()
-		figs, err := r.measureExports(builds, db, trecDB, dir)
+		figs, err := r.measureExports(exports, builds, db, trecDB, dir)
 		if err != nil {
 			return err
 		}
 		rows = append(rows, exportSize{claims: n, figs: figs, load: [2]string{load, loadAverage()}})
 	}
-	table := exportsTable(builds, rows)
+	table := exportsTable(exports, builds, rows)
 	fmt.Print(table)
 	if *results == "" {
 		return nil
@@ -335,7 +347,7 @@ type exportSize struct {
 
 // exportsTable is a row per export and build: peak RSS and bytes written
 // at each size, the growth of the peak, and whether two builds agree.
-func exportsTable(builds []speedBuild, rows []exportSize) string {
+func exportsTable(exports []streamedExport, builds []speedBuild, rows []exportSize) string {
 	var b strings.Builder
 	head := []string{"export", "build"}
 	for _, s := range rows {
@@ -355,7 +367,7 @@ func exportsTable(builds []speedBuild, rows []exportSize) string {
 		cells = append(cells, "")
 	}
 	b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-	for _, x := range streamedExports {
+	for _, x := range exports {
 		for _, bd := range builds {
 			cells := []string{"`" + x.name + "`", bd.Name}
 			for _, s := range rows {

@@ -668,7 +668,7 @@ func (r *runner) streamedExports(dir, db string, n int) (map[string]exportFigure
 	if err != nil {
 		return nil, err
 	}
-	figs, err := r.measureExports([]speedBuild{{"annotate", r.annotate}}, db, trecDB, dir)
+	figs, err := r.measureExports(streamedExports, []speedBuild{{"annotate", r.annotate}}, db, trecDB, dir)
 	return figs["annotate"], err
 }
 
