@@ -3,7 +3,6 @@ package importer
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -90,18 +89,23 @@ func (f *fileData) nativeItem(parse nativeKind, r *rec, line []byte) error {
 	if err := printable(r.at, it.idField, "the id", it.id); err != nil {
 		return err
 	}
-	// The line is kept to stage the item; the reader reuses its buffer
-	// while the writer, on another goroutine, is still behind.
-	it.at, it.line = r.at, slices.Clone(line)
+	// The line is kept to stage the item if it has to wait for an item it
+	// needs; the reader reuses its buffer while the writer, on another
+	// goroutine, is still behind. An item that needs none never waits: a
+	// copy of its line (16 MiB for the largest) would only be held.
+	it.at = r.at
+	if len(it.needs) > 0 {
+		it.line = slices.Clone(line)
+	}
 	return f.out.item(f, it)
 }
 
 // contentHash identifies an item's content whatever the line looked like
 // (key order, spacing, labels inside): the hash of its store value.
 func contentHash(v any) string {
-	b, _ := json.Marshal(v) // struct fields in declaration order: canonical
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
+	h := sha256.New()
+	writeJSON(h, v) // json.Marshal's bytes; struct fields in declaration order: canonical
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // item writes one item of a kind of its own, or keeps it until every line is
