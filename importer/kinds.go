@@ -80,7 +80,8 @@ func nativeKindOf(r *rec) (nativeKind, error) {
 	return nil, r.errf("kind", "unknown kind %q (known: %s)", k, strings.Join(known, ", "))
 }
 
-// nativeItem reads a line of a kind of its own and hands the item on.
+// nativeItem reads a line of a kind of its own and hands the item on; a
+// nil line is made from r's values if the item needs it.
 func (f *fileData) nativeItem(parse nativeKind, r *rec, line []byte) error {
 	it, err := parse(f, r)
 	if err != nil {
@@ -94,7 +95,15 @@ func (f *fileData) nativeItem(parse nativeKind, r *rec, line []byte) error {
 	// goroutine, is still behind. An item that needs none never waits: a
 	// copy of its line (16 MiB for the largest) would only be held.
 	it.at = r.at
-	if len(it.needs) > 0 {
+	switch {
+	case len(it.needs) == 0:
+	case line == nil:
+		b, err := r.record()
+		if err != nil {
+			return r.errf("", "cannot rewrite the record: %v", err)
+		}
+		it.line = b
+	default:
 		it.line = slices.Clone(line)
 	}
 	return f.out.item(f, it)

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"errors"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -81,6 +82,7 @@ func (q *recordQueue) send() error {
 // the copies the database is about to make.
 func (q *recordQueue) afterBig(size int64) error {
 	if size > hugeRecord {
+		runtime.GC() // buffers pooled by the Parquet library live one collection more
 		debug.FreeOSMemory()
 	}
 	written := make(chan struct{})
