@@ -28,7 +28,10 @@ type cardReports struct {
 	agreement *report.AgreementReport // nil with fewer than two annotators
 	gen       *report.GenReport       // nil without generated answers (card_gen.go)
 	cost      *report.CostReport
-	err       error
+	// own counts, per field, the adjudications a lead made on a unit in
+	// which they gave a label (review --allow-own).
+	own map[string]int
+	err error
 }
 
 // measuredOf is the report kind k measured for the card; the zero value
@@ -58,6 +61,9 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 			return
 		}
 		if r.guides, r.err = e.s.GuidelinesUsed(); r.err != nil {
+			return
+		}
+		if r.own, r.err = e.s.OwnAdjudications(); r.err != nil {
 			return
 		}
 		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}

@@ -155,9 +155,6 @@ func hfReview(f *fileData, r *rec, id string) error {
 	case review == "":
 		return r.errf("reviewed_by", "%q reviewed nothing: review is null", lead)
 	}
-	if err := printable(r.at, "reviewed_by", "the lead's name", lead); err != nil {
-		return err
-	}
 	reason, err := r.str("review_reason")
 	if err != nil {
 		return err
@@ -189,7 +186,7 @@ func hfReview(f *fileData, r *rec, id string) error {
 		return r.errf("review", "want accept or reject, got %q", review)
 	}
 	for _, l := range labels {
-		l.at, l.itemField, l.annotator, l.item, l.adjudicate = r.at, "id", lead, id, true
+		l.at, l.itemField, l.annotator, l.who, l.item, l.adjudicate = r.at, "id", lead, "reviewed_by", id, true
 		if err := f.addLabel(l, schema.KindAnswerTask); err != nil {
 			return err
 		}

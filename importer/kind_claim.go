@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -41,8 +42,10 @@ func (f *fileData) addClaim(at loc, field, idField, pairField string, c store.Cl
 	if err := printable(at, idField, "the id", c.ID); err != nil {
 		return err
 	}
-	if err := printable(at, "added_by", "the annotator name", c.AddedBy); err != nil {
-		return err
+	if c.AddedBy != "" {
+		if err := names.Check(c.AddedBy); err != nil {
+			return at.errf("added_by", "the annotator's name: %v", err)
+		}
 	}
 	for sys := range c.Predictions {
 		if err := printable(at, field+".predictions", "the system name", sys); err != nil {
@@ -161,7 +164,7 @@ func (f *fileData) hfClaim(r *rec) error {
 	// An added claim stands while its claim_added label does: give it back
 	// to who added it.
 	if c.Origin == store.OriginAnnotator && c.AddedBy != "" {
-		l := labelRec{at: r.at, field: "added_by", itemField: "id", annotator: c.AddedBy, item: c.ID, name: schema.ClaimAdded, value: "yes"}
+		l := labelRec{at: r.at, field: "added_by", itemField: "id", annotator: c.AddedBy, who: "added_by", item: c.ID, name: schema.ClaimAdded, value: "yes"}
 		if err := f.addLabel(l, schema.KindClaim); err != nil {
 			return err
 		}

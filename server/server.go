@@ -117,8 +117,20 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Logger, served: make(chan struct{}), probe: min(cfg.KeepAlive, 5*time.Second),
 		silent: silentTimeout, silentGrace: silentGrace, stall: stallTimeout,
 		programs: map[ssh.Session]*tea.Program{}, active: map[string]*activeSession{}}
+	// No silent identities over SSH: a key's name new but close to a known
+	// annotator is a typo in the keys file, refused as --as refuses it.
+	var known []string
+	if cfg.Store != nil {
+		all, err := cfg.Store.Annotators()
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range all {
+			known = append(known, a.Name)
+		}
+	}
 	var err error
-	if s.keys, err = ParseAuthorizedKeys(cfg.AuthorizedKeysPath); err != nil {
+	if s.keys, err = ParseAuthorizedKeysFor(cfg.AuthorizedKeysPath, known); err != nil {
 		return nil, err
 	}
 	signer, created, err := loadHostKey(cfg.HostKeyPath)

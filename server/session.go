@@ -15,7 +15,6 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	gossh "golang.org/x/crypto/ssh"
@@ -155,7 +154,15 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 			}
 			// The same lock as a local screen's ("annotate --as NAME"), so
 			// a local screen and an SSH one exclude each other too.
-			lock, err := screenlock.Acquire(s.cfg.Store.Path, who, "ssh from "+mine.from)
+			var lock *store.ScreenLease
+			// Another process's long write (an import) is waited for, and
+			// said so.
+			err := s.cfg.Store.RetryLock(sess.Context(), func() {
+				wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage())
+			}, func() (err error) {
+				lock, err = s.cfg.Store.AcquireScreen(who, "", "ssh from "+mine.from)
+				return err
+			})
 			if err != nil {
 				free()
 				s.log.Warn("refused second session", "annotator", who, "from", mine.from, "reason", err.Error())
@@ -227,8 +234,8 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	// The dashboard records no session (it writes nothing).
 	var rec store.Session
 	if !dashboard {
-		err := s.cfg.Store.Retry(sess.Context(), func() {
-			wish.Println(sess, "annotate: "+screenlock.WaitingMessage(s.cfg.Store.Path))
+		err := s.cfg.Store.RetryLock(sess.Context(), func() {
+			wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage())
 		}, func() (err error) {
 			rec, err = s.cfg.Store.StartSession(who, "ssh")
 			return err

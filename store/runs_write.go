@@ -192,6 +192,9 @@ func (t *Tx) flushRunGroup() error {
 	if len(s.buf) == 0 {
 		return nil
 	}
+	if err := t.tx.step(); err != nil {
+		return err
+	}
 	s.seq++
 	_, err := t.tx.Exec("INSERT INTO temp.import_run_groups(run,qid,seq,file,line,data) VALUES (?,?,?,?,?,?)",
 		string(s.run), string(s.qid), s.seq, s.file, s.line, s.buf)

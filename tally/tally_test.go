@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -246,7 +247,7 @@ func TestParsePattern(t *testing.T) {
 // is recounted only when Version differs, so change Version with the rules
 // (then copy the new fingerprint here).
 func TestVersionFingerprint(t *testing.T) {
-	const want = "7 c5ca11942d31719c"
+	const want = "8 394b4a72588d92bc"
 	var lines []string
 	for _, f := range []*Family{demoFamily(), func() *Family {
 		f := demoFamily()
@@ -265,6 +266,9 @@ func TestVersionFingerprint(t *testing.T) {
 			}
 			lines = append(lines, fmt.Sprintf("skip %d %v", id, slices.Sorted(slices.Values(ids))))
 		}
+		for id, who := range res.Asked {
+			lines = append(lines, fmt.Sprintf("asked %d %v", id, slices.Sorted(slices.Values(who))))
+		}
 	}
 	slices.Sort(lines)
 	h := fnv.New64a()
@@ -272,5 +276,37 @@ func TestVersionFingerprint(t *testing.T) {
 	got := fmt.Sprintf("%s %x", Version, h.Sum64())
 	if got != want {
 		t.Errorf("fingerprint %q, want %q: the rules changed what families contribute; change Version (databases are recounted when opened) and this fingerprint", got, want)
+	}
+}
+
+// TestAskedByHand: whom the claims of the demo family are asked of, worked
+// out from the rules: jo (7) judged the answer correct, so its two
+// extracted claims are asked of jo; sam (8) judged it incorrect, so they
+// ask sam nothing; the claim jo added has no queue. Imported as given, the
+// claims are asked of everyone; in a batch that asks at once, of its
+// assignees, and of jo as before.
+func TestAskedByHand(t *testing.T) {
+	asked := func(f *Family) map[int64][]int64 {
+		out := map[int64][]int64{}
+		for id, who := range Compute(f).Asked {
+			out[id] = slices.Sorted(slices.Values(who))
+		}
+		return out
+	}
+	if got, want := asked(demoFamily()), map[int64][]int64{2: {7}, 3: {7}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("asked %v, want %v", got, want)
+	}
+	given := demoFamily()
+	given.Root.Attrs[AttrAsGiven] = "1"
+	if got, want := asked(given), map[int64][]int64{2: {Anyone}, 3: {Anyone}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("as given: asked %v, want %v", got, want)
+	}
+	atOnce := demoFamily()
+	atOnce.Children[1].Queues = []Queue{{Batch: 6, Assigned: []int64{8, 9}, AtOnce: true}}
+	// Claim 3 at once for sam (8) and 9, whatever their labels (sam's
+	// gate it: done_items says so, not asked_items), and for jo because
+	// jo judged the answer correct.
+	if got, want := asked(atOnce), map[int64][]int64{2: {7}, 3: {7, 8, 9}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("at once: asked %v, want %v", got, want)
 	}
 }

@@ -55,14 +55,6 @@ or --adjudicated; with neither, from the only annotator.`,
 			Example: "  annotate metrics\n  annotate metrics --annotator jo --system refchecker --ci\n  annotate metrics --adjudicated --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				// With --extractor, the report says whether the system
-				// must be known: not when the extractor found nothing
-				// anywhere (corr.py takes any --checker then).
-				if o.Extractor == "" {
-					if err := checkKnown(cmd, s, knownValue{"system", "system", o.System, (*store.Snapshot).Systems}); err != nil {
-						return err
-					}
-				}
 				rep, err := report.Metrics(s, o)
 				if err != nil {
 					return err

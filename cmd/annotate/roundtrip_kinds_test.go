@@ -243,7 +243,7 @@ func roundTripKinds() []kindDB {
 					}
 					if a.task != "q4/answer" { // q4 waits for the lead
 						reason := map[bool]string{true: "", false: "incomplete"}[a.accept]
-						if err := s.ReviewAnswer("lead", ref.ItemID, "jo", a.accept, reason, 2000, 0); err != nil {
+						if err := s.ReviewAnswer("lead", ref.ItemID, "jo", a.accept, reason, store.AnswerReviewOptions{ActiveMs: 2000}); err != nil {
 							t.Fatal(err)
 						}
 					}
