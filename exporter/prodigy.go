@@ -85,7 +85,7 @@ func (e *exporter) prodigy(dir string) error {
 	} else {
 		opts := make([]map[string]string, len(fd.Values))
 		for i, v := range fd.Values {
-			opts[i] = map[string]string{"id": v, "text": v}
+			opts[i] = map[string]string{"id": v, "text": fd.LabelOf(v)} // a declared value's label
 		}
 		question = map[string]any{"options": opts}
 		options, _ = json.Marshal(opts)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/annotate-dev/annotate/review"
+	"github.com/annotate-dev/annotate/adjudication"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -34,12 +34,12 @@ type AnswerUnit struct {
 	Own bool
 }
 
-// Review states of an AnswerUnit (review.AnswerState says which).
+// Review states of an AnswerUnit (adjudication.AnswerState says which).
 const (
-	ReviewPending  = review.AnswerPending
-	ReviewAccepted = review.AnswerAccepted
-	ReviewRejected = review.AnswerRejected
-	ReviewOther    = review.AnswerOther
+	ReviewPending  = adjudication.AnswerPending
+	ReviewAccepted = adjudication.AnswerAccepted
+	ReviewRejected = adjudication.AnswerRejected
+	ReviewOther    = adjudication.AnswerOther
 )
 
 // AnswerUnits lists every submitted answer (of a batch: batch != ""), in
@@ -97,7 +97,7 @@ func (s *Store) AnswerUnitsOf(batch, lead string) ([]AnswerUnit, error) {
 			if err != nil {
 				return err
 			}
-			u.Review, u.Reason = review.AnswerState(review.Answer{Text: r.answer, Citations: mine[schema.Citations], Event: r.event}, final, events)
+			u.Review, u.Reason = adjudication.AnswerState(adjudication.Answer{Text: r.answer, Citations: mine[schema.Citations], Event: r.event}, final, events)
 			u.Own = adj.Own(r.item, "")
 			out = append(out, u)
 		}
@@ -156,9 +156,9 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 		if err != nil {
 			return err
 		}
-		labels := []review.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "reject"}, {Item: item, Field: schema.RejectReason, Value: reason}}
+		labels := []adjudication.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "reject"}, {Item: item, Field: schema.RejectReason, Value: reason}}
 		if accept {
-			labels = []review.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "accept"},
+			labels = []adjudication.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "accept"},
 				{Item: item, Field: schema.GoldAnswer, Value: mine[schema.GoldAnswer]}, {Item: item, Field: schema.Citations, Value: mine[schema.Citations]}}
 		}
 		for i := range labels {

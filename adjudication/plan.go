@@ -1,4 +1,4 @@
-// Package review is the pure part of adjudication (`annotate review`): given
+// Package adjudication is the pure part of adjudication (`annotate review`): given
 // the labels of the annotators compared and the lead's final labels, which
 // (item, field)s wait for the lead, which agreements can be accepted in bulk
 // and in what order. The store loads the items and writes the decisions;
@@ -11,7 +11,7 @@
 // are walked in schema order and agreements accepted field by field, parents
 // before children, so an entailment is accepted only once the claim's
 // validity (and its answer's correctness) is decided.
-package review
+package adjudication
 
 import (
 	"cmp"

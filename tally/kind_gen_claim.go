@@ -2,7 +2,6 @@ package tally
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -38,14 +37,6 @@ const (
 	GenErrors = "gen_errors"
 )
 
-// Attributes of a generated answer the store loads (persona and
-// jurisdiction are copied from its query when it is written).
-const (
-	AttrSystem    = "system"
-	AttrCondition = "condition"
-	AttrChars     = "chars"
-)
-
 // GenKey names a system, a condition and a slice ("" : every claim) in A.
 func GenKey(system, condition, slice string) string {
 	b, _ := json.Marshal([]string{system, condition, slice})
@@ -67,16 +58,6 @@ func slices3(attrs map[string]string) []string {
 }
 
 func init() {
-	RegisterKind(schema.KindGenAnswer, KindRules{
-		CountItem: func(c *Counter, f *Family, m *Member) {
-			n := atoi(m.Attrs[AttrChars])
-			for _, sl := range slices3(m.Attrs) {
-				k := GenKey(m.Attrs[AttrSystem], m.Attrs[AttrCondition], sl)
-				c.Add(Anyone, GenAnswers, k, "", 1)
-				c.Add(Anyone, GenChars, k, "", n)
-			}
-		},
-	})
 	RegisterKind(schema.KindGenClaim, KindRules{
 		CountItem: func(c *Counter, f *Family, m *Member) {
 			for _, sl := range slices3(f.Root.Attrs) {
@@ -113,36 +94,6 @@ func countGenClaim(c *Counter, f *Family, m *Member, r int64) {
 		}
 		c.Add(r, GenPair, k, p.System+"|"+p.Field+"|"+v+"|"+Predicted(p), 1)
 	}
-}
-
-// Counts of answer tasks: the gold answers and their lengths.
-const (
-	// GoldAnswers, GoldChars: A the slice. Answers the rater submitted (for
-	// Adjudicated: the answers the lead accepted, the gold ones), and the
-	// sum of their lengths in characters.
-	GoldAnswers = "gold_answers"
-	GoldChars   = "gold_chars"
-)
-
-func init() {
-	RegisterKind(schema.KindAnswerTask, KindRules{
-		CountItem: func(c *Counter, f *Family, m *Member) {
-			for _, a := range []string{AttrPersona, AttrJurisdiction} {
-				c.Add(Anyone, ItemsBy, string(m.Kind)+"/"+a, m.Attrs[a], 1)
-			}
-		},
-		Count: func(c *Counter, f *Family, m *Member, r int64) {
-			counted := c.Counted(m, r)
-			text, ok := counted[schema.GoldAnswer]
-			if !ok || text == "" || r == Adjudicated && counted[schema.AnswerReview] != "accept" {
-				return
-			}
-			for _, sl := range slices3(m.Attrs) {
-				c.Add(r, GoldAnswers, sl, "", 1)
-				c.Add(r, GoldChars, sl, "", utf8.RuneCountInString(text))
-			}
-		},
-	})
 }
 
 func atoi(s string) int {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annotate-dev/annotate/review"
+	"github.com/annotate-dev/annotate/adjudication"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
 
@@ -14,7 +14,7 @@ import (
 )
 
 // Review and adjudication (`annotate review`). What waits for the lead is
-// planned by package review (pure); this file loads the items it plans
+// planned by package adjudication (pure); this file loads the items it plans
 // over and writes the decisions.
 
 // ReviewQuery selects what review compares.
@@ -28,22 +28,22 @@ type ReviewQuery struct {
 }
 
 // UnitState says where a review unit stands.
-type UnitState = review.State
+type UnitState = adjudication.State
 
 const (
-	UnitPending = review.Pending // waits for the lead's decision
-	UnitDone    = review.Done    // adjudicated
-	UnitMoot    = review.Moot    // not asked given the item's adjudicated labels
+	UnitPending = adjudication.Pending // waits for the lead's decision
+	UnitDone    = adjudication.Done    // adjudicated
+	UnitMoot    = adjudication.Moot    // not asked given the item's adjudicated labels
 )
 
 // ReviewUnit is one (item, field) to adjudicate.
 type ReviewUnit struct {
 	ItemRef
-	review.Verdicts
+	adjudication.Verdicts
 }
 
-// Review is what `annotate review` walks through (planned by review.Make).
-type Review = review.PlanOf[ReviewUnit]
+// Review is what `annotate review` walks through (planned by adjudication.Make).
+type Review = adjudication.PlanOf[ReviewUnit]
 
 // LabelledAnnotators lists the annotators with labels of their own that
 // count, by name: review's default, as agreement's and the card's.
@@ -129,7 +129,7 @@ func (s *Store) Review(q ReviewQuery) (Review, error) {
 		if err != nil {
 			return err
 		}
-		plan, _ := review.Make(items, names, q.Field)
+		plan, _ := adjudication.Make(items, names, q.Field)
 		if q.Lead != "" {
 			adj, err := adjudicator(rx.q, q.Lead, false)
 			if err != nil {
@@ -143,7 +143,7 @@ func (s *Store) Review(q ReviewQuery) (Review, error) {
 	return rev, err
 }
 
-func fromPlan(p review.Plan) Review {
+func fromPlan(p adjudication.Plan) Review {
 	rev := Review{Annotators: p.Annotators, Agreeing: p.Agreeing, Ready: p.Ready, ReadySingle: p.ReadySingle, Accepted: p.Accepted}
 	for _, u := range p.Units {
 		rev.Units = append(rev.Units, ReviewUnit{ItemRef: ItemRef{ItemID: u.ID, ExtID: u.Ext, Kind: string(u.Kind)}, Verdicts: u.Verdicts})
@@ -166,19 +166,19 @@ func (s *Store) AcceptAgreements(lead string, q ReviewQuery) (int, error) {
 // AcceptOptions says what a bulk accept takes and how it is timed.
 type AcceptOptions struct {
 	// Single: also the lone label of every single-label unit that is ready
-	// (review.MakeAll), as the lead's adjudication.
+	// (adjudication.MakeAll), as the lead's adjudication.
 	Single bool
 	// Session and ActiveMs: the review session the accept belongs to and
 	// the active time it took (recorded on its first event).
 	Session, ActiveMs int64
 	// AllowOwn (--allow-own): accept the units in which the lead gave a
 	// label too, recorded as such; without it they are held back
-	// (review.Adjudicator).
+	// (adjudication.Adjudicator).
 	AllowOwn bool
 }
 
 // Accepted is what a bulk accept did: N labels written, Held units left
-// out because the lead labelled them (review.HeldMessage says so).
+// out because the lead labelled them (adjudication.HeldMessage says so).
 type Accepted struct {
 	N, Held int
 }
@@ -197,7 +197,7 @@ func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (Accept
 		if err != nil {
 			return err
 		}
-		_, acc, accS := review.MakeAll(items, names, q.Field)
+		_, acc, accS := adjudication.MakeAll(items, names, q.Field)
 		if o.Single {
 			acc = accS
 		}
@@ -216,10 +216,10 @@ func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (Accept
 	return res, err
 }
 
-// adjudicator is the rule of the lead's own units (review.Adjudicator)
+// adjudicator is the rule of the lead's own units (adjudication.Adjudicator)
 // over the lead's current labels as an annotator.
-func adjudicator(q querier, lead string, allowOwn bool) (review.Adjudicator, error) {
-	a := review.Adjudicator{Lead: lead, AllowOwn: allowOwn, Labelled: map[int64]map[string]bool{}}
+func adjudicator(q querier, lead string, allowOwn bool) (adjudication.Adjudicator, error) {
+	a := adjudication.Adjudicator{Lead: lead, AllowOwn: allowOwn, Labelled: map[int64]map[string]bool{}}
 	err := eachRow(q, `SELECT l.item_id, l.field FROM current_labels l JOIN annotators a ON a.id = l.annotator_id
 		WHERE l.role = 'annotate' AND a.name = ?`, []any{lead}, func(sc func(...any) error) error {
 		var item int64
@@ -248,7 +248,7 @@ func ownDecision(q querier, lead string, allowOwn bool, item int64, field string
 	if err != nil {
 		return false, err
 	}
-	a := review.Adjudicator{Lead: lead, AllowOwn: allowOwn}
+	a := adjudication.Adjudicator{Lead: lead, AllowOwn: allowOwn}
 	if labelled > 0 {
 		a.Labelled = map[int64]map[string]bool{item: {field: true}}
 	}
@@ -258,7 +258,7 @@ func ownDecision(q querier, lead string, allowOwn bool, item int64, field string
 // writeAdjudications writes labels as one adjudication step of the lead
 // (id aid): one timestamp, so UndoAdjudication takes them back together;
 // the step's active time on its first event and added to its session.
-func writeAdjudications(tx *wtx, aid int64, labels []review.Acceptance, activeMs, session int64) error {
+func writeAdjudications(tx *wtx, aid int64, labels []adjudication.Acceptance, activeMs, session int64) error {
 	if len(labels) == 0 {
 		return nil
 	}
@@ -359,7 +359,7 @@ func inBatch(m *tally.Member, batch int64) bool {
 
 // reviewItems loads, family by family, the items the annotators (ids) have
 // labels on, with their labels, their parents' and the adjudicated ones.
-func reviewItems(q querier, ids []int64, batch string) ([]review.Item, error) {
+func reviewItems(q querier, ids []int64, batch string) ([]adjudication.Item, error) {
 	bid, err := batchID(q, batch)
 	if err != nil {
 		return nil, err
@@ -370,7 +370,7 @@ func reviewItems(q querier, ids []int64, batch string) ([]review.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []review.Item
+	var out []adjudication.Item
 	for _, chunk := range chunks(roots, familyChunk) {
 		fams, err := loadFamilies(q, chunk)
 		if err != nil {
@@ -389,7 +389,7 @@ func reviewItems(q querier, ids []int64, batch string) ([]review.Item, error) {
 				if !inBatch(m, bid) || !labelledBy(m, ids) {
 					continue
 				}
-				it := review.Item{Ref: review.Ref{ID: m.ID, Kind: m.Kind, Added: m.Attrs[tally.AttrOrigin] == OriginAnnotator},
+				it := adjudication.Item{Ref: adjudication.Ref{ID: m.ID, Kind: m.Kind, Added: m.Attrs[tally.AttrOrigin] == OriginAnnotator},
 					Final: m.Labels[tally.Adjudicated], FinalParent: f.ParentLabels(m, tally.Adjudicated)}
 				if m.ID != f.Root.ID {
 					it.Parent = f.Root.ID
@@ -558,7 +558,7 @@ type SystemReview struct {
 // predicted field against the system's predictions, with the items of each
 // cell. Which items enter, and in which cell, is the kind's declared rule
 // (claims: tally.Verify, the one `annotate metrics` counts by); the matrix
-// is review.Confuse.
+// is adjudication.Confuse.
 func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 	kind, cmp, err := comparedKind(q.Kind)
 	if err != nil {
@@ -583,7 +583,7 @@ func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 		if err != nil {
 			return err
 		}
-		c := review.Confuse(fd.Values, pairs)
+		c := adjudication.Confuse(fd.Values, pairs)
 		rev.N, rev.Agree, rev.Confusion = c.N, c.Agree, c.Matrix
 		rev.Cells, err = systemCells(rx, c.Cells, kind, cmp.field)
 		return err
@@ -594,7 +594,7 @@ func (s *Store) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 // systemPairs reads, root by root, the items of the kind (of the batch)
 // that enter the comparison and that the system predicted: the expert's
 // class and the system's value of each.
-func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rater int64) ([]review.SystemPair, error) {
+func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rater int64) ([]adjudication.SystemPair, error) {
 	bid, err := batchID(q, sq.Batch)
 	if err != nil {
 		return nil, err
@@ -604,7 +604,7 @@ func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rate
 	if err != nil {
 		return nil, err
 	}
-	var pairs []review.SystemPair
+	var pairs []adjudication.SystemPair
 	for _, chunk := range chunks(roots, familyChunk) {
 		fams, err := loadFamilies(q, chunk)
 		if err != nil {
@@ -630,7 +630,7 @@ func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rate
 				if step != tally.StepReady || p < 0 {
 					continue
 				}
-				pairs = append(pairs, review.SystemPair{Item: m.ID, Expert: expert, System: tally.Predicted(m.Predictions[p])})
+				pairs = append(pairs, adjudication.SystemPair{Item: m.ID, Expert: expert, System: tally.Predicted(m.Predictions[p])})
 			}
 		}
 	}
@@ -638,7 +638,7 @@ func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rate
 }
 
 // systemCells names the items of the cells.
-func systemCells(rx *ReadTx, cells []review.Cell, kind schema.Kind, field string) ([]SystemCell, error) {
+func systemCells(rx *ReadTx, cells []adjudication.Cell, kind schema.Kind, field string) ([]SystemCell, error) {
 	if len(cells) == 0 {
 		return nil, nil
 	}

@@ -17,9 +17,8 @@ import (
 //   "predictions":{"judge":{"accuracy_support":…,"grounded":…}},"labels":{…}}]}
 // The query must be in the database or in the import; the documents need
 // not be (the screen names those it cannot show).
-// As the export writes them, claims may also come on lines of their own,
-// after their answer: {"kind":"gen_claim","id":…,"answer":…,"position":2,
-// "text":…,"predictions":{…}}; and answer tasks: {"kind":"answer_task","id":…,"query":…}.
+// As the export writes them, claims may also come on lines of their own
+// (kind_gen_claim.go).
 
 // genClaimsKey holds a generated answer's claims in its native line (the
 // release's generation outputs build that line too).
@@ -27,8 +26,6 @@ const genClaimsKey = "claims"
 
 func init() {
 	registerNative(schema.KindGenAnswer, parseGenAnswer)
-	registerNative(schema.KindGenClaim, parseGenClaim)
-	registerNative(schema.KindAnswerTask, parseAnswerTask)
 }
 
 var conditions = []string{schema.ConditionOracle, schema.ConditionPipeline}
@@ -174,53 +171,4 @@ func (f *fileData) verdicts(r *rec, key string) (map[string]map[string]string, e
 		}
 	}
 	return out, nil
-}
-
-func parseAnswerTask(f *fileData, r *rec) (*itemRec, error) {
-	var a store.AnswerTask
-	var err error
-	if a.ID, err = r.needID("id"); err != nil {
-		return nil, err
-	}
-	if a.QueryID, err = r.needID("query"); err != nil {
-		return nil, err
-	}
-	if _, err := f.itemRest(r, a.ID, schema.KindAnswerTask); err != nil {
-		return nil, err
-	}
-	return &itemRec{idField: "id", kind: schema.KindAnswerTask, id: a.ID, hash: store.AnswerTaskHash(a.QueryID),
-		needs: []need{{"query", a.QueryID}},
-		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
-			return tx.PutAnswerTask(a, hash, file, update)
-		}}, nil
-}
-
-func parseGenClaim(f *fileData, r *rec) (*itemRec, error) {
-	var c store.GenClaim
-	var err error
-	if c.ID, err = r.needID("id"); err != nil {
-		return nil, err
-	}
-	if c.AnswerID, err = r.needID("answer"); err != nil {
-		return nil, err
-	}
-	if raw := r.get("position"); raw != nil {
-		if c.Position, err = strconv.Atoi(string(raw)); err != nil || c.Position < 1 {
-			return nil, r.errf("position", "want the claim's place in its answer, 1 or more, got %s", raw)
-		}
-	}
-	if c.Text, err = r.need("text"); err != nil {
-		return nil, err
-	}
-	if c.Predictions, err = f.verdicts(r, "predictions"); err != nil {
-		return nil, err
-	}
-	if _, err := f.itemRest(r, c.ID, schema.KindGenClaim); err != nil {
-		return nil, err
-	}
-	return &itemRec{idField: "id", kind: schema.KindGenClaim, id: c.ID, hash: store.GenClaimHash(c),
-		needs: []need{{"answer", c.AnswerID}},
-		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
-			return tx.PutGenClaim(c, hash, file, update)
-		}}, nil
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/annotate-dev/annotate/review"
+	"github.com/annotate-dev/annotate/adjudication"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
@@ -33,7 +33,7 @@ func TestLeadNeverAdjudicatesTheirOwnUnit(t *testing.T) {
 	}
 
 	_, err = s.RecordLabel(store.Label{Annotator: "ana", ItemID: q1, Field: schema.Persona, Value: "citizen", Adjudicate: true})
-	var oe *review.OwnError
+	var oe *adjudication.OwnError
 	if !errors.As(err, &oe) || oe.Item != "q1" || oe.Field != schema.Persona {
 		t.Fatalf("ana deciding her own unit: %v", err)
 	}

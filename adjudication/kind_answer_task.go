@@ -1,4 +1,4 @@
-package review
+package adjudication
 
 import "github.com/annotate-dev/annotate/schema"
 

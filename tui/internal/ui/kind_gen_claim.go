@@ -8,55 +8,8 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// The renderings of CanLegalRAGBench items that the annotation and the
-// review screens share: what is known about a query, a document with words
-// highlighted, and the evidence a generated claim is judged against.
-
-// QueryTop renders a query's text and, dim under it, its persona, province
-// and legal issue.
-func QueryTop(st Styles, q *store.Query, w int) []string {
-	label := st.Lang.Sprintf("Query")
-	out := Labelled(st, label, Data(q.Text), w, nil, nil)
-	var meta []string
-	for _, v := range []string{q.Persona, q.Jurisdiction, q.Issue} {
-		if v != "" {
-			meta = append(meta, SanitizeLine(v))
-		}
-	}
-	if len(meta) > 0 {
-		out = append(out, st.Dim.Render(Truncate(strings.Repeat(" ", TextWidth(label)+1)+strings.Join(meta, " · "), w)))
-	}
-	return out
-}
-
-// QueryAbout renders a query's persona, province, legal issue and seed.
-func QueryAbout(st Styles, q *store.Query, w int) []string {
-	seed := q.SeedDoc
-	if q.SeedGroup != "" {
-		seed = strings.TrimSpace(seed + " " + st.Lang.Sprintf("(variations: %s)", q.SeedGroup))
-	}
-	var out []string
-	l := st.Lang
-	for _, kv := range [][2]string{{l.Sprintf("Persona"), q.Persona}, {l.Sprintf("Province"), q.Jurisdiction}, {l.Sprintf("Issue"), q.Issue}, {l.Sprintf("Seed"), seed}} {
-		if kv[1] != "" {
-			out = append(out, Labelled(st, kv[0], Data(kv[1]), w, nil, nil)...)
-		}
-	}
-	return out
-}
-
-// DocumentLines renders a document: a dim "¶ id · title · citation" line,
-// then its text with the given words highlighted.
-func DocumentLines(st Styles, doc *store.Document, words map[string]bool, w int) []string {
-	head := "¶ " + SanitizeLine(doc.ID)
-	for _, v := range []string{doc.Title, doc.Citation} {
-		if v != "" {
-			head += " · " + SanitizeLine(v)
-		}
-	}
-	text := Data(doc.Text)
-	return append([]string{st.Dim.Render(Truncate(head, w))}, WrapStyled(text, HighlightSpans(string(text), words, st.Highlight), w, nil)...)
-}
+// What the annotation and the review screens both show of a generated
+// claim: the evidence it is judged against.
 
 // GenEvidence renders what a generated claim is judged against, the words
 // it shares with the claim highlighted: the accepted gold answer for

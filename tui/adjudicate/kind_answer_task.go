@@ -15,8 +15,8 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/adjudication"
 	"github.com/annotate-dev/annotate/internal/clock"
-	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -339,7 +339,7 @@ func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	own := u.Own && !m.o.AllowOwn && keyIs(msg, k.AcceptAnswer, k.RejectAnswer)
 	switch {
 	case own:
-		m.status = (&review.OwnError{Lead: m.o.Lead, Item: u.ExtID}).Error()
+		m.status = (&adjudication.OwnError{Lead: m.o.Lead, Item: u.ExtID}).Error()
 	case keyIs(msg, k.AcceptAnswer):
 		return m.review(*u, true, "")
 	case keyIs(msg, k.RejectAnswer):

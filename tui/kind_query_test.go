@@ -7,7 +7,7 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// The query kind has a screen of its own (query.go) and nothing else in the
+// The query kind has a screen of its own (kind_query.go) and nothing else in the
 // TUI names it: the queue, the flow and the save are the generic ones.
 func TestQueryScreen(t *testing.T) {
 	s := openStore(t)

@@ -372,7 +372,7 @@ func (rx *ReadTx) PooledQueries() ([]int64, error) {
 // JudgedSizes lists, query by query, how many of its (query, document)
 // pairs an expert judged: pairs with a label of an annotator other than the
 // gold set, or adjudicated (the pairs the kept counts count once no pool
-// holds them: tally/relevance.go).
+// holds them: tally/kind_relevance.go).
 func (rx *ReadTx) JudgedSizes() ([]int, error) {
 	var out []int
 	err := eachRow(rx.q, `SELECT COUNT(*) FROM relevance_pairs rp
