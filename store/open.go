@@ -283,7 +283,7 @@ func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.Exec(args...)
+	return t.exec(st, args)
 }
 
 func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
