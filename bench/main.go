@@ -9,6 +9,7 @@
 //	bench speed [flags]               home, keys, cost and exports of two builds side by side (speed.go)
 //	bench import [flags]              the import alone on two fixtures beside the shell (importbench.go)
 //	bench gen2 -claims N -out FILE    write the second, independent fixture (gen2.go)
+//	bench restore [flags]             the restore of a backup beside the import of the same data, of one build or two (restore.go)
 package main
 
 import (
@@ -19,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench run|runs|import [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench run|runs|speed|import|restore [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -36,6 +37,8 @@ func main() {
 		err = importCmd(os.Args[2:])
 	case "gen2":
 		err = gen2Cmd(os.Args[2:])
+	case "restore":
+		err = restoreCmd(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

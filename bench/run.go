@@ -58,8 +58,9 @@ type sizeResult struct {
 	BackupLeavesOut  []string // schema tables the backup does not write
 	LabelsOnly       measure
 	LabelsOnlyLabels int
-	Gen2             importRow // the second fixture, its import beside the shell's
-	Load             [2]string // load average at the start and end of the size
+	Gen2             importRow     // the second fixture, its import beside the shell's
+	Restore          []restorePair // import, restore of the same data (restore.go)
+	Load             [2]string     // load average at the start and end of the size
 }
 
 type runner struct {
@@ -299,6 +300,9 @@ func (r *runner) size(n int) (*sizeResult, error) {
 	}
 	if res.Gen2, err = r.importSize("gen2", n); err != nil {
 		return nil, fmt.Errorf("gen2: %w", err)
+	}
+	if res.Restore, err = r.restoreBeside(dir, data); err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
 	}
 	res.Load[1] = loadAverage()
 	// The data of the largest size is kept for profiling; the rest goes.

@@ -99,6 +99,9 @@ func (r *runner) table(res []*sizeResult, tui map[string]float64) string {
 		return fmt.Sprintf("%s, %d labels", sec(s.LabelsOnly), s.LabelsOnlyLabels)
 	})
 	infoT("labels-only / first import", "≤ 1.5×", func(s *sizeResult) string { return ratio(s.LabelsOnly, s.Import) })
+	for i, f := range restoreFigures {
+		infoT(f[0]+" (bench/restore.go)", f[1], func(s *sizeResult) string { return restoreCells(s.Restore)[i] })
+	}
 	row("**launch → home** in a pty, a1 (every decision dated today), median of 3", "", "ms", func(s *sizeResult) float64 { return s.Home[0] })
 	row("launch → home in a pty, new annotator, median of 3", "", "ms", func(s *sizeResult) float64 { return s.Home[1] })
 	row("home a1 / new annotator", "≤ 2×", "×", func(s *sizeResult) float64 { return s.Home[0] / s.Home[1] })
@@ -250,6 +253,9 @@ How each size is measured, in this order on one file:
   compared (header, row count, every cell), and the byte check is shown beside them.
 - **labels-only import**: a third annotator's labels on the same items (no item added), beside the first
   import.
+- **restore**: the file imported into a new database, that database backed up and the backup restored into
+  another, twice over (import, restore, import, restore: the two meet the same load); the restored database is
+  compared with the imported one, every table and the schema (bench/restore.go; ` + "`bench restore`" + ` runs it alone).
 
 Times are wall clock of the whole process; CPU is user + sys and memory the peak resident set
 (` + "`/usr/bin/time -v`" + `). Earlier, separate runs are kept as history: [RESULTS-speed.md](RESULTS-speed.md)
@@ -267,6 +273,11 @@ Times are wall clock of the whole process; CPU is user + sys and memory the peak
 	}
 	if len(notes) > 0 {
 		b.WriteString("\nNumbers that differ:\n\n" + strings.Join(notes[:min(len(notes), 50)], "\n") + "\n")
+	}
+	// The section bench restore wrote (one build or two) stays.
+	old, _ := os.ReadFile(r.results)
+	if sec := sectionOf(string(old), restoreStart, restoreEnd); sec != "" {
+		b.WriteString("\n" + sec)
 	}
 	return os.WriteFile(r.results, []byte(b.String()), 0o644)
 }
