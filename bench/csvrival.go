@@ -61,6 +61,12 @@ SELECT p.ext_id AS id, COALESCE(src.name, '') AS source, %s AS language, COALESC
   %s AS question, %s AS answer, %s AS rationale, q.category AS generated_category, %s,
   (SELECT %s FROM (SELECT group_concat(ext_id, char(10)) AS ids FROM (SELECT c.ext_id FROM items c JOIN claims cl ON cl.item_id = c.id
      WHERE c.parent_id = p.id AND %s ORDER BY cl.position, c.id))) AS claim_ids,
+  CASE WHEN q.as_given THEN 'true' ELSE 'false' END AS as_given, CASE WHEN q.extra IN ('', '{}') THEN NULL ELSE q.extra END AS extra,
+  (SELECT '{"system":' || json_quote(r.system) || ',"query_id":' || json_quote(r.query_id) ||
+     COALESCE(',"answer_pair":' || json_quote(ai.ext_id), '') || COALESCE(',"answer2response":' || r.answer2response, '') ||
+     COALESCE(',"response2answer":' || r.response2answer, '') || COALESCE(',"retrieved2response":' || r.retrieved2response, '') ||
+     COALESCE(',"retrieved2answer":' || r.retrieved2answer, '') || '}'
+   FROM rag_results r LEFT JOIN items ai ON ai.id = r.answer_item_id WHERE r.item_id = p.id) AS ragchecker,
   '%s' AS annotator, l.qv AS question_validity,
   CASE WHEN l.qv = 'invalid' THEN l.ir END AS invalid_reason,
   CASE WHEN l.qv = 'valid' THEN l.cat END AS category, CASE WHEN l.qv = 'valid' THEN l.per END AS persona,
@@ -71,7 +77,7 @@ WHERE p.kind = 'qa' ORDER BY p.id;
 WITH %s
 SELECT c.ext_id AS id, p.ext_id AS qa_id, COALESCE(src.name, '') AS source, (SELECT %s FROM qa_pairs q LEFT JOIN sources src ON src.id = p.source_id WHERE q.item_id = p.id) AS language,
   cl.position, CASE WHEN cl.text = '' THEN %s ELSE '' END AS subject, CASE WHEN cl.text = '' THEN %s ELSE '' END AS predicate,
-  CASE WHEN cl.text = '' THEN %s ELSE '' END AS object, %s AS text, cl.origin, COALESCE(a.name, '') AS added_by,
+  CASE WHEN cl.text = '' THEN %s ELSE '' END AS object, %s AS text, cl.origin, COALESCE(a.name, '') AS added_by, cl.extractor AS extractor,
   %s AS question, %s AS answer, %s%s,
   '%s' AS annotator,
   CASE WHEN gated THEN NULL ELSE l.cv END AS claim_validity, CASE WHEN gated OR l.cv IS NOT 'correct' THEN NULL ELSE l.ent END AS entailment

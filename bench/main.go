@@ -9,6 +9,9 @@
 //	bench speed [flags]               home, keys, cost and exports of two builds side by side (speed.go)
 //	bench import [flags]              the import alone on two fixtures beside the shell (importbench.go)
 //	bench gen2 -claims N -out FILE    write the second, independent fixture (gen2.go)
+//	bench genkinds -claims N -out DIR write the other kinds' queues and jo's labels beside gen.go's (genkinds.go)
+//	bench queues [flags]              keys on every kind's screen in a pty, of one build or two (queues.go)
+//	bench busy -annotate BIN          an annotator's save latency during a long import (busy.go)
 //	bench restore [flags]             the restore of a backup beside the import of the same data, of one build or two (restore.go)
 package main
 
@@ -20,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench run|runs|speed|import|restore [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues|busy|restore [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -37,6 +40,12 @@ func main() {
 		err = importCmd(os.Args[2:])
 	case "gen2":
 		err = gen2Cmd(os.Args[2:])
+	case "genkinds":
+		err = genKindsCmd(os.Args[2:])
+	case "queues":
+		err = queuesCmd(os.Args[2:])
+	case "busy":
+		err = busyCmd(os.Args[2:])
 	case "restore":
 		err = restoreCmd(os.Args[2:])
 	default:
@@ -93,4 +102,20 @@ func gen2Cmd(args []string) error {
 	}
 	fmt.Printf("%d QA pairs, %d claims, %d labels\n", pairs, claimsN, labels)
 	return f.Close()
+}
+
+func genKindsCmd(args []string) error {
+	fs := flag.NewFlagSet("genkinds", flag.ExitOnError)
+	claims := fs.Int("claims", 10_000, "the claims of the gen.go fixture beside which the kinds go")
+	out := fs.String("out", "", "folder to write kinds.jsonl, kinds.run and jo.jsonl into")
+	fs.Parse(args)
+	if *out == "" {
+		return fmt.Errorf("genkinds: -out is required")
+	}
+	q, labels, err := writeKinds(*out, *claims)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d queries, documents, answer tasks and generated answers; %d generated claims; jo's %d labels\n", q, q*kindClaimsPer, labels)
+	return nil
 }

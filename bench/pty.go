@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +23,7 @@ type ptyScreen struct {
 	f    *os.File
 	mu   sync.Mutex
 	out  bytes.Buffer
+	vt   *vscreen      // what the terminal shows
 	got  chan struct{} // a signal per chunk read
 	done chan struct{}
 }
@@ -33,7 +35,7 @@ func startPty(bin string, args ...string) (*ptyScreen, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &ptyScreen{cmd: cmd, f: f, got: make(chan struct{}, 1), done: make(chan struct{})}
+	p := &ptyScreen{cmd: cmd, f: f, vt: newVscreen(120, 40), got: make(chan struct{}, 1), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		buf := make([]byte, 1<<16)
@@ -41,6 +43,7 @@ func startPty(bin string, args ...string) (*ptyScreen, error) {
 			n, err := f.Read(buf)
 			p.mu.Lock()
 			p.out.Write(buf[:n])
+			p.vt.write(buf[:n])
 			p.mu.Unlock()
 			select {
 			case p.got <- struct{}{}:
@@ -66,6 +69,41 @@ func (p *ptyScreen) text(from int) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return ansi.Strip(string(p.out.Bytes()[from:]))
+}
+
+// lines is the screen as it stands, a string a row.
+func (p *ptyScreen) lines() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.vt.lines()
+}
+
+// grid is the screen as it stands, as text.
+func (p *ptyScreen) grid() string { return strings.Join(p.lines(), "\n") }
+
+// unknown names the sequences met that the grid does not follow.
+func (p *ptyScreen) unknown() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.vt.unknownSeen()
+}
+
+// waitScreen waits until the screen meets ok.
+func (p *ptyScreen) waitScreen(ok func([]string) bool, limit time.Duration) error {
+	deadline := time.After(limit)
+	for !ok(p.lines()) {
+		select {
+		case <-p.got:
+		case <-p.done:
+			if ok(p.lines()) {
+				return nil
+			}
+			return fmt.Errorf("annotate ended:\n%s", p.grid())
+		case <-deadline:
+			return fmt.Errorf("not shown within %v:\n%s", limit, p.grid())
+		}
+	}
+	return nil
 }
 
 // waitFor waits until the output after byte from matches re.

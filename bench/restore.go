@@ -303,11 +303,7 @@ its peak resident set (`+"`/usr/bin/time -v`"+`).
 %s%s
 `, restoreStart, host, started.UTC().Format("2006-01-02 15:04 MST"), time.Since(started).Round(time.Second), load, loadAverage(),
 		*command, b.String(), restoreEnd)
-	old, err := os.ReadFile(*results)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return os.WriteFile(*results, []byte(withSection(string(old), restoreStart, restoreEnd, section)), 0o644)
+	return writeSection(*results, restoreStart, restoreEnd, section)
 }
 
 // restoreStart and restoreEnd mark the restore section of the results
@@ -316,30 +312,3 @@ const (
 	restoreStart = "<!-- bench restore -->"
 	restoreEnd   = "<!-- end of bench restore -->"
 )
-
-// withSection is text with its section from start to end replaced by
-// section (added at the end when it has none).
-func withSection(text, start, end, section string) string {
-	if i := strings.Index(text, start); i >= 0 {
-		if j := strings.Index(text[i:], end); j >= 0 {
-			return text[:i] + section + strings.TrimPrefix(text[i+j+len(end):], "\n")
-		}
-	}
-	if text != "" && !strings.HasSuffix(text, "\n\n") {
-		text = strings.TrimRight(text, "\n") + "\n\n"
-	}
-	return text + section
-}
-
-// sectionOf is text's section from start to end, "" when it has none.
-func sectionOf(text, start, end string) string {
-	i := strings.Index(text, start)
-	if i < 0 {
-		return ""
-	}
-	j := strings.Index(text[i:], end)
-	if j < 0 {
-		return ""
-	}
-	return text[i:i+j+len(end)] + "\n"
-}

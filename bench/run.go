@@ -48,6 +48,11 @@ type sizeResult struct {
 	// decision imported today) and for a new annotator; keys.
 	Home [2]float64
 	Keys keyFigures
+	// Every kind's queue (queues.go), on this file with the other kinds
+	// and jo's labels added: keys by kind, and launch → a new annotator's
+	// claim queue (median of three).
+	KindKeys   map[string]keyFigures
+	FreshClaim float64
 
 	Cost, CostShell measure
 	SameCost        string
@@ -224,7 +229,7 @@ func (r *runner) run(stdin io.Reader, name string, args ...string) ([]byte, erro
 // tables are annotate's tables that an import fills, in the order the
 // shell loads them (parents before children: foreign keys are on).
 var tables = []string{"sources", "annotators", "items", "context_units", "qa_pairs", "qa_contexts", "claims",
-	"predictions", "label_events", "current_labels", "done_items", "kept_counts", "meta"}
+	"predictions", "label_events", "current_labels", "done_items", "asked_items", "kept_counts", "meta"}
 
 // nullable are the tables with columns that may be NULL: the shell reads
 // them into a TEMP table first (cols) and turns empty fields into NULL (sel).
@@ -297,6 +302,9 @@ func (r *runner) size(n int) (*sizeResult, error) {
 	// Last on this file: it adds a third annotator's labels.
 	if res.LabelsOnly, res.LabelsOnlyLabels, err = r.labelsOnly(dir, db, n); err != nil {
 		return nil, err
+	}
+	if err := r.kindQueues(dir, db, n, res); err != nil {
+		return nil, fmt.Errorf("queues: %w", err)
 	}
 	if res.Gen2, err = r.importSize("gen2", n); err != nil {
 		return nil, fmt.Errorf("gen2: %w", err)
@@ -414,7 +422,7 @@ func (r *runner) rival(dir, db string, res *sizeResult) error {
 // in primary key order.
 func (r *runner) digest(db, table string) (string, error) {
 	order := map[string]string{"qa_contexts": "1, 2", "predictions": "1, 2, 3", "current_labels": "1, 2, 3, 4",
-		"done_items": "1, 2", "kept_counts": "1, 2, 3, 4, 5"}[table]
+		"done_items": "1, 2", "asked_items": "1, 2", "kept_counts": "1, 2, 3, 4, 5"}[table]
 	if order == "" {
 		order = "1"
 	}
@@ -598,6 +606,43 @@ func (r *runner) userWaits(db string, res *sizeResult) error {
 	}
 	k := res.Keys
 	r.logf("keys: first frame p50 %.1f p99 %.1f ms, next question p50 %.1f p99 %.1f ms", k.First[0], k.First[2], k.Committed[0], k.Committed[2])
+	return nil
+}
+
+// kindQueues adds the other kinds and jo's labels to the file and
+// measures keys on every kind's queue and a new annotator's claim queue
+// opening (queues.go).
+func (r *runner) kindQueues(dir, db string, n int, res *sizeResult) error {
+	if r.keys == 0 {
+		return nil
+	}
+	if err := r.addKinds(r.annotate, dir, db, n); err != nil {
+		return err
+	}
+	res.KindKeys = map[string]keyFigures{}
+	for _, k := range queueKinds {
+		who := k.Who
+		if who == "" {
+			who = newName()
+		}
+		kf, err := kindKeyLatency(r.annotate, db, who, k.Kind, r.keys)
+		if err != nil {
+			return err
+		}
+		res.KindKeys[k.Kind] = kf
+		r.logf("keys, %s: first frame p50 %.1f p99 %.1f ms, next question p50 %.1f p99 %.1f ms", k.Kind, kf.First[0], kf.First[2], kf.Committed[0], kf.Committed[2])
+	}
+	var runs []float64
+	for range 3 {
+		d, err := launchToQueue(r.annotate, db, newName(), "claim")
+		if err != nil {
+			return err
+		}
+		runs = append(runs, d)
+	}
+	slices.Sort(runs)
+	res.FreshClaim = runs[1]
+	r.logf("a new annotator's claim queue: %.1f ms", res.FreshClaim)
 	return nil
 }
 

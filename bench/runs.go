@@ -195,11 +195,3 @@ func writeRunData(items, qrels string, runs []string, queries, docs, chunks, dep
 	}
 	return nil
 }
-
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(to, b, 0o644)
-}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -300,15 +301,29 @@ func copyDB(from, to string) error {
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		os.Remove(to + suffix)
 	}
-	b, err := os.ReadFile(from)
+	if err := copyFile(from, to); err != nil {
+		return err
+	}
+	if st, err := os.Stat(from + "-wal"); err == nil && st.Size() > 0 {
+		return copyFile(from+"-wal", to+"-wal")
+	}
+	return nil
+}
+
+// copyFile copies a file a buffer at a time (a 1M fixture is gigabytes).
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(to, b, 0o644); err != nil {
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
 		return err
 	}
-	if wal, err := os.ReadFile(from + "-wal"); err == nil && len(wal) > 0 {
-		return os.WriteFile(to+"-wal", wal, 0o644)
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
 	}
-	return nil
+	return out.Close()
 }

@@ -109,6 +109,21 @@ func (r *runner) table(res []*sizeResult, tui map[string]float64) string {
 		return pct(s.Keys.First) + fmt.Sprintf(" (%d keys)", s.Keys.N)
 	})
 	info("key → next question drawn (decision committed) in a pty, p50 / p90 / p99", func(s *sizeResult) string { return pct(s.Keys.Committed) })
+	if len(res) > 0 && res[0].KindKeys != nil {
+		for _, k := range queueKinds {
+			who := "a new annotator"
+			if k.Who != "" {
+				who = k.Who
+			}
+			infoT(fmt.Sprintf("key → first frame, **%s** queue (%s; the other kinds added: bench/genkinds.go), p50 / p90 / p99", k.Kind, who), "≤ 8 / — / ≤ 16 ms", func(s *sizeResult) string {
+				return pct(s.KindKeys[k.Kind].First)
+			})
+			infoT(fmt.Sprintf("key → next question, %s queue, p50 / p90 / p99", k.Kind), "p99 ≤ 20 ms", func(s *sizeResult) string {
+				return pct(s.KindKeys[k.Kind].Committed)
+			})
+		}
+		row("launch → a new annotator's claim queue on screen (it asks nothing yet), median of 3", "≤ 100 ms", "ms", func(s *sizeResult) float64 { return s.FreshClaim })
+	}
 	if len(tui) > 0 {
 		info("key → next frame in process (View() called, no frame clock; go test -bench, store of 1M claims), QA / claim p50 / p99", func(*sizeResult) string {
 			return fmt.Sprintf("%.2f / %.2f ms; %.2f / %.2f ms", tui["KeypressToNextFrame/qa p50-ms"], tui["KeypressToNextFrame/qa p99-ms"],
@@ -228,7 +243,7 @@ How each size is measured, in this order on one file:
 - **import**: bench/gen.go writes native JSONL (five claims a pair, annotator a1 on everything, a2 on 30% of
   the pairs); ` + "`annotate import`" + ` loads it; annotate's rows are dumped to CSV and loaded by the sqlite3 shell into
   annotate's own schema (same tables, keys and indexes, same pragmas, one transaction; current_labels
-  computed with SQL, done_items and kept_counts loaded); every table of both files is compared row by row.
+  computed with SQL, done_items, asked_items and kept_counts loaded); every table of both files is compared row by row.
   The second fixture (bench/gen2.go: other ids, text lengths and label mix) is imported the same way into a
   file of its own.
 - **reports**: three runs each (the median is shown); the Python rivals read CSV dumps of the same current
@@ -253,6 +268,11 @@ How each size is measured, in this order on one file:
   compared (header, row count, every cell), and the byte check is shown beside them.
 - **labels-only import**: a third annotator's labels on the same items (no item added), beside the first
   import.
+- **every kind's queue**: the other kinds (bench/genkinds.go: queries with their answer tasks and generated
+  answers, documents, a run pooled into relevance judgments) and jo's judgments of the answers are added to the
+  file; then keys on each kind's screen in the pty as above (the claims as jo, the rest as new annotators), the
+  next question read from the screen's grid (bench/screen.go), and a new annotator opening the claim queue,
+  which asks them nothing yet.
 - **restore**: the file imported into a new database, that database backed up and the backup restored into
   another, twice over (import, restore, import, restore: the two meet the same load); the restored database is
   compared with the imported one, every table and the schema (bench/restore.go; ` + "`bench restore`" + ` runs it alone).
@@ -274,10 +294,12 @@ Times are wall clock of the whole process; CPU is user + sys and memory the peak
 	if len(notes) > 0 {
 		b.WriteString("\nNumbers that differ:\n\n" + strings.Join(notes[:min(len(notes), 50)], "\n") + "\n")
 	}
-	// The section bench restore wrote (one build or two) stays.
+	// The sections bench queues and bench restore wrote stay.
 	old, _ := os.ReadFile(r.results)
-	if sec := sectionOf(string(old), restoreStart, restoreEnd); sec != "" {
-		b.WriteString("\n" + sec)
+	for _, m := range [][2]string{{queuesStart, queuesEnd}, {restoreStart, restoreEnd}} {
+		if sec := sectionOf(string(old), m[0], m[1]); sec != "" {
+			b.WriteString("\n" + sec)
+		}
 	}
 	return os.WriteFile(r.results, []byte(b.String()), 0o644)
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -50,50 +51,83 @@ func homeMedian(bin, db, who string) (float64, error) {
 	return runs[1], nil
 }
 
-// The prompts of the QA pair and claim flow, and the key that answers each.
-var prompts = []struct {
-	re  *regexp.Regexp
-	key string
-}{
-	{regexp.MustCompile(`question_validity Is the question`), "y"},
-	{regexp.MustCompile(`category Which category`), "\r"},
-	{regexp.MustCompile(`persona Who would ask`), "1"},
-	{regexp.MustCompile(`answer_correctness Is the answer`), "1"},
-	{regexp.MustCompile(`claim_validity Is the claim`), "y"},
-	{regexp.MustCompile(`entailment How does the claim`), "1"},
-	{regexp.MustCompile(`missed_claims Did the extractor`), "\r"},
+// The key that answers each field a screen asks (the field's name follows
+// the prompt's bar, "▌ claim_validity Is the claim…"): a valid value, so
+// that every key records a decision and the next question follows.
+var answerKeys = map[string]string{
+	"question_validity": "y", "category": "\r", "persona": "1", "answer_correctness": "1",
+	"claim_validity": "y", "entailment": "1", "missed_claims": "\r",
+	"relevance": "y", "query_validity": "y", "accuracy_support": "y", "grounded": "y",
 }
 
-// nextPrompt is the index of the last prompt in s, or -1.
-func nextPrompt(s string) int {
-	best, at := -1, -1
-	for i, p := range prompts {
-		if loc := p.re.FindAllStringIndex(s, -1); len(loc) > 0 && loc[len(loc)-1][0] > at {
-			best, at = i, loc[len(loc)-1][0]
+var (
+	promptField = regexp.MustCompile(`^▌ ([a-z_]+)`)
+	// The answer editor's counts, in its title: "0 words · 0 characters".
+	answerCount = regexp.MustCompile(`(\d+) characters?`)
+)
+
+// question is what a screen asks on the grid: the item (its header up to
+// the first " · " or gap) and the field asked, or the answer editor's
+// character count; and the key that answers it ("" when the screen asks
+// nothing: loading, saving, or a screen of no kind's).
+func question(lines []string) (state, key string) {
+	if len(lines) == 0 {
+		return "", ""
+	}
+	item := strings.TrimSpace(lines[0])
+	if i := strings.Index(item, " · "); i >= 0 {
+		item = item[:i]
+	}
+	if i := strings.Index(item, "  "); i >= 0 {
+		item = item[:i]
+	}
+	for _, l := range lines[1:] {
+		if m := promptField.FindStringSubmatch(l); m != nil {
+			if k, ok := answerKeys[m[1]]; ok {
+				return item + " | " + m[1], k
+			}
+			return "", ""
+		}
+		if strings.HasPrefix(l, "▶ Answer") {
+			if m := answerCount.FindStringSubmatch(l); m != nil {
+				// Type a letter into an empty answer, submit one
+				// (ctrl+s) that has text.
+				if m[1] == "0" {
+					return item + " | " + m[1], "a"
+				}
+				return item + " | " + m[1], "\x13"
+			}
 		}
 	}
-	return best
+	return "", ""
 }
 
-// keyLatency answers n questions of the QA queue as a new annotator and
-// measures each key to the first frame after it and to the frame showing
-// the next question (the decision committed).
+// keyLatency answers n questions of the QA queue as a new annotator (the
+// figure bench run and bench speed have always printed).
 func keyLatency(bin, db, who string, n int) (keyFigures, error) {
-	p, err := startPty(bin, "--db", db, "--as", who, "--kind", "qa")
+	return kindKeyLatency(bin, db, who, "qa", n)
+}
+
+// kindKeyLatency answers n questions of a kind's queue as annotator who
+// and measures each key to the first frame after it and to the frame
+// showing the next question (the decision committed): the grid shows
+// another item or another field. In the answer editor a letter typed into
+// an empty answer and ctrl+s submitting it take turns.
+func kindKeyLatency(bin, db, who, kind string, n int) (keyFigures, error) {
+	p, err := startPty(bin, "--db", db, "--as", who, "--kind", kind)
 	if err != nil {
 		return keyFigures{}, err
 	}
 	defer p.close()
-	anyPrompt := regexp.MustCompile(`Is the question|Which category|Who would ask|Is the answer|Is the claim|How does the claim|Did the extractor`)
-	if err := p.waitFor(0, anyPrompt, time.Minute); err != nil {
+	if err := p.waitScreen(func(l []string) bool { s, _ := question(l); return s != "" }, time.Minute); err != nil {
 		return keyFigures{}, err
 	}
 	time.Sleep(300 * time.Millisecond)
-	cur := nextPrompt(p.text(0))
 	var first, done []float64
 	for range n {
-		if cur < 0 {
-			return keyFigures{}, fmt.Errorf("no question on screen:\n%s", tail(p.text(0), 2000))
+		cur, key := question(p.lines())
+		if cur == "" {
+			return keyFigures{}, fmt.Errorf("%s: no question on screen:\n%s", kind, p.grid())
 		}
 		// A frame in flight lands before the key; the rest of the pause is
 		// random over a whole 60 fps frame, so that keys arrive at every
@@ -105,30 +139,39 @@ func keyLatency(bin, db, who string, n int) (keyFigures, error) {
 		for len(p.got) > 0 {
 			<-p.got
 		}
+		if cur2, _ := question(p.lines()); cur2 != cur {
+			cur, key = question(p.lines())
+			if cur == "" {
+				return keyFigures{}, fmt.Errorf("%s: the question went away:\n%s", kind, p.grid())
+			}
+		}
 		from := p.size()
 		t0 := time.Now()
-		if _, err := p.f.Write([]byte(prompts[cur].key)); err != nil {
+		if _, err := p.f.Write([]byte(key)); err != nil {
 			return keyFigures{}, err
 		}
 		var firstAt time.Duration
-		deadline := time.After(10 * time.Second)
-		next := -1
-		for next < 0 {
+		deadline := time.After(2 * time.Minute)
+		for {
 			select {
 			case <-p.got:
 			case <-p.done:
 				return keyFigures{}, errors.New("annotate ended")
 			case <-deadline:
-				return keyFigures{}, fmt.Errorf("no next question within 10 s of %q:\n%s", prompts[cur].key, tail(p.text(0), 2000))
+				return keyFigures{}, fmt.Errorf("%s: no next question within 2 minutes of %q:\n%s", kind, key, p.grid())
 			}
 			if firstAt == 0 && p.size() > from {
 				firstAt = time.Since(t0)
 			}
-			next = nextPrompt(p.text(from))
+			if next, _ := question(p.lines()); next != "" && next != cur {
+				break
+			}
 		}
 		first = append(first, float64(firstAt.Microseconds())/1000)
 		done = append(done, float64(time.Since(t0).Microseconds())/1000)
-		cur = next
+	}
+	if u := p.unknown(); u != "" {
+		return keyFigures{}, fmt.Errorf("%s: the screen used sequences the bench's grid does not follow (%s): its figures would read a wrong screen", kind, u)
 	}
 	return keyFigures{First: percentiles(first), Committed: percentiles(done), N: n}, nil
 }

@@ -138,11 +138,11 @@ func sizeCategory(n int) string {
 }
 
 // header writes the YAML front matter by hand (no YAML dependency). Every
-// free string is written as a JSON string, which is also a valid YAML
-// double-quoted scalar, so no value can break the header.
+// free string is a YAML double-quoted scalar (yamlString), so no value can
+// break the header or read back as another.
 func (c *card) header() []byte {
 	o := c.e.o
-	q := func(s string) string { return string(appendString(nil, s)) }
+	q := yamlString
 	var b strings.Builder
 	b.WriteString("---\n")
 	fmt.Fprintf(&b, "pretty_name: %s\n", q(o.Name))
@@ -375,7 +375,7 @@ func (c *card) fields(b *strings.Builder) {
 			if col.nullable {
 				typ += " or null"
 			}
-			fmt.Fprintf(b, "| `%s` | %s | %s |\n", col.key, typ, docCell(doc))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", cellCode(col.key), docCell(typ), docCell(doc))
 		}
 		b.WriteString("\n")
 	}
@@ -402,14 +402,6 @@ func valueList(vs []string) string {
 		parts[i] = code(v)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// cell keeps a value inside one Markdown table cell.
-func cell(s string) string { return md(s) }
-
-// docCell keeps the card's own text (which may use Markdown) in one cell.
-func docCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
 func pct(n, of int) float64 {

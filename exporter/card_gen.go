@@ -66,11 +66,11 @@ func (c *card) genSection(b *strings.Builder) {
 			if s == nil || s.Claims == 0 {
 				continue
 			}
-			fmt.Fprintf(b, "| `%s` | %s | %d | %s | %d | %s |\n", k.Value, k.Group, s.Claims, pctText(s.ShareOfClaims), s.Assignments, pctText(s.ShareOfAssignments))
+			fmt.Fprintf(b, "| %s | %s | %d | %s | %d | %s |\n", cellCode(k.Value), cell(k.Group), s.Claims, pctText(s.ShareOfClaims), s.Assignments, pctText(s.ShareOfAssignments))
 		}
 		for _, grp := range sortedKeys(d.Groups) {
 			s := d.Groups[grp]
-			fmt.Fprintf(b, "| **group %s** | | %d | %s | %d | %s |\n", grp, s.Claims, pctText(s.ShareOfClaims), s.Assignments, pctText(s.ShareOfAssignments))
+			fmt.Fprintf(b, "| **group %s** | | %d | %s | %d | %s |\n", cell(grp), s.Claims, pctText(s.ShareOfClaims), s.Assignments, pctText(s.ShareOfAssignments))
 		}
 		b.WriteString("\n")
 	}
@@ -99,7 +99,7 @@ func (c *card) costSection(b *strings.Builder) {
 	t := r.Total
 	var costs []string
 	for _, cur := range sortedKeys(t.Costs) {
-		costs = append(costs, fmt.Sprintf("%.2f %s", t.Costs[cur], cur))
+		costs = append(costs, fmt.Sprintf("%.2f %s", t.Costs[cur], md(cur)))
 	}
 	if len(costs) == 0 {
 		costs = []string{"— (no rate set)"}
@@ -150,5 +150,5 @@ func moneyCell(x *float64, cur string) string {
 	if x == nil {
 		return "—"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%.2f %s", *x, cur))
+	return strings.TrimSpace(fmt.Sprintf("%.2f %s", *x, cell(cur)))
 }

@@ -33,7 +33,7 @@ func (c *card) guidelinesUsed(b *strings.Builder) {
 		case strings.HasPrefix(u.Source, "embedded "):
 			by = "annotate (embedded " + strings.TrimPrefix(u.Source, "embedded ") + ")"
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %d |\n", u.Field, cell(version), cell(by), date, u.Labels)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d |\n", cellCode(u.Field), cell(version), cell(by), cell(date), u.Labels)
 	}
 	b.WriteString("\n")
 }

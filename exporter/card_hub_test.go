@@ -164,7 +164,7 @@ func TestHubCardDemo(t *testing.T) {
 	}
 	for _, want := range []string{"## Dataset Description", "## Uses", "## Dataset Structure", "## Dataset Creation", "#### Annotation process",
 		"#### Who are the annotators?", "#### Personal and Sensitive Information", "## Bias, Risks, and Limitations", "## Citation",
-		"## Dataset Card Contact\n\nlead@example.org\n", "## Statistics (Table 1)",
+		"## Dataset Card Contact\n\nlead\\@example.org\n", "## Statistics (Table 1)",
 		"Languages (ISO 639-1): QA pairs: en 16, fr 15 as declared.", "ClaimRAG-LAW (Appendix A)", "@misc{das2026claimraglaw",
 		"@misc{hu2024refchecker", // the claims carry system refchecker's predictions
 	} {

@@ -385,6 +385,7 @@ func (c *card) annotators(b *strings.Builder) {
 			fmt.Fprintf(b, "%s: %d items with labels imported as given, made outside annotate.\n\n", md(w.Annotator), w.Items)
 		}
 	}
+	c.ownAdjudications(b)
 	c.guidelinesUsed(b)
 }
 
@@ -436,14 +437,9 @@ func (c *card) risks(b *strings.Builder) {
 }
 
 func (c *card) citation(b *strings.Builder) {
-	fence := "```"
-	for strings.Contains(c.e.o.Name, fence) {
-		fence += "`"
-	}
 	title := strings.NewReplacer("{", `\{`, "}", `\}`).Replace(c.e.o.Name)
-	b.WriteString("## Citation\n\nFill in the citation of this dataset:\n\n" + fence + "bibtex\n" +
-		"@misc{TODO_dataset_key,\n  title        = {" + title + "},\n  author       = {TODO},\n  year         = {TODO},\n" +
-		"  howpublished = {TODO: URL of the dataset}\n}\n" + fence + "\n\n")
+	b.WriteString("## Citation\n\nFill in the citation of this dataset:\n\n" + fenced("@misc{TODO_dataset_key,\n  title        = {"+title+"},\n"+
+		"  author       = {TODO},\n  year         = {TODO},\n  howpublished = {TODO: URL of the dataset}\n}\n", "bibtex") + "\n")
 	ps := c.papers()
 	if len(ps) == 0 {
 		return
@@ -469,4 +465,27 @@ func (c *card) contact(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "%s\n", md(c.e.o.Contact))
+}
+
+// ownAdjudications says how many adjudicated labels a lead decided on a
+// unit in which they gave a label themselves (review --allow-own), which a
+// reader of the adjudicated labels should know: the lead's judgement
+// weighed against their own.
+func (c *card) ownAdjudications(b *strings.Builder) {
+	total := 0
+	var parts []string
+	for _, f := range sortedKeys(c.rep.own) {
+		n := c.rep.own[f]
+		total += n
+		parts = append(parts, fmt.Sprintf("%s %d", md(f), n))
+	}
+	if total == 0 {
+		return
+	}
+	verb := "was"
+	if total > 1 {
+		verb = "were"
+	}
+	fmt.Fprintf(b, "%s %s decided by a lead on an item and field they had labelled themselves (allowed on purpose: `annotate review --allow-own`): %s. "+
+		"Elsewhere a lead never adjudicates a unit in which they gave a label.\n\n", count(total, "adjudicated label"), verb, strings.Join(parts, ", "))
 }

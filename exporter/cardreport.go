@@ -28,7 +28,10 @@ type cardReports struct {
 	agreement *report.AgreementReport // nil with fewer than two annotators
 	gen       *report.GenReport       // nil without generated answers (card_gen.go)
 	cost      *report.CostReport
-	err       error
+	// own counts, per field, the adjudications a lead made on a unit in
+	// which they gave a label (review --allow-own).
+	own map[string]int
+	err error
 }
 
 // measuredOf is the report kind k measured for the card; the zero value
@@ -58,6 +61,9 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 			return
 		}
 		if r.guides, r.err = e.s.GuidelinesUsed(); r.err != nil {
+			return
+		}
+		if r.own, r.err = e.s.OwnAdjudications(); r.err != nil {
 			return
 		}
 		sel := report.Selection{Annotator: e.labels.Annotator, Adjudicated: e.labels.Adjudicated}
@@ -113,7 +119,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	var parts []string
 	for _, f := range sortedKeys(notAsked) {
 		if notAsked[f] > 0 {
-			parts = append(parts, fmt.Sprintf("`%s` %d", f, notAsked[f]))
+			parts = append(parts, fmt.Sprintf("%s %d", code(f), notAsked[f]))
 		}
 	}
 	if len(parts) > 0 {
@@ -123,7 +129,7 @@ func leftOut(b *strings.Builder, notAsked map[string]int, unknown map[string]map
 	parts = nil
 	for _, f := range sortedKeys(unknown) {
 		for _, v := range sortedKeys(unknown[f]) {
-			parts = append(parts, fmt.Sprintf("`%s` = %s: %d", f, code(v), unknown[f][v]))
+			parts = append(parts, fmt.Sprintf("%s = %s: %d", code(f), code(v), unknown[f][v]))
 		}
 	}
 	if len(parts) > 0 {
@@ -168,12 +174,7 @@ func folded(b *strings.Builder, title string, write func(io.Writer) error) {
 	if err := write(&t); err != nil {
 		fmt.Fprintf(&t, "\n(report incomplete: %v)\n", err)
 	}
-	text := strings.TrimLeft(t.String(), "\n")
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
-	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%stext\n%s%s\n\n</details>\n\n", title, fence, text, fence)
+	fmt.Fprintf(b, "<details>\n<summary>%s</summary>\n\n%s\n</details>\n\n", title, fenced(strings.TrimLeft(t.String(), "\n"), "text"))
 }
 
 // pctCell, ciCell and coefCell print a statistic, "—" when it has nothing to count.

@@ -120,6 +120,8 @@ func csvRecord(rec []string, l layout, r row, ctx *csvContexts) ([]string, error
 			rec = append(rec, v)
 		case int:
 			rec = append(rec, strconv.Itoa(v))
+		case bool:
+			rec = append(rec, strconv.FormatBool(v))
 		case float64:
 			rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
 		case []string:

@@ -36,6 +36,7 @@ var (
 	fString = feature{dtype: "string"}
 	fInt    = feature{dtype: "int64"}
 	fFloat  = feature{dtype: "float64"}
+	fBool   = feature{dtype: "bool"}
 )
 
 // classColumns maps a column that holds a label under another name to the
@@ -69,6 +70,8 @@ func featureOf(c column, systems []string) feature {
 		return fInt
 	case tFloat:
 		return fFloat
+	case tBool:
+		return fBool
 	case tStrings:
 		return feature{list: &fString}
 	case tContexts:
@@ -121,7 +124,7 @@ func classCode(classes []string, v string) int {
 // yaml writes the feature's YAML (as the Hub's dataset cards write it) at
 // the given indent, after a `- name: …` line.
 func (f feature) yaml(b *strings.Builder, indent string) {
-	q := func(s string) string { return string(appendString(nil, s)) }
+	q := yamlString
 	switch {
 	case f.dtype != "":
 		fmt.Fprintf(b, "%sdtype: %s\n", indent, f.dtype)
@@ -151,7 +154,7 @@ func (f feature) yaml(b *strings.Builder, indent string) {
 // the first one the default) and `dataset_info` (each config's features
 // and split sizes).
 func hfYAML(b *strings.Builder, configs []*hfConfig, split string, systems []string) {
-	q := func(s string) string { return string(appendString(nil, s)) }
+	q := yamlString
 	b.WriteString("configs:\n")
 	for i, x := range configs {
 		fmt.Fprintf(b, "- config_name: %s\n", x.name)

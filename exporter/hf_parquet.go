@@ -44,6 +44,7 @@ var (
 	tyIntP     = reflect.TypeFor[*int64]()
 	tyFloat    = reflect.TypeFor[float64]()
 	tyFloatP   = reflect.TypeFor[*float64]()
+	tyBool     = reflect.TypeFor[bool]()
 	tyStrings  = reflect.TypeFor[[]string]()
 	tyContexts = reflect.TypeFor[[]contextUnit]()
 )
@@ -91,6 +92,8 @@ func newParquetRows(out io.Writer, config string, l layout, feats []feature, sys
 			if c.nullable {
 				t, tag = tyIntP, tag+",optional"
 			}
+		case f.dtype == "bool":
+			t = tyBool
 		case f.dtype == "float64":
 			t = tyFloat
 			if c.nullable {
@@ -154,6 +157,8 @@ func (p *parquetRows) write(r row) error {
 			}
 		case int:
 			setInt(f, int64(x))
+		case bool:
+			f.SetBool(x)
 		case float64:
 			if f.Kind() == reflect.Pointer {
 				f.Set(reflect.ValueOf(&x))

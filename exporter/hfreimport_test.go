@@ -64,7 +64,7 @@ func fullDemo(t *testing.T) *store.Store {
 		if err := s.SubmitAnswer(a.who, id, a.answer, a.cites, 3000, l.sess(a.who)); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ReviewAnswer("lead", id, a.who, a.accept, a.reason, 1000, 0); err != nil {
+		if err := s.ReviewAnswer("lead", id, a.who, a.accept, a.reason, store.AnswerReviewOptions{ActiveMs: 1000}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -148,7 +148,7 @@ func TestProdigyImportAndErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "db.jsonl")
 	os.WriteFile(file, []byte(`{"text":"q","answer":"accept","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}
-{"text":"q","answer":"reject","_annotator_id":"bo","meta":{"annotate_id":"gdpr-001"}}
+{"text":"q","answer":"reject","_annotator_id":"pat","meta":{"annotate_id":"gdpr-001"}}
 {"text":"q","answer":"ignore","_annotator_id":"cy","meta":{"annotate_id":"gdpr-001"}}
 `), 0o644)
 	if _, err := importer.Import(s, []string{file}, importer.Options{}); err == nil || !strings.Contains(err.Error(), `db.jsonl:1: field "label": missing: give --field`) {
@@ -159,8 +159,8 @@ func TestProdigyImportAndErrors(t *testing.T) {
 	}
 	got := strings.Join(lines(t, s, `SELECT a.name||' '||l.value FROM current_labels l JOIN annotators a ON a.id=l.annotator_id
 		JOIN items i ON i.id=l.item_id WHERE i.ext_id='gdpr-001' AND l.field='question_validity'`), "; ")
-	if got != "ana valid; bo invalid" {
-		t.Errorf("labels %q, want ana valid; bo invalid (accept the first value, reject the second, ignore skipped)", got)
+	if got != "ana valid; pat invalid" {
+		t.Errorf("labels %q, want ana valid; pat invalid (accept the first value, reject the second, ignore skipped)", got)
 	}
 	for _, c := range []struct{ body, field, want string }{
 		{`{"answer":"maybe","_annotator_id":"ana","meta":{"annotate_id":"gdpr-001"}}`, "question_validity", `bad.jsonl:1: field "answer": want accept, reject or ignore, got "maybe"`},
@@ -360,9 +360,10 @@ func TestRoundTripTREC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// testdata/ir/runs.run ranks qA's chunks d02, d01#b, d03, d01#a, d04 for
-	// alpha: d01 keeps its best rank, 2, and the ranks are renumbered.
-	if !strings.HasPrefix(string(alpha), "qA Q0 d02 1 ") || !strings.Contains(string(alpha), "qA Q0 d01 2 ") || !strings.Contains(string(alpha), "qA Q0 d03 3 ") {
+	// testdata/ir/runs.run scores qA's chunks d02 0.90, d01#b 0.80, d03
+	// 0.80, d01#a 0.75 for alpha: d01 keeps its best score, and trec_eval's
+	// order puts d03 before it (ties by document id, descending).
+	if !strings.HasPrefix(string(alpha), "qA Q0 d02 1 ") || !strings.Contains(string(alpha), "qA Q0 d03 2 ") || !strings.Contains(string(alpha), "qA Q0 d01 3 ") {
 		t.Errorf("alpha.run:\n%s", alpha)
 	}
 	after, _ := os.ReadFile(filepath.Join(out, "trec/qrels_after.txt"))

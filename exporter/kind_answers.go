@@ -41,12 +41,12 @@ func init() {
 			{"review_reason", tString, true, "why it was rejected; null unless rejected"},
 			{"reviewed_by", tString, true, "the lead who reviewed it; null when not reviewed"},
 			{"gold_answer_accepted", tString, true, "the gold answer: the answer the lead accepted, as accepted; null unless accepted"},
-			{"gold_citations", tStrings, true, "the accepted answer's citations; null unless accepted"},
+			{"gold_citations", tStrings, true, "the accepted answer's citations (empty when its author gave none); null unless accepted, or when the acceptance recorded no citations"},
 		},
 		values: func(it *store.Item) row {
 			t := it.Payload.(*store.AnswerTask)
 			q := t.Query
-			return row{t.ID, t.QueryID, q.Text, q.Persona, q.Jurisdiction, orNull(t.Review), orNull(t.RejectReason), orNull(t.ReviewedBy), orNull(t.Gold), listOrNull(t.GoldCitations, t.Review == "accept")}
+			return row{t.ID, t.QueryID, q.Text, q.Persona, q.Jurisdiction, orNull(t.Review), orNull(t.RejectReason), orNull(t.ReviewedBy), orNull(t.Gold), listOrNull(t.GoldCitations, t.Review == "accept" && t.GoldCitations != nil)}
 		},
 		native: func(b []byte, it *store.Item) []byte {
 			t := it.Payload.(*store.AnswerTask)

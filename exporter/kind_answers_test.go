@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/store"
 )
 
 const canlegalGen = `{"kind":"gen_answer","id":"ga-1","query":"q-1","system":"gemma","condition":"oracle","answer":"Notice is required.","documents":["doc-1"],"claims":[{"id":"ga-1-c1","text":"Notice is required.","predictions":{"judge":{"accuracy_support":"supported","grounded":"not_grounded"}},"labels":{"jo":{"accuracy_support":"supported","grounded":"not_grounded","error_category":["valid_contextual_statement"]}}},{"id":"ga-1-c2","text":"Always."}]}
@@ -29,7 +30,7 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 	if err := s.SubmitAnswer("jo", ref.ItemID, "Yes, with 24 hours' notice.", []string{"doc-1", "RTA s 27"}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 0, 0); err != nil {
+	if err := s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", store.AnswerReviewOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	hf := filepath.Join(t.TempDir(), "hf")
@@ -60,7 +61,7 @@ func TestAnswersAndGeneratedClaimsPublish(t *testing.T) {
 	for _, w := range []string{"config_name: answers", "config_name: gen_claims", "config_name: gen_answers",
 		// annotate gen's numbers for jo: one claim judged, supported and not grounded.
 		"| gemma | oracle | 1 | 2 | 1 | 100.0 | [20.7, 100.0] | 0.0 | [0.0, 79.3] | 100.0 | 0.0 | 19 |",
-		"1 claims categorised, 1 assignments", "| `valid_contextual_statement` | judge_error | 1 | 100.0 | 1 | 100.0 |",
+		"1 claims categorised, 1 assignments", "| `valid_contextual_statement` | judge\\_error | 1 | 100.0 | 1 | 100.0 |",
 		"## Cost of the annotation", "**gen_claims.error_category**: `valid_contextual_statement` 1"} {
 		if !strings.Contains(string(card), w) {
 			t.Errorf("card lacks %q", w)

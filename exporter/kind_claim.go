@@ -22,6 +22,7 @@ var claimBase = []column{
 	{"text", tString, true, "sub-sentence claim; null for a triplet claim"},
 	{"origin", tString, false, "`extracted` (by the claim extractor) or `annotator` (added by the expert because the extractor missed it)"},
 	{"added_by", tString, true, "annotator who added the claim; null for extracted claims"},
+	{"extractor", tString, true, "the extractor whose output the claim is (RefChecker's `<extractor>_response_kg`); null when the input did not say"},
 	{"question", tString, false, "question of the QA pair"},
 	{"answer", tString, false, "answer the claim was extracted from"},
 	{"contexts", tContexts, false, "the pair's context unit(s) the claim is judged against"},
@@ -127,7 +128,7 @@ func (l layout) claimRow(c *store.ExportClaim, systems []string, who string) row
 		}
 		p = pv
 	}
-	r = append(r, c.ID, c.QAID, c.Source, c.Language, c.Position, triplet, text, c.Origin, addedBy,
+	r = append(r, c.ID, c.QAID, c.Source, c.Language, c.Position, triplet, text, c.Origin, addedBy, orNull(c.Extractor),
 		c.Question, c.Answer, c.ContextsJSON, p, who)
 	r = l.labelValues(r, c.Labels, c.PairLabels)
 	return l.suggestedValue(l.noteValue(r, c.Note), c.Suggested)

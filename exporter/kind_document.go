@@ -21,7 +21,7 @@ func init() {
 			{"court", tString, false, "court (empty when not recorded)"},
 			{"jurisdiction", tString, false, "province or territory"},
 			{"year", tInt, true, "year of the decision; null when unknown"},
-			{"text", tString, false, "the document's text"},
+			{"text", tString, true, "the document's text; null for an absent document (one a gold citation names but the collection does not hold: relevant, retrieved by no run)"},
 			{"chunk_ids", tStrings, false, "ids of the document's chunks (spans retrieval runs may name), in order"},
 			{"chunk_spans", tStrings, false, "each chunk's byte offsets in text, `start-end` (end exclusive), in the order of chunk_ids"},
 			{"url", tString, false, "where the document was published (empty when not recorded)"},
@@ -38,7 +38,11 @@ func init() {
 				ids[i] = c.ID
 				spans[i] = strconv.Itoa(c.Start) + "-" + strconv.Itoa(c.End)
 			}
-			return row{d.ID, d.Source, d.Title, d.Citation, d.Court, d.Jurisdiction, year, d.Text, ids, spans, d.URL, d.License}
+			var text any = d.Text
+			if d.Absent() {
+				text = nil
+			}
+			return row{d.ID, d.Source, d.Title, d.Citation, d.Court, d.Jurisdiction, year, text, ids, spans, d.URL, d.License}
 		},
 		native: func(b []byte, it *store.Item) []byte {
 			d := it.Payload.(*store.Document)
@@ -51,8 +55,12 @@ func init() {
 				b = append(b, `,"year":`...)
 				b = strconv.AppendInt(b, int64(d.Year), 10)
 			}
-			b = append(b, `,"text":`...)
-			b = appendString(b, d.Text)
+			if d.Absent() {
+				b = append(b, `,"absent":true`...)
+			} else {
+				b = append(b, `,"text":`...)
+				b = appendString(b, d.Text)
+			}
 			if len(d.Chunks) > 0 {
 				b = append(b, `,"chunks":[`...)
 				for i, c := range d.Chunks {

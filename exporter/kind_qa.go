@@ -24,6 +24,9 @@ var qaBase = []column{
 	{"generated_category", tString, false, "category assigned by the generator (empty when none); the expert's is `category`"},
 	{"contexts", tContexts, false, "the context unit(s) the pair was generated from, in order"},
 	{"claim_ids", tStrings, false, "ids of the pair's claims in the claims config, in answer order"},
+	{"as_given", tBool, false, "true when the pair was imported as given (its answer a system response, not under review: its claims are asked at once)"},
+	{"extra", tString, true, "the keys of the input no field took, kept with the pair, as a JSON object (e.g. RefChecker's `<extractor>_response_kg: []` of an extractor that found nothing in the response); null when none"},
+	{"ragchecker", tString, true, "the RAGChecker result whose response the pair is, as a JSON object: `system`, `query_id`, `answer_pair` (the ground-truth answer's pair) and the claim × chunk matrices `answer2response`, `response2answer`, `retrieved2response`, `retrieved2answer` as RAGChecker wrote them (what `annotate rag` computes its metrics from); null for any other pair"},
 }
 
 func init() {
@@ -45,7 +48,12 @@ func init() {
 			return n, err
 		},
 		stream: func(e *exporter, l layout, fn func(row) error) error {
-			return each(e, readAhead(e.snap.QAs(e.streamOptions(l))), func(q *store.ExportQA) error { return fn(l.qaRow(q, e.who)) })
+			// RAGChecker results are few: one per checked response.
+			rag, err := e.snap.RAGResultsByPair()
+			if err != nil {
+				return err
+			}
+			return each(e, readAhead(e.snap.QAs(e.streamOptions(l))), func(q *store.ExportQA) error { return fn(l.qaRow(q, rag, e.who)) })
 		},
 		nested: writeNativePairs,
 		labelStudio: &lsKind{
@@ -108,14 +116,22 @@ const protocolClaimRAG = "the validation protocol of ClaimRAG-LAW (Appendix A of
 // it, by the claims'.
 const qaUse = "- Evaluating retrieval-augmented generation on question answering: the QA pairs with their context passages, the validated questions and answers.\n"
 
-func (l layout) qaRow(q *store.ExportQA, who string) row {
+func (l layout) qaRow(q *store.ExportQA, rag map[string]store.RAGResult, who string) row {
 	r := make(row, 0, len(l.cols))
 	lang := q.Language
 	if lang == "" {
 		lang = q.SourceLanguage
 	}
+	var extra, checked any
+	if q.Extra != "" && q.Extra != "{}" {
+		extra = q.Extra
+	}
+	if res, ok := rag[q.ID]; ok {
+		b := appendRAG(nil, res) // `,"ragchecker":{…}`
+		checked = string(b[len(`,"ragchecker":`):])
+	}
 	r = append(r, q.ID, q.Source, lang, q.Jurisdiction, q.Hop, q.Question, q.Answer, q.Rationale, q.Category,
-		q.ContextsJSON, q.ClaimIDs, who)
+		q.ContextsJSON, q.ClaimIDs, q.AsGiven, extra, checked, who)
 	r = l.labelValues(r, q.Labels, nil)
 	return l.suggestedValue(l.noteValue(r, q.Note), q.Suggested)
 }

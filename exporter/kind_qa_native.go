@@ -119,6 +119,10 @@ func appendNativeClaim(b []byte, c *store.ExportClaim, systems []string) []byte 
 		b = append(b, `,"added_by":`...)
 		b = appendString(b, c.AddedBy)
 	}
+	if c.Extractor != "" {
+		b = append(b, `,"extractor":`...)
+		b = appendString(b, c.Extractor)
+	}
 	n := 0
 	for i, v := range c.Preds {
 		if !v.Valid {

@@ -20,6 +20,7 @@ const (
 	tString   = "string"
 	tInt      = "int"
 	tFloat    = "float"
+	tBool     = "bool"
 	tStrings  = "list of strings"
 	tContexts = "list of {id: string, text: string}"
 	tPreds    = "object: system -> string or null"
@@ -32,7 +33,7 @@ type column struct {
 	doc      string
 }
 
-// Values of a row, in the order of its columns: string, int, nil (null),
+// Values of a row, in the order of its columns: string, int, bool, nil (null),
 // json.RawMessage (already JSON), []string, or preds.
 type row []any
 
@@ -168,6 +169,8 @@ func appendValue(b []byte, v any) []byte {
 		return append(b, "null"...)
 	case string:
 		return appendString(b, v)
+	case bool:
+		return strconv.AppendBool(b, v)
 	case int:
 		return fmt.Appendf(b, "%d", v)
 	case float64:

@@ -24,7 +24,9 @@ import (
 // repeats included. The file is one run, named after its experiment folder
 // (--run NAME instead); the chunk-level list is kept as it is (the
 // benchmark's own metrics count chunks) beside the document ranking (each
-// document at its first rank). A detail's score becomes its chunk's score.
+// document at its first rank). A detail's score becomes its chunk's score;
+// it never reorders the list (the benchmark's metrics.py scores
+// retrieved_ids as listed: store.RunFields.ByScore is off).
 // The query and every document must be in the database or in the same
 // import. An empty retrieved_ids is an empty list (the benchmark scores it
 // 0). query_text, gold_citations and answer belong to queries.json and

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/annotate-dev/annotate/store"
 )
@@ -25,9 +26,9 @@ func TestDatabaseErrorsNameTheDatabase(t *testing.T) {
 		code   int
 		want   string
 	}{
-		{"read-only", func(*store.Store) string { return "PRAGMA query_only=1" }, 8, "is read-only"},
+		{"read-only", func(*store.Store) string { return "query_only(1)" }, 8, "is read-only"},
 		{"full", func(s *store.Store) string {
-			return fmt.Sprintf("PRAGMA max_page_count=%d", count(t, s, "PRAGMA page_count")+3)
+			return fmt.Sprintf("max_page_count(%d)", count(t, s, "PRAGMA page_count")+3)
 		}, 13, "could not grow: the disk (or the database's size limit) is full; nothing was imported"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -36,11 +37,13 @@ func TestDatabaseErrorsNameTheDatabase(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer s.Close()
-			s.DB().SetMaxOpenConns(1) // the pragma holds for the import's connection
-			if _, err := s.DB().Exec(c.pragma(s)); err != nil {
+			pragma := c.pragma(s)
+			s.Close()
+			// The pragma holds on every connection of the store.
+			if s, err = store.OpenPragmas(db, 10*time.Second, pragma); err != nil {
 				t.Fatal(err)
 			}
+			defer s.Close()
 			_, err = Import(s, []string{p}, Options{})
 			var de *store.DBError
 			if !errors.As(err, &de) || de.Code&0xff != c.code || de.Path != db {

@@ -50,6 +50,23 @@ func fileHash(t testing.TB, p string) [32]byte {
 	return sha256.Sum256(b)
 }
 
+// contentOf is every row of every table of the database at p
+// (store.Digest): an import that fails leaves it as it was, however many
+// steps it committed and undid.
+func contentOf(t testing.TB, p string) string {
+	t.Helper()
+	s, err := store.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	d, err := s.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func mustImport(t testing.TB, s *store.Store, files []string, opt Options) Summary {
 	t.Helper()
 	sum, err := Import(s, files, opt)

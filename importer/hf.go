@@ -198,9 +198,6 @@ func (f *fileData) hfLabels(r *rec, item string, k schema.Kind, fields []string)
 	if err != nil {
 		return err
 	}
-	if err := printable(r.at, "annotator", "the annotator name", who); err != nil {
-		return err
-	}
 	adjudicated := who == AdjudicatedName
 	if adjudicated && f.opt.Annotator != "" {
 		who = f.opt.Annotator
@@ -220,7 +217,7 @@ func (f *fileData) hfLabels(r *rec, item string, k schema.Kind, fields []string)
 		if who == "" {
 			return r.errf("annotator", "missing: whose labels are these? (or give --annotator)")
 		}
-		l := labelRec{at: r.at, field: name, itemField: "id", annotator: who, item: item, name: name, value: v, adjudicate: adjudicated}
+		l := labelRec{at: r.at, field: name, itemField: "id", annotator: who, who: "annotator", item: item, name: name, value: v, adjudicate: adjudicated}
 		if err := f.addLabel(l, k); err != nil {
 			return err
 		}

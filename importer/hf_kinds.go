@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -39,7 +40,7 @@ type hfKind struct {
 var hfKinds = map[string]hfKind{
 	"queries": {kind: schema.KindQuery, native: map[string]string{"query_persona": "persona"}},
 	"documents": {kind: schema.KindDocument, native: map[string]string{"chunk_ids": "", "chunk_spans": ""},
-		convert: hfChunks},
+		convert: hfDocument},
 	"relevance": {kind: schema.KindRelevance, native: map[string]string{"query_id": "query", "document_id": "document"},
 		labels: []string{schema.Relevance, schema.IrrelevanceReason, schema.RelevanceGrade}},
 	"answers": {kind: schema.KindAnswerTask, native: map[string]string{"query": "", "query_id": "query", "query_persona": "",
@@ -139,9 +140,6 @@ func hfReview(f *fileData, r *rec, id string) error {
 	case review == "":
 		return r.errf("reviewed_by", "%q reviewed nothing: review is null", lead)
 	}
-	if err := printable(r.at, "reviewed_by", "the lead's name", lead); err != nil {
-		return err
-	}
 	reason, err := r.str("review_reason")
 	if err != nil {
 		return err
@@ -161,7 +159,7 @@ func hfReview(f *fileData, r *rec, id string) error {
 			return r.errf("gold_answer_accepted", "missing: an accepted answer is the gold answer")
 		}
 		labels = append(labels, labelRec{field: "gold_answer_accepted", name: schema.GoldAnswer, value: gold})
-		if len(cites) > 0 {
+		if cites != nil { // [] too: the acceptance recorded that there are none
 			labels = append(labels, labelRec{field: "gold_citations", name: schema.Citations, value: schema.EncodeMulti(cites)})
 		}
 	case "reject":
@@ -173,7 +171,7 @@ func hfReview(f *fileData, r *rec, id string) error {
 		return r.errf("review", "want accept or reject, got %q", review)
 	}
 	for _, l := range labels {
-		l.at, l.itemField, l.annotator, l.item, l.adjudicate = r.at, "id", lead, id, true
+		l.at, l.itemField, l.annotator, l.who, l.item, l.adjudicate = r.at, "id", lead, "reviewed_by", id, true
 		if err := f.addLabel(l, schema.KindAnswerTask); err != nil {
 			return err
 		}
@@ -181,8 +179,12 @@ func hfReview(f *fileData, r *rec, id string) error {
 	return nil
 }
 
-// hfChunks rebuilds a document's chunks from chunk_ids and chunk_spans.
-func hfChunks(r *rec, out map[string]any) error {
+// hfDocument rebuilds a document's chunks from chunk_ids and chunk_spans;
+// a null text is an absent document (store.Document.Absent).
+func hfDocument(r *rec, out map[string]any) error {
+	if raw, ok := r.m["text"]; ok && string(bytes.TrimSpace(raw)) == "null" {
+		out["absent"] = true
+	}
 	var ids, spans []string
 	if raw := r.m["chunk_ids"]; raw != nil && json.Unmarshal(raw, &ids) != nil {
 		return r.errf("chunk_ids", "want a list of strings, got %s", kind(raw))

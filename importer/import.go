@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/internal/emailmap"
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -134,8 +135,10 @@ func ImportReader(s *store.Store, name string, data []byte, opt Options) (Summar
 }
 
 func checkOptions(opt Options) error {
-	if err := printable(loc{}, "", "--annotator", opt.Annotator); err != nil {
-		return errors.New(err.(*InputError).Msg)
+	if opt.Annotator != "" {
+		if err := names.Check(opt.Annotator); err != nil {
+			return fmt.Errorf("--annotator: %w", err)
+		}
 	}
 	if err := printable(loc{}, "", "--run", opt.Run); err != nil {
 		return errors.New(err.(*InputError).Msg)
@@ -265,6 +268,11 @@ func run(s *store.Store, jobs []job, opt Options, prog *progress) (Summary, erro
 		if err := tx.BeginScratch(); err != nil {
 			return err
 		}
+		known, err := tx.AnnotatorNames()
+		if err != nil {
+			return err
+		}
+		w.names = names.NewRule(known)
 		prog.begin("reading", total, true)
 		for _, f := range w.files {
 			if err := w.read(f); err != nil {

@@ -84,9 +84,9 @@ func TestControlCharactersRefused(t *testing.T) {
 		{"ctx.jsonl", `{"id":"q","source":"S","question":"Q","answer":"A","contexts":[{"id":"c\u202e1","text":"T"}]}`,
 			`ctx.jsonl:1: field "contexts[0].id": the context id "c\u202e1" has the control character U+202E`},
 		{"labels.jsonl", `{"annotator":"jo\u0007","item":"q","field":"entailment","value":"neutral"}`,
-			`labels.jsonl:1: field "annotator": the annotator name "jo\a" has the control character U+0007`},
+			`labels.jsonl:1: field "annotator": the annotator's name: "jo\a" is not a name: it holds the control character U+0007 (character 3)`},
 		{"own.jsonl", `{"id":"q","source":"S","question":"Q","answer":"A","contexts":[{"id":"c1","text":"T"}],"labels":{"j\u001bo":{"question_validity":"valid"}}}`,
-			`own.jsonl:1: field "labels.j\x1bo.question_validity": the annotator name "j\x1bo" has the control character U+001B`},
+			`own.jsonl:1: field "labels.j\x1bo": the annotator's name: "j\x1bo" is not a name: it holds the control character U+001B (character 2)`},
 		{"kg.json", `[{"id":"1\n2","response":"r","m_response_kg":[]}]`, `kg.json: record 1: field "id": the id "kg/1\n2" has the control character U+000A`},
 	} {
 		p := writeFile(t, t.TempDir(), c.name, c.content)
@@ -96,7 +96,7 @@ func TestControlCharactersRefused(t *testing.T) {
 		}
 	}
 	if _, err := Import(openDB(t), []string{writeFile(t, t.TempDir(), "l.jsonl", `{"item":"q","field":"entailment","value":"neutral"}`)},
-		Options{Annotator: "lea\x1b[2J"}); err == nil || !strings.Contains(err.Error(), `--annotator "lea\x1b[2J" has the control character U+001B`) {
+		Options{Annotator: "lea\x1b[2J"}); err == nil || !strings.Contains(err.Error(), `--annotator: "lea\x1b[2J" is not a name: it holds the control character U+001B`) {
 		t.Errorf("--annotator: %v", err)
 	}
 	// Text is data, not a name: control characters in a question are kept

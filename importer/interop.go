@@ -322,7 +322,7 @@ func lsResults(f *fileData, r *rec, field, item, who string, prediction, adjudic
 		if err := printable(r.at, rf, "the name", who); err != nil {
 			return err
 		}
-		l := labelRec{at: r.at, field: rf + ".from_name", itemField: "data.annotate_id", annotator: who, item: item,
+		l := labelRec{at: r.at, field: rf + ".from_name", itemField: "data.annotate_id", annotator: who, who: field + ".completed_by", item: item,
 			name: fd.Name, value: value, adjudicate: adjudicate, prediction: prediction}
 		if err := f.addLabel(l, ""); err != nil {
 			return err
@@ -437,7 +437,7 @@ func parseProdigy(f *fileData, t *textReader) error {
 		if choice {
 			field = "accept"
 		}
-		return f.addLabel(labelRec{at: at, field: field, itemField: "meta.annotate_id", annotator: who, item: item,
+		return f.addLabel(labelRec{at: at, field: field, itemField: "meta.annotate_id", annotator: who, who: "_annotator_id", item: item,
 			name: fd.Name, value: value, adjudicate: role == "adjudicate"}, "")
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -41,8 +42,10 @@ func (f *fileData) addClaim(at loc, field, idField, pairField string, c store.Cl
 	if err := printable(at, idField, "the id", c.ID); err != nil {
 		return err
 	}
-	if err := printable(at, "added_by", "the annotator name", c.AddedBy); err != nil {
-		return err
+	if c.AddedBy != "" {
+		if err := names.Check(c.AddedBy); err != nil {
+			return at.errf("added_by", "the annotator's name: %v", err)
+		}
 	}
 	for sys := range c.Predictions {
 		if err := printable(at, field+".predictions", "the system name", sys); err != nil {
@@ -100,7 +103,8 @@ func (f *fileData) nativeClaim(c *rec, qa string, n int) error {
 }
 
 // claimContent reads what a native claim and an exported claim row share: the
-// triplet or text, the origin, who added it, and the system predictions.
+// triplet or text, the origin, who added it, the extractor, and the system
+// predictions.
 func (f *fileData) claimContent(r *rec, c *store.Claim, what string) error {
 	var err error
 	trip, text := r.get("triplet"), r.get("text")
@@ -125,6 +129,9 @@ func (f *fileData) claimContent(r *rec, c *store.Claim, what string) error {
 		return r.errf("origin", "want %q or %q, got %q", store.OriginExtracted, store.OriginAnnotator, c.Origin)
 	}
 	if c.AddedBy, err = r.str("added_by"); err != nil {
+		return err
+	}
+	if c.Extractor, err = r.str("extractor"); err != nil {
 		return err
 	}
 	c.Predictions, err = f.predictions(r, "predictions")
@@ -157,7 +164,7 @@ func (f *fileData) hfClaim(r *rec) error {
 	// An added claim stands while its claim_added label does: give it back
 	// to who added it.
 	if c.Origin == store.OriginAnnotator && c.AddedBy != "" {
-		l := labelRec{at: r.at, field: "added_by", itemField: "id", annotator: c.AddedBy, item: c.ID, name: schema.ClaimAdded, value: "yes"}
+		l := labelRec{at: r.at, field: "added_by", itemField: "id", annotator: c.AddedBy, who: "added_by", item: c.ID, name: schema.ClaimAdded, value: "yes"}
 		if err := f.addLabel(l, schema.KindClaim); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -254,13 +255,24 @@ func parseHuman(f *fileData, t *textReader) error {
 			return r.errf("<model>_response_kg", "missing: no key ending in _response_kg")
 		}
 		lists := make([][]json.RawMessage, len(kgs))
+		var empty []string
 		for n, k := range kgs {
 			if lists[n], err = r.array(k); err != nil {
 				return err
 			}
+			if len(lists[n]) == 0 {
+				empty = append(empty, k)
+			}
+		}
+		// An extractor that found nothing in the response stays with the
+		// pair as it came ("<extractor>_response_kg": []): corr.py counts
+		// the response for that extractor, factual with rate 0 (the kept
+		// counts read it: store/kind_qa.go).
+		for _, k := range empty {
+			r.used[k] = false
 		}
 		keys, extra := r.unknown()
-		f.unknownKeys("", keys)
+		f.unknownKeys("", slices.DeleteFunc(keys, func(k string) bool { return slices.Contains(empty, k) }))
 		q.Extra = extra
 		if err := f.addPair(r.at, "id", q, false, saysExtra); err != nil {
 			return err

@@ -12,6 +12,9 @@ import (
 // {"kind":"document","id":…,"title":…,"citation":…,"court":…,"jurisdiction":…,
 //  "year":2019,"text":…,"url":…,"license":…,"chunks":[{"id":…,"start":0,"end":512}]}
 // A chunk is a span of the text in bytes: retrieval runs may name chunks.
+// {"kind":"document","id":…,"citation":…,"absent":true} is a document a gold
+// citation names but the collection does not hold (store.Document.Absent):
+// no text, no chunks.
 
 func init() { registerNative(schema.KindDocument, parseDocument) }
 
@@ -21,7 +24,18 @@ func parseDocument(f *fileData, r *rec) (*itemRec, error) {
 	if d.ID, err = r.needID("id"); err != nil {
 		return nil, err
 	}
-	if d.Text, err = r.need("text"); err != nil {
+	absent, err := r.boolean("absent")
+	if err != nil {
+		return nil, err
+	}
+	if absent {
+		if text, err := r.str("text"); err != nil || text != "" {
+			if err == nil {
+				err = r.errf("text", "an absent document has no text (drop \"absent\" or the text)")
+			}
+			return nil, err
+		}
+	} else if d.Text, err = r.need("text"); err != nil {
 		return nil, err
 	}
 	for _, p := range []struct {

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -95,6 +96,36 @@ func qaHash(q store.QAPair) string {
 	}{"qa", q.ID, q.Source, q.Language, q.Hop, q.Question, q.Answer, q.Rationale, q.Category, ctx, q.Extra, q.Predictions})
 }
 
+// hfExtra reads a row's extra keys: a JSON object in a string, kept in the
+// importer's canonical form (keys sorted, compact), or null.
+func hfExtra(r *rec) (string, error) {
+	s, err := r.str("extra")
+	if err != nil || s == "" {
+		return "", err
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &m) != nil || m == nil {
+		return "", r.errf("extra", "want the JSON text of an object, got %q", truncate(s, 40))
+	}
+	if len(m) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(m)
+	return string(b), err
+}
+
+// hfRAG reads a row's RAGChecker result (nil when null).
+func hfRAG(r *rec) (*store.RAGResult, error) {
+	s, err := r.str("ragchecker")
+	if err != nil || s == "" {
+		return nil, err
+	}
+	if !json.Valid([]byte(s)) {
+		return nil, r.errf("ragchecker", "want the JSON text of a RAGChecker result, got %q", truncate(s, 40))
+	}
+	return nativeRAG(newRec(r.at, "", map[string]json.RawMessage{"ragchecker": json.RawMessage(s)}))
+}
+
 func (f *fileData) hfPair(r *rec) error {
 	var q store.QAPair
 	var err error
@@ -105,7 +136,7 @@ func (f *fileData) hfPair(r *rec) error {
 		key      string
 		dst      *string
 		required bool
-	}{{"source", &q.Source, true}, {"question", &q.Question, true}, {"answer", &q.Answer, true},
+	}{{"source", &q.Source, true}, {"question", &q.Question, false}, {"answer", &q.Answer, true},
 		{"language", &q.Language, false}, {"hop", &q.Hop, false}, {"rationale", &q.Rationale, false},
 		{"generated_category", &q.Category, false}} {
 		if p.required {
@@ -117,15 +148,35 @@ func (f *fileData) hfPair(r *rec) error {
 			return err
 		}
 	}
-	if q.Contexts, err = nativeContexts(r); err != nil {
+	if q.Contexts, err = contextsOf(r, true); err != nil {
+		return err
+	}
+	if q.AsGiven, err = r.boolean("as_given"); err != nil {
 		return err
 	}
 	r.get("jurisdiction") // the source's; the importer knows the usual ones
 	r.get("claim_ids")
 	r.get("notes")
 	// The row's language is the effective one (the source's when the pair
-	// has none); it carries no extra keys and no pair predictions.
-	if err := f.addPair(r.at, "id", q, false, saysLanguage); err != nil {
+	// has none); it carries no pair predictions, and its extra keys when it
+	// has the column (folders written before it have not).
+	says := saysLanguage
+	if _, ok := r.m["extra"]; ok {
+		says |= saysExtra
+		if q.Extra, err = hfExtra(r); err != nil {
+			return err
+		}
+	}
+	// A RAGChecker result, as the native line's "ragchecker" object, in a
+	// string.
+	rag, err := hfRAG(r)
+	if err != nil {
+		return err
+	}
+	f.pendingRAG = rag
+	err = f.addPair(r.at, "id", q, false, says)
+	f.pendingRAG = nil
+	if err != nil {
 		return err
 	}
 	return f.hfLabels(r, q.ID, schema.KindQA, append(fieldNames(schema.KindQA), schema.MissedClaimsChecked))

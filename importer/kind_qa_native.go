@@ -108,6 +108,13 @@ func (f *fileData) nativePair(r *rec) error {
 }
 
 func nativeContexts(r *rec) ([]store.Context, error) {
+	return contextsOf(r, false)
+}
+
+// contextsOf reads "contexts"; orNone takes an empty list (a pair checked
+// against no passage: RefChecker's human annotations, as an hf row
+// publishes it).
+func contextsOf(r *rec, orNone bool) ([]store.Context, error) {
 	raws, err := r.array("contexts")
 	if err != nil {
 		return nil, err
@@ -115,7 +122,7 @@ func nativeContexts(r *rec) ([]store.Context, error) {
 	if raws == nil {
 		return nil, r.errf("contexts", "missing (required: [{\"id\":…,\"text\":…}])")
 	}
-	if len(raws) == 0 {
+	if len(raws) == 0 && !orNone {
 		return nil, r.errf("contexts", "empty: a QA pair needs at least one context unit")
 	}
 	out := make([]store.Context, len(raws))

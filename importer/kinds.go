@@ -126,7 +126,7 @@ func (w *writer) item(f *fileData, it *itemRec) error {
 	// An item that needs none is written now; one that does, now when
 	// they are in and none waits before it (items keep the files' order).
 	if len(it.needs) == 0 || w.staged[queueItems] == 0 {
-		if err := w.writeItem(f, it); len(it.needs) == 0 || !errors.Is(err, store.ErrNotFound) {
+		if err := w.writeItem(f, it, false); len(it.needs) == 0 || !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 	}
@@ -137,10 +137,18 @@ func (w *writer) item(f *fileData, it *itemRec) error {
 }
 
 // writeItem writes an item whose needs are in; ErrNotFound (wrapped in an
-// error naming the field) when one is not.
-func (w *writer) writeItem(f *fileData, it *itemRec) error {
+// error naming the field) when one is not. final: every file is read, so
+// what is still missing is missing for good (a release's citation naming
+// no document then names an absent one: releaseAbsent).
+func (w *writer) writeItem(f *fileData, it *itemRec, final bool) error {
 	for _, n := range it.needs {
 		if _, _, err := w.tx.ItemID(n.id); err != nil {
+			if errors.Is(err, store.ErrNotFound) && final && releaseAbsent(f.format, n.field) {
+				if err := w.absentDocument(f, it.at, n.id); err != nil {
+					return err
+				}
+				continue
+			}
 			if errors.Is(err, store.ErrNotFound) {
 				e := it.at.errf(n.field, "unknown item %q: it is neither in the database nor in this import", n.id)
 				if field, msg, ok := releaseNeed(f.format, n.field, n.id); ok {
@@ -195,7 +203,7 @@ func (w *writer) writeStagedItems() error {
 			return err
 		}
 		it.at, it.line = at, line
-		return w.writeItem(f, it)
+		return w.writeItem(f, it, true)
 	})
 }
 

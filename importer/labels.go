@@ -60,11 +60,7 @@ func parseLabels(f *fileData, t *textReader) error {
 		}
 		keys, _ := r.unknown()
 		f.unknownKeys("", keys)
-		// (--annotator is checked when the import starts.)
-		if err := printable(at, "annotator", "the annotator name", who); err != nil {
-			return err
-		}
-		return f.addLabel(labelRec{at: at, field: "field", itemField: "item", annotator: who, item: item,
+		return f.addLabel(labelRec{at: at, field: "field", itemField: "item", annotator: who, who: "annotator", item: item,
 			name: field, value: value, adjudicate: role == store.RoleAdjudicate, suggestedBy: suggestedBy}, "")
 	})
 }

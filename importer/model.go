@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -22,9 +23,12 @@ type labelRec struct {
 	field     string // names the label in errors
 	itemField string // names the item reference in errors
 	annotator string
-	item      string // ext id
-	name      string // label field
-	value     string // normalised, or verbatim when unknown
+	// who names where the annotator's name was read, in errors (the key
+	// "annotator", "labels", "completed_by"…); "": field.
+	who   string
+	item  string // ext id
+	name  string // label field
+	value string // normalised, or verbatim when unknown
 	// adjudicate marks a lead's final label (labels JSONL "role":"adjudicate").
 	adjudicate bool
 	// suggestedBy names the system whose prediction was preselected when
@@ -33,6 +37,14 @@ type labelRec struct {
 	// prediction: annotator is a system and value its prediction (Label
 	// Studio's predictions), kept beside the system's others.
 	prediction bool
+}
+
+// whoField names where the annotator's name was read.
+func (l *labelRec) whoField() string {
+	if l.who != "" {
+		return l.who
+	}
+	return l.field
 }
 
 // kindRow is a record of a kind of records of its own (kinds_rows.go: a QA
@@ -94,10 +106,12 @@ func (f *fileData) addLabel(l labelRec, k schema.Kind) error {
 		return l.at.errf(l.field, "%s is a field of %s, not of %s", l.name, kindName(fd.Kind), kindName(k))
 	}
 	if l.annotator == "" {
-		return l.at.errf(l.field, "no annotator name")
+		return l.at.errf(l.whoField(), "no annotator name")
 	}
-	if err := printable(l.at, l.field, "the annotator name", l.annotator); err != nil {
-		return err
+	if !l.prediction { // a prediction's "annotator" is a system
+		if err := names.Check(l.annotator); err != nil {
+			return l.at.errf(l.whoField(), "the annotator's name: %v", err)
+		}
 	}
 	if err := printable(l.at, l.itemField, "the item id", l.item); err != nil {
 		return err
@@ -152,7 +166,7 @@ func (f *fileData) labelsObject(r *rec, key, item, itemField string, k schema.Ki
 			if err != nil {
 				return err
 			}
-			l := labelRec{at: r.at, field: fields.path + name, itemField: itemField, annotator: who, item: item, name: name, value: v}
+			l := labelRec{at: r.at, field: fields.path + name, itemField: itemField, annotator: who, who: key + "." + who, item: item, name: name, value: v}
 			if err := f.addLabel(l, k); err != nil {
 				return err
 			}

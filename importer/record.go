@@ -73,6 +73,21 @@ func (r *rec) str(key string) (string, error) {
 	return s, nil
 }
 
+// boolean returns an optional true or false (false when absent).
+func (r *rec) boolean(key string) (bool, error) {
+	v := r.get(key)
+	if v == nil {
+		return false, nil
+	}
+	switch string(bytes.TrimSpace(v)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, r.errf(key, "want true or false, got %s", kind(v))
+}
+
 // need returns a required, non-empty string.
 func (r *rec) need(key string) (string, error) {
 	if r.get(key) == nil {

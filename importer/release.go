@@ -8,6 +8,8 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+
+	"github.com/annotate-dev/annotate/internal/pytext"
 )
 
 // CanLegalRAGBench's release (github.com/NLP-UBC/CanLegalRAGBench), the
@@ -60,7 +62,7 @@ func init() {
 	parsers[FormatReleaseQueries] = parseReleaseQueries
 	parsers[FormatReleaseAnswers] = parseReleaseAnswers
 	Formats = append(Formats, FormatReleaseDocuments, FormatReleaseQueries, FormatReleaseAnswers)
-	described[FormatReleaseDocuments] = `CanLegalRAGBench documents.parquet (Parquet with the columns ` + strings.Join(releaseDocColumns, ", ") + `)`
+	described[FormatReleaseDocuments] = `CanLegalRAGBench documents.parquet (Parquet with the columns ` + strings.Join(releaseDocRequired, " and ") + `, and any of ` + strings.Join(releaseDocOptional, ", ") + `)`
 	described[FormatReleaseQueries] = `CanLegalRAGBench queries.json (JSON lines with "query_id", "query_text", "ground_truth_citations")`
 	described[FormatReleaseAnswers] = `CanLegalRAGBench generation outputs (JSON lines with "query_id", "generated_answer")`
 }
@@ -83,8 +85,6 @@ func releaseLineShape(m map[string]json.RawMessage, sh *shape) {
 // releaseNeed names what an item of the release needs when it is missing.
 func releaseNeed(format, field, id string) (string, string, bool) {
 	switch {
-	case format == FormatReleaseQueries && field == releaseCitations:
-		return field, fmt.Sprintf("citation %q names no document: it is neither in the database nor in this import (import documents.parquet before queries.json, or with it in the same invocation)", id), true
 	case format == FormatReleaseAnswers && field == "query":
 		return "query_id", fmt.Sprintf("unknown query %q: it is neither in the database nor in this import (import queries.json before the answers, or with them in the same invocation)", id), true
 	}
@@ -92,6 +92,29 @@ func releaseNeed(format, field, id string) (string, string, bool) {
 }
 
 const releaseCitations = "ground_truth_citations"
+
+// releaseAbsent says whether a missing item an item needs is a gold
+// citation of queries.json: the benchmark scores a citation that names no
+// document of its corpus as a relevant document no run retrieves, and so
+// does annotate (an absent document: store.Document.Absent).
+func releaseAbsent(format, field string) bool {
+	return format == FormatReleaseQueries && field == releaseCitations
+}
+
+// absentDocument writes the absent document a gold citation names, once
+// every file is read and it is in neither the database nor the import, and
+// counts it in the file's warnings.
+func (w *writer) absentDocument(f *fileData, at loc, citation string) error {
+	d := store.Document{ID: citation, Citation: citation}
+	id, res, err := w.tx.PutDocument(d, contentHash(d), f.name, false)
+	if err != nil {
+		return at.wrap(releaseCitations, err)
+	}
+	f.sum.addItem(string(schema.KindDocument), res)
+	f.sum.absent(citation)
+	w.wrote(citation, schema.KindDocument, id)
+	return nil
+}
 
 // eachReleaseRecord reads JSON lines, or a JSON array of records (the
 // benchmark's own loaders take either).
@@ -133,21 +156,10 @@ func parseReleaseQueries(f *fileData, t *textReader) error {
 		if err := printable(at, "province", "the province", q.Jurisdiction); err != nil {
 			return err
 		}
-		// The reference answer; the benchmark's own scripts also read
-		// "user_answer", the name of the annotation tool's export.
-		answerKey := "answer"
-		answer, err := r.str(answerKey)
+		answerKey, answer, err := f.releaseReference(r)
 		if err != nil {
 			return err
 		}
-		if answer == "" && r.has("user_answer") {
-			answerKey = "user_answer"
-			if answer, err = r.str(answerKey); err != nil {
-				return err
-			}
-		}
-		r.get("answer")
-		r.get("user_answer")
 		cites, err := r.strings(releaseCitations)
 		if err != nil {
 			return err
@@ -183,7 +195,7 @@ func parseReleaseQueries(f *fileData, t *textReader) error {
 		if err := f.out.item(f, qit); err != nil {
 			return err
 		}
-		if answer != "" {
+		if !pytext.Blank(answer) { // is_query_usable: no reference answer
 			if err := f.releaseAnswer(at, answerKey, who, q.ID, answer, docs); err != nil {
 				return err
 			}
@@ -205,6 +217,38 @@ func parseReleaseQueries(f *fileData, t *textReader) error {
 		}
 		return nil
 	})
+}
+
+// releaseReference reads a query's reference answer as the benchmark's
+// is_query_usable and its judge read it, str(q.get("answer",
+// q.get("user_answer", ""))): "answer" when the key is there, even empty or
+// null ("user_answer", the annotation tool's name, is read only without
+// it), and a value that is not a string is its Python text (null "None",
+// true "True", 0 "0"); an array or an object is refused. key is the key
+// read ("" for none).
+func (f *fileData) releaseReference(r *rec) (key, answer string, err error) {
+	key = "answer"
+	raw, ok := r.m[key]
+	if !ok {
+		key = "user_answer"
+		if raw, ok = r.m[key]; !ok {
+			return "", "", nil
+		}
+	}
+	s, ok := pytext.Str(raw)
+	if !ok {
+		return "", "", r.errf(key, "want a string, got %s (the benchmark reads a null, a number, true or false as its Python text)", kind(raw))
+	}
+	r.get(key)
+	if key == "answer" && r.has("user_answer") { // the benchmark never reads it then
+		if pytext.Blank(s) {
+			f.sum.quirk(`"answer" is empty and "user_answer" is not: the benchmark reads "answer" (no reference answer: the query is not usable), never "user_answer"`)
+		}
+	}
+	if strings.TrimSpace(string(raw)) == "null" {
+		f.sum.quirk(fmt.Sprintf(`%q is null: read as the reference answer "None", as the benchmark's str() reads it (the query is usable)`, key))
+	}
+	return key, s, nil
 }
 
 // releaseAnswer makes the reference answer of a query the accepted gold

@@ -20,8 +20,9 @@ import (
 )
 
 // CanLegalRAGBench's data/documents.parquet (release.go): one document per
-// row. citation is the document's id (and its citation), name its title,
-// original_source its court, year its year, text its text, url its url,
+// row, which needs only citation and text. citation is the document's id
+// (and its citation), text its text; when there, name its title,
+// original_source its court, year its year, url its url,
 // upstream_license its license; is_ground_truth, dataset_source and
 // ground_truth_query_ids (a list, or the JSON text of one, as the
 // benchmark's build script writes it) are kept with the document under
@@ -30,10 +31,15 @@ import (
 // does not grow with the file. Errors name the row, counted from 1 like
 // lines: "documents.parquet:12: field "year": …".
 
-// releaseDocColumns are the columns of documents.parquet, in the order of
-// the release's data card.
-var releaseDocColumns = []string{"citation", "name", "original_source", "year", "text", "url",
-	"upstream_license", "is_ground_truth", "dataset_source", "ground_truth_query_ids"}
+// The columns of documents.parquet (the release's data card): only
+// releaseDocRequired must be there (the benchmark's indexing reads only
+// those two), the others are read when they are.
+var (
+	releaseDocRequired = []string{"citation", "text"}
+	releaseDocOptional = []string{"name", "original_source", "year", "url", "upstream_license", "is_ground_truth",
+		"dataset_source", "ground_truth_query_ids"}
+	releaseDocColumns = append(append([]string{}, releaseDocRequired...), releaseDocOptional...)
+)
 
 // parquetBatch is the number of rows read at a time.
 const parquetBatch = 64
@@ -224,15 +230,15 @@ func parseReleaseDocuments(f *fileData, _ *textReader) error {
 	}
 	for _, want := range releaseDocColumns {
 		i, ok := byName[want]
-		if !ok {
+		if !ok && contains(releaseDocRequired, want) {
 			var names []string
 			for _, c := range cols {
 				names = append(names, c.name)
 			}
-			return at0.errf(want, "missing column: documents.parquet has the columns %s; this file has %s",
-				strings.Join(releaseDocColumns, ", "), strings.Join(names, ", "))
+			return at0.errf(want, "missing column: documents.parquet needs the columns %s (and reads %s when there); this file has %s",
+				strings.Join(releaseDocRequired, " and "), strings.Join(releaseDocOptional, ", "), strings.Join(names, ", "))
 		}
-		if cols[i].nested {
+		if ok && cols[i].nested {
 			return at0.errf(want, "the column is a nested group of %d values per row, not one value or a list", len(cols[i].leaves))
 		}
 	}

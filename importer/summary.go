@@ -59,6 +59,31 @@ type FileSummary struct {
 	Runs []RunSummary `json:"runs,omitempty"`
 	// Dropped counts what was read but not kept, by what it was.
 	Dropped map[string]int `json:"dropped,omitempty"`
+	// AbsentDocuments counts the documents gold citations named that were
+	// in neither the database nor the import (release.go), imported as
+	// absent documents; absentShown names the first few.
+	AbsentDocuments int `json:"absent_documents,omitempty"`
+	absentShown     []string
+	// Quirks counts the records read as a benchmark's own script reads
+	// them where that may surprise (release.go), by what was read.
+	Quirks map[string]int `json:"quirks,omitempty"`
+}
+
+func (f *FileSummary) quirk(what string) {
+	if f.Quirks == nil {
+		f.Quirks = map[string]int{}
+	}
+	f.Quirks[what]++
+}
+
+// absentShownMax is how many absent documents a warning names.
+const absentShownMax = 5
+
+func (f *FileSummary) absent(citation string) {
+	f.AbsentDocuments++
+	if len(f.absentShown) < absentShownMax {
+		f.absentShown = append(f.absentShown, citation)
+	}
 }
 
 // maxDistinct bounds the distinct values a summary counts per field (and the
@@ -225,9 +250,24 @@ func (s Summary) Warnings() []string {
 			out = append(out, fmt.Sprintf("warning: %s: unknown keys, not interpreted (a QA pair's are kept with it as extra data): %s",
 				file, strings.Join(keys, ", ")))
 		}
-		for _, what := range sortedKeys(f.Dropped) {
-			n := f.Dropped[what]
-			out = append(out, fmt.Sprintf("warning: %s: %s (%d %s)", file, what, n, plural(n, "record", "records")))
+		for _, m := range []map[string]int{f.Dropped, f.Quirks} {
+			for _, what := range sortedKeys(m) {
+				n := m[what]
+				out = append(out, fmt.Sprintf("warning: %s: %s (%d %s)", file, what, n, plural(n, "record", "records")))
+			}
+		}
+		if n := f.AbsentDocuments; n > 0 {
+			shown := make([]string, len(f.absentShown))
+			for i, c := range f.absentShown {
+				shown[i] = strconv.Quote(c)
+			}
+			names := strings.Join(shown, ", ")
+			if more := n - len(f.absentShown); more > 0 {
+				names += fmt.Sprintf(" and %d more", more)
+			}
+			out = append(out, fmt.Sprintf("warning: %s: %d %s %s no document, neither in the database nor in this import (%s): "+
+				"each is kept as an absent document, relevant and retrieved by no run, as the benchmark scores it; importing the document later replaces it",
+				file, n, plural(n, "citation", "citations"), plural(n, "names", "name"), names))
 		}
 	}
 	return out

@@ -20,11 +20,13 @@ import (
 // the flag to give.
 //
 //   - run:   qid Q0 docid rank score tag. The tag names the run (--run NAME
-//     instead). A docid may be a chunk id: it stands for its document, which
-//     keeps its best rank; ranks are renumbered 1..n per query (ties in rank
-//     by score, then file order). Lines are staged in the transaction and
-//     written once every file is read (store.Tx.WriteRuns), so queries and
-//     documents may come from another file of the same import.
+//     instead). A run is ranked as trec_eval ranks it: by score, ties by
+//     document id descending, the rank column ignored (store.RunFields
+//     ByScore). A docid may be a chunk id: it stands for its document, which
+//     keeps its best score; ranks are renumbered 1..n per query. Lines are
+//     staged in the transaction and written once every file is read
+//     (store.Tx.WriteRuns), so queries and documents may come from another
+//     file of the same import.
 //   - qrels: qid 0 docid rel. Each line is a relevance item "qid/docid"
 //     (created as needed) with labels of annotator gold (--annotator):
 //     relevance (relevant when rel > 0) and relevance_grade (rel).
@@ -36,7 +38,7 @@ const (
 )
 
 // GoldAnnotator records qrels imported without --annotator: the gold set.
-const GoldAnnotator = "gold"
+const GoldAnnotator = store.GoldAnnotator
 
 func init() {
 	parsers[FormatTRECRun] = parseRun

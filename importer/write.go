@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -19,9 +20,13 @@ type writer struct {
 	prog    *progress
 	files   []*fileData
 	sources map[string]*sourceState
-	staged  []int64              // per queue, the records staged
-	runs    map[string]runSeen   // runs met so far (trec.go); nil: none
-	hfRuns  map[string]hfRunSeen // runs met in hf runs configs (hf_runs.go)
+	staged  []int64            // per queue, the records staged
+	runs    map[string]runSeen // runs met so far (trec.go); nil: none
+	// names holds the rule of names to the annotators the labels create:
+	// a new name close to a known one, or to one met earlier in the
+	// import, is refused as a typo (names.Rule).
+	names  *names.Rule
+	hfRuns map[string]hfRunSeen // runs met in hf runs configs (hf_runs.go)
 	// lastItem caches the item last written or labelled: an item's labels
 	// come together, right after it.
 	lastItem struct {
@@ -69,6 +74,11 @@ func duplicate(at loc, field, id string, first store.Seen) error {
 }
 
 func (w *writer) label(f *fileData, l *labelRec) error {
+	if !l.prediction {
+		if err := w.names.Take(l.annotator); err != nil {
+			return l.at.errf(l.whoField(), "%v", err)
+		}
+	}
 	// As claims: now when its item is in and no label waits before it.
 	if w.staged[queueLabels] == 0 {
 		if err := w.writeLabel(f, l); !errors.Is(err, store.ErrUnknownPair) {

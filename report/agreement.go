@@ -33,6 +33,9 @@ type AgreementReport struct {
 	// system's prediction preselected (annotate --suggest), which the
 	// coefficients include; empty: every label was made blind.
 	Suggested map[string]map[string]int `json:"suggested_labels"`
+	// OwnAdjudications counts, per field, the adjudicated labels a lead
+	// decided on a unit in which they gave a label (review --allow-own).
+	OwnAdjudications map[string]int `json:"own_adjudications"`
 
 	order []string // fields in schema order, for the text renderer
 }
@@ -150,6 +153,9 @@ func Agreement(s *store.Store, o AgreementOptions) (*AgreementReport, error) {
 		}
 		rep = &AgreementReport{Annotators: []string{}, Fields: map[string]*FieldAgreement{}, order: fields}
 		if rep.Suggested, err = suggestedByField(rx, fields); err != nil {
+			return err
+		}
+		if rep.OwnAdjudications, err = rx.OwnAdjudications(); err != nil {
 			return err
 		}
 		if o.CI {

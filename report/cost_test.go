@@ -58,7 +58,7 @@ func TestCostByHand(t *testing.T) {
 			}
 		}
 	}
-	if err := s.ReviewAnswer("lead", task, "jo", true, "", 300_000, leadSess); err != nil {
+	if err := s.ReviewAnswer("lead", task, "jo", true, "", store.AnswerReviewOptions{ActiveMs: 300_000, Session: leadSess}); err != nil {
 		t.Fatal(err)
 	}
 	rate := func(who string, r float64) {

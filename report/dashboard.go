@@ -1,9 +1,6 @@
 package report
 
 import (
-	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/annotate-dev/annotate/store"
@@ -154,24 +151,3 @@ func (r *IRReport) RunOrder() []string { return r.runOrder }
 // ClassOrder lists the expert's classes in the order `metrics` prints the
 // confusion (the column "other" follows them).
 func (v *Verification) ClassOrder() []string { return v.classes }
-
-// RoleLead is the role (annotate annotator set NAME --role lead) that opens
-// the dashboard once some annotator has it.
-const RoleLead = "lead"
-
-// CheckDashboardRole says whether name may open the dashboard: anyone while
-// no annotator has the lead's role (a database without roles), else only
-// a lead.
-func CheckDashboardRole(roles []store.AnnotatorRate, name string) error {
-	var leads []string
-	for _, a := range roles {
-		if a.Role == RoleLead {
-			leads = append(leads, a.Name)
-		}
-	}
-	if len(leads) == 0 || slices.Contains(leads, name) {
-		return nil
-	}
-	return fmt.Errorf("the dashboard is the lead's: %s does not have the role %s (leads: %s; annotate annotator set NAME --role lead)",
-		name, RoleLead, strings.Join(leads, ", "))
-}

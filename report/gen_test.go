@@ -97,7 +97,7 @@ func paperFixture(t *testing.T) *store.Store {
 		if err := s.SubmitAnswer("sam", ref.ItemID, text, nil, 0, 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ReviewAnswer("lead", ref.ItemID, "sam", q == "q-lay", map[bool]string{true: "", false: "off_target"}[q == "q-lay"], 0, 0); err != nil {
+		if err := s.ReviewAnswer("lead", ref.ItemID, "sam", q == "q-lay", map[bool]string{true: "", false: "off_target"}[q == "q-lay"], store.AnswerReviewOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

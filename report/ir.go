@@ -10,6 +10,7 @@ import (
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/internal/pytext"
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
@@ -229,8 +230,13 @@ func readIR(rx *store.ReadTx, o IROptions) (*irInput, error) {
 		return nil, err
 	}
 	if o.Definitions == DefinitionsCLRB {
-		if in.answered, err = rx.QueriesWithReferenceAnswer(in.queries); err != nil {
+		golds, err := rx.AcceptedGoldAnswers(in.queries)
+		if err != nil {
 			return nil, err
+		}
+		in.answered = map[int64]bool{}
+		for q, a := range golds {
+			in.answered[q] = !pytext.Blank(a) // is_query_usable's str(answer).strip()
 		}
 	}
 	if in.gold, err = rx.Judgments(store.LabelSet{Annotator: o.Gold}); err != nil {

@@ -17,8 +17,9 @@ type KindStats struct {
 	Items  int                       `json:"items"`
 	Fields map[string]map[string]int `json:"fields"` // field -> value -> labels that count
 	By     map[string]map[string]int `json:"by"`     // attribute -> value -> items
-	// Pools are the relevance kind's pools and runs (relevance_stats.go).
-	Pools *PoolStats `json:"pools,omitempty"`
+	// Judgments are the relevance kind's judgments and runs
+	// (relevance_stats.go).
+	Judgments *JudgmentStats `json:"judgments,omitempty"`
 }
 
 // givenKey counts the labels of a free-text field (gold answers): there is
@@ -35,33 +36,36 @@ func kindStats(rt rater, t *tallies) map[string]*KindStats {
 		if table1Kinds[k] {
 			continue
 		}
-		n := t.sum(tally.Anyone, 0, true, tally.Items, string(k), nil)
-		if n == 0 {
-			continue
+		if n := t.sum(tally.Anyone, 0, true, tally.Items, string(k), nil); n > 0 {
+			out[string(k)] = kindStatsOf(k, n, rt, t)
 		}
-		ks := &KindStats{Items: n, Fields: map[string]map[string]int{}, By: map[string]map[string]int{}}
-		for _, f := range schema.Fields(k) {
-			m := map[string]int{}
-			for _, v := range f.Values {
-				m[v] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(v))
-			}
-			if len(f.Values) == 0 { // free text: counted as given
-				m[givenKey] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(""))
-			}
-			ks.Fields[f.Name] = m
-		}
-		prefix := string(k) + "/"
-		t.each(tally.Anyone, 0, true, tally.ItemsBy, func(key tally.Key, c int) {
-			if attr, ok := strings.CutPrefix(key.A, prefix); ok {
-				if ks.By[attr] == nil {
-					ks.By[attr] = map[string]int{}
-				}
-				ks.By[attr][key.B] += c
-			}
-		})
-		out[string(k)] = ks
 	}
 	return out
+}
+
+// kindStatsOf is the statistics of kind k, of n items.
+func kindStatsOf(k schema.Kind, n int, rt rater, t *tallies) *KindStats {
+	ks := &KindStats{Items: n, Fields: map[string]map[string]int{}, By: map[string]map[string]int{}}
+	for _, f := range schema.Fields(k) {
+		m := map[string]int{}
+		for _, v := range f.Values {
+			m[v] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(v))
+		}
+		if len(f.Values) == 0 { // free text: counted as given
+			m[givenKey] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(""))
+		}
+		ks.Fields[f.Name] = m
+	}
+	prefix := string(k) + "/"
+	t.each(tally.Anyone, 0, true, tally.ItemsBy, func(key tally.Key, c int) {
+		if attr, ok := strings.CutPrefix(key.A, prefix); ok {
+			if ks.By[attr] == nil {
+				ks.By[attr] = map[string]int{}
+			}
+			ks.By[attr][key.B] += c
+		}
+	})
+	return ks
 }
 
 // writeKinds renders the other kinds' statistics.
@@ -93,8 +97,8 @@ func writeKinds(w io.Writer, kinds map[string]*KindStats) {
 			}
 			fmt.Fprintf(w, "  by %s: %s\n", attr, strings.Join(parts, ", "))
 		}
-		if ks.Pools != nil {
-			writePools(w, ks.Pools)
+		if ks.Judgments != nil {
+			writeJudgments(w, ks.Judgments)
 		}
 	}
 }

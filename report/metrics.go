@@ -9,6 +9,8 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tally"
+
+	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 // DefaultSystem is the system `annotate metrics` compares against.
@@ -142,7 +144,7 @@ type LeftOut struct {
 // metricsCounts are the kept counts metrics reads.
 var metricsCounts = []string{tally.Items, tally.Gated, tally.Step, tally.Pair, tally.Label, tally.NotAsked,
 	tally.RecallAnswers, tally.RecallNotChecked, tally.RecallNoClaims, tally.RecallCorrect, tally.RecallAdded, tally.Predictions,
-	tally.Response, tally.OpenDisagreement}
+	tally.Response, tally.ExtractorRan, tally.OpenDisagreement}
 
 // Metrics builds the extraction and verification report.
 func Metrics(s *store.Store, o MetricsOptions) (*MetricsReport, error) {
@@ -169,13 +171,38 @@ func Metrics(s *store.Store, o MetricsOptions) (*MetricsReport, error) {
 		}
 		rep = computeMetrics(rt, t, o)
 		rep.Suggested = suggested
-		if o.Extractor != "" && !slices.Contains(rep.Extractors, o.Extractor) {
-			return fmt.Errorf("--extractor %s: system %s judged no claim of that extractor in a response the expert judged (extractors: %s)",
-				o.Extractor, o.System, listOr(rep.Extractors, "none"))
-		}
-		return nil
+		return checkExtractor(rep, t, o)
 	})
 	return rep, err
+}
+
+// checkExtractor refuses an --extractor that ran on no response, and a
+// system with no prediction at all unless the extractor found nothing
+// anywhere: then every checker judges its responses alike (factual, rate
+// 0), and corr.py takes any --checker.
+func checkExtractor(rep *MetricsReport, t *tallies, o MetricsOptions) error {
+	if o.Extractor == "" {
+		return nil
+	}
+	ran := map[string]bool{} // extractor -> gave claims somewhere
+	var names []string
+	t.each(tally.Anyone, 0, true, tally.ExtractorRan, func(k tally.Key, _ int) {
+		if _, ok := ran[k.A]; !ok {
+			names = append(names, k.A)
+		}
+		ran[k.A] = ran[k.A] || k.B == "claims"
+	})
+	slices.Sort(names)
+	claims, ok := ran[o.Extractor]
+	switch {
+	case !ok:
+		return fmt.Errorf("--extractor %s: no response was checked with that extractor's claims%s (extractors: %s)",
+			o.Extractor, suggest.Hint(o.Extractor, names), listOr(names, "none"))
+	case claims && !slices.Contains(rep.Systems, o.System):
+		return fmt.Errorf("no system %q%s (systems: %s): extractor %s gave claims, and that system judged none of them",
+			o.System, suggest.Hint(o.System, rep.Systems), listOr(rep.Systems, "none"), o.Extractor)
+	}
+	return nil
 }
 
 func computeMetrics(rt rater, t *tallies, o MetricsOptions) *MetricsReport {

@@ -11,20 +11,24 @@ import (
 	"github.com/annotate-dev/annotate/tally"
 )
 
-// What `annotate stats` says of relevance pools (CanLegalRAGBench §4.3):
-// how many queries have a pool, the pools' sizes, how many pairs the rater
-// judged, and the runs they came from. Pool sizes are read from the pairs
-// in relevance batches; the judged pairs from the kept counts.
+// What `annotate stats` says of relevance judgments (CanLegalRAGBench
+// §4.3), drawn from the judgments themselves, not from the pools that
+// asked for them (a pool is the lead's work plan: an export leaves it out,
+// the judgments stay): how many queries have a pair an expert judged, how
+// many pairs each, how many the rater judged and found relevant, and the
+// runs. The sizes are read from the pairs' labels (an expert's: any
+// annotator's but the gold set's, or adjudicated); the rater's judgments
+// from the kept counts.
 
-// PoolStats are the relevance pools' statistics.
-type PoolStats struct {
-	Queries     int       `json:"queries"` // queries with a pool
-	Pairs       int       `json:"pairs"`   // (query, document) pairs pooled
+// JudgmentStats are the relevance judgments' statistics.
+type JudgmentStats struct {
+	Queries     int       `json:"queries"` // queries with a pair an expert judged
+	Pairs       int       `json:"pairs"`   // (query, document) pairs an expert judged
 	MinSize     *int      `json:"min_size"`
 	MedianSize  *float64  `json:"median_size"`
 	MaxSize     *int      `json:"max_size"`
-	Judged      int       `json:"judged"`       // pooled pairs with the rater's relevance label
-	JudgedShare *float64  `json:"judged_share"` // of the pooled pairs; null with none
+	Judged      int       `json:"judged"`       // pairs with the rater's relevance label
+	JudgedShare *float64  `json:"judged_share"` // of the pairs; null with none
 	Relevant    int       `json:"relevant"`     // of the judged, relevant
 	Runs        []RunStat `json:"runs"`
 }
@@ -35,10 +39,10 @@ type RunStat struct {
 	Queries int    `json:"queries"`
 }
 
-// poolStats reads the pools of the database; nil when it has no relevance
-// item and no run.
-func poolStats(rx *store.ReadTx, rt rater, t *tallies) (*PoolStats, error) {
-	sizes, err := rx.PoolSizes()
+// judgmentStats reads the relevance judgments of the database; nil when no
+// expert judged a pair and there is no run.
+func judgmentStats(rx *store.ReadTx, rt rater, t *tallies) (*JudgmentStats, error) {
+	sizes, err := rx.JudgedSizes()
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +50,7 @@ func poolStats(rx *store.ReadTx, rt rater, t *tallies) (*PoolStats, error) {
 	if err != nil || len(sizes) == 0 && len(runs) == 0 {
 		return nil, err
 	}
-	p := &PoolStats{Queries: len(sizes), Runs: []RunStat{}}
+	p := &JudgmentStats{Queries: len(sizes), Runs: []RunStat{}}
 	for _, r := range runs {
 		p.Runs = append(p.Runs, RunStat{r.Name, r.Queries})
 	}
@@ -75,11 +79,11 @@ func poolStats(rx *store.ReadTx, rt rater, t *tallies) (*PoolStats, error) {
 	return p, nil
 }
 
-// writePools renders the pools' statistics under the relevance kind.
-func writePools(w io.Writer, p *PoolStats) {
+// writeJudgments renders the judgments' statistics under the relevance kind.
+func writeJudgments(w io.Writer, p *JudgmentStats) {
 	if p.Queries > 0 {
-		fmt.Fprintf(w, "  pools: %d queries, %d pairs, size %d–%d (median %s); judged %d (%s%%), relevant %d\n",
-			p.Queries, p.Pairs, *p.MinSize, *p.MaxSize, trimFloat(*p.MedianSize), p.Judged, pctOf(p.JudgedShare), p.Relevant)
+		fmt.Fprintf(w, "  judged by experts: %s, %s, %d–%d a query (median %s); by this rater %d (%s%%), relevant %d\n",
+			count(p.Queries, "query"), count(p.Pairs, "pair"), *p.MinSize, *p.MaxSize, trimFloat(*p.MedianSize), p.Judged, pctOf(p.JudgedShare), p.Relevant)
 	}
 	if len(p.Runs) > 0 {
 		var parts []string

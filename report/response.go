@@ -78,8 +78,9 @@ func fraction(s string) (int, int, error) {
 // with the system's rate over the extractor's claims; a response with no
 // such claim (the extractor gave none, or the system judged none) is
 // factual with rate 0, as corr.py's all([]) and its rate 0. A source the
-// system judged nothing of is left out (ran false). extractors collects the
-// extractors the system judged claims of.
+// system judged nothing of is left out (ran false), unless the extractor
+// ran on it (found nothing there). extractors collects the extractors the
+// system judged claims of.
 func responseCounts(rt rater, t *tallies, src int64, system, extractor string, extractors map[string]bool) (ps []responsePair, counts []int, empty int, ran bool) {
 	universe := map[responsePair]int{}
 	judged := map[responsePair]int{}
@@ -106,7 +107,9 @@ func responseCounts(rt rater, t *tallies, src int64, system, extractor string, e
 			counts = append(counts, n)
 		}
 	})
-	if !ran {
+	// A source the extractor ran on counts even where the system judged
+	// nothing: the extractor found nothing there.
+	if !ran && (extractor == "" || t.sum(tally.Anyone, src, false, tally.ExtractorRan, extractor, nil) == 0) {
 		return nil, nil, 0, false
 	}
 	for p, n := range universe {

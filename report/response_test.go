@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -116,7 +117,82 @@ func TestResponseLevelExtractors(t *testing.T) {
 		}
 	}
 	_, err := Metrics(s, MetricsOptions{Selection: Selection{Annotator: "refchecker-human"}, System: "nli", Extractor: "gpt3"})
-	if err == nil || !strings.Contains(err.Error(), "--extractor gpt3: system nli judged no claim of that extractor") || !strings.Contains(err.Error(), "claude2, gpt4") {
+	if err == nil || !strings.Contains(err.Error(), `--extractor gpt3: no response was checked with that extractor's claims; did you mean "gpt4"? (extractors: claude2, gpt4)`) {
 		t.Errorf("unknown extractor: %v", err)
 	}
+}
+
+// The extractor that found nothing: in found_nothing.json (README.md there)
+// gpt4 gave no claim for any of the nine responses, so no checker judged
+// any and corr.py takes whatever --checker it is given: every response is
+// factual with rate 0. RefChecker's benchmark/evaluation/corr.py (at its
+// repository's head, run by /usr/bin/python3 with scikit-learn 1.2.1 and
+// scipy 1.10.1, the file in each setting's first slot, the others []):
+//
+//	corr.py --extractor gpt4 --checker chk --data_dir DIR
+//	Acc: 22.22	Fact. F1: 36.36	NonFact. F1: 0.0	Pearson: nan	Spearman: nan
+//
+// and its loop body, unrounded, on found_nothing.json with
+// two_extractors.json as one setting (--checker nli --extractor gpt4):
+// 13 responses, accuracy 0.3076923076923077, Fact F1 0.39999999999999997,
+// NonFact F1 0.1818181818181818, Pearson -0.3739271808790061, Spearman
+// -0.3194444444444445. With --checker chk on both, corr.py fails (a gpt4
+// claim of two_extractors.json has no chk_label), and so does annotate.
+func TestResponseLevelExtractorFoundNothing(t *testing.T) {
+	s := openStore(t)
+	files := []string{"testdata/extractors/found_nothing.json", "testdata/extractors/two_extractors.json"}
+	if _, err := importer.Import(s, files, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	sel := Selection{Annotator: "refchecker-human"}
+	rep, err := Metrics(s, MetricsOptions{Selection: sel, System: "chk", Extractor: "gpt4"})
+	if err == nil || !strings.Contains(err.Error(), `no system "chk" (systems: nli): extractor gpt4 gave claims, and that system judged none of them`) {
+		t.Errorf("chk on both files: %v", err)
+	}
+	for _, c := range []struct {
+		system, key                      string
+		n, empty                         int
+		acc, fact, nonfact, pearson, rho float64 // NaN: null
+	}{
+		{"nli", "found_nothing", 9, 9, 2.0 / 9, 4.0 / 11, 0, math.NaN(), math.NaN()},
+		{"nli", "all", 13, 9, 0.3076923076923077, 0.39999999999999997, 0.1818181818181818, -0.3739271808790061, -0.3194444444444445},
+	} {
+		if rep, err = Metrics(s, MetricsOptions{Selection: sel, System: c.system, Extractor: "gpt4"}); err != nil {
+			t.Fatal(err)
+		}
+		rl := rep.ResponseLevel[c.key]
+		if rl == nil {
+			t.Fatalf("%s: no response level", c.key)
+		}
+		if rl.Responses != c.n || rl.WithoutClaims != c.empty {
+			t.Errorf("%s: %d responses (%d without claims), want %d (%d)", c.key, rl.Responses, rl.WithoutClaims, c.n, c.empty)
+		}
+		near(t, c.key+" accuracy", rl.Accuracy, c.acc, 1e-12)
+		near(t, c.key+" Fact F1", rl.FactF1, c.fact, 1e-12)
+		near(t, c.key+" NonFact F1", rl.NonFactF1, c.nonfact, 1e-12)
+		if math.IsNaN(c.pearson) {
+			if rl.Pearson != nil || rl.Spearman != nil {
+				t.Errorf("%s: Pearson %v, Spearman %v: want null (scipy's nan)", c.key, show(rl.Pearson), show(rl.Spearman))
+			}
+			continue
+		}
+		near(t, c.key+" Pearson", rl.Pearson, c.pearson, 1e-12)
+		near(t, c.key+" Spearman", rl.Spearman, c.rho, 1e-12)
+	}
+	// With only the extractor that found nothing, any checker is taken.
+	one := openStore(t)
+	if _, err := importer.Import(one, files[:1], importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Metrics(one, MetricsOptions{Selection: sel, System: "chk", Extractor: "gpt4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl := rep.ResponseLevel["all"]
+	if rl == nil || rl.Responses != 9 || rl.WithoutClaims != 9 || rl.Pearson != nil {
+		t.Fatalf("chk alone: %+v", rl)
+	}
+	near(t, "chk accuracy", rl.Accuracy, 2.0/9, 1e-12)
+	near(t, "chk Fact F1", rl.FactF1, 4.0/11, 1e-12)
+	near(t, "chk NonFact F1", rl.NonFactF1, 0, 1e-12)
 }

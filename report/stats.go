@@ -94,10 +94,18 @@ func Stats(s *store.Store, sel Selection) (*StatsReport, error) {
 			return err
 		}
 		rep = computeStats(rt, t)
-		if ks := rep.Kinds[string(schema.KindRelevance)]; ks != nil {
-			ks.Pools, err = poolStats(rx, rt, t)
+		// The relevance kind's items are the pairs an expert judged (a
+		// pool's pairs not judged yet are work, not data), shown when there
+		// are some or runs.
+		js, err := judgmentStats(rx, rt, t)
+		if err != nil || js == nil {
+			delete(rep.Kinds, string(schema.KindRelevance))
+			return err
 		}
-		return err
+		ks := kindStatsOf(schema.KindRelevance, js.Pairs, rt, t)
+		ks.Judgments = js
+		rep.Kinds[string(schema.KindRelevance)] = ks
+		return nil
 	})
 	return rep, err
 }

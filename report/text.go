@@ -441,6 +441,11 @@ func (r *AgreementReport) WriteText(w io.Writer) error {
 	for _, name := range r.order {
 		writeSuggested(w, name, r.Suggested[name])
 	}
+	for _, name := range r.order {
+		if n := r.OwnAdjudications[name]; n > 0 {
+			fmt.Fprintf(w, "%s: %d adjudicated by a lead who had labelled the unit (review --allow-own)\n", name, n)
+		}
+	}
 	return nil
 }
 

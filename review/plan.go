@@ -68,6 +68,9 @@ type Verdicts struct {
 	// it leaves the plan once those decisions make it not asked.
 	Single bool
 	State  State
+	// Own: the lead gave a label in this unit (Adjudicator.Mark); their
+	// decision is refused unless --allow-own.
+	Own bool
 }
 
 // Verdict returns the verdicts (PlanOf reads them through it).
@@ -133,6 +136,9 @@ func (p PlanOf[U]) Counts(field string) (pending, done, moot int) {
 type Acceptance struct {
 	Item         int64
 	Field, Value string
+	// Own: the lead labelled this unit and accepts it with --allow-own
+	// (Adjudicator.Keep), recorded as such.
+	Own bool
 }
 
 // fieldsOf lists the fields review compares on an item: the asked fields
@@ -222,7 +228,7 @@ func (ps *pass) accept(v view, item int64, f schema.Field, value string) bool {
 	if v.sim[f.Name] != "" || !f.Marker && !schema.Asked(f.Name, v.sim, v.parent) {
 		return false
 	}
-	ps.acc = append(ps.acc, Acceptance{item, f.Name, value})
+	ps.acc = append(ps.acc, Acceptance{Item: item, Field: f.Name, Value: value})
 	v.sim[f.Name] = value
 	return true
 }
@@ -322,12 +328,12 @@ func (pl *planner) keepAdded(it Item, c fieldCase, agreements, withSingles view)
 		return
 	}
 	if agreements.sim[c.f.Name] == "" && agreements.parent[schema.MissedClaimsChecked] == "added" {
-		pl.agreements.acc = append(pl.agreements.acc, Acceptance{it.ID, c.f.Name, "yes"})
+		pl.agreements.acc = append(pl.agreements.acc, Acceptance{Item: it.ID, Field: c.f.Name, Value: "yes"})
 		agreements.sim[c.f.Name] = "yes"
 		pl.plan.Agreeing++
 	}
 	if withSingles.sim[c.f.Name] == "" && withSingles.parent[schema.MissedClaimsChecked] == "added" {
-		pl.withSingles.acc = append(pl.withSingles.acc, Acceptance{it.ID, c.f.Name, "yes"})
+		pl.withSingles.acc = append(pl.withSingles.acc, Acceptance{Item: it.ID, Field: c.f.Name, Value: "yes"})
 		withSingles.sim[c.f.Name] = "yes"
 	}
 }

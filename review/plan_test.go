@@ -33,8 +33,8 @@ func TestPlanAcceptsMarkersAndAddedClaims(t *testing.T) {
 	// ("added", so the claim jo added is kept too). The answer disagrees:
 	// a unit, and until it is decided the claim's own fields wait.
 	want := []Acceptance{
-		{1, "question_validity", "valid"}, {1, "category", "factual_recall"}, {1, "persona", "citizen"},
-		{1, "missed_claims_checked", "added"}, {4, "claim_added", "yes"},
+		{Item: 1, Field: "question_validity", Value: "valid"}, {Item: 1, Field: "category", Value: "factual_recall"}, {Item: 1, Field: "persona", Value: "citizen"},
+		{Item: 1, Field: "missed_claims_checked", Value: "added"}, {Item: 4, Field: "claim_added", Value: "yes"},
 	}
 	if len(acc) != len(want) {
 		t.Fatalf("accepted %v, want %v", acc, want)
@@ -75,8 +75,8 @@ func TestPlanAcceptsMarkersAndAddedClaims(t *testing.T) {
 	// The bulk accept with singles takes jo's claim labels too, validity
 	// first, then the entailment it makes asked.
 	wantS := []Acceptance{
-		{1, "category", "factual_recall"}, {1, "persona", "citizen"}, {1, "missed_claims_checked", "added"},
-		{3, "claim_validity", "correct"}, {3, "entailment", "neutral"}, {4, "claim_added", "yes"},
+		{Item: 1, Field: "category", Value: "factual_recall"}, {Item: 1, Field: "persona", Value: "citizen"}, {Item: 1, Field: "missed_claims_checked", Value: "added"},
+		{Item: 3, Field: "claim_validity", Value: "correct"}, {Item: 3, Field: "entailment", Value: "neutral"}, {Item: 4, Field: "claim_added", Value: "yes"},
 	}
 	if !slices.Equal(accS, wantS) || plan.ReadySingle != len(wantS) {
 		t.Errorf("accepted with singles %v, want %v", accS, wantS)
@@ -148,7 +148,7 @@ func TestSingleLabelUnitsAreInTheWorkload(t *testing.T) {
 	if got, want := unitsOf(plan), "q1/question_validity:done q1/category:pending,single,follow-up q1/persona:pending,single,follow-up q1/answer_correctness:pending,single,follow-up"; got != want {
 		t.Errorf("units\n  %s\nwant\n  %s", got, want)
 	}
-	wantS := []Acceptance{{1, "category", "factual_recall"}, {1, "persona", "citizen"}, {1, "answer_correctness", "incorrect"}}
+	wantS := []Acceptance{{Item: 1, Field: "category", Value: "factual_recall"}, {Item: 1, Field: "persona", Value: "citizen"}, {Item: 1, Field: "answer_correctness", Value: "incorrect"}}
 	if !slices.Equal(accS, wantS) {
 		t.Errorf("accepted with singles %v, want %v", accS, wantS)
 	}

@@ -6,7 +6,8 @@ ahead included), and SIGKILLs the program at a seeded random moment: during
 startup, while keys arrive, while a decision is being saved or an item
 loads. The last screen is then read from tmux. Every decision it showed as
 made must be in the database: the ✓ line of the item on screen, and all
-four fields of every item before it in the queue. Labels the database holds
+four fields of every item before it in the queue, but for the decisions the
+status line says wait for the database (the last ones typed). Labels the database holds
 beyond the screen are counted (a decision is committed before it shows, so
 a kill can fall between the two), and every stored label must be one the
 keys typed asked for.
@@ -90,11 +91,13 @@ def main():
                 if before != s.position - 1:
                     failures.append(f"round {r}: the screen shows {s.item} as item {s.position}, "
                                     f"the queue has it at {before + 1}")
-                for item in order[:max(before, 0)]:
-                    for field, value in FIELDS:
-                        shown[(item, field)] = value
-                for field, value in s.checks:
-                    shown[(s.item, field)] = value
+                # In order: every field of the items before, the ✓ line,
+                # then what is shown as not saved yet; the last s.waiting
+                # of them were shown as waiting, not as made.
+                seen = [((item, field), value) for item in order[:max(before, 0)] for field, value in FIELDS]
+                seen += [((s.item, field), value) for field, value in s.checks + s.unsaved]
+                for k, value in seen[:len(seen) - s.waiting]:
+                    shown[k] = value
 
             stored = {(item, field): v for (_, item, field), v in stored_labels(annotate, db, "jo").items()}
             missing = [(k, v) for k, v in shown.items() if stored.get(k) != v]

@@ -14,6 +14,7 @@ import tempfile
 import time
 
 HEADER = re.compile(r"^\s*QA (\S+) · item (\d+) of (\d+)")
+WAITING = re.compile(r"⧗ (\d+) decisions? not saved yet")
 
 
 class Tmux:
@@ -49,21 +50,34 @@ class Tmux:
 
 
 class Screen:
-    """What a QA screen shows: the item, its position, and the decisions
-    shown as made on it (the ✓ line)."""
+    """What a QA screen shows: the item, its position, the decisions shown
+    as made on it (the ✓ line), those shown as not saved yet on it (after
+    ⧗), and how many decisions the status line says wait in all (items
+    left while they waited included)."""
 
     def __init__(self, text):
         self.text = text
         self.item, self.position, self.total = None, 0, 0
         self.checks = []  # [(field, value)] in the order shown
+        self.unsaved = []  # [(field, value)] shown as not saved yet
+        self.waiting = 0
         for line in text.splitlines():
             m = HEADER.match(line)
             if m and self.item is None:
                 self.item, self.position, self.total = m.group(1), int(m.group(2)), int(m.group(3))
-            if line.startswith("✓ "):
-                for part in line[2:].split(" · "):
+            m = WAITING.search(line)
+            if m:
+                self.waiting = int(m.group(1))
+            if line.startswith("✓ ") or line.startswith("⧗ not saved yet: "):
+                made, _, unsaved = line.partition("⧗ not saved yet: ")
+                for part in made[2:].split(" · ") if made.startswith("✓ ") else []:
+                    if part.strip():
+                        field, _, value = part.strip().partition(" ")
+                        self.checks.append((field, value.strip()))
+                for part in unsaved.split(" · ") if unsaved else []:
                     field, _, value = part.strip().partition(" ")
-                    self.checks.append((field, value.strip()))
+                    self.unsaved.append((field, value.strip()))
+        self.waiting = max(self.waiting, len(self.unsaved))
 
     def progress(self):
         """Decisions shown as made in the queue so far, counting 4 a finished item."""

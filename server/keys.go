@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/annotate-dev/annotate/internal/textsafe"
+	"github.com/annotate-dev/annotate/internal/names"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -28,14 +26,26 @@ const maxKeyLine = 1 << 20
 
 // ParseAuthorizedKeys reads an OpenSSH authorized_keys file and returns the
 // annotator of each key by its SHA256 fingerprint ("SHA256:…"). The
-// annotator's name is the key's comment, which is therefore required. Blank
-// lines and # comments are skipped. Errors name the file and the line.
+// annotator's name is the key's comment, which is therefore required, and
+// follows the rule of every annotator name (package names). Blank lines and
+// # comments are skipped. Errors name the file and the line.
 func ParseAuthorizedKeys(path string) (map[string]string, error) {
+	return parseAuthorizedKeys(path, nil)
+}
+
+// ParseAuthorizedKeysFor is ParseAuthorizedKeys for a database whose
+// annotators are known: a name new but close to a known one (or to a name
+// on an earlier line) is refused as a typo, as --as refuses it.
+func ParseAuthorizedKeysFor(path string, known []string) (map[string]string, error) {
+	return parseAuthorizedKeys(path, names.NewRule(known))
+}
+
+func parseAuthorizedKeys(path string, rule *names.Rule) (map[string]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("authorized keys: %w", err)
 	}
-	names := map[string]string{}
+	byKey := map[string]string{}
 	firstLine := map[string]int{} // fingerprint -> line, to name both lines of a conflict
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), maxKeyLine) // RSA 16k keys are long lines
@@ -47,23 +57,28 @@ func ParseAuthorizedKeys(path string) (map[string]string, error) {
 			continue
 		}
 		fp, name, err := parseKeyLine(line)
+		if err == nil && rule != nil {
+			if err = rule.Take(name); err != nil {
+				err = fmt.Errorf("the key's comment: %w", err)
+			}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if old, ok := names[fp]; ok && old != name {
+		if old, ok := byKey[fp]; ok && old != name {
 			return nil, fmt.Errorf("%s:%d: this key is already given to %q on line %d; one key is one annotator", path, n, old, firstLine[fp])
 		}
-		names[fp], firstLine[fp] = name, n
+		byKey[fp], firstLine[fp] = name, n
 	}
 	if err := sc.Err(); err == bufio.ErrTooLong {
 		return nil, fmt.Errorf("%s:%d: the line is longer than %d MiB: a line holds one key (a 16384-bit RSA key takes about 3 KB)", path, n+1, maxKeyLine>>20)
 	} else if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
 	}
-	if len(names) == 0 {
+	if len(byKey) == 0 {
 		return nil, fmt.Errorf("%s: no keys: add one line per annotator, e.g. \"ssh-ed25519 AAAA… jo\"", path)
 	}
-	return names, nil
+	return byKey, nil
 }
 
 // parseKeyLine parses one non-blank line into the key's fingerprint and the
@@ -85,37 +100,8 @@ func parseKeyLine(line string) (fingerprint, name string, err error) {
 	if name == "" {
 		return "", "", fmt.Errorf("the key has no comment: add the annotator's name after the key, e.g. \"%s AAAA… jo\"", key.Type())
 	}
-	if err := checkAnnotatorName(name); err != nil {
-		return "", "", err
+	if err := names.Check(name); err != nil {
+		return "", "", fmt.Errorf("the key's comment: %w", err)
 	}
 	return gossh.FingerprintSHA256(key), name, nil
-}
-
-// checkAnnotatorName holds a name from a key's comment to the rules of the
-// names labels are imported under: printable (no control character, no
-// bidirectional control, no line or paragraph separator, valid UTF-8), and
-// no comma, since names are given as comma-separated lists (--assign,
-// --annotators). It must also be one word. The name is quoted with %+q so
-// that the offending character shows as an escape, never raw.
-func checkAnnotatorName(name string) error {
-	refuse := func(why string, pos int) error {
-		return fmt.Errorf("comment %+q: the annotator's name %s (character %d); names must be printable, one word, without commas", name, why, pos)
-	}
-	for i, pos := 0, 1; i < len(name); pos++ {
-		r, size := utf8.DecodeRuneInString(name[i:])
-		i += size
-		switch {
-		case r == utf8.RuneError && size == 1:
-			return refuse("is not valid UTF-8", pos)
-		case r == ',':
-			return refuse("has a comma, which separates the names of a list (--assign jo,sam)", pos)
-		case textsafe.IsBidiControl(r):
-			return refuse(fmt.Sprintf("has the bidirectional control %U, which reorders text on a terminal", r), pos)
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
-			return refuse(fmt.Sprintf("has the control character %U", r), pos)
-		case unicode.IsSpace(r):
-			return refuse("has a space: it must be one word (it is the name labels are recorded under)", pos)
-		}
-	}
-	return nil
 }

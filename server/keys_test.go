@@ -41,20 +41,20 @@ func TestParseAuthorizedKeysErrorsNameTheLine(t *testing.T) {
 	for _, c := range []struct{ name, text, want string }{
 		{"no comment", "# keys\n" + jo + " jo\n" + authorizedLine(newKey(t)) + "\n", ":3: the key has no comment"},
 		{"garbage", jo + " jo\nssh-ed25519 not-base64 sam\n", ":2: not an authorized_keys line"},
-		{"two-word name", jo + " Jo Smith\n", ":1: comment \"Jo Smith\""},
+		{"two-word name", jo + " Jo Smith\n", `:1: the key's comment: "Jo Smith" is not a name: it holds a space`},
 		{"restricting option", `from="10.0.0.0/8" ` + jo + " jo\n", `:1: option "from=\"10.0.0.0/8\""`},
 		{"one key two names", jo + " jo\n\n" + jo + " sam\n", `:3: this key is already given to "jo" on line 1`},
 		{"empty", "# nobody yet\n", "no keys"},
 		{"a line of 10 MB", jo + " jo\n# pasted\n" + strings.Repeat("A", 10<<20) + "\n", ":3: the line is longer than 1 MiB"},
 		// The rules of imported annotator names: a bidi override would show
 		// "jo" as another name, a comma would split it in --assign lists.
-		{"bidi override", "# keys\n" + jo + " jo\u202egnp\n", `:2: comment "jo\u202egnp": the annotator's name has the bidirectional control U+202E, which reorders text on a terminal (character 3)`},
-		{"bidi isolate", jo + " \u2066jo\n", `:1: comment "\u2066jo": the annotator's name has the bidirectional control U+2066`},
-		{"comma", jo + " jo,sam\n", `:1: comment "jo,sam": the annotator's name has a comma, which separates the names of a list (--assign jo,sam) (character 3)`},
-		{"C1 control", jo + " jo\u009b31m\n", `:1: comment "jo\u009b31m": the annotator's name has the control character U+009B (character 3)`},
-		{"line separator", jo + " jo\u2028sam\n", `:1: comment "jo\u2028sam": the annotator's name has the control character U+2028`},
-		{"escape", jo + " jo\x1b[2J\n", `:1: comment "jo\x1b[2J": the annotator's name has the control character U+001B`},
-		{"invalid UTF-8", jo + " jo\xff\n", `:1: comment "jo\xff": the annotator's name is not valid UTF-8 (character 3)`},
+		{"bidi override", "# keys\n" + jo + " jo\u202egnp\n", `:2: the key's comment: "jo\u202egnp" is not a name: it holds the bidirectional control U+202E, which reorders text on a terminal (character 3)`},
+		{"bidi isolate", jo + " \u2066jo\n", `:1: the key's comment: "\u2066jo" is not a name: it holds the bidirectional control U+2066`},
+		{"comma", jo + " jo,sam\n", `:1: the key's comment: "jo,sam" is not a name: it holds ',', which separates the names of a list (jo,sam) (character 3)`},
+		{"C1 control", jo + " jo\u009b31m\n", `:1: the key's comment: "jo\u009b31m" is not a name: it holds the control character U+009B (character 3)`},
+		{"line separator", jo + " jo\u2028sam\n", `:1: the key's comment: "jo\u2028sam" is not a name: it holds the line or paragraph separator U+2028`},
+		{"escape", jo + " jo\x1b[2J\n", `:1: the key's comment: "jo\x1b[2J" is not a name: it holds the control character U+001B`},
+		{"invalid UTF-8", jo + " jo\xff\n", `:1: the key's comment: "jo\xff" is not a name: it is not valid UTF-8 (character 3)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := writeKeys(t, c.text)
@@ -63,6 +63,23 @@ func TestParseAuthorizedKeysErrorsNameTheLine(t *testing.T) {
 				t.Fatalf("error %v; want it to name %s and say %q", err, p, c.want)
 			}
 		})
+	}
+	// Against the database's annotators: a new name close to a known one,
+	// or to a name on an earlier line, is a typo.
+	for _, c := range []struct{ name, text, want string }{
+		{"typo of a known annotator", jo + " Jo\n", `:1: the key's comment: no annotator "Jo" yet; did you mean "jo"? (to create "Jo" on purpose: annotate annotator add Jo)`},
+		{"typo of an earlier line", authorizedLine(newKey(t)) + " kim\n" + jo + " kimm\n", `:2: the key's comment: no annotator "kimm" yet; did you mean "kim"?`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := writeKeys(t, c.text)
+			_, err := ParseAuthorizedKeysFor(p, []string{"jo", "sam"})
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
+				t.Fatalf("error %v; want it to name %s and say %q", err, p, c.want)
+			}
+		})
+	}
+	if _, err := ParseAuthorizedKeysFor(writeKeys(t, jo+" jo\n"+authorizedLine(newKey(t))+" kim\n"), []string{"jo"}); err != nil {
+		t.Errorf("a known name and a new one unlike any: %v", err)
 	}
 	if _, err := ParseAuthorizedKeys(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Fatal("a missing file parsed")

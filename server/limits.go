@@ -26,30 +26,46 @@ const (
 )
 
 // Defaults of Config.MaxConnections, Config.MaxUnauthenticated,
-// Config.KeepAlive and Config.WriteTimeout.
+// Config.KeepAlive and Config.WriteTimeout. A team's annotators may all log
+// in at once (40 at the start of a session): a login takes a few
+// milliseconds of the server's time, and connections past
+// MaxUnauthenticated wait for a login to end rather than fail.
 const (
-	DefaultMaxConnections     = 32
-	DefaultMaxUnauthenticated = 8
+	DefaultMaxConnections     = 64
+	DefaultMaxUnauthenticated = 32
 	DefaultKeepAlive          = 15 * time.Second
 	DefaultWriteTimeout       = 30 * time.Second
 )
 
 // How long a connection may take to log in. A real client sends its
-// version line at once, so one that has said nothing after silentTimeout is
-// closed; the whole login (key exchange and public-key authentication,
-// with an agent or a key passphrase typed) has loginTimeout.
+// version line as it connects and then answers the server at once, so a
+// connection that has sent nothing after silentGrace is silent, and one
+// that has sent nothing for stallTimeout since it last did has stalled:
+// either may be closed to make room for a new one. One that has said
+// nothing after silentTimeout is closed anyway; the whole login (key
+// exchange and public-key authentication, with an agent or a key
+// passphrase typed) has loginTimeout.
 const (
+	silentGrace   = time.Second
+	stallTimeout  = 2 * time.Second
 	silentTimeout = 5 * time.Second
 	loginTimeout  = 20 * time.Second
+	// slotCheck is how often a connection waiting for a login slot looks
+	// again whether one of those logging in has gone silent.
+	slotCheck = 50 * time.Millisecond
 )
 
 // limitListener admits connections within the caps, before the SSH
 // handshake, and tracks them. Connections still logging in have a budget of
-// their own (Config.MaxUnauthenticated): when it is spent, or when every
-// connection slot is taken, a new connection takes the place of the oldest
-// one not logged in, silent ones first, so that connections that never log
-// in cannot lock annotators out; only when every slot is held by a
-// logged-in connection is a new one refused. Its first Accept tells
+// their own (Config.MaxUnauthenticated). When it is spent, or when every
+// connection slot is taken, a new connection takes the place of a
+// connection not logged in that is silent, has stalled or is past the login
+// timeout (the longest quiet first), so that connections that never log in
+// cannot lock annotators out; it never takes the place of one that is
+// logging in. If every connection not logged in is, the new one waits
+// (before its handshake starts; the next connections wait in the system's
+// queue) until a login ends or one goes quiet; only when every slot is held
+// by a logged-in connection is a new one refused. Its first Accept tells
 // Shutdown that serving has started.
 type limitListener struct {
 	net.Listener
@@ -57,14 +73,18 @@ type limitListener struct {
 
 	started sync.Once
 	serving chan struct{} // closed by the first Accept
+	closing sync.Once
+	closed  chan struct{} // closed by Close
 
 	mu     sync.Mutex
 	conns  map[*trackedConn]struct{} // open connections
 	unauth int                       // of them, not yet authenticated
+	freed  chan struct{}             // closed, and replaced, when a connection closes or logs in
 }
 
 func newLimitListener(ln net.Listener, s *Server) *limitListener {
-	return &limitListener{Listener: ln, s: s, serving: make(chan struct{}), conns: map[*trackedConn]struct{}{}}
+	return &limitListener{Listener: ln, s: s, serving: make(chan struct{}), closed: make(chan struct{}),
+		conns: map[*trackedConn]struct{}{}, freed: make(chan struct{})}
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -76,7 +96,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		tc := &trackedConn{Conn: c, l: l, opened: time.Now()}
+		tc := &trackedConn{Conn: c, l: l}
 		if reason := l.admit(tc); reason != "" {
 			l.s.log.Warn("refused connection", "from", c.RemoteAddr().String(), "reason", reason)
 			c.Close()
@@ -86,56 +106,84 @@ func (l *limitListener) Accept() (net.Conn, error) {
 	}
 }
 
-// admit counts a new connection in, closing the oldest connection not
-// logged in to make room if need be, or says why it is refused.
+func (l *limitListener) Close() error {
+	l.closing.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+// admit counts a new connection in, closing a quiet connection not logged
+// in to make room if need be, or waiting for a login to end, or says why
+// it is refused.
 func (l *limitListener) admit(c *trackedConn) string {
+	arrived := time.Now()
 	for {
+		now := time.Now()
 		l.mu.Lock()
 		full := len(l.conns) >= l.s.cfg.MaxConnections
 		if !full && l.unauth < l.s.cfg.MaxUnauthenticated {
 			l.conns[c] = struct{}{}
 			l.unauth++
+			c.opened = now
 			c.silence = time.AfterFunc(l.s.silent, c.closeIfSilent)
 			l.mu.Unlock()
+			if waited := now.Sub(arrived); waited >= slotCheck {
+				l.s.log.Info("a connection waited for others to log in", "from", c.RemoteAddr().String(),
+					"waited", waited.Round(time.Millisecond).String())
+			}
 			return ""
 		}
-		victim := l.oldestUnauthenticated()
+		victim, quiet, loggingIn := l.quietest(now)
+		freed := l.freed
 		l.mu.Unlock()
-		if victim == nil { // every slot is held by a logged-in connection
-			return "too many connections (--max-connections)"
-		}
 		reason := "too many connections (--max-connections)"
 		if !full {
 			reason = "too many unauthenticated connections (--max-unauthenticated)"
 		}
-		l.s.log.Info("closed a connection not logged in, to make room for a new one", "from", victim.RemoteAddr().String(),
-			"silent", !victim.spoke.Load(), "age", time.Since(victim.opened).Round(time.Millisecond).String(), "reason", reason)
-		victim.Close() // counts it out; the loop then admits c
+		switch {
+		case victim != nil:
+			l.s.log.Info("closed a connection not logged in, to make room for a new one", "from", victim.RemoteAddr().String(),
+				"silent", !victim.spoke(), "quiet", quiet.Round(time.Millisecond).String(),
+				"age", now.Sub(victim.opened).Round(time.Millisecond).String(), "reason", reason)
+			victim.Close() // counts it out; the loop then admits c
+			continue
+		case !loggingIn: // every slot is held by a logged-in connection
+			return reason
+		case now.Sub(arrived) > loginTimeout: // cannot happen: logins end by then
+			return reason + ", logging in for longer than the login timeout"
+		}
+		t := time.NewTimer(slotCheck)
+		select {
+		case <-freed:
+		case <-t.C:
+		case <-l.closed:
+			t.Stop()
+			return "the server is shutting down"
+		}
+		t.Stop()
 	}
 }
 
-// oldestUnauthenticated is the connection to close for a new one: the
-// oldest of those that have sent nothing yet, or else the oldest of those
-// not logged in; nil if every connection is logged in. l.mu is held.
-func (l *limitListener) oldestUnauthenticated() *trackedConn {
-	var silent, talking *trackedConn
+// quietest is the connection to close for a new one: of those not logged
+// in that are silent (nothing sent after silentGrace), have stalled
+// (nothing sent for stallTimeout) or are past the login timeout, the one
+// quiet for longest, silent ones first; nil if there is none. loggingIn
+// reports whether any connection is not logged in (a slot may free). l.mu
+// is held.
+func (l *limitListener) quietest(now time.Time) (victim *trackedConn, quiet time.Duration, loggingIn bool) {
 	for c := range l.conns {
-		switch {
-		case c.authed:
-		case !c.spoke.Load():
-			if silent == nil || c.opened.Before(silent.opened) {
-				silent = c
-			}
-		default:
-			if talking == nil || c.opened.Before(talking.opened) {
-				talking = c
-			}
+		if c.authed {
+			continue
+		}
+		loggingIn = true
+		q := c.quiet(now)
+		if !(c.spoke() && q >= l.s.stall || !c.spoke() && q >= l.s.silentGrace || now.Sub(c.opened) >= loginTimeout) {
+			continue // logging in
+		}
+		if victim == nil || !c.spoke() && victim.spoke() || c.spoke() == victim.spoke() && q > quiet {
+			victim, quiet = c, q
 		}
 	}
-	if silent != nil {
-		return silent
-	}
-	return talking
+	return victim, quiet, loggingIn
 }
 
 // closeAll closes every open connection, authenticated or not.
@@ -158,26 +206,39 @@ type trackedConn struct {
 	net.Conn
 	l *limitListener
 
-	opened    time.Time
-	spoke     atomic.Bool // the client has sent something
-	silence   *time.Timer // closes it if it has not spoken after silentTimeout; guarded by l.mu
-	once      sync.Once   // counts the close once
-	authed    bool        // guarded by l.mu
-	channels  int         // guarded by l.mu
+	opened    time.Time    // admitted; guarded by l.mu
+	lastRead  atomic.Int64 // when the client last sent something (UnixNano), 0: never
+	silence   *time.Timer  // closes it if it has not spoken after silentTimeout; guarded by l.mu
+	once      sync.Once    // counts the close once
+	authed    bool         // guarded by l.mu
+	channels  int          // guarded by l.mu
 	keepAlive sync.Once
 }
 
 func (c *trackedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	if n > 0 && !c.spoke.Load() {
-		c.spoke.Store(true)
+	if n > 0 {
+		c.lastRead.Store(time.Now().UnixNano())
 	}
 	return n, err
 }
 
+// spoke reports whether the client has sent anything.
+func (c *trackedConn) spoke() bool { return c.lastRead.Load() != 0 }
+
+// quiet is how long the client has sent nothing: since it last did, or
+// since it was admitted. l.mu is held (opened).
+func (c *trackedConn) quiet(now time.Time) time.Duration {
+	last := c.opened
+	if t := c.lastRead.Load(); t != 0 {
+		last = time.Unix(0, t)
+	}
+	return now.Sub(last)
+}
+
 // closeIfSilent closes the connection if the client has not sent anything.
 func (c *trackedConn) closeIfSilent() {
-	if !c.spoke.Load() {
+	if !c.spoke() {
 		c.l.s.log.Info("closed a connection that sent nothing", "from", c.RemoteAddr().String(), "after", c.l.s.silent.String())
 		c.Close()
 	}
@@ -193,6 +254,7 @@ func (c *trackedConn) Close() error {
 		if !c.authed {
 			c.l.unauth--
 		}
+		c.l.free()
 		c.l.mu.Unlock()
 	})
 	return c.Conn.Close()
@@ -205,7 +267,14 @@ func (c *trackedConn) authenticated() {
 	if !c.authed {
 		c.authed = true
 		c.l.unauth--
+		c.l.free()
 	}
+}
+
+// free wakes the connections waiting for a slot. l.mu is held.
+func (l *limitListener) free() {
+	close(l.freed)
+	l.freed = make(chan struct{})
 }
 
 // openChannel counts a session channel in, unless the connection has

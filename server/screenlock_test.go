@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/store"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -17,9 +17,15 @@ import (
 func TestLocalScreenAndSSHExcludeEachOther(t *testing.T) {
 	jo := newKey(t)
 	f := start(t, 3, map[string]gossh.Signer{"jo": jo})
+	// A local screen: another Store on the same file, as another process
+	// opens it.
 	db := filepath.Join(f.dir, "annotate.db")
-
-	local, err := screenlock.Acquire(db, "jo", "tty /dev/pts/9")
+	other, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	local, err := other.AcquireScreen("jo", "", "tty /dev/pts/9")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,15 +40,15 @@ func TestLocalScreenAndSSHExcludeEachOther(t *testing.T) {
 
 	remote := f.openTerminal(t, jo)
 	remote.waitFor("QA pairs")
-	_, err = screenlock.Acquire(db, "jo", "")
-	var held *screenlock.HeldError
+	_, err = other.AcquireScreen("jo", "", "")
+	var held *store.ScreenHeldError
 	if !errors.As(err, &held) || !strings.HasPrefix(held.Holder.Where, "ssh from 127.0.0.1:") {
 		t.Fatalf("a local screen beside the SSH one: %v", err)
 	}
 	remote.press("q")
 	remote.waitEnd()
 	// The session's end frees the lock.
-	again, err := screenlock.Acquire(db, "jo", "")
+	again, err := other.AcquireScreen("jo", "", "")
 	if err != nil {
 		t.Fatalf("after the SSH session: %v", err)
 	}
@@ -65,17 +71,20 @@ func TestSessionWaitsForAWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	mark, err := f.store.MarkWriting("an import")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
-	mark := screenlock.MarkWriting(db, "an import")
 	term := f.openTerminal(t, jo)
 	term.waitFor("an import (pid ")
 	term.waitFor("is writing to annotate.db; waiting…")
 	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
 		t.Fatal(err)
 	}
-	mark.Release()
+	mark()
 	term.waitFor("QA pairs")
 	term.press("q")
 	term.waitEnd()

@@ -56,16 +56,20 @@ type Config struct {
 
 // Server serves the annotation TUI over SSH.
 type Server struct {
-	cfg       Config
-	log       *slog.Logger
-	keys      map[string]string // fingerprint -> annotator
-	ssh       *ssh.Server
-	ln        *limitListener
-	hostKey   gossh.PublicKey
-	served    chan struct{} // closed when ListenAndServe returns
-	probe     time.Duration // how long a second session waits for the first one's client to answer
-	silent    time.Duration // how long a new connection may stay silent (silentTimeout)
-	releasing atomic.Bool   // a release of freed memory is scheduled (releaseMemory)
+	cfg     Config
+	log     *slog.Logger
+	keys    map[string]string // fingerprint -> annotator
+	ssh     *ssh.Server
+	ln      *limitListener
+	hostKey gossh.PublicKey
+	served  chan struct{} // closed when ListenAndServe returns
+	probe   time.Duration // how long a second session waits for the first one's client to answer
+	silent  time.Duration // how long a new connection may stay silent (silentTimeout)
+	// How long a connection not logged in may be quiet before it gives way
+	// to a new one: having sent nothing (silentGrace), or nothing since it
+	// last did (stallTimeout).
+	silentGrace, stall time.Duration
+	releasing          atomic.Bool // a release of freed memory is scheduled (releaseMemory)
 
 	mu       sync.Mutex
 	closing  bool
@@ -111,10 +115,22 @@ func New(cfg Config) (*Server, error) {
 		cfg.WriteTimeout = DefaultWriteTimeout
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, served: make(chan struct{}), probe: min(cfg.KeepAlive, 5*time.Second),
-		silent:   silentTimeout,
+		silent: silentTimeout, silentGrace: silentGrace, stall: stallTimeout,
 		programs: map[ssh.Session]*tea.Program{}, active: map[string]*activeSession{}}
+	// No silent identities over SSH: a key's name new but close to a known
+	// annotator is a typo in the keys file, refused as --as refuses it.
+	var known []string
+	if cfg.Store != nil {
+		all, err := cfg.Store.Annotators()
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range all {
+			known = append(known, a.Name)
+		}
+	}
 	var err error
-	if s.keys, err = ParseAuthorizedKeys(cfg.AuthorizedKeysPath); err != nil {
+	if s.keys, err = ParseAuthorizedKeysFor(cfg.AuthorizedKeysPath, known); err != nil {
 		return nil, err
 	}
 	signer, created, err := loadHostKey(cfg.HostKeyPath)

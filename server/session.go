@@ -15,7 +15,6 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	gossh "golang.org/x/crypto/ssh"
@@ -155,7 +154,15 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 			}
 			// The same lock as a local screen's ("annotate --as NAME"), so
 			// a local screen and an SSH one exclude each other too.
-			lock, err := screenlock.Acquire(s.cfg.Store.Path, who, "ssh from "+mine.from)
+			var lock *store.ScreenLease
+			// Another process's long write (an import) is waited for, and
+			// said so.
+			err := s.cfg.Store.RetryLock(sess.Context(), func() {
+				wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage())
+			}, func() (err error) {
+				lock, err = s.cfg.Store.AcquireScreen(who, "", "ssh from "+mine.from)
+				return err
+			})
 			if err != nil {
 				free()
 				s.log.Warn("refused second session", "annotator", who, "from", mine.from, "reason", err.Error())
@@ -227,8 +234,8 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	// The dashboard records no session (it writes nothing).
 	var rec store.Session
 	if !dashboard {
-		err := s.cfg.Store.Retry(sess.Context(), func() {
-			wish.Println(sess, "annotate: "+screenlock.WaitingMessage(s.cfg.Store.Path))
+		err := s.cfg.Store.RetryLock(sess.Context(), func() {
+			wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage())
 		}, func() (err error) {
 			rec, err = s.cfg.Store.StartSession(who, "ssh")
 			return err
@@ -260,13 +267,16 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	// Bubble Tea as they are: keys are read no faster than the session's
 	// commands return (pumpInput), and a client that stops taking the
 	// output is disconnected (cutWriter).
-	out := &cutWriter{w: sess, timeout: s.cfg.WriteTimeout, cut: func() {
-		s.log.Warn("client stopped reading its terminal; closing its connection", "annotator", who,
-			"from", sess.RemoteAddr().String(), "after", s.cfg.WriteTimeout.String())
+	hangUp := func() {
 		if c, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
 			c.Close()
 		}
 		cancel()
+	}
+	out := &cutWriter{w: sess, timeout: s.cfg.WriteTimeout, cut: func() {
+		s.log.Warn("client stopped reading its terminal; closing its connection", "annotator", who,
+			"from", sess.RemoteAddr().String(), "after", s.cfg.WriteTimeout.String())
+		hangUp()
 	}}
 	opts := append(bm.MakeOptions(sess), tea.WithInput(idleInput{ctx}), tea.WithOutput(out),
 		tea.WithoutSignalHandler(), tea.WithContext(ctx), tui.FramePacing())
@@ -279,7 +289,14 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	gate := newCommandGate(maxPendingCommands, pendingPatience)
 	p := tea.NewProgram(boundedModel{m, ctx, gate}, opts...)
 	pty, _, _ := sess.Pty()
-	pumpInput(ctx, sess, pty.Term, p, gate)
+	pumped := pumpInput(ctx, sess, pty.Term, p, gate, func() {
+		s.log.Warn("client sent over a megabyte that is no key (an endless paste?); closing its connection", "annotator", who,
+			"from", sess.RemoteAddr().String())
+		hangUp()
+	})
+	// What the session's input held is garbage once its pump is done, which
+	// may be after the session has left.
+	defer func() { go func() { <-pumped; s.releaseMemory() }() }()
 
 	s.mu.Lock()
 	closing := s.closing

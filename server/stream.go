@@ -82,16 +82,19 @@ func (g *commandGate) wait(ctx context.Context) {
 // to the program one by one, each after gate lets it. It returns a channel
 // closed when the client's input is closed (the session's channel closes
 // when its handler returns) and every event read has been dealt with.
+// flooded is called (once) when the input holds more than maxWithoutEvent
+// bytes that make no event (parseBudget).
 //
 // Bubble Tea's own reader is not used for the session: it hands each event
 // over without looking at the program's end, so a session that ended with
 // keys still to deliver left that reader blocked for ever, holding the
 // whole program (screens, model, store handles) alive. Program.Send, used
 // here, gives up once the program has ended.
-func pumpInput(ctx context.Context, in io.Reader, term string, p *tea.Program, gate *commandGate) <-chan struct{} {
+func pumpInput(ctx context.Context, in io.Reader, term string, p *tea.Program, gate *commandGate, flooded func()) <-chan struct{} {
 	events := make(chan uv.Event)
 	done := make(chan struct{})
-	reader := uv.NewTerminalReader(in, term)
+	budget := newParseBudget(ctx, in, flooded)
+	reader := uv.NewTerminalReader(budget, term)
 	go func() {
 		defer close(events)
 		reader.StreamEvents(ctx, events) // returns once ctx has ended and in is closed
@@ -99,6 +102,7 @@ func pumpInput(ctx context.Context, in io.Reader, term string, p *tea.Program, g
 	go func() {
 		defer close(done)
 		for ev := range events {
+			budget.parsed()
 			if ctx.Err() != nil {
 				continue // drain: the reader must never block on a send
 			}
@@ -107,6 +111,73 @@ func pumpInput(ctx context.Context, in io.Reader, term string, p *tea.Program, g
 		}
 	}()
 	return done
+}
+
+// What the input parser may hold. The parser (ultraviolet's TerminalReader)
+// waits for more input after an escape and one character (alt+x, or the
+// start of a longer sequence) even when more input is already there, and
+// decides only once the input has been quiet for its escape timeout (50
+// ms). A client typing without a pause thus had it keep all its input, 2
+// MiB per session (the SSH window), and then turn it into a million events
+// at once: 400 MB for four sessions flooding a mix of keys with the escape
+// key among them. So the parser is handed at most maxUnparsed bytes that
+// have not come out as events (some 16,000 keys, 1.5 MB of events); then
+// the input pauses (parserPause, longer than the escape timeout) so that
+// the parser decides. A pause that brings no event means the parser is
+// taking the input in without making events of it, byte for byte: a
+// bracketed paste, which makes one event when it ends. The input then goes
+// on without pauses, but past maxWithoutEvent bytes without one event it
+// is a flood, not a terminal's: flooded ends the session.
+const (
+	maxUnparsed     = 16 << 10
+	maxWithoutEvent = 1 << 20
+	parserPause     = 2 * uv.DefaultEscTimeout
+)
+
+// parseBudget is the session's input as the parser reads it, within the
+// budget above.
+type parseBudget struct {
+	ctx     context.Context
+	in      io.Reader
+	flooded func()
+
+	unparsed atomic.Int64  // bytes handed over since the last event
+	pasting  atomic.Bool   // a pause brought no event
+	emerged  chan struct{} // an event came out (1-buffered)
+	cut      sync.Once
+}
+
+func newParseBudget(ctx context.Context, in io.Reader, flooded func()) *parseBudget {
+	return &parseBudget{ctx: ctx, in: in, flooded: flooded, emerged: make(chan struct{}, 1)}
+}
+
+func (b *parseBudget) Read(p []byte) (int, error) {
+	for b.unparsed.Load() >= maxUnparsed && !b.pasting.Load() && b.ctx.Err() == nil {
+		t := time.NewTimer(parserPause)
+		select {
+		case <-b.emerged: // an event: unparsed is back to 0 (or a stale signal: wait again)
+		case <-t.C:
+			b.pasting.Store(true)
+		case <-b.ctx.Done():
+		}
+		t.Stop()
+	}
+	if b.unparsed.Load() > maxWithoutEvent && b.ctx.Err() == nil {
+		b.cut.Do(b.flooded)
+	}
+	n, err := b.in.Read(p[:min(len(p), maxUnparsed)])
+	b.unparsed.Add(int64(n))
+	return n, err
+}
+
+// parsed notes that an event came out of the parser.
+func (b *parseBudget) parsed() {
+	b.unparsed.Store(0)
+	b.pasting.Store(false)
+	select {
+	case b.emerged <- struct{}{}:
+	default:
+	}
 }
 
 // idleInput is the input Bubble Tea is given: it never has anything to

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"math/rand/v2"
+	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -50,7 +54,7 @@ func runKeyModel(t *testing.T, m keyModel, in io.Reader, gate *commandGate) (can
 	ctx, cancel := context.WithCancel(context.Background())
 	p := tea.NewProgram(boundedModel{m, ctx, gate}, tea.WithInput(idleInput{ctx}), tea.WithOutput(io.Discard),
 		tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithWindowSize(80, 24))
-	pumped = pumpInput(ctx, in, "xterm-256color", p, gate)
+	pumped = pumpInput(ctx, in, "xterm-256color", p, gate, func() {})
 	ran := make(chan struct{})
 	go func() { p.Run(); close(ran) }()
 	t.Cleanup(func() {
@@ -167,4 +171,147 @@ func TestClientThatStopsReadingIsCut(t *testing.T) {
 	f.checkSessionsEnded(t, 1)
 	again := f.openTerminal(t, lea)
 	again.waitFor("QA pairs")
+}
+
+// floodKeys are the keys of the flood of the issue: ? y n 1 2 3 u s tab ↑ ↓
+// enter q g / esc F m f x.
+var floodKeys = []string{"?", "y", "n", "1", "2", "3", "u", "s", "\t", "\x1b[A", "\x1b[B", "\r", "q", "g", "/", "\x1b", "F", "m", "f", "x"}
+
+// keyMix is n bytes of floodKeys but those in except, in a random order of
+// the given seed, and how many keys it holds.
+func keyMix(seed uint64, n int, except ...string) ([]byte, int) {
+	r := rand.New(rand.NewPCG(seed, 27))
+	var b bytes.Buffer
+	keys := 0
+	for b.Len() < n {
+		if k := floodKeys[r.IntN(len(floodKeys))]; !slices.Contains(except, k) {
+			b.WriteString(k)
+			keys++
+		}
+	}
+	return b.Bytes(), keys
+}
+
+// inputModel counts the keys and keeps the pastes it gets; it starts no
+// command.
+type inputModel struct {
+	keys   *atomic.Int64
+	pastes chan string
+}
+
+func (m inputModel) Init() tea.Cmd { return nil }
+
+func (m inputModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		m.keys.Add(1)
+	case tea.PasteMsg:
+		m.pastes <- msg.Content
+	}
+	return m, nil
+}
+
+func (m inputModel) View() tea.View { return tea.NewView("") }
+
+// pumpInto runs m as a session runs the TUI, its input written by type_
+// and then closed; flooded counts the calls of pumpInput's flooded. It
+// returns once the input pump has dealt with all of it.
+func pumpInto(t *testing.T, m inputModel, type_ func(io.Writer)) (flooded int64) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := tea.NewProgram(m, tea.WithInput(idleInput{ctx}), tea.WithOutput(io.Discard),
+		tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithWindowSize(80, 24))
+	ran := make(chan struct{})
+	go func() { p.Run(); close(ran) }()
+	defer func() { cancel(); <-ran }()
+	in, typing := io.Pipe()
+	var cuts atomic.Int64
+	pumped := pumpInput(ctx, in, "xterm-256color", p, newCommandGate(maxPendingCommands, time.Second), func() {
+		cuts.Add(1)
+		in.Close() // as the session's connection is closed
+	})
+	go func() {
+		type_(typing)
+		typing.Close()
+	}()
+	select {
+	case <-pumped:
+	case <-time.After(3 * wait):
+		t.Fatal("the input was never all read")
+	}
+	return cuts.Load()
+}
+
+// Half a megabyte of the flood's keys typed without a pause, escapes
+// followed by one character among them, comes out key by key while the
+// parser holds at most maxUnparsed bytes of it: the heap grows by some 7
+// MB. Handed to the parser as it came, the whole of it waited behind the
+// first escape until the input paused and then became 415,000 events at
+// once: the heap grew by 47 MB (5 to 52 MB), a hundred bytes a byte typed.
+func TestParserHoldsLittleInput(t *testing.T) {
+	const parserHeapBound = 16 << 20
+	mix, keys := keyMix(1, 512<<10)
+	m := inputModel{keys: &atomic.Int64{}, pastes: make(chan string, 1)}
+	before := func() uint64 { runtime.GC(); return heapInUse() }()
+	watch := watchHeap(^uint64(0))
+	flooded := pumpInto(t, m, func(w io.Writer) {
+		for b := mix; len(b) > 0; b = b[min(len(b), 32<<10):] { // as SSH packets come
+			w.Write(b[:min(len(b), 32<<10)])
+		}
+	})
+	peak := watch.end()
+	// An escape and the key after it make one alt+key, so there are fewer
+	// events than keys, but most keys are events of their own.
+	got := m.keys.Load()
+	t.Logf("%d keys typed (%d bytes), %d key events; heap in use %d MB before, %d MB at most", keys, len(mix), got, before>>20, peak>>20)
+	if got < int64(keys)*3/4 || got > int64(keys) {
+		t.Errorf("%d key events from %d keys", got, keys)
+	}
+	if flooded != 0 {
+		t.Error("keys were taken for a flood")
+	}
+	if peak > before+parserHeapBound {
+		t.Errorf("the heap grew from %d MB to %d MB while the keys were parsed, over the %d MB bound", before>>20, peak>>20, parserHeapBound>>20)
+	}
+}
+
+// A paste larger than the parser's budget arrives whole; one that never
+// ends is cut once maxWithoutEvent bytes made no event, the heap bounded.
+func TestPastesAreBounded(t *testing.T) {
+	text := strings.Repeat("pasted words ", 300<<10/13)
+	m := inputModel{keys: &atomic.Int64{}, pastes: make(chan string, 1)}
+	if flooded := pumpInto(t, m, func(w io.Writer) { io.WriteString(w, "\x1b[200~"+text+"\x1b[201~x") }); flooded != 0 {
+		t.Error("a paste of 300 KiB was taken for a flood")
+	}
+	select {
+	case got := <-m.pastes:
+		if got != text {
+			t.Errorf("a paste of %d bytes arrived as %d bytes", len(text), len(got))
+		}
+	default:
+		t.Error("the paste never arrived")
+	}
+	if m.keys.Load() != 1 {
+		t.Errorf("%d keys after the paste, want 1", m.keys.Load())
+	}
+
+	before := func() uint64 { runtime.GC(); return heapInUse() }()
+	watch := watchHeap(^uint64(0))
+	flooded := pumpInto(t, m, func(w io.Writer) {
+		io.WriteString(w, "\x1b[200~")
+		chunk := []byte(strings.Repeat("a", 32<<10))
+		for range 16 << 20 / len(chunk) { // 16 MiB, unless the input is closed first
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	peak := watch.end()
+	if flooded != 1 {
+		t.Errorf("an endless paste was cut %d times, want once", flooded)
+	}
+	if peak > before+16<<20 {
+		t.Errorf("the heap grew from %d MB to %d MB during an endless paste", before>>20, peak>>20)
+	}
 }

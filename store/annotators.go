@@ -1,9 +1,18 @@
 package store
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/annotate-dev/annotate/internal/names"
+)
 
 // Annotators: the people (and imported label sets) whose labels the log
 // holds, and the one way a name becomes an id.
+
+// GoldAnnotator records a relevance gold set (qrels imported without
+// --annotator, a release's gold citations): the reference `annotate ir`
+// reads, whose labels count for nothing in the kept counts.
+const GoldAnnotator = "gold"
 
 // Annotator is a person (or an imported label set) that labels items.
 type Annotator struct {
@@ -65,6 +74,11 @@ func annotatorID(tx *wtx, name string) (int64, error) {
 		return 0, err
 	}
 	if !ok {
+		// The last guard of the rule of names: every path that creates an
+		// annotator checks it first, naming where the name came from.
+		if err := names.Check(name); err != nil {
+			return 0, err
+		}
 		res, err := tx.Exec("INSERT INTO annotators(name, human, created_at) VALUES (?,?,?)", name, 1, now())
 		if err != nil {
 			return 0, err
@@ -80,4 +94,18 @@ func annotatorID(tx *wtx, name string) (int64, error) {
 // EnsureAnnotator creates the annotator if it does not exist yet.
 func (s *Store) EnsureAnnotator(name string) error {
 	return s.write(func(tx *wtx) error { _, err := annotatorID(tx, name); return err })
+}
+
+// AnnotatorNames lists the annotators the database knows, by name, as the
+// import's transaction sees them (the rule of names checks new ones
+// against them).
+func (t *Tx) AnnotatorNames() ([]string, error) {
+	var out []string
+	err := eachRow(t.tx, "SELECT name FROM annotators ORDER BY id", nil, func(sc func(...any) error) error {
+		var n string
+		err := sc(&n)
+		out = append(out, n)
+		return err
+	})
+	return out, err
 }

@@ -27,7 +27,10 @@ import (
 
 // backupSkipped are the tables a backup leaves out: derived, or the file's own.
 // label_days is refilled by its triggers as the restore inserts the events.
-var backupSkipped = map[string]bool{"kept_counts": true, "done_items": true, "meta": true, "label_days": true}
+// screen_leases and writers say who uses this file now, import_undo what an
+// import in progress changed.
+var backupSkipped = map[string]bool{"kept_counts": true, "done_items": true, "meta": true, "label_days": true,
+	"screen_leases": true, "writers": true, "import_undo": true}
 
 // BackupFormat names the manifest's format; BackupVersion its version.
 const (

@@ -69,56 +69,6 @@ type kindSQL struct {
 	givenParent, givenParents string
 }
 
-// offeredCond is, for a kind that waits for its parent's labels, the SQL
-// condition that the item whose id is the expression item is asked of the
-// annotator of id aid: its parent is given, or aid's labels on the parent
-// ask it (schema.Offered: an answer judged correct), or it is in a batch
-// that asks at once (open, or assigned to aid). The parent gate (an answer
-// judged incorrect) is left to done_items. "" for other kinds. The sets are
-// subqueries of their own, computed once per query rather than per item:
-// a queue of a million claims of which few are asked is one pass.
-func offeredCond(kind schema.Kind, item string, aid int64) (string, []any) {
-	if !schema.WaitsForParent(kind) {
-		return "", nil
-	}
-	parent := "(SELECT parent_id FROM items WHERE id = " + item + ")"
-	if item == "i.id" {
-		parent = "i.parent_id"
-	}
-	var sets []string
-	if g := sqlOf[kind].givenParents; g != "" {
-		sets = append(sets, g)
-	}
-	sets = append(sets, parentsAsking(kind))
-	return "(" + parent + " IN (" + strings.Join(sets, " UNION ") + ") OR " + item + " IN (" + atOnceItems + "))", []any{aid, aid}
-}
-
-// atOnceItems lists the items of the batches that ask at once, for the
-// annotator ? : open batches, and those assigned to them.
-const atOnceItems = `SELECT obi.item_id FROM batch_items obi JOIN batches ob ON ob.id = obi.batch_id
-	WHERE ob.asks_at_once AND (NOT EXISTS (SELECT 1 FROM batch_assignees ox WHERE ox.batch_id = ob.id)
-		OR EXISTS (SELECT 1 FROM assignments oa WHERE oa.batch_id = ob.id AND oa.item_id = obi.item_id AND oa.annotator_id = ?))`
-
-// parentsAsking lists the parents whose counted labels by the annotator ?
-// ask the kind's items (schema's OnlyOnceParent, each field's own asked-when
-// conditions holding too: of claims, the pairs whose answer they judged
-// correct, the question valid).
-func parentsAsking(kind schema.Kind) string {
-	sp := schema.SpecOf(kind)
-	if sp == nil || len(sp.OnlyOnceParent) == 0 {
-		return "SELECT 0 WHERE 0"
-	}
-	var or []string
-	for _, c := range sp.OnlyOnceParent {
-		cond := "l.field = " + quote(c.Field) + " AND l.value IN (" + quoteAll(c.Values) + ")"
-		for _, a := range askedIf(c.Field) {
-			cond += " AND " + labelIn("l.item_id", a, "v.role = 'annotate' AND v.annotator_id = l.annotator_id")
-		}
-		or = append(or, "("+cond+")")
-	}
-	return "SELECT l.item_id FROM current_labels l WHERE l.role = 'annotate' AND l.annotator_id = ? AND (" + strings.Join(or, " OR ") + ")"
-}
-
 // parentAsks is the SQL condition that the parent at expr has labels that
 // ask its kind's items (schema's OnlyOnceParent and the asked-when rule of
 // those fields) by the rater the condition who names over labels v; n is

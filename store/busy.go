@@ -25,7 +25,7 @@ func (s *Store) writerActive(ctx context.Context) (bool, error) {
 	if _, err := c.ExecContext(ctx, "PRAGMA busy_timeout=0"); err != nil {
 		return false, err
 	}
-	defer c.ExecContext(context.Background(), "PRAGMA busy_timeout="+busyTimeoutMS)
+	defer c.ExecContext(context.Background(), "PRAGMA busy_timeout="+s.busyMS)
 	_, err = c.ExecContext(ctx, "BEGIN IMMEDIATE")
 	if IsBusy(err) {
 		return true, nil
@@ -37,17 +37,33 @@ func (s *Store) writerActive(ctx context.Context) (bool, error) {
 	return false, err
 }
 
-// busyTimeoutMS is the busy timeout Open sets on every connection.
-const busyTimeoutMS = "10000"
+// busyTimeout is the busy timeout Open sets on every connection.
+const busyTimeout = 10 * time.Second
 
 // WaitForWriters returns once no other process holds the database's write
-// lock (an import writing its one transaction, say), or when ctx ends.
-// waiting is called once, when it starts to wait, so the caller can say so;
-// it is not called when the database is free.
+// lock and no import is in progress (an import writes in steps: between
+// two of them the lock is free, but the import is not done), or when ctx
+// ends. The commands that read wait so, and see an import whole or not at
+// all. waiting is called once, when it starts to wait, so the caller can
+// say so; it is not called when the database is free.
 func (s *Store) WaitForWriters(ctx context.Context, waiting func()) error {
+	return s.waitFor(ctx, waiting, true)
+}
+
+// WaitForLock is WaitForWriters for the screens: they wait for the write
+// lock only, not for an import to be done (they leave its items out while
+// it runs).
+func (s *Store) WaitForLock(ctx context.Context, waiting func()) error {
+	return s.waitFor(ctx, waiting, false)
+}
+
+func (s *Store) waitFor(ctx context.Context, waiting func(), imports bool) error {
 	said := false
 	for {
 		busy, err := s.writerActive(ctx)
+		if err == nil && !busy && imports {
+			busy, err = s.importRunning()
+		}
 		if err != nil || !busy {
 			return err
 		}
@@ -64,9 +80,18 @@ func (s *Store) WaitForWriters(ctx context.Context, waiting func()) error {
 }
 
 // Retry runs fn, and again after WaitForWriters for as long as it fails
-// with SQLITE_BUSY (a writer came in between): fn must be one transaction,
-// which a busy failure left unwritten.
+// with SQLITE_BUSY (a writer came in between, or an import runs): fn must
+// be one transaction, which a busy failure left unwritten.
 func (s *Store) Retry(ctx context.Context, waiting func(), fn func() error) error {
+	return s.retry(ctx, waiting, fn, true)
+}
+
+// RetryLock is Retry for the screens, waiting with WaitForLock.
+func (s *Store) RetryLock(ctx context.Context, waiting func(), fn func() error) error {
+	return s.retry(ctx, waiting, fn, false)
+}
+
+func (s *Store) retry(ctx context.Context, waiting func(), fn func() error, imports bool) error {
 	said := false
 	say := func() {
 		if !said && waiting != nil {
@@ -75,7 +100,7 @@ func (s *Store) Retry(ctx context.Context, waiting func(), fn func() error) erro
 		said = true
 	}
 	for {
-		if err := s.WaitForWriters(ctx, say); err != nil {
+		if err := s.waitFor(ctx, say, imports); err != nil {
 			return err
 		}
 		err := fn()

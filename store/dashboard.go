@@ -70,7 +70,7 @@ func (s *Store) Dashboard(now time.Time, days int, fn func(d *Dashboard, view *S
 		return nil, err
 	}
 	if fn != nil {
-		if err := fn(d, &Store{db: s.db, Path: s.Path, snap: c}); err != nil {
+		if err := fn(d, &Store{db: s.db, Path: s.Path, snap: c, busyMS: s.busyMS}); err != nil {
 			return nil, err
 		}
 	}
@@ -319,10 +319,12 @@ func (d *Dashboard) readDays(q querier, name map[int64]string, now time.Time, da
 }
 
 // Roles lists every annotator with their role ("" : none), in creation
-// order: who may open the dashboard.
-func (s *Store) Roles() ([]AnnotatorRate, error) {
+// order: who is a lead (package roles decides what a lead may do).
+func (s *Store) Roles() ([]AnnotatorRate, error) { return roles(s.db) }
+
+func roles(q querier) ([]AnnotatorRate, error) {
 	var out []AnnotatorRate
-	err := eachRow(s.db, "SELECT name, role FROM annotators ORDER BY id", nil, func(sc func(...any) error) error {
+	err := eachRow(q, "SELECT name, role FROM annotators ORDER BY id", nil, func(sc func(...any) error) error {
 		var a AnnotatorRate
 		err := sc(&a.Name, &a.Role)
 		out = append(out, a)

@@ -161,10 +161,10 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 	if err != nil || len(units) != 1 || units[0].Review != store.ReviewPending || units[0].Task.Query.Text != "one" {
 		t.Fatalf("units %+v %v", units, err)
 	}
-	if err := s.ReviewAnswer("lead", ref.ItemID, "jo", false, "bad", 0, 0); err == nil {
+	if err := s.ReviewAnswer("lead", ref.ItemID, "jo", false, "bad", store.AnswerReviewOptions{}); err == nil {
 		t.Error("an unknown reason was taken")
 	}
-	must(s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 900, 0))
+	must(s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", store.AnswerReviewOptions{ActiveMs: 900}))
 	gold, err := s.GoldAnswerOf("q1")
 	if err != nil || gold == nil || gold.Text != "First answer." || !slices.Equal(gold.Citations, []string{"d1"}) {
 		t.Fatalf("gold %+v %v", gold, err)
@@ -179,7 +179,7 @@ func TestReviewAcceptsACopyAndRejectsWithAReason(t *testing.T) {
 	if gold, _ := s.GoldAnswerOf("q1"); gold == nil || gold.Text != "First answer." {
 		t.Errorf("gold after an edit %+v", gold)
 	}
-	must(s.ReviewAnswer("lead", ref.ItemID, "jo", false, "off_target", 0, 0))
+	must(s.ReviewAnswer("lead", ref.ItemID, "jo", false, "off_target", store.AnswerReviewOptions{}))
 	if gold, _ := s.GoldAnswerOf("q1"); gold != nil {
 		t.Errorf("a rejected answer is gold: %+v", gold)
 	}
@@ -208,7 +208,7 @@ func TestGenEvidenceAndSamples(t *testing.T) {
 	s.CreateAnswerBatch(store.BatchSpec{Name: "a", Size: 1})
 	ref, _ := s.Resolve("q1/answer")
 	s.SubmitAnswer("jo", ref.ItemID, "Gold.", nil, 0, 0)
-	s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", 0, 0)
+	s.ReviewAnswer("lead", ref.ItemID, "jo", true, "", store.AnswerReviewOptions{})
 	if ev, _ := s.GenEvidenceOf(ids["a1-c1"]); ev.Gold == nil || ev.Gold.Text != "Gold." {
 		t.Errorf("gold evidence %+v", ev.Gold)
 	}

@@ -173,7 +173,13 @@ func (t *wtx) digest() string {
 	}
 	var out strings.Builder
 	for _, name := range tables {
-		rows, err := t.Tx.Query("SELECT * FROM " + name + " ORDER BY 1")
+		q := "SELECT * FROM " + name + " ORDER BY 1"
+		if name == "main.import_undo" {
+			// The journal follows the order rows are written in, which is
+			// what staging changes: the same changes, in whatever order.
+			q = "SELECT import_id, tbl, rid, upto, item, undo FROM main.import_undo ORDER BY 1, 2, 3, 4, 5, 6"
+		}
+		rows, err := t.Tx.Query(q)
 		out.WriteString(name + "\n")
 		if err != nil {
 			out.WriteString("error: " + err.Error() + "\n")

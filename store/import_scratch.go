@@ -59,6 +59,9 @@ func (t *Tx) EndScratch() error {
 // as met at s, unless it was met before: then it returns the earlier Seen and
 // true, and records nothing.
 func (t *Tx) See(space, extID string, s Seen) (Seen, bool, error) {
+	if err := t.tx.step(); err != nil {
+		return Seen{}, false, err
+	}
 	if err := t.tx.flush(stageSeen); err != nil {
 		return Seen{}, false, err
 	}
@@ -100,6 +103,9 @@ func (t *Tx) Resee(space, extID string, s Seen) error {
 
 // Stage keeps an encoded record in queue until EachStaged reads it back.
 func (t *Tx) Stage(queue int, data []byte) error {
+	if err := t.tx.step(); err != nil {
+		return err
+	}
 	_, err := t.tx.Exec(`INSERT INTO temp.import_stage(queue, data) VALUES (?,?)`, queue, data)
 	return err
 }

@@ -9,8 +9,11 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// Tx is one import: everything written through it commits together or not at
-// all (an import is all-or-nothing: docs/formats.md).
+// Tx is one import: everything written through it lands together or not at
+// all (an import is all-or-nothing: docs/formats.md), in steps of its own
+// transactions (import_steps.go). Its methods that write take the next step
+// when the current one has lasted long enough (wtx.step), before they
+// write.
 type Tx struct {
 	tx      *wtx
 	sources map[string]int64
@@ -34,24 +37,6 @@ var ErrChanged = errors.New("an item with this id exists with different content 
 // ErrUnknownPair is returned for a claim whose QA pair is neither in the
 // database nor earlier in the import.
 var ErrUnknownPair = errors.New("unknown QA pair")
-
-// Import runs fn in one transaction; any error rolls everything back.
-func (s *Store) Import(fn func(*Tx) error) error {
-	return s.write(func(tx *wtx) error {
-		// Items with a larger id are this import's: they have no label yet
-		// but those it writes (PutLabel), and no family before it (finish).
-		if err := tx.QueryRow("SELECT COALESCE(MAX(id), 0) FROM items").Scan(&tx.itemsBefore); err != nil {
-			return err
-		}
-		tx.itemsKnown = true
-		for _, p := range importPragmas {
-			if _, err := tx.Tx.Exec(p); err != nil {
-				return err
-			}
-		}
-		return fn(&Tx{tx: tx, sources: map[string]int64{}})
-	})
-}
 
 // importPragmas give an import's connection a page cache of 16 MiB instead
 // of SQLite's 2 MiB: it holds the pages the import keeps writing to (the
@@ -117,6 +102,9 @@ func (t *Tx) existing(extID, kind string) (int64, string, error) {
 // kind; the kind's own file then writes its rows. A changed item is an
 // error without update; an identical one is Unchanged and written no further.
 func (t *Tx) PutItem(k schema.Kind, extID string, source, parent int64, hash, file string, update bool) (int64, PutResult, error) {
+	if err := t.tx.step(); err != nil {
+		return 0, 0, err
+	}
 	kind := string(k)
 	var id int64
 	var old string
@@ -267,6 +255,9 @@ func itemID(q querier, extID string) (int64, string, error) {
 // that field already equals it, so re-importing the same file adds nothing.
 // It reports whether an event was appended.
 func (t *Tx) PutLabel(l Label) (bool, error) {
+	if err := t.tx.step(); err != nil {
+		return false, err
+	}
 	aid, err := annotatorID(t.tx, l.Annotator)
 	if err != nil {
 		return false, err
@@ -369,6 +360,9 @@ func (f *freshLabels) wrote(t *wtx, item int64, k labelKey) {
 
 // PutPredictions replaces an item's predictions of one field (system -> value).
 func (t *Tx) PutPredictions(item int64, field string, bySystem map[string]string) error {
+	if err := t.tx.step(); err != nil {
+		return err
+	}
 	// An item PutItem has just created has no predictions to replace but
 	// those put since.
 	if !t.tx.putPredictions(item, field) {

@@ -81,6 +81,9 @@ func (x *Snapshot) Predictions() iter.Seq2[ExportPrediction, error] {
 // keeping the other systems' (PutPredictions replaces them all). It reports
 // whether anything changed.
 func (t *Tx) AddPrediction(item int64, system, field, value string) (bool, error) {
+	if err := t.tx.step(); err != nil {
+		return false, err
+	}
 	if err := t.tx.flush(stagePredictions); err != nil {
 		return false, err
 	}

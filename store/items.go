@@ -29,20 +29,22 @@ func (s *Store) FindItems(typed string, limit int) ([]ItemRef, error) {
 	if typed == "" {
 		return nil, nil
 	}
+	// The items of an import in progress are not found (pendingItemSQL).
+	shown := " AND NOT " + pendingItemSQL("id")
 	var r ItemRef
-	err := s.db.QueryRow("SELECT id, ext_id, kind FROM items WHERE ext_id=?", typed).Scan(&r.ItemID, &r.ExtID, &r.Kind)
+	err := s.db.QueryRow("SELECT id, ext_id, kind FROM items WHERE ext_id=?"+shown, typed).Scan(&r.ItemID, &r.ExtID, &r.Kind)
 	if err == nil {
 		return []ItemRef{r}, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}
-	refs, err := s.itemRefs("SELECT id, ext_id, kind FROM items WHERE ext_id=? COLLATE NOCASE ORDER BY ext_id LIMIT ?", typed, limit+1)
+	refs, err := s.itemRefs("SELECT id, ext_id, kind FROM items WHERE ext_id=? COLLATE NOCASE"+shown+" ORDER BY ext_id LIMIT ?", typed, limit+1)
 	if err != nil || len(refs) > 0 {
 		return refs, err
 	}
 	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(typed) + "%"
-	return s.itemRefs(`SELECT id, ext_id, kind FROM items WHERE ext_id LIKE ? ESCAPE '\' ORDER BY ext_id LIMIT ?`, pattern, limit+1)
+	return s.itemRefs(`SELECT id, ext_id, kind FROM items WHERE ext_id LIKE ? ESCAPE '\'`+shown+` ORDER BY ext_id LIMIT ?`, pattern, limit+1)
 }
 
 func (s *Store) itemRefs(q string, args ...any) ([]ItemRef, error) {

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 
@@ -87,14 +88,16 @@ func (t *wtx) touch(ids ...int64) error {
 
 // chunkCounts is what the counts of one chunk of families change.
 type chunkCounts struct {
-	delta             map[tally.Key]int
-	members           []int64 // items of the families, before or after
-	skipBefore, after map[int64][]tally.Skip
+	delta                 map[tally.Key]int
+	members               []int64 // items of the families, before or after
+	skipBefore, after     map[int64][]tally.Skip
+	askedBefore, askedNow map[int64][]int64
 }
 
 // countChunk computes the old and new contributions of a chunk of families.
 func countChunk(before, after map[int64]*tally.Family) chunkCounts {
-	c := chunkCounts{delta: map[tally.Key]int{}, skipBefore: map[int64][]tally.Skip{}, after: map[int64][]tally.Skip{}}
+	c := chunkCounts{delta: map[tally.Key]int{}, skipBefore: map[int64][]tally.Skip{}, after: map[int64][]tally.Skip{},
+		askedBefore: map[int64][]int64{}, askedNow: map[int64][]int64{}}
 	seen := map[int64]bool{}
 	member := func(f *tally.Family) {
 		for _, id := range append([]int64{f.Root.ID}, childIDs(f)...) {
@@ -112,6 +115,7 @@ func countChunk(before, after map[int64]*tally.Family) chunkCounts {
 		for id, who := range res.Skip {
 			c.skipBefore[id] = who
 		}
+		maps.Copy(c.askedBefore, res.Asked)
 		member(f)
 	}
 	for _, f := range after {
@@ -122,6 +126,7 @@ func countChunk(before, after map[int64]*tally.Family) chunkCounts {
 		for id, who := range res.Skip {
 			c.after[id] = who
 		}
+		maps.Copy(c.askedNow, res.Asked)
 		member(f)
 	}
 	slices.Sort(c.members)
@@ -143,7 +148,7 @@ func (t *wtx) finish() error {
 	if err := t.flushAll(); err != nil {
 		return err
 	}
-	if t.touched.empty() {
+	if t.touched.empty() && t.roots.empty() {
 		return nil
 	}
 	var old *readConn
@@ -168,13 +173,16 @@ func (t *wtx) finish() error {
 		for k, n := range c.delta {
 			delta[k] += n
 		}
-		return t.syncSkips(c.members, c.skipBefore, c.after)
+		if err := t.syncSkips(c.members, c.skipBefore, c.after); err != nil {
+			return err
+		}
+		return t.syncAsked(c.members, c.askedBefore, c.askedNow)
 	}
 	err := t.eachRootChunk(func(roots []int64) error {
 		// A root created by this transaction has no family before it.
 		var was []int64
 		for _, r := range roots {
-			if !fastPaths || !t.itemsKnown || r <= t.itemsBefore {
+			if !fastPaths || !t.itemsKnown || r <= t.rootsBefore {
 				was = append(was, r)
 			}
 		}
@@ -214,14 +222,14 @@ func (t *wtx) finish() error {
 	if err := t.applyDelta(delta); err != nil {
 		return err
 	}
-	t.touched = idSet{}
+	t.touched, t.roots = idSet{}, idSet{}
 	return t.flushAll()
 }
 
 // eachRootChunk hands over the roots of the touched families in id order,
 // familyChunk at a time: an item's root is its parent when it has one.
 func (t *wtx) eachRootChunk(fn func(roots []int64) error) error {
-	var roots idSet
+	roots := t.roots
 	err := t.touched.each(500, func(ids []int64) error {
 		rows, err := t.Query("SELECT COALESCE(parent_id, id) FROM items WHERE id IN (SELECT value FROM json_each(?))", jsonInts(ids))
 		if err != nil {
@@ -300,13 +308,13 @@ func (t *wtx) applyDelta(delta map[tally.Key]int) error {
 	return nil
 }
 
-// recountAll rebuilds kept_counts and done_items from the labels, family by
-// family, and records the rules that computed them.
+// recountAll rebuilds kept_counts, done_items and asked_items from the
+// labels, family by family, and records the rules that computed them.
 func (t *wtx) recountAll() error {
 	if err := t.flushAll(); err != nil {
 		return err
 	}
-	for _, q := range []string{"DELETE FROM kept_counts", "DELETE FROM done_items"} {
+	for _, q := range []string{"DELETE FROM kept_counts", "DELETE FROM done_items", "DELETE FROM asked_items"} {
 		if _, err := t.Tx.Exec(q); err != nil {
 			return err
 		}
@@ -333,6 +341,13 @@ func (t *wtx) recountAll() error {
 			for id, who := range res.Skip {
 				for _, a := range who {
 					if err := t.stage(stageDone, id, a.Annotator, a.Gated); err != nil {
+						return err
+					}
+				}
+			}
+			for id, who := range res.Asked {
+				for _, a := range who {
+					if err := t.stage(stageAsked, a, id); err != nil {
 						return err
 					}
 				}

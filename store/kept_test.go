@@ -1,12 +1,14 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
@@ -16,7 +18,10 @@ import (
 // every step of random sequences of imports, labels, undos, labels on a
 // pair that change what its claims ask, added claims, adjudications, batches
 // and re-imports, the kept counts and done items equal a recount from
-// scratch that replays the label log itself (not current_labels).
+// scratch that replays the label log itself (not current_labels). One seed
+// in three writes its imports in the smallest steps (a commit at every
+// chance) and makes one import in three fail at its end: undone from its
+// journal, it leaves every table as it was.
 func TestKeptCountsEqualRecount(t *testing.T) {
 	for seed := range uint64(30) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -29,6 +34,10 @@ func TestKeptCountsEqualRecount(t *testing.T) {
 			s := openTemp(t)
 			r := rand.New(rand.NewPCG(seed, 99))
 			w := &walker{t: t, s: s, r: r}
+			if seed%3 == 2 {
+				defer SetImportSteps(time.Nanosecond, 0)()
+				w.failing = true
+			}
 			for step := range 40 {
 				what := w.step()
 				if msg := checkKept(t, s); msg != "" {
@@ -45,7 +54,11 @@ type walker struct {
 	r       *rand.Rand
 	pairs   int
 	batches int
+	failing bool // one import in three fails at its end
 }
+
+// errFailedOnPurpose ends an import the walker makes fail.
+var errFailedOnPurpose = errors.New("failed on purpose")
 
 var people = []string{"jo", "sam", "lea"}
 
@@ -82,6 +95,11 @@ func (w *walker) step() string {
 	case 0, 1: // import (new pairs, or the same ones changed with --update)
 		update := w.pairs > 0 && r.IntN(2) == 0
 		n := 1 + r.IntN(2)
+		fail := w.failing && r.IntN(3) == 0
+		before := ""
+		if fail {
+			before = dbDigest(t, s)
+		}
 		err := s.Import(func(tx *Tx) error {
 			for k := 0; k < n; k++ {
 				i := w.pairs + 1 + k
@@ -91,7 +109,8 @@ func (w *walker) step() string {
 				hop := []string{"single", "multi"}[r.IntN(2)]
 				cat := []string{"factual_recall", "false_premise", "Weird"}[r.IntN(3)]
 				qa := QAPair{ID: fmt.Sprintf("q%d", i), Source: []string{"GDPR", "CIVIL"}[i%2], Question: "Q", Answer: "A", Hop: hop, Category: cat,
-					Contexts: []Context{{ID: fmt.Sprintf("p%d", i), Text: "t"}}, Predictions: map[string]string{"refchecker": []string{"Factual", "Nonfactual"}[r.IntN(2)]}}
+					Contexts: []Context{{ID: fmt.Sprintf("p%d", i), Text: "t"}}, Predictions: map[string]string{"refchecker": []string{"Factual", "Nonfactual"}[r.IntN(2)]},
+					AsGiven: r.IntN(6) == 0} // its claims asked of everyone at once
 				if _, _, err := tx.PutQA(qa, qa.Hop+qa.Category+qa.Predictions["refchecker"], "f", update); err != nil {
 					return err
 				}
@@ -117,8 +136,20 @@ func (w *walker) step() string {
 					}
 				}
 			}
+			if fail {
+				return errFailedOnPurpose
+			}
 			return nil
 		})
+		if fail {
+			if !errors.Is(err, errFailedOnPurpose) {
+				t.Fatalf("an import made to fail: %v", err)
+			}
+			if after := dbDigest(t, s); after != before {
+				t.Fatalf("a failed import left the database changed:\n%s", diffLines(before, after))
+			}
+			return fmt.Sprintf("failed import %d update=%v", n, update)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,6 +164,17 @@ func (w *walker) step() string {
 		}
 		who := people[r.IntN(3)]
 		fields := schema.Fields(schema.Kind(ref.Kind))
+		if ref.Kind == string(schema.KindQA) && r.IntN(3) == 0 {
+			// The usual way through a pair: the question valid, the
+			// answer judged (correct, most often: its claims are asked).
+			answer := []string{"correct", "correct", "incorrect"}[r.IntN(3)]
+			for _, l := range [][2]string{{schema.QuestionValidity, "valid"}, {schema.AnswerCorrectness, answer}} {
+				if _, err := s.RecordLabel(Label{Annotator: who, ItemID: ref.ItemID, Field: l[0], Value: l[1]}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return fmt.Sprintf("%s judges %s's answer %s", who, ref.ExtID, answer)
+		}
 		if ref.Kind == string(schema.KindQA) && r.IntN(4) == 0 {
 			_, err := s.RecordLabel(Label{Annotator: who, ItemID: ref.ItemID, Field: schema.MissedClaimsChecked, Value: "checked"})
 			if err != nil {
@@ -185,6 +227,16 @@ func (w *walker) step() string {
 			spec.Assign = []string{"jo", "sam"}
 			spec.Overlap = 1 + r.IntN(2)
 		}
+		if kind == "claim" {
+			// Claims asked at once (answers judged elsewhere), or only
+			// those of answers each assignee judged correct.
+			switch r.IntN(3) {
+			case 0:
+				spec.WithoutQA = true
+			case 1:
+				spec.OnlyCorrectAnswers = spec.Assign != nil
+			}
+		}
 		if _, err := s.CreateBatch(spec); err != nil && !strings.Contains(err.Error(), "no ") {
 			t.Fatal(err)
 		}
@@ -207,7 +259,7 @@ func (w *walker) step() string {
 	}
 }
 
-// checkKept compares kept_counts and done_items with a recount that replays
+// checkKept compares kept_counts, done_items and asked_items with a recount that replays
 // label_events; it returns what differs.
 func checkKept(t *testing.T, s *Store) string {
 	t.Helper()
@@ -232,6 +284,19 @@ func checkKept(t *testing.T, s *Store) string {
 			return err
 		}
 		skip[fmt.Sprint(item, "/", a, "/", gated)] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	asked := map[string]bool{}
+	err = eachRow(s.db, "SELECT annotator_id, item_id FROM asked_items", nil, func(sc func(...any) error) error {
+		var a, item int64
+		if err := sc(&a, &item); err != nil {
+			return err
+		}
+		asked[fmt.Sprint(a, "/", item)] = true
 		return nil
 	})
 	if err != nil {
@@ -292,6 +357,7 @@ func checkKept(t *testing.T, s *Store) string {
 	}
 	want := map[tally.Key]int{}
 	wantSkip := map[string]bool{}
+	wantAsked := map[string]bool{}
 	for _, f := range fams {
 		members := []*tally.Member{&f.Root}
 		for i := range f.Children {
@@ -322,6 +388,11 @@ func checkKept(t *testing.T, s *Store) string {
 				wantSkip[fmt.Sprint(id, "/", a.Annotator, "/", a.Gated)] = true
 			}
 		}
+		for id, who := range res.Asked {
+			for _, a := range who {
+				wantAsked[fmt.Sprint(a, "/", id)] = true
+			}
+		}
 	}
 	maps.DeleteFunc(want, func(_ tally.Key, n int) bool { return n == 0 })
 	var diffs []string
@@ -338,6 +409,9 @@ func checkKept(t *testing.T, s *Store) string {
 	}
 	if !maps.Equal(skip, wantSkip) {
 		diffs = append(diffs, fmt.Sprintf("done_items %v, recount %v", slices.Sorted(maps.Keys(skip)), slices.Sorted(maps.Keys(wantSkip))))
+	}
+	if !maps.Equal(asked, wantAsked) {
+		diffs = append(diffs, fmt.Sprintf("asked_items %v, recount %v", slices.Sorted(maps.Keys(asked)), slices.Sorted(maps.Keys(wantAsked))))
 	}
 	slices.Sort(diffs)
 	if len(diffs) > 8 {

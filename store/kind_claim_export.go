@@ -68,7 +68,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 			where += " AND " + standingSQL
 		}
 		q := `SELECT p.id, c.id, c.ext_id, p.ext_id, COALESCE(src.name, ''),
-			cl.position, cl.subject, cl.predicate, cl.object, cl.text, cl.origin, COALESCE(a.name, '')` + preds.String() + cols + `
+			cl.position, cl.subject, cl.predicate, cl.object, cl.text, cl.origin, COALESCE(a.name, ''), cl.extractor` + preds.String() + cols + `
 			FROM items p JOIN items c ON c.parent_id = p.id JOIN claims cl ON cl.item_id = c.id
 			LEFT JOIN sources src ON src.id = c.source_id LEFT JOIN annotators a ON a.id = cl.added_by
 			WHERE ` + where + ` ORDER BY p.id, cl.position, c.id`
@@ -104,7 +104,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 			var parent int64
 			var labels, suggested sql.NullString
 			dest := []any{&parent, &r.ItemID, &r.ID, &r.QAID, &r.Source, &r.Position,
-				&r.Triplet[0], &r.Triplet[1], &r.Triplet[2], &r.Text, &r.Origin, &r.AddedBy}
+				&r.Triplet[0], &r.Triplet[1], &r.Triplet[2], &r.Text, &r.Origin, &r.AddedBy, &r.Extractor}
 			for i := range r.Preds {
 				dest = append(dest, &r.Preds[i])
 			}

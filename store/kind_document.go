@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -30,6 +31,13 @@ type Document struct {
 	ItemID int64
 }
 
+// Absent reports whether the document is one a gold citation names but the
+// collection does not hold (CanLegalRAGBench's queries.json may cite a
+// document its documents.parquet lacks): it has no text, it counts as
+// relevant where it is judged so, and no run can retrieve its text. Every
+// other document has a text (the imports require one).
+func (d *Document) Absent() bool { return d.Text == "" }
+
 // Chunk is a span of a document's text, in bytes.
 type Chunk struct {
 	ID         string
@@ -42,6 +50,8 @@ func init() {
 }
 
 // PutDocument adds (or, with update, replaces) a document and its chunks.
+// A document replaces the absent one of its id without update: it is what
+// the citation named.
 func (t *Tx) PutDocument(d Document, hash, file string, update bool) (int64, PutResult, error) {
 	var src int64
 	if d.Source != "" {
@@ -51,6 +61,12 @@ func (t *Tx) PutDocument(d Document, hash, file string, update bool) (int64, Put
 		}
 	}
 	id, res, err := t.PutItem(schema.KindDocument, d.ID, src, 0, hash, file, update)
+	if errors.Is(err, ErrChanged) && !d.Absent() {
+		var text string
+		if t.tx.QueryRow("SELECT text FROM documents WHERE item_id=?", id).Scan(&text) == nil && text == "" {
+			id, res, err = t.PutItem(schema.KindDocument, d.ID, src, 0, hash, file, true)
+		}
+	}
 	if err != nil || res == Unchanged {
 		return id, res, err
 	}

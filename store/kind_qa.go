@@ -14,14 +14,22 @@ import (
 
 func init() {
 	registerAttrs(schema.KindQA, kindAttrs{
-		names: []string{"hop", "category", tally.AttrAsGiven},
-		sql:   "SELECT item_id, hop, category, as_given FROM qa_pairs WHERE item_id IN (SELECT value FROM json_each(?))",
+		names: []string{"hop", "category", tally.AttrAsGiven, tally.AttrNoClaimsFrom},
+		sql: "SELECT item_id, hop, category, as_given, " + noClaimsFromSQL +
+			" FROM qa_pairs WHERE item_id IN (SELECT value FROM json_each(?))",
 	})
 }
 
 func init() {
 	registerPayload(schema.KindQA, loadQAs)
 }
+
+// noClaimsFromSQL is a pair's tally.AttrNoClaimsFrom: the extractors whose
+// output it was imported with as an empty list, RefChecker's
+// "<extractor>_response_kg": [] kept with the pair's extra keys as given
+// (importer/kind_claim_refchecker.go).
+const noClaimsFromSQL = `CASE WHEN json_valid(extra) AND json_type(extra) = 'object' THEN COALESCE((SELECT group_concat(substr(j.key, 1, length(j.key) - 12), char(10))
+	FROM json_each(extra) j WHERE j.key LIKE '%\_response\_kg' ESCAPE '\' AND j.type = 'array' AND json_array_length(j.value) = 0), '') ELSE '' END`
 
 // stageQAPairs stages the pairs of an import (import_staging.go).
 var stageQAPairs = registerStage("qa_pairs", "INSERT OR REPLACE INTO qa_pairs(item_id,language,hop,question,answer,rationale,category,extra,as_given) VALUES ", 9)

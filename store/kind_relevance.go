@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/tally"
 )
 
 // The relevance kind's rows: relevance_pairs, one (query, document) pair per
@@ -43,6 +44,11 @@ func RelevanceHash(query, doc string) string {
 }
 
 func init() {
+	registerAttrs(schema.KindRelevance, kindAttrs{
+		names: []string{tally.AttrGold},
+		sql: "SELECT item_id, COALESCE((SELECT id FROM annotators WHERE name = '" + GoldAnnotator + "'), 0) FROM relevance_pairs " +
+			"WHERE item_id IN (SELECT value FROM json_each(?))",
+	})
 	registerPayload(schema.KindRelevance, loadRelevance)
 	// A pair is annotated once it is pooled (in a relevance batch): the
 	// gold set's own pairs (qrels) are judgments, not work to do.

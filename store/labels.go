@@ -22,6 +22,12 @@ type Label struct {
 	// SuggestedBy names the system whose prediction was preselected when
 	// the label was made (annotate --suggest); "": made blind.
 	SuggestedBy string
+	// AllowOwn: an adjudication may decide a unit in which the lead gave a
+	// label (--allow-own), recorded as such; without it that is refused
+	// (review.Adjudicator).
+	AllowOwn bool
+	// ownUnit: the adjudication decides the lead's own unit (own_unit).
+	ownUnit bool
 }
 
 // Event is one row of the label log.
@@ -56,8 +62,27 @@ func (s *Store) RecordLabel(l Label) (int64, error) {
 	return id, err
 }
 
+// RecordLabels appends decisions to the log, in order, in one transaction:
+// a screen whose decisions waited for another process's write writes them
+// together once the lock is free, rather than one lock at a time.
+func (s *Store) RecordLabels(ls []Label) error {
+	return s.write(func(tx *wtx) error {
+		for _, l := range ls {
+			if _, err := recordLabel(tx, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 func recordLabel(tx *wtx, l Label) (int64, error) {
 	if err := schema.CheckField(l.Field); err != nil {
+		return 0, err
+	}
+	// An item of an import not done yet waits for it: the import may yet be
+	// undone.
+	if err := pendingItem(tx, l.ItemID); err != nil {
 		return 0, err
 	}
 	aid, err := annotatorID(tx, l.Annotator)
@@ -67,6 +92,9 @@ func recordLabel(tx *wtx, l Label) (int64, error) {
 	role := RoleAnnotate
 	if l.Adjudicate {
 		role = RoleAdjudicate
+		if l.ownUnit, err = ownDecision(tx, l.Annotator, l.AllowOwn, l.ItemID, l.Field); err != nil {
+			return 0, err
+		}
 	}
 	id, err := insertEvent(tx, aid, role, l)
 	if err != nil {
@@ -96,8 +124,8 @@ func insertEventAt(tx *wtx, aid int64, role string, l Label, at string) (int64, 
 	if err != nil {
 		return 0, err
 	}
-	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by)
-		VALUES (?,?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), gv, nullText(l.SuggestedBy))
+	res, err := tx.Exec(`INSERT INTO label_events(annotator_id,item_id,field,value,role,created_at,active_ms,session_id,guidelines_version,suggested_by,own_unit)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, aid, l.ItemID, l.Field, l.Value, role, at, l.ActiveMs, nullID(l.SessionID), gv, nullText(l.SuggestedBy), l.ownUnit)
 	if err != nil {
 		return 0, err
 	}

@@ -14,8 +14,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -27,6 +29,13 @@ type Store struct {
 	db   *sql.DB
 	Path string
 	snap *readConn // set on the view Dashboard passes: Read reuses this snapshot
+	// busyMS is the busy timeout of every connection, in milliseconds.
+	busyMS string
+
+	// The screen leases this Store holds, by annotator (leases.go): every
+	// write for one of them checks its lease before it commits.
+	leaseMu sync.Mutex
+	leases  map[string][]*ScreenLease
 }
 
 // migration is one embedded SQL file, numbered by its name (0002_….sql).
@@ -63,12 +72,23 @@ func SchemaVersion() int { return len(migrations()) }
 
 // Open opens (and creates or migrates) the database at path with the pragmas of
 // ARCHITECTURE.md: WAL, foreign keys, a 10 s busy timeout, synchronous=FULL.
-func Open(p string) (*Store, error) {
+func Open(p string) (*Store, error) { return OpenBusy(p, busyTimeout) }
+
+// OpenBusy is Open with another busy timeout: how long a write waits for
+// another connection's write lock before it fails with SQLITE_BUSY (tests
+// make it short, to retry many times under one held lock).
+func OpenBusy(p string, busy time.Duration) (*Store, error) { return OpenPragmas(p, busy) }
+
+// OpenPragmas is OpenBusy with more pragmas on every connection
+// ("query_only(1)", "max_page_count(40)"): tests make a database read-only
+// or full so.
+func OpenPragmas(p string, busy time.Duration, pragmas ...string) (*Store, error) {
 	if err := checkKinds(); err != nil {
 		return nil, fmt.Errorf("open %s: %w", p, err)
 	}
+	busyMS := strconv.FormatInt(busy.Milliseconds(), 10)
 	q := url.Values{}
-	for _, pr := range []string{"busy_timeout(" + busyTimeoutMS + ")", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(FULL)"} {
+	for _, pr := range append([]string{"busy_timeout(" + busyMS + ")", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(FULL)"}, pragmas...) {
 		q.Add("_pragma", pr)
 	}
 	// BEGIN IMMEDIATE takes the write lock up front, so two writers wait on the
@@ -78,7 +98,7 @@ func Open(p string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", p, err)
 	}
-	s := &Store{db: db, Path: p}
+	s := &Store{db: db, Path: p, busyMS: busyMS}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", p, err)
@@ -124,7 +144,11 @@ func (s *Store) migrate() error {
 	if err := s.seedGuidelines(); err != nil {
 		return err
 	}
-	return s.ensureKeptCounts()
+	if err := s.ensureKeptCounts(); err != nil {
+		return err
+	}
+	// An import killed before it was done is undone now.
+	return s.recoverImports()
 }
 
 // write runs fn in one transaction and commits it.
@@ -142,24 +166,31 @@ func (s *Store) writeOn(c interface {
 	w := &wtx{Tx: tx, store: s, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}, stages: newStages()}
 	defer w.closeStmts()
 	err = fn(w)
-	if w.stageErr != nil {
-		// The staging check failed under a read: that is the cause of
-		// whatever fn made of the read.
-		err = w.stageErr
+	if err == nil || w.stageErr != nil {
+		err = w.settle()
 	}
 	if err != nil {
 		tx.Rollback()
 		return err
 	}
+	return tx.Commit()
+}
+
+// settle makes the transaction ready to commit: every staged row written,
+// the kept counts recounted, the leases of the screens checked. A failed
+// staging check is the cause of whatever fn made of the read it failed
+// under.
+func (w *wtx) settle() error {
+	if w.stageErr != nil {
+		return w.stageErr
+	}
 	if err := w.finish(); err != nil {
-		tx.Rollback()
 		return err
 	}
 	if w.stageErr != nil {
-		tx.Rollback()
 		return w.stageErr
 	}
-	return tx.Commit()
+	return w.checkLeases()
 }
 
 // wtx is a write transaction that prepares each distinct statement once: the
@@ -172,12 +203,20 @@ type wtx struct {
 	stmts      map[string]*sql.Stmt
 	annotators map[string]int64 // name -> id, looked up or created in this transaction
 
-	// Items whose families finish recounts (kept.go).
+	// Items whose families finish recounts (kept.go), and roots of
+	// families known as such (an undone import's items, gone by the time
+	// finish would look their root up).
 	touched idSet
+	roots   idSet
 	// itemsBefore is the largest item id when the transaction began, when
-	// known (an import asks): larger ids are items it created.
+	// known (an import asks): larger ids are items it created. An import
+	// written in steps (import_steps.go) keeps the one of its first step;
+	// rootsBefore is its current step's (finish: a larger root has no
+	// family before the step).
 	itemsBefore int64
 	itemsKnown  bool
+	rootsBefore int64
+	steps       *importSteps // the import's steps, nil for one transaction
 
 	stages   []*stage    // rows waiting to be written (import_staging.go)
 	stageErr error       // a failed staging check (tests: import_check.go)
@@ -241,7 +280,7 @@ func (t *wtx) closeStmts() {
 	}
 }
 
-func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+func now() string { return clock.Now().UTC().Format(time.RFC3339Nano) }
 
 // ErrNotFound is returned when a named thing does not exist.
 var ErrNotFound = errors.New("not found")

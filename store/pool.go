@@ -369,13 +369,16 @@ func (rx *ReadTx) PooledQueries() ([]int64, error) {
 		JOIN batch_items bi ON bi.item_id = rp.item_id JOIN batches b ON b.id = bi.batch_id AND b.kind = 'relevance' ORDER BY 1`)
 }
 
-// PoolSizes lists the size of each pooled query's pool (pairs in relevance
-// batches), query by query.
-func (rx *ReadTx) PoolSizes() ([]int, error) {
+// JudgedSizes lists, query by query, how many of its (query, document)
+// pairs an expert judged: pairs with a label of an annotator other than the
+// gold set, or adjudicated (the pairs the kept counts count once no pool
+// holds them: tally/relevance.go).
+func (rx *ReadTx) JudgedSizes() ([]int, error) {
 	var out []int
-	err := eachRow(rx.q, `SELECT COUNT(DISTINCT rp.item_id) FROM relevance_pairs rp
-		JOIN batch_items bi ON bi.item_id = rp.item_id JOIN batches b ON b.id = bi.batch_id AND b.kind = 'relevance'
-		GROUP BY rp.query_item_id ORDER BY rp.query_item_id`, nil, func(sc func(...any) error) error {
+	err := eachRow(rx.q, `SELECT COUNT(*) FROM relevance_pairs rp
+		WHERE EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = rp.item_id
+			AND (l.role = ? OR l.annotator_id IS NOT (SELECT id FROM annotators WHERE name = ?)))
+		GROUP BY rp.query_item_id ORDER BY rp.query_item_id`, []any{RoleAdjudicate, GoldAnnotator}, func(sc func(...any) error) error {
 		var n int
 		err := sc(&n)
 		out = append(out, n)

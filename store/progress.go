@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tally"
 )
@@ -48,7 +49,7 @@ func (s *Store) Progress(annotator string) ([]Progress, error) {
 	if err != nil {
 		return nil, err
 	}
-	y, m, d := time.Now().Date()
+	y, m, d := clock.Now().Date()
 	midnight := time.Date(y, m, d, 0, 0, 0, 0, time.Local).UTC()
 	var out []Progress
 	for _, a := range names {

@@ -36,18 +36,23 @@ func queueCountIn(db querier, q QueueQuery, total bool) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return sc.count(db, total)
+}
+
+// count is queueCountIn on a resolved scope.
+func (sc queueScope) count(db querier, total bool) (int, error) {
 	c := queueCounter{q: db, aid: sc.annotator, total: total}
 	switch sc.mode {
 	case scopeBatch, scopeBatchAssigned:
 		return c.batch(sc.batch, sc.batchKind, sc.mode == scopeBatch)
 	case scopeAssigned:
-		ids, err := int64s(db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", sc.annotator, q.Kind)
+		ids, err := int64s(db, "SELECT b.id FROM batches b JOIN batch_assignees x ON x.batch_id=b.id WHERE x.annotator_id=? AND b.kind=? ORDER BY b.id", sc.annotator, sc.kind)
 		if err != nil {
 			return 0, err
 		}
 		n := 0
 		for _, id := range ids {
-			m, err := c.batch(id, q.Kind, false)
+			m, err := c.batch(id, sc.kind, false)
 			if err != nil {
 				return 0, err
 			}
@@ -55,7 +60,7 @@ func queueCountIn(db querier, q QueueQuery, total bool) (int, error) {
 		}
 		return n, nil
 	}
-	return c.kind(q.Kind)
+	return c.kind(sc.kind)
 }
 
 // queueCounter reads one annotator's queue sizes (total) or done counts

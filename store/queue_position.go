@@ -17,14 +17,22 @@ func (s *Store) queueKeyed(q QueueQuery) (from, key, item string, args []any, er
 	if err != nil {
 		return "", "", "", nil, err
 	}
+	kind := schema.Kind(q.Kind)
 	from, key, item, args = sc.keyed()
+	// Claims not asked yet are not in the queue: the open queue reads only
+	// those asked, the others look each one up.
+	asked, aargs := askedCond(kind, item, sc.annotator)
+	if sc.mode == scopeOpen && asked != "" {
+		from, key, item, args = sc.askedScope()
+		asked = ""
+	}
 	// Items that ask the annotator nothing (gated by their parent's labels)
-	// are not in the queue, nor in its total; nor are claims not asked yet.
+	// are not in the queue, nor in its total.
 	from += " AND NOT EXISTS (SELECT 1 FROM done_items d WHERE d.item_id=" + item + " AND d.annotator_id=? AND d.gated)"
 	args = append(args, sc.annotator)
-	if offered, oargs := offeredCond(schema.Kind(q.Kind), item, sc.annotator); offered != "" {
-		from += " AND " + offered
-		args = append(args, oargs...)
+	if asked != "" {
+		from += " AND " + asked
+		args = append(args, aargs...)
 	}
 	if f, fargs := filterCond(q.Filter, item, sc.annotator); f != "" {
 		from += " AND " + f

@@ -112,5 +112,16 @@ func (sc queueScope) keyed() (from, key, item string, args []any) {
 		return "assignments a JOIN batch_items b ON b.batch_id=a.batch_id AND b.item_id=a.item_id JOIN batches bt ON bt.id=a.batch_id WHERE a.annotator_id=? AND bt.kind=?",
 			"((b.batch_id<<32)|b.position)", "a.item_id", []any{sc.annotator, sc.kind}
 	}
-	return "items i WHERE i.kind=? AND " + queueable(sc.kind), "i.id", "i.id", []any{sc.kind}
+	return "items i WHERE i.kind=? AND " + queueable(sc.kind) + " AND NOT " + pendingItemSQL("i.id"), "i.id", "i.id", []any{sc.kind}
+}
+
+// unfinished is how many items of the queue the annotator has not
+// finished, from the kept counts (its size less its done count).
+func (sc queueScope) unfinished(db querier) (int, error) {
+	total, err := sc.count(db, true)
+	if err != nil {
+		return 0, err
+	}
+	done, err := sc.count(db, false)
+	return total - done, err
 }

@@ -22,6 +22,9 @@ type ReviewQuery struct {
 	Annotators []string // nil: every annotator with labels (as agreement)
 	Field      string   // "": every field
 	Batch      string   // "": every item; else the items of this batch
+	// Lead, when set, marks the units in which the lead gave a label
+	// (ReviewUnit.Own): their decision is refused unless --allow-own.
+	Lead string
 }
 
 // UnitState says where a review unit stands.
@@ -127,6 +130,13 @@ func (s *Store) Review(q ReviewQuery) (Review, error) {
 			return err
 		}
 		plan, _ := review.Make(items, names, q.Field)
+		if q.Lead != "" {
+			adj, err := adjudicator(rx.q, q.Lead, false)
+			if err != nil {
+				return err
+			}
+			adj.Mark(&plan)
+		}
 		rev = fromPlan(plan)
 		return nil
 	})
@@ -149,7 +159,8 @@ func fromPlan(p review.Plan) Review {
 // agreeing fields it depends on are accepted too. The events share one
 // timestamp, so UndoAdjudication takes them back together.
 func (s *Store) AcceptAgreements(lead string, q ReviewQuery) (int, error) {
-	return s.AcceptReady(lead, q, AcceptOptions{})
+	a, err := s.AcceptReady(lead, q, AcceptOptions{})
+	return a.N, err
 }
 
 // AcceptOptions says what a bulk accept takes and how it is timed.
@@ -160,12 +171,23 @@ type AcceptOptions struct {
 	// Session and ActiveMs: the review session the accept belongs to and
 	// the active time it took (recorded on its first event).
 	Session, ActiveMs int64
+	// AllowOwn (--allow-own): accept the units in which the lead gave a
+	// label too, recorded as such; without it they are held back
+	// (review.Adjudicator).
+	AllowOwn bool
+}
+
+// Accepted is what a bulk accept did: N labels written, Held units left
+// out because the lead labelled them (review.HeldMessage says so).
+type Accepted struct {
+	N, Held int
 }
 
 // AcceptReady is AcceptAgreements with options: single-label units too,
-// and the session and active time of the review screen.
-func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (int, error) {
-	n := 0
+// the lead's own units with AllowOwn, and the session and active time of
+// the review screen.
+func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (Accepted, error) {
+	var res Accepted
 	err := s.Update(func(wx *WriteTx) error {
 		ids, names, err := resolveReviewers(wx.q, q.Annotators, q.Field)
 		if err != nil {
@@ -179,14 +201,58 @@ func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (int, e
 		if o.Single {
 			acc = accS
 		}
+		adj, err := adjudicator(wx.q, lead, o.AllowOwn)
+		if err != nil {
+			return err
+		}
+		acc, res.Held = adj.Keep(acc)
 		aid, err := annotatorID(wx.tx, lead)
 		if err != nil {
 			return err
 		}
-		n = len(acc)
+		res.N = len(acc)
 		return writeAdjudications(wx.tx, aid, acc, o.ActiveMs, o.Session)
 	})
-	return n, err
+	return res, err
+}
+
+// adjudicator is the rule of the lead's own units (review.Adjudicator)
+// over the lead's current labels as an annotator.
+func adjudicator(q querier, lead string, allowOwn bool) (review.Adjudicator, error) {
+	a := review.Adjudicator{Lead: lead, AllowOwn: allowOwn, Labelled: map[int64]map[string]bool{}}
+	err := eachRow(q, `SELECT l.item_id, l.field FROM current_labels l JOIN annotators a ON a.id = l.annotator_id
+		WHERE l.role = 'annotate' AND a.name = ?`, []any{lead}, func(sc func(...any) error) error {
+		var item int64
+		var field string
+		if err := sc(&item, &field); err != nil {
+			return err
+		}
+		if a.Labelled[item] == nil {
+			a.Labelled[item] = map[string]bool{}
+		}
+		a.Labelled[item][field] = true
+		return nil
+	})
+	return a, err
+}
+
+// ownDecision applies the rule of the lead's own units to one decision on
+// (item, field) ("" : the item as a whole): an error when refused, else
+// whether it is recorded as the lead's on their own unit.
+func ownDecision(q querier, lead string, allowOwn bool, item int64, field string) (bool, error) {
+	var ext string
+	var labelled int
+	err := q.QueryRow(`SELECT i.ext_id, (SELECT count(*) FROM current_labels l JOIN annotators a ON a.id = l.annotator_id
+		WHERE l.role = 'annotate' AND a.name = ? AND l.item_id = i.id AND (? = '' OR l.field = ?)) FROM items i WHERE i.id = ?`,
+		lead, field, field, item).Scan(&ext, &labelled)
+	if err != nil {
+		return false, err
+	}
+	a := review.Adjudicator{Lead: lead, AllowOwn: allowOwn}
+	if labelled > 0 {
+		a.Labelled = map[int64]map[string]bool{item: {field: true}}
+	}
+	return a.Decide(item, ext, field)
 }
 
 // writeAdjudications writes labels as one adjudication step of the lead
@@ -203,7 +269,7 @@ func writeAdjudications(tx *wtx, aid int64, labels []review.Acceptance, activeMs
 			ms = activeMs
 		}
 		id, err := insertEventAt(tx, aid, RoleAdjudicate, Label{ItemID: a.Item, Field: a.Field, Value: a.Value, ActiveMs: ms,
-			SessionID: session}, ts)
+			SessionID: session, ownUnit: a.Own}, ts)
 		if err != nil {
 			return err
 		}
@@ -593,4 +659,25 @@ func systemCells(rx *ReadTx, cells []review.Cell, kind schema.Kind, field string
 		}
 	}
 	return out, nil
+}
+
+// OwnAdjudications counts, per field, the current adjudicated labels a lead
+// decided on a unit in which they gave a label of their own (review
+// --allow-own): agreement and the dataset card say how many there are.
+func (rx *ReadTx) OwnAdjudications() (map[string]int, error) { return ownAdjudications(rx.q) }
+
+// OwnAdjudications is ReadTx.OwnAdjudications in a read of its own.
+func (s *Store) OwnAdjudications() (map[string]int, error) { return ownAdjudications(s.db) }
+
+func ownAdjudications(q querier) (map[string]int, error) {
+	out := map[string]int{}
+	err := eachRow(q, `SELECT c.field, count(*) FROM current_labels c JOIN label_events e ON e.id = c.event_id
+		WHERE c.role = 'adjudicate' AND e.own_unit = 1 GROUP BY c.field ORDER BY c.field`, nil, func(sc func(...any) error) error {
+		var f string
+		var n int
+		err := sc(&f, &n)
+		out[f] = n
+		return err
+	})
+	return out, err
 }

@@ -29,6 +29,9 @@ type AnswerUnit struct {
 	// (another expert's answer to the task was accepted).
 	Review string
 	Reason string // reject_reason when rejected
+	// Own: the lead gave a label on the answer's item (their own answer):
+	// its review is refused unless --allow-own (AnswerUnitsOf).
+	Own bool
 }
 
 // Review states of an AnswerUnit (review.AnswerState says which).
@@ -41,9 +44,17 @@ const (
 
 // AnswerUnits lists every submitted answer (of a batch: batch != ""), in
 // task order then annotator order, with its review state.
-func (s *Store) AnswerUnits(batch string) ([]AnswerUnit, error) {
+func (s *Store) AnswerUnits(batch string) ([]AnswerUnit, error) { return s.AnswerUnitsOf(batch, "") }
+
+// AnswerUnitsOf is AnswerUnits for a lead: the answers in whose item the
+// lead gave a label are marked Own.
+func (s *Store) AnswerUnitsOf(batch, lead string) ([]AnswerUnit, error) {
 	var out []AnswerUnit
 	err := s.Read(func(rx *ReadTx) error {
+		adj, err := adjudicator(rx.q, lead, false)
+		if err != nil {
+			return err
+		}
 		bid, err := batchID(rx.q, batch)
 		if err != nil {
 			return err
@@ -87,6 +98,7 @@ func (s *Store) AnswerUnits(batch string) ([]AnswerUnit, error) {
 				return err
 			}
 			u.Review, u.Reason = review.AnswerState(review.Answer{Text: r.answer, Citations: mine[schema.Citations], Event: r.event}, final, events)
+			u.Own = adj.Own(r.item, "")
 			out = append(out, u)
 		}
 		return nil
@@ -108,10 +120,18 @@ func adjudicated(q querier, item int64) (map[string]string, map[string]int64, er
 	return vals, evs, err
 }
 
+// AnswerReviewOptions times a gold answer's review and says whether the
+// lead may review an answer task in which they gave a label (their own
+// answer: --allow-own, recorded as such; refused without it).
+type AnswerReviewOptions struct {
+	ActiveMs, Session int64
+	AllowOwn          bool
+}
+
 // ReviewAnswer records the lead's review of one expert's answer: accept
 // (reason ""), or reject with a reason of reject_reason. One transaction,
 // one timestamp.
-func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept bool, reason string, activeMs, session int64) error {
+func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept bool, reason string, o AnswerReviewOptions) error {
 	if !accept && !schema.KnownValue(schema.RejectReason, reason) {
 		f, _ := schema.Lookup(schema.RejectReason)
 		return fmt.Errorf("reject reason %q: must be one of %v", reason, f.Values)
@@ -128,6 +148,10 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 		if mine[schema.GoldAnswer] == "" {
 			return fmt.Errorf("%s has submitted no answer to item %d", annotator, item)
 		}
+		own, err := ownDecision(tx, lead, o.AllowOwn, item, "")
+		if err != nil {
+			return err
+		}
 		lid, err := annotatorID(tx, lead)
 		if err != nil {
 			return err
@@ -137,7 +161,10 @@ func (s *Store) ReviewAnswer(lead string, item int64, annotator string, accept b
 			labels = []review.Acceptance{{Item: item, Field: schema.AnswerReview, Value: "accept"},
 				{Item: item, Field: schema.GoldAnswer, Value: mine[schema.GoldAnswer]}, {Item: item, Field: schema.Citations, Value: mine[schema.Citations]}}
 		}
-		return writeAdjudications(tx, lid, labels, activeMs, session)
+		for i := range labels {
+			labels[i].Own = own
+		}
+		return writeAdjudications(tx, lid, labels, o.ActiveMs, o.Session)
 	})
 }
 

@@ -203,21 +203,21 @@ func jsonStrings(v []string) (string, error) {
 	return string(b), err
 }
 
-// QueriesWithReferenceAnswer reads which of the queries have a reference
-// answer: an accepted gold answer (the answer task's adjudicated
-// answer_review is accept and its adjudicated gold_answer not blank), as
-// CanLegalRAGBench's is_query_usable asks of a query.
-func (rx *ReadTx) QueriesWithReferenceAnswer(ids []int64) (map[int64]bool, error) {
-	out := map[int64]bool{}
+// AcceptedGoldAnswers reads the accepted gold answers of the queries (the
+// answer task's adjudicated answer_review is accept: its adjudicated
+// gold_answer), by query; a query without one is not in the map.
+func (rx *ReadTx) AcceptedGoldAnswers(ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
 	for _, chunk := range chunks(ids, 5000) {
-		err := eachRow(rx.q, `SELECT a.query_item_id FROM answer_tasks a
+		err := eachRow(rx.q, `SELECT a.query_item_id, l.value FROM answer_tasks a
+			JOIN current_labels l ON l.item_id = a.item_id AND l.role = ? AND l.field = ?
 			WHERE a.query_item_id IN (SELECT value FROM json_each(?))
-			AND EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = a.item_id AND l.role = ? AND l.field = ? AND l.value = 'accept')
-			AND EXISTS (SELECT 1 FROM current_labels l WHERE l.item_id = a.item_id AND l.role = ? AND l.field = ? AND trim(l.value) <> '')`,
-			[]any{jsonInts(chunk), RoleAdjudicate, schema.AnswerReview, RoleAdjudicate, schema.GoldAnswer}, func(sc func(...any) error) error {
+			AND EXISTS (SELECT 1 FROM current_labels r WHERE r.item_id = a.item_id AND r.role = ? AND r.field = ? AND r.value = 'accept')`,
+			[]any{RoleAdjudicate, schema.GoldAnswer, jsonInts(chunk), RoleAdjudicate, schema.AnswerReview}, func(sc func(...any) error) error {
 				var q int64
-				err := sc(&q)
-				out[q] = true
+				var answer string
+				err := sc(&q, &answer)
+				out[q] = answer
 				return err
 			})
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 // twice: through the fast path (lines kept per query, resolved and ranked
 // in Go) and through the obvious one (every line a TEMP row, resolved and
 // ranked by SQL). Runs name documents and chunks, repeat them, tie on rank
-// and score, give no score, scatter a query's lines, come again unchanged,
+// and score, are ordered by score (trec_eval's order) or by rank, give no score, scatter a query's lines, come again unchanged,
 // changed, with update, name unknown queries and documents, and stage
 // queries with nothing retrieved; half the
 // seeds resolve ids one lookup each, half from everything read first. Every answer
@@ -112,6 +112,9 @@ func runImportsOf(t *testing.T, seed uint64, fast bool) (string, string) {
 				if err := tx.BeginRuns(); err != nil {
 					return err
 				}
+				// r1 is ordered by its ranks (as a list given in order is),
+				// the others by score (as trec_eval orders a TREC run).
+				tx.SetRunFields("r1", RunFields{Query: "query_id", Doc: "document_id", Run: "run"})
 				for _, row := range rows {
 					if err := tx.StageRunRow(row); err != nil {
 						return err

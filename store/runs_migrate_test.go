@@ -40,7 +40,7 @@ func TestMigrateRunResultsToRunLists(t *testing.T) {
 		`INSERT INTO document_chunks(chunk_id, doc_item_id, start, end) VALUES ('d1#a', 2, 0, 5)`,
 		`INSERT INTO relevance_pairs(item_id, query_item_id, doc_item_id) VALUES (5, 1, 2)`,
 		`INSERT INTO runs(id, name, hash, origin_file, imported_at) VALUES (1, 'bm25', 'h', 'f', 't')`,
-		`INSERT INTO run_results(run_id, rank, query_item_id, doc_item_id, score) VALUES (1, 3, 1, 4, 0.25), (1, 1, 1, 3, 2.5), (1, 2, 1, 2, 1e-05)`,
+		`INSERT INTO run_results(run_id, rank, query_item_id, doc_item_id, score) VALUES (1, 3, 1, 4, 1e-06), (1, 1, 1, 3, 2.5), (1, 2, 1, 2, 1e-05)`,
 		`INSERT INTO run_chunks(query_item_id, doc_item_id, chunk_id, run_id) VALUES (1, 2, 'd1#a', 1)`,
 		`PRAGMA user_version = ` + strconv.Itoa(version),
 	} {
@@ -59,7 +59,7 @@ func TestMigrateRunResultsToRunLists(t *testing.T) {
 	if err := s.db.QueryRow(`SELECT docs, scores, chunk_docs, chunk_ids FROM run_lists`).Scan(&docs, &scores, &chunkDocs, &chunkIDs); err != nil {
 		t.Fatal(err)
 	}
-	if docs != "[3,2,4]" || scores != "[2.5,1.0e-05,0.25]" || chunkDocs.Valid || chunkIDs.Valid {
+	if docs != "[3,2,4]" || scores != "[2.5,1.0e-05,1.0e-06]" || chunkDocs.Valid || chunkIDs.Valid {
 		t.Errorf("migrated list: %s %s %v %v", docs, scores, chunkDocs, chunkIDs)
 	}
 	err = s.Read(func(rx *ReadTx) error {
@@ -79,7 +79,7 @@ func TestMigrateRunResultsToRunLists(t *testing.T) {
 	// The same run imported again is unchanged: a run of documents hashes
 	// as before run_lists (the hash the old build stored, computed here
 	// with its formula: query, rank, document, score per ranked document).
-	old := sha256.Sum256([]byte("q1\x001\x00d2\x002.5\nq1\x002\x00d1\x001e-05\nq1\x003\x00d3\x000.25\n"))
+	old := sha256.Sum256([]byte("q1\x001\x00d2\x002.5\nq1\x002\x00d1\x001e-05\nq1\x003\x00d3\x001e-06\n"))
 	if _, err := s.db.Exec(`UPDATE runs SET hash = ?`, hex.EncodeToString(old[:16])); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestMigrateRunResultsToRunLists(t *testing.T) {
 		if err := tx.BeginRuns(); err != nil {
 			return err
 		}
-		for i, r := range []RunRow{{Doc: "d2", Rank: 1, Score: 2.5}, {Doc: "d1", Rank: 2, Score: 1e-05}, {Doc: "d3", Rank: 3, Score: 0.25}} {
+		for i, r := range []RunRow{{Doc: "d2", Rank: 1, Score: 2.5}, {Doc: "d1", Rank: 2, Score: 1e-05}, {Doc: "d3", Rank: 3, Score: 1e-06}} {
 			r.Run, r.Query, r.Line = "bm25", "q1", i+1
 			if err := tx.StageRunRow(r); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"database/sql"
@@ -12,15 +13,17 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Retrieval runs: TREC run files and CanLegalRAGBench's query_results.jsonl.
 // An import stages its run lines in its transaction (memory does not grow
 // with the file), and WriteRuns, once every file is read, resolves each
-// line's query and document (a chunk id names its document), keeps each
-// document's best rank, renumbers the ranks 1..n, and writes one row per
-// (run, query) into run_lists: the document ranking and the chunk-level
-// list (every line's document in rank order, repeats included).
+// line's query and document (a chunk id names its document), orders the
+// lines (by score as trec_eval does, or by rank: RunFields.ByScore), keeps
+// each document at its best place, renumbers the ranks 1..n, and writes one
+// row per (run, query) into run_lists: the document ranking and the
+// chunk-level list (every line's document in that order, repeats included).
 //
 // Staging keeps the lines of one (run, query) in memory while they come one
 // after the other (as runs are written: a query's lines together) and writes
@@ -52,13 +55,19 @@ type RunRowError struct {
 func (e *RunRowError) Error() string { return e.Field + ": " + e.Msg }
 func (e *RunRowError) Unwrap() error { return e.Err }
 
-// RunFields names the fields of a run's lines in errors: the query's, the
-// document's and the run's (TREC: qid, docid, tag). With DocIndexed the
-// document's field is a list, element rank-1 being the line's
-// (retrieved_ids[2]).
+// RunFields describes the lines of a run's format: the fields its errors
+// name, the query's, the document's and the run's (TREC: qid, docid, tag;
+// with DocIndexed the document's field is a list, element rank-1 being the
+// line's: retrieved_ids[2]), and how its lines are ordered.
 type RunFields struct {
 	Query, Doc, Run string
 	DocIndexed      bool
+	// ByScore orders the lines as trec_eval does (form_res_rels.c,
+	// comp_sim_docno): by score, highest first, ties by document id in
+	// descending byte order, the rank column ignored. Otherwise the rank
+	// orders them (a list given in order: query_results.jsonl's
+	// retrieved_ids, an hf export's rows), ties by score, then line.
+	ByScore bool
 }
 
 func (f RunFields) doc(rank int) string {
@@ -68,7 +77,7 @@ func (f RunFields) doc(rank int) string {
 	return f.Doc
 }
 
-var trecFields = RunFields{Query: "qid", Doc: "docid", Run: "tag"}
+var trecFields = RunFields{Query: "qid", Doc: "docid", Run: "tag", ByScore: true}
 
 // RunWritten says what WriteRuns did with one run.
 type RunWritten struct {
@@ -182,6 +191,9 @@ func (t *Tx) flushRunGroup() error {
 	s := t.runs
 	if len(s.buf) == 0 {
 		return nil
+	}
+	if err := t.tx.step(); err != nil {
+		return err
 	}
 	s.seq++
 	_, err := t.tx.Exec("INSERT INTO temp.import_run_groups(run,qid,seq,file,line,data) VALUES (?,?,?,?,?,?)",
@@ -363,18 +375,21 @@ type rankedDoc struct {
 	firstLine int
 }
 
-// rankList orders a (run, query)'s lines and documents: lines by rank, then
-// score (highest first, none last), then line; documents by their best rank,
-// best score, first line. It reorders lines in place.
-func rankList(lines []runLine, docs []rankedDoc) []rankedDoc {
+// rankList orders a (run, query)'s lines and documents (it reorders lines
+// in place). By score (trec_eval's order): lines by score, highest first,
+// then by their document's id and their own id (a chunk's) descending, then
+// line; each document at its first line, so that its place is its best
+// score's and documents tied on their best score are in descending id
+// order, as trec_eval ranks a run naming each document once at its best
+// score. By rank: lines by rank, then score (highest first, none last),
+// then line; documents by their best rank, best score, first line.
+func rankList(lines []runLine, docs []rankedDoc, byScore bool) []rankedDoc {
 	slices.SortFunc(lines, func(a, b runLine) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
+		if byScore {
+			return cmp.Or(cmpScoreDesc(a.score, a.hasScore, b.score, b.hasScore), strings.Compare(b.d.ext, a.d.ext),
+				bytes.Compare(b.doc, a.doc), cmp.Compare(a.line, b.line))
 		}
-		if c := cmpScoreDesc(a.score, a.hasScore, b.score, b.hasScore); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.line, b.line)
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmpScoreDesc(a.score, a.hasScore, b.score, b.hasScore), cmp.Compare(a.line, b.line))
 	})
 	at := map[int64]int{}
 	for _, l := range lines {
@@ -390,14 +405,11 @@ func rankList(lines []runLine, docs []rankedDoc) []rankedDoc {
 			r.score, r.hasScore = l.score, true
 		}
 	}
+	if byScore {
+		return docs // in the order of their first lines
+	}
 	slices.SortFunc(docs, func(a, b rankedDoc) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
-		}
-		if c := cmpScoreDesc(a.score, a.hasScore, b.score, b.hasScore); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.firstLine, b.firstLine)
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmpScoreDesc(a.score, a.hasScore, b.score, b.hasScore), cmp.Compare(a.firstLine, b.firstLine))
 	})
 	return docs
 }
@@ -595,7 +607,7 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 		if qErr != nil || dErr != nil {
 			return nil // no use writing: the import fails; the scan goes on for the first error
 		}
-		docs = rankList(lines, docs[:0])
+		docs = rankList(lines, docs[:0], f.ByScore)
 		r := byName[curRun]
 		r.w.Queries++
 		r.w.Results += len(docs)
@@ -717,15 +729,29 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 	if err := t.resolveRunRows(); err != nil {
 		return nil, err
 	}
+	// The runs ordered by rank (the others by score: RunFields.ByScore).
+	var byRank []string
+	for run, f := range t.runs.fields {
+		if !f.ByScore {
+			byRank = append(byRank, run)
+		}
+	}
+	names, err := jsonStrings(byRank)
+	if err != nil {
+		return nil, err
+	}
 	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_run_ranked`,
-		// Per (run, query, document): the best rank, then the best score and
-		// the first line break ties; ranks renumbered 1..n per (run, query).
+		// Per (run, query, document): ranks renumbered 1..n per (run, query)
+		// by the best rank, then the best score, then the first line; or
+		// by the best score, then the document's id descending.
 		`CREATE TEMP TABLE import_run_ranked AS
 		SELECT run, qid, q, d, best_score, first_line, file,
-			ROW_NUMBER() OVER (PARTITION BY run, q ORDER BY best_rank, best_score DESC, first_line) AS rank
-		FROM (SELECT run, qid, q, d, MIN(rank) AS best_rank, MAX(score) AS best_score, MIN(line) AS first_line, MIN(file) AS file
-			FROM temp.import_run_rows WHERE docid <> '' GROUP BY run, q, d)`} {
-		if _, err := t.tx.Tx.Exec(q); err != nil {
+			ROW_NUMBER() OVER (PARTITION BY run, q ORDER BY CASE WHEN by_rank THEN best_rank ELSE 0 END, best_score DESC,
+				CASE WHEN by_rank THEN '' ELSE ext END DESC, first_line) AS rank
+		FROM (SELECT r.run, r.qid, r.q, r.d, MIN(r.rank) AS best_rank, MAX(r.score) AS best_score, MIN(r.line) AS first_line, MIN(r.file) AS file,
+				di.ext_id AS ext, r.run IN (SELECT value FROM json_each(?)) AS by_rank
+			FROM temp.import_run_rows r JOIN items di ON di.id = r.d WHERE r.docid <> '' GROUP BY r.run, r.q, r.d)`} {
+		if _, err := t.tx.Tx.Exec(q, names); err != nil {
 			return nil, err
 		}
 	}
@@ -765,16 +791,19 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 			return nil, err
 		}
 		linesOf := map[string][]runLine{}
+		byScore := t.runFields(r.name).ByScore
 		err = eachRow(t.tx, `SELECT r.qid, r.docid, r.d, di.ext_id, r.chunk IS NOT NULL FROM temp.import_run_rows r JOIN items di ON di.id = r.d
-			WHERE r.run = ? AND r.docid <> '' ORDER BY r.qid, r.rank, r.score DESC, r.line`, []any{r.name}, func(sc func(...any) error) error {
-			var qid string
-			var l runLine
-			if err := sc(&qid, &l.doc, &l.d.id, &l.d.ext, &l.d.chunk); err != nil {
-				return err
-			}
-			linesOf[qid] = append(linesOf[qid], l)
-			return nil
-		})
+			WHERE r.run = ?1 AND r.docid <> '' ORDER BY r.qid, CASE WHEN ?2 THEN 0 ELSE r.rank END, r.score DESC,
+				CASE WHEN ?2 THEN di.ext_id ELSE '' END DESC, CASE WHEN ?2 THEN r.docid ELSE '' END DESC, r.line`,
+			[]any{r.name, byScore}, func(sc func(...any) error) error {
+				var qid string
+				var l runLine
+				if err := sc(&qid, &l.doc, &l.d.id, &l.d.ext, &l.d.chunk); err != nil {
+					return err
+				}
+				linesOf[qid] = append(linesOf[qid], l)
+				return nil
+			})
 		if err != nil {
 			return nil, err
 		}

@@ -103,8 +103,9 @@ func (s *Store) SearchQueue(q QueueQuery, term string, from int64, backward bool
 // the ids a fuzzy go-to ranks. It reads every id of the kind (a go-to that
 // matched no id nor the start of one is rare).
 func (s *Store) ItemIDs(kind string) ([]ItemRef, error) {
+	// Not the items of an import in progress (pendingItemSQL).
 	if kind == "" {
-		return s.itemRefs("SELECT id, ext_id, kind FROM items ORDER BY id")
+		return s.itemRefs("SELECT id, ext_id, kind FROM items WHERE NOT " + pendingItemSQL("id") + " ORDER BY id")
 	}
-	return s.itemRefs("SELECT id, ext_id, kind FROM items WHERE kind = ? ORDER BY id", kind)
+	return s.itemRefs("SELECT id, ext_id, kind FROM items WHERE kind = ? AND NOT "+pendingItemSQL("id")+" ORDER BY id", kind)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/annotate-dev/annotate/internal/clock"
 	"time"
 )
 
@@ -19,7 +20,7 @@ func (s *Store) StartSession(annotator, client string) (Session, error) {
 		if err != nil {
 			return err
 		}
-		sess = Session{Annotator: annotator, StartedAt: time.Now()}
+		sess = Session{Annotator: annotator, StartedAt: clock.Now()}
 		res, err := tx.Exec("INSERT INTO sessions(annotator_id, started_at, client) VALUES (?,?,?)", aid, sess.StartedAt.UTC().Format(time.RFC3339Nano), client)
 		if err != nil {
 			return err

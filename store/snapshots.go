@@ -32,7 +32,7 @@ func (s *Store) Snapshots(n int) ([]*ReadTx, error) {
 	if _, err := lock.ExecContext(ctx, "PRAGMA busy_timeout=0"); err != nil {
 		return nil, err
 	}
-	defer lock.ExecContext(ctx, "PRAGMA busy_timeout="+busyTimeoutMS)
+	defer lock.ExecContext(ctx, "PRAGMA busy_timeout="+s.busyMS)
 	if _, err := lock.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		// Busy, or a read-only file: one view, read on one connection.
 		return s.Snapshots(1)

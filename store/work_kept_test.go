@@ -18,13 +18,19 @@ import (
 // imported labels with active time, claims moved to another pair by a
 // re-import and events moved in time, the home screen's active time, the
 // cost report's work and the session spans equal the recomputations from
-// the label log (the previous implementations, kept below).
+// the label log (the previous implementations, kept below). One seed in
+// four writes its imports in the smallest steps and makes some fail: the
+// triggers on the events' deletion take their totals back.
 func TestWorkKeptEqualRecount(t *testing.T) {
 	for seed := range uint64(16) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			s := openTemp(t)
 			r := rand.New(rand.NewPCG(seed, 7))
 			w := &walker{t: t, s: s, r: r}
+			if seed%4 == 3 {
+				defer SetImportSteps(time.Nanosecond, 0)()
+				w.failing = true
+			}
 			sessions := map[string]int64{}
 			for step := range 50 {
 				what := workStep(w, sessions)

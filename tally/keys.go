@@ -5,7 +5,7 @@ package tally
 // Version names the rules below and in the kinds' files. Change it with
 // them: a database whose counts were kept by other rules is recounted when
 // it is opened (TestVersionFingerprint says when it is due).
-const Version = "6"
+const Version = "8"
 
 const (
 	// Items: A kind. Items of the kind that have queues (claims the

@@ -3,6 +3,7 @@ package tally
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -36,7 +37,18 @@ const (
 	// extractor judged, j not entailed). RefChecker's
 	// benchmark/evaluation/corr.py.
 	Response = "response"
+	// ExtractorRan (Anyone): A an extractor, B "claims" or "none": responses
+	// whose claims that extractor's output gave (its claims' extractor), or
+	// that it found nothing in (AttrNoClaimsFrom). A report tells from it
+	// the sources an extractor ran on, and an extractor that found nothing
+	// anywhere (which any checker judged the same: corr.py counts its
+	// responses factual with rate 0).
+	ExtractorRan = "extractor_ran"
 )
+
+// AttrNoClaimsFrom, a QA pair's: the extractors that ran on its answer and
+// gave no claim (RefChecker's empty <extractor>_response_kg), one a line.
+const AttrNoClaimsFrom = "no_claims_from"
 
 func init() {
 	RegisterKind(schema.KindQA, KindRules{
@@ -44,9 +56,28 @@ func init() {
 			if hasExtracted(f) {
 				c.Add(Anyone, QAWithClaims, "", "", 1)
 			}
+			countExtractors(c, f)
 		},
 		Count: countQA,
 	})
+}
+
+// countExtractors adds, once each, the extractors whose claims the answer
+// has and those that found nothing in it.
+func countExtractors(c *Counter, f *Family) {
+	ran := map[string]bool{}
+	for i := range f.Children {
+		if ch := &f.Children[i]; extracted(ch) && !ran[ch.Attrs[AttrExtractor]] {
+			ran[ch.Attrs[AttrExtractor]] = true
+			c.Add(Anyone, ExtractorRan, ch.Attrs[AttrExtractor], "claims", 1)
+		}
+	}
+	for _, x := range strings.Split(f.Root.Attrs[AttrNoClaimsFrom], "\n") {
+		if x != "" && !ran[x] {
+			ran[x] = true
+			c.Add(Anyone, ExtractorRan, x, "none", 1)
+		}
+	}
 }
 
 // hasExtracted reports whether the family's answer has extracted claims.

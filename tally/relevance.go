@@ -1,15 +1,29 @@
 package tally
 
-import "github.com/annotate-dev/annotate/schema"
+import (
+	"strconv"
 
-// Relevance judgments are work only once pooled: a (query, document) pair
-// in a relevance batch has a queue, counts as an item and its labels count.
-// The pairs of the gold set (qrels, annotator gold) that no pool holds are
-// judgments, not work: they are read by `annotate ir`, not counted here, so
-// the gold set is never "an annotator with labels" the reports must choose
-// among.
+	"github.com/annotate-dev/annotate/schema"
+)
+
+// Relevance judgments are an expert's: a (query, document) pair counts as an
+// item, and its labels count, once it is pooled (in a relevance batch: work
+// to do) or an expert judged it (imported with its labels: a pool's
+// judgment once the pool is gone). The gold set's labels (qrels, annotator
+// gold: AttrGold) are the reference `annotate ir` reads, not labels: they
+// count for nothing, so a pair only the gold set judged counts for nothing
+// and the gold set is never "an annotator with labels" the reports must
+// choose among.
 func init() {
 	RegisterKind(schema.KindRelevance, KindRules{
-		Queueable: func(m *Member) bool { return len(m.Queues) > 0 },
+		Reference: func(m *Member) int64 {
+			id, _ := strconv.ParseInt(m.Attrs[AttrGold], 10, 64)
+			return id
+		},
+		Queueable: func(m *Member) bool { return len(m.Queues) > 0 || len(m.Labels) > 0 },
 	})
 }
+
+// AttrGold, a relevance pair's: the id of the gold set's annotator ("0"
+// when there is none).
+const AttrGold = "gold"

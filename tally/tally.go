@@ -72,6 +72,14 @@ type Result struct {
 	// Skip lists, per item, the annotators whose queues skip it: they
 	// finished it, or it asks them nothing (Gated) (done_items).
 	Skip map[int64][]Skip
+	// Asked lists, per item of a kind that waits for its parent's labels,
+	// whom it is asked of, done or not (asked_items, the queues' index of
+	// such items): Anyone when it is asked of everyone at once, else each
+	// annotator asked it at once (an assignee of a batch that asks at
+	// once) or because of their labels on its parent (Offered). An
+	// annotator whose labels on the parent gate an item asked of everyone
+	// finds it in Skip.
+	Asked map[int64][]int64
 }
 
 func (r *Result) add(k Key, n int) {
@@ -98,6 +106,10 @@ type KindRules struct {
 	Count func(c *Counter, f *Family, m *Member, rater int64)
 	// CountItem adds counts that depend on no rater.
 	CountItem func(c *Counter, f *Family, m *Member)
+	// Reference names the rater whose labels on the member are a
+	// reference, not labels (a relevance gold set): every rule sees the
+	// member without them. 0: none.
+	Reference func(m *Member) int64
 }
 
 var rules = map[schema.Kind]KindRules{}
@@ -149,7 +161,7 @@ func compute(f *Family, rd *readings) Result {
 	// counts a member: sized once, the map does not grow (and rehash) on
 	// the way.
 	n := 1 + len(f.Children)
-	res := Result{Counts: make(map[Key]int, 16*n), Skip: make(map[int64][]Skip, n)}
+	res := Result{Counts: make(map[Key]int, 16*n), Skip: make(map[int64][]Skip, n), Asked: map[int64][]int64{}}
 	computeMember(&res, f, &f.Root, rd)
 	for i := range f.Children {
 		computeMember(&res, f, &f.Children[i], rd)
@@ -159,6 +171,14 @@ func compute(f *Family, rd *readings) Result {
 
 func computeMember(res *Result, f *Family, m *Member, rd *readings) {
 	kr := rules[m.Kind]
+	if kr.Reference != nil {
+		if ref := kr.Reference(m); ref != 0 && m.Labels[ref] != nil {
+			without := *m
+			without.Labels = maps.Clone(m.Labels)
+			delete(without.Labels, ref)
+			m = &without
+		}
+	}
 	c := &Counter{res: res, src: m.Source, rd: rd}
 	queueable := kr.Queueable == nil || kr.Queueable(m)
 	if kr.CountItem != nil {
@@ -182,6 +202,13 @@ func computeMember(res *Result, f *Family, m *Member, rd *readings) {
 	waits := queueable && schema.WaitsForParent(m.Kind)
 	if waits {
 		countAtOnce(c, f, m)
+		everyone, who := atOnce(f, m)
+		switch {
+		case everyone:
+			res.Asked[m.ID] = []int64{Anyone}
+		case len(who) > 0:
+			res.Asked[m.ID] = slices.Sorted(maps.Keys(who))
+		}
 	}
 	for _, r := range raters(f, m) {
 		if queueable {
@@ -367,6 +394,9 @@ func countOffered(c *Counter, f *Family, m *Member, r int64) bool {
 		if inQueue(q, r) {
 			c.Add(r, name+InBatch, kind, strconv.FormatInt(q.Batch, 10), 1)
 		}
+	}
+	if name == Offered {
+		c.res.Asked[m.ID] = append(c.res.Asked[m.ID], r)
 	}
 	return ok
 }

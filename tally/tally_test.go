@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -38,10 +39,32 @@ func demoFamily() *Family {
 	}
 }
 
+// An extractor that found nothing in a response (RefChecker's empty
+// <extractor>_response_kg) ran on it as surely as one whose claims it has;
+// each counts once per response.
+func TestExtractorsThatRan(t *testing.T) {
+	f := demoFamily()
+	for i := range f.Children {
+		f.Children[i].Attrs[AttrExtractor] = "claude2"
+	}
+	f.Root.Attrs = map[string]string{AttrNoClaimsFrom: "gpt4\nclaude2\ngpt4"}
+	got := map[string]int{}
+	for k, n := range Compute(f).Counts {
+		if k.Name == ExtractorRan {
+			got[k.A+" "+k.B] = n
+		}
+	}
+	if want := map[string]int{"claude2 claims": 1, "gpt4 none": 1}; !maps.Equal(got, want) {
+		t.Errorf("extractors %v, want %v", got, want)
+	}
+}
+
 func TestComputeByHand(t *testing.T) {
 	got := Compute(demoFamily())
 	want := map[string]int{
 		"-1 items qa ": 1, "-1 items claim ": 2, "-1 predictions refchecker entailment": 2, "-1 qa_with_claims  ": 1,
+		// The extractor of the extracted claims (none named: "") ran on the answer.
+		"-1 extractor_ran  claims": 1,
 		// jo's QA labels, Table 1 counts, recall and response level.
 		"7 label question_validity valid": 1, "7 label category factual_recall": 1, "7 label persona citizen": 1,
 		"7 label answer_correctness correct": 1, "7 label missed_claims_checked checked": 1,
@@ -224,7 +247,7 @@ func TestParsePattern(t *testing.T) {
 // is recounted only when Version differs, so change Version with the rules
 // (then copy the new fingerprint here).
 func TestVersionFingerprint(t *testing.T) {
-	const want = "6 1ab48f398bf20b70"
+	const want = "8 394b4a72588d92bc"
 	var lines []string
 	for _, f := range []*Family{demoFamily(), func() *Family {
 		f := demoFamily()
@@ -243,6 +266,9 @@ func TestVersionFingerprint(t *testing.T) {
 			}
 			lines = append(lines, fmt.Sprintf("skip %d %v", id, slices.Sorted(slices.Values(ids))))
 		}
+		for id, who := range res.Asked {
+			lines = append(lines, fmt.Sprintf("asked %d %v", id, slices.Sorted(slices.Values(who))))
+		}
 	}
 	slices.Sort(lines)
 	h := fnv.New64a()
@@ -250,5 +276,37 @@ func TestVersionFingerprint(t *testing.T) {
 	got := fmt.Sprintf("%s %x", Version, h.Sum64())
 	if got != want {
 		t.Errorf("fingerprint %q, want %q: the rules changed what families contribute; change Version (databases are recounted when opened) and this fingerprint", got, want)
+	}
+}
+
+// TestAskedByHand: whom the claims of the demo family are asked of, worked
+// out from the rules: jo (7) judged the answer correct, so its two
+// extracted claims are asked of jo; sam (8) judged it incorrect, so they
+// ask sam nothing; the claim jo added has no queue. Imported as given, the
+// claims are asked of everyone; in a batch that asks at once, of its
+// assignees, and of jo as before.
+func TestAskedByHand(t *testing.T) {
+	asked := func(f *Family) map[int64][]int64 {
+		out := map[int64][]int64{}
+		for id, who := range Compute(f).Asked {
+			out[id] = slices.Sorted(slices.Values(who))
+		}
+		return out
+	}
+	if got, want := asked(demoFamily()), map[int64][]int64{2: {7}, 3: {7}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("asked %v, want %v", got, want)
+	}
+	given := demoFamily()
+	given.Root.Attrs[AttrAsGiven] = "1"
+	if got, want := asked(given), map[int64][]int64{2: {Anyone}, 3: {Anyone}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("as given: asked %v, want %v", got, want)
+	}
+	atOnce := demoFamily()
+	atOnce.Children[1].Queues = []Queue{{Batch: 6, Assigned: []int64{8, 9}, AtOnce: true}}
+	// Claim 3 at once for sam (8) and 9, whatever their labels (sam's
+	// gate it: done_items says so, not asked_items), and for jo because
+	// jo judged the answer correct.
+	if got, want := asked(atOnce), map[int64][]int64{2: {7}, 3: {7, 8, 9}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("at once: asked %v, want %v", got, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
+	wallclock "github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -103,7 +104,7 @@ func newAnswerScreen(e *env, d *itemData, o origin) *answerScreen {
 	s := &answerScreen{e: e, d: d, origin: o, task: answerTaskOf(d),
 		answer: ui.NewEditor(e.styles, clip, "Write the answer to the query here. Enter starts a new line."),
 		cites:  ui.NewEditor(e.styles, clip, "One document id or citation per line"),
-		w:      e.w, h: e.h, lastSave: e.now()}
+		w:      e.w, h: e.h, lastSave: e.elapsed()}
 	s.cites.Blur()
 	s.cites.SetGutter(2, s.citationMark)
 	s.answer.SetValue(d.labels[schema.GoldAnswer])
@@ -304,12 +305,13 @@ func (s *answerScreen) setFocus(f int) {
 
 // maybeSave writes the draft now if the last write is a second old, else
 // asks for a tick when it will be; nothing while a write is in flight (its
-// answer calls this again).
+// answer calls this again). The second is on the clock of throttles
+// (env.elapsed), on which time passes even under ANNOTATE_NOW.
 func (s *answerScreen) maybeSave() tea.Cmd {
 	if !s.dirty || s.saving || s.submitting {
 		return nil
 	}
-	wait := draftEvery - s.e.now().Sub(s.lastSave)
+	wait := draftEvery - s.e.elapsed().Sub(s.lastSave)
 	if wait <= 0 {
 		return s.saveNow()
 	}
@@ -324,7 +326,7 @@ func (s *answerScreen) maybeSave() tea.Cmd {
 // saveNow starts writing the draft, with the active time gathered so far.
 func (s *answerScreen) saveNow() tea.Cmd {
 	s.saving, s.dirty = true, false
-	s.lastSave = s.e.now()
+	s.lastSave = s.e.elapsed()
 	return saveDraftCmd(s.e.store, s.e.annotator, s.d.ref.ItemID, s.answer.Value(), s.cites.Value(), s.e.act.take())
 }
 
@@ -617,7 +619,7 @@ func loadAnswerCmd(s *store.Store, annotator string, item int64) tea.Cmd {
 func saveDraftCmd(s *store.Store, annotator string, item int64, answer, cites string, ms int64) tea.Cmd {
 	return func() tea.Msg {
 		err := s.SaveDraft(annotator, item, answer, cites, ms)
-		return draftSavedMsg{item: item, at: time.Now(), ms: ms, err: err}
+		return draftSavedMsg{item: item, at: wallclock.Now(), ms: ms, err: err}
 	}
 }
 

@@ -218,7 +218,7 @@ func runUntilSaved(m *Model, cmd tea.Cmd, later *[]tea.Cmd) {
 		for _, c := range msg {
 			runUntilSaved(m, c, later)
 		}
-	case labelSavedMsg, saveFailedMsg:
+	case opDoneMsg:
 		_, next := m.Update(msg)
 		*later = append(*later, next)
 	default:

@@ -74,7 +74,8 @@ func (s *itemScreen) checklistKey(c *checklist, msg tea.KeyPressMsg) (ui.Child, 
 			s.e.status = "Check at least one category (space), then enter."
 			return s, nil, true
 		}
-		return s, s.save(s.d.ref.ItemID, c.field, schema.EncodeMulti(vals)), true
+		next, cmd := s.enqueue(s.decisionOp(s.d.ref.ItemID, c.field, schema.EncodeMulti(vals), false))
+		return next, cmd, true
 	case keyIs(msg, k.Yes, k.No):
 		s.e.status = msg.String() + " answers no question here: check the categories with space, enter confirms."
 		return s, nil, true

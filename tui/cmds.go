@@ -139,22 +139,6 @@ type itemLoadedMsg struct {
 	err  error
 }
 
-// labelSavedMsg: the decision is committed (event id).
-type labelSavedMsg struct {
-	item    int64
-	field   string
-	value   string
-	eventID int64
-}
-
-// saveFailedMsg: the decision was not written; the screen stays on the field.
-type saveFailedMsg struct {
-	item  int64
-	field string
-	ms    int64
-	err   error
-}
-
 // undoneMsg: the annotator's latest decision was retracted; data is the item
 // to go back to, reloaded.
 type undoneMsg struct {
@@ -261,22 +245,17 @@ func loadItemCmd(s *store.Store, annotator, suggest string, seq int, ref store.I
 	}
 }
 
-func saveLabelCmd(s *store.Store, l store.Label) tea.Cmd {
-	return func() tea.Msg {
-		id, err := s.RecordLabel(l)
-		if err != nil {
-			return saveFailedMsg{item: l.ItemID, field: l.Field, ms: l.ActiveMs, err: err}
-		}
-		return labelSavedMsg{item: l.ItemID, field: l.Field, value: l.Value, eventID: id}
-	}
-}
-
 // undoCmd retracts the latest decision and loads the item whose field must
 // be asked again: for a missed-claims marker or an added claim, the last
 // claim of that answer (its missed-claims step).
 func undoCmd(s *store.Store, annotator, suggest string) tea.Cmd {
 	return func() tea.Msg {
-		ev, target, err := s.UndoBack(annotator)
+		var ev store.Event
+		var target store.ItemRef
+		err := untilWritten(func() (err error) {
+			ev, target, err = s.UndoBack(annotator)
+			return err
+		})
 		if err != nil {
 			return undoneMsg{err: err}
 		}
@@ -287,14 +266,29 @@ func undoCmd(s *store.Store, annotator, suggest string) tea.Cmd {
 
 func setNoteCmd(s *store.Store, annotator string, item int64, field, text string, session int64) tea.Cmd {
 	return func() tea.Msg {
-		return noteSavedMsg{item: item, field: field, text: text, err: s.SetNote(annotator, item, field, text, session)}
+		err := untilWritten(func() error { return s.SetNote(annotator, item, field, text, session) })
+		return noteSavedMsg{item: item, field: field, text: text, err: err}
 	}
 }
 
 func setFlagCmd(s *store.Store, annotator string, item int64, field string, flagged bool, session int64) tea.Cmd {
 	return func() tea.Msg {
-		return flagSavedMsg{item: item, flagged: flagged, err: s.SetFlag(annotator, item, field, flagged, session)}
+		err := untilWritten(func() error { return s.SetFlag(annotator, item, field, flagged, session) })
+		return flagSavedMsg{item: item, flagged: flagged, err: err}
 	}
+}
+
+// untilWritten runs a write of the screen's own (a note, a flag, an undo,
+// an added claim) until it does not meet another process's lock: it is not
+// given up, and the screen, busy meanwhile, keeps the keys typed in order
+// (decisions have their queue: decisions.go).
+func untilWritten(write func() error) error {
+	err := write()
+	for n := 1; store.IsBusy(err); n++ {
+		time.Sleep(retryPause(n))
+		err = write()
+	}
+	return err
 }
 
 // gotoCmd finds the item a typed id names (store.FindItems: the exact id,
@@ -379,20 +373,19 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 				if err := count(&r); err != nil {
 					return homeMsg{err: err}
 				}
+				// Claims not asked (their answer not judged correct) are
+				// counted apart: the queue fills as answers are judged.
+				n := 0
+				if r.batch == "" && schema.WaitsForParent(schema.Kind(r.kind)) {
+					if n, err = s.KindItems(r.kind); err != nil {
+						return homeMsg{err: err}
+					}
+					r.notAsked = max(0, n-r.total)
+				}
 				// A kind the database holds nothing of has no queue to show
 				// (an empty database shows none: the screen says so).
-				if r.batch == "" && r.total+r.done == 0 {
-					// Claims not asked yet (no answer judged correct) still
-					// show: their queue fills as answers are judged.
-					n := 0
-					if schema.WaitsForParent(schema.Kind(r.kind)) {
-						if n, err = s.KindItems(r.kind); err != nil {
-							return homeMsg{err: err}
-						}
-					}
-					if n == 0 {
-						continue
-					}
+				if r.batch == "" && r.total+r.done == 0 && n == 0 {
+					continue
 				}
 			}
 			kept = append(kept, r)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -75,10 +76,14 @@ func reviewOf(p dashPanel, r *report.DashboardReport) *ReviewRequest {
 	return nil
 }
 
-// loadDashboard is one refresh: one store read (a snapshot).
+// loadDashboard is one refresh: one store read (a snapshot), once no
+// import is in progress (it shows an import whole or not at all).
 // prev, the report on show, lets an unchanged state keep its reports.
 func loadDashboard(s *store.Store, now time.Time, seq int, prev *report.DashboardReport) tea.Cmd {
 	return func() tea.Msg {
+		if err := s.WaitForWriters(context.Background(), nil); err != nil {
+			return dashboardMsg{seq: seq, err: err}
+		}
 		rep, err := report.Dashboard(s, now, prev)
 		return dashboardMsg{seq: seq, rep: rep, err: err}
 	}

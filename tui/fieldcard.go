@@ -93,24 +93,41 @@ func notAskedCard(st ui.Styles, why string, w int) []string {
 		bar + ui.TruncateStyled(st.Key.Render("[enter]")+" go on   "+st.Key.Render("[q]")+" home", max(1, w-2))}
 }
 
-// trail lists the decisions already made on the item, in schema order, at
-// most maxLines lines.
-func trail(st ui.Styles, kind schema.Kind, labels map[string]string, extra []string, w, maxLines int) []string {
+// trail lists the decisions made on the item, in schema order, at most
+// maxLines lines: those saved after ✓, then those waiting to be written
+// (waiting, by field; "" for the extra) after "⧗ not saved yet:".
+func trail(st ui.Styles, kind schema.Kind, labels map[string]string, waiting map[string]bool, extra []string, w, maxLines int) []string {
 	if maxLines <= 0 {
 		return nil
 	}
-	var parts []string
+	var saved, unsaved []string
+	add := func(waits bool, part string) {
+		if waits {
+			unsaved = append(unsaved, part)
+		} else {
+			saved = append(saved, part)
+		}
+	}
 	counted := schema.Counted(kind, labels, nil)
 	for _, f := range schema.Fields(kind) {
 		if v := counted[f.Name]; v != "" {
-			parts = append(parts, f.Name+" "+ui.SanitizeLine(v))
+			add(waiting[f.Name], f.Name+" "+ui.SanitizeLine(v))
 		}
 	}
-	parts = append(parts, extra...)
-	if len(parts) == 0 {
+	for _, x := range extra {
+		add(waiting[""], x)
+	}
+	var text []string
+	if len(saved) > 0 {
+		text = append(text, "✓ "+strings.Join(saved, " · "))
+	}
+	if len(unsaved) > 0 {
+		text = append(text, "⧗ not saved yet: "+strings.Join(unsaved, " · "))
+	}
+	if len(text) == 0 {
 		return nil
 	}
-	lines := ui.Wrap("✓ "+strings.Join(parts, " · "), w)
+	lines := ui.Wrap(strings.Join(text, " · "), w)
 	if len(lines) > maxLines {
 		lines = lines[:maxLines]
 		lines[maxLines-1] = ui.Truncate(lines[maxLines-1]+" …", w)

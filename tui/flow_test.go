@@ -372,7 +372,8 @@ func TestGoto(t *testing.T) {
 		t.Fatalf("go-to to a claim not asked does not say why:\n%s", v)
 	}
 	h.keys("y") // read-only: refused, nothing recorded
-	if v := h.view(); !strings.Contains(v, "Not asked: jo has not judged the answer yet. The item is shown read-only") {
+	if v := h.view(); !strings.Contains(v, "y: nothing is asked here (read-only, see why above). enter goes on.") ||
+		!strings.Contains(v, "Not asked: jo has not judged the answer yet") {
 		t.Fatalf("a decision key on a claim not asked is not refused with the reason:\n%s", v)
 	}
 	h.wantLabels("q1-c1", map[string]string{})
@@ -402,26 +403,31 @@ func TestFailedSaveStaysOnField(t *testing.T) {
 	h.wantLabels("q1", map[string]string{"question_validity": "valid"})
 }
 
-// While a save is in flight the next field is not shown; decision keys
-// typed meanwhile are applied in order once it is committed.
-func TestKeysDuringSaveAreQueued(t *testing.T) {
+// While a save is in flight the next field is shown, the decision marked as
+// not saved yet; decision keys typed meanwhile are bound to the fields on
+// screen as they are typed, and written in order, one at a time.
+func TestKeysDuringSaveAreBoundAndWrittenInOrder(t *testing.T) {
 	s := openStore(t)
 	seedQA(t, s, 0, 0)
 	h := newHarness(t, s, Options{Kind: "qa"})
 	_, save := h.m.Update(keyMsg("y"))
-	h.at("q1", schema.QuestionValidity) // not shown as done before the commit
-	if !h.item().saving {
-		t.Fatal("not saving")
+	h.at("q1", schema.Category)
+	if v := h.view(); !strings.Contains(v, "⧗ not saved yet: question_validity valid") || strings.Contains(v, "✓") {
+		t.Fatalf("the decision in flight is not shown as not saved yet:\n%s", v)
 	}
 	_, c2 := h.m.Update(keyMsg("enter"))
 	_, c3 := h.m.Update(keyMsg("3"))
 	if c2 != nil || c3 != nil {
 		t.Fatal("a second write started while the first is in flight")
 	}
+	h.at("q1", schema.AnswerCorrectness)
 	h.wantLabels("q1", map[string]string{})
 	h.run(save)
 	h.at("q1", schema.AnswerCorrectness)
 	h.wantLabels("q1", map[string]string{"question_validity": "valid", "category": "factual_recall", "persona": "legal_expert"})
+	if v := h.view(); !strings.Contains(v, "✓ question_validity valid · category factual_recall · persona legal_expert") || strings.Contains(v, "not saved") {
+		t.Fatalf("the written decisions are not shown as saved:\n%s", v)
+	}
 }
 
 func TestActiveTimeCapsIdle(t *testing.T) {

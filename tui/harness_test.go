@@ -112,8 +112,13 @@ func (h *harness) at(ext, field string) {
 	if s.d.ref.ExtID != ext || got != field {
 		h.t.Fatalf("on %s/%s, want %s/%s\n%s", s.d.ref.ExtID, got, ext, field, h.view())
 	}
-	if !strings.Contains(h.view(), ext) {
-		h.t.Fatalf("the screen does not show %s:\n%s", ext, h.view())
+	// The missed-claims step is titled after the claim's answer.
+	shown := ext
+	if field == "own" {
+		shown = "Missed claims · " + s.d.qa.ID
+	}
+	if !strings.Contains(h.view(), shown) {
+		h.t.Fatalf("the screen does not show %s:\n%s", shown, h.view())
 	}
 }
 

@@ -31,8 +31,11 @@ type homeRow struct {
 	title       string
 	kind, batch string
 	pilot       bool
-	done, total int
-	header      bool // a section title, not selectable
+	done, total int // of the items asked of the annotator
+	// notAsked: items of a kind that waits for its parent's labels not
+	// asked of the annotator (their answer not judged correct by them).
+	notAsked int
+	header   bool // a section title, not selectable
 }
 
 func newHome(e *env) *homeScreen { return &homeScreen{e: e, loading: true, w: e.w, h: e.h} }
@@ -266,7 +269,10 @@ func (h *homeScreen) table(w, height int) []string {
 	if barW > 0 {
 		headLine += " "
 	}
-	headLine += ui.PadLeft("done", numW) + " " + ui.PadLeft("left", numW)
+	// The counts are of the items asked of the annotator: the claims of an
+	// answer are asked once they have judged it correct, and the row says
+	// how many are not (yet).
+	headLine += ui.PadLeft("done", numW) + " " + ui.PadLeft("left", numW) + " " + "of those asked"
 	out = append(out, st.Dim.Render(ui.Truncate(headLine, w)))
 	for i, r := range h.rows {
 		if r.header {
@@ -283,6 +289,10 @@ func (h *homeScreen) table(w, height int) []string {
 		} else {
 			out = append(out, ui.Truncate("  "+line, w))
 		}
+		if r.notAsked > 0 {
+			note := "    + " + itoa(r.notAsked) + " not asked: their " + parentNoun(r.kind) + " not judged correct by you"
+			out = append(out, st.Dim.Render(ui.Truncate(note, w)))
+		}
 	}
 	if len(out) <= height {
 		return out
@@ -293,3 +303,14 @@ func (h *homeScreen) table(w, height int) []string {
 }
 
 func clockMs(ms int64) string { return clock(msDuration(ms)) }
+
+// parentNoun names the parent of a kind's items for the home screen
+// ("answer" for claims).
+func parentNoun(kind string) string {
+	if p := schema.SpecOf(schema.Kind(kind)).Parent; p == schema.KindQA {
+		return "answer"
+	} else if p != "" {
+		return viewOf(p).noun
+	}
+	return "parent"
+}

@@ -13,7 +13,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store/storetest"
 )
 
@@ -70,10 +69,13 @@ func TestRunWaitsForAWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	mark, err := s.MarkWriting("an import")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
-	mark := screenlock.MarkWriting(path, "an import")
 
 	var notices lockedBuffer
 	ctx, cancel := context.WithCancel(context.Background())
@@ -97,7 +99,7 @@ func TestRunWaitsForAWriter(t *testing.T) {
 	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
 		t.Fatal(err)
 	}
-	mark.Release()
+	mark()
 	for {
 		spans, err := s.SessionSpans("jo")
 		if err != nil {

@@ -24,7 +24,10 @@ type inputScreen struct {
 	in      *ui.Input
 	done    func(values []string) tea.Cmd
 	hint    string
-	w, h    int
+	// recall is the previous entry, which ↑ brings back (a search opens
+	// empty, the last one a key away); "": none.
+	recall string
+	w, h   int
 }
 
 func newInput(e *env, under ui.Child, title string, prompts []string, area bool, initial string, done func([]string) tea.Cmd) *inputScreen {
@@ -64,6 +67,9 @@ func (in *inputScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	}
 	k := in.e.keys
 	switch {
+	case in.recall != "" && !in.area && keyIs(km, k.Recall):
+		in.in.SetValue(in.recall)
+		return in, nil
 	case keyIs(km, k.Close, k.Interrupt):
 		in.e.status = "Cancelled."
 		return in.under, nil
@@ -95,6 +101,9 @@ func (in *inputScreen) View() string {
 	hint := in.hint
 	if hint == "" {
 		hint = "enter ok · esc cancel"
+		if in.recall != "" {
+			hint = "↑ the last one (" + ui.SanitizeLine(in.recall) + ") · " + hint
+		}
 		if len(in.prompts) > 1 {
 			hint = "part " + itoa(in.step+1) + " of " + itoa(len(in.prompts)) + " · " + hint
 		}
@@ -119,8 +128,7 @@ func newNoteInput(e *env, s *itemScreen) *inputScreen {
 	}
 	return newInput(e, s, "Note on "+ui.SanitizeLine(s.d.ref.ExtID)+" · "+on+" (empty to clear)", []string{"note"}, true, s.d.notes[field],
 		func(v []string) tea.Cmd {
-			s.saving = true
-			return setNoteCmd(e.store, e.annotator, item, field, v[0], e.session)
+			return tea.Batch(s.ownWrite(), setNoteCmd(e.store, e.annotator, item, field, v[0], e.session))
 		})
 }
 

@@ -26,21 +26,22 @@ const (
 
 // itemScreen is the annotation screen of one item, whatever its kind (the
 // kind's own file registers how it is drawn: kinds.go). The annotation
-// itself is a flow (step.go): a decision key becomes an action; a save
-// starts a Cmd; the next step appears only when its labelSavedMsg comes
-// back and the flow has applied it; a failed save leaves the screen on the
-// same step with the error shown. Keys typed while a save is in flight wait
-// in the root's type-ahead queue (typeahead.go), never here.
+// itself is a flow (step.go): a decision key becomes an action; a decision
+// joins the queue of decisions waiting to be written (decisions.go) and the
+// flow on screen is the committed one with the waiting decisions after it,
+// shown as not saved yet; the item is left once they are written. Keys
+// that must wait (typeahead.go) wait in the root's queue, never here.
 type itemScreen struct {
 	e      *env
 	d      *itemData
 	origin origin
 	view   kindView
 
-	flow       flow
+	base       flow // the flow of what the database holds
+	flow       flow // base, then the decisions waiting on the item (decisions.go): what the screen asks
 	at         step // flow.Next()
 	openedDone bool // nothing was left to ask when the item opened
-	saving     bool // a write (or an undo) is in flight
+	saving     bool // a write other than a decision (a note, a flag, an undo) is in flight
 	slow       bool // … for longer than slowSave
 
 	pane    ui.PaneState
@@ -63,19 +64,24 @@ func (s *itemScreen) setData(d *itemData) {
 	s.d = d
 	s.view = viewOf(d.kind())
 	s.version++
-	s.flow = newFlow(d)
-	s.at = s.flow.Next()
+	s.base = newFlow(d)
+	s.rebuild()
 	s.openedDone = s.at.kind == stepDone
 	if d.notAsked != "" {
-		s.e.status = "Not asked: " + d.notAsked + ". Shown read-only."
+		// The card says why; the status line only what to do (it fits 80
+		// columns whatever the reason).
+		s.e.status = "Shown read-only: nothing is asked here. enter goes on."
 	}
 }
 
 // complete reports whether nothing is left to ask on this item.
 func (s *itemScreen) complete() bool { return s.at.kind == stepDone }
 
-// busy reports whether a write is in flight: keys wait (typeahead.go).
-func (s *itemScreen) busy() bool { return s.saving }
+// busy reports whether a write other than a decision is in flight, or the
+// item is finished and may not be left before the decisions waiting are
+// written: keys wait (typeahead.go). While decisions wait, waitsFor says
+// which keys wait.
+func (s *itemScreen) busy() bool { return s.saving || s.complete() && s.waitsOnLeaving() }
 
 // noteField is the field a note written now is about: the field asked, the
 // kind's own step (its guidelines section), or "" (the item as a whole)
@@ -109,20 +115,12 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return s.key(msg)
-	case labelSavedMsg:
-		return s.saved(msg)
+	case decisionsMsg:
+		return s.decisions(msg)
 	case saveSlowMsg:
-		if s.saving && msg.seq == s.saveSeq() {
+		if s.saving && msg.seq == e.saves {
 			s.slow = true
 		}
-		return s, nil
-	case saveFailedMsg:
-		if !s.mine(msg.item) {
-			return s, nil
-		}
-		s.saving, s.slow = false, false
-		e.act.giveBack(msg.ms)
-		e.err = "Not saved: " + msg.field + ": " + msg.err.Error() + e.notApplied("after it") + " Press the key again to retry."
 		return s, nil
 	case undoneMsg:
 		s.saving, s.slow = false, false
@@ -153,7 +151,8 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		s.saving, s.slow = false, false
 		if msg.claim.ItemID != 0 {
 			s.d.mine = append(s.d.mine, msg.claim)
-			s.flow = s.flow.Apply(event{kind: evClaimAdded, value: msg.marker})
+			s.base = s.base.Apply(event{kind: evClaimAdded, value: msg.marker})
+			s.rebuild()
 			e.work.forget()
 		}
 		if msg.err != nil {
@@ -162,7 +161,6 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			e.err = ""
 			e.status = "Claim added. a: add another · enter: done with this answer"
 		}
-		s.at = s.flow.Next()
 		return s, nil
 	case noteSavedMsg:
 		if msg.item == s.d.ref.ItemID {
@@ -236,16 +234,21 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	case keyIs(msg, k.Goto):
 		return newGotoInput(e, s), nil
 	case keyIs(msg, k.Flag):
-		s.saving = true
-		return s, setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.at.field, !s.d.flagged, e.session)
+		return s, tea.Batch(s.ownWrite(), setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.at.field, !s.d.flagged, e.session))
 	case keyIs(msg, k.Undo):
-		s.saving = true
-		return s, undoCmd(e.store, e.annotator, e.suggest)
+		if len(e.dec.ops) > 0 {
+			return s.undoWaiting()
+		}
+		if len(e.skips) > 0 {
+			return e.undoSkip(s)
+		}
+		return s, tea.Batch(s.ownWrite(), undoCmd(e.store, e.annotator, e.suggest))
 	case keyIs(msg, k.Skip):
 		e.act.drop()
 		if e.work != nil && !s.complete() {
 			e.work.noteSkipped(s.d.ref.ItemID)
 		}
+		e.skips = append(e.skips, s.d) // u takes the skip back
 		e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
 		return e.advance()
 	}
@@ -290,11 +293,13 @@ func (s *itemScreen) decide(in input) (ui.Child, tea.Cmd) {
 		if a.onAnswer {
 			item = s.d.qa.ItemID
 		}
-		return s, s.save(item, a.field, a.value)
+		return s.enqueue(s.decisionOp(item, a.field, a.value, a.onAnswer))
 	case actAddOpen:
 		return newAddClaimInput(e, s), nil
 	case actClose:
-		s.flow = s.flow.Apply(event{kind: evStepClosed})
+		// Nothing to write: the step closes on the flow as committed.
+		s.base = s.base.Apply(event{kind: evStepClosed})
+		s.rebuild()
 		return s.next()
 	case actNextItem:
 		return s.finish()
@@ -303,53 +308,25 @@ func (s *itemScreen) decide(in input) (ui.Child, tea.Cmd) {
 	return s, nil
 }
 
-// save starts writing one decision (and the timer that says so if the
-// database keeps it waiting).
-func (s *itemScreen) save(item int64, field, value string) tea.Cmd {
-	e := s.e
+// ownWrite marks a write of the screen's own (a note, a flag, an undo, an
+// added claim) as in flight, and starts the timer that says so if the
+// database keeps it waiting.
+func (s *itemScreen) ownWrite() tea.Cmd {
 	s.saving, s.slow = true, false
-	e.saves++
-	l := store.Label{
-		Annotator: e.annotator, ItemID: item, Field: field, Value: value,
-		ActiveMs: e.act.take(), SessionID: e.session,
-	}
-	// Whatever key made it, a label made with the system's answer on
-	// screen was made with a suggestion: anchoring does not need enter.
-	if item == s.d.ref.ItemID && s.flow.suggestion(field) != "" {
-		l.SuggestedBy = s.d.suggestedBy
-	}
-	return tea.Batch(saveLabelCmd(e.store, l), e.slowTimer())
+	s.e.saves++
+	return s.e.slowTimer()
 }
-
-func (s *itemScreen) saveSeq() int { return s.e.saves }
 
 // addClaim is called by the add-claim input with the three parts.
 func (s *itemScreen) addClaim(t [3]string) tea.Cmd {
 	e := s.e
-	s.saving = true
-	return addClaimCmd(e.store, e.annotator, s.d.qa.ItemID, t, e.session)
+	return tea.Batch(s.ownWrite(), addClaimCmd(e.store, e.annotator, s.d.qa.ItemID, t, e.session))
 }
 
-// saved: the decision is committed; the flow moves on.
-func (s *itemScreen) saved(msg labelSavedMsg) (ui.Child, tea.Cmd) {
-	if !s.mine(msg.item) {
-		return s, nil
-	}
-	s.saving, s.slow = false, false
-	s.e.err = ""
-	if msg.item == s.d.ref.ItemID {
-		s.flow = s.flow.Apply(event{kind: evLabelled, field: msg.field, value: msg.value})
-	} else {
-		s.d.parent[msg.field] = msg.value
-		s.flow = s.flow.Apply(event{kind: evMarked, value: msg.value})
-	}
-	return s.next()
-}
-
-// next shows the step the flow is at, or finishes the item.
+// next finishes the item when nothing is left to ask, unless it must wait
+// for its decisions to be written (decisions then finishes it).
 func (s *itemScreen) next() (ui.Child, tea.Cmd) {
-	s.at = s.flow.Next()
-	if s.at.kind == stepDone {
+	if s.at.kind == stepDone && !s.waitsOnLeaving() {
 		return s.finish()
 	}
 	return s, nil
@@ -547,7 +524,20 @@ func (s *itemScreen) trail(w, maxLines int) []string {
 	if m := s.flow.marker; m != "" && s.flow.own != nil {
 		extra = append(extra, s.flow.own.marker+" "+m)
 	}
-	return trail(s.e.styles, s.d.kind(), s.flow.labels, extra, w, maxLines)
+	if o := s.flow.own; s.at.kind == askOwn && o.of != nil {
+		// The step is about the parent: its decisions, and the marker.
+		_, parent := o.of(s.d)
+		waiting := s.e.dec.waitingFields(parent)
+		if len(waiting) > 0 {
+			waiting[""] = true
+		}
+		return trail(s.e.styles, schema.SpecOf(s.d.kind()).Parent, s.d.parent, waiting, extra, w, maxLines)
+	}
+	waiting := s.e.dec.waitingFields(s.d.ref.ItemID)
+	if s.flow.own != nil && len(s.e.dec.waitingFields(s.d.qa.ItemID)) > 0 && len(extra) > 0 {
+		waiting[""] = true // the marker on the answer waits
+	}
+	return trail(s.e.styles, s.d.kind(), s.flow.labels, waiting, extra, w, maxLines)
 }
 
 // header: where the annotator is (queue, batch, item k of n, progress), the
@@ -555,7 +545,13 @@ func (s *itemScreen) trail(w, maxLines int) []string {
 func (s *itemScreen) header(w int) string {
 	e, st := s.e, s.e.styles
 	var pieces []ui.Piece
-	pieces = append(pieces, ui.Piece{Text: s.view.label + " " + ui.SanitizeLine(s.d.ref.ExtID)})
+	title := s.view.label + " " + ui.SanitizeLine(s.d.ref.ExtID)
+	if o := s.flow.own; s.at.kind == askOwn && o.title != "" {
+		// The step is about the parent: "Missed claims · gdpr-001".
+		ext, _ := o.of(s.d)
+		title = o.title + " · " + ui.SanitizeLine(ext)
+	}
+	pieces = append(pieces, ui.Piece{Text: title})
 	switch s.origin {
 	case fromUndo:
 		pieces = append(pieces, ui.Piece{Text: "(back by undo)", Optional: true})

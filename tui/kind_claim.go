@@ -49,6 +49,8 @@ var missedClaims = &ownStep{
 	count:   func(d *itemData) int { return len(d.mine) },
 	refused: "a adds a claim the extractor missed, enter says you are done with this answer.",
 	card:    func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
+	title:   "Missed claims",
+	of:      func(d *itemData) (string, int64) { return d.qa.ID, d.qa.ItemID },
 }
 
 // pairData is what the QA pair and claim screens show of an item beyond
@@ -124,7 +126,7 @@ func claimPane(st ui.Styles, d *itemData, w int) []string {
 
 // missedTop: the answer whose claims are checked.
 func missedTop(st ui.Styles, d *itemData, w int) []string {
-	out := []string{st.Label.Render(ui.Truncate("Missed claims · answer of "+ui.SanitizeLine(d.qa.ID), w))}
+	out := []string{st.Label.Render(ui.Truncate("Answer of "+ui.SanitizeLine(d.qa.ID), w))}
 	return append(out, ui.WrapStyled(ui.Data(d.qa.Answer), nil, w, nil)...)
 }
 
@@ -193,7 +195,11 @@ type claimAddedMsg struct {
 // answer as having had claims added.
 func addClaimCmd(s *store.Store, annotator string, qa int64, triplet [3]string, session int64) tea.Cmd {
 	return func() tea.Msg {
-		c, err := s.AddMissedClaim(annotator, qa, triplet, session)
+		var c store.Claim
+		err := untilWritten(func() (err error) {
+			c, err = s.AddMissedClaim(annotator, qa, triplet, session)
+			return err
+		})
 		if err != nil {
 			return claimAddedMsg{qa: qa, err: err}
 		}

@@ -70,6 +70,11 @@ type ownStep struct {
 	count          func(d *itemData) int // the items the annotator added that stand
 	refused        string                // what the step's keys do, for a key that answers nothing
 	card           func(st ui.Styles, f flow, w int) []string
+	// title names the step in the header, after which comes the id of the
+	// parent it is about (of: its ext id and item id); the trail shows the
+	// parent's decisions then, not the item's.
+	title string
+	of    func(d *itemData) (ext string, item int64)
 }
 
 var kindViews = map[schema.Kind]kindView{}

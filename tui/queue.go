@@ -73,6 +73,27 @@ func (w *work) query(e *env) store.QueueQuery {
 	return store.QueueQuery{Annotator: e.annotator, Kind: w.kind, Batch: w.batch, After: w.after, Limit: fetchSize, Filter: f}
 }
 
+// unskip takes back the last skip of item (u after s).
+func (w *work) unskip(item int64) {
+	w.skipped = max(0, w.skipped-1)
+	if i := slices.Index(w.skippedIn, item); i >= 0 {
+		w.skippedIn = slices.Delete(w.skippedIn, i, i+1)
+	}
+}
+
+// undoSkip takes back the last skip: the item skipped comes back on screen
+// (cur, unfinished, comes back after it).
+func (e *env) undoSkip(cur *itemScreen) (ui.Child, tea.Cmd) {
+	d := e.skips[len(e.skips)-1]
+	e.skips = e.skips[:len(e.skips)-1]
+	if e.work != nil {
+		e.work.unskip(d.ref.ItemID)
+	}
+	next, cmd := e.show(cur, d, fromUndo)
+	e.status = "Skip undone: back to " + ui.SanitizeLine(d.ref.ExtID) + "."
+	return next, cmd
+}
+
 // noteSkipped counts an item passed over and keeps it for the skipped
 // filter.
 func (w *work) noteSkipped(item int64) {
@@ -88,7 +109,7 @@ func (e *env) startWork(kind, batch string) (ui.Child, tea.Cmd) {
 	if e.work != nil {
 		gen = e.work.gen + 1
 	}
-	e.work = newWork(kind, batch, gen)
+	e.work, e.skips = newWork(kind, batch, gen), nil
 	e.lastKind, e.lastBatch = kind, batch
 	e.act.start()
 	w := e.work
@@ -305,18 +326,25 @@ func (w *work) follow(refs []store.ItemRef) {
 // the next item of the queue, unless claims wait in their own queue
 // (Options.ClaimsLater). Claims with nothing left to ask pass by unseen.
 func (e *env) claimsNext(d *itemData, labels map[string]string) {
+	if e.bringsChildren(d, labels) {
+		e.work.follow(d.claims)
+	}
+}
+
+// bringsChildren reports whether the item, with these labels, brings its
+// children next (claimsNext).
+func (e *env) bringsChildren(d *itemData, labels map[string]string) bool {
 	if e.claimsLater || e.work == nil || len(d.claims) == 0 {
-		return
+		return false
 	}
 	for _, k := range schema.Children(d.kind()) {
 		if !schema.WaitsForParent(k) {
 			continue
 		}
-		if ok, _ := schema.Offered(k, labels, false); ok {
-			e.work.follow(d.claims)
-		}
-		return
+		ok, _ := schema.Offered(k, labels, false)
+		return ok
 	}
+	return false
 }
 
 // hasWork reports whether an item has something left to ask.
@@ -395,7 +423,7 @@ func (e *env) open(d *itemData, o origin) (ui.Child, tea.Cmd) {
 
 // goHome leaves the queue (nothing to save: every decision is committed).
 func (e *env) goHome() (ui.Child, tea.Cmd) {
-	e.work = nil
+	e.work, e.skips = nil, nil
 	e.act.stop()
 	h := newHome(e)
 	h.SetSize(e.w, e.h)

@@ -361,32 +361,12 @@ func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool)
 			return s, nil, true
 		}
 		if grade >= 0 {
-			return s, s.saveGrade(grade), true
+			// A graded judgment: the grade and relevance, in one transaction.
+			next, cmd := s.enqueue(s.gradeOp(grade))
+			return next, cmd, true
 		}
 	}
 	return s, nil, false
-}
-
-// saveGrade records a graded judgment (the grade and relevance, in one
-// transaction); the flow moves on when it is committed, as for any label.
-func (s *itemScreen) saveGrade(grade int) tea.Cmd {
-	e := s.e
-	s.saving, s.slow = true, false
-	e.saves++
-	l := store.Label{Annotator: e.annotator, ItemID: s.d.ref.ItemID, Field: schema.Relevance,
-		ActiveMs: e.act.take(), SessionID: e.session}
-	st := e.store
-	value := schema.NotRelevant
-	if grade > 0 {
-		value = schema.Relevant
-	}
-	return tea.Batch(func() tea.Msg {
-		id, err := st.RecordGradedRelevance(l, grade)
-		if err != nil {
-			return saveFailedMsg{item: l.ItemID, field: l.Field, ms: l.ActiveMs, err: err}
-		}
-		return labelSavedMsg{item: l.ItemID, field: l.Field, value: value, eventID: id}
-	}, e.slowTimer())
 }
 
 // relevanceBindings: the search and the passages after the usual keys;

@@ -17,8 +17,9 @@
 //
 // Update never does I/O: every store call is a tea.Cmd (cmds.go) whose typed
 // message comes back to Update. A decision is shown as made only once its
-// labelSavedMsg has come back, i.e. once the store has committed it. Keys
-// typed meanwhile wait in order at the root (typeahead.go).
+// write has come back, i.e. once the store has committed it; decisions
+// typed before then wait in order, shown as not saved yet (decisions.go),
+// and keys that must wait wait in order at the root (typeahead.go).
 package tui
 
 import (
@@ -33,9 +34,9 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 
+	wallclock "github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/tui/adjudicate"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
@@ -96,6 +97,8 @@ type env struct {
 	client    string
 	limit     time.Duration
 	now       func() time.Time
+	// elapsed is the clock of throttles: real time passes on it (New).
+	elapsed func() time.Time
 
 	styles      ui.Styles
 	dark, plain bool
@@ -122,6 +125,13 @@ type env struct {
 	// to show the item (Model.hiddenKey).
 	hiddenKeys int
 	suggest    string // Options.Suggest
+	// interrupted: ctrl+c was pressed while decisions waited (the next one
+	// leaves without them).
+	interrupted bool
+	dec         decisionQueue // decisions typed and not written yet (decisions.go)
+	// skips are the items skipped since the last decision, latest last: u
+	// takes the last one back before it undoes a decision.
+	skips []*itemData
 }
 
 // tooSmall reports whether the terminal is known and too small to show a
@@ -159,8 +169,12 @@ type Model struct {
 
 // New returns the root model.
 func New(opt Options) *Model {
+	// Throttles (a draft written at most once a second) need time that
+	// passes: the real clock's, even when ANNOTATE_NOW fixes the one the
+	// program records and shows; a test's clock drives both.
+	elapsed := opt.Now
 	if opt.Now == nil {
-		opt.Now = time.Now
+		opt.Now, elapsed = wallclock.Now, time.Now
 	}
 	if opt.SessionLimit == 0 {
 		opt.SessionLimit = 2 * time.Hour
@@ -169,7 +183,7 @@ func New(opt Options) *Model {
 		opt.Client = "local"
 	}
 	e := &env{
-		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now,
+		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now, elapsed: elapsed,
 		dark: true, plain: os.Getenv("NO_COLOR") != "",
 		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
 		claimsLater: opt.ClaimsLater, suggest: opt.Suggest,
@@ -306,6 +320,24 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.cur = newDashDetail(e, d, msg)
 		}
 		return m, nil
+	case opDoneMsg:
+		dm, cmd := e.opDone(msg)
+		cmds = append(cmds, cmd)
+		var next tea.Cmd
+		m.cur, next = m.cur.Update(dm) // the item on show moves on, or is rebuilt
+		if len(e.ahead.keys) == 0 {
+			m.breakIfDue() // due while the decisions waited
+		}
+		return m, tea.Batch(append(cmds, next, m.drain())...)
+	case opRetryMsg:
+		return m, e.retryOp(msg)
+	case holderMsg:
+		if msg.seq == e.dec.seq {
+			e.dec.holder = msg.holder
+		}
+		return m, nil
+	case saveSlowMsg:
+		cmds = append(cmds, e.slowOp(msg))
 	case gotoLoadedMsg:
 		e.going = false
 	case itemLoadedMsg:
@@ -343,9 +375,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // are then not applied, and the status line says so.
 func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	e := m.e
-	if !m.busy() && len(e.ahead.keys) == 0 {
+	if !keyIs(msg, e.keys.Interrupt) {
+		e.interrupted = false
+	}
+	if !m.waits(msg) && len(e.ahead.keys) == 0 {
 		e.ahead.refused = 0 // typing to an idle screen again
 		return nil, false
+	}
+	if keyIs(msg, e.keys.Interrupt) && m.decisionsWait() {
+		// Leaving now loses the decisions waiting: the second ctrl+c in a
+		// row does it, and Run names them.
+		if e.interrupted {
+			return tea.Quit, true
+		}
+		e.interrupted = true
+		n := e.dec.waiting()
+		e.status = ui.Plural(n, "decision") + " not saved yet, waiting for the database: ctrl+c again leaves without " + itThem(n) + "."
+		return nil, true
 	}
 	if keyIs(msg, e.keys.Interrupt) {
 		n := e.ahead.drop()
@@ -393,6 +439,15 @@ func (m *Model) busy() bool {
 	return m.e.going || !m.e.sized() || m.e.tooSmall() || isBusy(m.cur)
 }
 
+// waits reports whether a key must wait: the screen is busy, or it takes
+// only some keys for now (an item screen whose decisions wait: decisions.go).
+func (m *Model) waits(k tea.KeyPressMsg) bool {
+	if kw, ok := m.cur.(keyWaiter); ok && !(m.e.going || !m.e.sized() || m.e.tooSmall()) {
+		return kw.waitsFor(k)
+	}
+	return m.busy()
+}
+
 // key hands a key press to the screen, then the keys that waited for it.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	cmd := m.apply(msg)
@@ -407,19 +462,26 @@ func (m *Model) apply(msg tea.KeyPressMsg) tea.Cmd {
 	e.status = ""
 	var cmd tea.Cmd
 	m.cur, cmd = m.cur.Update(msg)
-	if e.work != nil && len(e.ahead.keys) == 0 && breakDue(&e.act, e.nextBreak) {
+	m.breakIfDue()
+	return cmd
+}
+
+// breakIfDue shows the break reminder once it is due and nothing waits
+// (keys, or decisions for the database: the reminder says all is saved).
+func (m *Model) breakIfDue() {
+	e := m.e
+	if e.work != nil && len(e.ahead.keys) == 0 && !m.decisionsWait() && breakDue(&e.act, e.nextBreak) {
 		if _, already := m.cur.(*breakScreen); !already {
 			m.cur = newBreak(e, m.cur)
 			m.cur.SetSize(e.w, e.h)
 		}
 	}
-	return cmd
 }
 
 // drain applies the keys that waited, in order, while the screen takes them.
 func (m *Model) drain() tea.Cmd {
 	var cmds []tea.Cmd
-	for len(m.e.ahead.keys) > 0 && !m.busy() {
+	for len(m.e.ahead.keys) > 0 && !m.waits(m.e.ahead.keys[0]) {
 		cmds = append(cmds, m.apply(m.e.ahead.pop()))
 	}
 	return tea.Batch(cmds...)
@@ -493,8 +555,10 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	if notices == nil {
 		notices = os.Stderr
 	}
-	err := opt.Store.Retry(ctx, func() {
-		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(screenlock.WaitingMessage(opt.Store.Path)))
+	// The screen waits for the write lock only: an import in progress is
+	// not waited for (its items are left out until it is done).
+	err := opt.Store.RetryLock(ctx, func() {
+		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(opt.Store.WaitingMessage()))
 	}, func() (err error) {
 		sess, err = opt.Store.StartSession(opt.Annotator, m.e.client)
 		return err
@@ -504,7 +568,20 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	}
 	m.e.session = sess.ID
 	err = run(ctx, m, opt, progOpts)
-	if endErr := opt.Store.EndSession(sess.ID); endErr != nil && err == nil {
+	if lost := m.Unsaved(); len(lost) > 0 {
+		// Left (ctrl+c, a signal) while decisions waited for the
+		// database: the screen showed them as not saved; say which.
+		fmt.Fprintln(notices, "annotate: "+ui.Plural(len(lost), "decision")+" not saved (the database was busy): "+
+			ui.SanitizeLine(strings.Join(lost, ", ")))
+	}
+	endErr := opt.Store.EndSession(sess.ID)
+	if store.IsBusy(endErr) {
+		// Another process still writes: the session's active time is
+		// recorded label by label already; only its end is not.
+		fmt.Fprintln(notices, "annotate: the end of the session was not recorded (the database is busy); its active time is kept.")
+		endErr = nil
+	}
+	if endErr != nil && err == nil {
 		err = endErr
 	}
 	return err

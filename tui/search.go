@@ -43,12 +43,13 @@ func (s *itemScreen) searchKey(msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool) {
 	return s, searchCmd(e.store, e.annotator, e.suggest, w.query(e), w.term, s.d.ref.ItemID, keyIs(msg, k.SearchPrev)), true
 }
 
-// newSearchInput asks for the text to search the queue for, the last one
-// filled in; empty clears the search.
+// newSearchInput asks for the text to search the queue for: it opens empty,
+// the last search one key away (↑), so that new typing is a new search;
+// empty clears the search.
 func newSearchInput(e *env, under ui.Child, cur int64) *inputScreen {
 	w := e.work
 	title := "Search the " + kindName(w.kind) + " queue (the items' text and ids; empty clears)"
-	return newInput(e, under, title, []string{"search"}, false, w.term, func(v []string) tea.Cmd {
+	in := newInput(e, under, title, []string{"search"}, false, "", func(v []string) tea.Cmd {
 		if v[0] == "" {
 			w.term = ""
 			e.status = "Search cleared."
@@ -58,6 +59,8 @@ func newSearchInput(e *env, under ui.Child, cur int64) *inputScreen {
 		e.going = true
 		return searchCmd(e.store, e.annotator, e.suggest, w.query(e), v[0], cur, false)
 	})
+	in.recall = w.term
+	return in
 }
 
 // searchCmd finds the next (previous) match of term in the queue after

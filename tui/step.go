@@ -201,7 +201,8 @@ func (f flow) Decide(in input) action {
 			return action{kind: actNextItem}
 		}
 		if f.notAsked != "" {
-			return refuse("Not asked: " + f.notAsked + ". The item is shown read-only: enter goes on.")
+			// The card says why (notAskedCard); this fits 80 columns.
+			return refuse(in.key + ": nothing is asked here (read-only, see why above). enter goes on.")
 		}
 		return refuse("Every field of this item is labelled: enter goes to the next item, u undoes the last decision.")
 	case askOwn:

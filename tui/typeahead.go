@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -64,6 +65,11 @@ func (q *typeahead) drop() int {
 // waiter is a screen that cannot take keys for now.
 type waiter interface{ busy() bool }
 
+// keyWaiter is a screen that takes some keys and not others for now.
+type keyWaiter interface {
+	waitsFor(tea.KeyPressMsg) bool
+}
+
 func isBusy(c ui.Child) bool {
 	w, ok := c.(waiter)
 	return ok && w.busy()
@@ -101,22 +107,33 @@ func isAre(n int) string {
 	return "were"
 }
 
-// waitingLine is what the status line says while the screen waits.
+// waitingLine is what the status line says while the screen waits (saving
+// and slow: a write of the screen's own, a note or a flag), and while
+// decisions wait for the database (decisions.go).
 func (e *env) waitingLine(saving, slow bool) string {
-	s := ""
+	q := &e.dec
+	n := q.waiting()
+	var parts []string
 	switch {
-	case slow:
-		s = "saving… database busy"
-	case saving:
-		s = "saving…"
-	}
-	if n := len(e.ahead.keys); n > 0 {
-		if s != "" {
-			s += " · "
+	case saving && slow:
+		parts = append(parts, "saving… database busy")
+	case n > 0 && q.slow:
+		holder := q.holder
+		if holder == "" {
+			holder = "another program"
 		}
-		s += ui.Plural(n, "key") + " typed ahead, kept in order"
+		parts = append(parts, "⧗ "+ui.Plural(n, "decision")+" not saved yet (kept in order): "+holder+" is writing")
+	case n > 0 || saving:
+		parts = append(parts, "saving…")
 	}
-	return s
+	if k := len(e.ahead.keys); k > 0 {
+		what := ui.Plural(k, "key") + " typed ahead"
+		if len(parts) == 0 {
+			what += ", kept in order"
+		}
+		parts = append(parts, what)
+	}
+	return strings.Join(parts, " · ")
 }
 
 // refusedLine says how many keys the full queue turned away.

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"unicode"
 
+	"github.com/annotate-dev/annotate/internal/names"
+	"github.com/annotate-dev/annotate/roles"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -26,15 +29,22 @@ func newAnnotatorSetCmd(g *globals) *cobra.Command {
 		Use:   "set NAME",
 		Short: "Set an annotator's hourly rate, currency and role (created if new)",
 		Long: `set records what an annotator is paid, for annotate cost: --rate (per hour),
---currency (a code such as CAD), --role (free text, e.g. student, paralegal,
-lead). Only the flags given change. A new name creates the annotator, so
-rates can be set before the work starts; a new name close to a known one
-("Jo" beside "jo") is refused as a typo: annotate annotator add creates it.`,
-		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal",
+--currency (a code such as CAD), --role (a word: student, paralegal, ...).
+Only the flags given change. A new name creates the annotator, so rates can
+be set before the work starts; a new name close to a known one ("Jo" beside
+"jo") is refused as a typo: annotate annotator add creates it.
+
+The role lead is checked: only a lead reviews, adjudicates, accepts
+agreements and gold answers, edits or imports the guidelines, cuts batches,
+changes the taxonomy and opens the dashboard. Giving the role lead, or
+taking it from a lead, is a lead's action (--as a lead); while no annotator
+is a lead, anyone may make the first. The last lead keeps the role until
+another lead is made.`,
+		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal\n  annotate annotator set ana --role lead --as lead",
 		Args:    cobra.ExactArgs(1),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 			name := args[0]
-			if err := checkName("annotator name", name); err != nil {
+			if err := checkAnnotator("annotator set", name); err != nil {
 				return err
 			}
 			f := cmd.Flags()
@@ -44,28 +54,35 @@ rates can be set before the work starts; a new name close to a known one
 			var r *float64
 			if f.Changed("rate") {
 				if rate < 0 || math.IsNaN(rate) || math.IsInf(rate, 0) {
-					return fmt.Errorf("--rate %v: want an amount per hour, 0 or more", rate)
+					return fmt.Errorf("--rate: want an amount per hour, 0 or more, got %v", rate)
 				}
 				r = &rate
 			}
 			if f.Changed("currency") {
 				currency = strings.ToUpper(strings.TrimSpace(currency))
 				if len(currency) < 2 || len(currency) > 8 || strings.IndexFunc(currency, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
-					return fmt.Errorf("--currency %q: want a currency code such as CAD, EUR, USD", currency)
+					return fmt.Errorf("--currency: want a currency code such as CAD, EUR or USD, got %q", currency)
 				}
 			}
 			if f.Changed("role") {
 				role = strings.TrimSpace(role)
-				if role == "" || strings.IndexFunc(role, unicode.IsControl) >= 0 {
-					return fmt.Errorf("--role %q: want a word such as student, paralegal or lead", role)
+				if role == "" || strings.IndexFunc(role, func(c rune) bool { return !unicode.IsPrint(c) }) >= 0 {
+					return fmt.Errorf("--role: want a word such as student, paralegal or lead, got %q", role)
+				}
+				if roles.IsLead(role) {
+					role = roles.Lead
 				}
 			}
 			// A new name close to a known one is a typo until created on
 			// purpose (annotator add), as with --as.
-			if _, err := checkIdentity(s, name); err != nil {
+			if _, err := checkIdentity(s, "annotator set", name); err != nil {
 				return err
 			}
-			a, err := s.SetAnnotator(name, r, currency, role)
+			var check func([]store.AnnotatorRate) error
+			if f.Changed("role") {
+				check = g.mayGiveRole(name, role)
+			}
+			a, err := s.SetAnnotatorIf(check, name, r, currency, role)
 			if err != nil {
 				return err
 			}
@@ -92,50 +109,93 @@ rates can be set before the work starts; a new name close to a known one
 }
 
 func newAnnotatorAddCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var lead bool
+	cmd := &cobra.Command{
 		Use:   "add NAME",
-		Short: "Create an annotator on purpose (e.g. one whose name is close to another's)",
+		Short: "Create an annotator on purpose (e.g. one whose name is close to another's); --lead makes a lead",
 		Long: `add creates an annotator. A new name given with --as is created when its
 screen opens, unless it is close to a known annotator's (another case, or
 an edit or two away: "Jo" beside "jo", "jon" beside "joe"): that is taken
 for a typo and refused with "did you mean …?". add is the way to create
-such a name on purpose. A name that exists already is left as it is.`,
-		Example: "  annotate annotator add Jo\n  annotate --as Jo",
+such a name on purpose. A name that exists already is left as it is.
+
+--lead gives the annotator the role lead, which the lead's actions need
+(review, guidelines edit, batch create, the dashboard, ...). While no
+annotator is a lead, anyone may make the first; after that only a lead
+(--as) makes another.`,
+		Example: "  annotate annotator add Jo\n  annotate --as Jo\n  annotate annotator add ana --lead",
 		Args:    cobra.ExactArgs(1),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 			name := args[0]
-			if err := checkName("annotator name", name); err != nil {
+			if err := checkAnnotator("annotator add", name); err != nil {
 				return err
 			}
-			all, err := s.Annotators()
+			before, err := s.Roles()
 			if err != nil {
 				return err
 			}
 			var known []string
-			exists := false
-			for _, a := range all {
-				exists = exists || a.Name == name
+			exists, wasLead := false, false
+			for _, a := range before {
+				if a.Name == name {
+					exists, wasLead = true, roles.IsLead(a.Role)
+				}
 				known = append(known, a.Name)
 			}
-			if !exists {
+			switch {
+			case lead && !wasLead:
+				if _, err := s.SetAnnotatorIf(g.mayGiveRole(name, roles.Lead), name, nil, "", roles.Lead); err != nil {
+					return err
+				}
+			case !exists:
 				if err := s.EnsureAnnotator(name); err != nil {
 					return err
 				}
 			}
 			out := cmd.OutOrStdout()
 			if g.json {
-				return json.NewEncoder(out).Encode(map[string]any{"annotator": name, "created": !exists})
+				role := ""
+				if lead || wasLead {
+					role = roles.Lead
+				}
+				return json.NewEncoder(out).Encode(map[string]any{"annotator": name, "created": !exists, "role": role})
 			}
-			if exists {
+			switch {
+			case exists && (wasLead || !lead):
 				fmt.Fprintf(out, "annotator %s exists already; nothing changed\n", name)
+				return nil
+			case exists:
+				fmt.Fprintf(out, "annotator %s now has the role lead\n", name)
 				return nil
 			}
 			fmt.Fprintf(out, "annotator %s created", name)
-			if m := closeAnnotators(name, known); len(m) > 0 {
+			if lead {
+				fmt.Fprint(out, ", with the role lead")
+			}
+			if m := names.Close(name, known); len(m) > 0 {
 				fmt.Fprintf(out, " (beside %s)", strings.Join(m, ", "))
 			}
 			fmt.Fprintln(out)
 			return nil
 		}),
+	}
+	cmd.Flags().BoolVar(&lead, "lead", false, "give the annotator the role lead (a lead's action once there is a lead)")
+	return cmd
+}
+
+// mayGiveRole is the check of a role change, run on the roles as they
+// stand in the write transaction: making or unmaking a lead is a lead's
+// action (roles.MayChange), by the name given on purpose (never $USER).
+func (g *globals) mayGiveRole(name, role string) func([]store.AnnotatorRate) error {
+	by := ""
+	if g.asGivenOnPurpose() {
+		by = g.as
+	}
+	return func(rs []store.AnnotatorRate) error {
+		err := roles.MayChange(personsOf(rs), by, name, role)
+		if err != nil && by == "" {
+			return errors.New("giving or taking the role lead is the lead's: name yourself with --as NAME (or set ANNOTATE_USER); $USER is not used for the lead")
+		}
+		return err
 	}
 }

@@ -110,9 +110,10 @@ func seedRichDB(t *testing.T) string {
 	}
 	s.Close()
 	for _, args := range [][]string{
-		{"batch", "create", "b1", "--kind", "qa", "--size", "3", "--assign", "jo,sam", "--seed", "7"},
+		{"annotator", "add", "lead", "--lead"},
+		{"batch", "create", "b1", "--as", "lead", "--kind", "qa", "--size", "3", "--assign", "jo,sam", "--seed", "7"},
 		{"annotator", "set", "jo", "--rate", "20.5", "--currency", "CAD", "--role", "student"},
-		{"annotator", "set", "sam", "--rate", "40", "--currency", "CAD", "--taxonomy", filepath.Join("..", "..", "docs", "example", "taxonomy.yaml")},
+		{"annotator", "set", "sam", "--rate", "40", "--currency", "CAD", "--as", "lead", "--taxonomy", filepath.Join("..", "..", "docs", "example", "taxonomy.yaml")},
 		{"import", "--source", "NILE", "--system", "bm25", filepath.Join("..", "..", "importer", "testdata", "ragchecker_checking_outputs.json")},
 	} {
 		if out, err := execute(t, append([]string{"--db", path}, args...)...); err != nil {

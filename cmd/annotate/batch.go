@@ -11,8 +11,6 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
-
-	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
 func init() {
@@ -46,10 +44,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if spec.Size < 0 {
-				return fmt.Errorf("--size %d: want a number of items, or 0 for every remaining item", spec.Size)
-			}
-			if !slices.Contains(schema.KindNames(), spec.Kind) {
-				return fmt.Errorf("--kind %q: must be one of %s%s", spec.Kind, strings.Join(schema.KindNames(), ", "), suggest.Hint(spec.Kind, schema.KindNames()))
+				return fmt.Errorf("--size: want %s, got %d", flagWants["size"], spec.Size)
 			}
 			if spec.OnlyCorrectAnswers && schema.SpecOf(schema.Kind(spec.Kind)).Parent != schema.KindQA {
 				return fmt.Errorf("--only-correct-answers applies to batches of items of an answer (--kind %s)", kindsOfAnswers())
@@ -63,12 +58,9 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if spec.WithoutQA && spec.OnlyCorrectAnswers {
 				return fmt.Errorf("--without-qa takes the claims of every answer, judged or not: it does not go with --only-correct-answers")
 			}
-			if spec.Hop != "" && spec.Hop != "single" && spec.Hop != "multi" {
-				return fmt.Errorf("--hop %q: must be single or multi", spec.Hop)
-			}
 			if cmd.Flags().Changed("assign") {
 				var err error
-				if spec.Assign, err = parseNames("--assign", assign); err != nil {
+				if spec.Assign, err = parseAnnotators("--assign", assign); err != nil {
 					return err
 				}
 			}
@@ -78,13 +70,13 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			default:
 				n, err := strconv.Atoi(overlap)
 				if err != nil || n < 1 {
-					return fmt.Errorf("--overlap %q: want a number of annotators per item, or all", overlap)
+					return fmt.Errorf("--overlap: want a whole number of annotators per item, or all, got %q", overlap)
 				}
 				if len(spec.Assign) == 0 {
 					return fmt.Errorf("--overlap needs --assign")
 				}
 				if n > len(spec.Assign) {
-					return fmt.Errorf("--overlap %d: must be between 1 and the number of assignees (%d)", n, len(spec.Assign))
+					return fmt.Errorf("--overlap: want a number between 1 and the number of assignees (%d), got %d", len(spec.Assign), n)
 				}
 				spec.Overlap = n
 			}
@@ -106,10 +98,10 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			}
 			defer s.Close()
 			// A batch is one write: another process's (an import) is waited for.
-			if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+			if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
 				return err
 			}
-			if err := checkAssignees(s, spec.Assign); err != nil {
+			if err := g.mayCreateBatch(s, spec.Assign); err != nil {
 				return err
 			}
 			if err := checkBatchPool(s, spec); err != nil {
@@ -278,16 +270,6 @@ func checkBatchPool(s *store.Store, spec store.BatchSpec) error {
 		return fmt.Errorf("the claims of the %d answer%s judged correct%s are all in batches already", p.CorrectAnswers, plural(p.CorrectAnswers), where)
 	}
 	return nil
-}
-
-// annotatorNames lists the annotators' names in creation order.
-func annotatorNames(s *store.Store) ([]string, error) {
-	as, err := s.Annotators()
-	names := make([]string, len(as))
-	for i, a := range as {
-		names[i] = a.Name
-	}
-	return names, err
 }
 
 func plural(n int) string {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
@@ -65,15 +65,10 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 	}
 	defer s.Close()
 	// A batch is one write: another process's (an import) is waited for.
-	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
 		return true, err
 	}
-	if err := checkKnown(cmd, s, knownValue{"system", "system", a.system, (*store.Snapshot).GenSystems},
-		knownValue{"condition", "condition", a.condition, (*store.Snapshot).GenConditions},
-		knownValue{"judge", "judge", a.judge, (*store.Snapshot).Systems}); err != nil {
-		return true, err
-	}
-	if err := checkAssignees(s, spec.Assign); err != nil {
+	if err := g.mayCreateBatch(s, spec.Assign); err != nil {
 		return true, err
 	}
 	known, err := annotatorNames(s)
@@ -94,13 +89,10 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 		fmt.Fprintf(out, "batch %s: %d answer_task item%s (%d seed group%s), for %s\n", b.Name, b.Size, plural(b.Size), groups, plural(groups), batchWho(b, known))
 	case schema.KindGenClaim:
 		if f.Changed("sample") && a.sample < 1 {
-			return true, fmt.Errorf("--sample %d: want a number of claims, 1 or more", a.sample)
-		}
-		if a.condition != "" && a.condition != schema.ConditionOracle && a.condition != schema.ConditionPipeline {
-			return true, fmt.Errorf("--condition %q: must be oracle or pipeline", a.condition)
+			return true, fmt.Errorf("--sample: want a whole number of claims, 1 or more, got %d", a.sample)
 		}
 		if a.sample > 0 && spec.Seed == nil {
-			seed := time.Now().UnixNano() % 1_000_000
+			seed := clock.Now().UnixNano() % 1_000_000
 			spec.Seed = &seed
 		}
 		var pool int

@@ -64,7 +64,7 @@ func createPool(cmd *cobra.Command, g *globals, spec store.BatchSpec, p *poolFla
 		}
 	}
 	if p.queries < 0 {
-		return fmt.Errorf("--queries %d: want a number of queries, or 0 for all", p.queries)
+		return fmt.Errorf("--queries: want %s, got %d", flagWants["queries"], p.queries)
 	}
 	if len(strata) > 0 && p.queries == 0 {
 		return fmt.Errorf("--stratify goes with --queries N: without a sample size every query is taken")
@@ -75,10 +75,10 @@ func createPool(cmd *cobra.Command, g *globals, spec store.BatchSpec, p *poolFla
 	}
 	defer s.Close()
 	// A batch is one write: another process's (an import) is waited for.
-	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
 		return err
 	}
-	if err := checkAssignees(s, spec.Assign); err != nil {
+	if err := g.mayCreateBatch(s, spec.Assign); err != nil {
 		return err
 	}
 	pool, err := s.CreatePool(store.PoolSpec{Name: spec.Name, Runs: runs, Depth: p.depth, Queries: p.queries, Stratify: strata,

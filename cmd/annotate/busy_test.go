@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 )
 
@@ -37,6 +37,7 @@ func (l *lockedBuffer) String() string {
 // instead of failing with SQLITE_BUSY after the busy timeout.
 func TestCommandWaitsForAWriter(t *testing.T) {
 	path, s := storetest.Create(t, "annotate.db")
+	makeLead(t, s, "lead")
 	s.Close()
 	items := filepath.Join(t.TempDir(), "items.jsonl")
 	os.WriteFile(items, []byte(`{"id":"q1","source":"GDPR","language":"en","question":"What is personal data?","answer":"Any information.","contexts":[{"id":"p1","text":"Article 4."}]}`+"\n"), 0o644)
@@ -50,7 +51,7 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 		// A second import waits for the first.
 		{"import", "an import", "annotate: an import (pid ", []string{"import", items},
 			items + " (native): 1 QA pair added; 0 claims added; 0 labels added\n"},
-		{"batch", "", "annotate: another process is writing", []string{"batch", "create", "b1", "--assign", "kim"},
+		{"batch", "", "annotate: another process is writing", []string{"batch", "create", "b1", "--as", "lead", "--assign", "kim"},
 			"batch b1: 1 qa item, for kim\n"},
 	} {
 		db, err := sql.Open("sqlite", "file:"+path)
@@ -61,12 +62,19 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		mark := func() {}
+		if c.mark != "" {
+			s, err := store.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mark, err = s.MarkWriting(c.mark); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+		}
 		if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
 			t.Fatal(err)
-		}
-		var mark *screenlock.Lock
-		if c.mark != "" {
-			mark = screenlock.MarkWriting(path, c.mark)
 		}
 		var out, errb lockedBuffer
 		done := make(chan error, 1)
@@ -89,7 +97,7 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 		if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
 			t.Fatal(err)
 		}
-		mark.Release()
+		mark()
 		conn.Close()
 		db.Close()
 		select {

@@ -12,6 +12,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/clock"
+	"github.com/annotate-dev/annotate/internal/names"
+	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 	"gopkg.in/yaml.v3"
@@ -193,7 +196,7 @@ func parseConfig(path string, data []byte) (*config, error) {
 		return nil, fmt.Errorf("config file %s: line %d: key %q: %q is not never, auto or always", path, seen["color"], colorKey, c.Color)
 	}
 	if c.Annotator != "" {
-		if err := checkName("annotator", c.Annotator); err != nil {
+		if err := names.Check(c.Annotator); err != nil {
 			return nil, fmt.Errorf("config file %s: line %d: key \"annotator\": %w", path, seen["annotator"], err)
 		}
 	}
@@ -223,12 +226,15 @@ func (g *globals) checkGlobals(cmd *cobra.Command) error {
 	if g.configErr != nil {
 		return g.configErr
 	}
+	if err := clock.Check(); err != nil {
+		return err
+	}
 	if !slices.Contains(colorModes, g.color) {
 		from := "--color"
 		if f := cmd.Flags().Lookup("color"); f != nil && !f.Changed && os.Getenv("ANNOTATE_COLOR") != "" {
 			from = "$ANNOTATE_COLOR"
 		}
-		return fmt.Errorf("%s %q: must be never, auto or always", from, g.color)
+		return fmt.Errorf("%s: want never, auto or always, got %q%s", from, g.color, suggest.Hint(g.color, colorModes))
 	}
 	return nil
 }

@@ -5,12 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annotate-dev/annotate/exporter"
-	"github.com/annotate-dev/annotate/importer"
-	"github.com/annotate-dev/annotate/report"
-	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -20,89 +15,17 @@ import (
 // database given by --db. Completion never creates a database and stays
 // quiet on any error (no file, a locked or foreign file): it offers nothing.
 func registerCompletions(root *cobra.Command, g *globals) {
-	kinds := schema.KindNames()
 	annotators := g.fromDB(annotatorNames)
-	batches := g.fromDB(func(s *store.Store) ([]string, error) {
-		bs, err := s.Batches()
-		names := make([]string, len(bs))
-		for i, b := range bs {
-			names[i] = b.Name
+	byFlag, byCommand := g.valueSets()
+	complete := func(vs valueSet) cobra.CompletionFunc {
+		f := fixed(vs.closed)
+		if vs.read != nil {
+			f = g.fromDB(vs.read)
 		}
-		return names, err
-	})
-	snapshot := func(read func(*store.Snapshot) ([]string, error)) cobra.CompletionFunc {
-		return g.fromDB(func(s *store.Store) ([]string, error) {
-			x, err := s.Snapshot()
-			if err != nil {
-				return nil, err
-			}
-			defer x.Close()
-			return read(x)
-		})
-	}
-	systems := snapshot((*store.Snapshot).Systems)
-	sources := snapshot(func(x *store.Snapshot) ([]string, error) {
-		ss, err := x.SourceInfos()
-		names := make([]string, len(ss))
-		for i, s := range ss {
-			names[i] = s.Name
+		if vs.list {
+			f = commaList(f)
 		}
-		return names, err
-	})
-	runs := snapshot(func(x *store.Snapshot) ([]string, error) {
-		rs, err := x.Runs()
-		names := make([]string, len(rs))
-		for i, r := range rs {
-			names[i] = r.Name
-		}
-		return names, err
-	})
-	genSystems := snapshot((*store.Snapshot).GenSystems)
-	genJudges := snapshot((*store.Snapshot).GenJudges)
-	claimSystems := snapshot((*store.Snapshot).ClaimSystems)
-	ragSystems := snapshot((*store.Snapshot).RAGSystems)
-	extractors := snapshot((*store.Snapshot).Extractors)
-	answerSystems := snapshot(func(x *store.Snapshot) ([]string, error) {
-		gen, err := x.GenSystems()
-		if err != nil {
-			return nil, err
-		}
-		rag, err := x.RAGSystems()
-		return union(gen, rag), err
-	})
-	conditions := fixed([]string{schema.ConditionOracle, schema.ConditionPipeline})
-	// byFlag completes a flag of that name in every command that has it;
-	// byCommand, for one command, where the same name means another set
-	// (--system: the judges' systems, the generating ones, RAGChecker's).
-	byFlag := map[string]cobra.CompletionFunc{
-		"runs":        commaList(runs),
-		"field":       fixed(schema.FieldNames()),
-		"kind":        fixed(kinds),
-		"annotator":   annotators,
-		"annotators":  commaList(annotators),
-		"assign":      commaList(annotators),
-		"batch":       batches,
-		"system":      systems,
-		"suggest":     systems,
-		"source":      sources,
-		"condition":   conditions,
-		"data-format": fixed([]string{"parquet", "jsonl"}),
-	}
-	byCommand := map[string]map[string]cobra.CompletionFunc{
-		"annotate":        {"kind": fixed(tui.Kinds())},
-		"annotate demo":   {"kind": fixed(tui.Kinds())},
-		"annotate review": {"kind": fixed([]string{string(schema.KindAnswerTask)})},
-		"annotate gen": {"system": genSystems, "judge": genJudges, "by": fixed([]string{"persona", "jurisdiction"}),
-			"rate-from": fixed([]string{"judge", "expert"})},
-		"annotate batch create": {"system": genSystems, "judge": genJudges, "hop": fixed([]string{"single", "multi"}),
-			"stratify": commaList(fixed(store.PoolAttrs)), "where": commaList(fixed(store.GenSampleWhere())),
-			"overlap": fixed([]string{"all"})},
-		"annotate ir": {"by": fixed(report.IRByAttrs), "rank-by": fixed(report.IRMetrics), "gold": annotators,
-			"definitions": fixed([]string{report.DefinitionsTrecEval, report.DefinitionsCLRB})},
-		"annotate metrics": {"system": claimSystems, "extractor": extractors},
-		"annotate rag":     {"systems": commaList(ragSystems), "expert": annotators},
-		"annotate import":  {"system": answerSystems, "run": runs},
-		"annotate export":  {"license": fixed(exporter.Licenses())},
+		return f
 	}
 	// Arguments that name an annotator, or a new name (no file names).
 	byArgs := map[string]cobra.CompletionFunc{
@@ -110,24 +33,20 @@ func registerCompletions(root *cobra.Command, g *globals) {
 		"annotate annotator add": fixed(nil),
 		"annotate batch create":  fixed(nil),
 	}
-	formats := map[string][]string{"export": exporter.Formats, "import": importer.Formats}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		local := c.LocalFlags()
 		done := map[string]bool{}
-		for name, f := range byCommand[c.CommandPath()] {
+		for name, vs := range byCommand[c.CommandPath()] {
 			if local.Lookup(name) != nil {
-				c.RegisterFlagCompletionFunc(name, f)
+				c.RegisterFlagCompletionFunc(name, complete(vs))
 				done[name] = true
 			}
 		}
-		for name, f := range byFlag {
+		for name, vs := range byFlag {
 			if local.Lookup(name) != nil && !done[name] {
-				c.RegisterFlagCompletionFunc(name, f)
+				c.RegisterFlagCompletionFunc(name, complete(vs))
 			}
-		}
-		if fs, ok := formats[c.Name()]; ok && local.Lookup("format") != nil {
-			c.RegisterFlagCompletionFunc("format", fixed(fs))
 		}
 		if f, ok := byArgs[c.CommandPath()]; ok && c.ValidArgsFunction == nil {
 			c.ValidArgsFunction = f

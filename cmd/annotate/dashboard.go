@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -35,20 +34,13 @@ text of the matching command (agreement, metrics, ir, gen, cost); esc comes
 back; r reads again now; q quits. On a heatmap, enter opens review on its
 disagreements (as annotate review would) and q there comes back.
 
-Once an annotator has the role lead (annotate annotator set NAME --role
-lead), only a lead may open it (--as). Over annotate serve, a lead's key
+Only a lead opens it (--as NAME, an annotator with the role lead:
+annotate annotator add NAME --lead). Over annotate serve, a lead's key
 opens it with: ssh -t HOST dashboard.`,
 			Example: "  annotate dashboard --as ana\n  annotate dashboard --db campaign.db --as ana",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				if g.as == "" {
-					return fmt.Errorf("no lead: pass --as NAME (or set ANNOTATE_USER)")
-				}
-				roles, err := s.Roles()
-				if err != nil {
-					return err
-				}
-				if err := report.CheckDashboardRole(roles, g.as); err != nil {
+				if _, err := g.needLead(s, "annotate dashboard"); err != nil {
 					return err
 				}
 				if err := needTerminal(); err != nil {
@@ -71,7 +63,7 @@ opens it with: ssh -t HOST dashboard.`,
 // the same lock, released when the review closes.
 func reviewOpener(cmd *cobra.Command, g *globals, s *store.Store) tui.ReviewOpener {
 	return func(req tui.ReviewRequest) (adjudicate.Options, func(), error) {
-		lead, err := g.lead(s, "review, opened from the dashboard,")
+		lead, err := g.needLead(s, "annotate review, opened from the dashboard,")
 		if err != nil {
 			return adjudicate.Options{}, nil, err
 		}
@@ -84,7 +76,9 @@ func reviewOpener(cmd *cobra.Command, g *globals, s *store.Store) tui.ReviewOpen
 		if err != nil {
 			return opt, nil, err
 		}
-		lock, err := reviewLock(s, lead)
+		// The review opens inside the running screen: nothing is printed
+		// while it waits for a writer.
+		lock, err := acquireScreenQuietly(cmd.Context(), s, lead, "review")
 		if err != nil {
 			return opt, nil, err
 		}

@@ -31,11 +31,14 @@ func TestDashboardReviewOpener(t *testing.T) {
 	g := &globals{as: "lead"}
 	t.Setenv("ANNOTATE_USER", "")
 	open := reviewOpener(&cobra.Command{}, g, s)
-	if _, _, err := open(tui.ReviewRequest{Field: schema.Entailment}); err == nil || !strings.Contains(err.Error(), "records decisions as the lead") {
+	if _, _, err := open(tui.ReviewRequest{Field: schema.Entailment}); err == nil || !strings.Contains(err.Error(), "$USER is not used for the lead") {
 		t.Fatalf("no lead named: %v", err)
 	}
-
 	t.Setenv("ANNOTATE_USER", "lead")
+	if _, _, err := open(tui.ReviewRequest{Field: schema.Entailment}); err == nil || !strings.Contains(err.Error(), "no annotator is a lead yet") {
+		t.Fatalf("no lead yet: %v", err)
+	}
+	makeLead(t, s, "lead")
 	opt, release, err := open(tui.ReviewRequest{Field: schema.Entailment})
 	if err != nil {
 		t.Fatal(err)

@@ -50,8 +50,13 @@ data is refused, never mixed with the sample.`,
 					}
 					fmt.Fprint(cmd.ErrOrStderr(), keptMessage(d.path, who))
 				}()
+				// The demo's database is its own: the names its flags give
+				// (--batch, --suggest) are checked against it.
+				if err := g.checkNamedFlags(cmd, d.s); err != nil {
+					return err
+				}
 				g.useColorMode()
-				return o.run(d.s, who, "demo")
+				return o.run(cmd, g, d.s, who, "demo")
 			},
 		}
 		o.add(cmd)

@@ -43,11 +43,6 @@ annotator who judged generated claims.`,
 			Example: "  annotate gen\n  annotate gen --system gemma --condition oracle\n  annotate gen --by persona --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				if err := checkKnown(cmd, s, knownValue{"system", "system", o.System, (*store.Snapshot).GenSystems},
-					knownValue{"condition", "condition", o.Condition, (*store.Snapshot).GenConditions},
-					knownValue{"judge", "judge", o.Judge, (*store.Snapshot).Systems}); err != nil {
-					return err
-				}
 				rep, err := report.Gen(s, o)
 				if err != nil {
 					return err

@@ -39,7 +39,7 @@ back, nothing is recorded and the file is kept for you to fix and import.`,
 			if err != nil {
 				return err
 			}
-			author, err := g.lead(s, "annotate guidelines edit")
+			author, err := g.needLead(s, "annotate guidelines edit")
 			if err != nil {
 				return err
 			}
@@ -141,7 +141,7 @@ field, and nothing is recorded.`,
 		Example: "  annotate guidelines > guidelines.md   # edit it, then\n  annotate guidelines import guidelines.md --as lead",
 		Args:    cobra.ExactArgs(1),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-			author, err := g.lead(s, "annotate guidelines import")
+			author, err := g.needLead(s, "annotate guidelines import")
 			if err != nil {
 				return err
 			}

@@ -3,78 +3,104 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 
-	"github.com/annotate-dev/annotate/internal/suggest"
+	"github.com/annotate-dev/annotate/internal/names"
+	"github.com/annotate-dev/annotate/roles"
 	"github.com/annotate-dev/annotate/store"
 )
 
-// closeAnnotators are the known annotators a new name is probably a typo
-// of: another case, or within 2 edits (1 for names of 2 or 3 characters:
-// "jo" and "al" are two people, "jo" and "joe" may be one).
-func closeAnnotators(name string, known []string) []string {
-	return suggest.Close(name, known, suggest.Edits(name))
+// annotatorNames lists the annotators the database knows, by name.
+func annotatorNames(s *store.Store) ([]string, error) {
+	all, err := s.Annotators()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(all))
+	for i, a := range all {
+		out[i] = a.Name
+	}
+	return out, nil
 }
 
-// checkIdentity checks the --as name before anything is written as it. A
+// checkIdentity checks a name before anything is written as it (--as,
+// --assign, annotator set), by the one rule of names (package names): a
 // known annotator is fine; a new name close to a known one is refused with
 // did-you-mean and the way to create it on purpose; any other new name is
-// accepted, and isNew says so (it is created when its session starts).
-func checkIdentity(s *store.Store, name string) (isNew bool, err error) {
-	if err := checkName("--as", name); err != nil {
-		return false, err
-	}
-	all, err := s.Annotators()
+// accepted, and isNew says so. what names the flag, e.g. "--as".
+func checkIdentity(s *store.Store, what, name string) (isNew bool, err error) {
+	known, err := annotatorNames(s)
 	if err != nil {
 		return false, err
 	}
-	var known []string
-	for _, a := range all {
-		if a.Name == name {
-			return false, nil
-		}
-		known = append(known, a.Name)
+	if err := names.New(name, known); err != nil {
+		return false, fmt.Errorf("%s: %w", what, err)
 	}
-	if m := closeAnnotators(name, known); len(m) > 0 {
-		return false, fmt.Errorf("no annotator %q yet; did you mean %s? (to create %q on purpose: annotate annotator add %s)",
-			name, orList(m), name, shellWord(name))
-	}
-	return true, nil
+	return !slices.Contains(known, name), nil
 }
 
-// lead is the --as name of a command that writes as the lead (review,
-// review --accept): given with --as or $ANNOTATE_USER, never taken from
-// $USER, and checked as checkIdentity does.
-func (g *globals) lead(s *store.Store, what string) (string, error) {
-	explicit := os.Getenv("ANNOTATE_USER") != ""
+// asGivenOnPurpose reports whether the --as name was given on purpose:
+// with --as, $ANNOTATE_USER or the config file's annotator, not taken from
+// $USER (which names whoever is logged in, not a role).
+func (g *globals) asGivenOnPurpose() bool {
 	if f := g.asFlag; f != nil && f.Changed {
-		explicit = true
+		return true
 	}
-	if !explicit || g.as == "" {
-		return "", fmt.Errorf("%s records decisions as the lead: name yourself with --as NAME (or set ANNOTATE_USER); $USER is not used for the lead", what)
+	return os.Getenv("ANNOTATE_USER") != "" || g.config != nil && g.config.Annotator != ""
+}
+
+// needLead is the annotator a lead action runs as, and the one check of
+// every lead action (review and review --accept, the answer review,
+// guidelines edit and import, batch create, --taxonomy, the dashboard and
+// the review it opens): the name given on purpose, never $USER, and an
+// annotator whose role is lead (roles.Need, which says how to make one).
+func (g *globals) needLead(s *store.Store, action string) (string, error) {
+	if !g.asGivenOnPurpose() || g.as == "" {
+		return "", fmt.Errorf("%s is the lead's: name yourself with --as NAME (or set ANNOTATE_USER); $USER is not used for the lead", action)
 	}
-	if _, err := checkIdentity(s, g.as); err != nil {
+	people, err := people(s)
+	if err != nil {
+		return "", err
+	}
+	if err := roles.Need(people, g.as, action); err != nil {
 		return "", err
 	}
 	return g.as, nil
 }
 
-// shellWord quotes a name for a command line when it needs it.
-func shellWord(s string) string {
-	for _, r := range s {
-		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "'" + s + "'"
-		}
+// people lists the annotators with their roles, for package roles.
+func people(s *store.Store) ([]roles.Person, error) {
+	rs, err := s.Roles()
+	if err != nil {
+		return nil, err
 	}
-	return s
+	return personsOf(rs), nil
+}
+
+func personsOf(rs []store.AnnotatorRate) []roles.Person {
+	out := make([]roles.Person, len(rs))
+	for i, r := range rs {
+		out[i] = roles.Person{Name: r.Name, Role: r.Role}
+	}
+	return out
+}
+
+// mayCreateBatch checks a batch before it is cut: batch create is the
+// lead's, and its assignees' names are checked as --as is.
+func (g *globals) mayCreateBatch(s *store.Store, assign []string) error {
+	if _, err := g.needLead(s, "annotate batch create"); err != nil {
+		return err
+	}
+	return checkAssignees(s, assign)
 }
 
 // checkAssignees refuses an --assign name that is new but close to a known
 // annotator, as --as does: a batch assigned to "Jo" beside jo would wait
 // for someone who does not exist.
-func checkAssignees(s *store.Store, names []string) error {
-	for _, n := range names {
-		if _, err := checkIdentity(s, n); err != nil {
-			return fmt.Errorf("--assign: %w", err)
+func checkAssignees(s *store.Store, list []string) error {
+	for _, n := range list {
+		if _, err := checkIdentity(s, "--assign", n); err != nil {
+			return err
 		}
 	}
 	return nil

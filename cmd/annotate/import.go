@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/importer"
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -46,7 +45,7 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
 					opt.Progress = f
 				}
-				sum, err := importInto(g.db, args, opt, g.sayWaiting(cmd))
+				sum, err := importInto(g.db, args, opt, func(s *store.Store) func() { return g.sayWaiting(cmd, s) })
 				if err != nil {
 					return err
 				}
@@ -69,7 +68,7 @@ On a terminal, progress shows on stderr; --json prints the summary as JSON.`,
 // importInto imports into the database at path, creating it when it does
 // not exist; when the import fails, a database it created is removed with
 // its -wal and -shm files, so a failed first import leaves nothing behind.
-func importInto(path string, files []string, opt importer.Options, waiting func()) (importer.Summary, error) {
+func importInto(path string, files []string, opt importer.Options, waiting func(*store.Store) func()) (importer.Summary, error) {
 	_, statErr := os.Lstat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
 	s, err := openTaxonomy(store.Open(path))
@@ -82,13 +81,10 @@ func importInto(path string, files []string, opt importer.Options, waiting func(
 		}
 		return importer.Summary{}, err
 	}
-	// Who waits for this import's transaction (a screen, a command) is told
-	// it is an import.
-	// Another import writing already is waited for, and said so.
+	// Another import in progress is waited for, and said so. Who waits for
+	// this one is told it is an import: it records itself (store.Import).
 	var sum importer.Summary
-	err = s.Retry(context.Background(), waiting, func() (err error) {
-		mark := screenlock.MarkWriting(path, "an import")
-		defer mark.Release()
+	err = s.Retry(context.Background(), waiting(s), func() (err error) {
 		sum, err = importer.Import(s, files, opt)
 		return err
 	})

@@ -39,7 +39,11 @@ source and overall:
                        corr.py. --extractor NAME keeps the system's verdicts
                        on that extractor's claims (RefChecker's
                        <NAME>_response_kg) when the checker ran on several
-                       extractors' claims; without it they are pooled.
+                       extractors' claims; without it they are pooled. An
+                       extractor that found nothing (an empty
+                       <NAME>_response_kg) counts on every source it ran
+                       on; one that found nothing anywhere takes any
+                       --system, as corr.py takes any --checker.
 
 Labels made with a system's prediction preselected (annotate --suggest) are
 anchored on it: metrics refuses to score that system against them unless
@@ -51,9 +55,6 @@ or --adjudicated; with neither, from the only annotator.`,
 			Example: "  annotate metrics\n  annotate metrics --annotator jo --system refchecker --ci\n  annotate metrics --adjudicated --json",
 			Args:    cobra.NoArgs,
 			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				if err := checkKnown(cmd, s, knownValue{"system", "system", o.System, (*store.Snapshot).Systems}); err != nil {
-					return err
-				}
 				rep, err := report.Metrics(s, o)
 				if err != nil {
 					return err

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/internal/textsafe"
 )
@@ -26,6 +27,30 @@ func checkName(what, name string) error {
 		}
 	}
 	return nil
+}
+
+// checkAnnotator holds an annotator's name to the one rule of names
+// (package names); what names the flag or argument, e.g. "--as".
+func checkAnnotator(what, name string) error {
+	if err := names.Check(name); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// parseAnnotators is parseNames for a list of annotators (--assign): each
+// holds to the rule of names.
+func parseAnnotators(flag, list string) ([]string, error) {
+	out, err := parseNames(flag, list)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range out {
+		if err := checkAnnotator(flag, n); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // parseNames splits a comma-separated list of names, trimming the spaces
@@ -54,7 +79,7 @@ func parseNames(flag, list string) ([]string, error) {
 // notFoundError says a name is unknown, with the close ones or the list.
 func notFoundError(what, typed string, known []string) error {
 	msg := fmt.Sprintf("no %s %q", what, typed)
-	if m := suggest.Close(typed, known, 2); len(m) > 0 {
+	if m := suggest.Close(typed, known, suggest.Edits(typed)); len(m) > 0 {
 		return fmt.Errorf("%s; did you mean %s?", msg, orList(quoteAll(m)))
 	}
 	if len(known) == 0 {

@@ -65,6 +65,13 @@ func seedHostileDB(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// No path creates such names any more (internal/names), but a database
+	// of an older version may hold them: written here as it would have.
+	for _, who := range []string{evilTitle, evilC1, evilByte} {
+		if _, err := s.DB().Exec("INSERT INTO annotators(name, human, created_at) VALUES (?, 1, '2026-01-01T00:00:00Z')", who); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, who := range []string{evilTitle, evilC1, evilByte} {
 		sess, err := s.StartSession(who, "local")
 		if err != nil {
@@ -86,6 +93,9 @@ func seedHostileDB(t *testing.T) string {
 		if err := s.SetFlag(who, ids["q2"], "", true, sess.ID); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if _, err := s.SetAnnotator("lead", nil, "", "lead"); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := s.CreateBatch(store.BatchSpec{Name: evilBatch, Kind: "qa", Assign: []string{evilTitle, evilByte}}); err != nil {
 		t.Fatal(err)
@@ -183,8 +193,8 @@ func TestHostileNamesNeverReachTheTerminal(t *testing.T) {
 		{args: []string{"stats"}, failing: true, want: "choose --annotator"},
 		{args: []string{"progress", "--annotator", evilTitle + "x"}, failing: true, want: "did you mean"},
 		{args: []string{"notes", "--batch", "b\x1b[31"}, failing: true, want: "did you mean"},
-		{args: []string{"batch", "create", "x", "--assign", "jo,\x1b]0;t\x07"}, failing: true, want: "control characters"},
-		{args: []string{"batch", "create", "x", "--source", "gdpr\u009b"}, failing: true, want: "no source"},
+		{args: []string{"batch", "create", "x", "--as", "lead", "--assign", "jo,\x1b]0;t\x07"}, failing: true, want: "control character"},
+		{args: []string{"batch", "create", "x", "--as", "lead", "--source", "gdpr\u009b"}, failing: true, want: "no source"},
 		{args: []string{"\x1b]0;cmd\x07"}, failing: true, want: "unknown command"},
 		{args: []string{"--db", filepath.Join(out, "\x1b]0;db\x07"), "stats"}, failing: true, want: "no database at"},
 	} {

@@ -56,6 +56,7 @@ func seedReportDB(t *testing.T, annotators ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	makeLead(t, s, "lead")
 	return path
 }
 
@@ -183,8 +184,8 @@ func TestReportCommandErrors(t *testing.T) {
 		{[]string{"--db", two, "stats"}, "annotate: 2 annotators have labels: choose --annotator NAME (jo, sam) or --adjudicated\n"},
 		{[]string{"--db", two, "metrics", "--adjudicated"}, "annotate: no adjudicated labels yet (adjudicate disagreements with `annotate review`, or choose --annotator NAME)\n"},
 		{[]string{"--db", two, "metrics", "--annotator", "jo", "--adjudicated"}, "annotate: choose --annotator NAME or --adjudicated, not both\n"},
-		{[]string{"--db", two, "stats", "--annotator", "bob"}, "annotate: no annotator \"bob\" (annotators with labels: jo, sam)\n"},
-		{[]string{"--db", two, "agreement", "--field", "colour"}, "annotate: unknown field \"colour\""},
+		{[]string{"--db", two, "stats", "--annotator", "bob"}, "annotate: --annotator: no annotator \"bob\" (annotators: jo, sam, lead)\n"},
+		{[]string{"--db", two, "agreement", "--field", "colour"}, "annotate: --field: no field \"colour\" (20 fields, e.g. question_validity, "},
 		{[]string{"--db", filepath.Join(t.TempDir(), "none.db"), "stats"}, "annotate: no database at "},
 	} {
 		code, stderr := runStderr(t, c.args...)

@@ -14,8 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/internal/suggest"
+	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
@@ -61,13 +62,21 @@ after its review waits for a review again.
 With --accept nothing opens either: every agreement ready to accept is
 accepted, as A does on the screen, and the count printed (repeat it after
 deciding the disagreements that agreements wait on); --accept --single
-accepts the single labels that are ready too, as S does.`,
+accepts the single labels that are ready too, as S does.
+
+Review is the lead's: --as names an annotator with the role lead
+(annotate annotator add NAME --lead). A lead never adjudicates a unit in
+which they gave a label: such units are shown, marked as theirs, and their
+decision is refused with the reason (bulk accepts leave them for another
+lead); --allow-own decides them anyway, and the decision is recorded as
+the lead's on their own unit (agreement and the dataset card count them).`,
 			Example: `  annotate review --as lead
   annotate review --as lead --annotators jo,sam --field entailment --batch pilot
   annotate review --as lead --system refchecker --annotator jo
   annotate review --json --as lead
   annotate review --accept --as lead
   annotate review --accept --single --as lead
+  annotate review --accept --allow-own --as lead
   annotate review --kind answer_task --as lead`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -76,23 +85,23 @@ accepts the single labels that are ready too, as S does.`,
 						return err
 					}
 				}
+				if err := checkReviewKind(cmd, o.kind); err != nil {
+					return err
+				}
 				s, err := g.openExisting()
 				if err != nil {
 					return err
 				}
 				defer s.Close()
-				if !g.json || o.accept {
-					// The screen and --accept record decisions as the lead.
-					if _, err := g.lead(s, "annotate review"); err != nil {
-						return err
-					}
-				} else if g.as == "" {
-					return errors.New("no adjudicator: pass --as NAME (or set ANNOTATE_USER)")
-				}
-				if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd)); err != nil {
+				// Every form of review is the lead's: the screen and --accept
+				// record decisions, and --json lists what waits for them.
+				if _, err := g.needLead(s, "annotate review"); err != nil {
 					return err
 				}
-				if handled, err := reviewKind(cmd, g, s, o.kind, o.batch); handled {
+				if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
+					return err
+				}
+				if handled, err := reviewKind(cmd, g, s, &o); handled {
 					return err
 				}
 				return o.run(cmd, g, s)
@@ -108,6 +117,7 @@ accepts the single labels that are ready too, as S does.`,
 		f.BoolVar(&o.accept, "accept", false, "accept every agreement that is ready (as A on the screen), print how many, open nothing")
 		f.BoolVar(&o.single, "single", false, "with --accept: accept the single-label units that are ready too (as S on the screen)")
 		f.StringVar(&o.kind, "kind", "", "answer_task: review the experts' gold answers (accept, or reject with a reason)")
+		f.BoolVar(&o.allowOwn, "allow-own", false, "decide the units in which you gave a label too (refused without it), recorded as such")
 		return cmd
 	})
 }
@@ -119,6 +129,7 @@ type reviewFlags struct {
 	annotator            string
 	adjudicated          bool
 	accept, single       bool
+	allowOwn             bool
 }
 
 func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error {
@@ -137,7 +148,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 		}
 	} else {
 		if o.accept {
-			return acceptAll(cmd.OutOrStdout(), g, s, opt.Query, o.single)
+			return acceptAll(cmd.OutOrStdout(), g, s, opt.Query, o.single, o.allowOwn)
 		}
 		if o.single {
 			return errors.New("--single goes with --accept (on the screen: S)")
@@ -150,7 +161,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 			return printReview(cmd.OutOrStdout(), g.as, opt.Query, rev)
 		}
 	}
-	lock, err := reviewLock(s, g.as)
+	lock, err := reviewLock(cmd, g, s, g.as)
 	if err != nil {
 		return err
 	}
@@ -169,16 +180,13 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 // annotators whose disagreements are adjudicated. The dashboard opens
 // review through it too.
 func (o *reviewFlags) options(cmd *cobra.Command, s *store.Store, lead string, systemView bool) (adjudicate.Options, error) {
-	q := store.ReviewQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch}
-	opt := adjudicate.Options{Store: s, Lead: lead, Query: q, System: o.system, StartSystem: systemView}
+	q := store.ReviewQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch, Lead: lead}
+	opt := adjudicate.Options{Store: s, Lead: lead, Query: q, System: o.system, StartSystem: systemView, AllowOwn: o.allowOwn}
 	labelled, err := s.LabelledAnnotators()
 	if err != nil {
 		return opt, err
 	}
 	if systemView {
-		if err := checkKnown(cmd, s, knownValue{"system", "system", o.system, (*store.Snapshot).Systems}); err != nil {
-			return opt, err
-		}
 		first, err := o.expert(labelled)
 		if err != nil {
 			return opt, err
@@ -239,12 +247,13 @@ type reviewUnitJSON struct {
 	State    string            `json:"state"`
 	FollowUp bool              `json:"follow_up"`
 	Single   bool              `json:"single"` // one label, the other annotators not asked
+	Own      bool              `json:"own"`    // the lead gave a label in it: their decision needs --allow-own
 }
 
 func printReview(w io.Writer, lead string, q store.ReviewQuery, rev store.Review) error {
 	units := []reviewUnitJSON{}
 	for _, u := range rev.Units {
-		j := reviewUnitJSON{Item: u.ExtID, Kind: u.Kind, Field: u.Field, Labels: u.Labels, State: u.State.String(), FollowUp: u.FollowUp, Single: u.Single}
+		j := reviewUnitJSON{Item: u.ExtID, Kind: u.Kind, Field: u.Field, Labels: u.Labels, State: u.State.String(), FollowUp: u.FollowUp, Single: u.Single, Own: u.Own}
 		if u.Final != "" {
 			j.Final = &u.Final
 		}
@@ -282,11 +291,12 @@ func printSystemReview(w io.Writer, rev store.SystemReview) error {
 
 // acceptAll accepts every ready agreement, as A does on the review screen
 // (with single, the ready single labels too, as S does).
-func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, single bool) error {
-	n, err := s.AcceptReady(g.as, q, store.AcceptOptions{Single: single})
+func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, single, allowOwn bool) error {
+	acc, err := s.AcceptReady(g.as, q, store.AcceptOptions{Single: single, AllowOwn: allowOwn})
 	if err != nil {
 		return err
 	}
+	n := acc.N
 	rev, err := s.Review(q)
 	if err != nil {
 		return err
@@ -295,7 +305,7 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 	singles := rev.Singles("")
 	if g.json {
 		return json.NewEncoder(w).Encode(map[string]any{"accepted": n, "pending": pending, "single": singles,
-			"ready": rev.Ready, "ready_single": rev.ReadySingle - rev.Ready})
+			"ready": rev.Ready, "ready_single": rev.ReadySingle - rev.Ready, "held_own": acc.Held})
 	}
 	what := "agreements"
 	if single {
@@ -305,7 +315,10 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 	if singles > 0 {
 		fmt.Fprintf(w, ", %d of them single-label (one annotator's label, the others not asked)", singles)
 	}
-	fmt.Fprintf(w, " (annotate review --as %s)\n", g.as)
+	fmt.Fprintf(w, " (annotate review --as %s)\n", names.ShellWord(g.as))
+	if acc.Held > 0 {
+		fmt.Fprintln(w, review.HeldMessage(g.as, acc.Held))
+	}
 	switch {
 	case rev.Ready > 0:
 		fmt.Fprintf(w, "%d more agreements became ready: run --accept again\n", rev.Ready)
@@ -321,6 +334,6 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 // reviewLock keeps one review screen per lead and database, as the
 // annotation screens are kept one per annotator: two would adjudicate the
 // same disagreement twice.
-func reviewLock(s *store.Store, lead string) (*screenlock.Lock, error) {
-	return screenlock.Acquire(s.Path, lead+" (review)", "")
+func reviewLock(cmd *cobra.Command, g *globals, s *store.Store, lead string) (*store.ScreenLease, error) {
+	return acquireScreen(cmd, g, s, lead, "review")
 }

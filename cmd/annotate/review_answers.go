@@ -17,24 +17,35 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// reviewKind runs the review of a kind with a review of its own (the gold
-// answers of answer tasks); handled is false for --kind "" (the
-// adjudication of disagreements).
-func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch string) (handled bool, err error) {
+// checkReviewKind checks --kind and the flags that go with it before
+// anything is opened: "" (the adjudication of disagreements) or
+// answer_task, which takes none of the adjudication's flags.
+func checkReviewKind(cmd *cobra.Command, kind string) error {
 	switch schema.Kind(kind) {
 	case "":
-		return false, nil
+		return nil
 	case schema.KindAnswerTask:
 	default:
-		return true, fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task%s (without --kind: the adjudication of disagreements)", kind, suggest.Hint(kind, []string{"answer_task"}))
+		return fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task%s (without --kind: the adjudication of disagreements)", kind, suggest.Hint(kind, []string{"answer_task"}))
 	}
 	for _, name := range []string{"annotators", "field", "system", "annotator", "adjudicated", "accept", "single"} {
 		if cmd.Flags().Changed(name) {
-			return true, fmt.Errorf("--%s does not apply to --kind answer_task", name)
+			return fmt.Errorf("--%s does not apply to --kind answer_task", name)
 		}
 	}
+	return nil
+}
+
+// reviewKind runs the review of a kind with a review of its own (the gold
+// answers of answer tasks); handled is false for --kind "" (the
+// adjudication of disagreements).
+func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, o *reviewFlags) (handled bool, err error) {
+	if o.kind == "" {
+		return false, nil
+	}
+	batch := o.batch
 	if g.json {
-		units, err := s.AnswerUnits(batch)
+		units, err := s.AnswerUnitsOf(batch, g.as)
 		if err != nil {
 			return true, err
 		}
@@ -46,11 +57,12 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 			Reason    *string  `json:"reject_reason"`
 			Chars     int      `json:"answer_chars"`
 			Citations []string `json:"citations"`
+			Own       bool     `json:"own"` // the lead's own answer: its review needs --allow-own
 		}
 		out := []unit{}
 		pending := 0
 		for _, u := range units {
-			j := unit{Item: u.ExtID, Query: u.Task.QueryID, Annotator: u.Annotator, Review: u.Review, Chars: utf8.RuneCountInString(u.Answer), Citations: u.Citations}
+			j := unit{Item: u.ExtID, Query: u.Task.QueryID, Annotator: u.Annotator, Review: u.Review, Chars: utf8.RuneCountInString(u.Answer), Citations: u.Citations, Own: u.Own}
 			if j.Review == store.ReviewPending {
 				j.Review, pending = "pending", pending+1
 			}
@@ -61,7 +73,7 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 		}
 		return true, json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"lead": g.as, "batch": batch, "answers": out, "pending": pending})
 	}
-	lock, err := reviewLock(s, g.as)
+	lock, err := reviewLock(cmd, g, s, g.as)
 	if err != nil {
 		return true, err
 	}
@@ -71,5 +83,5 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, kind, batch stri
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return true, tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: g.as, Batch: batch})})
+	return true, tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: g.as, Batch: batch, AllowOwn: o.allowOwn})})
 }

@@ -72,6 +72,7 @@ func rvSeed(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	makeLead(t, s, "lead")
 	return path
 }
 
@@ -388,5 +389,13 @@ func TestReviewSessionInReports(t *testing.T) {
 	}
 	if k := cost.Annotators["lead"].Kinds["review"]; k.Items != 1 || k.ActiveHours != 350.0/3600 {
 		t.Fatalf("cost of the lead's review %+v, want 1 item, 350 s: %s", k, out)
+	}
+}
+
+// makeLead gives name the role lead: the lead's commands need one.
+func makeLead(t *testing.T, s *store.Store, name string) {
+	t.Helper()
+	if _, err := s.SetAnnotator(name, nil, "", "lead"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -21,6 +20,9 @@ type globals struct {
 	// color is --color (never, auto or always), after the environment and
 	// the config file.
 	color string
+	// cmd is the command running (set before it runs): the names its flags
+	// give are checked once the database is open (checkNamedFlags).
+	cmd *cobra.Command
 	// config is the config file read (nil: none) and configErr why it could
 	// not be, reported when a command runs.
 	config    *config
@@ -75,6 +77,7 @@ Run "annotate demo" to try it on the embedded sample.
 	addTUIFlags(root, g)
 	addTaxonomyFlag(root, g)
 	rejectUnknownCommands(root)
+	root.SetFlagErrorFunc(flagErrorInWords)
 	registerCompletions(root, g)
 	return root, g
 }
@@ -100,7 +103,15 @@ func (g *globals) openExisting() (*store.Store, error) {
 	if _, err := os.Stat(g.db); err != nil {
 		return nil, &noDBError{path: g.db}
 	}
-	return openTaxonomy(store.Open(g.db))
+	s, err := openTaxonomy(store.Open(g.db))
+	if err != nil || g.cmd == nil {
+		return s, err
+	}
+	if err := g.checkNamedFlags(g.cmd, s); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // withDB wraps a command body that reads or writes the existing database:
@@ -114,14 +125,14 @@ func (g *globals) withDB(run func(cmd *cobra.Command, args []string, s *store.St
 		defer s.Close()
 		// Another process's long write (an import) is waited for, and said
 		// so, rather than failing after the busy timeout.
-		return s.Retry(cmd.Context(), g.sayWaiting(cmd), func() error { return run(cmd, args, s) })
+		return s.Retry(cmd.Context(), g.sayWaiting(cmd, s), func() error { return run(cmd, args, s) })
 	}
 }
 
 // sayWaiting prints, once, that the command waits for another process's
 // write to the database.
-func (g *globals) sayWaiting(cmd *cobra.Command) func() {
-	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+screenlock.WaitingMessage(g.db)) }
+func (g *globals) sayWaiting(cmd *cobra.Command, s *store.Store) func() {
+	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+s.WaitingMessage()) }
 }
 
 type noDBError struct{ path string }

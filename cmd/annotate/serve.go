@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"log/slog"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"time"
 
@@ -45,10 +43,12 @@ Limits, so that no client can exhaust the server:
   - at most --max-connections connections at once, of which at most
     --max-unauthenticated still logging in; a connection that has sent
     nothing after 5 s is closed, one not logged in after 20 s too; when the
-    slots are taken, a new connection takes the place of the oldest one not
-    logged in (silent ones first), so connections that never log in cannot
-    lock annotators out; only when every slot is logged in is a new one
-    refused;
+    slots are taken, a new connection takes the place of one not logged in
+    that is silent (nothing sent in 1 s) or has stalled (nothing sent
+    for 2 s), so connections that never log in cannot lock annotators out;
+    it never takes the place of one that is logging in, but waits for a
+    login to end (40 annotators logging in at once all get in); only when
+    every slot is logged in is a new one refused;
   - one session per annotator: a second one is refused and told where the
     first is (two screens would show the same item); if the first one's
     client no longer answers, it is ended and the new one takes its place;
@@ -74,13 +74,13 @@ process within 10 s, even when clients have vanished.`,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				switch {
 				case maxConns < 1:
-					return fmt.Errorf("--max-connections %d: must be at least 1", maxConns)
+					return fmt.Errorf("--max-connections: want at least 1, got %d", maxConns)
 				case maxUnauth < 1:
-					return fmt.Errorf("--max-unauthenticated %d: must be at least 1", maxUnauth)
+					return fmt.Errorf("--max-unauthenticated: want at least 1, got %d", maxUnauth)
 				case keepAlive < time.Second:
-					return fmt.Errorf("--keepalive %s: must be at least 1s", keepAlive)
+					return fmt.Errorf("--keepalive: want at least 1s, got %s", keepAlive)
 				case writeTimeout < time.Second:
-					return fmt.Errorf("--write-timeout %s: must be at least 1s", writeTimeout)
+					return fmt.Errorf("--write-timeout: want at least 1s, got %s", writeTimeout)
 				}
 				if hostKey == "" {
 					hostKey = filepath.Join(filepath.Dir(g.db), "annotate_host_ed25519")
@@ -90,15 +90,6 @@ process within 10 s, even when clients have vanished.`,
 					return err
 				}
 				defer s.Close()
-				// No silent identities over SSH either: a key's name new but
-				// close to a known annotator is a typo in the keys file.
-				if names, err := server.ParseAuthorizedKeys(authKeys); err == nil {
-					for _, name := range slices.Compact(slices.Sorted(maps.Values(names))) {
-						if _, err := checkIdentity(s, name); err != nil {
-							return fmt.Errorf("%s: %w", authKeys, err)
-						}
-					}
-				}
 				log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 				srv, err := server.New(server.Config{Listen: listen, HostKeyPath: hostKey, AuthorizedKeysPath: authKeys,
 					Store: s, SessionLimit: limit, Logger: log,

@@ -7,10 +7,10 @@ import (
 
 func TestServeRefusesBadLimits(t *testing.T) {
 	for _, c := range []struct{ flag, value, want string }{
-		{"--max-connections", "0", "--max-connections 0: must be at least 1"},
-		{"--max-unauthenticated", "-2", "--max-unauthenticated -2: must be at least 1"},
-		{"--keepalive", "100ms", "--keepalive 100ms: must be at least 1s"},
-		{"--write-timeout", "0s", "--write-timeout 0s: must be at least 1s"},
+		{"--max-connections", "0", "--max-connections: want at least 1, got 0"},
+		{"--max-unauthenticated", "-2", "--max-unauthenticated: want at least 1, got -2"},
+		{"--keepalive", "100ms", "--keepalive: want at least 1s, got 100ms"},
+		{"--write-timeout", "0s", "--write-timeout: want at least 1s, got 0s"},
 	} {
 		_, _, err := cli(t, "serve", "--authorized-keys", "keys", c.flag, c.value)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

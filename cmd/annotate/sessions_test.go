@@ -157,7 +157,7 @@ Length is wall clock, from start to end; a session not closed (the program was k
 	if err != nil || out != "sam has no sessions yet\n" {
 		t.Errorf("sam: %v %q", err, out)
 	}
-	if _, err := execute(t, "--db", db, "progress", "--sessions", "--annotator", "lea"); err == nil || err.Error() != `no annotator "lea" (annotators: jo, sam)` {
+	if _, err := execute(t, "--db", db, "progress", "--sessions", "--annotator", "lea"); err == nil || err.Error() != `--annotator: no annotator "lea" (annotators: jo, sam)` {
 		t.Errorf("lea: %v", err)
 	}
 }

@@ -24,6 +24,9 @@ import (
 var taxonomyFlags struct {
 	file string
 	warn io.Writer
+	// lead checks that the command runs as a lead: changing the taxonomy
+	// is the lead's (nil: not checked, as in the tests of the store).
+	lead func(*store.Store) error
 }
 
 // addTaxonomyFlag adds --taxonomy to the root command.
@@ -32,7 +35,15 @@ func addTaxonomyFlag(root *cobra.Command, g *globals) {
 		"error taxonomy file (YAML or JSON: value, label, group, definition, example) to use from now on in this database; \"default\" goes back to the paper's")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		taxonomyFlags.warn = cmd.ErrOrStderr()
-		return g.checkGlobals(cmd)
+		taxonomyFlags.lead = func(s *store.Store) error {
+			_, err := g.needLead(s, "changing the error taxonomy (--taxonomy)")
+			return err
+		}
+		g.cmd = cmd
+		if err := g.checkGlobals(cmd); err != nil {
+			return err
+		}
+		return g.checkClosedFlags(cmd)
 	}
 }
 
@@ -47,6 +58,13 @@ func useTaxonomy(s *store.Store) error {
 				return fmt.Errorf("--taxonomy: %w", err)
 			}
 			if cats, err = schema.ParseTaxonomy(f, data); err != nil {
+				return err
+			}
+		}
+		// The file is checked first (its errors name it), then who
+		// changes the database's taxonomy.
+		if check := taxonomyFlags.lead; check != nil {
+			if err := check(s); err != nil {
 				return err
 			}
 		}

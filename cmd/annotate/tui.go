@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/annotate-dev/annotate/internal/screenlock"
+	"github.com/annotate-dev/annotate/internal/proc"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	"github.com/charmbracelet/x/term"
@@ -33,7 +32,7 @@ func addTUIFlags(root *cobra.Command, g *globals) {
 		}
 		defer s.Close()
 		g.useColorMode()
-		return o.run(s, g.as, "local")
+		return o.run(cmd, g, s, g.as, "local")
 	}
 }
 
@@ -84,43 +83,35 @@ func (g *globals) useColorMode() {
 	}
 }
 
-func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
+func (o *tuiFlags) run(cmd *cobra.Command, g *globals, s *store.Store, annotator, client string) error {
 	if annotator == "" {
 		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
-	isNew, err := checkIdentity(s, annotator)
+	isNew, err := checkIdentity(s, "--as", annotator)
 	if err != nil && client == "demo" {
 		// The sample's own names (gold, …) are nobody the user could mean.
-		isNew, err = true, checkName("--as", annotator)
+		isNew, err = true, checkAnnotator("--as", annotator)
 	}
 	if err != nil {
 		return err
 	}
-	if err := tui.CheckKind(o.kind); err != nil {
-		return fmt.Errorf("--%w", err)
-	}
-	if err := checkSuggest(s, o.suggest); err != nil {
-		return err
-	}
+	// --kind, --batch and --suggest were checked before (checkClosedFlags,
+	// checkNamedFlags): the batch says which queue it is of.
 	kind := o.kind
 	if o.batch != "" {
 		bs, err := s.Batches()
 		if err != nil {
 			return err
 		}
-		found := false
 		for _, b := range bs {
 			if b.Name == o.batch {
-				found, kind = true, b.Kind
+				kind = b.Kind
 			}
-		}
-		if !found {
-			return fmt.Errorf("no batch %q (annotate batch list shows them)", o.batch)
 		}
 	}
 	// One live screen per annotator and database, shared with annotate
 	// serve's sessions: a second one is refused, naming where the first runs.
-	lock, err := screenlock.Acquire(s.Path, annotator, "")
+	lock, err := acquireScreen(cmd, g, s, annotator, "")
 	if err != nil {
 		return err
 	}
@@ -139,23 +130,42 @@ func (o *tuiFlags) run(s *store.Store, annotator, client string) error {
 		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest})
 }
 
-// checkSuggest refuses a --suggest system without predictions in the
-// database, naming those that have some.
-func checkSuggest(s *store.Store, system string) error {
-	if system == "" {
-		return nil
+// acquireScreen takes the lease of annotator's screen of a sort ("": the
+// annotation screens; "review"), waiting for a long writer and saying so:
+// a second screen is refused, naming where the first runs. The annotation
+// screens wait for the write lock only; the review, which reads what an
+// import brings, for an import in progress to be done.
+func acquireScreen(cmd *cobra.Command, g *globals, s *store.Store, annotator, sort string) (*store.ScreenLease, error) {
+	var l *store.ScreenLease
+	retry := s.RetryLock
+	if sort != "" {
+		retry = s.Retry
 	}
-	x, err := s.Snapshot()
-	if err != nil {
+	err := retry(contextOf(cmd), g.sayWaiting(cmd, s), func() (err error) {
+		l, err = s.AcquireScreen(annotator, sort, proc.Terminal())
 		return err
+	})
+	return l, err
+}
+
+// acquireScreenQuietly is acquireScreen from inside a running screen.
+func acquireScreenQuietly(ctx context.Context, s *store.Store, annotator, sort string) (*store.ScreenLease, error) {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	defer x.Close()
-	known, err := x.Systems()
-	if err != nil {
+	var l *store.ScreenLease
+	err := s.Retry(ctx, nil, func() (err error) {
+		l, err = s.AcquireScreen(annotator, sort, proc.Terminal())
 		return err
+	})
+	return l, err
+}
+
+// contextOf is the command's context, or the background one when the
+// command was not started with one.
+func contextOf(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
 	}
-	if !slices.Contains(known, system) {
-		return flagError("suggest", notFoundError("system", system, known))
-	}
-	return nil
+	return context.Background()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -146,7 +147,11 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 		if msg.single {
 			what = ui.Plural(msg.n, "label") + " (agreements and single labels)"
 		}
-		e.ok(what + " accepted as adjudicated (u undoes them all).")
+		msgText := what + " accepted as adjudicated (u undoes them all)."
+		if msg.held > 0 {
+			msgText += " " + ui.Plural(msg.held, "unit") + " left for another lead: you labelled them."
+		}
+		e.ok(msgText)
 		return a.reload(a.curKey(), true)
 	}
 	return nil
@@ -213,7 +218,7 @@ func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		a.confirm = false
 		if keyIs(km, k.Yes) {
 			a.saving = true
-			return a, acceptCmd(e.store, e.lead, e.query, store.AcceptOptions{Single: a.confirmSingle, Session: e.session, ActiveMs: e.act.Take()})
+			return a, acceptCmd(e.store, e.lead, e.query, store.AcceptOptions{Single: a.confirmSingle, Session: e.session, ActiveMs: e.act.Take(), AllowOwn: e.allowOwn})
 		}
 		e.ok("Cancelled: nothing accepted.")
 		return a, nil
@@ -331,7 +336,10 @@ func (a *adjScreen) decide(km tea.KeyPressMsg) tea.Cmd {
 	case u.State == store.UnitMoot:
 		e.ok("Not asked given the adjudicated labels: nothing to decide here.")
 		return nil
+	case u.Own && !e.allowOwn:
+		e.fail(&review.OwnError{Lead: e.lead, Item: u.ExtID, Field: u.Field})
+		return nil
 	}
 	a.saving = true
-	return adjudicateCmd(e.store, e.lead, *u, v, e.act.Take(), e.session)
+	return adjudicateCmd(e.store, e.lead, *u, v, e.act.Take(), e.session, e.allowOwn)
 }

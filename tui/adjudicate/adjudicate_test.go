@@ -460,3 +460,60 @@ func TestLeadNotesPerField(t *testing.T) {
 		t.Errorf("the lead's notes are not shown:\n%s", scr)
 	}
 }
+
+// A unit in which the lead gave a label is shown, marked as theirs, and a
+// digit on it is refused with the reason and writes nothing; A leaves it
+// for another lead and says so; with AllowOwn the digit decides it.
+func TestLeadsOwnUnitIsRefused(t *testing.T) {
+	s := openStore(t)
+	err := s.Import(func(tx *store.Tx) error {
+		qa := store.QAPair{ID: "gdpr-001", Source: "GDPR", Language: "en", Question: "Who is a controller?", Answer: "The body that decides.",
+			Category: "factual_recall", Contexts: []store.Context{{ID: "art4", Text: "'controller' means…"}}}
+		id, _, err := tx.PutQA(qa, "h", "f", false)
+		if err != nil {
+			return err
+		}
+		for _, l := range []struct{ who, field, value string }{
+			{"jo", schema.QuestionValidity, "valid"}, {"ana", schema.QuestionValidity, "valid"},
+			{"jo", schema.Category, "factual_recall"}, {"ana", schema.Category, "false_premise"},
+			{"jo", schema.Persona, "citizen"}, {"ana", schema.Persona, "citizen"},
+			{"jo", schema.AnswerCorrectness, "correct"}, {"ana", schema.AnswerCorrectness, "correct"},
+		} {
+			if _, err := tx.PutLabel(store.Label{Annotator: l.who, ItemID: id, Field: l.field, Value: l.value}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, s, Options{Lead: "ana"}, 100, 30)
+	if scr := h.screen(); !strings.Contains(scr, "Your own unit: you labelled it, so another lead decides it") {
+		t.Errorf("the own unit is not marked:\n%s", scr)
+	}
+	h.keys("3")
+	if !strings.Contains(h.m.e.err, "ana labelled category of gdpr-001: a lead never adjudicates a unit in which they gave a label") {
+		t.Errorf("error %q, want the refusal", h.m.e.err)
+	}
+	if d, _ := s.ReviewItem(store.ItemRef{ItemID: h.m.e.adj.unit().ItemID}, nil, "ana", false); d.Final[schema.Category] != "" {
+		t.Errorf("the refused pick was written: %v", d.Final)
+	}
+	h.keys("A", "y")
+	if !strings.Contains(h.m.e.status, "0 agreeing labels accepted") || !strings.Contains(h.m.e.status, "3 units left for another lead: you labelled them") {
+		t.Errorf("status %q", h.m.e.status)
+	}
+
+	h = newHarness(t, s, Options{Lead: "ana", AllowOwn: true}, 100, 30)
+	if scr := h.screen(); strings.Contains(scr, "Your own unit") {
+		t.Errorf("with --allow-own the unit is still marked refused:\n%s", scr)
+	}
+	h.keys("3")
+	ref, _ := s.Resolve("gdpr-001")
+	if d, _ := s.ReviewItem(ref, nil, "ana", false); d.Final[schema.Category] != "false_premise" {
+		t.Errorf("--allow-own: final %v, want category false_premise", d.Final)
+	}
+	if own, _ := s.OwnAdjudications(); own[schema.Category] != 1 {
+		t.Errorf("own adjudications %v", own)
+	}
+}

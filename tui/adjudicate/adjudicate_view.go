@@ -134,6 +134,8 @@ func (a *adjScreen) labelRows(w int) []string {
 	switch {
 	case u.State == store.UnitMoot:
 		out = append(out, st.Dim.Render(ui.Truncate("Not asked given the adjudicated labels ("+trailOf(schema.Kind(u.Kind), d.Final, f.Name)+")", w)))
+	case u.Own && !a.e.allowOwn:
+		out = append(out, st.Dim.Render(ui.Truncate("Your own unit: you labelled it, so another lead decides it (--allow-own decides it anyway)", w)))
 	case u.Final != "":
 		out = append(out, st.Trail.Render(ui.Truncate("✓ final: ["+optionKey(f, u.Final)+"] "+ui.SanitizeLine(u.Final)+" (adjudicated; a key revises it)", w)))
 	case u.Single:

@@ -14,6 +14,8 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/internal/clock"
+	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -31,6 +33,9 @@ type AnswerOptions struct {
 	Lead  string
 	Batch string // "" : every answer task
 	Now   func() time.Time
+	// AllowOwn (--allow-own): the lead may review an answer task in which
+	// they gave a label (their own answer), recorded as such.
+	AllowOwn bool
 }
 
 // AnswersModel is the gold-answer review, a screen of the one root model
@@ -71,7 +76,7 @@ type answerDetail struct {
 // NewAnswers returns the gold-answer review under host, the root model.
 func NewAnswers(o AnswerOptions, host ui.Host) *AnswersModel {
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.Now
 	}
 	m := &AnswersModel{o: o, host: host, keys: host.Keys().ForReview(), help: help.New(), act: ui.Activity{Now: o.Now}}
 	m.act.Start()
@@ -146,9 +151,9 @@ func (m *AnswersModel) EndSession() error {
 }
 
 func (m *AnswersModel) load(focus string) tea.Cmd {
-	s, batch := m.o.Store, m.o.Batch
+	s, batch, lead := m.o.Store, m.o.Batch, m.o.Lead
 	return func() tea.Msg {
-		units, err := s.AnswerUnits(batch)
+		units, err := s.AnswerUnitsOf(batch, lead)
 		return answersLoadedMsg{units: units, focus: focus, err: err}
 	}
 }
@@ -330,7 +335,10 @@ func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	own := u.Own && !m.o.AllowOwn && keyIs(msg, k.AcceptAnswer, k.RejectAnswer)
 	switch {
+	case own:
+		m.status = (&review.OwnError{Lead: m.o.Lead, Item: u.ExtID}).Error()
 	case keyIs(msg, k.AcceptAnswer):
 		return m.review(*u, true, "")
 	case keyIs(msg, k.RejectAnswer):
@@ -364,9 +372,9 @@ func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 func (m *AnswersModel) review(u store.AnswerUnit, accept bool, reason string) tea.Cmd {
 	m.saving, m.rejecting = true, false
 	ms := m.act.Take()
-	s, lead, session := m.o.Store, m.o.Lead, m.session
+	s, lead, session, allowOwn := m.o.Store, m.o.Lead, m.session, m.o.AllowOwn
 	return func() tea.Msg {
-		err := s.ReviewAnswer(lead, u.ItemID, u.Annotator, accept, reason, ms, session)
+		err := s.ReviewAnswer(lead, u.ItemID, u.Annotator, accept, reason, store.AnswerReviewOptions{ActiveMs: ms, Session: session, AllowOwn: allowOwn})
 		return answerReviewedMsg{key: unitKeyOf(u), ms: ms, err: err}
 	}
 }
@@ -400,6 +408,9 @@ func (m *AnswersModel) View() string {
 		}
 	}
 	meta = append(meta, reviewState(*u))
+	if u.Own && !m.o.AllowOwn {
+		meta = append(meta, "yours: another lead reviews it")
+	}
 	top = append(top, st.Dim.Render(ui.Truncate(strings.Join(meta, " · "), w)))
 	words := len(strings.Fields(u.Answer))
 	rule := ui.Truncate("─ Answer ("+ui.Plural(words, "word")+", "+ui.Plural(utf8.RuneCountInString(u.Answer), "character")+") ", w)

@@ -96,3 +96,33 @@ func TestReviewOfGoldAnswers(t *testing.T) {
 		}
 	}
 }
+
+// The lead's own answer is shown as theirs, and y or n on it is refused
+// with the reason (nothing written) unless AllowOwn.
+func TestReviewOfTheLeadsOwnAnswerIsRefused(t *testing.T) {
+	s := storetest.Open(t)
+	storetest.Seed(t, s, func(b *storetest.Builder) {
+		b.Query(store.Query{ID: "q1", Text: "First query?", Persona: "lay", Jurisdiction: "ON"})
+		b.AnswerTask("q1")
+	})
+	ref, _ := s.Resolve(store.AnswerTaskID("q1"))
+	if err := s.SubmitAnswer("ana", ref.ItemID, "Ana's answer.", nil, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, allow := range []bool{false, true} {
+		h := &answersHarness{t: t, m: NewAnswers(AnswerOptions{Store: s, Lead: "ana", AllowOwn: allow}, testHost)}
+		h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+		tuitest.Run(h.m.Init(), h.send)
+		if marked := strings.Contains(h.view(), "yours: another lead reviews it"); marked == allow {
+			t.Errorf("allow-own %v: marked %v:\n%s", allow, marked, h.view())
+		}
+		h.keys("y")
+		gold, _ := s.GoldAnswerOf("q1")
+		if !allow && (gold != nil || !strings.Contains(h.m.status, "ana labelled q1/answer: a lead never adjudicates a unit in which they gave a label")) {
+			t.Errorf("ana accepting her own answer: gold %+v, status %q", gold, h.m.status)
+		}
+		if allow && (gold == nil || gold.Text != "Ana's answer.") {
+			t.Errorf("--allow-own: gold %+v, status %q %q", gold, h.m.status, h.m.err)
+		}
+	}
+}

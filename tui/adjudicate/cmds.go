@@ -1,6 +1,9 @@
 package adjudicate
 
 import (
+	"context"
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/annotate-dev/annotate/store"
@@ -23,8 +26,13 @@ type reviewLoadedMsg struct {
 	err error
 }
 
+// The review's reads wait for an import in progress to be done: they show
+// it whole or not at all.
 func loadReviewCmd(s *store.Store, q store.ReviewQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
+		if err := s.WaitForWriters(context.Background(), nil); err != nil {
+			return reviewLoadedMsg{seq: seq, err: err}
+		}
 		rev, err := s.Review(q)
 		return reviewLoadedMsg{seq: seq, rev: rev, err: err}
 	}
@@ -41,6 +49,9 @@ type detailMsg struct {
 
 func loadDetailCmd(s *store.Store, ref store.ItemRef, annotators []string, lead string, walker bool, seq int) tea.Cmd {
 	return func() tea.Msg {
+		if err := s.WaitForWriters(context.Background(), nil); err != nil {
+			return detailMsg{seq: seq, walker: walker, err: err}
+		}
 		d, err := s.ReviewItem(ref, annotators, lead, walker)
 		return detailMsg{seq: seq, walker: walker, d: d, err: err}
 	}
@@ -57,10 +68,17 @@ type adjudicatedMsg struct {
 
 // adjudicateCmd records the final label with the active time spent on it
 // and the review's session, as the annotation screens record a label.
-func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64) tea.Cmd {
+// A write that meets another process's lock (an import) is tried again
+// until it goes through: a decision is not given up.
+func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64, allowOwn bool) tea.Cmd {
 	return func() tea.Msg {
-		_, err := s.RecordLabel(store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
-			Adjudicate: true, ActiveMs: ms, SessionID: session})
+		l := store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
+			Adjudicate: true, ActiveMs: ms, SessionID: session, AllowOwn: allowOwn}
+		_, err := s.RecordLabel(l)
+		for pause := 50 * time.Millisecond; store.IsBusy(err); pause = min(2*pause, 500*time.Millisecond) {
+			time.Sleep(pause)
+			_, err = s.RecordLabel(l)
+		}
 		return adjudicatedMsg{key: keyOf(u), ext: u.ExtID, value: value, ms: ms, err: err}
 	}
 }
@@ -95,6 +113,7 @@ func undoCmd(s *store.Store, lead string) tea.Cmd {
 
 type acceptedMsg struct {
 	n      int
+	held   int  // the lead's own units, left out
 	single bool // single labels were accepted too
 	ms     int64
 	err    error
@@ -102,8 +121,8 @@ type acceptedMsg struct {
 
 func acceptCmd(s *store.Store, lead string, q store.ReviewQuery, o store.AcceptOptions) tea.Cmd {
 	return func() tea.Msg {
-		n, err := s.AcceptReady(lead, q, o)
-		return acceptedMsg{n: n, single: o.Single, ms: o.ActiveMs, err: err}
+		a, err := s.AcceptReady(lead, q, o)
+		return acceptedMsg{n: a.N, held: a.Held, single: o.Single, ms: o.ActiveMs, err: err}
 	}
 }
 

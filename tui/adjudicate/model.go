@@ -34,6 +34,7 @@ import (
 
 	"github.com/annotate-dev/annotate/store"
 
+	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -48,7 +49,11 @@ type Options struct {
 	Experts []store.LabelSet
 	// StartSystem opens the system view first.
 	StartSystem bool
-	// Now is the clock of the active time (nil: time.Now).
+	// AllowOwn (--allow-own): the lead may decide the units in which they
+	// gave a label, recorded as such; without it such a unit is shown and
+	// its decision refused, with the reason.
+	AllowOwn bool
+	// Now is the clock of the active time (nil: clock.Now).
 	Now func() time.Time
 	// Back, when set, is what q and esc at the review's top run instead
 	// of ending the program: the review was opened from another screen
@@ -64,6 +69,8 @@ type env struct {
 	system  string
 	experts []store.LabelSet
 	expert  int
+	// allowOwn: Options.AllowOwn.
+	allowOwn bool
 
 	host        ui.Host // the root: styles and keys
 	styles      ui.Styles
@@ -122,9 +129,10 @@ func New(o Options, host ui.Host) *Model {
 		o.System = "refchecker"
 	}
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.Now
 	}
-	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts,
+	o.Query.Lead = o.Lead // the lead's own units are marked
+	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts, allowOwn: o.AllowOwn,
 		host: host, keys: host.Keys().ForReview(), help: help.New(), act: ui.Activity{Now: o.Now}, back: o.Back}
 	if e.back != nil {
 		e.keys.Quit = ui.With(e.keys.Quit, "q/esc", "dashboard")

@@ -66,6 +66,7 @@ type KeyMap struct {
 	Paste     key.Binding // ctrl+v (when the terminal cannot paste itself)
 	// Inside an editor: its own undo and redo of typing.
 	UndoTyping, RedoTyping key.Binding
+	Recall                 key.Binding // ↑ in a one-line input: the previous entry (the last search)
 }
 
 // DefaultKeyMap returns the default keys. ctrl+j is enter too: a key typed
@@ -128,6 +129,7 @@ func DefaultKeyMap() KeyMap {
 
 		UndoTyping: b([]string{"ctrl+z"}, "ctrl+z", "undo typing"),
 		RedoTyping: b([]string{"ctrl+y"}, "ctrl+y", "redo"),
+		Recall:     b([]string{"up"}, "↑", "the last one"),
 	}
 }
 
