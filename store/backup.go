@@ -388,7 +388,7 @@ func (s *Store) Restore(tables []RestoreTable, schemaVersion int) (RestoreResult
 				return err
 			}
 		}
-		triggers, err := dropRebuilt(tx)
+		triggers, err := dropTriggers(tx, restoreRebuilt...)
 		if err != nil {
 			return err
 		}

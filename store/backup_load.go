@@ -11,27 +11,28 @@ import "strings"
 // before the checks; a trigger not named here is left to fire.
 
 // restoreRebuilt are the triggers on label_events whose tables a restore
-// rebuilds (rebuildLabelDays, rebuildWorkKept).
+// rebuilds (rebuildLabelDays, rebuildWorkKept), dropped by dropTriggers.
 var restoreRebuilt = []string{"label_days_insert", "label_events_active_hours", "label_events_work", "label_events_session"}
 
 // droppedTriggers are the statements that create the triggers again.
 type droppedTriggers []string
 
-// dropRebuilt drops the triggers of restoreRebuilt and returns their SQL.
-func dropRebuilt(tx *wtx) (droppedTriggers, error) {
-	var names []string
+// dropTriggers drops the named triggers and returns their SQL, in the
+// order they were made.
+func dropTriggers(tx *wtx, names ...string) (droppedTriggers, error) {
+	var found []string
 	var out droppedTriggers
-	err := eachRow(tx, "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'label_events' AND name IN ('"+
-		strings.Join(restoreRebuilt, "', '")+"') ORDER BY rowid", nil, func(sc func(...any) error) error {
+	err := eachRow(tx, "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND name IN ('"+
+		strings.Join(names, "', '")+"') ORDER BY rowid", nil, func(sc func(...any) error) error {
 		var name, sql string
 		err := sc(&name, &sql)
-		names, out = append(names, name), append(out, sql)
+		found, out = append(found, name), append(out, sql)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range names {
+	for _, name := range found {
 		if _, err := tx.Tx.Exec("DROP TRIGGER " + quoteIdent(name)); err != nil {
 			return nil, err
 		}
