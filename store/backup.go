@@ -26,7 +26,7 @@ import (
 // restore, by this build's rules.
 
 // backupSkipped are the tables a backup leaves out: derived, or the file's own.
-// label_days is refilled by its triggers as the restore inserts the events.
+// label_days is rebuilt from the restored label log (backup_load.go).
 // screen_leases and writers say who uses this file now, import_undo what an
 // import in progress changed.
 var backupSkipped = map[string]bool{"kept_counts": true, "done_items": true, "meta": true, "label_days": true,
@@ -423,7 +423,7 @@ func (s *Store) Restore(tables []RestoreTable, schemaVersion int) (RestoreResult
 				}
 			}
 			if n == 0 {
-				added, err := restoreRows(tx, t, rt.Lines)
+				added, err := restoreRows(tx, t, rt.Lines, bulkRows)
 				if err != nil {
 					return err
 				}
@@ -623,13 +623,15 @@ func decodeValue(r json.RawMessage) (any, error) {
 	return f, nil
 }
 
-// restoreRows writes a table's lines into it, empty: bulkRows rows a
-// statement (the import's multi-row INSERT, import_staging.go), in the
-// order of the file. The first fault of the file is the one reported, as
-// one INSERT a line would meet it: a line that does not read, or the end
-// of the file, first writes the lines before it; a statement that fails
-// writes its rows again one by one, to name the row at fault.
-func restoreRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (int, error) {
+// restoreRows writes a table's lines into it, empty: up to per rows a
+// statement (the import's multi-row INSERT, import_staging.go; per 1 is
+// one INSERT a line), in the order of the file. The first fault of the
+// file is the one reported, as one INSERT a line would meet it: a line
+// that does not read, or the end of the file, first writes the lines
+// before it; a statement that fails writes its rows again one by one, to
+// name the row at fault. TestRestoreRowsInBulkIsOneByOne holds per 256 to
+// per 1.
+func restoreRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error], per int) (int, error) {
 	d, err := newLineDecoder(t)
 	if err != nil {
 		return 0, err
@@ -640,8 +642,8 @@ func restoreRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (int, e
 		q[i] = quoteIdent(c)
 	}
 	st := newStage(t.Name, "INSERT INTO "+quoteIdent(t.Name)+"("+strings.Join(q, ",")+") VALUES ", cols, "")
-	per := max(1, min(bulkRows, maxBoundValues/cols))
-	exec := func(tx *wtx, q string, args []any) error {
+	per = max(1, min(per, maxBoundValues/cols))
+	exec := func(q string, args []any) error {
 		_, err := tx.Exec(q, args...)
 		return err
 	}
@@ -650,7 +652,7 @@ func restoreRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (int, e
 	first := 1 // the row of args[0]
 	each := func() error {
 		for i := 0; i < len(args); i += cols {
-			if err := exec(tx, st.sqlFor(1), args[i:i+cols]); err != nil {
+			if err := exec(st.sqlFor(1), args[i:i+cols]); err != nil {
 				return &RowError{Table: t.Name, Row: first + i/cols, Field: constraintColumn(err, t.Name), Msg: err.Error()}
 			}
 		}
@@ -658,7 +660,7 @@ func restoreRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (int, e
 	}
 	write := func() error {
 		if len(args) == per*cols {
-			if err := exec(tx, st.sqlFor(per), args); err != nil {
+			if err := exec(st.sqlFor(per), args); err != nil {
 				// The statement wrote none of its rows.
 				if rerr := each(); rerr != nil {
 					return rerr

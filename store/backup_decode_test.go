@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -164,5 +165,87 @@ func TestFastRowDeclinesToDecodeRow(t *testing.T) {
 		if want == nil || got == nil || got.Error() != want.Error() {
 			t.Errorf("%s: %v, want decodeRow's %v", line, got, want)
 		}
+	}
+}
+
+// Written many rows a statement, a table's lines give what one INSERT a
+// line gives: the same rows, or the same first fault, named by its line —
+// lines of random values (ids out of order) with now and then a line that
+// does not read, a value of the wrong type, a repeated id or a repeated
+// unique value, at any place of a statement of 256 rows.
+func TestRestoreRowsInBulkIsOneByOne(t *testing.T) {
+	s := openTemp(t)
+	if _, err := s.DB().Exec(`CREATE TABLE bulk(id INTEGER PRIMARY KEY, n INTEGER UNIQUE, x TEXT NOT NULL, r REAL)`); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := tableInfo(s.DB(), "bulk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.useManifest(tb.Columns); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(31, 4))
+	faults := []func(id int) string{
+		func(id int) string { return `{"id":` + fmt.Sprint(id) + `,"n":null,"x":"a",` },
+		func(id int) string { return fmt.Sprintf(`{"id":%d,"n":null,"x":null,"r":null}`, id) },
+		func(id int) string { return fmt.Sprintf(`{"id":%d,"n":"seven","x":"a","r":null}`, id) },
+		func(int) string { return `{"id":1,"n":null,"x":"again","r":null}` },
+		func(id int) string { return fmt.Sprintf(`{"id":%d,"n":3,"x":"a","r":null}`, id) },
+	}
+	dump := func(tx *wtx) string {
+		var b strings.Builder
+		err := eachRow(tx, "SELECT quote(id) || quote(n) || quote(x) || quote(r) FROM bulk ORDER BY id", nil, func(sc func(...any) error) error {
+			var v string
+			err := sc(&v)
+			b.WriteString(v + "\n")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	outcomes := map[bool]int{}
+	for round := range 60 {
+		var lines [][]byte
+		for i, id := range rng.Perm(1 + rng.IntN(1200)) {
+			line := fmt.Sprintf(`{"id":%d,"n":%d,"x":"row %d","r":%g}`, id+1, i, i, rng.Float64())
+			if i == 0 {
+				line = fmt.Sprintf(`{"id":%d,"n":3,"x":"first","r":null}`, id+1)
+			} else if i == 3 {
+				line = fmt.Sprintf(`{"id":%d,"n":null,"x":"fourth","r":null}`, id+1)
+			} else if rng.IntN(1500) == 0 {
+				line = faults[rng.IntN(len(faults))](id + 1)
+			}
+			lines = append(lines, []byte(line))
+		}
+		var got [2]string
+		for i, per := range []int{bulkRows, 1} {
+			err := s.write(func(tx *wtx) error {
+				n, err := restoreRows(tx, tb, func(yield func([]byte, error) bool) {
+					for _, l := range lines {
+						if !yield(l, nil) {
+							return
+						}
+					}
+				}, per)
+				got[i] = fmt.Sprintf("%d rows, %v\n%s", n, err, dump(tx))
+				if err != nil {
+					got[i] = fmt.Sprintf("%v", err)
+				}
+				return errRollback
+			})
+			if err != errRollback {
+				t.Fatal(err)
+			}
+		}
+		if got[0] != got[1] {
+			t.Errorf("round %d: %d rows a statement:\n%.300s\none a line:\n%.300s", round, bulkRows, got[0], got[1])
+		}
+		outcomes[strings.Contains(got[1], "rows, <nil>")]++
+	}
+	if outcomes[true] < 10 || outcomes[false] < 10 {
+		t.Errorf("outcomes %v: want whole tables and faults both often", outcomes)
 	}
 }
