@@ -67,8 +67,22 @@ type BackupTable struct {
 	alias    string   // a rowid table's INTEGER PRIMARY KEY, if it has one
 }
 
-// BackupTables lists the tables a backup holds, by name, with their row counts.
+// ErrImportInBackup refuses a backup of a view that holds part of an
+// import: its journal (import_undo), which a backup leaves out, is what
+// would take those rows back.
+var ErrImportInBackup = errors.New("an import was in progress as the backup began: back up once it is done")
+
+// BackupTables lists the tables a backup holds, by name, with their row
+// counts. The commands wait for an import to be done before they read; an
+// import that began in between is refused (ErrImportInBackup).
 func (rx *ReadTx) BackupTables() ([]BackupTable, error) {
+	var journalled bool
+	if err := rx.q.QueryRow("SELECT EXISTS (SELECT 1 FROM import_undo)").Scan(&journalled); err != nil {
+		return nil, err
+	}
+	if journalled {
+		return nil, ErrImportInBackup
+	}
 	var names []string
 	err := eachRow(rx.q, "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite%' ORDER BY name", nil, func(sc func(...any) error) error {
 		var n string
