@@ -199,7 +199,9 @@ func (r *runner) addKinds(bin, dir, db string, n int) error {
 		{"import", filepath.Join(dir, "kinds.jsonl")},
 		{"import", "--format", "trec-run", filepath.Join(dir, "kinds.run")},
 		{"import", filepath.Join(dir, "jo.jsonl")},
-		{"batch", "create", "pool", "--kind", "relevance", "--runs", "bench-run"},
+		// Cutting a batch is the lead's; the fixture has none yet.
+		{"annotator", "add", "bench-lead", "--lead"},
+		{"batch", "create", "pool", "--kind", "relevance", "--runs", "bench-run", "--as", "bench-lead"},
 	} {
 		m, err := r.timed("", "", os.DevNull, append([]string{bin, "--db", db}, args...)...)
 		if err != nil {

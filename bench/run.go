@@ -240,8 +240,8 @@ var nullable = map[string]struct{ cols, sel string }{
 		"id, ext_id, kind, NULLIF(source_id,''), NULLIF(parent_id,''), hash, origin_file, imported_at"},
 	"claims": {"item_id, position, subject, predicate, object, text, origin, added_by, extractor",
 		"item_id, position, subject, predicate, object, text, origin, NULLIF(added_by,''), extractor"},
-	"label_events": {"id, annotator_id, item_id, field, value, role, created_at, active_ms, session_id, guidelines_version, retracts, suggested_by",
-		"id, annotator_id, item_id, field, NULLIF(value,''), role, created_at, active_ms, NULLIF(session_id,''), guidelines_version, NULLIF(retracts,''), NULLIF(suggested_by,'')"},
+	"label_events": {"id, annotator_id, item_id, field, value, role, created_at, active_ms, session_id, guidelines_version, retracts, suggested_by, own_unit",
+		"id, annotator_id, item_id, field, NULLIF(value,''), role, created_at, active_ms, NULLIF(session_id,''), guidelines_version, NULLIF(retracts,''), NULLIF(suggested_by,''), own_unit"},
 }
 
 // importPragmas are the connection settings annotate's import runs with
