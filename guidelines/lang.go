@@ -158,3 +158,14 @@ var taxonomyFR = map[string]schema.ErrorKind{
 		Example:    "une affirmation qui cite une décision où la question n'est jamais abordée.",
 	},
 }
+
+// TaxonomyIn is the error taxonomy in force (schema.Taxonomy) as a reader
+// of lang reads it: the default categories in that language, a lead's own
+// as written.
+func TaxonomyIn(lang string) []schema.ErrorKind {
+	t := schema.Taxonomy()
+	for i, c := range t {
+		t[i] = translated(c, lang)
+	}
+	return t
+}

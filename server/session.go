@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"runtime/debug"
@@ -15,6 +14,7 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
 	gossh "golang.org/x/crypto/ssh"
@@ -26,7 +26,7 @@ import (
 func (s *Server) handle(sess ssh.Session) {
 	windows := forwardWindows(sess) // first: whatever the session's fate, its window changes are read
 	if !s.enter() {
-		wish.Errorln(sess, "annotate: the server is shutting down; try again later.")
+		wish.Errorln(sess, "annotate: "+s.language(sess, "").Sprintf("the server is shutting down; try again later."))
 		sess.Exit(1)
 		return
 	}
@@ -97,13 +97,14 @@ func (s *Server) releaseMemory() {
 // guard refuses everything that is not an interactive shell: the TUI is the
 // only thing served, so imports, exports and reports stay with the lead.
 func (s *Server) guard(sess ssh.Session) bool {
+	say := s.language(sess, "")
 	if cmd := sess.RawCommand(); cmd != "" && cmd != DashboardCommand {
-		wish.Errorln(sess, "annotate: commands are not available over SSH; connect without one: "+sshHint(sess))
+		wish.Errorln(sess, "annotate: "+say.Sprintf("commands are not available over SSH; connect without one: %s", sshHint(sess)))
 		sess.Exit(1)
 		return false
 	}
 	if _, _, ok := sess.Pty(); !ok {
-		wish.Errorln(sess, "annotate needs a terminal: "+sshHint(sess))
+		wish.Errorln(sess, say.Sprintf("annotate needs a terminal: %s", sshHint(sess)))
 		sess.Exit(1)
 		return false
 	}
@@ -158,7 +159,7 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 			// Another process's long write (an import) is waited for, and
 			// said so.
 			err := s.cfg.Store.RetryLock(sess.Context(), func() {
-				wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage())
+				wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage(s.language(sess, who)))
 			}, func() (err error) {
 				lock, err = s.cfg.Store.AcquireScreen(who, "", "ssh from "+mine.from)
 				return err
@@ -166,7 +167,7 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 			if err != nil {
 				free()
 				s.log.Warn("refused second session", "annotator", who, "from", mine.from, "reason", err.Error())
-				wish.Errorln(sess, "annotate: "+err.Error()+".")
+				wish.Errorln(sess, "annotate: "+lang.Say(s.language(sess, who), err)+".")
 				sess.Exit(1)
 				return nil, false
 			}
@@ -175,9 +176,8 @@ func (s *Server) claim(sess ssh.Session, who string) (release func(), ok bool) {
 		if attempt > 0 || old.conn == nil || responds(old.conn, s.probe) {
 			s.log.Warn("refused second session", "annotator", who, "from", mine.from, "open_from", old.from,
 				"open_since", old.since.Format(time.DateTime))
-			wish.Errorln(sess, fmt.Sprintf("annotate: %s already has a session open (from %s since %s). "+
-				"One session per annotator, so that two screens never label the same item twice: "+
-				"close the other one and connect again.", who, old.from, old.since.Format("15:04")))
+			wish.Errorln(sess, "annotate: "+s.language(sess, who).Sprintf("%s already has a session open (from %s since %s). One session per annotator, so that two screens never label the same item twice: close the other one and connect again.",
+				who, old.from, old.since.Format("15:04")))
 			sess.Exit(1)
 			return nil, false
 		}
@@ -232,17 +232,18 @@ func forwardWindows(sess ssh.Session) *atomic.Pointer[tea.Program] {
 func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Program], dashboard bool) {
 	// Another process's long write (an import) is waited for, and said so.
 	// The dashboard records no session (it writes nothing).
+	say := s.language(sess, who)
 	var rec store.Session
 	if !dashboard {
 		err := s.cfg.Store.RetryLock(sess.Context(), func() {
-			wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage())
+			wish.Println(sess, "annotate: "+s.cfg.Store.WaitingMessage(say))
 		}, func() (err error) {
 			rec, err = s.cfg.Store.StartSession(who, "ssh")
 			return err
 		})
 		if err != nil {
 			s.log.Error("could not record the session", "annotator", who, "error", err.Error())
-			wish.Errorln(sess, "annotate: the database is not available right now; try again later.")
+			wish.Errorln(sess, "annotate: "+say.Sprintf("the database is not available right now; try again later."))
 			sess.Exit(1)
 			return
 		}
@@ -281,9 +282,10 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	opts := append(bm.MakeOptions(sess), tea.WithInput(idleInput{ctx}), tea.WithOutput(out),
 		tea.WithoutSignalHandler(), tea.WithContext(ctx), tui.FramePacing())
 	opt := tui.Options{Store: s.cfg.Store, Annotator: who, Client: "ssh",
-		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID}
+		SessionLimit: s.cfg.SessionLimit, SessionID: rec.ID, Lang: say.Code()}
 	if dashboard {
 		opt.Start = tui.Dashboard(nil) // review is not served: its command is named instead
+		opt.Lang = ""                  // the lead's reports stay English
 	}
 	m := tui.New(opt)
 	gate := newCommandGate(maxPendingCommands, pendingPatience)
@@ -305,7 +307,7 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	}
 	s.mu.Unlock()
 	if closing {
-		wish.Errorln(sess, "annotate: the server is shutting down; try again later.")
+		wish.Errorln(sess, "annotate: "+say.Sprintf("the server is shutting down; try again later."))
 		return
 	}
 	defer func() {
@@ -330,6 +332,6 @@ func (s *Server) runTUI(sess ssh.Session, who string, to *atomic.Pointer[tea.Pro
 	closing = s.closing
 	s.mu.Unlock()
 	if closing && !gone {
-		wish.Println(sess, "annotate: the server is shutting down; every decision is saved.")
+		wish.Println(sess, "annotate: "+say.Sprintf("the server is shutting down; every decision is saved."))
 	}
 }

@@ -13,14 +13,23 @@ import (
 	"github.com/annotate-dev/annotate/guidelines"
 )
 
-// GuidelineVersion is one version of one field's guidelines.
+// GuidelineVersion is one version of one field's guidelines: its English
+// and French texts in force under one number (guidelines_lang.go).
 type GuidelineVersion struct {
 	Field     string `json:"field"`
 	Version   int    `json:"version"`
 	Author    string `json:"author"`
 	CreatedAt string `json:"created_at"`
 	Source    string `json:"source"` // "embedded …", "edit", "import FILE"
-	Text      string `json:"-"`
+	// Lang is the language whose text this version changed: "en", "fr",
+	// or "" for both (version 1, the text annotate ships).
+	Lang   string `json:"lang"`
+	Text   string `json:"-"` // the English text in force
+	TextFR string `json:"-"` // the French text in force ("" none)
+	// EnglishOf and FrenchOf are the versions that last changed each text
+	// (read with CurrentGuidelines; 0 otherwise): a French text older
+	// than the English one has FrenchOf < EnglishOf.
+	EnglishOf, FrenchOf int `json:"-"`
 }
 
 // SeedAuthor is the author of version 1, the embedded text.
@@ -46,10 +55,13 @@ func (s *Store) seedGuidelines() error {
 	}
 	for _, f := range guidelines.Fields() {
 		if _, ok := guidelines.Embedded(f); ok && !have[f] {
-			return s.write(func(tx *wtx) error { return tx.seedMissing() })
+			if err := s.write(func(tx *wtx) error { return tx.seedMissing() }); err != nil {
+				return err
+			}
+			break
 		}
 	}
-	return nil
+	return s.fillFrench()
 }
 
 // seedMissing writes version 1, the embedded text, of every field that has
@@ -63,8 +75,8 @@ func (tx *wtx) seedMissing() error {
 		}
 		// OR IGNORE: a field with versions keeps them (and another process
 		// opening the same new file may have seeded it first).
-		if _, err := tx.Exec(`INSERT OR IGNORE INTO guideline_versions(field,version,text,author,created_at,source)
-			VALUES (?,1,?,?,?,?)`, f, normalText(text), SeedAuthor, ts, seedSource()); err != nil {
+		if _, err := tx.Exec(`INSERT OR IGNORE INTO guideline_versions(field,version,text,text_fr,changed,author,created_at,source)
+			VALUES (?,1,?,?,'',?,?,?)`, f, normalText(text), embeddedFrench(f), SeedAuthor, ts, seedSource()); err != nil {
 			return err
 		}
 	}
@@ -80,12 +92,17 @@ func normalText(s string) string {
 // CurrentGuidelines returns the newest version of every field, by field.
 func (rx *ReadTx) CurrentGuidelines() (map[string]GuidelineVersion, error) {
 	out := map[string]GuidelineVersion{}
-	err := eachRow(rx.q, `SELECT g.field, g.version, g.text, g.author, g.created_at, g.source FROM guideline_versions g
+	err := eachRow(rx.q, `SELECT g.field, g.version, g.text, g.text_fr, g.changed, g.author, g.created_at, g.source,
+			(SELECT MAX(version) FROM guideline_versions WHERE field = g.field AND changed IN ('', 'en')),
+			(SELECT MAX(version) FROM guideline_versions WHERE field = g.field AND changed IN ('', 'fr'))
+		FROM guideline_versions g
 		WHERE g.version = (SELECT MAX(version) FROM guideline_versions WHERE field = g.field)`, nil, func(sc func(...any) error) error {
 		var v GuidelineVersion
-		if err := sc(&v.Field, &v.Version, &v.Text, &v.Author, &v.CreatedAt, &v.Source); err != nil {
+		var en, fr sql.NullInt64
+		if err := sc(&v.Field, &v.Version, &v.Text, &v.TextFR, &v.Lang, &v.Author, &v.CreatedAt, &v.Source, &en, &fr); err != nil {
 			return err
 		}
+		v.EnglishOf, v.FrenchOf = int(en.Int64), int(fr.Int64)
 		out[v.Field] = v
 		return nil
 	})
@@ -109,10 +126,10 @@ func (s *Store) CurrentGuidelines() (map[string]GuidelineVersion, error) {
 func (s *Store) GuidelineHistory(field string) ([]GuidelineVersion, error) {
 	byField := map[string][]GuidelineVersion{}
 	var others []string
-	err := eachRow(s.db, `SELECT field, version, author, created_at, source FROM guideline_versions
+	err := eachRow(s.db, `SELECT field, version, author, created_at, source, changed FROM guideline_versions
 		WHERE ? = '' OR field = ? ORDER BY field, version`, []any{field, field}, func(sc func(...any) error) error {
 		var v GuidelineVersion
-		if err := sc(&v.Field, &v.Version, &v.Author, &v.CreatedAt, &v.Source); err != nil {
+		if err := sc(&v.Field, &v.Version, &v.Author, &v.CreatedAt, &v.Source, &v.Lang); err != nil {
 			return err
 		}
 		if byField[v.Field] == nil && !isGuidelineField(v.Field) {
@@ -136,17 +153,20 @@ func isGuidelineField(f string) bool {
 	return err == nil
 }
 
-// GuidelineText is a new text for a field's guidelines.
+// GuidelineText is a new text for a field's guidelines, in one language.
 type GuidelineText struct {
 	Field string
 	Text  string
+	Lang  string // "fr": the French text; "" or "en": the English one
 }
 
 // AddGuidelines records, in one transaction, a new version of each field
-// whose text differs from its current version, by author, noting where it
-// came from (source). A text equal to the current one (up to trailing blank
-// lines) adds nothing. It returns the versions added. An unknown field or
-// an empty text is refused and nothing is written.
+// whose text differs from its current version's text in that language, by
+// author, noting where it came from (source). The new version keeps the
+// other language's text in force. A text equal to the current one (up to
+// trailing blank lines) adds nothing. It returns the versions added. An
+// unknown field or language, or an empty text, is refused and nothing is
+// written.
 func (s *Store) AddGuidelines(author, source string, texts []GuidelineText) ([]GuidelineVersion, error) {
 	if strings.TrimSpace(author) == "" {
 		return nil, errors.New("guidelines: a version needs its author")
@@ -158,30 +178,25 @@ func (s *Store) AddGuidelines(author, source string, texts []GuidelineText) ([]G
 		if strings.TrimSpace(t.Text) == "" {
 			return nil, fmt.Errorf("guidelines of %s: the text is empty", t.Field)
 		}
+		if !guidelines.Written(t.Lang) {
+			return nil, fmt.Errorf("guidelines of %s: no language %q (en or fr)", t.Field, t.Lang)
+		}
 	}
 	var added []GuidelineVersion
 	err := s.write(func(tx *wtx) error {
 		ts := now()
 		for _, t := range texts {
-			text := normalText(t.Text)
-			var cur sql.NullString
-			var n int
-			err := tx.QueryRow(`SELECT version, text FROM guideline_versions WHERE field=? ORDER BY version DESC LIMIT 1`, t.Field).Scan(&n, &cur)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			en, fr := &t.Text, (*string)(nil)
+			if t.Lang == guidelines.French {
+				en, fr = nil, &t.Text
+			}
+			v, ok, err := tx.addGuidelineVersion(t.Field, en, fr, author, source, ts)
+			if err != nil {
 				return err
 			}
-			if cur.Valid && cur.String == text {
-				continue
+			if ok {
+				added = append(added, v)
 			}
-			v := GuidelineVersion{Field: t.Field, Version: n + 1, Author: author, CreatedAt: ts, Source: source, Text: text}
-			if _, err := tx.Exec(`INSERT INTO guideline_versions(field,version,text,author,created_at,source) VALUES (?,?,?,?,?,?)`,
-				v.Field, v.Version, v.Text, v.Author, v.CreatedAt, v.Source); err != nil {
-				return err
-			}
-			if tx.guideVersions != nil {
-				tx.guideVersions[v.Field] = strconv.Itoa(v.Version)
-			}
-			added = append(added, v)
 		}
 		return nil
 	})
@@ -189,6 +204,46 @@ func (s *Store) AddGuidelines(author, source string, texts []GuidelineText) ([]G
 		return nil, err
 	}
 	return added, nil
+}
+
+// addGuidelineVersion records the next version of a field's guidelines
+// when a text given (en, fr; nil: kept) differs from the current one in its
+// language (ok false: none does), made at the time given. The version
+// keeps the other language's text in force and says which it changed
+// ("en", "fr"; "" both).
+func (tx *wtx) addGuidelineVersion(field string, en, fr *string, author, source, at string) (GuidelineVersion, bool, error) {
+	var curEN, curFR sql.NullString
+	var n int
+	err := tx.QueryRow(`SELECT version, text, text_fr FROM guideline_versions WHERE field=? ORDER BY version DESC LIMIT 1`, field).Scan(&n, &curEN, &curFR)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return GuidelineVersion{}, false, err
+	}
+	v := GuidelineVersion{Field: field, Version: n + 1, Author: author, CreatedAt: at, Source: source, Text: curEN.String, TextFR: curFR.String}
+	var changed []string
+	if en != nil {
+		if text := normalText(*en); !curEN.Valid || curEN.String != text {
+			v.Text, changed = text, append(changed, guidelines.English)
+		}
+	}
+	if fr != nil {
+		if text := normalText(*fr); !curFR.Valid || curFR.String != text {
+			v.TextFR, changed = text, append(changed, guidelines.French)
+		}
+	}
+	switch len(changed) {
+	case 0:
+		return GuidelineVersion{}, false, nil
+	case 1:
+		v.Lang = changed[0]
+	}
+	if _, err := tx.Exec(`INSERT INTO guideline_versions(field,version,text,text_fr,changed,author,created_at,source) VALUES (?,?,?,?,?,?,?,?)`,
+		v.Field, v.Version, v.Text, v.TextFR, v.Lang, v.Author, v.CreatedAt, v.Source); err != nil {
+		return GuidelineVersion{}, false, err
+	}
+	if tx.guideVersions != nil {
+		tx.guideVersions[v.Field] = strconv.Itoa(v.Version)
+	}
+	return v, true, nil
 }
 
 // guidelinesVersion is what a label of the field records: the number of
@@ -248,8 +303,12 @@ func restoreOverSeed(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (ad
 	if added, err = restoreRows(tx, t, lines, bulkRows); err != nil {
 		return 0, 0, false, err
 	}
-	// A backup with no guidelines rows keeps this database's version 1.
-	return added, 0, true, tx.seedMissing()
+	// A backup with no guidelines rows keeps this database's version 1; one
+	// made before the French guidelines gets their French.
+	if err := tx.seedMissing(); err != nil {
+		return 0, 0, false, err
+	}
+	return added, 0, true, tx.fillFrench()
 }
 
 // LabelVersionKey is one annotator's current label of a field on an item.

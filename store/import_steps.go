@@ -422,7 +422,7 @@ func contains(xs []string, x string) bool {
 }
 
 // whatImport is how an import names itself in writers.
-const whatImport = "an import"
+const whatImport = ImportWriter
 
 // liveImport reports an import in progress: a writer row of an import whose
 // process runs.

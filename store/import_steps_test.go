@@ -331,7 +331,7 @@ func TestImportInProgressLetsWritersInAndIsLeftOutOfScreens(t *testing.T) {
 	if _, err := s.RecordLabel(Label{Annotator: "sam", ItemID: six.ItemID, Field: schema.QuestionValidity, Value: "valid"}); !IsBusy(err) {
 		t.Fatalf("a label on an item of the import in progress: %v, want a busy refusal", err)
 	}
-	if w := s.Writing(); !strings.HasPrefix(w, "an import (pid "+strconv.Itoa(os.Getpid())) {
+	if w := s.Writing(nil); !strings.HasPrefix(w, "an import (pid "+strconv.Itoa(os.Getpid())) {
 		t.Fatalf("Writing: %q", w)
 	}
 	waited := make(chan error, 1)

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/proc"
 )
 
@@ -45,13 +47,17 @@ type ScreenHolder struct {
 	Heartbeat time.Time
 }
 
-func (h ScreenHolder) String() string {
-	parts := []string{"host " + h.Host, fmt.Sprintf("pid %d", h.PID)}
+func (h ScreenHolder) String() string { return h.in(nil) }
+
+// in names the holder in a reader's language (nil: English).
+func (h ScreenHolder) in(l *lang.Printer) string {
+	// The pid is an id, not a number a language groups by thousands.
+	parts := []string{l.Sprintf("host %s", h.Host), l.Sprintf("pid %s", strconv.Itoa(h.PID))}
 	if h.Where != "" {
 		parts = append(parts, h.Where)
 	}
 	if !h.Since.IsZero() {
-		parts = append(parts, "since "+h.Since.Local().Format("15:04"))
+		parts = append(parts, l.Sprintf("since %s", h.Since.Local().Format("15:04")))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -63,9 +69,12 @@ type ScreenHeldError struct {
 	Holder    ScreenHolder
 }
 
-func (e *ScreenHeldError) Error() string {
-	return fmt.Sprintf("%s already has a screen open on %s (%s): one live screen per annotator, "+
-		"so that two screens never label the same item; close that one first", e.Annotator, e.DB, e.Holder)
+func (e *ScreenHeldError) Error() string { return e.SayIn(nil) }
+
+// SayIn is the error in a reader's language (lang.Say).
+func (e *ScreenHeldError) SayIn(l *lang.Printer) string {
+	return l.Sprintf("%s already has a screen open on %s (%s): one live screen per annotator, so that two screens never label the same item; close that one first",
+		e.Annotator, e.DB, e.Holder.in(l))
 }
 
 // ScreenTakenError is a write refused because the screen's lease is held
@@ -75,8 +84,11 @@ type ScreenTakenError struct {
 	Holder    ScreenHolder
 }
 
-func (e *ScreenTakenError) Error() string {
-	return fmt.Sprintf("another screen of %s holds the database now (%s): this screen can no longer save; close it", e.Annotator, e.Holder)
+func (e *ScreenTakenError) Error() string { return e.SayIn(nil) }
+
+// SayIn is the error in a reader's language (lang.Say).
+func (e *ScreenTakenError) SayIn(l *lang.Printer) string {
+	return l.Sprintf("another screen of %s holds the database now (%s): this screen can no longer save; close it", e.Annotator, e.Holder.in(l))
 }
 
 // ScreenLease is a held screen lease.
@@ -344,8 +356,9 @@ func clearDeadWriters(tx *wtx) error {
 }
 
 // Writing says which long writer writes to the database now ("an import
-// (pid 4242)"), "" when none said so. It reads without waiting.
-func (s *Store) Writing() string {
+// (pid 4242)"), "" when none said so, in a reader's language (nil:
+// English). It reads without waiting.
+func (s *Store) Writing(l *lang.Printer) string {
 	var ws []writerRow
 	s.Read(func(rx *ReadTx) (err error) {
 		ws, err = writerRows(rx.q)
@@ -353,7 +366,11 @@ func (s *Store) Writing() string {
 	})
 	for i := len(ws) - 1; i >= 0; i-- {
 		if w := ws[i]; proc.Alive(w.ID) {
-			return fmt.Sprintf("%s (pid %d)", w.what, w.PID)
+			what := w.what
+			if what == ImportWriter {
+				what = l.Sprintf("an import")
+			}
+			return l.Sprintf("%s (pid %s)", what, strconv.Itoa(w.PID))
 		}
 	}
 	return ""
@@ -361,13 +378,19 @@ func (s *Store) Writing() string {
 
 // WaitingMessage is what a command or a screen says while it waits for
 // another process's write to the database to end.
-func (s *Store) WaitingMessage() string {
-	who := s.Writing()
+// It is said in a reader's language (nil: English).
+func (s *Store) WaitingMessage(l *lang.Printer) string {
+	who := s.Writing(l)
 	if who == "" {
-		who = "another process"
+		who = l.Sprintf("another process")
 	}
-	return fmt.Sprintf("%s is writing to %s; waiting…", who, filepath.Base(s.Path))
+	return l.Sprintf("%s is writing to %s; waiting…", who, filepath.Base(s.Path))
 }
+
+// ImportWriter is what an import records itself as (MarkWriting): the
+// writers table holds it in English, and Writing says it in the reader's
+// language.
+const ImportWriter = "an import"
 
 // Digest is every row of every table but those that say who uses the file
 // (the screens' leases, the writers, an import's journal), each table's

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -27,12 +28,12 @@ import (
 
 func init() {
 	registerKind(kindView{
-		kind: schema.KindAnswerTask, label: "Answer", queue: "Answer tasks", noun: "answer",
+		kind: schema.KindAnswerTask, label: lang.Key("Answer"), queue: lang.Key("Answer tasks"), noun: lang.Key("answer"),
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string {
-			return ui.Labelled(st, "Query", ui.Data(answerTaskOf(d).Query.Text), w, nil, nil)
+			return ui.Labelled(st, st.Lang.Sprintf("Query"), ui.Data(answerTaskOf(d).Query.Text), w, nil, nil)
 		},
 		pane:      func(ui.Styles, *itemData, step, int) []string { return nil },
-		paneTitle: func(*itemData, step) string { return "Seed document" },
+		paneTitle: func(l *lang.Printer, _ *itemData, _ step) string { return l.Sprintf("Seed document") },
 		screen: func(e *env, d *itemData, o origin) (ui.Child, tea.Cmd) {
 			s := newAnswerScreen(e, d, o)
 			return s, loadAnswerCmd(e.store, e.annotator, d.ref.ItemID)
@@ -102,8 +103,8 @@ type answerScreen struct {
 func newAnswerScreen(e *env, d *itemData, o origin) *answerScreen {
 	clip := e.client != "ssh"
 	s := &answerScreen{e: e, d: d, origin: o, task: answerTaskOf(d),
-		answer: ui.NewEditor(e.styles, clip, "Write the answer to the query here. Enter starts a new line."),
-		cites:  ui.NewEditor(e.styles, clip, "One document id or citation per line"),
+		answer: ui.NewEditor(e.styles, clip, e.lang.Sprintf("Write the answer to the query here. Enter starts a new line.")),
+		cites:  ui.NewEditor(e.styles, clip, e.lang.Sprintf("One document id or citation per line")),
 		w:      e.w, h: e.h, lastSave: e.elapsed()}
 	s.cites.Blur()
 	s.cites.SetGutter(2, s.citationMark)
@@ -161,7 +162,7 @@ func (s *answerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			return s, nil
 		}
 		if msg.err != nil {
-			e.err = "Could not load the draft: " + msg.err.Error()
+			e.err = e.lang.Sprintf("Could not load the draft: %s", msg.err.Error())
 			return s, nil
 		}
 		s.loaded = true
@@ -170,7 +171,7 @@ func (s *answerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			s.answer.SetValue(d.GoldAnswer)
 			s.cites.SetValue(d.Citations)
 			s.savedAt = d.UpdatedAt
-			e.status = "Your draft of " + d.UpdatedAt.Local().Format("2 Jan 15:04:05") + " is back."
+			e.status = e.lang.Sprintf("Your draft of %s is back.", e.lang.DayTime(d.UpdatedAt.Local()))
 		}
 		return s, s.check()
 	case citationsCheckedMsg:
@@ -214,11 +215,11 @@ func (s *answerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		s.submitting = false
 		if msg.err != nil {
 			e.act.giveBack(msg.ms)
-			e.err = "Not submitted: " + msg.err.Error() + e.notApplied("after it") + " ctrl+s tries again; the draft is kept."
+			e.err = e.lang.Sprintf("Not submitted: %s", msg.err.Error()) + e.notApplied(false) + " " + e.lang.Sprintf("ctrl+s tries again; the draft is kept.")
 			return s, nil
 		}
 		e.err = ""
-		e.status = "Answer to " + ui.SanitizeLine(s.task.QueryID) + " submitted."
+		e.status = e.lang.Sprintf("Answer to %s submitted.", ui.SanitizeLine(s.task.QueryID))
 		return s.finish()
 	}
 	// Answers to the editors' own commands (a clipboard paste).
@@ -264,7 +265,7 @@ func (s *answerScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		case keyIs(msg, k.Bottom):
 			s.doc.Bottom()
 		default:
-			e.status = "The seed document is read only: tab goes back to the answer."
+			e.status = e.lang.Sprintf("The seed document is read only: tab goes back to the answer.")
 		}
 		return s, nil
 	}
@@ -279,7 +280,7 @@ func (s *answerScreen) edit(msg tea.Msg) (ui.Child, tea.Cmd) {
 		ed = s.cites
 	case focusDocument:
 		if _, ok := msg.(tea.PasteMsg); ok {
-			s.e.status = "Paste into the answer or the citations: tab moves there."
+			s.e.status = s.e.lang.Sprintf("Paste into the answer or the citations: tab moves there.")
 		}
 		return s, nil
 	}
@@ -341,7 +342,7 @@ func (s *answerScreen) check() tea.Cmd {
 func (s *answerScreen) submit() tea.Cmd {
 	e := s.e
 	if strings.TrimSpace(s.answer.Value()) == "" {
-		e.status = "The answer is empty: write it first (ctrl+s submits it)."
+		e.status = e.lang.Sprintf("The answer is empty: write it first (ctrl+s submits it).")
 		return nil
 	}
 	if s.saving {
@@ -370,7 +371,7 @@ func (s *answerScreen) left() (ui.Child, tea.Cmd) {
 	to := s.leave
 	s.leave = stay
 	if s.draftErr != "" {
-		e.err = "The draft could not be saved (" + s.draftErr + "): the screen stays. ctrl+s submits, or try again."
+		e.err = e.lang.Sprintf("The draft could not be saved (%s): the screen stays. ctrl+s submits, or try again.", s.draftErr)
 		return s, nil
 	}
 	if to == leaveHome {
@@ -380,7 +381,7 @@ func (s *answerScreen) left() (ui.Child, tea.Cmd) {
 	if e.work != nil && !s.openedDone {
 		e.work.noteSkipped(s.d.ref.ItemID)
 	}
-	e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue, with its draft)."
+	e.status = e.lang.Sprintf("Skipped %s (it stays in the queue, with its draft).", ui.SanitizeLine(s.d.ref.ExtID))
 	return e.advance()
 }
 
@@ -392,32 +393,34 @@ func (s *answerScreen) finish() (ui.Child, tea.Cmd) {
 // counts are the answer's words and characters.
 func (s *answerScreen) counts() string {
 	v := s.answer.Value()
-	return ui.Plural(len(strings.Fields(v)), "word") + " · " + ui.Plural(utf8.RuneCountInString(v), "character")
+	l := s.e.lang
+	return l.Sprintf("%d words", len(strings.Fields(v))) + " · " + l.Sprintf("%d characters", utf8.RuneCountInString(v))
 }
 
 // draftLine says where the draft is.
 func (s *answerScreen) draftLine() string {
+	l := s.e.lang
 	switch {
 	case s.draftErr != "":
-		return "draft NOT saved: " + s.draftErr
+		return l.Sprintf("draft NOT saved: %s", s.draftErr)
 	case s.saving:
-		return "saving the draft…"
+		return l.Sprintf("saving the draft…")
 	case s.dirty:
-		return "draft: typing…"
+		return l.Sprintf("draft: typing…")
 	case !s.savedAt.IsZero():
-		return "draft saved " + s.savedAt.Local().Format("15:04:05")
+		return l.Sprintf("draft saved %s", s.savedAt.Local().Format("15:04:05"))
 	}
 	return ""
 }
 
 func (s *answerScreen) bindings() []key.Binding {
 	k := s.e.keys
-	out := []key.Binding{k.Submit, k.NextFocus, ui.UndoKey, k.Leave, k.Later, k.Guide}
+	out := []key.Binding{k.Submit, k.NextFocus, k.UndoTyping, k.Leave, k.Later, k.Guide}
 	if s.answer.CanPaste() {
 		out = append(out, k.Paste)
 	}
 	if s.focus == focusDocument {
-		out = append(out, ui.With(s.e.keys.Up, "↑↓ pgup pgdn", "scroll"))
+		out = append(out, ui.With(s.e.keys.Up, "↑↓ pgup pgdn", s.e.lang.Sprintf("scroll")))
 	}
 	return out
 }
@@ -425,14 +428,14 @@ func (s *answerScreen) bindings() []key.Binding {
 // View lays the screen out: header, query, then the editors beside the
 // seed document (under it on a narrow terminal), status and help.
 func (s *answerScreen) View() string {
-	e, st := s.e, s.e.styles
+	e, st, l := s.e, s.e.styles, s.e.lang
 	w, h := s.w, s.h
 	bottom := []string{e.statusLine(w, s.submitting, false)}
 	bottom = append(bottom, e.helpBar(s.bindings(), w)...)
 	q := s.task.Query
-	top := ui.Labelled(st, "Query", ui.Data(q.Text), w, nil, nil)
+	top := ui.Labelled(st, l.Sprintf("Query"), ui.Data(q.Text), w, nil, nil)
 	if room := max(2, h/5); len(top) > room {
-		top = append(top[:room-1], st.Dim.Render(ui.Truncate("… (a long query: enlarge the terminal to read all of it)", w)))
+		top = append(top[:room-1], st.Dim.Render(ui.Truncate(l.Sprintf("… (a long query: enlarge the terminal to read all of it)"), w)))
 	}
 	var meta []string
 	for _, v := range []string{q.Persona, q.Jurisdiction, q.Issue} {
@@ -441,7 +444,7 @@ func (s *answerScreen) View() string {
 		}
 	}
 	if q.SeedGroup != "" {
-		meta = append(meta, "variations "+ui.SanitizeLine(q.SeedGroup))
+		meta = append(meta, l.Sprintf("variations %s", ui.SanitizeLine(q.SeedGroup)))
 	}
 	if len(meta) > 0 {
 		top = append(top, st.Dim.Render(ui.Truncate(strings.Join(meta, " · "), w)))
@@ -493,7 +496,8 @@ func (s *answerScreen) editors(w, h int) []string {
 	if d := s.draftLine(); d != "" {
 		right = d + " · " + right
 	}
-	out := []string{title("Answer", right, s.focus == focusAnswer)}
+	l := s.e.lang
+	out := []string{title(l.Sprintf("Answer"), right, s.focus == focusAnswer)}
 	out = append(out, fit(strings.Split(s.answer.View(), "\n"), ansH)...)
 	known, unknown := 0, 0
 	for _, c := range s.checks {
@@ -503,25 +507,25 @@ func (s *answerScreen) editors(w, h int) []string {
 			unknown++
 		}
 	}
-	out = append(out, title("Citations", "✓ "+itoa(known)+" known · ? "+itoa(unknown)+" unknown (kept as written)", s.focus == focusCitations))
+	out = append(out, title(l.Sprintf("Citations"), l.Sprintf("✓ %d known · ? %d unknown (kept as written)", known, unknown), s.focus == focusCitations))
 	out = append(out, fit(strings.Split(s.cites.View(), "\n"), citeH)...)
 	return fit(out, h)
 }
 
 // document draws the seed document pane in w×h.
 func (s *answerScreen) document(w, h int) []string {
-	st := s.e.styles
+	st, l := s.e.styles, s.e.lang
 	key := itoa(w) + "/" + itoa(s.e.styleGen) + "/" + boolKey(s.loaded)
 	if key != s.docKey {
 		s.docKey = key
 		var lines []string
 		switch {
 		case !s.loaded:
-			lines = []string{st.Dim.Render("Loading…")}
+			lines = []string{st.Dim.Render(l.Sprintf("Loading…"))}
 		case s.seed == nil && s.seedName == "":
-			lines = []string{st.Dim.Render(ui.Truncate("The query names no seed document.", w))}
+			lines = []string{st.Dim.Render(ui.Truncate(l.Sprintf("The query names no seed document."), w))}
 		case s.seed == nil:
-			lines = ui.Wrap("The seed document "+ui.SanitizeLine(s.seedName)+" is not in the database.", w)
+			lines = ui.Wrap(l.Sprintf("The seed document %s is not in the database.", ui.SanitizeLine(s.seedName)), w)
 		default:
 			d := s.seed
 			head := ui.SanitizeLine(d.ID)
@@ -537,7 +541,7 @@ func (s *answerScreen) document(w, h int) []string {
 		s.doc.SetLines(lines)
 	}
 	s.doc.SetHeight(h - 1)
-	out := []string{ui.PaneTitle(st, "Seed document", s.focus == focusDocument, s.doc.Percent(), s.doc.Scrollable(), w)}
+	out := []string{ui.PaneTitle(st, l.Sprintf("Seed document"), s.focus == focusDocument, s.doc.Percent(), s.doc.Scrollable(), w)}
 	return append(out, s.doc.View()...)
 }
 
@@ -560,23 +564,23 @@ func fit(lines []string, h int) []string {
 }
 
 func (s *answerScreen) header(w int) string {
-	e := s.e
-	pieces := []ui.Piece{{Text: "Answer " + s.d.ref.ExtID}}
+	e, l := s.e, s.e.lang
+	pieces := []ui.Piece{{Text: l.Sprintf("Answer") + " " + s.d.ref.ExtID}}
 	if wk := e.work; wk != nil {
 		if wk.batch != "" {
-			pieces = append(pieces, ui.Piece{Text: "batch " + wk.batch, Optional: true})
+			pieces = append(pieces, ui.Piece{Text: l.Sprintf("batch %s", wk.batch), Optional: true})
 		}
 		if wk.counted && s.d.ref.Kind == wk.kind {
 			if p, ok := wk.pos[s.d.ref.ItemID]; ok {
-				pieces = append(pieces, ui.Piece{Text: "item " + itoa(p) + " of " + itoa(wk.total)})
+				pieces = append(pieces, ui.Piece{Text: l.Sprintf("item %d of %d", p, wk.total)})
 			}
-			pieces = append(pieces, ui.Piece{Text: ui.Bar(wk.done, wk.total, 10) + " " + ui.Percent(wk.done, wk.total), Optional: true})
+			pieces = append(pieces, ui.Piece{Text: ui.Bar(wk.done, wk.total, 10) + " " + ui.Percent(l, wk.done, wk.total), Optional: true})
 		}
 	}
 	if s.openedDone {
-		pieces = append(pieces, ui.Piece{Text: "submitted before: ctrl+s submits again", Optional: true})
+		pieces = append(pieces, ui.Piece{Text: l.Sprintf("submitted before: ctrl+s submits again"), Optional: true})
 	}
-	return ui.Header(e.styles, pieces, "session "+clock(e.act.session()), w)
+	return ui.Header(e.styles, pieces, l.Sprintf("session %s", clock(e.act.session())), w)
 }
 
 // --- messages and commands ---

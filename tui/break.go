@@ -48,11 +48,10 @@ func ignoredKey(km tea.KeyPressMsg) string {
 }
 
 func (b *breakScreen) View() string {
-	st := b.e.styles
-	msg := "You have annotated for " + clock(b.e.act.session()) + " of active time in this session. " +
-		"Time for a break: everything is saved. Press enter to continue."
+	st, l := b.e.styles, b.e.lang
+	msg := l.Sprintf("You have annotated for %s of active time in this session. Time for a break: everything is saved. Press enter to continue.", clock(b.e.act.session()))
 	if b.ignored != "" {
-		msg += " (" + b.ignored + " ignored: this reminder hides the item.)"
+		msg += " " + l.Sprintf("(%s ignored: this reminder hides the item.)", b.ignored)
 	}
 	inner := max(10, min(60, b.w-6))
 	lines := ui.Wrap(msg, inner)

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -58,7 +60,7 @@ func (s *itemScreen) checklistKey(c *checklist, msg tea.KeyPressMsg) (ui.Child, 
 	case keyIs(msg, k.Pick):
 		i, _ := strconv.Atoi(msg.String())
 		if i < 1 || i > n {
-			s.e.status = c.field + " has " + strconv.Itoa(n) + " values: ↑↓ and space check the others."
+			s.e.status = s.e.lang.Sprintf("%s has %d values: ↑↓ and space check the others.", s.e.lang.Field(c.field), n)
 			return s, nil, true
 		}
 		c.cursor = i - 1
@@ -71,13 +73,13 @@ func (s *itemScreen) checklistKey(c *checklist, msg tea.KeyPressMsg) (ui.Child, 
 			}
 		}
 		if len(vals) == 0 {
-			s.e.status = "Check at least one category (space), then enter."
+			s.e.status = s.e.lang.Sprintf("Check at least one category (space), then enter.")
 			return s, nil, true
 		}
 		next, cmd := s.enqueue(s.decisionOp(s.d.ref.ItemID, c.field, schema.EncodeMulti(vals), false))
 		return next, cmd, true
 	case keyIs(msg, k.Yes, k.No):
-		s.e.status = msg.String() + " answers no question here: check the categories with space, enter confirms."
+		s.e.status = s.e.lang.Sprintf("%s answers no question here: check the categories with space, enter confirms.", msg.String())
 		return s, nil, true
 	default:
 		return nil, nil, false
@@ -89,12 +91,14 @@ func (c *checklist) toggle(v string) { c.checked[v] = !c.checked[v] }
 
 // groupTag is a short name of a taxonomy group for the checklist ("judge
 // error": the judge was wrong, not the judge's verdict).
-func groupTag(g string) string {
+func groupTag(l *lang.Printer, g string) string {
 	switch g {
 	case schema.GroupJudgeError:
-		return "judge error"
+		return l.Sprintf("judge error")
 	case schema.GroupHallucination:
-		return "halluc."
+		return l.Sprintf("halluc.")
+	case schema.GroupQuality:
+		return l.Sprintf("quality")
 	}
 	return g
 }
@@ -105,22 +109,25 @@ func groupTag(g string) string {
 // the cursor only.
 func checklistCard(st ui.Styles, c *checklist, w int, compact bool) []string {
 	f, _ := schema.Lookup(c.field)
+	l := st.Lang
+	name := l.Field(c.field)
 	bar := st.Card.Render("▌") + " "
 	inner := max(1, w-2)
-	head := st.Field.Render(ui.Truncate(c.field, inner))
-	q := "Why? Check every category that applies: space toggles, enter confirms."
-	if ui.TextWidth(c.field)+3 < inner {
-		head += " " + st.Dim.Render(ui.Truncate(q, inner-ui.TextWidth(c.field)-1))
+	head := st.Field.Render(ui.Truncate(name, inner))
+	q := l.Sprintf("Why? Check every category that applies: space toggles, enter confirms.")
+	if ui.TextWidth(name)+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(q, inner-ui.TextWidth(name)-1))
 	}
 	groups := map[string]string{}
 	defs := map[string]string{}
-	for _, k := range schema.Taxonomy() {
+	for _, k := range guidelines.TaxonomyIn(l.Code()) {
 		groups[k.Value], defs[k.Value] = k.Group, k.Definition
 	}
 	cell := func(i int) (string, int) {
-		v := f.Values[i]
+		value := f.Values[i]
+		v := l.Value(c.field, value)
 		box := "[ ]"
-		if c.checked[v] {
+		if c.checked[value] {
 			box = "[x]"
 		}
 		mark := " "
@@ -131,8 +138,9 @@ func checklistCard(st ui.Styles, c *checklist, w int, compact bool) []string {
 		if i < 9 {
 			num = strconv.Itoa(i+1) + " "
 		}
-		plain := mark + box + " " + num + v + " (" + groupTag(groups[v]) + ")"
-		styled := mark + st.Key.Render(box) + " " + num + st.Option.Render(v) + " " + st.Dim.Render("("+groupTag(groups[v])+")")
+		group := groupTag(l, groups[value])
+		plain := mark + box + " " + num + v + " (" + group + ")"
+		styled := mark + st.Key.Render(box) + " " + num + st.Option.Render(v) + " " + st.Dim.Render("("+group+")")
 		if i == c.cursor {
 			styled = st.Preselect.Render(plain)
 		}
@@ -175,17 +183,18 @@ func checklistCard(st ui.Styles, c *checklist, w int, compact bool) []string {
 	var checked []string
 	for _, v := range f.Values {
 		if c.checked[v] {
-			checked = append(checked, v)
+			checked = append(checked, l.Value(c.field, v))
 		}
 	}
-	def := "▸ " + f.Values[c.cursor] + ": " + defs[f.Values[c.cursor]]
+	at := f.Values[c.cursor]
+	def := "▸ " + l.Sprintf("%s: %s", l.Value(c.field, at), defs[at])
 	out := []string{bar + head}
 	out = append(out, body...)
 	out = append(out, bar+st.Dim.Render(ui.Truncate(def, inner)))
 	if !compact {
-		sel := "checked: none yet"
+		sel := l.Sprintf("checked: none yet")
 		if len(checked) > 0 {
-			sel = "checked: " + strings.Join(checked, ", ")
+			sel = l.Sprintf("checked: %s", strings.Join(checked, ", "))
 		}
 		out = append(out, bar+st.Trail.Render(ui.Truncate(sel, inner)))
 	}
@@ -194,10 +203,11 @@ func checklistCard(st ui.Styles, c *checklist, w int, compact bool) []string {
 
 // checklistBindings are the help bar's keys on a checklist step.
 func checklistBindings(k ui.KeyMap, n int) []key.Binding {
+	l := k.Lang()
 	return []key.Binding{
 		k.Check,
-		ui.With(k.Accept, "enter", "confirm"),
-		ui.With(k.Up, "↑↓", "move"),
-		ui.With(k.Pick, "1-"+strconv.Itoa(min(9, n)), "check"),
+		ui.With(k.Accept, "enter", l.Sprintf("confirm")),
+		ui.With(k.Up, "↑↓", l.Sprintf("move")),
+		ui.With(k.Pick, "1-"+strconv.Itoa(min(9, n)), l.Sprintf("check")),
 	}
 }

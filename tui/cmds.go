@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -48,7 +49,7 @@ type itemData struct {
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }
 
 // loadItem reads one item for one annotator: one store call, one snapshot.
-func loadItem(s *store.Store, annotator, suggest string, ref store.ItemRef) (*itemData, error) {
+func loadItem(s *store.Store, l *lang.Printer, annotator, suggest string, ref store.ItemRef) (*itemData, error) {
 	var v *store.ItemView
 	var suggested map[string]string
 	var err error
@@ -61,7 +62,7 @@ func loadItem(s *store.Store, annotator, suggest string, ref store.ItemRef) (*it
 		return nil, err
 	}
 	d := &itemData{ref: ref, labels: v.LabelsOf(ref.ItemID), parent: map[string]string{},
-		notes: v.FieldNotes, flagged: v.Flagged, notAsked: notAskedWhy(annotator, v.NotAsked), view: v,
+		notes: v.FieldNotes, flagged: v.Flagged, notAsked: notAskedWhy(l, annotator, v.NotAsked), view: v,
 		suggested: suggested, suggestedBy: suggest}
 	if d.notes == nil {
 		d.notes = map[string]string{}
@@ -71,7 +72,7 @@ func loadItem(s *store.Store, annotator, suggest string, ref store.ItemRef) (*it
 	}
 	kv, ok := kindViews[schema.Kind(ref.Kind)]
 	if !ok {
-		return nil, errors.New("item " + ref.ExtID + " is a " + ref.Kind + " item: no screen labels this kind")
+		return nil, errors.New(l.Sprintf("item %s is a %s item: no screen labels this kind", ref.ExtID, ref.Kind))
 	}
 	if kv.load != nil {
 		kv.load(d, v)
@@ -83,7 +84,7 @@ func loadItem(s *store.Store, annotator, suggest string, ref store.ItemRef) (*it
 // from the store's reason ("answer_correctness=incorrect" -> "jo judged
 // the answer incorrect"; "answer_correctness unlabelled" -> "jo has not
 // judged the answer yet"); "" for "".
-func notAskedWhy(who, reason string) string {
+func notAskedWhy(l *lang.Printer, who, reason string) string {
 	if reason == "" {
 		return ""
 	}
@@ -92,11 +93,30 @@ func notAskedWhy(who, reason string) string {
 	if !judged {
 		field, _, _ = strings.Cut(reason, " ")
 	}
-	what := "the " + strings.TrimSuffix(strings.TrimSuffix(field, "_correctness"), "_validity")
-	if judged {
-		return who + " judged " + what + " " + strings.ReplaceAll(ui.SanitizeLine(value), "_", " ")
+	subject := strings.TrimSuffix(strings.TrimSuffix(field, "_correctness"), "_validity")
+	what := "the " + subject
+	if k, ok := judgedSubjects[subject]; ok {
+		what = l.Text(k)
+	} else if l.French() {
+		what = l.Field(field)
 	}
-	return who + " has not judged " + what + " yet"
+	if judged {
+		v := strings.ReplaceAll(ui.SanitizeLine(value), "_", " ")
+		if l.French() {
+			v = lowerFirst(l.Value(field, ui.SanitizeLine(value)))
+		}
+		return l.Sprintf("%s judged %s %s", who, what, v)
+	}
+	return l.Sprintf("%s has not judged %s yet", who, what)
+}
+
+// judgedSubjects names what a parent's field judges, for notAskedWhy, by
+// the field's name without its _correctness or _validity.
+var judgedSubjects = map[string]string{
+	"answer":   lang.Key("the answer"),
+	"question": lang.Key("the question"),
+	"query":    lang.Key("the query"),
+	"claim":    lang.Key("the claim"),
 }
 
 // --- messages ---
@@ -238,9 +258,9 @@ func positionCmd(s *store.Store, gen int, q store.QueueQuery, item, key int64, k
 	}
 }
 
-func loadItemCmd(s *store.Store, annotator, suggest string, seq int, ref store.ItemRef) tea.Cmd {
+func loadItemCmd(s *store.Store, l *lang.Printer, annotator, suggest string, seq int, ref store.ItemRef) tea.Cmd {
 	return func() tea.Msg {
-		d, err := loadItem(s, annotator, suggest, ref)
+		d, err := loadItem(s, l, annotator, suggest, ref)
 		return itemLoadedMsg{seq: seq, ref: ref, data: d, err: err}
 	}
 }
@@ -248,7 +268,7 @@ func loadItemCmd(s *store.Store, annotator, suggest string, seq int, ref store.I
 // undoCmd retracts the latest decision and loads the item whose field must
 // be asked again: for a missed-claims marker or an added claim, the last
 // claim of that answer (its missed-claims step).
-func undoCmd(s *store.Store, annotator, suggest string) tea.Cmd {
+func undoCmd(s *store.Store, l *lang.Printer, annotator, suggest string) tea.Cmd {
 	return func() tea.Msg {
 		var ev store.Event
 		var target store.ItemRef
@@ -259,7 +279,7 @@ func undoCmd(s *store.Store, annotator, suggest string) tea.Cmd {
 		if err != nil {
 			return undoneMsg{err: err}
 		}
-		d, err := loadItem(s, annotator, suggest, target)
+		d, err := loadItem(s, l, annotator, suggest, target)
 		return undoneMsg{ev: ev, data: d, err: err}
 	}
 }
@@ -294,18 +314,18 @@ func untilWritten(write func() error) error {
 // gotoCmd finds the item a typed id names (store.FindItems: the exact id,
 // else the id ignoring case, else a unique start of an id; else the closest
 // id, fuzzyGoto) and loads it. Several: it says which, a few of them.
-func gotoCmd(s *store.Store, annotator, suggest, typed string) tea.Cmd {
+func gotoCmd(s *store.Store, l *lang.Printer, annotator, suggest, typed string) tea.Cmd {
 	const shown = 5
 	return func() tea.Msg {
 		refs, err := s.FindItems(typed, shown)
 		found := ""
 		if err == nil && len(refs) == 0 {
-			refs, found, err = fuzzyGoto(s, typed, shown)
+			refs, found, err = fuzzyGoto(s, l, typed, shown)
 		}
 		switch {
 		case err != nil:
 		case len(refs) == 0:
-			err = errors.New("no item has this id or one close to it")
+			err = errors.New(l.Sprintf("no item has this id or one close to it"))
 		case len(refs) > 1:
 			ids := make([]string, 0, shown+1)
 			for i, r := range refs {
@@ -315,12 +335,12 @@ func gotoCmd(s *store.Store, annotator, suggest, typed string) tea.Cmd {
 				}
 				ids = append(ids, r.ExtID)
 			}
-			err = errors.New("several items match: " + strings.Join(ids, ", ") + "; type more of the id")
+			err = errors.New(l.Sprintf("several items match: %s; type more of the id", strings.Join(ids, ", ")))
 		}
 		if err != nil {
 			return gotoLoadedMsg{query: typed, err: err}
 		}
-		d, err := loadItem(s, annotator, suggest, refs[0])
+		d, err := loadItem(s, l, annotator, suggest, refs[0])
 		return gotoLoadedMsg{query: typed, data: d, err: err, found: found}
 	}
 }
@@ -329,7 +349,7 @@ func gotoCmd(s *store.Store, annotator, suggest, typed string) tea.Cmd {
 // assigned ones), each batch assigned to them or open to everyone, and the
 // active time since midnight. It counts with QueueTotal/QueueDone, which stay
 // fast on large stores (store.Progress also sums time over every item).
-func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
+func homeCmd(s *store.Store, l *lang.Printer, annotator string, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		var m homeMsg
 		count := func(r *homeRow) error {
@@ -341,9 +361,9 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			r.done, err = s.QueueDone(q)
 			return err
 		}
-		m.rows = []homeRow{{title: "Queues", header: true}}
+		m.rows = []homeRow{{title: l.Sprintf("Queues"), header: true}}
 		for _, k := range Kinds() {
-			m.rows = append(m.rows, homeRow{title: viewOf(schema.Kind(k)).queue, kind: k})
+			m.rows = append(m.rows, homeRow{title: l.Text(viewOf(schema.Kind(k)).queue), kind: k})
 		}
 		batches, err := s.Batches()
 		if err != nil {
@@ -358,13 +378,13 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 			if assigned {
 				title := b.Name
 				if b.Pilot {
-					title += " (pilot)"
+					title += " " + l.Sprintf("(pilot)")
 				}
 				mine = append(mine, homeRow{title: title, kind: b.Kind, batch: b.Name, pilot: b.Pilot})
 			}
 		}
 		if len(mine) > 0 {
-			m.rows = append(m.rows, homeRow{title: "Batches", header: true})
+			m.rows = append(m.rows, homeRow{title: l.Sprintf("Batches"), header: true})
 			m.rows = append(m.rows, mine...)
 		}
 		kept := m.rows[:0]
@@ -402,7 +422,7 @@ func homeCmd(s *store.Store, annotator string, now time.Time) tea.Cmd {
 	}
 }
 
-func batchKindCmd(s *store.Store, batch string) tea.Cmd {
+func batchKindCmd(s *store.Store, l *lang.Printer, batch string) tea.Cmd {
 	return func() tea.Msg {
 		bs, err := s.Batches()
 		if err != nil {
@@ -413,6 +433,6 @@ func batchKindCmd(s *store.Store, batch string) tea.Cmd {
 				return batchKindMsg{batch: batch, kind: b.Kind}
 			}
 		}
-		return batchKindMsg{batch: batch, err: errors.New("no batch named " + batch)}
+		return batchKindMsg{batch: batch, err: errors.New(l.Sprintf("no batch named %s", batch))}
 	}
 }

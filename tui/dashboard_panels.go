@@ -55,7 +55,7 @@ func (d *dashboardScreen) summary(p dashPanel) string {
 				done, total = done+q.Done, total+q.Total
 			}
 		}
-		return itoa(done) + "/" + itoa(total) + " " + ui.Percent(done, total)
+		return itoa(done) + "/" + itoa(total) + " " + ui.Percent(nil, done, total)
 	case panelActivity:
 		if len(r.Days) == 0 {
 			return ""
@@ -182,7 +182,7 @@ func progressLines(st ui.Styles, qs []store.QueueProgress, w int) []string {
 		if barW >= 4 {
 			line += ui.StyledBar(st, q.Done, q.Total, barW) + " "
 		}
-		line += ui.PadLeft(itoa(q.Done)+"/"+itoa(q.Total), 11) + " " + ui.PadLeft(ui.Percent(q.Done, q.Total), 4)
+		line += ui.PadLeft(itoa(q.Done)+"/"+itoa(q.Total), 11) + " " + ui.PadLeft(ui.Percent(nil, q.Done, q.Total), 4)
 		out = append(out, ui.TruncateStyled(line, w))
 	}
 	return out
@@ -477,7 +477,7 @@ func detailText(p dashPanel, r *report.DashboardReport) (string, string) {
 			} else if q.Pilot {
 				queue += " (pilot)"
 			}
-			fmt.Fprintf(&b, "%-14s %-20s %-12s %7d %7d %5s\n", q.Annotator, queue, q.Kind, q.Done, q.Total, ui.Percent(q.Done, q.Total))
+			fmt.Fprintf(&b, "%-14s %-20s %-12s %7d %7d %5s\n", q.Annotator, queue, q.Kind, q.Done, q.Total, ui.Percent(nil, q.Done, q.Total))
 		}
 		return "Progress (annotate progress)", b.String()
 	case panelActivity:

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/annotate-dev/annotate/internal/lang"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -135,13 +136,9 @@ type holderMsg struct {
 type decisionsMsg struct{ written []*pendingOp }
 
 // lockHolder names the process writing to the database, as a long writer
-// records itself ("an import (pid 4242)"), else "another program".
-func lockHolder(s *store.Store) string {
-	if w := s.Writing(); w != "" {
-		return w
-	}
-	return "another program"
-}
+// records itself ("an import (pid 4242)"), in the annotator's language;
+// "" when none said so (the status line then says "another program").
+func lockHolder(s *store.Store, l *lang.Printer) string { return s.Writing(l) }
 
 // enqueue adds a decision to the queue and starts its write when none is
 // under way. A decision is the last action: u undoes it before any skip.
@@ -169,7 +166,7 @@ func (e *env) sendOp() tea.Cmd {
 	q.inflight, q.slow = true, false
 	q.seq++
 	e.saves++
-	op, st, seq, annotator := q.ops[0], e.store, q.seq, e.annotator
+	op, st, seq, annotator, l := q.ops[0], e.store, q.seq, e.annotator, e.lang
 	q.batch = 1
 	var plain []store.Label
 	if op.plain() {
@@ -193,7 +190,7 @@ func (e *env) sendOp() tea.Cmd {
 		}
 		m := opDoneMsg{seq: seq, err: err}
 		if store.IsBusy(err) {
-			m.holder = lockHolder(st)
+			m.holder = lockHolder(st, l)
 		}
 		return m
 	}
@@ -272,16 +269,16 @@ func (e *env) opDone(msg opDoneMsg) (decisionsMsg, tea.Cmd) {
 		}
 	}
 	q.ops, q.tries, q.slow = nil, 0, false
-	e.err = "Not saved: " + op.label.Field + ": " + msg.err.Error()
+	e.err = e.lang.Sprintf("Not saved: %s: %s", e.lang.Field(op.label.Field), msg.err.Error())
 	if n > 0 {
-		e.err += "; " + ui.Plural(n, "decision") + " typed after it " + isAre(n) + " not applied"
+		e.err += e.lang.Sprintf("; %d decisions typed after it were not applied", n)
 	}
-	if dropped := e.notApplied("after it"); dropped != "" {
+	if dropped := e.notApplied(false); dropped != "" {
 		e.err += dropped
 	} else {
 		e.err += "."
 	}
-	e.err += " Press the key again to retry."
+	e.err += " " + e.lang.Sprintf("Press the key again to retry.")
 	return decisionsMsg{}, nil
 }
 
@@ -300,8 +297,8 @@ func (e *env) slowOp(msg saveSlowMsg) tea.Cmd {
 		return nil
 	}
 	q.slow = true
-	st, seq := e.store, q.seq
-	return func() tea.Msg { return holderMsg{seq: seq, holder: lockHolder(st)} }
+	st, seq, l := e.store, q.seq, e.lang
+	return func() tea.Msg { return holderMsg{seq: seq, holder: lockHolder(st, l)} }
 }
 
 // cancelLast takes back the last decision still waiting (u while decisions
@@ -474,11 +471,4 @@ func (s *itemScreen) gradeOp(grade int) *pendingOp {
 	}
 	op.grade = grade
 	return op
-}
-
-func itThem(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "them"
 }

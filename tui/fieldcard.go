@@ -3,18 +3,19 @@ package tui
 import (
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
 // prompts are the questions the field card asks (the guidelines, one key
-// away, say how to answer them).
+// away, say how to answer them), catalog keys (lang.Key).
 var prompts = map[string]string{} // filled by the kinds' files
 
 // optionKeys is how an option is chosen: "y/1" on two-way fields, else "1".
 func optionKeys(f schema.Field, i int) string {
-	k := itoa(i + 1)
+	k := f.KeyOf(i)
 	if f.TwoWay {
 		return []string{"y", "n"}[i] + "/" + k
 	}
@@ -29,24 +30,35 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 	if !ok {
 		return nil
 	}
+	l := st.Lang
+	name := l.Field(field)
 	bar := st.Card.Render("▌") + " "
 	inner := w - 2
 	if inner < 1 {
-		return []string{ui.Truncate(field, w)}
+		return []string{ui.Truncate(name, w)}
 	}
-	head := st.Field.Render(ui.Truncate(field, inner))
-	if p := prompts[field]; p != "" && ui.TextWidth(field)+3 < inner {
-		head += " " + st.Dim.Render(ui.Truncate(p, inner-ui.TextWidth(field)-1))
+	head := st.Field.Render(ui.Truncate(name, inner))
+	p := l.Question(f) // a declared field's, from its declaration
+	if key := prompts[field]; key != "" {
+		p = l.Text(key)
+	}
+	if p != "" && ui.TextWidth(name)+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(p, inner-ui.TextWidth(name)-1))
 	}
 	lines := []string{bar + head}
 	var opts, plain []string
-	for i, v := range f.Values {
+	for i, value := range f.Values {
+		v := l.Value(field, value)
 		k := "[" + optionKeys(f, i) + "]"
-		text := k + " " + v
-		styled := st.Key.Render(k) + " " + st.Option.Render(v)
-		if v == pre {
+		shown := v
+		if words := l.Words(f, value); words != "" {
+			shown = v + ": " + words // a declared value's
+		}
+		text := k + " " + shown
+		styled := st.Key.Render(k) + " " + st.Option.Render(shown)
+		if value == pre {
 			text = "◆ " + text + " (enter)"
-			styled = st.Preselect.Render("◆ " + k + " " + v + " (enter)")
+			styled = st.Preselect.Render("◆ " + k + " " + shown + " (enter)")
 		}
 		opts = append(opts, styled)
 		plain = append(plain, text)
@@ -59,10 +71,10 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 		// Compact and too wide: the keys and the start of each value.
 		per := max(4, inner/len(f.Values)-2)
 		var short []string
-		for i, v := range f.Values {
+		for i, value := range f.Values {
 			k := optionKeys(f, i)
-			s := k + " " + ui.Truncate(v, max(1, per-ui.TextWidth(k)-1))
-			if v == pre {
+			s := k + " " + ui.Truncate(l.Value(field, value), max(1, per-ui.TextWidth(k)-1))
+			if value == pre {
 				s = st.Preselect.Render("◆" + s)
 			}
 			short = append(short, s)
@@ -81,16 +93,18 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 // completeCard is shown for an item opened with nothing left to ask.
 func completeCard(st ui.Styles, w int) []string {
 	bar := st.Card.Render("▌") + " "
-	return []string{bar + st.Field.Render(ui.Truncate("Every field of this item is labelled.", max(1, w-2))),
-		bar + ui.TruncateStyled(st.Key.Render("[enter]")+" next item   "+st.Key.Render("[u]")+" undo the last decision", max(1, w-2))}
+	l := st.Lang
+	return []string{bar + st.Field.Render(ui.Truncate(l.Sprintf("Every field of this item is labelled."), max(1, w-2))),
+		bar + ui.TruncateStyled(st.Key.Render("[enter]")+" "+l.Sprintf("next item")+"   "+st.Key.Render("[u]")+" "+l.Sprintf("undo the last decision"), max(1, w-2))}
 }
 
 // notAskedCard is the card of an item shown read-only: why it asks the
 // annotator nothing.
 func notAskedCard(st ui.Styles, why string, w int) []string {
 	bar := st.Card.Render("▌") + " "
-	return []string{bar + st.Field.Render(ui.Truncate("Not asked: "+why+".", max(1, w-2))),
-		bar + ui.TruncateStyled(st.Key.Render("[enter]")+" go on   "+st.Key.Render("[q]")+" home", max(1, w-2))}
+	l := st.Lang
+	return []string{bar + st.Field.Render(ui.Truncate(l.Sprintf("Not asked: %s.", why), max(1, w-2))),
+		bar + ui.TruncateStyled(st.Key.Render("[enter]")+" "+l.Sprintf("go on")+"   "+st.Key.Render("[q]")+" "+l.Sprintf("home"), max(1, w-2))}
 }
 
 // trail lists the decisions made on the item, in schema order, at most
@@ -109,9 +123,10 @@ func trail(st ui.Styles, kind schema.Kind, labels map[string]string, waiting map
 		}
 	}
 	counted := schema.Counted(kind, labels, nil)
+	l := st.Lang
 	for _, f := range schema.Fields(kind) {
 		if v := counted[f.Name]; v != "" {
-			add(waiting[f.Name], f.Name+" "+ui.SanitizeLine(v))
+			add(waiting[f.Name], l.Sprintf("%s %s", l.Field(f.Name), ui.SanitizeLine(valueLabel(l, f, v))))
 		}
 	}
 	for _, x := range extra {
@@ -122,7 +137,7 @@ func trail(st ui.Styles, kind schema.Kind, labels map[string]string, waiting map
 		text = append(text, "✓ "+strings.Join(saved, " · "))
 	}
 	if len(unsaved) > 0 {
-		text = append(text, "⧗ not saved yet: "+strings.Join(unsaved, " · "))
+		text = append(text, "⧗ "+l.Sprintf("not saved yet: %s", strings.Join(unsaved, " · ")))
 	}
 	if len(text) == 0 {
 		return nil
@@ -136,4 +151,21 @@ func trail(st ui.Styles, kind schema.Kind, labels map[string]string, waiting map
 		lines[i] = st.Trail.Render(lines[i])
 	}
 	return lines
+}
+
+// valueLabel is a label's value as the screen says it: in English as
+// stored; in French a value of the field by its label, several (a
+// checklist's JSON list) joined, anything else as it is (free text).
+func valueLabel(l *lang.Printer, f schema.Field, v string) string {
+	if !l.French() {
+		return v
+	}
+	if f.Multi {
+		vals := schema.DecodeMulti(v)
+		for i, x := range vals {
+			vals[i] = l.Value(f.Name, x)
+		}
+		return strings.Join(vals, ", ")
+	}
+	return l.Value(f.Name, v)
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -17,10 +18,10 @@ import (
 // system's name, its condition or the judge's verdicts.
 
 func init() {
-	prompts[schema.AccuracySupport] = "Does the accepted gold answer support the claim?"
-	prompts[schema.Grounded] = "Do the documents the answer used support the claim?"
+	prompts[schema.AccuracySupport] = lang.Key("Does the accepted gold answer support the claim?")
+	prompts[schema.Grounded] = lang.Key("Do the documents the answer used support the claim?")
 	registerKind(kindView{
-		kind: schema.KindGenClaim, label: "Generated claim", queue: "Generated claims", noun: "generated claim",
+		kind: schema.KindGenClaim, label: lang.Key("Generated claim"), queue: lang.Key("Generated claims"), noun: lang.Key("generated claim"),
 		top: genClaimTop,
 		pane: func(st ui.Styles, d *itemData, at step, w int) []string {
 			answer := ""
@@ -31,7 +32,7 @@ func init() {
 			}
 			return ui.GenEvidence(st, evidenceOf(d), genClaimOf(d).Text, at.field, answer, w)
 		},
-		paneTitle: func(_ *itemData, at step) string { return ui.GenEvidenceTitle(at.field) },
+		paneTitle: func(l *lang.Printer, _ *itemData, at step) string { return ui.GenEvidenceTitle(l, at.field) },
 	})
 }
 
@@ -61,7 +62,7 @@ func genClaimTop(st ui.Styles, d *itemData, _ step, w int) []string {
 	if d.view != nil {
 		n = len(d.view.Siblings)
 	}
-	title := "Claim " + itoa(c.Position) + " of " + itoa(n) + " of a generated answer to query " + ui.SanitizeLine(c.Query)
+	title := st.Lang.Sprintf("Claim %d of %d of a generated answer to query %s", c.Position, n, ui.SanitizeLine(c.Query))
 	out := []string{st.Label.Render(ui.Truncate(title, w))}
 	return append(out, ui.WrapStyled(ui.Data(c.Text), nil, w, &st.Subject)...)
 }

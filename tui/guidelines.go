@@ -9,6 +9,7 @@ import (
 	"charm.land/glamour/v2"
 
 	"github.com/annotate-dev/annotate/guidelines"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/textsafe"
 	"github.com/annotate-dev/annotate/store"
 
@@ -54,57 +55,74 @@ func newGuide(e *env, under ui.Child, field string) (*guideScreen, tea.Cmd) {
 	g := &guideScreen{e: e, under: under, field: field}
 	g.vp = viewport.New()
 	g.SetSize(e.w, e.h)
-	return g, loadGuide(e.store, field)
+	return g, loadGuide(e.store, e.lang, field)
 }
 
 // loadGuide reads the versions in force (one store call) and builds the
 // Markdown shown: the field's section, or the introduction and every
 // section. The text is the lead's: it is made inert before glamour sees it.
-func loadGuide(s *store.Store, field string) tea.Cmd {
+func loadGuide(s *store.Store, l *lang.Printer, field string) tea.Cmd {
 	return func() tea.Msg {
 		cur, err := s.CurrentGuidelines()
 		if err != nil {
-			return guideLoadedMsg{field: field, md: "The guidelines could not be read: " + err.Error(), versions: "error"}
+			return guideLoadedMsg{field: field, md: l.Sprintf("The guidelines could not be read: %s", err.Error()), versions: "error"}
 		}
+		code := l.Code()
 		fields := guidelines.Fields()
 		if field != "" {
 			fields = []string{field}
 		}
-		var parts, changed []string
+		var parts, changed, behind []string
 		if field == "" {
-			parts = append(parts, strings.TrimRight(guidelines.Intro(), "\n"))
+			parts = append(parts, strings.TrimRight(guidelines.IntroIn(code), "\n"))
 		}
 		for _, f := range fields {
 			v, ok := cur[f]
 			if !ok {
-				text, _ := guidelines.Embedded(f)
-				v = store.GuidelineVersion{Field: f, Version: 1, Text: text}
+				text, _ := guidelines.EmbeddedIn(f, code)
+				v = store.GuidelineVersion{Field: f, Version: 1, Text: text, TextFR: text}
 			}
-			parts = append(parts, strings.TrimRight(guidelines.Render(textsafe.Text(v.Text)), "\n"))
+			parts = append(parts, strings.TrimRight(guidelines.RenderIn(textsafe.Text(v.TextIn(code)), code), "\n"))
+			if l.French() && v.FrenchBehind() {
+				behind = append(behind, f)
+				if field != "" {
+					// The French is older: say so, and give the English in
+					// force after it.
+					parts = append([]string{"> " + l.Sprintf("The French text of %s dates from version %d; the English text changed at version %d. The English text in force follows the French.", f, v.FrenchOf, v.EnglishOf)}, parts...)
+					parts = append(parts, "---", "# "+l.Sprintf("The English text in force (version %d)", v.EnglishOf),
+						strings.TrimRight(guidelines.RenderIn(textsafe.Text(v.Text), guidelines.English), "\n"))
+				}
+			}
 			if field != "" {
-				changed = append(changed, versionLabel(v))
+				changed = append(changed, versionLabel(l, v))
 			} else if v.Version > 1 {
 				changed = append(changed, f+" "+itoa(v.Version))
 			}
 		}
+		if field == "" && len(behind) > 0 {
+			parts = append([]string{"> " + l.Sprintf("The French text of %s is older than its English text (annotate guidelines FIELD --lang en shows the English).", strings.Join(behind, ", "))}, parts...)
+		}
 		versions := strings.Join(changed, ", ")
 		if field == "" {
-			versions = "version 1"
+			versions = l.Sprintf("version %d", 1)
 			if len(changed) > 0 {
-				versions += ", but " + strings.Join(changed, ", ")
+				versions = l.Sprintf("version 1, but %s", strings.Join(changed, ", "))
 			}
+		}
+		if len(behind) > 0 {
+			versions += " · " + l.Sprintf("French older than English")
 		}
 		return guideLoadedMsg{field: field, md: strings.Join(parts, "\n\n") + "\n", versions: versions}
 	}
 }
 
-// versionLabel names a field's version in force: "version 2 (lead,
-// 2026-12-01)"; version 1 is the embedded text.
-func versionLabel(v store.GuidelineVersion) string {
+// versionLabel names the version in force of one field: "version 1" (the
+// embedded text), "version 2 (lead, 2026-12-02)".
+func versionLabel(l *lang.Printer, v store.GuidelineVersion) string {
 	if v.Version <= 1 || v.Author == "" {
-		return "version " + itoa(v.Version)
+		return l.Sprintf("version %d", v.Version)
 	}
-	return "version " + itoa(v.Version) + " (" + textsafe.Text(v.Author) + ", " + v.CreatedAt[:min(10, len(v.CreatedAt))] + ")"
+	return l.Sprintf("version %d (%s, %s)", v.Version, textsafe.Text(v.Author), v.CreatedAt[:min(10, len(v.CreatedAt))])
 }
 
 func (g *guideScreen) key() string {
@@ -232,25 +250,25 @@ func (g *guideScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 }
 
 func (g *guideScreen) View() string {
-	st := g.e.styles
-	name := g.field
+	st, l := g.e.styles, g.e.lang
+	name := l.Field(g.field)
 	if name == "" {
-		name = "all fields"
+		name = l.Sprintf("all fields")
 	}
-	title := "Guidelines · " + name
+	title := l.Sprintf("Guidelines · %s", name)
 	if g.versions != "" {
 		title += " · " + g.versions
 	}
 	body := g.vp.View()
 	if g.shown == "" {
-		body = st.Dim.Render(ui.Truncate("Rendering the guidelines…", g.w))
+		body = st.Dim.Render(ui.Truncate(l.Sprintf("Rendering the guidelines…"), g.w))
 	} else if g.vp.TotalLineCount() > g.vp.Height() {
-		title += " · " + itoa(int(g.vp.ScrollPercent()*100)) + "%"
+		title += " · " + l.Sprintf("%d%%", int(g.vp.ScrollPercent()*100))
 	}
 	head := st.Header.Render(ui.PadRight(ui.Truncate(" "+title, g.w), g.w))
-	foot := st.Dim.Render(ui.Truncate("↑↓ pgup pgdn scroll · esc/q/? close", g.w))
+	foot := st.Dim.Render(ui.Truncate(l.Sprintf("↑↓ pgup pgdn scroll · esc/q/? close"), g.w))
 	if g.ignored != "" {
-		foot = st.Warn.Render(ui.Truncate(g.ignored+" ignored while the guidelines are open · esc/q/? close", g.w))
+		foot = st.Warn.Render(ui.Truncate(l.Sprintf("%s ignored while the guidelines are open · esc/q/? close", g.ignored), g.w))
 	}
 	return head + "\n" + body + "\n" + foot
 }

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
@@ -42,7 +43,7 @@ func newHome(e *env) *homeScreen { return &homeScreen{e: e, loading: true, w: e.
 
 func (h *homeScreen) refresh() tea.Cmd {
 	h.loading = true
-	return homeCmd(h.e.store, h.e.annotator, h.e.now())
+	return homeCmd(h.e.store, h.e.lang, h.e.annotator, h.e.now())
 }
 
 func (h *homeScreen) SetSize(w, hh int) { h.w, h.h = w, hh }
@@ -132,7 +133,7 @@ func (h *homeScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		h.clampSel()
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = "Go to " + ui.SanitizeLine(msg.query) + ": " + msg.err.Error() + e.notApplied("after it")
+			e.err = e.lang.Sprintf("Go to %s: %s", ui.SanitizeLine(msg.query), msg.err.Error()) + e.notApplied(false)
 			return h, nil
 		}
 		e.err = ""
@@ -170,42 +171,42 @@ func (h *homeScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 }
 
 func (h *homeScreen) bindings() []key.Binding {
-	k := h.e.keys
-	return []key.Binding{ui.With(k.Accept, "enter", "start"), ui.With(k.Up, "↑/↓", "select"), k.Goto,
-		ui.With(k.Help, "?", "guidelines"), ui.With(k.Quit, "q", "quit")}
+	k, l := h.e.keys, h.e.lang
+	return []key.Binding{ui.With(k.Accept, "enter", l.Sprintf("start")), ui.With(k.Up, "↑/↓", l.Sprintf("select")), k.Goto,
+		ui.With(k.Help, "?", l.Sprintf("guidelines")), ui.With(k.Quit, "q", l.Sprintf("quit"))}
 }
 
 func (h *homeScreen) View() string {
-	e, st := h.e, h.e.styles
+	e, st, l := h.e, h.e.styles, h.e.lang
 	w := h.w
 	bottom := append([]string{e.statusLine(w, false, false)}, e.helpBar(h.bindings(), w)...)
 	room := h.h - len(bottom) // lines above the status and help
 	var lines []string
 	lines = append(lines, st.Title.Render(ui.Truncate("annotate · "+ui.SanitizeLine(e.annotator), w)))
-	today := "today …"
+	today := "…"
 	if !h.loading || h.rows != nil {
-		today = "today " + clockMs(h.todayMs)
+		today = clockMs(h.todayMs)
 	}
-	lines = append(lines, st.Dim.Render(ui.Truncate("Active time: "+today+" · this session "+clock(e.act.session()), w)), "")
+	lines = append(lines, st.Dim.Render(ui.Truncate(l.Sprintf("Active time: today %s · this session %s", today, clock(e.act.session())), w)), "")
 	switch {
 	case h.err != "":
 		for _, l := range ui.Wrap(ui.Sanitize(h.err), w) {
 			lines = append(lines, st.Error.Render(l))
 		}
 	case h.rows == nil:
-		lines = append(lines, st.Dim.Render(ui.Truncate("Loading your queues…", w)))
+		lines = append(lines, st.Dim.Render(ui.Truncate(l.Sprintf("Loading your queues…"), w)))
 	case len(h.rows) == 0:
-		for _, l := range ui.Wrap("Nothing to annotate yet: the database holds no items of "+kindTitles()+". annotate import FILE adds some.", w) {
-			lines = append(lines, st.Dim.Render(l))
+		for _, line := range ui.Wrap(l.Sprintf("Nothing to annotate yet: the database holds no items of %s. annotate import FILE adds some.", kindTitles(l)), w) {
+			lines = append(lines, st.Dim.Render(line))
 		}
 	default:
 		lines = append(lines, h.table(w, max(1, room-len(lines)))...)
 	}
 	// The keys of the annotation screens, when there is room for them.
 	if full := strings.Split(e.fullHelp(w), "\n"); room-len(lines) >= len(full)+2 {
-		lines = append(lines, "", st.Label.Render(ui.Truncate("Keys while annotating", w)))
-		for _, l := range full {
-			lines = append(lines, ui.TruncateStyled(l, w))
+		lines = append(lines, "", st.Label.Render(ui.Truncate(l.Sprintf("Keys while annotating"), w)))
+		for _, line := range full {
+			lines = append(lines, ui.TruncateStyled(line, w))
 		}
 	}
 	// Bottom: status and help.
@@ -233,15 +234,15 @@ func dropEmptyHeaders(rows []homeRow) []homeRow {
 }
 
 // kindTitles names the queues the screens open, in queue order: "a, b or c".
-func kindTitles() string {
+func kindTitles(l *lang.Printer) string {
 	var ts []string
 	for _, k := range Kinds() {
-		ts = append(ts, lowerFirst(viewOf(schema.Kind(k)).queue))
+		ts = append(ts, lowerFirst(l.Text(viewOf(schema.Kind(k)).queue)))
 	}
 	if len(ts) < 2 {
 		return strings.Join(ts, "")
 	}
-	return strings.Join(ts[:len(ts)-1], ", ") + " or " + ts[len(ts)-1]
+	return l.Sprintf("%s or %s", strings.Join(ts[:len(ts)-1], ", "), ts[len(ts)-1])
 }
 
 // lowerFirst lowers a title's first letter unless it starts an acronym.
@@ -255,10 +256,11 @@ func lowerFirst(s string) string {
 
 // table renders the rows (scrolled to keep the selection visible).
 func (h *homeScreen) table(w, height int) []string {
-	st := h.e.styles
+	st, l := h.e.styles, h.e.lang
 	numW := 7
+	pctW := ui.TextWidth(ui.Percent(l, 1, 1)) // "100%", "100 %"
 	barW := 0
-	nameW := w - 2 - 2*(numW+1) - 5
+	nameW := w - 2 - 2*(numW+1) - pctW - 1
 	if w >= 60 {
 		barW = min(20, w/5)
 		nameW -= barW + 1
@@ -272,7 +274,7 @@ func (h *homeScreen) table(w, height int) []string {
 	// The counts are of the items asked of the annotator: the claims of an
 	// answer are asked once they have judged it correct, and the row says
 	// how many are not (yet).
-	headLine += ui.PadLeft("done", numW) + " " + ui.PadLeft("left", numW) + " " + "of those asked"
+	headLine += ui.PadLeft(l.Sprintf("done|column"), numW) + " " + ui.PadLeft(l.Sprintf("left|column"), numW) + " " + l.Sprintf("of those asked")
 	out = append(out, st.Dim.Render(ui.Truncate(headLine, w)))
 	for i, r := range h.rows {
 		if r.header {
@@ -283,14 +285,14 @@ func (h *homeScreen) table(w, height int) []string {
 		if barW > 0 {
 			line += ui.Bar(r.done, r.total, barW) + " "
 		}
-		line += ui.PadLeft(itoa(r.done), numW) + " " + ui.PadLeft(itoa(max(0, r.total-r.done)), numW) + " " + ui.PadLeft(ui.Percent(r.done, r.total), 4)
+		line += ui.PadLeft(l.Sprintf("%d", r.done), numW) + " " + ui.PadLeft(l.Sprintf("%d", max(0, r.total-r.done)), numW) + " " + ui.PadLeft(ui.Percent(l, r.done, r.total), pctW)
 		if i == h.sel {
 			out = append(out, st.Selected.Render(ui.Truncate("▸ "+line, w)))
 		} else {
 			out = append(out, ui.Truncate("  "+line, w))
 		}
 		if r.notAsked > 0 {
-			note := "    + " + itoa(r.notAsked) + " not asked: their " + parentNoun(r.kind) + " not judged correct by you"
+			note := "    + " + notAskedNote(l, r.kind, r.notAsked)
 			out = append(out, st.Dim.Render(ui.Truncate(note, w)))
 		}
 	}
@@ -304,13 +306,12 @@ func (h *homeScreen) table(w, height int) []string {
 
 func clockMs(ms int64) string { return clock(msDuration(ms)) }
 
-// parentNoun names the parent of a kind's items for the home screen
-// ("answer" for claims).
-func parentNoun(kind string) string {
-	if p := schema.SpecOf(schema.Kind(kind)).Parent; p == schema.KindQA {
-		return "answer"
-	} else if p != "" {
-		return viewOf(p).noun
+// notAskedNote says how many of a kind's items are not asked of the
+// annotator yet, and why: their parent (a claim's answer) is not judged
+// correct by them.
+func notAskedNote(l *lang.Printer, kind string, n int) string {
+	if schema.SpecOf(schema.Kind(kind)).Parent == schema.KindQA {
+		return l.Sprintf("%d not asked: their answer not judged correct by you", n)
 	}
-	return "parent"
+	return l.Sprintf("%d not asked: the item they belong to not judged correct by you", n)
 }

@@ -41,7 +41,7 @@ func newInput(e *env, under ui.Child, title string, prompts []string, area bool,
 // reset starts an empty input for the current part.
 func (in *inputScreen) reset() {
 	in.in = ui.NewInput(in.e.styles, in.area, in.e.client != "ssh")
-	in.in.SetPrompt(in.prompts[in.step] + ": ")
+	in.in.SetPrompt(in.e.lang.Sprintf("%s: ", in.prompts[in.step]))
 	in.in.SetSize(in.w, in.h-4)
 }
 
@@ -71,12 +71,12 @@ func (in *inputScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		in.in.SetValue(in.recall)
 		return in, nil
 	case keyIs(km, k.Close, k.Interrupt):
-		in.e.status = "Cancelled."
+		in.e.status = in.e.lang.Sprintf("Cancelled.")
 		return in.under, nil
 	case keyIs(km, k.Accept):
 		v := strings.TrimSpace(in.in.Value())
 		if v == "" && len(in.prompts) > 1 {
-			in.hint = "Please fill in the " + in.prompts[in.step] + " (esc cancels)."
+			in.hint = in.e.lang.Sprintf("Please fill in the %s (esc cancels).", in.prompts[in.step])
 			return in, nil
 		}
 		in.values = append(in.values, v)
@@ -93,19 +93,19 @@ func (in *inputScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 
 // View draws the screen underneath with the input panel over its last lines.
 func (in *inputScreen) View() string {
-	st := in.e.styles
+	st, say := in.e.styles, in.e.lang
 	panel := []string{st.Title.Render(ui.Truncate(in.title, in.w))}
 	for _, l := range strings.Split(in.in.View(), "\n") {
 		panel = append(panel, ui.TruncateStyled(l, in.w))
 	}
 	hint := in.hint
 	if hint == "" {
-		hint = "enter ok · esc cancel"
+		hint = say.Sprintf("enter ok · esc cancel")
 		if in.recall != "" {
-			hint = "↑ the last one (" + ui.SanitizeLine(in.recall) + ") · " + hint
+			hint = say.Sprintf("↑ the last one (%s)", ui.SanitizeLine(in.recall)) + " · " + hint
 		}
 		if len(in.prompts) > 1 {
-			hint = "part " + itoa(in.step+1) + " of " + itoa(len(in.prompts)) + " · " + hint
+			hint = say.Sprintf("part %d of %d", in.step+1, len(in.prompts)) + " · " + hint
 		}
 	}
 	panel = append(panel, st.Dim.Render(ui.Truncate(hint, in.w)))
@@ -122,11 +122,12 @@ func (in *inputScreen) View() string {
 // enter saves it through store.SetNote, filed under that field.
 func newNoteInput(e *env, s *itemScreen) *inputScreen {
 	item, field := s.d.ref.ItemID, s.noteField()
-	on := "the item"
+	l := e.lang
+	on := l.Sprintf("the item")
 	if field != "" {
-		on = field
+		on = l.Field(field)
 	}
-	return newInput(e, s, "Note on "+ui.SanitizeLine(s.d.ref.ExtID)+" · "+on+" (empty to clear)", []string{"note"}, true, s.d.notes[field],
+	return newInput(e, s, l.Sprintf("Note on %s · %s (empty to clear)", ui.SanitizeLine(s.d.ref.ExtID), on), []string{l.Sprintf("note")}, true, s.d.notes[field],
 		func(v []string) tea.Cmd {
 			return tea.Batch(s.ownWrite(), setNoteCmd(e.store, e.annotator, item, field, v[0], e.session))
 		})
@@ -134,19 +135,20 @@ func newNoteInput(e *env, s *itemScreen) *inputScreen {
 
 // newGotoInput asks for an item id and opens that item.
 func newGotoInput(e *env, under ui.Child) *inputScreen {
-	return newInput(e, under, "Go to item", []string{"item id"}, false, "", func(v []string) tea.Cmd {
+	return newInput(e, under, e.lang.Sprintf("Go to item"), []string{e.lang.Sprintf("item id")}, false, "", func(v []string) tea.Cmd {
 		if v[0] == "" {
 			return nil
 		}
 		e.going = true
-		return gotoCmd(e.store, e.annotator, e.suggest, v[0])
+		return gotoCmd(e.store, e.lang, e.annotator, e.suggest, v[0])
 	})
 }
 
 // newAddClaimInput asks for the subject, predicate and object of a claim the
 // extractor missed.
 func newAddClaimInput(e *env, s *itemScreen) *inputScreen {
-	return newInput(e, s, "Add a missed claim to "+ui.SanitizeLine(s.d.qa.ID), []string{"subject", "predicate", "object"}, false, "",
+	l := e.lang
+	return newInput(e, s, l.Sprintf("Add a missed claim to %s", ui.SanitizeLine(s.d.qa.ID)), []string{l.Sprintf("subject"), l.Sprintf("predicate"), l.Sprintf("object")}, false, "",
 		func(v []string) tea.Cmd {
 			return s.addClaim([3]string{v[0], v[1], v[2]})
 		})

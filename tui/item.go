@@ -64,13 +64,13 @@ func (s *itemScreen) setData(d *itemData) {
 	s.d = d
 	s.view = viewOf(d.kind())
 	s.version++
-	s.base = newFlow(d)
+	s.base = newFlow(d, s.e.lang)
 	s.rebuild()
 	s.openedDone = s.at.kind == stepDone
 	if d.notAsked != "" {
 		// The card says why; the status line only what to do (it fits 80
 		// columns whatever the reason).
-		s.e.status = "Shown read-only: nothing is asked here. enter goes on."
+		s.e.status = s.e.lang.Sprintf("Shown read-only: nothing is asked here. enter goes on.")
 	}
 }
 
@@ -127,7 +127,7 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		return handleUndo(e, s, msg)
 	case gotoLoadedMsg:
 		if msg.err != nil {
-			e.err = msg.failure() + e.notApplied("after it")
+			e.err = msg.failure(e.lang) + e.notApplied(false)
 			return s, nil
 		}
 		e.err = ""
@@ -156,17 +156,17 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			e.work.forget()
 		}
 		if msg.err != nil {
-			e.err = "Not saved: " + msg.err.Error()
+			e.err = e.lang.Sprintf("Not saved: %s", msg.err.Error())
 		} else {
 			e.err = ""
-			e.status = "Claim added. a: add another · enter: done with this answer"
+			e.status = e.lang.Sprintf("Claim added. a: add another · enter: done with this answer")
 		}
 		return s, nil
 	case noteSavedMsg:
 		if msg.item == s.d.ref.ItemID {
 			s.saving = false
 			if msg.err != nil {
-				e.err = "Note not saved: " + msg.err.Error()
+				e.err = e.lang.Sprintf("Note not saved: %s", msg.err.Error())
 			} else {
 				if msg.text == "" {
 					delete(s.d.notes, msg.field)
@@ -174,9 +174,9 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 					s.d.notes[msg.field] = msg.text
 				}
 				e.err = ""
-				e.status = "Note saved."
+				e.status = e.lang.Sprintf("Note saved.")
 				if msg.text == "" {
-					e.status = "Note cleared."
+					e.status = e.lang.Sprintf("Note cleared.")
 				}
 			}
 		}
@@ -185,13 +185,13 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		if msg.item == s.d.ref.ItemID {
 			s.saving = false
 			if msg.err != nil {
-				e.err = "Flag not saved: " + msg.err.Error()
+				e.err = e.lang.Sprintf("Flag not saved: %s", msg.err.Error())
 			} else {
 				s.d.flagged = msg.flagged
 				e.err = ""
-				e.status = "Flagged for discussion."
+				e.status = e.lang.Sprintf("Flagged for discussion.")
 				if !msg.flagged {
-					e.status = "Flag removed."
+					e.status = e.lang.Sprintf("Flag removed.")
 				}
 			}
 		}
@@ -242,14 +242,14 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		if len(e.skips) > 0 {
 			return e.undoSkip(s)
 		}
-		return s, tea.Batch(s.ownWrite(), undoCmd(e.store, e.annotator, e.suggest))
+		return s, tea.Batch(s.ownWrite(), undoCmd(e.store, e.lang, e.annotator, e.suggest))
 	case keyIs(msg, k.Skip):
 		e.act.drop()
 		if e.work != nil && !s.complete() {
 			e.work.noteSkipped(s.d.ref.ItemID)
 		}
 		e.skips = append(e.skips, s.d) // u takes the skip back
-		e.status = "Skipped " + ui.SanitizeLine(s.d.ref.ExtID) + " (it stays in the queue)."
+		e.status = e.lang.Sprintf("Skipped %s (it stays in the queue).", ui.SanitizeLine(s.d.ref.ExtID))
 		return e.advance()
 	}
 	if in, ok := decisionInput(k, msg); ok {
@@ -257,9 +257,9 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	}
 	switch {
 	case keyIs(msg, k.Up, k.Down, k.Top, k.Bottom):
-		e.status = msg.String() + " scrolls the context pane once it has the focus: tab first."
+		e.status = e.lang.Sprintf("%s scrolls the context pane once it has the focus: tab first.", msg.String())
 	case msg.Text != "":
-		e.status = msg.String() + " is not a key of this screen: the keys are below, ? has the guidelines."
+		e.status = e.lang.Sprintf("%s is not a key of this screen: the keys are below, ? has the guidelines.", msg.String())
 	}
 	return s, nil
 }
@@ -370,17 +370,17 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
 		// The keys typed after the undo were meant for what it would have
 		// brought back.
 		if errors.Is(msg.err, store.ErrNothingToUndo) {
-			e.err, e.status = "", "Nothing to undo."
-			if dropped := e.notApplied("after it"); dropped != "" {
-				e.status = "Nothing to undo" + dropped
+			e.err, e.status = "", e.lang.Sprintf("Nothing to undo.")
+			if dropped := e.notApplied(false); dropped != "" {
+				e.status = e.lang.Sprintf("Nothing to undo") + dropped
 			}
 		} else {
-			e.err = "Undo failed: " + msg.err.Error() + e.notApplied("after it")
+			e.err = e.lang.Sprintf("Undo failed: %s", msg.err.Error()) + e.notApplied(false)
 		}
 		return stay(), nil
 	}
 	e.err = ""
-	e.status = "Undone: " + msg.ev.Field + " = " + ui.SanitizeLine(msg.ev.Value) + " on " + ui.SanitizeLine(msg.ev.ItemExtID) + "."
+	e.status = e.lang.Sprintf("Undone: %s = %s on %s.", e.lang.Field(msg.ev.Field), e.lang.Value(msg.ev.Field, ui.SanitizeLine(msg.ev.Value)), ui.SanitizeLine(msg.ev.ItemExtID))
 	var cmd tea.Cmd
 	if e.work != nil {
 		e.work.forget()
@@ -405,27 +405,27 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
 // that move around come first: the decision keys are on the field card too,
 // so they are the ones a narrow help bar drops.
 func (s *itemScreen) bindings() []key.Binding {
-	k := s.e.keys
+	k, l := s.e.keys, s.e.lang
 	out := []key.Binding{k.Undo, k.Skip, k.Flag, k.Note, k.Help}
 	if s.pane.Focus {
-		out = append(out, ui.With(k.Focus, "tab", "leave context"), ui.With(k.Up, "↑↓", "scroll"))
+		out = append(out, ui.With(k.Focus, "tab", l.Sprintf("leave context")), ui.With(k.Up, "↑↓", l.Sprintf("scroll")))
 	} else {
 		out = append(out, k.Focus)
 	}
 	out = append(out, k.Quit, k.Goto, k.Search)
 	if s.e.work != nil && s.e.work.term != "" {
-		out = append(out, ui.With(k.SearchNext, "ctrl+n/p", "next/prev match"))
+		out = append(out, ui.With(k.SearchNext, "ctrl+n/p", l.Sprintf("next/prev match")))
 	}
 	out = append(out, k.Filter)
 	switch s.at.kind {
 	case stepDone:
-		out = append(out, ui.With(k.Accept, "enter", "next item"))
+		out = append(out, ui.With(k.Accept, "enter", l.Sprintf("next item")))
 	case askOwn:
 		out = append(out, k.Add)
 		if s.flow.marker != "" || s.flow.added > 0 {
-			out = append(out, ui.With(k.Accept, "enter", "done"))
+			out = append(out, ui.With(k.Accept, "enter", l.Sprintf("done")))
 		} else {
-			out = append(out, ui.With(k.Accept, "enter", "none missed"))
+			out = append(out, ui.With(k.Accept, "enter", l.Sprintf("none missed")))
 		}
 	default:
 		f, _ := schema.Lookup(s.at.field)
@@ -434,11 +434,11 @@ func (s *itemScreen) bindings() []key.Binding {
 			break
 		}
 		if f.TwoWay {
-			out = append(out, ui.With(k.Yes, "y", f.Values[0]), ui.With(k.No, "n", f.Values[1]))
+			out = append(out, ui.With(k.Yes, "y", l.Value(f.Name, f.Values[0])), ui.With(k.No, "n", l.Value(f.Name, f.Values[1])))
 		} else {
-			out = append(out, ui.With(k.Pick, "1-"+strconv.Itoa(len(f.Values)), "pick"))
+			out = append(out, ui.With(k.Pick, "1-"+strconv.Itoa(len(f.Values)), l.Sprintf("pick")))
 			if s.flow.preselected() != "" {
-				out = append(out, ui.With(k.Accept, "enter", "accept"))
+				out = append(out, ui.With(k.Accept, "enter", l.Sprintf("accept")))
 			}
 		}
 	}
@@ -475,7 +475,7 @@ func (s *itemScreen) View() string {
 	f := ui.Frame{
 		Header:    s.header(w),
 		Top:       view.top(st, d, at, w),
-		PaneTitle: view.paneTitle(d, at),
+		PaneTitle: view.paneTitle(e.lang, d, at),
 		Pane:      func(w int) []string { return view.pane(st, d, at, w) },
 		// The pane changes with the item's data, the step (and field: a
 		// generated claim's evidence), the claims added and the kind's own
@@ -522,7 +522,7 @@ func (s *itemScreen) kindPaneKey() string {
 func (s *itemScreen) trail(w, maxLines int) []string {
 	var extra []string
 	if m := s.flow.marker; m != "" && s.flow.own != nil {
-		extra = append(extra, s.flow.own.marker+" "+m)
+		extra = append(extra, s.e.lang.Sprintf("%s %s", s.e.lang.Field(s.flow.own.marker), s.e.lang.Value(s.flow.own.marker, m)))
 	}
 	if o := s.flow.own; s.at.kind == askOwn && o.of != nil {
 		// The step is about the parent: its decisions, and the marker.
@@ -543,64 +543,65 @@ func (s *itemScreen) trail(w, maxLines int) []string {
 // header: where the annotator is (queue, batch, item k of n, progress), the
 // item's id, its flag and note markers and the session clock.
 func (s *itemScreen) header(w int) string {
-	e, st := s.e, s.e.styles
+	e, st, l := s.e, s.e.styles, s.e.lang
 	var pieces []ui.Piece
-	title := s.view.label + " " + ui.SanitizeLine(s.d.ref.ExtID)
+	title := l.Text(s.view.label) + " " + ui.SanitizeLine(s.d.ref.ExtID)
 	if o := s.flow.own; s.at.kind == askOwn && o.title != "" {
 		// The step is about the parent: "Missed claims · gdpr-001".
 		ext, _ := o.of(s.d)
-		title = o.title + " · " + ui.SanitizeLine(ext)
+		title = l.Text(o.title) + " · " + ui.SanitizeLine(ext)
 	}
 	pieces = append(pieces, ui.Piece{Text: title})
 	switch s.origin {
 	case fromUndo:
-		pieces = append(pieces, ui.Piece{Text: "(back by undo)", Optional: true})
+		pieces = append(pieces, ui.Piece{Text: l.Sprintf("(back by undo)"), Optional: true})
 	case fromGoto:
-		pieces = append(pieces, ui.Piece{Text: "(go to)", Optional: true})
+		pieces = append(pieces, ui.Piece{Text: l.Sprintf("(go to)"), Optional: true})
 	case fromSearch:
-		pieces = append(pieces, ui.Piece{Text: "(search)", Optional: true})
+		pieces = append(pieces, ui.Piece{Text: l.Sprintf("(search)"), Optional: true})
 	}
 	if wk := e.work; wk != nil {
 		if wk.batch != "" {
-			pieces = append(pieces, ui.Piece{Text: "batch " + ui.SanitizeLine(wk.batch), Optional: true})
+			pieces = append(pieces, ui.Piece{Text: l.Sprintf("batch %s", ui.SanitizeLine(wk.batch)), Optional: true})
 		}
 		if s.at.kind == askField && s.flow.suggestion(s.at.field) != "" {
-			pieces = append(pieces, ui.Piece{Text: "◆ " + ui.SanitizeLine(s.d.suggestedBy) + "'s suggestion"})
+			pieces = append(pieces, ui.Piece{Text: "◆ " + l.Sprintf("%s's suggestion", ui.SanitizeLine(s.d.suggestedBy))})
 		}
 		if wk.filter.Active() {
-			pieces = append(pieces, ui.Piece{Text: "filter: " + ui.SanitizeLine(wk.filter.String())})
+			pieces = append(pieces, ui.Piece{Text: l.Sprintf("filter: %s", ui.SanitizeLine(filterName(l, wk.filter)))})
 		}
 		if wk.counted && s.d.ref.Kind == wk.kind {
 			if p, ok := wk.pos[s.d.ref.ItemID]; ok {
-				pieces = append(pieces, ui.Piece{Text: "item " + itoa(p) + " of " + itoa(wk.total)})
+				pieces = append(pieces, ui.Piece{Text: l.Sprintf("item %d of %d", p, wk.total)})
 			}
-			pieces = append(pieces, ui.Piece{Text: ui.Bar(wk.done, wk.total, 10) + " " + ui.Percent(wk.done, wk.total), Optional: true})
+			pieces = append(pieces, ui.Piece{Text: ui.Bar(wk.done, wk.total, 10) + " " + ui.Percent(l, wk.done, wk.total), Optional: true})
 		}
 	}
 	var right []string
 	if s.d.flagged {
-		right = append(right, "⚑ flagged")
+		right = append(right, "⚑ "+l.Sprintf("flagged"))
 	}
 	if n := len(s.d.notes); n > 0 {
-		mark := "✎ note"
+		mark := "✎ " + l.Sprintf("note")
 		if n > 1 {
-			mark = "✎ " + itoa(n) + " notes"
+			mark = "✎ " + l.Sprintf("%d notes", n)
 		}
 		right = append(right, mark)
 	}
-	right = append(right, "session "+clock(e.act.session()))
+	session := l.Sprintf("session %s", clock(e.act.session()))
+	right = append(right, session)
 	r := " " + strings.Join(right, "  ") + " "
 	if ui.Width(r) > w/2 {
-		r = " session " + clock(e.act.session()) + " "
+		r = " " + session + " "
 		if s.d.flagged {
 			r = " ⚑" + r
 		}
 	}
 	leftW := max(0, w-ui.Width(r))
-	l := " " + ui.FitPieces(pieces, " · ", max(0, leftW-1))
-	l = ui.TruncateStyled(l, leftW)
-	pad := max(0, w-ui.Width(l)-ui.Width(r))
-	line := l + strings.Repeat(" ", pad) + r
+	left := " " + ui.FitPieces(pieces, " · ", max(0, leftW-1))
+	left = ui.TruncateStyled(left, leftW)
+	pad := max(0, w-ui.Width(left)-ui.Width(r))
+	line := left + strings.Repeat(" ", pad) + r
 	line = ui.TruncateStyled(line, w)
 	return st.Header.Render(line)
 }

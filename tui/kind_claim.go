@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -12,10 +13,10 @@ import (
 )
 
 func init() {
-	prompts[schema.ClaimValidity] = "Is the claim correct: all required elements, coherent, meaningful?"
-	prompts[schema.Entailment] = "How does the claim relate to the context?"
+	prompts[schema.ClaimValidity] = lang.Key("Is the claim correct: all required elements, coherent, meaningful?")
+	prompts[schema.Entailment] = lang.Key("How does the claim relate to the context?")
 	registerKind(kindView{
-		kind: schema.KindClaim, label: "Claim", queue: "Claims", noun: "claim",
+		kind: schema.KindClaim, label: lang.Key("Claim"), queue: lang.Key("Claims"), noun: lang.Key("claim"),
 		top: func(st ui.Styles, d *itemData, at step, w int) []string {
 			if at.kind == askOwn {
 				return missedTop(st, d, w)
@@ -28,11 +29,11 @@ func init() {
 			}
 			return claimPane(st, d, w)
 		},
-		paneTitle: func(_ *itemData, at step) string {
+		paneTitle: func(l *lang.Printer, _ *itemData, at step) string {
 			if at.kind == askOwn {
-				return "Claims and context"
+				return l.Sprintf("Claims and context")
 			}
-			return "Answer and context"
+			return l.Sprintf("Answer and context")
 		},
 		own:  missedClaims,
 		load: loadClaim,
@@ -47,9 +48,9 @@ var missedClaims = &ownStep{
 	marker: schema.MissedClaimsChecked, section: "missed_claims",
 	checked: "checked", added: "added",
 	count:   func(d *itemData) int { return len(d.mine) },
-	refused: "a adds a claim the extractor missed, enter says you are done with this answer.",
+	refused: lang.Key("a adds a claim the extractor missed, enter says you are done with this answer."),
 	card:    func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
-	title:   "Missed claims",
+	title:   lang.Key("Missed claims"),
 	of:      func(d *itemData) (string, int64) { return d.qa.ID, d.qa.ItemID },
 }
 
@@ -103,12 +104,13 @@ func claimTop(st ui.Styles, d *itemData, w int) []string {
 			pos = i + 1
 		}
 	}
-	title := "Claim"
+	l := st.Lang
+	title := l.Sprintf("Claim")
 	if pos > 0 {
-		title += " " + itoa(pos) + " of " + itoa(n) + " of " + ui.SanitizeLine(d.qa.ID)
+		title = l.Sprintf("Claim %d of %d of %s", pos, n, ui.SanitizeLine(d.qa.ID))
 	}
 	if d.claim.Origin == store.OriginAnnotator {
-		title += " (added by an annotator)"
+		title += " " + l.Sprintf("(added by an annotator)")
 	}
 	out := []string{st.Label.Render(ui.Truncate(title, w))}
 	return append(out, ui.ClaimText(st, d.claim, w)...)
@@ -119,14 +121,14 @@ func claimPane(st ui.Styles, d *itemData, w int) []string {
 	words := ui.ClaimWords(d.claim)
 	var out []string
 	ans := ui.Data(d.qa.Answer)
-	out = append(out, ui.Labelled(st, "Answer", ans, w, nil, ui.HighlightSpans(string(ans), words, st.Highlight))...)
-	out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(d.qa.Question), w)), "")
+	out = append(out, ui.Labelled(st, st.Lang.Sprintf("Answer"), ans, w, nil, ui.HighlightSpans(string(ans), words, st.Highlight))...)
+	out = append(out, st.Dim.Render(ui.Truncate(st.Lang.Sprintf("Question: %s", ui.SanitizeLine(d.qa.Question)), w)), "")
 	return append(out, ui.ContextLines(st, d.qa.Contexts, w, words)...)
 }
 
 // missedTop: the answer whose claims are checked.
 func missedTop(st ui.Styles, d *itemData, w int) []string {
-	out := []string{st.Label.Render(ui.Truncate("Answer of "+ui.SanitizeLine(d.qa.ID), w))}
+	out := []string{st.Label.Render(ui.Truncate(st.Lang.Sprintf("Answer of %s", ui.SanitizeLine(d.qa.ID)), w))}
 	return append(out, ui.WrapStyled(ui.Data(d.qa.Answer), nil, w, nil)...)
 }
 
@@ -134,10 +136,10 @@ func missedTop(st ui.Styles, d *itemData, w int) []string {
 // annotator added, then the context.
 func missedPane(st ui.Styles, d *itemData, w int) []string {
 	var out []string
-	out = append(out, st.Label.Render(ui.Truncate("Claims extracted from this answer ("+itoa(len(d.siblings))+")", w)))
+	out = append(out, st.Label.Render(ui.Truncate(st.Lang.Sprintf("Claims extracted from this answer (%d)", len(d.siblings)), w)))
 	out = append(out, numberedClaims(st, d.siblings, w)...)
 	if len(d.mine) > 0 {
-		out = append(out, "", st.Label.Render(ui.Truncate("Claims you added ("+itoa(len(d.mine))+")", w)))
+		out = append(out, "", st.Label.Render(ui.Truncate(st.Lang.Sprintf("Claims you added (%d)", len(d.mine)), w)))
 		out = append(out, numberedClaims(st, d.mine, w)...)
 	}
 	out = append(out, "")
@@ -167,19 +169,21 @@ func numberedClaims(st ui.Styles, cs []store.Claim, w int) []string {
 func missedCard(st ui.Styles, marker string, added int, w int) []string {
 	bar := st.Card.Render("▌") + " "
 	inner := max(1, w-2)
-	head := st.Field.Render(ui.Truncate("missed_claims", inner))
-	q := "Did the extractor miss a claim of this answer?"
+	l := st.Lang
+	name := l.Field("missed_claims")
+	head := st.Field.Render(ui.Truncate(name, inner))
+	q := l.Sprintf("Did the extractor miss a claim of this answer?")
 	if added > 0 {
-		q = "You added " + ui.Plural(added, "claim") + ". Any other?"
+		q = l.Sprintf("You added %d claims. Any other?", added)
 	}
-	if ui.TextWidth("missed_claims")+3 < inner {
-		head += " " + st.Dim.Render(ui.Truncate(q, inner-ui.TextWidth("missed_claims")-1))
+	if ui.TextWidth(name)+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(q, inner-ui.TextWidth(name)-1))
 	}
-	enter := "none missed"
+	enter := l.Sprintf("none missed")
 	if marker != "" || added > 0 {
-		enter = "done with this answer"
+		enter = l.Sprintf("done with this answer")
 	}
-	opts := st.Key.Render("[a]") + " " + st.Option.Render("add a missed claim") + "   " +
+	opts := st.Key.Render("[a]") + " " + st.Option.Render(l.Sprintf("add a missed claim")) + "   " +
 		st.Key.Render("[enter]") + " " + st.Option.Render(enter)
 	return []string{bar + head, bar + ui.TruncateStyled(opts, inner)}
 }

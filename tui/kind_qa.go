@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -12,22 +13,22 @@ import (
 // applies (schema.NextField); the generated category is preselected.
 
 func init() {
-	prompts[schema.QuestionValidity] = "Is the question valid? Does it make sense (domain) and is it understandable (linguistic)?"
-	prompts[schema.InvalidReason] = "Why is the question invalid?"
-	prompts[schema.Category] = "Which category is the question? The generated one is preselected: enter accepts it."
-	prompts[schema.Persona] = "Who would ask this question?"
-	prompts[schema.AnswerCorrectness] = "Is the answer correct?"
+	prompts[schema.QuestionValidity] = lang.Key("Is the question valid? Does it make sense (domain) and is it understandable (linguistic)?")
+	prompts[schema.InvalidReason] = lang.Key("Why is the question invalid?")
+	prompts[schema.Category] = lang.Key("Which category is the question? The generated one is preselected: enter accepts it.")
+	prompts[schema.Persona] = lang.Key("Who would ask this question?")
+	prompts[schema.AnswerCorrectness] = lang.Key("Is the answer correct?")
 	registerKind(kindView{
-		kind: schema.KindQA, label: "QA", queue: "QA pairs", noun: "QA",
+		kind: schema.KindQA, label: lang.Key("QA"), queue: lang.Key("QA pairs"), noun: lang.Key("QA"),
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string { return ui.QATop(st, d.qa, w) },
 		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
 			return ui.ContextLines(st, d.qa.Contexts, w, nil)
 		},
-		paneTitle: func(d *itemData, _ step) string {
+		paneTitle: func(l *lang.Printer, d *itemData, _ step) string {
 			if n := len(d.qa.Contexts); n > 1 {
-				return "Context (" + itoa(n) + " units)"
+				return l.Sprintf("Context (%d units)", n)
 			}
-			return "Context"
+			return l.Sprintf("Context")
 		},
 		load: func(d *itemData, v *store.ItemView) {
 			d.qa = *v.Item.Payload.(*store.QAPair)

@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -19,7 +19,9 @@ import (
 // is a new file: the screens, the home rows and the --kind check read this
 // registry and name no kind themselves.
 type kindView struct {
-	kind  schema.Kind
+	kind schema.Kind
+	// The kind's names, catalog keys (lang.Key) said in the screen's
+	// language.
 	label string // the header: "QA gdpr-001"
 	queue string // the home screen's row: "QA pairs"
 	noun  string // "Loading the QA queue…"
@@ -29,7 +31,7 @@ type kindView struct {
 	// paneTitle the pane's title.
 	top       func(st ui.Styles, d *itemData, at step, w int) []string
 	pane      func(st ui.Styles, d *itemData, at step, w int) []string
-	paneTitle func(d *itemData, at step) string
+	paneTitle func(l *lang.Printer, d *itemData, at step) string
 	// own is the kind's step after its fields (the claim's missed-claims
 	// step, asked on the last claim of an answer); nil: none.
 	own *ownStep
@@ -88,7 +90,7 @@ func viewOf(k schema.Kind) kindView {
 	}
 	none := func(ui.Styles, *itemData, step, int) []string { return nil }
 	return kindView{kind: k, label: string(k), queue: string(k), noun: string(k), top: none, pane: none,
-		paneTitle: func(*itemData, step) string { return "Context" }}
+		paneTitle: func(l *lang.Printer, _ *itemData, _ step) string { return l.Sprintf("Context") }}
 }
 
 // Kinds lists the kinds the annotation screens can open, in queue order.
@@ -107,5 +109,11 @@ func CheckKind(kind string) error {
 	if _, ok := kindViews[schema.Kind(kind)]; ok || kind == "" {
 		return nil
 	}
-	return fmt.Errorf("kind %q: must be %s%s", kind, strings.Join(Kinds(), " or "), suggest.Hint(kind, Kinds()))
+	if m := suggest.Close(kind, Kinds(), suggest.Edits(kind)); len(m) > 0 {
+		for i := range m {
+			m[i] = strconv.Quote(m[i])
+		}
+		return lang.Errorf("kind %q: must be %s; did you mean %s?", kind, lang.OrList(Kinds()), lang.OrList(m))
+	}
+	return lang.Errorf("kind %q: must be %s", kind, lang.OrList(Kinds()))
 }

@@ -36,7 +36,7 @@ func (l *loadingScreen) busy() bool { return l.err == nil }
 // are not applied.
 func (l *loadingScreen) fail(err error) {
 	l.err = err
-	l.dropped = l.e.notApplied("ahead")
+	l.dropped = l.e.notApplied(true)
 }
 
 func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
@@ -80,7 +80,7 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			// Retry.
 			l.err, l.dropped = nil, ""
 			if l.ref.ItemID != 0 {
-				return l, loadItemCmd(e.store, e.annotator, e.suggest, e.nextSeq(), l.ref)
+				return l, loadItemCmd(e.store, e.lang, e.annotator, e.suggest, e.nextSeq(), l.ref)
 			}
 			if e.work != nil {
 				e.work.fetching = true
@@ -89,23 +89,23 @@ func (l *loadingScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		case keyIs(msg, k.Skip) && l.err != nil && l.ref.ItemID != 0:
 			return e.advance()
 		case l.err != nil:
-			e.status = msg.String() + ": nothing to decide until the item loads (enter retries, s skips it, q goes home)."
+			e.status = e.lang.Sprintf("%s: nothing to decide until the item loads (enter retries, s skips it, q goes home).", msg.String())
 		}
 	}
 	return l, nil
 }
 
 func (l *loadingScreen) View() string {
-	st := l.e.styles
+	st, say := l.e.styles, l.e.lang
 	lines := []string{st.Title.Render(ui.Truncate(l.title, l.w))}
 	if l.err != nil {
 		lines = append(lines, "")
 		for _, s := range ui.Wrap(ui.Sanitize(l.err.Error()+l.dropped), l.w) {
 			lines = append(lines, st.Error.Render(s))
 		}
-		hint := "enter retry · q home"
+		hint := say.Sprintf("enter retry · q home")
 		if l.ref.ItemID != 0 {
-			hint = "enter retry · s skip this item · q home"
+			hint = say.Sprintf("enter retry · s skip this item · q home")
 		}
 		lines = append(lines, "", st.Dim.Render(ui.Truncate(hint, l.w)))
 	}
@@ -142,9 +142,9 @@ func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			return e.undoSkip(nil)
 		case keyIs(msg, e.keys.Undo):
 			d.undoing = true
-			return d, undoCmd(e.store, e.annotator, e.suggest)
+			return d, undoCmd(e.store, e.lang, e.annotator, e.suggest)
 		default:
-			e.status = msg.String() + ": nothing left to decide in this queue (enter/q home, u undo)."
+			e.status = e.lang.Sprintf("%s: nothing left to decide in this queue (enter/q home, u undo).", msg.String())
 		}
 	}
 	if msg, ok := msg.(undoneMsg); ok {
@@ -155,24 +155,24 @@ func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 }
 
 func (d *doneScreen) View() string {
-	e, st := d.e, d.e.styles
+	e, st, l := d.e, d.e.styles, d.e.lang
 	var lines []string
-	lines = append(lines, st.Title.Render(ui.Truncate("Nothing left in this queue", d.w)), "")
+	lines = append(lines, st.Title.Render(ui.Truncate(l.Sprintf("Nothing left in this queue"), d.w)), "")
 	if w := e.work; w != nil {
 		if w.counted {
-			lines = append(lines, ui.Truncate(ui.Plural(w.done, "item")+" of "+itoa(w.total)+" done.", d.w))
+			lines = append(lines, ui.Truncate(l.Sprintf("%d items of %d done.", w.done, w.total), d.w))
 		}
 		if w.skipped > 0 {
-			lines = append(lines, ui.Truncate(ui.Plural(w.skipped, "item")+" skipped in this run: enter to go through them again.", d.w))
+			lines = append(lines, ui.Truncate(l.Sprintf("%d items skipped in this run: enter to go through them again.", w.skipped), d.w))
 		}
 		if w.filter.Active() {
-			lines = append(lines, ui.Truncate("Filter: "+ui.SanitizeLine(w.filter.String())+" (F changes it).", d.w))
+			lines = append(lines, ui.Truncate(l.Sprintf("Filter: %s (F changes it).", ui.SanitizeLine(filterName(l, w.filter))), d.w))
 		}
 		if schema.WaitsForParent(schema.Kind(w.kind)) {
-			lines = append(lines, ui.Truncate(viewOf(schema.Kind(w.kind)).queue+" are asked once you judge their answer correct.", d.w))
+			lines = append(lines, ui.Truncate(l.Sprintf("%s are asked once you judge their answer correct.", l.Text(viewOf(schema.Kind(w.kind)).queue)), d.w))
 		}
 	}
-	lines = append(lines, "", st.Dim.Render(ui.Truncate("enter/q home · u undo the last decision", d.w)))
+	lines = append(lines, "", st.Dim.Render(ui.Truncate(l.Sprintf("enter/q home · u undo the last decision"), d.w)))
 	if status := e.statusLine(d.w, d.undoing, false); status != "" {
 		lines = append(lines, status)
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -12,15 +13,15 @@ import (
 
 func init() {
 	registerKind(kindView{
-		kind: schema.KindQuery, label: "Query", queue: "Queries", noun: "query",
+		kind: schema.KindQuery, label: lang.Key("Query"), queue: lang.Key("Queries"), noun: lang.Key("query"),
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string {
 			q := queryOf(d)
-			return ui.Labelled(st, "Query", ui.Data(q.Text), w, nil, nil)
+			return ui.Labelled(st, st.Lang.Sprintf("Query"), ui.Data(q.Text), w, nil, nil)
 		},
 		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
 			return ui.QueryAbout(st, queryOf(d), w)
 		},
-		paneTitle: func(*itemData, step) string { return "About the query" },
+		paneTitle: func(l *lang.Printer, _ *itemData, _ step) string { return l.Sprintf("About the query") },
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -114,7 +115,7 @@ func (e *env) startWork(kind, batch string) (ui.Child, tea.Cmd) {
 	e.act.start()
 	w := e.work
 	w.fetching = true
-	title := "Loading the " + kindName(kind) + " queue…"
+	title := e.lang.Sprintf("Loading the %s queue…", kindName(e.lang, kind))
 	return newLoading(e, store.ItemRef{}, title), tea.Batch(
 		fetchQueueCmd(e.store, w.gen, w.query(e)),
 		countQueueCmd(e.store, w.gen, w.query(e), true),
@@ -129,7 +130,7 @@ func (e *env) restartWork() (ui.Child, tea.Cmd) {
 	nw.term, nw.filter, nw.skippedIn = w.term, w.filter, w.skippedIn
 	e.work = nw
 	nw.fetching = true
-	return newLoading(e, store.ItemRef{}, "Loading the "+kindName(w.kind)+" queue…"),
+	return newLoading(e, store.ItemRef{}, e.lang.Sprintf("Loading the %s queue…", kindName(e.lang, w.kind))),
 		fetchQueueCmd(e.store, nw.gen, nw.query(e))
 }
 
@@ -244,7 +245,7 @@ func (w *work) preload(e *env) tea.Cmd {
 		seq := e.nextSeq()
 		w.preloading[seq] = r.ItemID
 		w.inflight[r.ItemID] = true
-		cmds = append(cmds, loadItemCmd(e.store, e.annotator, e.suggest, seq, r))
+		cmds = append(cmds, loadItemCmd(e.store, e.lang, e.annotator, e.suggest, seq, r))
 	}
 	return tea.Batch(cmds...)
 }
@@ -348,7 +349,7 @@ func (e *env) bringsChildren(d *itemData, labels map[string]string) bool {
 }
 
 // hasWork reports whether an item has something left to ask.
-func hasWork(d *itemData) bool { return newFlow(d).Next().kind != stepDone }
+func hasWork(d *itemData) bool { return newFlow(d, nil).Next().kind != stepDone }
 
 // advance shows the next item of the queue: from the preloaded data when it
 // is there (no waiting), else through a loading screen.
@@ -365,7 +366,7 @@ func (e *env) advance() (ui.Child, tea.Cmd) {
 				d.SetSize(e.w, e.h)
 				return d, nil
 			}
-			l := newLoading(e, store.ItemRef{}, "Loading the next items…")
+			l := newLoading(e, store.ItemRef{}, e.lang.Sprintf("Loading the next items…"))
 			l.SetSize(e.w, e.h)
 			return l, w.fetch(e)
 		}
@@ -378,11 +379,11 @@ func (e *env) advance() (ui.Child, tea.Cmd) {
 			s, place := e.open(d, fromQueue)
 			return s, tea.Batch(place, w.fetch(e), w.preload(e))
 		}
-		l := newLoading(e, ref, "Loading "+ui.SanitizeLine(ref.ExtID)+"…")
+		l := newLoading(e, ref, e.lang.Sprintf("Loading %s…", ui.SanitizeLine(ref.ExtID)))
 		l.SetSize(e.w, e.h)
 		var load tea.Cmd
 		if !w.inflight[ref.ItemID] {
-			load = loadItemCmd(e.store, e.annotator, e.suggest, e.nextSeq(), ref)
+			load = loadItemCmd(e.store, e.lang, e.annotator, e.suggest, e.nextSeq(), ref)
 		}
 		return l, tea.Batch(load, w.fetch(e))
 	}
@@ -430,5 +431,5 @@ func (e *env) goHome() (ui.Child, tea.Cmd) {
 	return h, h.refresh()
 }
 
-// kindName is how the screens name a kind's queue ("the QA queue").
-func kindName(kind string) string { return viewOf(schema.Kind(kind)).noun }
+// kindName is how the screens name a kind's queue ("the QA queue"), in l.
+func kindName(l *lang.Printer, kind string) string { return l.Text(viewOf(schema.Kind(kind)).noun) }

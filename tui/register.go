@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -36,6 +37,6 @@ func RegisterView(v View) {
 		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
 			return ui.WrapStyled(ui.Data(text(v.Pane, d)), nil, w, nil)
 		},
-		paneTitle: func(*itemData, step) string { return v.PaneTitle },
+		paneTitle: func(*lang.Printer, *itemData, step) string { return v.PaneTitle },
 	})
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -29,15 +30,15 @@ import (
 // document (y is 1, n is 0).
 
 func init() {
-	prompts[schema.Relevance] = "Is the document relevant to the query: does it help answer it?"
-	prompts[schema.IrrelevanceReason] = "Why is it not relevant?"
+	prompts[schema.Relevance] = lang.Key("Is the document relevant to the query: does it help answer it?")
+	prompts[schema.IrrelevanceReason] = lang.Key("Why is it not relevant?")
 	registerKind(kindView{
-		kind: schema.KindRelevance, label: "Relevance", queue: "Relevance judgments", noun: "relevance",
+		kind: schema.KindRelevance, label: lang.Key("Relevance"), queue: lang.Key("Relevance judgments"), noun: lang.Key("relevance"),
 		top: func(st ui.Styles, d *itemData, _ step, w int) []string { return relevanceTop(st, d, w) },
 		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
 			return relevanceOf(d).lines(st, w)
 		},
-		paneTitle: func(d *itemData, _ step) string { return relevanceOf(d).title() },
+		paneTitle: func(l *lang.Printer, d *itemData, _ step) string { return relevanceOf(d).title(l) },
 		keys:      relevanceKeys,
 		bindings:  relevanceBindings,
 		paneKey:   func(d *itemData) string { return relevanceOf(d).key() },
@@ -139,16 +140,16 @@ func relevanceTop(st ui.Styles, d *itemData, w int) []string {
 }
 
 // title names the document and, while searching, the match.
-func (v *relevanceView) title() string {
-	t := "Document"
+func (v *relevanceView) title(l *lang.Printer) string {
+	t := l.Sprintf("Document")
 	if id := v.r.Document.ID; id != "" {
 		t += " " + ui.SanitizeLine(id)
 	}
 	if v.term != "" {
 		if len(v.matches) == 0 {
-			t += " · no match for “" + ui.SanitizeLine(v.term) + "”"
+			t += " · " + l.Sprintf("no match for “%s”", ui.SanitizeLine(v.term))
 		} else {
-			t += " · match " + itoa(v.match+1) + " of " + itoa(len(v.matches)) + " · n/N"
+			t += " · " + l.Sprintf("match %d of %d", v.match+1, len(v.matches)) + " · n/N"
 		}
 	}
 	return t
@@ -183,7 +184,7 @@ func (v *relevanceView) render(st ui.Styles, w int) {
 		head = append(head, ui.WrapStyled(meta.Text(), nil, w, &st.Label)...)
 	}
 	if len(v.chunks) > 0 {
-		head = append(head, st.Dim.Render(ui.Truncate("┃ marks the passages retrieved for this query (c jumps to them)", w)))
+		head = append(head, st.Dim.Render(ui.Truncate(st.Lang.Sprintf("┃ marks the passages retrieved for this query (c jumps to them)"), w)))
 	}
 	v.head = append(head, "")
 	spans := ui.HighlightSpans(string(v.text), v.words, st.Highlight)
@@ -297,17 +298,17 @@ func (s *itemScreen) scrollToDocLine(v *relevanceView, line int) {
 
 // relevanceKeys are the screen's own keys, seen before the usual ones.
 func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool) {
-	e, v := s.e, relevanceOf(s.d)
+	e, v, l := s.e, relevanceOf(s.d), s.e.lang
 	switch {
 	case keyIs(msg, e.keys.DocSearch):
-		return newInput(e, s, "Search in the document (empty clears)", []string{"search"}, false, "", func(vals []string) tea.Cmd {
+		return newInput(e, s, l.Sprintf("Search in the document (empty clears)"), []string{l.Sprintf("search")}, false, "", func(vals []string) tea.Cmd {
 			v.search(vals[0])
 			s.pane.Focus = v.term != ""
 			switch {
 			case v.term == "":
-				e.status = "Search cleared."
+				e.status = l.Sprintf("Search cleared.")
 			case len(v.matches) == 0:
-				e.status = "No match for “" + ui.SanitizeLine(v.term) + "” in this document."
+				e.status = l.Sprintf("No match for “%s” in this document.", ui.SanitizeLine(v.term))
 			default:
 				// The first match at or after what the pane shows.
 				v.match = 0
@@ -320,7 +321,7 @@ func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool)
 					}
 				}
 				s.scrollToDocLine(v, v.lineOf(v.matches[v.match][0]))
-				e.status = "Match " + itoa(v.match+1) + " of " + itoa(len(v.matches)) + ": n next, N previous, esc leaves the document (then n is not relevant)."
+				e.status = l.Sprintf("Match %d of %d: n next, N previous, esc leaves the document (then n is not relevant).", v.match+1, len(v.matches))
 			}
 			return nil
 		}), nil, true
@@ -331,20 +332,20 @@ func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool)
 		}
 		v.match = (v.match + step) % len(v.matches)
 		s.scrollToDocLine(v, v.lineOf(v.matches[v.match][0]))
-		e.status = "Match " + itoa(v.match+1) + " of " + itoa(len(v.matches)) + "."
+		e.status = l.Sprintf("Match %d of %d.", v.match+1, len(v.matches))
 		return s, nil, true
 	case s.pane.Focus && v.term != "" && keyIs(msg, e.keys.NextMatch, e.keys.PrevMatch):
-		e.status = "No match for “" + ui.SanitizeLine(v.term) + "”: / searches again, esc leaves the document."
+		e.status = l.Sprintf("No match for “%s”: / searches again, esc leaves the document.", ui.SanitizeLine(v.term))
 		return s, nil, true
 	case keyIs(msg, e.keys.Chunk):
 		if len(v.chunks) == 0 {
-			e.status = "No passage of this document was named on its own: the whole document was retrieved."
+			e.status = l.Sprintf("No passage of this document was named on its own: the whole document was retrieved.")
 			return s, nil, true
 		}
 		v.chunk = (v.chunk + 1) % len(v.chunks)
 		v.render(e.styles, s.w)
 		s.scrollToDocLine(v, v.lineOf(v.chunks[v.chunk][0]))
-		e.status = "Retrieved passage " + itoa(v.chunk+1) + " of " + itoa(len(v.chunks)) + " (c: the next)."
+		e.status = l.Sprintf("Retrieved passage %d of %d (c: the next).", v.chunk+1, len(v.chunks))
 		return s, nil, true
 	}
 	if v.r.Graded && s.at.kind == askField && s.at.field == schema.Relevance && !s.saving {
@@ -357,7 +358,7 @@ func relevanceKeys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool)
 		case keyIs(msg, e.keys.No) && !s.pane.Focus:
 			grade = 0
 		case keyIs(msg, e.keys.Pick):
-			e.status = "This pool is graded: 0 not relevant, 1 relevant, 2 highly relevant."
+			e.status = l.Sprintf("This pool is graded: 0 not relevant, 1 relevant, 2 highly relevant.")
 			return s, nil, true
 		}
 		if grade >= 0 {
@@ -407,12 +408,14 @@ func relevanceCard(st ui.Styles, s *itemScreen, w int, compact bool) []string {
 	}
 	bar := st.Card.Render("▌") + " "
 	inner := max(1, w-2)
-	head := st.Field.Render(ui.Truncate(schema.Relevance, inner))
-	if p := "How relevant is the document to the query?"; ui.TextWidth(schema.Relevance)+3 < inner {
-		head += " " + st.Dim.Render(ui.Truncate(p, inner-ui.TextWidth(schema.Relevance)-1))
+	l := st.Lang
+	name := l.Field(schema.Relevance)
+	head := st.Field.Render(ui.Truncate(name, inner))
+	if p := l.Sprintf("How relevant is the document to the query?"); ui.TextWidth(name)+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(p, inner-ui.TextWidth(name)-1))
 	}
 	var opts []string
-	for i, v := range []string{"not relevant (n)", "relevant (y)", "highly relevant"} {
+	for i, v := range []string{l.Sprintf("not relevant (n)"), l.Sprintf("relevant (y)"), l.Sprintf("highly relevant")} {
 		opts = append(opts, st.Key.Render("["+itoa(i)+"]")+" "+st.Option.Render(v))
 	}
 	return []string{bar + head, bar + ui.TruncateStyled(strings.Join(opts, "   "), inner)}

@@ -34,6 +34,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 
 	wallclock "github.com/annotate-dev/annotate/internal/clock"
@@ -72,6 +73,10 @@ type Options struct {
 	// accepts them); each label made so records it (store.Label.SuggestedBy).
 	// "": blind, the default.
 	Suggest string
+	// Lang is the language the screens speak, "en" or "fr" (internal/lang
+	// chooses it: the flag, the annotator's preference, the config file,
+	// the locale); "" is English.
+	Lang string
 }
 
 // SaveTitle and RestoreTitle push the terminal's window title on its title
@@ -101,6 +106,7 @@ type env struct {
 	elapsed func() time.Time
 
 	styles      ui.Styles
+	lang        *lang.Printer // the language of every screen (Options.Lang)
 	dark, plain bool
 	keys        ui.KeyMap
 	help        help.Model
@@ -148,6 +154,7 @@ func (e *env) nextSeq() int { e.seq++; return e.seq }
 func (e *env) setStyles() {
 	e.styleGen++
 	e.styles = ui.NewStyles(e.dark, e.plain)
+	e.styles.Lang = e.lang
 	e.help.Styles = e.styles.Help
 }
 
@@ -182,17 +189,18 @@ func New(opt Options) *Model {
 	if opt.Client == "" {
 		opt.Client = "local"
 	}
+	l := lang.New(opt.Lang)
 	e := &env{
 		store: opt.Store, annotator: opt.Annotator, client: opt.Client, limit: opt.SessionLimit, now: opt.Now, elapsed: elapsed,
-		dark: true, plain: os.Getenv("NO_COLOR") != "",
-		keys: ui.DefaultKeyMap(), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
+		dark: true, plain: os.Getenv("NO_COLOR") != "", lang: l,
+		keys: ui.KeyMapIn(l), help: help.New(), guides: map[string]string{}, rendering: map[string]bool{},
 		claimsLater: opt.ClaimsLater, suggest: opt.Suggest,
 	}
 	e.act.now = opt.Now
 	e.session = opt.SessionID
 	e.nextBreak = opt.SessionLimit
 	if opt.NewAnnotator {
-		e.status = "new annotator " + ui.SanitizeLine(opt.Annotator)
+		e.status = l.Sprintf("new annotator %s", ui.SanitizeLine(opt.Annotator))
 	}
 	e.setStyles()
 	m := &Model{e: e, startScreen: opt.Start}
@@ -203,8 +211,8 @@ func New(opt Options) *Model {
 	case opt.Kind != "":
 		m.cur, m.start = e.startWork(opt.Kind, opt.Batch)
 	case opt.Batch != "":
-		m.cur = newLoading(e, store.ItemRef{}, "Opening batch "+ui.SanitizeLine(opt.Batch)+"…")
-		m.start = batchKindCmd(e.store, opt.Batch)
+		m.cur = newLoading(e, store.ItemRef{}, l.Sprintf("Opening batch %s…", ui.SanitizeLine(opt.Batch)))
+		m.start = batchKindCmd(e.store, l, opt.Batch)
 	default:
 		h := newHome(e)
 		m.cur, m.start = h, h.refresh()
@@ -254,7 +262,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if was && !e.tooSmall() && e.hiddenKeys > 0 {
 			n := e.hiddenKeys
 			e.hiddenKeys = 0
-			e.status = ui.Plural(n, "key") + " typed while the terminal was too small " + isAre(n) + " ignored: the screen was hidden."
+			e.status = e.lang.Sprintf("%d keys typed while the terminal was too small were ignored: the screen was hidden.", n)
 			cmds = append(cmds, notice(e.status)) // for a screen with a status line of its own
 		}
 		e.help.SetWidth(msg.Width)
@@ -270,7 +278,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case sessionStartedMsg:
 		if msg.err != nil {
-			e.err = "Could not start a session: " + msg.err.Error()
+			e.err = e.lang.Sprintf("Could not start a session: %s", msg.err.Error())
 		}
 		e.session = msg.id
 		return m, nil
@@ -305,7 +313,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.closeReview()
 	case reviewEndedMsg:
 		if msg.err != nil {
-			e.status = "Could not record the end of the review's session: " + msg.err.Error()
+			e.status = e.lang.Sprintf("Could not record the end of the review's session: %s", msg.err.Error())
 		}
 		return m, nil
 	case dashboardMsg, dashboardTickMsg:
@@ -390,7 +398,7 @@ func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		e.interrupted = true
 		n := e.dec.waiting()
-		e.status = ui.Plural(n, "decision") + " not saved yet, waiting for the database: ctrl+c again leaves without " + itThem(n) + "."
+		e.status = e.lang.Sprintf("%d decisions not saved yet, waiting for the database: ctrl+c again leaves without them.", n)
 		return nil, true
 	}
 	if keyIs(msg, e.keys.Interrupt) {
@@ -398,7 +406,7 @@ func (m *Model) typedAhead(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		e.going = false
 		cmd := m.apply(msg)
 		if n > 0 {
-			e.status = "Left: " + ui.Plural(n, "key") + " typed ahead " + isAre(n) + " not applied."
+			e.status = e.lang.Sprintf("Left: %d keys typed ahead were not applied.", n)
 		}
 		return cmd, true
 	}
@@ -423,7 +431,7 @@ func (m *Model) hiddenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		e.going = false
 		cmd := m.apply(msg)
 		if n > 0 {
-			e.status = "Left: " + ui.Plural(n, "key") + " typed ahead " + isAre(n) + " not applied."
+			e.status = e.lang.Sprintf("Left: %d keys typed ahead were not applied.", n)
 		}
 		return cmd, true
 	}
@@ -514,9 +522,9 @@ func (m *Model) render() string {
 // how many keys were ignored meanwhile (first: the lines that do not fit
 // are cut).
 func tooSmall(e *env) string {
-	msg := fmt.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d. Nothing is lost.", e.w, e.h, minWidth, minHeight)
+	msg := e.lang.Sprintf("The terminal is %d×%d. Please enlarge it to at least %d×%d. Nothing is lost.", e.w, e.h, minWidth, minHeight)
 	if n := e.hiddenKeys; n > 0 {
-		msg = ui.Plural(n, "key") + " ignored: the screen is hidden. " + msg
+		msg = e.lang.Sprintf("%d keys ignored: the screen is hidden.", n) + " " + msg
 	}
 	return strings.Join(ui.Wrap(msg, e.w), "\n")
 }
@@ -558,7 +566,7 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	// The screen waits for the write lock only: an import in progress is
 	// not waited for (its items are left out until it is done).
 	err := opt.Store.RetryLock(ctx, func() {
-		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(opt.Store.WaitingMessage()))
+		fmt.Fprintln(notices, "annotate: "+ui.SanitizeLine(opt.Store.WaitingMessage(m.e.lang)))
 	}, func() (err error) {
 		sess, err = opt.Store.StartSession(opt.Annotator, m.e.client)
 		return err
@@ -571,14 +579,14 @@ func Run(ctx context.Context, opt Options, progOpts ...tea.ProgramOption) error 
 	if lost := m.Unsaved(); len(lost) > 0 {
 		// Left (ctrl+c, a signal) while decisions waited for the
 		// database: the screen showed them as not saved; say which.
-		fmt.Fprintln(notices, "annotate: "+ui.Plural(len(lost), "decision")+" not saved (the database was busy): "+
-			ui.SanitizeLine(strings.Join(lost, ", ")))
+		fmt.Fprintln(notices, "annotate: "+m.e.lang.Sprintf("%d decisions not saved (the database was busy): %s", len(lost),
+			ui.SanitizeLine(strings.Join(lost, ", "))))
 	}
 	endErr := opt.Store.EndSession(sess.ID)
 	if store.IsBusy(endErr) {
 		// Another process still writes: the session's active time is
 		// recorded label by label already; only its end is not.
-		fmt.Fprintln(notices, "annotate: the end of the session was not recorded (the database is busy); its active time is kept.")
+		fmt.Fprintln(notices, "annotate: "+m.e.lang.Sprintf("the end of the session was not recorded (the database is busy); its active time is kept."))
 		endErr = nil
 	}
 	if endErr != nil && err == nil {

@@ -2,10 +2,10 @@ package tui
 
 import (
 	"errors"
-	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -36,11 +36,11 @@ func (s *itemScreen) searchKey(msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool) {
 		return newFilterPicker(e, s), sourcesCmd(e.store, w.kind), true
 	}
 	if w.term == "" {
-		e.status = "Nothing searched yet: / searches the queue."
+		e.status = e.lang.Sprintf("Nothing searched yet: / searches the queue.")
 		return s, nil, true
 	}
 	e.going = true
-	return s, searchCmd(e.store, e.annotator, e.suggest, w.query(e), w.term, s.d.ref.ItemID, keyIs(msg, k.SearchPrev)), true
+	return s, searchCmd(e.store, e.lang, e.annotator, e.suggest, w.query(e), w.term, s.d.ref.ItemID, keyIs(msg, k.SearchPrev)), true
 }
 
 // newSearchInput asks for the text to search the queue for: it opens empty,
@@ -48,16 +48,16 @@ func (s *itemScreen) searchKey(msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool) {
 // empty clears the search.
 func newSearchInput(e *env, under ui.Child, cur int64) *inputScreen {
 	w := e.work
-	title := "Search the " + kindName(w.kind) + " queue (the items' text and ids; empty clears)"
-	in := newInput(e, under, title, []string{"search"}, false, "", func(v []string) tea.Cmd {
+	title := e.lang.Sprintf("Search the %s queue (the items' text and ids; empty clears)", kindName(e.lang, w.kind))
+	in := newInput(e, under, title, []string{e.lang.Sprintf("search")}, false, "", func(v []string) tea.Cmd {
 		if v[0] == "" {
 			w.term = ""
-			e.status = "Search cleared."
+			e.status = e.lang.Sprintf("Search cleared.")
 			return nil
 		}
 		w.term = v[0]
 		e.going = true
-		return searchCmd(e.store, e.annotator, e.suggest, w.query(e), v[0], cur, false)
+		return searchCmd(e.store, e.lang, e.annotator, e.suggest, w.query(e), v[0], cur, false)
 	})
 	in.recall = w.term
 	return in
@@ -66,7 +66,7 @@ func newSearchInput(e *env, under ui.Child, cur int64) *inputScreen {
 // searchCmd finds the next (previous) match of term in the queue after
 // (before) the item cur, from the start when cur is not in the queue, and
 // loads it. The answer is a go-to's: the screen opens the item found.
-func searchCmd(s *store.Store, annotator, suggest string, q store.QueueQuery, term string, cur int64, backward bool) tea.Cmd {
+func searchCmd(s *store.Store, l *lang.Printer, annotator, suggest string, q store.QueueQuery, term string, cur int64, backward bool) tea.Cmd {
 	return func() tea.Msg {
 		m := gotoLoadedMsg{query: term, search: true}
 		from, _, err := s.QueueKey(q, cur)
@@ -83,24 +83,24 @@ func searchCmd(s *store.Store, annotator, suggest string, q store.QueueQuery, te
 			m.err = errNoMatch
 			return m
 		}
-		m.data, m.err = loadItem(s, annotator, suggest, hit.ItemRef)
-		m.found = fmt.Sprintf("Match %d of %d for “%s” · ctrl+n next · ctrl+p previous", hit.Match, hit.Matches, ui.SanitizeLine(term))
+		m.data, m.err = loadItem(s, l, annotator, suggest, hit.ItemRef)
+		m.found = l.Sprintf("Match %d of %d for “%s” · ctrl+n next · ctrl+p previous", hit.Match, hit.Matches, ui.SanitizeLine(term))
 		if q.Filter.Active() {
-			m.found += " (filter: " + ui.SanitizeLine(q.Filter.String()) + ")"
+			m.found += " " + l.Sprintf("(filter: %s)", ui.SanitizeLine(filterName(l, q.Filter)))
 		}
 		return m
 	}
 }
 
 // failure is what the status line says when a go-to or a search fails.
-func (m gotoLoadedMsg) failure() string {
+func (m gotoLoadedMsg) failure(l *lang.Printer) string {
 	switch {
 	case m.search && errors.Is(m.err, errNoMatch):
-		return "No item of this queue matches “" + ui.SanitizeLine(m.query) + "”: / searches for another text."
+		return l.Sprintf("No item of this queue matches “%s”: / searches for another text.", ui.SanitizeLine(m.query))
 	case m.search:
-		return "Search “" + ui.SanitizeLine(m.query) + "”: " + m.err.Error()
+		return l.Sprintf("Search “%s”: %s", ui.SanitizeLine(m.query), m.err.Error())
 	}
-	return "Go to " + ui.SanitizeLine(m.query) + ": " + m.err.Error()
+	return l.Sprintf("Go to %s: %s", ui.SanitizeLine(m.query), m.err.Error())
 }
 
 // sourcesCmd lists the sources of a kind's items, the choices of the
@@ -127,11 +127,11 @@ func (e *env) filterWork(f store.QueueFilter) (ui.Child, tea.Cmd) {
 	e.work = nw
 	nw.fetching = true
 	if f.Active() {
-		e.status = "Filter: " + ui.SanitizeLine(f.String()) + ". F changes it."
+		e.status = e.lang.Sprintf("Filter: %s. F changes it.", ui.SanitizeLine(filterName(e.lang, f)))
 	} else {
-		e.status = "Filter cleared: every item of the queue."
+		e.status = e.lang.Sprintf("Filter cleared: every item of the queue.")
 	}
-	l := newLoading(e, store.ItemRef{}, "Loading the "+kindName(w.kind)+" queue…")
+	l := newLoading(e, store.ItemRef{}, e.lang.Sprintf("Loading the %s queue…", kindName(e.lang, w.kind)))
 	l.SetSize(e.w, e.h)
 	return l, tea.Batch(fetchQueueCmd(e.store, nw.gen, nw.query(e)), countQueueCmd(e.store, nw.gen, nw.query(e), true))
 }
@@ -140,7 +140,7 @@ func (e *env) filterWork(f store.QueueFilter) (ui.Child, tea.Cmd) {
 // fragment (suggest.Fuzzy: its characters in
 // order, then a typo). One best match is the item to open, with what the
 // status line says of it; several equally close come back to be listed.
-func fuzzyGoto(s *store.Store, typed string, shown int) ([]store.ItemRef, string, error) {
+func fuzzyGoto(s *store.Store, l *lang.Printer, typed string, shown int) ([]store.ItemRef, string, error) {
 	refs, err := s.ItemIDs("")
 	if err != nil {
 		return nil, "", err
@@ -156,7 +156,7 @@ func fuzzyGoto(s *store.Store, typed string, shown int) ([]store.ItemRef, string
 	case len(ms) == 0:
 		return nil, "", nil
 	case len(ms) == 1 || ms[0].Cost < ms[1].Cost:
-		return []store.ItemRef{byID[ms[0].Name]}, "No id is “" + ui.SanitizeLine(typed) + "”: the closest is " + ui.SanitizeLine(ms[0].Name) + ".", nil
+		return []store.ItemRef{byID[ms[0].Name]}, l.Sprintf("No id is “%s”: the closest is %s.", ui.SanitizeLine(typed), ui.SanitizeLine(ms[0].Name)), nil
 	}
 	var out []store.ItemRef
 	for _, m := range ms {

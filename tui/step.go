@@ -2,8 +2,8 @@ package tui
 
 import (
 	"strconv"
-	"strings"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -56,12 +56,15 @@ type flow struct {
 	// preselected where the field has one; nil when blind.
 	suggested map[string]string
 	notAsked  string // why nothing is asked of the annotator (shown read-only); "" : asked
+	// lang is the language a refusal is said in (nil: English): a pure
+	// formatter, so that the flow stays a value.
+	lang *lang.Printer
 }
 
-// newFlow is the flow of an item as loaded.
-func newFlow(d *itemData) flow {
+// newFlow is the flow of an item as loaded, its refusals said in l.
+func newFlow(d *itemData, l *lang.Printer) flow {
 	v := viewOf(d.kind())
-	f := flow{kind: d.kind(), labels: copyLabels(d.labels), notAsked: d.notAsked, suggested: d.suggested}
+	f := flow{kind: d.kind(), labels: copyLabels(d.labels), notAsked: d.notAsked, suggested: d.suggested, lang: l}
 	if o := v.own; o != nil && o.asked(d) {
 		f.own, f.marker, f.added = o, d.parent[o.marker], o.count(d)
 	}
@@ -202,9 +205,9 @@ func (f flow) Decide(in input) action {
 		}
 		if f.notAsked != "" {
 			// The card says why (notAskedCard); this fits 80 columns.
-			return refuse(in.key + ": nothing is asked here (read-only, see why above). enter goes on.")
+			return refuse(f.lang.Sprintf("%s: nothing is asked here (read-only, see why above). enter goes on.", in.key))
 		}
-		return refuse("Every field of this item is labelled: enter goes to the next item, u undoes the last decision.")
+		return refuse(f.lang.Sprintf("Every field of this item is labelled: enter goes to the next item, u undoes the last decision."))
 	case askOwn:
 		switch {
 		case in.kind == inAdd:
@@ -218,38 +221,38 @@ func (f flow) Decide(in input) action {
 			}
 			return action{kind: actSave, onAnswer: true, field: f.own.marker, value: v}
 		}
-		return refuse(in.key + " answers no question here: " + f.own.refused)
+		return refuse(f.lang.Sprintf("%s answers no question here: %s", in.key, f.lang.Text(f.own.refused)))
 	}
 	field, _ := schema.Lookup(s.field)
-	keys := fieldKeys(field)
+	keys := fieldKeys(f.lang, field)
+	name := f.lang.Field(field.Name)
 	switch in.kind {
 	case inYes, inNo:
 		if field.TwoWay {
 			return action{kind: actSave, field: field.Name, value: field.Values[int(in.kind-inYes)]}
 		}
-		return refuse(in.key + " is not an option of " + field.Name + ": press " + keys + ".")
+		return refuse(f.lang.Sprintf("%s is not an option of %s: press %s.", in.key, name, keys))
 	case inPick:
-		if in.n >= 1 && in.n <= len(field.Values) {
-			return action{kind: actSave, field: field.Name, value: field.Values[in.n-1]}
+		if v, ok := field.ValueOfKey(in.n); ok {
+			return action{kind: actSave, field: field.Name, value: v}
 		}
-		return refuse(field.Name + " has " + strconv.Itoa(len(field.Values)) + " options: press " + keys + ".")
+		return refuse(f.lang.Sprintf("%s has %d options: press %s.", name, len(field.Values), keys))
 	case inAccept:
 		if p := f.preselected(); p != "" {
 			return action{kind: actSave, field: field.Name, value: p}
 		}
-		return refuse("enter accepts a preselected option; " + field.Name + " has none: press " + keys + ".")
+		return refuse(f.lang.Sprintf("enter accepts a preselected option; %s has none: press %s.", name, keys))
 	}
-	return refuse(in.key + " adds a claim the extractor missed, after the last claim of an answer; " + field.Name + ": press " + keys + ".")
+	return refuse(f.lang.Sprintf("%s adds a claim the extractor missed, after the last claim of an answer; %s: press %s.", in.key, name, keys))
 }
 
 // fieldKeys names the keys of a field's options: "y/n or 1-2", "1-3".
-func fieldKeys(f schema.Field) string {
-	var b strings.Builder
+func fieldKeys(l *lang.Printer, f schema.Field) string {
+	keys := "1-" + strconv.Itoa(len(f.Values))
 	if f.TwoWay {
-		b.WriteString("y/n or ")
+		return l.Sprintf("y/n or %s", keys)
 	}
-	b.WriteString("1-" + strconv.Itoa(len(f.Values)))
-	return b.String()
+	return keys
 }
 
 func refuse(why string) action { return action{kind: actRefuse, why: why} }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -91,20 +90,17 @@ func (e *env) slowTimer() tea.Cmd {
 }
 
 // notApplied drops the waiting keys after a failure and says so, to follow
-// the error ("" when none waited).
-func (e *env) notApplied(when string) string {
+// the error ("" when none waited); ahead: the keys were typed ahead of a
+// load, else after the action that failed.
+func (e *env) notApplied(ahead bool) string {
 	n := e.ahead.drop()
-	if n == 0 {
+	switch {
+	case n == 0:
 		return ""
+	case ahead:
+		return e.lang.Sprintf("; %d keys typed ahead were not applied.", n)
 	}
-	return "; " + ui.Plural(n, "key") + " typed " + when + " " + isAre(n) + " not applied."
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
+	return e.lang.Sprintf("; %d keys typed after it were not applied.", n)
 }
 
 // waitingLine is what the status line says while the screen waits (saving
@@ -116,20 +112,20 @@ func (e *env) waitingLine(saving, slow bool) string {
 	var parts []string
 	switch {
 	case saving && slow:
-		parts = append(parts, "saving… database busy")
+		parts = append(parts, e.lang.Sprintf("saving… database busy"))
 	case n > 0 && q.slow:
 		holder := q.holder
 		if holder == "" {
-			holder = "another program"
+			holder = e.lang.Sprintf("another program")
 		}
-		parts = append(parts, "⧗ "+ui.Plural(n, "decision")+" not saved yet (kept in order): "+holder+" is writing")
+		parts = append(parts, "⧗ "+e.lang.Sprintf("%d decisions not saved yet (kept in order): %s is writing", n, holder))
 	case n > 0 || saving:
-		parts = append(parts, "saving…")
+		parts = append(parts, e.lang.Sprintf("saving…"))
 	}
 	if k := len(e.ahead.keys); k > 0 {
-		what := ui.Plural(k, "key") + " typed ahead"
+		what := e.lang.Sprintf("%d keys typed ahead", k)
 		if len(parts) == 0 {
-			what += ", kept in order"
+			what = e.lang.Sprintf("%d keys typed ahead, kept in order", k)
 		}
 		parts = append(parts, what)
 	}
@@ -141,6 +137,5 @@ func (e *env) refusedLine() string {
 	if e.ahead.refused == 0 {
 		return ""
 	}
-	return strconv.Itoa(e.ahead.refused) + " keys not taken: more than " + strconv.Itoa(typeaheadLimit) +
-		" were waiting for the database. Type them again once it answers."
+	return e.lang.Sprintf("%d keys not taken: more than %d were waiting for the database. Type them again once it answers.", e.ahead.refused, typeaheadLimit)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/roles"
 	"github.com/annotate-dev/annotate/store"
@@ -24,12 +25,14 @@ func init() {
 
 func newAnnotatorSetCmd(g *globals) *cobra.Command {
 	var rate float64
-	var currency, role string
+	var currency, role, language string
 	cmd := &cobra.Command{
 		Use:   "set NAME",
-		Short: "Set an annotator's hourly rate, currency and role (created if new)",
+		Short: "Set an annotator's hourly rate, currency, role and language (created if new)",
 		Long: `set records what an annotator is paid, for annotate cost: --rate (per hour),
---currency (a code such as CAD), --role (a word: student, paralegal, ...).
+--currency (a code such as CAD), --role (a word: student, paralegal, ...);
+and --lang, the language annotate speaks to them (en or fr; auto: the
+config file and the locale decide), on their own terminal and over serve.
 Only the flags given change. A new name creates the annotator, so rates can
 be set before the work starts; a new name close to a known one ("Jo" beside
 "jo") is refused as a typo: annotate annotator add creates it.
@@ -40,7 +43,7 @@ changes the taxonomy and opens the dashboard. Giving the role lead, or
 taking it from a lead, is a lead's action (--as a lead); while no annotator
 is a lead, anyone may make the first. The last lead keeps the role until
 another lead is made.`,
-		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal\n  annotate annotator set ana --role lead --as lead",
+		Example: "  annotate annotator set jo --rate 20 --currency CAD --role student\n  annotate annotator set kim --rate 40 --currency CAD --role paralegal\n  annotate annotator set ana --role lead --as lead\n  annotate annotator set kim --lang fr",
 		Args:    cobra.ExactArgs(1),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
 			name := args[0]
@@ -48,8 +51,17 @@ another lead is made.`,
 				return err
 			}
 			f := cmd.Flags()
-			if !f.Changed("rate") && !f.Changed("currency") && !f.Changed("role") {
-				return fmt.Errorf("nothing to set: give --rate, --currency or --role")
+			if !f.Changed("rate") && !f.Changed("currency") && !f.Changed("role") && !f.Changed("lang") {
+				return fmt.Errorf("nothing to set: give --rate, --currency, --role or --lang")
+			}
+			if f.Changed("lang") {
+				if language == "auto" {
+					language = ""
+				} else if l, err := lang.Parse(language); err != nil {
+					return fmt.Errorf("--lang %w (or auto: the config file and the locale decide)", err)
+				} else {
+					language = l
+				}
 			}
 			var r *float64
 			if f.Changed("rate") {
@@ -86,9 +98,18 @@ another lead is made.`,
 			if err != nil {
 				return err
 			}
+			if f.Changed("lang") {
+				if err := s.SetAnnotatorLang(name, language); err != nil {
+					return err
+				}
+			}
+			spoken, err := s.AnnotatorLang(name)
+			if err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
 			if g.json {
-				return json.NewEncoder(out).Encode(map[string]any{"annotator": a.Name, "rate": a.Rate, "currency": a.Currency, "role": a.Role})
+				return json.NewEncoder(out).Encode(map[string]any{"annotator": a.Name, "rate": a.Rate, "currency": a.Currency, "role": a.Role, "lang": spoken})
 			}
 			rt := "no rate"
 			if a.Rate != nil {
@@ -96,6 +117,9 @@ another lead is made.`,
 			}
 			if a.Role != "" {
 				rt += ", " + a.Role
+			}
+			if spoken != "" {
+				rt += ", lang " + spoken
 			}
 			fmt.Fprintf(out, "%s: %s\n", a.Name, rt)
 			return nil
@@ -105,6 +129,7 @@ another lead is made.`,
 	f.Float64Var(&rate, "rate", 0, "hourly rate")
 	f.StringVar(&currency, "currency", "", "currency code, e.g. CAD")
 	f.StringVar(&role, "role", "", "role, e.g. student, paralegal, lead")
+	f.StringVar(&language, "lang", "", "the language annotate speaks to them: en, fr, or auto (the config file and the locale decide)")
 	return cmd
 }
 

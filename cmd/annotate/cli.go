@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra/doc"
 	"gopkg.in/yaml.v3"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/smallfile"
 )
 
@@ -96,6 +97,7 @@ type config struct {
 	DB        string
 	Annotator string
 	Color     string
+	Lang      string // en or fr: the language of the screens (language.go)
 }
 
 var colorModes = []string{"never", "auto", "always"}
@@ -108,7 +110,13 @@ The config file is $ANNOTATE_CONFIG, else $XDG_CONFIG_HOME/annotate/config.yaml
 
   db: ~/benchmarks/annotate.db   # --db (relative paths: to the current folder)
   annotator: jo                  # --as
-  color: auto                    # --color: never, auto or always`
+  color: auto                    # --color: never, auto or always
+  lang: fr                       # --lang: en or fr
+
+The language of the screens and of an annotator's messages is --lang, else
+the annotator's own (annotate annotator set NAME --lang fr), else the config
+file's lang, else the locale (LC_ALL, LC_MESSAGES, LANG: fr_CA.UTF-8 is
+French), else English.`
 
 // configPath is the config file to read, and whether it was named
 // explicitly ($ANNOTATE_CONFIG), which makes a missing file an error.
@@ -161,7 +169,7 @@ func parseConfig(path string, data []byte) (*config, error) {
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("config file %s: line %d: want keys (db, annotator, color), not %s", path, top.Line, nodeKind(top))
+		return nil, fmt.Errorf("config file %s: line %d: want keys (db, annotator, color, lang), not %s", path, top.Line, nodeKind(top))
 	}
 	seen := map[string]int{}
 	colorKey := "color"
@@ -184,8 +192,10 @@ func parseConfig(path string, data []byte) (*config, error) {
 			dst = &c.Annotator
 		case "color", "colour":
 			dst, colorKey = &c.Color, k.Value
+		case "lang":
+			dst = &c.Lang
 		default:
-			return nil, fmt.Errorf("%s: unknown key (known: db, annotator, color)", at)
+			return nil, fmt.Errorf("%s: unknown key (known: db, annotator, color, lang)", at)
 		}
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
 			return nil, fmt.Errorf("%s: want a value, not %s", at, nodeKind(v))
@@ -194,6 +204,13 @@ func parseConfig(path string, data []byte) (*config, error) {
 	}
 	if c.Color != "" && !slices.Contains(colorModes, c.Color) {
 		return nil, fmt.Errorf("config file %s: line %d: key %q: %q is not never, auto or always", path, seen["color"], colorKey, c.Color)
+	}
+	if c.Lang != "" {
+		l, err := lang.Parse(c.Lang)
+		if err != nil {
+			return nil, fmt.Errorf("config file %s: line %d: key \"lang\": %w", path, seen["lang"], err)
+		}
+		c.Lang = l
 	}
 	if c.Annotator != "" {
 		if err := names.Check(c.Annotator); err != nil {
@@ -225,6 +242,13 @@ func nodeKind(n *yaml.Node) string {
 func (g *globals) checkGlobals(cmd *cobra.Command) error {
 	if g.configErr != nil {
 		return g.configErr
+	}
+	if g.langFlag != "" {
+		l, err := lang.Parse(g.langFlag)
+		if err != nil {
+			return fmt.Errorf("--lang %w", err)
+		}
+		g.langFlag = l
 	}
 	if err := clock.Check(); err != nil {
 		return err

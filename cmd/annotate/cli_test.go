@@ -97,22 +97,23 @@ func TestManPages(t *testing.T) {
 }
 
 func TestParseConfig(t *testing.T) {
-	c, err := parseConfig("c.yaml", []byte("# defaults\ndb: /data/a.db\nannotator: jo\ncolor: never\n"))
-	if err != nil || c.DB != "/data/a.db" || c.Annotator != "jo" || c.Color != "never" {
+	c, err := parseConfig("c.yaml", []byte("# defaults\ndb: /data/a.db\nannotator: jo\ncolor: never\nlang: fr_CA\n"))
+	if err != nil || c.DB != "/data/a.db" || c.Annotator != "jo" || c.Color != "never" || c.Lang != "fr" {
 		t.Fatalf("%+v %v", c, err)
 	}
 	if c, err := parseConfig("c.yaml", nil); err != nil || *c != (config{path: "c.yaml"}) {
 		t.Errorf("empty file: %+v %v", c, err)
 	}
 	for _, bad := range []struct{ text, want string }{
-		{"db: a.db\nanotator: jo\n", `config file c.yaml: line 2: key "anotator": unknown key (known: db, annotator, color)`},
+		{"db: a.db\nanotator: jo\n", `config file c.yaml: line 2: key "anotator": unknown key (known: db, annotator, color, lang)`},
+		{"lang: de\n", `config file c.yaml: line 1: key "lang": "de": want en (English) or fr (French)`},
 		{"db: a.db\n\ncolor: sometimes\n", `config file c.yaml: line 3: key "color": "sometimes" is not never, auto or always`},
 		{"db:\n", `config file c.yaml: line 1: key "db": want a value, not nothing`},
 		{"db: [a, b]\n", `config file c.yaml: line 1: key "db": want a value, not a list`},
 		{"db: a\ndb: b\n", `config file c.yaml: line 2: key "db": given twice (first on line 1)`},
 		{"db: a\nannotator: \"jo,sam\"\n", `config file c.yaml: line 2: key "annotator": "jo,sam" is not a name: it holds ','`},
 		{"color: never\ncolour: auto\n", `config file c.yaml: line 2: key "colour": given twice (first on line 1)`},
-		{"- db\n", `config file c.yaml: line 1: want keys (db, annotator, color), not a list`},
+		{"- db\n", `config file c.yaml: line 1: want keys (db, annotator, color, lang), not a list`},
 		{"db: a\n  color: x\n", `config file c.yaml: line 2: mapping values are not allowed in this context`},
 	} {
 		_, err := parseConfig("c.yaml", []byte(bad.text))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/annotate-dev/annotate/demo"
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -48,15 +49,16 @@ data is refused, never mixed with the sample.`,
 						os.RemoveAll(filepath.Dir(d.path))
 						return
 					}
-					fmt.Fprint(cmd.ErrOrStderr(), keptMessage(d.path, who))
+					fmt.Fprint(cmd.ErrOrStderr(), keptMessage(g.errorPrinter(), d.path, who))
 				}()
 				// The demo's database is its own: the names its flags give
 				// (--batch, --suggest) are checked against it.
+				language := g.language(d.s, who)
 				if err := g.checkNamedFlags(cmd, d.s); err != nil {
 					return err
 				}
 				g.useColorMode()
-				return o.run(cmd, g, d.s, who, "demo")
+				return o.run(cmd, g, d.s, who, "demo", language)
 			},
 		}
 		o.add(cmd)
@@ -67,8 +69,8 @@ data is refused, never mixed with the sample.`,
 
 // keptMessage says where the demo database is and how to reopen it, as a
 // command that can be pasted into a shell.
-func keptMessage(path, who string) string {
-	return fmt.Sprintf("demo database kept at %s; reopen it with:\n  annotate --db %s --as %s\n", path, shellQuote(path), shellQuote(who))
+func keptMessage(l *lang.Printer, path, who string) string {
+	return l.Sprintf("demo database kept at %s; reopen it with:", path) + "\n  annotate --db " + shellQuote(path) + " --as " + shellQuote(who) + "\n"
 }
 
 // demoDB is the database the demo runs on.
@@ -99,7 +101,7 @@ func openDemo(dbFlag string, named bool) (demoDB, error) {
 	if existed {
 		s, err := store.Open(dbFlag)
 		if err != nil {
-			return demoDB{}, fmt.Errorf("--db %s: %w", dbFlag, err)
+			return demoDB{}, lang.Errorf("--db %s: %w", dbFlag, err)
 		}
 		x, err := s.Snapshot()
 		if err != nil {
@@ -113,11 +115,11 @@ func openDemo(dbFlag string, named bool) (demoDB, error) {
 			return demoDB{}, err
 		}
 		if qa+claims > 0 {
-			return demoDB{}, fmt.Errorf("--db %s already holds data (%d QA pair%s, %d claim%s): the demo seeds a new database; "+
-				"give a path that does not exist, or open this one with annotate --db %s", dbFlag, qa, plural(qa), claims, plural(claims), shellQuote(dbFlag))
+			return demoDB{}, lang.Errorf("--db %s already holds data (%s, %s): the demo seeds a new database; give a path that does not exist, or open this one with annotate --db %s",
+				dbFlag, lang.Count("%d QA pairs", qa), lang.Count("%d claims", claims), shellQuote(dbFlag))
 		}
 	} else if !errors.Is(statErr, os.ErrNotExist) {
-		return demoDB{}, fmt.Errorf("--db %s: %w", dbFlag, statErr)
+		return demoDB{}, lang.Errorf("--db %s: %w", dbFlag, statErr)
 	}
 	s, err := seedDemo(dbFlag)
 	if err != nil {
@@ -140,12 +142,12 @@ func seedDemo(path string) (*store.Store, error) {
 	for _, f := range demo.Files() {
 		if _, err := importer.ImportReader(s, f.Name, f.Data, importer.Options{Format: f.Format}); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("seeding the demo: %w", err)
+			return nil, lang.Errorf("seeding the demo: %w", err)
 		}
 	}
 	if err := demo.Setup(s); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("seeding the demo: %w", err)
+		return nil, lang.Errorf("seeding the demo: %w", err)
 	}
 	return s, nil
 }

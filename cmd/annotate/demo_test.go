@@ -69,7 +69,7 @@ func TestDemoDB(t *testing.T) {
 }
 
 func TestKeptMessage(t *testing.T) {
-	got := keptMessage("/tmp/annotate-demo-1/demo.db", "jo")
+	got := keptMessage(nil, "/tmp/annotate-demo-1/demo.db", "jo")
 	want := "demo database kept at /tmp/annotate-demo-1/demo.db; reopen it with:\n  annotate --db /tmp/annotate-demo-1/demo.db --as jo\n"
 	if got != want {
 		t.Errorf("got %q", got)

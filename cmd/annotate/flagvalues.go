@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -11,6 +9,7 @@ import (
 
 	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
@@ -105,6 +104,9 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 		"suggest":    system,
 		"source":     {what: "source", read: sources},
 		"hop":        {closed: []string{"single", "multi"}},
+		// --lang: a locale (fr_CA) is a language too; checkGlobals reads
+		// it (lang.Parse).
+		"lang": {closed: lang.Codes(), open: true},
 	}
 	byCommand = map[string]map[string]valueSet{
 		"annotate":      {"kind": {closed: tui.Kinds()}},
@@ -130,6 +132,8 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 			"format": {closed: exporter.Formats}, "data-format": {closed: []string{"parquet", "jsonl"}},
 			"field": {what: "field", closed: everyField()}},
 		"annotate agreement": {"annotators": {what: "annotator", read: annotatorNames, list: true}},
+		// A locale (fr_CA) is a language too: the command reads it (lang.Parse).
+		"annotate annotator set": {"lang": {closed: []string{"en", "fr", "auto"}, open: true}},
 	}
 	return byFlag, byCommand
 }
@@ -214,17 +218,21 @@ func (g *globals) checkNamedFlags(cmd *cobra.Command, s *store.Store) error {
 	})
 }
 
-// wantOneOf says what a flag of a closed set wanted.
+// wantOneOf says what a flag of a closed set wanted, in the reader's
+// language (the note, the lead's, as it is written).
 func wantOneOf(typed string, vs valueSet) error {
-	want := orList(vs.closed)
+	var want lang.Sayer = lang.OrList(vs.closed)
 	if vs.list {
-		want = "a comma-separated list of " + strings.Join(vs.closed, ", ")
+		want = lang.Phrase(lang.Key("a comma-separated list of %s"), strings.Join(vs.closed, ", "))
 	}
-	msg := fmt.Sprintf("want %s, got %q%s", want, typed, suggest.Hint(typed, vs.closed))
+	note := ""
 	if vs.note != "" {
-		msg += " (" + vs.note + ")"
+		note = " (" + vs.note + ")"
 	}
-	return errors.New(msg)
+	if m := suggest.Close(typed, vs.closed, suggest.Edits(typed)); len(m) > 0 {
+		return lang.Errorf("want %s, got %q; did you mean %s?%s", want, typed, lang.OrList(quoteAll(m)), note)
+	}
+	return lang.Errorf("want %s, got %q%s", want, typed, note)
 }
 
 // flagErr is an error about one flag's value, named first: --batch: ….
@@ -233,7 +241,12 @@ type flagErr struct {
 	err  error
 }
 
-func (e *flagErr) Error() string { return "--" + e.flag + ": " + e.err.Error() }
+func (e *flagErr) Error() string { return e.SayIn(nil) }
+
+// SayIn is the error in a reader's language (lang.Say).
+func (e *flagErr) SayIn(l *lang.Printer) string {
+	return l.Sprintf("--%s: %s", e.flag, lang.Say(l, e.err))
+}
 func (e *flagErr) Unwrap() error { return e.err }
 
 func flagError(flag string, err error) error { return &flagErr{flag, err} }

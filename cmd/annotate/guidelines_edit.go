@@ -19,7 +19,7 @@ import (
 
 // editHeader opens the file the editor gets; it comes before the section,
 // where Parse leaves text out, so it is never stored.
-const editHeader = "<!-- annotate: the guidelines of %s, version %d. Save and quit to record version %d; unchanged text or an empty file records nothing. -->\n\n"
+const editHeader = "<!-- annotate: the %sguidelines of %s, version %d. Save and quit to record version %d; unchanged text or an empty file records nothing. -->\n\n"
 
 func newGuidelinesEditCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
@@ -30,8 +30,11 @@ func newGuidelinesEditCmd(g *globals) *cobra.Command {
 you (--as or $ANNOTATE_USER, the lead) as its author and the time. Saving
 the text unchanged records nothing; an empty file is refused. The file
 must keep one section, headed "## FIELD — title"; if it cannot be read
-back, nothing is recorded and the file is kept for you to fix and import.`,
-		Example:   "  annotate guidelines edit entailment --as lead\n  EDITOR=nano annotate guidelines edit persona --as lead",
+back, nothing is recorded and the file is kept for you to fix and import.
+With --lang fr it edits the French text: the new version keeps the English
+one, and an English edit keeps the French (the screens then say that the
+field's French is older than its English).`,
+		Example:   "  annotate guidelines edit entailment --as lead\n  annotate guidelines edit entailment --lang fr --as lead\n  EDITOR=nano annotate guidelines edit persona --as lead",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: guidelines.Fields(),
 		RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
@@ -48,13 +51,14 @@ back, nothing is recorded and the file is kept for you to fix and import.`,
 				return err
 			}
 			v := cur[field]
+			code, which := editLang(g)
 			f, err := os.CreateTemp("", "annotate-guidelines-"+field+"-*.md")
 			if err != nil {
 				return err
 			}
 			path := f.Name()
-			header := fmt.Sprintf(editHeader, field, v.Version, v.Version+1)
-			_, err = f.WriteString(header + v.Text)
+			header := fmt.Sprintf(editHeader, which, field, v.Version, v.Version+1)
+			_, err = f.WriteString(header + v.TextIn(code))
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
@@ -83,7 +87,7 @@ back, nothing is recorded and the file is kept for you to fix and import.`,
 				return fmt.Errorf("%w\nnothing recorded; your text is kept in %s (fix it, then: annotate guidelines import %s)", err, path, path)
 			}
 			os.Remove(path)
-			added, err := s.AddGuidelines(author, "edit", []store.GuidelineText{{Field: field, Text: secs[0].Text}})
+			added, err := s.AddGuidelines(author, "edit", []store.GuidelineText{{Field: field, Text: secs[0].Text, Lang: code}})
 			if err != nil {
 				return err
 			}
@@ -92,7 +96,7 @@ back, nothing is recorded and the file is kept for you to fix and import.`,
 				fmt.Fprintf(out, "%s: unchanged, still version %d\n", field, v.Version)
 				return nil
 			}
-			fmt.Fprintf(out, "%s: version %d by %s\n", field, added[0].Version, author)
+			fmt.Fprintf(out, "%s: version %d by %s%s\n", field, added[0].Version, author, langNote(added[0]))
 			return nil
 		}),
 	}
@@ -149,6 +153,10 @@ field, and nothing is recorded.`,
 			if err != nil {
 				return err
 			}
+			code, _ := editLang(g)
+			if err := checkFileLang(args[0], data, code); err != nil {
+				return err
+			}
 			secs, err := guidelines.Parse(args[0], data)
 			if err != nil {
 				var pe *guidelines.ParseError
@@ -159,7 +167,7 @@ field, and nothing is recorded.`,
 			}
 			texts := make([]store.GuidelineText, len(secs))
 			for i, p := range secs {
-				texts[i] = store.GuidelineText{Field: p.Field, Text: p.Text}
+				texts[i] = store.GuidelineText{Field: p.Field, Text: p.Text, Lang: code}
 			}
 			added, err := s.AddGuidelines(author, "import "+filepath.Base(args[0]), texts)
 			if err != nil {
@@ -167,7 +175,7 @@ field, and nothing is recorded.`,
 			}
 			out := cmd.OutOrStdout()
 			for _, v := range added {
-				fmt.Fprintf(out, "%s: version %d\n", v.Field, v.Version)
+				fmt.Fprintf(out, "%s: version %d%s\n", v.Field, v.Version, langNote(v))
 			}
 			fmt.Fprintf(out, "%d sections read: %d new versions by %s, %d unchanged\n", len(secs), len(added), author, len(secs)-len(added))
 			return nil
@@ -207,7 +215,7 @@ text annotate ships, version 1; edit; import FILE).`,
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "field\tversion\tauthor\ttime (UTC)\tsource")
 			for _, v := range h {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", v.Field, v.Version, v.Author, minute(v.CreatedAt), v.Source)
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s%s\n", v.Field, v.Version, v.Author, minute(v.CreatedAt), v.Source, langNote(v))
 			}
 			return tw.Flush()
 		}),
@@ -229,4 +237,22 @@ func rawWriter(w io.Writer) io.Writer {
 		return s.W
 	}
 	return w
+}
+
+// editLang is the language guidelines edit and import change, from --lang
+// alone (never the locale: a lead's French terminal does not make an
+// English file French), and how the editor's header names it.
+func editLang(g *globals) (code, which string) {
+	if g.langFlag == guidelines.French {
+		return guidelines.French, "French "
+	}
+	return guidelines.English, ""
+}
+
+// langNote marks a version that changed the French text.
+func langNote(v store.GuidelineVersion) string {
+	if v.Lang == guidelines.French {
+		return " (French text)"
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/roles"
 	"github.com/annotate-dev/annotate/store"
@@ -34,7 +35,7 @@ func checkIdentity(s *store.Store, what, name string) (isNew bool, err error) {
 		return false, err
 	}
 	if err := names.New(name, known); err != nil {
-		return false, fmt.Errorf("%s: %w", what, err)
+		return false, lang.Errorf("%s: %w", what, err)
 	}
 	return !slices.Contains(known, name), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -28,6 +29,7 @@ func init() {
 					return err
 				}
 				out := cmd.OutOrStdout()
+				l := lang.New(g.language(s, g.as))
 				if g.json {
 					type row struct {
 						Field     string `json:"field"`
@@ -45,7 +47,7 @@ func init() {
 					return json.NewEncoder(out).Encode(rows)
 				}
 				if len(notes) == 0 {
-					fmt.Fprintln(out, "no notes or flags")
+					fmt.Fprintln(out, l.Sprintf("no notes or flags"))
 					return nil
 				}
 				field := "\x00"
@@ -53,8 +55,11 @@ func init() {
 					if n.Field != field {
 						field = n.Field
 						title := field
-						if title == "" {
-							title = "(the item as a whole)"
+						switch {
+						case title == "":
+							title = l.Sprintf("(the item as a whole)")
+						case l.French():
+							title = l.Field(field) + " (" + field + ")"
 						}
 						if field != notes[0].Field {
 							fmt.Fprintln(out) // a blank line between fields

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/textsafe"
 	"github.com/charmbracelet/x/term"
 )
@@ -37,7 +38,7 @@ func runSafely(args []string, stdout, stderr io.Writer) error {
 	root.SetArgs(args)
 	err := root.Execute()
 	if err != nil && !errors.As(err, new(exitError)) {
-		fmt.Fprintln(errOut, "annotate:", oneLine(err))
+		fmt.Fprintln(errOut, "annotate:", oneLine(lang.Say(g.errorPrinter(), err)))
 	}
 	out.Flush()
 	errOut.Flush()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/annotate-dev/annotate/exporter"
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 )
@@ -15,6 +16,10 @@ import (
 // activeTimeRule says how active time is counted (one sentence for the
 // card, progress, README and docs/metrics.md).
 const activeTimeRule = exporter.ActiveTimeRule
+
+// activeTimeKey is the rule as the catalog holds it, to be said in the
+// reader's language (a test holds it to the exporter's English).
+var activeTimeKey = lang.Key("Active time is the sum of the gaps between key presses on an item, each gap counted up to 5 minutes.")
 
 // defaultSessionLimit is the paper's "at most two hours" per sitting, the
 // default of the screens' break reminder (--session-limit) too.
@@ -52,6 +57,7 @@ paper's "at most two hours").
 						return notFoundError("annotator", who, names)
 					}
 				}
+				l := lang.New(g.language(s, g.as))
 				if sessions {
 					spans, err := s.SessionSpans(who)
 					if err != nil {
@@ -61,7 +67,7 @@ paper's "at most two hours").
 					if g.json {
 						return json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
 					}
-					return rep.writeText(cmd.OutOrStdout(), who)
+					return rep.writeText(cmd.OutOrStdout(), l, who)
 				}
 				rows, err := s.Progress(who)
 				if err != nil {
@@ -89,24 +95,24 @@ paper's "at most two hours").
 					return json.NewEncoder(out).Encode(js)
 				}
 				if len(rows) == 0 {
-					fmt.Fprintln(out, "no annotators yet")
+					fmt.Fprintln(out, l.Sprintf("no annotators yet"))
 					return nil
 				}
 				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-				fmt.Fprintln(tw, "ANNOTATOR\tQUEUE\tKIND\tDONE\tREMAINING\tACTIVE\tITEMS/H\tMEDIAN S/ITEM\t")
+				fmt.Fprintln(tw, l.Sprintf("ANNOTATOR\tQUEUE\tKIND\tDONE\tREMAINING\tACTIVE\tITEMS/H\tMEDIAN S/ITEM\t"))
 				for _, p := range rows {
 					queue := p.Batch
 					if queue == "" {
-						queue = "(all items)"
+						queue = l.Sprintf("(all items)")
 					}
 					perHour, median := rates(p)
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t\n", p.Annotator, queue, p.Kind, p.Done, p.Remaining(),
-						(time.Duration(p.ActiveMs) * time.Millisecond).Round(time.Second), orDash(perHour), orDash(median))
+					fmt.Fprintln(tw, l.Sprintf("%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t", p.Annotator, queue, p.Kind, p.Done, p.Remaining(),
+						(time.Duration(p.ActiveMs)*time.Millisecond).Round(time.Second), orDash(l, perHour), orDash(l, median)))
 				}
 				if err := tw.Flush(); err != nil {
 					return err
 				}
-				fmt.Fprintln(out, "\n"+activeTimeRule)
+				fmt.Fprintln(out, "\n"+l.Text(activeTimeKey))
 				return nil
 			}),
 		}
@@ -132,9 +138,9 @@ func rates(p store.Progress) (perHour, median *float64) {
 }
 
 // orDash prints a statistic with one decimal, "—" when it has nothing to count.
-func orDash(x *float64) string {
+func orDash(l *lang.Printer, x *float64) string {
 	if x == nil {
 		return "—"
 	}
-	return fmt.Sprintf("%.1f", *x)
+	return l.Sprintf("%.1f", *x)
 }

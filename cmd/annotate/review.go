@@ -172,7 +172,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 	// Decisions are committed as they are made: a signal just ends the screen.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.Review(opt)})
+	return tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.Review(opt), Lang: g.language(s, g.as)})
 }
 
 // options resolves what the review screen compares, as the flags say:

@@ -83,5 +83,5 @@ func reviewKind(cmd *cobra.Command, g *globals, s *store.Store, o *reviewFlags) 
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return true, tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: g.as, Batch: batch, AllowOwn: o.allowOwn})})
+	return true, tui.Run(ctx, tui.Options{Store: s, Annotator: g.as, Start: tui.AnswerReview(adjudicate.AnswerOptions{Store: s, Lead: g.as, Batch: batch, AllowOwn: o.allowOwn}), Lang: g.language(s, g.as)})
 }

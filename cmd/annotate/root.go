@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -27,6 +28,9 @@ type globals struct {
 	// not be, reported when a command runs.
 	config    *config
 	configErr error
+	// langFlag is --lang; spoken the language chosen for the annotator once
+	// their preference is read (language.go), that errors are said in.
+	langFlag, spoken string
 }
 
 // commands registers the constructors of the subcommands; each file adds its
@@ -68,6 +72,7 @@ Run "annotate demo" to try it on the embedded sample.
 	root.PersistentFlags().StringVar(&g.db, "db", envOr("ANNOTATE_DB", or(cfg.DB, "annotate.db")), "database file ($ANNOTATE_DB, config db)")
 	root.PersistentFlags().StringVar(&g.as, "as", envOr("ANNOTATE_USER", or(cfg.Annotator, os.Getenv("USER"))), "annotator name ($ANNOTATE_USER, config annotator, else $USER)")
 	g.asFlag = root.PersistentFlags().Lookup("as")
+	addLangFlag(root, g)
 	root.PersistentFlags().StringVar(&g.color, "color", envOr("ANNOTATE_COLOR", or(cfg.Color, "auto")), "colour: never, auto or always ($ANNOTATE_COLOR, config color; NO_COLOR is honoured by auto)")
 	root.SetVersionTemplate("annotate {{.Version}}\n")
 	for _, f := range commands {
@@ -107,6 +112,7 @@ func (g *globals) openExisting() (*store.Store, error) {
 	if err != nil || g.cmd == nil {
 		return s, err
 	}
+	g.language(s, g.as) // the errors from here on are said in the annotator's language
 	if err := g.checkNamedFlags(g.cmd, s); err != nil {
 		s.Close()
 		return nil, err
@@ -132,16 +138,22 @@ func (g *globals) withDB(run func(cmd *cobra.Command, args []string, s *store.St
 // sayWaiting prints, once, that the command waits for another process's
 // write to the database.
 func (g *globals) sayWaiting(cmd *cobra.Command, s *store.Store) func() {
-	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+s.WaitingMessage()) }
+	return func() { fmt.Fprintln(cmd.ErrOrStderr(), "annotate: "+s.WaitingMessage(g.errorPrinter())) }
 }
 
 type noDBError struct{ path string }
 
-func (e *noDBError) Error() string {
-	return "no database at " + e.path + " (import data first, or pass --db PATH)"
+func (e *noDBError) Error() string { return e.SayIn(nil) }
+
+// SayIn is the error in a reader's language (lang.Say).
+func (e *noDBError) SayIn(p *lang.Printer) string {
+	return p.Sprintf("no database at %s (import data first, or pass --db PATH)", e.path)
 }
 
-// oneLine keeps an error on one line for stderr.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+// oneLine keeps an error's text on one line for stderr.
+func oneLine(msg string) string {
+	// Only the ASCII blanks: French's no-break spaces (before : ; ? !, inside
+	// « ») stay where the message put them.
+	blank := func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+	return strings.Join(strings.FieldsFunc(msg, blank), " ")
 }

@@ -14,6 +14,13 @@ import (
 
 // TestMain lets the scripts in testdata/script run "annotate" in-process.
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) != "annotate" {
+		// The tests run in English whatever the machine's locale; a test of
+		// another language says so (--lang, or LANG in its script).
+		for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+			os.Unsetenv(k)
+		}
+	}
 	testscript.Main(m, map[string]func(){
 		"annotate": func() { os.Exit(run(os.Args[1:])) },
 	})

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -87,13 +88,13 @@ func buildSessionsReport(spans []store.SessionSpan, limit time.Duration) *sessio
 	return rep
 }
 
-func (rep *sessionsReport) writeText(w io.Writer, who string) error {
+func (rep *sessionsReport) writeText(w io.Writer, l *lang.Printer, who string) error {
 	limit := time.Duration(rep.LimitSeconds * float64(time.Second))
 	if len(rep.order) == 0 {
 		if who != "" {
-			fmt.Fprintf(w, "%s has no sessions yet\n", who)
+			fmt.Fprintln(w, l.Sprintf("%s has no sessions yet", who))
 		} else {
-			fmt.Fprintln(w, "no sessions yet")
+			fmt.Fprintln(w, l.Sprintf("no sessions yet"))
 		}
 		return nil
 	}
@@ -102,25 +103,25 @@ func (rep *sessionsReport) writeText(w io.Writer, who string) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s: %d session%s, %s wall clock, %s active", name, a.Count, plural(a.Count),
-			short(seconds(a.LengthSeconds)), short(seconds(a.ActiveSeconds)))
+		fmt.Fprint(w, l.Sprintf("%s: %d sessions, %s wall clock, %s active", name, a.Count,
+			short(seconds(a.LengthSeconds)), short(seconds(a.ActiveSeconds))))
 		if limit > 0 {
-			fmt.Fprintf(w, "; %d longer than %s", a.OverLimit, short(limit))
+			fmt.Fprint(w, l.Sprintf("; %d longer than %s", a.OverLimit, short(limit)))
 		}
 		fmt.Fprintln(w)
 		var table strings.Builder
 		tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  STARTED\tLENGTH\tACTIVE\tDECISIONS\tCLIENT\t")
+		fmt.Fprintln(tw, "  "+l.Sprintf("STARTED\tLENGTH\tACTIVE\tDECISIONS\tCLIENT\t"))
 		for _, r := range a.Sessions {
 			var marks string
 			if !r.Closed {
-				marks = "not closed"
+				marks = l.Sprintf("not closed")
 			}
 			if r.OverLimit {
 				if marks != "" {
 					marks += ", "
 				}
-				marks += "over " + short(limit)
+				marks += l.Sprintf("over %s", short(limit))
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\n", r.StartedAt.Local().Format("2006-01-02 15:04"), short(r.length),
 				short(seconds(r.ActiveSeconds)), r.Decisions, r.Client, marks)
@@ -134,8 +135,8 @@ func (rep *sessionsReport) writeText(w io.Writer, who string) error {
 			}
 		}
 	}
-	fmt.Fprintln(w, "\nLength is wall clock, from start to end; a session not closed (the program was killed or crashed, or is still open) "+
-		"counts until its last decision, note or flag. "+activeTimeRule)
+	fmt.Fprintln(w, "\n"+l.Sprintf("Length is wall clock, from start to end; a session not closed (the program was killed or crashed, or is still open) counts until its last decision, note or flag.")+
+		" "+l.Text(activeTimeKey))
 	return nil
 }
 

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/proc"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
@@ -32,7 +32,7 @@ func addTUIFlags(root *cobra.Command, g *globals) {
 		}
 		defer s.Close()
 		g.useColorMode()
-		return o.run(cmd, g, s, g.as, "local")
+		return o.run(cmd, g, s, g.as, "local", g.language(s, g.as))
 	}
 }
 
@@ -63,9 +63,12 @@ func needTerminal() error {
 	}
 	switch len(not) {
 	case 1:
-		return fmt.Errorf("the screens need a terminal: the standard %s is not one (the reports and other commands work without: annotate --help)", not[0])
+		if not[0] == "input" {
+			return lang.Errorf("the screens need a terminal: the standard input is not one (the reports and other commands work without: annotate --help)")
+		}
+		return lang.Errorf("the screens need a terminal: the standard output is not one (the reports and other commands work without: annotate --help)")
 	case 2:
-		return fmt.Errorf("the screens need a terminal: the standard input and output are not terminals (the reports and other commands work without: annotate --help)")
+		return lang.Errorf("the screens need a terminal: the standard input and output are not terminals (the reports and other commands work without: annotate --help)")
 	}
 	return nil
 }
@@ -83,9 +86,9 @@ func (g *globals) useColorMode() {
 	}
 }
 
-func (o *tuiFlags) run(cmd *cobra.Command, g *globals, s *store.Store, annotator, client string) error {
+func (o *tuiFlags) run(cmd *cobra.Command, g *globals, s *store.Store, annotator, client, language string) error {
 	if annotator == "" {
-		return fmt.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
+		return lang.Errorf("no annotator: pass --as NAME (or set ANNOTATE_USER)")
 	}
 	isNew, err := checkIdentity(s, "--as", annotator)
 	if err != nil && client == "demo" {
@@ -127,7 +130,7 @@ func (o *tuiFlags) run(cmd *cobra.Command, g *globals, s *store.Store, annotator
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return tui.Run(ctx, tui.Options{Store: s, Annotator: annotator, Batch: o.batch, Kind: kind, Client: client, SessionLimit: o.sessionLimit,
-		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest})
+		Terminal: rawTerminal(), ClaimsLater: o.claimsLater, NewAnnotator: isNew, Suggest: o.suggest, Lang: language})
 }
 
 // acquireScreen takes the lease of annotator's screen of a sort ("": the

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/suggest"
 	"github.com/annotate-dev/annotate/internal/textsafe"
 )
@@ -24,12 +25,22 @@ const Separators = ",;"
 // Error says why a name is not one.
 type Error struct {
 	Name string
-	Why  string
+	Why  string     // in English; SayIn says it in a reader's language
+	why  lang.Sayer // the catalog's message
 }
 
-func (e *Error) Error() string {
+// bad is the Error of a name, why a message of the catalog (lang.Key).
+func bad(name, why string, args ...any) *Error {
+	w := lang.Phrase(why, args...)
+	return &Error{Name: name, Why: w.SayIn(nil), why: w}
+}
+
+func (e *Error) Error() string { return e.SayIn(nil) }
+
+// SayIn is the error in a reader's language (lang.Say).
+func (e *Error) SayIn(l *lang.Printer) string {
 	// %+q shows an offending character as an escape, never raw.
-	return fmt.Sprintf("%+q is not a name: %s", e.Name, e.Why)
+	return l.Sprintf("%+q is not a name: %s", e.Name, e.why.SayIn(l))
 }
 
 // Check refuses what cannot be an annotator's name: nothing, invalid UTF-8,
@@ -37,30 +48,32 @@ func (e *Error) Error() string {
 // formatting character (anything unicode.IsPrint refuses).
 func Check(name string) error {
 	if name == "" {
-		return &Error{name, "a name cannot be empty"}
+		return bad(name, lang.Key("a name cannot be empty"))
 	}
 	if strings.TrimSpace(name) == "" {
-		return &Error{name, "a name cannot be blank"}
+		return bad(name, lang.Key("a name cannot be blank"))
 	}
 	for i, pos := 0, 1; i < len(name); pos++ {
 		r, size := utf8.DecodeRuneInString(name[i:])
 		i += size
-		at := fmt.Sprintf(" (character %d)", pos)
+		// The character's code is said as fmt says it, %U: an id, not a
+		// number a language writes its own way.
+		code := fmt.Sprintf("%U", r)
 		switch {
 		case r == utf8.RuneError && size == 1:
-			return &Error{name, "it is not valid UTF-8" + at}
+			return bad(name, lang.Key("it is not valid UTF-8 (character %d)"), pos)
 		case strings.ContainsRune(Separators, r):
-			return &Error{name, fmt.Sprintf("it holds %q, which separates the names of a list (jo,sam)%s", r, at)}
+			return bad(name, lang.Key("it holds %q, which separates the names of a list (jo,sam) (character %d)"), r, pos)
 		case textsafe.IsBidiControl(r):
-			return &Error{name, fmt.Sprintf("it holds the bidirectional control %U, which reorders text on a terminal%s", r, at)}
+			return bad(name, lang.Key("it holds the bidirectional control %s, which reorders text on a terminal (character %d)"), code, pos)
 		case r == '\u2028' || r == '\u2029':
-			return &Error{name, fmt.Sprintf("it holds the line or paragraph separator %U%s", r, at)}
+			return bad(name, lang.Key("it holds the line or paragraph separator %s (character %d)"), code, pos)
 		case unicode.IsControl(r):
-			return &Error{name, fmt.Sprintf("it holds the control character %U%s", r, at)}
+			return bad(name, lang.Key("it holds the control character %s (character %d)"), code, pos)
 		case unicode.IsSpace(r):
-			return &Error{name, "it holds a space: a name is one word (jo, sam.k, jo_smith)" + at}
+			return bad(name, lang.Key("it holds a space: a name is one word (jo, sam.k, jo_smith) (character %d)"), pos)
 		case !unicode.IsPrint(r):
-			return &Error{name, fmt.Sprintf("it holds %U, which does not print%s", r, at)}
+			return bad(name, lang.Key("it holds %s, which does not print (character %d)"), code, pos)
 		}
 	}
 	return nil
@@ -72,17 +85,16 @@ type CloseError struct {
 	Matches []string // the known names it is close to
 }
 
-func (e *CloseError) Error() string {
-	q := make([]string, len(e.Matches))
+func (e *CloseError) Error() string { return e.SayIn(nil) }
+
+// SayIn is the error in a reader's language (lang.Say).
+func (e *CloseError) SayIn(l *lang.Printer) string {
+	q := make(lang.OrList, len(e.Matches))
 	for i, m := range e.Matches {
 		q[i] = strconv.Quote(m)
 	}
-	list := q[0]
-	if len(q) > 1 {
-		list = strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-	}
-	return fmt.Sprintf("no annotator %q yet; did you mean %s? (to create %q on purpose: annotate annotator add %s)",
-		e.Name, list, e.Name, ShellWord(e.Name))
+	return l.Sprintf("no annotator %q yet; did you mean %s? (to create %q on purpose: annotate annotator add %s)",
+		e.Name, q.SayIn(l), e.Name, ShellWord(e.Name))
 }
 
 // Close lists the known names a new name is probably a typo of: the same

@@ -2,7 +2,6 @@ package adjudicate
 
 import (
 	"errors"
-	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -109,7 +108,8 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 			e.fail(msg.err)
 			return nil
 		}
-		e.ok("✓ " + ui.SanitizeLine(msg.ext) + " " + msg.key.field + " → " + msg.value + "  (u undoes)")
+		l := e.say()
+		e.ok("✓ " + l.Sprintf("%s %s → %s  (u undoes)", ui.SanitizeLine(msg.ext), l.Field(msg.key.field), l.Value(msg.key.field, msg.value)))
 		i := a.find(msg.key)
 		if i >= 0 {
 			a.rev.Units[i].Final, a.rev.Units[i].State = msg.value, store.UnitDone
@@ -124,17 +124,18 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 		a.saving = false
 		switch {
 		case errors.Is(msg.err, store.ErrNothingToUndo):
-			e.ok("Nothing to undo: you have no adjudication left.")
+			e.ok(e.say().Sprintf("Nothing to undo: you have no adjudication left."))
 			return nil
 		case msg.err != nil:
 			e.fail(msg.err)
 			return nil
 		case len(msg.evs) == 1:
 			ev := msg.evs[0]
-			e.ok("Undone: " + ui.SanitizeLine(ev.ItemExtID) + " " + ev.Field + " → " + ui.SanitizeLine(ev.Value))
+			l := e.say()
+			e.ok(l.Sprintf("Undone: %s %s → %s", ui.SanitizeLine(ev.ItemExtID), l.Field(ev.Field), l.Value(ev.Field, ui.SanitizeLine(ev.Value))))
 			return a.reload(unitKey{ev.ItemID, ev.Field}, false)
 		}
-		e.ok("Undone: the acceptance of " + ui.Plural(len(msg.evs), "agreeing label") + ".")
+		e.ok(e.say().Sprintf("Undone: the acceptance of %d agreeing labels.", len(msg.evs)))
 		return a.reload(a.curKey(), false)
 	case acceptedMsg:
 		a.saving = false
@@ -143,13 +144,13 @@ func (a *adjScreen) handle(msg tea.Msg) tea.Cmd {
 			e.fail(msg.err)
 			return nil
 		}
-		what := ui.Plural(msg.n, "agreeing label")
+		l := e.say()
+		msgText := l.Sprintf("%d agreeing labels accepted as adjudicated (u undoes them all).", msg.n)
 		if msg.single {
-			what = ui.Plural(msg.n, "label") + " (agreements and single labels)"
+			msgText = l.Sprintf("%d labels (agreements and single labels) accepted as adjudicated (u undoes them all).", msg.n)
 		}
-		msgText := what + " accepted as adjudicated (u undoes them all)."
 		if msg.held > 0 {
-			msgText += " " + ui.Plural(msg.held, "unit") + " left for another lead: you labelled them."
+			msgText += " " + l.Sprintf("%d units left for another lead: you labelled them.", msg.held)
 		}
 		e.ok(msgText)
 		return a.reload(a.curKey(), true)
@@ -220,7 +221,7 @@ func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			a.saving = true
 			return a, acceptCmd(e.store, e.lead, e.query, store.AcceptOptions{Single: a.confirmSingle, Session: e.session, ActiveMs: e.act.Take(), AllowOwn: e.allowOwn})
 		}
-		e.ok("Cancelled: nothing accepted.")
+		e.ok(e.say().Sprintf("Cancelled: nothing accepted."))
 		return a, nil
 	}
 	if a.p.ScrollKey(k, km) {
@@ -250,7 +251,7 @@ func (a *adjScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	case keyIs(km, k.Skip):
 		i := a.nextPending(a.idx)
 		if i < 0 || i == a.idx {
-			e.ok("No other unit waits for a decision.")
+			e.ok(e.say().Sprintf("No other unit waits for a decision."))
 			return a, nil
 		}
 		return a, a.show(i)
@@ -271,9 +272,9 @@ func (a *adjScreen) askAcceptSingle() {
 	case a.rev.ReadySingle > a.rev.Ready:
 		a.confirm, a.confirmSingle = true, true
 	case a.rev.Singles("") > 0:
-		e.ok(ui.Plural(a.rev.Singles(""), "single-label unit") + " wait for the adjudication of a field they depend on.")
+		e.ok(e.say().Sprintf("%d single-label units wait for the adjudication of a field they depend on.", a.rev.Singles("")))
 	default:
-		e.ok("No single-label unit left to accept.")
+		e.ok(e.say().Sprintf("No single-label unit left to accept."))
 	}
 }
 
@@ -284,9 +285,9 @@ func (a *adjScreen) askAccept() {
 	case a.rev.Ready > 0:
 		a.confirm, a.confirmSingle = true, false
 	case a.rev.Agreeing > 0:
-		e.ok(ui.Plural(a.rev.Agreeing, "agreement") + " wait for the adjudication of a field they depend on.")
+		e.ok(e.say().Sprintf("%d agreements wait for the adjudication of a field they depend on.", a.rev.Agreeing))
 	default:
-		e.ok("No agreement left to accept.")
+		e.ok(e.say().Sprintf("No agreement left to accept."))
 	}
 }
 
@@ -318,7 +319,7 @@ func (a *adjScreen) decide(km tea.KeyPressMsg) tea.Cmd {
 	case keyIs(km, k.Pick):
 		n := int(km.String()[0] - '0')
 		if n > len(f.Values) {
-			e.ok(fmt.Sprintf("%s has %d values: press 1 to %d.", f.Name, len(f.Values), len(f.Values)))
+			e.ok(e.say().Sprintf("%s has %d values: press 1 to %d.", e.say().Field(f.Name), len(f.Values), len(f.Values)))
 			return nil
 		}
 		v = f.Values[n-1]
@@ -331,10 +332,10 @@ func (a *adjScreen) decide(km tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case a.saving:
-		e.ok("Saving… one moment.")
+		e.ok(e.say().Sprintf("Saving… one moment."))
 		return nil
 	case u.State == store.UnitMoot:
-		e.ok("Not asked given the adjudicated labels: nothing to decide here.")
+		e.ok(e.say().Sprintf("Not asked given the adjudicated labels: nothing to decide here."))
 		return nil
 	case u.Own && !e.allowOwn:
 		e.fail(&review.OwnError{Lead: e.lead, Item: u.ExtID, Field: u.Field})

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -199,7 +200,7 @@ func (m *AnswersModel) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		m.status = string(msg)
 	case reviewSessionMsg:
 		if msg.err != nil {
-			m.err = "Could not start a session (the review's time is not recorded): " + msg.err.Error()
+			m.err = m.st.Lang.Sprintf("Could not start a session (the review's time is not recorded): %s", msg.err.Error())
 		}
 		m.session = msg.id
 	case answersLoadedMsg:
@@ -232,7 +233,7 @@ func (m *AnswersModel) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		if msg.err != nil {
 			m.saving = false
 			m.act.GiveBack(msg.ms)
-			m.err = "Not saved: " + msg.err.Error()
+			m.err = m.st.Lang.Sprintf("Not saved: %s", msg.err.Error())
 			return m, nil
 		}
 		m.err = ""
@@ -245,9 +246,9 @@ func (m *AnswersModel) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		if msg.err != nil {
 			m.saving = false
 			if errors.Is(msg.err, store.ErrNothingToUndo) {
-				m.status = "Nothing to undo."
+				m.status = m.st.Lang.Sprintf("Nothing to undo.")
 			} else {
-				m.err = "Undo failed: " + msg.err.Error()
+				m.err = m.st.Lang.Sprintf("Undo failed: %s", msg.err.Error())
 			}
 			return m, nil
 		}
@@ -259,7 +260,7 @@ func (m *AnswersModel) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 					break
 				}
 			}
-			m.status = "Undone: the review of " + ui.SanitizeLine(msg.evs[0].ItemExtID) + "."
+			m.status = m.st.Lang.Sprintf("Undone: the review of %s.", ui.SanitizeLine(msg.evs[0].ItemExtID))
 		}
 		return m, m.load(focus)
 	case tea.KeyPressMsg:
@@ -298,13 +299,13 @@ func (m *AnswersModel) show() tea.Cmd {
 }
 
 func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
+	k, l := m.keys, m.st.Lang
 	m.status = ""
 	if keyIs(msg, k.Interrupt) || keyIs(msg, k.Quit) && !m.rejecting {
 		return tea.Quit
 	}
 	if m.saving {
-		m.status = "Saving… a moment."
+		m.status = l.Sprintf("Saving… a moment.")
 		return nil
 	}
 	if m.pane.ScrollKey(k, msg) {
@@ -313,7 +314,7 @@ func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	u := m.cur()
 	if u == nil {
 		if m.loaded {
-			m.status = "No submitted answer to review yet."
+			m.status = l.Sprintf("No submitted answer to review yet.")
 		}
 		return nil
 	}
@@ -322,16 +323,16 @@ func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case keyIs(msg, k.Close, k.Undo):
 			m.rejecting = false
-			m.status = "Not rejected."
+			m.status = l.Sprintf("Not rejected.")
 		case keyIs(msg, k.Pick):
 			i := int(msg.String()[0] - '1')
 			if i < 0 || i >= len(f.Values) {
-				m.status = "reject_reason: press 1-" + itoa(len(f.Values)) + " (esc: not rejected)."
+				m.status = l.Sprintf("%s: press 1-%d (esc: not rejected).", l.Field(schema.RejectReason), len(f.Values))
 				return nil
 			}
 			return m.review(*u, false, f.Values[i])
 		default:
-			m.status = "Why is it rejected? Press 1-" + itoa(len(f.Values)) + " (esc: not rejected)."
+			m.status = l.Sprintf("Why is it rejected? Press 1-%d (esc: not rejected).", len(f.Values))
 		}
 		return nil
 	}
@@ -355,15 +356,15 @@ func (m *AnswersModel) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.at++
 			return m.show()
 		}
-		m.status = "This is the last answer."
+		m.status = l.Sprintf("This is the last answer.")
 	case keyIs(msg, k.Prev):
 		if m.at > 0 {
 			m.at--
 			return m.show()
 		}
-		m.status = "This is the first answer."
+		m.status = l.Sprintf("This is the first answer.")
 	default:
-		m.status = msg.String() + ": y accepts, n rejects, ←/→ browse, u undoes, q quits."
+		m.status = l.Sprintf("%s: y accepts, n rejects, ←/→ browse, u undoes, q quits.", msg.String())
 	}
 	return nil
 }
@@ -386,41 +387,42 @@ func (m *AnswersModel) View() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	bottom := []string{ui.StatusLine(st, m.err, m.status, map[bool]string{true: "saving…"}[m.saving], w)}
+	l := st.Lang
+	bottom := []string{ui.StatusLine(st, m.err, m.status, map[bool]string{true: l.Sprintf("saving…")}[m.saving], w)}
 	bottom = append(bottom, ui.HelpBar(&m.help, m.bindings(), w, 1)...)
 	u := m.cur()
-	header := ui.Header(st, []ui.Piece{{Text: "Review gold answers"}, {Text: m.position()},
-		{Text: itoa(m.pendingCount()) + " pending", Optional: true}}, m.o.Lead, w)
+	header := ui.Header(st, []ui.Piece{{Text: l.Sprintf("Review gold answers")}, {Text: m.position()},
+		{Text: l.Sprintf("%d pending", m.pendingCount()), Optional: true}}, m.o.Lead, w)
 	if u == nil {
-		msg := "Loading…"
+		msg := l.Sprintf("Loading…")
 		if m.loaded {
-			msg = "No submitted answer to review yet: the experts write them with annotate --kind answer_task."
+			msg = l.Sprintf("No submitted answer to review yet: the experts write them with annotate --kind answer_task.")
 		}
 		lines := append([]string{header}, ui.Wrap(msg, w)...)
 		return ui.ClampView(strings.Join(append(lines, bottom...), "\n"), w, h)
 	}
 	q := u.Task.Query
-	top := ui.Labelled(st, "Query", ui.Data(q.Text), w, nil, nil)
-	meta := []string{ui.SanitizeLine(u.ExtID), "by " + ui.SanitizeLine(u.Annotator)}
+	top := ui.Labelled(st, l.Sprintf("Query"), ui.Data(q.Text), w, nil, nil)
+	meta := []string{ui.SanitizeLine(u.ExtID), l.Sprintf("by %s", ui.SanitizeLine(u.Annotator))}
 	for _, v := range []string{q.Persona, q.Jurisdiction} {
 		if v != "" {
 			meta = append(meta, ui.SanitizeLine(v))
 		}
 	}
-	meta = append(meta, reviewState(*u))
+	meta = append(meta, reviewState(l, *u))
 	if u.Own && !m.o.AllowOwn {
-		meta = append(meta, "yours: another lead reviews it")
+		meta = append(meta, l.Sprintf("yours: another lead reviews it"))
 	}
 	top = append(top, st.Dim.Render(ui.Truncate(strings.Join(meta, " · "), w)))
 	words := len(strings.Fields(u.Answer))
-	rule := ui.Truncate("─ Answer ("+ui.Plural(words, "word")+", "+ui.Plural(utf8.RuneCountInString(u.Answer), "character")+") ", w)
+	rule := ui.Truncate("─ "+l.Sprintf("Answer")+" ("+l.Sprintf("%d words", words)+", "+l.Sprintf("%d characters", utf8.RuneCountInString(u.Answer))+") ", w)
 	top = append(top, st.Rule.Render(rule+strings.Repeat("─", max(0, w-ui.TextWidth(rule)))))
 	top = append(top, ui.Wrap(ui.Sanitize(u.Answer), w)...)
 	top = append(top, m.citationLines(*u, w)...)
 	f := ui.Frame{
 		Header:    header,
 		Top:       top,
-		PaneTitle: "Seed document",
+		PaneTitle: l.Sprintf("Seed document"),
 		Pane:      func(w int) []string { return m.seedLines(w) },
 		PaneKey:   itoa(m.version),
 		Card:      m.card(w),
@@ -430,29 +432,30 @@ func (m *AnswersModel) View() string {
 }
 
 func (m *AnswersModel) position() string {
+	l := m.st.Lang
 	if len(m.units) == 0 {
-		return "0 answers"
+		return l.Sprintf("%d answers", 0)
 	}
-	return "answer " + itoa(m.at+1) + " of " + itoa(len(m.units))
+	return l.Sprintf("answer %d of %d", m.at+1, len(m.units))
 }
 
-func reviewState(u store.AnswerUnit) string {
+func reviewState(l *lang.Printer, u store.AnswerUnit) string {
 	switch u.Review {
 	case store.ReviewAccepted:
-		return "accepted: the gold answer"
+		return l.Sprintf("accepted: the gold answer")
 	case store.ReviewRejected:
-		return "rejected (" + u.Reason + ")"
+		return l.Sprintf("rejected (%s)", l.Value(schema.RejectReason, u.Reason))
 	case store.ReviewOther:
-		return "another answer is the gold one"
+		return l.Sprintf("another answer is the gold one")
 	}
-	return "pending"
+	return l.Sprintf("pending")
 }
 
 // citationLines marks each citation known (✓) or unknown (?).
 func (m *AnswersModel) citationLines(u store.AnswerUnit, w int) []string {
 	st := m.st
 	if len(u.Citations) == 0 {
-		return []string{st.Dim.Render(ui.Truncate("Citations: none", w))}
+		return []string{st.Dim.Render(ui.Truncate(st.Lang.Sprintf("Citations: none"), w))}
 	}
 	var parts []string
 	for i, c := range u.Citations {
@@ -468,18 +471,18 @@ func (m *AnswersModel) citationLines(u store.AnswerUnit, w int) []string {
 		}
 		parts = append(parts, mark+ui.SanitizeLine(c))
 	}
-	return ui.Wrap("Citations: "+strings.Join(parts, "  "), w)
+	return ui.Wrap(st.Lang.Sprintf("Citations: %s", strings.Join(parts, "  ")), w)
 }
 
 func (m *AnswersModel) seedLines(w int) []string {
-	d := m.detail
+	d, l := m.detail, m.st.Lang
 	switch {
 	case d == nil:
-		return []string{m.st.Dim.Render("Loading…")}
+		return []string{m.st.Dim.Render(l.Sprintf("Loading…"))}
 	case d.seed == nil && d.name == "":
-		return []string{m.st.Dim.Render(ui.Truncate("The query names no seed document.", w))}
+		return []string{m.st.Dim.Render(ui.Truncate(l.Sprintf("The query names no seed document."), w))}
 	case d.seed == nil:
-		return ui.Wrap("The seed document "+ui.SanitizeLine(d.name)+" is not in the database.", w)
+		return ui.Wrap(l.Sprintf("The seed document %s is not in the database.", ui.SanitizeLine(d.name)), w)
 	}
 	head := ui.SanitizeLine(d.seed.ID)
 	for _, v := range []string{d.seed.Title, d.seed.Citation} {
@@ -491,27 +494,32 @@ func (m *AnswersModel) seedLines(w int) []string {
 }
 
 func (m *AnswersModel) card(w int) []string {
-	st := m.st
+	st, l := m.st, m.st.Lang
 	bar := st.Card.Render("▌") + " "
 	inner := max(1, w-2)
+	head := func(field, question string) string {
+		name := l.Field(field)
+		return bar + st.Field.Render(name) + " " + st.Dim.Render(ui.Truncate(question, max(1, inner-ui.TextWidth(name)-1)))
+	}
 	if m.rejecting {
 		f, _ := schema.Lookup(schema.RejectReason)
 		var opts []string
 		for i, v := range f.Values {
-			opts = append(opts, st.Key.Render("["+itoa(i+1)+"]")+" "+st.Option.Render(v))
+			opts = append(opts, st.Key.Render("["+itoa(i+1)+"]")+" "+st.Option.Render(l.Value(f.Name, v)))
 		}
-		return []string{bar + st.Field.Render("reject_reason") + " " + st.Dim.Render(ui.Truncate("Why is it rejected? (esc: not rejected)", max(1, inner-14))),
+		return []string{head(schema.RejectReason, l.Sprintf("Why is it rejected? (esc: not rejected)")),
 			bar + ui.TruncateStyled(strings.Join(opts, "   "), inner)}
 	}
-	return []string{bar + st.Field.Render("answer_review") + " " + st.Dim.Render(ui.Truncate("Is this a gold answer to the query?", max(1, inner-14))),
-		bar + ui.TruncateStyled(st.Key.Render("[y/1]")+" "+st.Option.Render("accept")+"   "+st.Key.Render("[n/2]")+" "+st.Option.Render("reject"), inner)}
+	return []string{head(schema.AnswerReview, l.Sprintf("Is this a gold answer to the query?")),
+		bar + ui.TruncateStyled(st.Key.Render("[y/1]")+" "+st.Option.Render(l.Value(schema.AnswerReview, "accept"))+"   "+
+			st.Key.Render("[n/2]")+" "+st.Option.Render(l.Value(schema.AnswerReview, "reject")), inner)}
 }
 
 func (m *AnswersModel) bindings() []key.Binding {
-	k := m.keys
+	k, l := m.keys, m.st.Lang
 	if m.rejecting {
-		return []key.Binding{ui.With(k.Pick, "1-4", "reason"), ui.With(k.Close, "esc", "not rejected")}
+		return []key.Binding{ui.With(k.Pick, "1-4", l.Sprintf("reason")), ui.With(k.Close, "esc", l.Sprintf("not rejected"))}
 	}
-	return []key.Binding{ui.With(k.AcceptAnswer, "y", "accept"), ui.With(k.RejectAnswer, "n", "reject"), k.Undo,
-		ui.With(k.Prev, "←/→", "browse"), ui.With(k.Focus, "tab", "document"), k.Quit}
+	return []key.Binding{ui.With(k.AcceptAnswer, "y", l.Sprintf("accept")), ui.With(k.RejectAnswer, "n", l.Sprintf("reject")), k.Undo,
+		ui.With(k.Prev, "←/→", l.Sprintf("browse")), ui.With(k.Focus, "tab", l.Sprintf("document")), k.Quit}
 }

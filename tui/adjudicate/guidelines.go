@@ -1,12 +1,12 @@
 package adjudicate
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
@@ -29,9 +29,9 @@ func loadGuideVersionsCmd(s *store.Store) tea.Cmd {
 
 // guidelinesInForce is the one line the help shows: the fields past their
 // first version with who changed them and when, the rest as shipped.
-func guidelinesInForce(msg guideVersionsMsg) string {
+func guidelinesInForce(l *lang.Printer, msg guideVersionsMsg) string {
 	if msg.err != nil {
-		return "Guidelines in force: could not be read (" + ui.SanitizeLine(msg.err.Error()) + ")"
+		return l.Sprintf("Guidelines in force: could not be read (%s)", ui.SanitizeLine(msg.err.Error()))
 	}
 	var changed []string
 	for f, v := range msg.versions {
@@ -40,12 +40,12 @@ func guidelinesInForce(msg guideVersionsMsg) string {
 			if len(day) >= 10 {
 				day = day[:10]
 			}
-			changed = append(changed, fmt.Sprintf("%s v%d (%s, %s)", ui.SanitizeLine(f), v.Version, ui.SanitizeLine(v.Author), ui.SanitizeLine(day)))
+			changed = append(changed, l.Sprintf("%s v%d (%s, %s)", ui.SanitizeLine(f), v.Version, ui.SanitizeLine(v.Author), ui.SanitizeLine(day)))
 		}
 	}
 	if len(changed) == 0 {
-		return "Guidelines in force: version 1 of every field, as shipped (annotate guidelines history)"
+		return l.Sprintf("Guidelines in force: version 1 of every field, as shipped (annotate guidelines history)")
 	}
 	sort.Strings(changed)
-	return "Guidelines in force: " + strings.Join(changed, "; ") + "; every other field v1 (annotate guidelines history)"
+	return l.Sprintf("Guidelines in force: %s; every other field v1 (annotate guidelines history)", strings.Join(changed, "; "))
 }

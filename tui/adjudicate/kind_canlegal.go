@@ -1,6 +1,7 @@
 package adjudicate
 
 import (
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -15,10 +16,10 @@ import (
 func init() {
 	registerRender(schema.KindQuery, kindRender{
 		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
-			return ui.Labelled(st, "Query", ui.Data(queryIn(d).Text), w, nil, nil)
+			return ui.Labelled(st, st.Lang.Sprintf("Query"), ui.Data(queryIn(d).Text), w, nil, nil)
 		},
 		pane:  func(st ui.Styles, d *store.ReviewDetail, w int) []string { return ui.QueryAbout(st, queryIn(d), w) },
-		title: func(*store.ReviewDetail) string { return "About the query" },
+		title: func(l *lang.Printer, _ *store.ReviewDetail) string { return l.Sprintf("About the query") },
 	})
 	registerRender(schema.KindRelevance, kindRender{
 		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
@@ -28,19 +29,21 @@ func init() {
 			r := relevanceIn(d)
 			return ui.DocumentLines(st, r.Document, ui.SignificantWords(r.Query.Text), w)
 		},
-		title: func(d *store.ReviewDetail) string { return "Document " + ui.SanitizeLine(relevanceIn(d).Document.ID) },
+		title: func(l *lang.Printer, d *store.ReviewDetail) string {
+			return l.Sprintf("Document") + " " + ui.SanitizeLine(relevanceIn(d).Document.ID)
+		},
 	})
 	registerRender(schema.KindGenClaim, kindRender{
 		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
 			c := genClaimIn(d)
-			title := "Claim " + itoa(c.Position) + " of a generated answer to query " + ui.SanitizeLine(c.Query)
+			title := st.Lang.Sprintf("Claim %d of a generated answer to query %s", c.Position, ui.SanitizeLine(c.Query))
 			return append([]string{st.Label.Render(ui.Truncate(title, w))}, ui.WrapStyled(ui.Data(c.Text), nil, w, &st.Subject)...)
 		},
 		pane: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
 			ev, _ := d.Aside.(*store.GenEvidence)
 			return ui.GenEvidence(st, ev, genClaimIn(d).Text, "", "", w)
 		},
-		title: func(*store.ReviewDetail) string { return ui.GenEvidenceTitle("") },
+		title: func(l *lang.Printer, _ *store.ReviewDetail) string { return ui.GenEvidenceTitle(l, "") },
 	})
 }
 

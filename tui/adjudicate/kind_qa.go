@@ -1,6 +1,7 @@
 package adjudicate
 
 import (
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -17,11 +18,11 @@ func init() {
 		pane: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
 			return ui.ContextLines(st, pairOf(d).Contexts, w, nil)
 		},
-		title: func(d *store.ReviewDetail) string {
+		title: func(l *lang.Printer, d *store.ReviewDetail) string {
 			if n := len(pairOf(d).Contexts); n > 1 {
-				return "Context (" + itoa(n) + " units)"
+				return l.Sprintf("Context (%d units)", n)
 			}
-			return "Context"
+			return l.Sprintf("Context")
 		},
 		generated: func(d *store.ReviewDetail, field string) string {
 			if field == schema.Category {
@@ -31,13 +32,14 @@ func init() {
 		},
 	})
 	registerRender(schema.KindClaim, kindRender{top: claimTop, pane: claimPane,
-		title: func(*store.ReviewDetail) string { return "Answer and context" }})
+		title: func(l *lang.Printer, _ *store.ReviewDetail) string { return l.Sprintf("Answer and context") }})
 }
 
 func claimTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
-	title := "Claim " + ui.SanitizeLine(d.ExtID) + " of " + ui.SanitizeLine(pairOf(d).ID)
+	l := st.Lang
+	title := l.Sprintf("Claim %s of %s", ui.SanitizeLine(d.ExtID), ui.SanitizeLine(pairOf(d).ID))
 	if claimOf(d).Origin == store.OriginAnnotator {
-		title += " (added by " + ui.SanitizeLine(claimOf(d).AddedBy) + ")"
+		title += " " + l.Sprintf("(added by %s)", ui.SanitizeLine(claimOf(d).AddedBy))
 	}
 	out := []string{st.Label.Render(ui.Truncate(title, w))}
 	return append(out, ui.ClaimText(st, *claimOf(d), w)...)
@@ -46,7 +48,7 @@ func claimTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
 func claimPane(st ui.Styles, d *store.ReviewDetail, w int) []string {
 	words := ui.ClaimWords(*claimOf(d))
 	out := ui.HighlightedAnswer(st, pairOf(d).Answer, words, w)
-	out = append(out, st.Dim.Render(ui.Truncate("Question: "+ui.SanitizeLine(pairOf(d).Question), w)), "")
+	out = append(out, st.Dim.Render(ui.Truncate(st.Lang.Sprintf("Question: %s", ui.SanitizeLine(pairOf(d).Question)), w)), "")
 	return append(out, ui.ContextLines(st, pairOf(d).Contexts, w, words)...)
 }
 

@@ -22,7 +22,7 @@
 package adjudicate
 
 import (
-	"fmt"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -32,6 +32,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/internal/clock"
@@ -112,6 +113,9 @@ func (e *env) setStyles() {
 // ok clears the error line after a successful action.
 func (e *env) ok(status string) { e.err, e.status = "", status }
 
+// say is the language of the screens (the root's, in its styles).
+func (e *env) say() *lang.Printer { return e.styles.Lang }
+
 // fail shows an error until the next successful action.
 func (e *env) fail(err error) { e.err = err.Error() }
 
@@ -135,7 +139,7 @@ func New(o Options, host ui.Host) *Model {
 	e := &env{store: o.Store, lead: o.Lead, query: o.Query, system: o.System, experts: o.Experts, allowOwn: o.AllowOwn,
 		host: host, keys: host.Keys().ForReview(), help: help.New(), act: ui.Activity{Now: o.Now}, back: o.Back}
 	if e.back != nil {
-		e.keys.Quit = ui.With(e.keys.Quit, "q/esc", "dashboard")
+		e.keys.Quit = ui.With(e.keys.Quit, "q/esc", e.keys.Lang().Sprintf("dashboard"))
 	}
 	e.act.Start()
 	e.setStyles()
@@ -224,23 +228,23 @@ func (m *Model) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		}
 		return m, nil
 	case noteSavedMsg:
-		e.applyLead(msg.item, msg.err, "Note saved.", func(d *store.ReviewDetail) { setLeadNote(d, msg.field, msg.text) })
+		e.applyLead(msg.item, msg.err, e.say().Sprintf("Note saved."), func(d *store.ReviewDetail) { setLeadNote(d, msg.field, msg.text) })
 		return m, nil
 	case flagSavedMsg:
-		status := "Flag removed."
+		status := e.say().Sprintf("Flag removed.")
 		if msg.flagged {
-			status = "Flagged for discussion."
+			status = e.say().Sprintf("Flagged for discussion.")
 		}
 		e.applyLead(msg.item, msg.err, status, func(d *store.ReviewDetail) { d.LeadFlagged = msg.flagged })
 		return m, nil
 	case sessionMsg:
 		e.session, e.sessionErr = msg.id, msg.err
 		if msg.err != nil {
-			e.fail(fmt.Errorf("could not start a session (the review's time is not recorded): %w", msg.err))
+			e.fail(errors.New(e.say().Sprintf("could not start a session (the review's time is not recorded): %s", msg.err.Error())))
 		}
 		return m, nil
 	case guideVersionsMsg:
-		e.guides = guidelinesInForce(msg)
+		e.guides = guidelinesInForce(e.say(), msg)
 		return m, nil
 	case tea.KeyPressMsg:
 		e.act.Touch()
@@ -339,13 +343,14 @@ func (m *Model) View() string {
 		return ""
 	}
 	if e.showHelp {
-		lines := append([]string{e.styles.Title.Render("Review keys"), ""}, e.fullHelp(e.w)...)
+		l := e.say()
+		lines := append([]string{e.styles.Title.Render(l.Sprintf("Review keys")), ""}, e.fullHelp(e.w)...)
 		if e.guides != "" {
 			lines = append(lines, "", e.styles.Dim.Render(ui.Truncate(e.guides, e.w)))
 		}
-		foot := e.styles.Dim.Render(ui.Truncate("? or esc closes", e.w))
+		foot := e.styles.Dim.Render(ui.Truncate(l.Sprintf("? or esc closes"), e.w))
 		if e.ignored != "" {
-			foot = e.styles.Warn.Render(ui.Truncate(e.ignored+" ignored while the help is open · ? or esc closes", e.w))
+			foot = e.styles.Warn.Render(ui.Truncate(l.Sprintf("%s ignored while the help is open · ? or esc closes", e.ignored), e.w))
 		}
 		lines = append(lines, "", foot)
 		for len(lines) < e.h {

@@ -42,7 +42,7 @@ func (n *noteInput) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case keyIs(km, n.e.keys.Close):
-			n.e.ok("Cancelled: the note is unchanged.")
+			n.e.ok(n.e.say().Sprintf("Cancelled: the note is unchanged."))
 			return n.under, nil
 		case keyIs(km, n.e.keys.Accept):
 			text := strings.TrimSpace(n.in.Value())
@@ -53,15 +53,15 @@ func (n *noteInput) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 }
 
 func (n *noteInput) View() string {
-	st := n.e.styles
+	st, say := n.e.styles, n.e.say()
 	panel := []string{
 		st.Rule.Render(strings.Repeat("─", n.w)),
-		st.Title.Render(ui.Truncate("Your note on "+ui.SanitizeLine(n.ref.ExtID)+" (empty clears it)", n.w)),
+		st.Title.Render(ui.Truncate(say.Sprintf("Your note on %s (empty clears it)", ui.SanitizeLine(n.ref.ExtID)), n.w)),
 	}
 	for _, l := range strings.Split(n.in.View(), "\n") {
 		panel = append(panel, ui.TruncateStyled(l, n.w))
 	}
-	panel = append(panel, ui.HelpBar(&n.e.help, []key.Binding{ui.With(n.e.keys.Accept, "enter", "save"), ui.With(n.e.keys.Close, "esc", "cancel")}, n.w, 1)...)
+	panel = append(panel, ui.HelpBar(&n.e.help, []key.Binding{ui.With(n.e.keys.Accept, "enter", say.Sprintf("save")), ui.With(n.e.keys.Close, "esc", say.Sprintf("cancel"))}, n.w, 1)...)
 	under := strings.Split(n.under.View(), "\n")
 	keep := max(0, n.h-len(panel))
 	if len(under) > keep {

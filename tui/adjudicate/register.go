@@ -1,6 +1,7 @@
 package adjudicate
 
 import (
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -33,6 +34,6 @@ func RegisterRender(k schema.Kind, r Render) {
 		pane: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
 			return ui.WrapStyled(ui.Data(text(r.Pane, d)), nil, w, nil)
 		},
-		title: func(*store.ReviewDetail) string { return r.Title },
+		title: func(*lang.Printer, *store.ReviewDetail) string { return r.Title },
 	})
 }

@@ -3,6 +3,7 @@ package adjudicate
 import (
 	"strconv"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -17,7 +18,7 @@ import (
 type kindRender struct {
 	top   func(st ui.Styles, d *store.ReviewDetail, w int) []string
 	pane  func(st ui.Styles, d *store.ReviewDetail, w int) []string
-	title func(d *store.ReviewDetail) string
+	title func(l *lang.Printer, d *store.ReviewDetail) string
 	// generated is the value a generator proposed for a field (a QA
 	// pair's category), tagged among the options; nil or "": none.
 	generated func(d *store.ReviewDetail, field string) string
@@ -46,12 +47,14 @@ func renderOf(d *store.ReviewDetail) kindRender {
 			return []string{st.Label.Render(ui.Truncate(ui.SanitizeLine(d.Kind+" "+d.ExtID), w))}
 		},
 		pane:  func(ui.Styles, *store.ReviewDetail, int) []string { return nil },
-		title: func(*store.ReviewDetail) string { return "Item" },
+		title: func(l *lang.Printer, _ *store.ReviewDetail) string { return l.Sprintf("Item") },
 	}
 }
 
 func itemTop(st ui.Styles, d *store.ReviewDetail, w int) []string  { return renderOf(d).top(st, d, w) }
 func itemPane(st ui.Styles, d *store.ReviewDetail, w int) []string { return renderOf(d).pane(st, d, w) }
-func paneTitleOf(d *store.ReviewDetail) string                     { return renderOf(d).title(d) }
+func paneTitleOf(l *lang.Printer, d *store.ReviewDetail) string {
+	return renderOf(d).title(l, d)
+}
 
 func itoa(n int) string { return strconv.Itoa(n) }

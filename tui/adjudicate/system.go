@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
@@ -75,7 +76,7 @@ func (c *cellsScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		return e.adjudication()
 	case keyIs(km, k.Expert):
 		if len(e.experts) < 2 {
-			e.ok("No other expert label set to compare.")
+			e.ok(e.say().Sprintf("No other expert label set to compare."))
 			return c, nil
 		}
 		e.expert = (e.expert + 1) % len(e.experts)
@@ -96,44 +97,43 @@ func (c *cellsScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 }
 
 func (c *cellsScreen) bindings() []key.Binding {
-	k := c.e.keys
-	return []key.Binding{ui.With(k.Up, "↑/↓", "select"), ui.With(k.Accept, "enter", "open cell"), k.Expert,
-		ui.With(k.Mode, "v", "adjudicate"), k.Help, k.Quit}
+	k, l := c.e.keys, c.e.say()
+	return []key.Binding{ui.With(k.Up, "↑/↓", l.Sprintf("select")), ui.With(k.Accept, "enter", l.Sprintf("open cell")), k.Expert,
+		ui.With(k.Mode, "v", l.Sprintf("adjudicate")), k.Help, k.Quit}
 }
 
 func (c *cellsScreen) View() string {
-	e, st := c.e, c.e.styles
+	e, st, l := c.e, c.e.styles, c.e.say()
 	w, h := c.w, c.h
 	q := e.systemQuery()
 	expert := q.Labels.Annotator
 	if q.Labels.Adjudicated {
-		expert = "adjudicated"
+		expert = l.Sprintf("adjudicated")
 	}
-	ps := []ui.Piece{{Text: "System view"}, {Text: q.System + " vs " + expert}}
+	ps := []ui.Piece{{Text: l.Sprintf("System view")}, {Text: l.Sprintf("%s vs %s", q.System, expert)}}
 	if c.rev != nil {
-		ps = append(ps, ui.Piece{Text: itoa(c.rev.N) + " verified " + kindTitle(c.rev.Kind), Optional: true},
-			ui.Piece{Text: itoa(c.rev.N-c.rev.Agree) + " disagree", Optional: true})
+		ps = append(ps, ui.Piece{Text: l.Sprintf("%d verified %s", c.rev.N, kindTitle(l, c.rev.Kind)), Optional: true},
+			ui.Piece{Text: l.Sprintf("%d disagree", c.rev.N-c.rev.Agree), Optional: true})
 	}
 	var body []string
 	switch {
 	case c.err != nil:
-		body = ui.Message(st, "Could not compare: "+c.err.Error(), w, true)
+		body = ui.Message(st, l.Sprintf("Could not compare: %s", c.err.Error()), w, true)
 	case c.rev == nil:
-		body = ui.Message(st, "Loading…", w, false)
+		body = ui.Message(st, l.Sprintf("Loading…"), w, false)
 	case c.rev.N == 0:
-		body = ui.Message(st, "No verified claim: none is judged correct with an entailment label by "+expert+
-			" and predicted by "+q.System+". Press e for another expert label set.", w, false)
+		body = ui.Message(st, l.Sprintf("No verified claim: none is judged correct with an entailment label by %s and predicted by %s. Press e for another expert label set.", expert, q.System), w, false)
 	default:
 		body = c.body(w, h-3)
 	}
-	f := ui.Frame{Header: ui.Header(st, ps, "as "+e.lead, w), Top: body, Bottom: e.bottom(c.bindings(), w)}
+	f := ui.Frame{Header: ui.Header(st, ps, l.Sprintf("as %s", e.lead), w), Top: body, Bottom: e.bottom(c.bindings(), w)}
 	var p ui.PaneState
 	return p.Render(st, f, w, h)
 }
 
 // body: the confusion matrix when there is room, then the cells.
 func (c *cellsScreen) body(w, h int) []string {
-	st, rev := c.e.styles, c.rev
+	st, rev, l := c.e.styles, c.rev, c.e.say()
 	var out []string
 	matrix := c.matrix(w)
 	if len(matrix)+3 <= h/2 {
@@ -141,9 +141,9 @@ func (c *cellsScreen) body(w, h int) []string {
 		out = append(out, "")
 	}
 	if len(rev.Cells) == 0 {
-		return append(out, ui.Message(st, "The system agrees with the expert on every verified "+kindNounOf(rev.Kind)+".", w, false)...)
+		return append(out, ui.Message(st, l.Sprintf("The system agrees with the expert on every verified %s.", kindNounOf(l, rev.Kind)), w, false)...)
 	}
-	out = append(out, st.Dim.Render(ui.Truncate("Disagreements by class pair (expert → "+rev.System+"):", w)))
+	out = append(out, st.Dim.Render(ui.Truncate(l.Sprintf("Disagreements by class pair (expert → %s):", rev.System), w)))
 	most := len(rev.Cells[0].Items)
 	// The class names shrink before the counts do: "▸ " + two names + " → " + " 12345 100.0%".
 	classW := max(7, min(14, (w-2-3-13)/2))
@@ -152,8 +152,8 @@ func (c *cellsScreen) body(w, h int) []string {
 		n := len(cell.Items)
 		barW := max(0, min(20, w-50))
 		bar := strings.Repeat("█", (n*barW+most-1)/max(1, most))
-		line := ui.PadRight(cell.Expert, classW) + " → " + ui.PadRight(cell.System, classW) + " " +
-			ui.PadLeft(itoa(n), 5) + " " + pct(n, rev.N) + " " + bar
+		line := ui.PadRight(classLabel(l, rev.Field, cell.Expert), classW) + " → " + ui.PadRight(classLabel(l, rev.Field, cell.System), classW) + " " +
+			ui.PadLeft(itoa(n), 5) + " " + pct(l, n, rev.N) + " " + bar
 		if i == c.sel {
 			rows = append(rows, st.Selected.Render(ui.Truncate("▸ "+line, w)))
 		} else {
@@ -170,18 +170,18 @@ func (c *cellsScreen) body(w, h int) []string {
 
 // matrix renders the confusion matrix, the diagonal dimmed.
 func (c *cellsScreen) matrix(w int) []string {
-	st, rev := c.e.styles, c.rev
+	st, rev, l := c.e.styles, c.rev, c.e.say()
 	cols := append(append([]string(nil), rev.Classes...), store.OtherClass)
 	const cw = 14 // "contradiction" and a space
-	corner := "expert \\ " + ui.SanitizeLine(rev.System)
+	corner := l.Sprintf("expert \\ %s", ui.SanitizeLine(rev.System))
 	rw := min(max(cw, ui.TextWidth(corner)+1), 24) // the row labels' column
 	head := ui.PadRight(corner, rw)
 	for _, col := range cols {
-		head += ui.PadLeft(col, cw)
+		head += ui.PadLeft(ui.Truncate(classLabel(l, rev.Field, col), cw-1), cw)
 	}
 	out := []string{st.Dim.Render(ui.Truncate(head, w))}
 	for _, row := range rev.Classes {
-		line := st.Label.Render(ui.PadRight(row, rw))
+		line := st.Label.Render(ui.PadRight(l.Value(rev.Field, row), rw))
 		for _, col := range cols {
 			cell := ui.PadLeft(itoa(rev.Confusion[row][col]), cw)
 			if col == row {
@@ -194,12 +194,12 @@ func (c *cellsScreen) matrix(w int) []string {
 	return out
 }
 
-func pct(n, of int) string {
-	if of == 0 {
-		return "  0.0%"
+func pct(l *lang.Printer, n, of int) string {
+	p := 0
+	if of > 0 {
+		p = (n*1000 + of/2) / of // tenths of a percent, rounded
 	}
-	p := (n*1000 + of/2) / of // tenths of a percent, rounded
-	return ui.PadLeft(itoa(p/10)+"."+itoa(p%10)+"%", 6)
+	return ui.PadLeft(l.Sprintf("%.1f%%", float64(p)/10), ui.TextWidth(l.Sprintf("%.1f%%", 100.0)))
 }
 
 // walkerScreen walks the items of one cell (claims: the claim, its answer
@@ -272,7 +272,7 @@ func (s *walkerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		if s.i+1 < len(s.cell.Items) {
 			return s, s.show(s.i + 1)
 		}
-		e.ok("That was the last " + kindNoun(s.cell) + " of this cell (esc goes back to the list).")
+		e.ok(e.say().Sprintf("That was the last %s of this cell (esc goes back to the list).", kindNoun(e.say(), s.cell)))
 	case keyIs(km, k.Flag) && s.detail != nil:
 		return s, setFlagCmd(e.store, e.lead, s.detail.ItemID, s.cell.Field, !s.detail.LeadFlagged, e.session)
 	case keyIs(km, k.Note) && s.detail != nil:
@@ -282,28 +282,30 @@ func (s *walkerScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 }
 
 func (s *walkerScreen) bindings() []key.Binding {
-	k := s.e.keys
-	return []key.Binding{ui.With(k.Prev, "←/→", kindItems(s.cell)), k.Flag, k.Note, k.Focus, ui.With(k.Close, "esc/q", "back to cells"), k.Help}
+	k, l := s.e.keys, s.e.say()
+	return []key.Binding{ui.With(k.Prev, "←/→", kindItems(l, s.cell)), k.Flag, k.Note, k.Focus, ui.With(k.Close, "esc/q", l.Sprintf("back to cells")), k.Help}
 }
 
 func (s *walkerScreen) View() string {
-	e, st := s.e, s.e.styles
+	e, st, l := s.e, s.e.styles, s.e.say()
 	w := s.w
-	ps := []ui.Piece{{Text: s.cell.Expert + " → " + s.cell.System}, {Text: kindNoun(s.cell) + " " + itoa(s.i+1) + " of " + itoa(len(s.cell.Items))},
+	field := s.cell.Field
+	ps := []ui.Piece{{Text: classLabel(l, field, s.cell.Expert) + " → " + classLabel(l, field, s.cell.System)},
+		{Text: kindNoun(l, s.cell) + " " + l.Sprintf("%d of %d", s.i+1, len(s.cell.Items))},
 		{Text: ui.SanitizeLine(s.cell.Items[s.i].ExtID), Optional: true}}
 	f := ui.Frame{Header: ui.Header(st, ps, "", w), Bottom: e.bottom(s.bindings(), w)}
 	switch {
 	case s.detailErr != nil:
-		f.Top = ui.Message(st, "Could not load the "+kindNoun(s.cell)+": "+s.detailErr.Error(), w, true)
+		f.Top = ui.Message(st, l.Sprintf("Could not load the %s: %s", kindNoun(l, s.cell), s.detailErr.Error()), w, true)
 	case s.detail == nil:
-		f.Top = ui.Message(st, "Loading…", w, false)
+		f.Top = ui.Message(st, l.Sprintf("Loading…"), w, false)
 	default:
 		d := s.detail
 		f.Top = itemTop(st, d, w)
 		f.Mid = s.verdicts(w)
 		f.Pane = func(w int) []string { return itemPane(st, d, w) }
 		f.PaneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
-		f.PaneTitle = paneTitleOf(d)
+		f.PaneTitle = paneTitleOf(l, d)
 	}
 	return s.p.Render(st, f, w, s.h)
 }
@@ -311,22 +313,22 @@ func (s *walkerScreen) View() string {
 // verdicts: the expert's label (and note), the system's prediction as
 // stored, and the lead's flag and note.
 func (s *walkerScreen) verdicts(w int) []string {
-	e, st, d := s.e, s.e.styles, s.detail
+	e, st, d, l := s.e, s.e.styles, s.detail, s.e.say()
 	q := e.systemQuery()
-	expert, labels := "adjudicated", d.Final
+	expert, labels := l.Sprintf("adjudicated"), d.Final
 	if !q.Labels.Adjudicated {
 		expert, labels = q.Labels.Annotator, d.Labels[q.Labels.Annotator]
 	}
 	nameW := max(ui.TextWidth(ui.SanitizeLine(expert)), ui.TextWidth(ui.SanitizeLine(q.System)))
 	nameW = min(nameW, max(4, w/3))
-	line := st.Label.Render(ui.PadRight(ui.SanitizeLine(expert), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(labels[s.cell.Field]))
+	line := st.Label.Render(ui.PadRight(ui.SanitizeLine(expert), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(l.Value(s.cell.Field, labels[s.cell.Field])))
 	if note := d.Notes[expert]; note != "" {
 		line += "  " + st.Dim.Render("✎ "+ui.SanitizeLine(note))
 	}
 	pred := d.Predictions[q.System]
 	sys := st.Label.Render(ui.PadRight(ui.SanitizeLine(q.System), nameW)) + "  " + st.Text.Render(ui.SanitizeLine(pred))
 	if canon, _ := schema.Normalize(s.cell.Field, pred); canon != s.cell.System {
-		sys += st.Dim.Render(" (" + s.cell.System + ")")
+		sys += st.Dim.Render(" (" + classLabel(l, s.cell.Field, s.cell.System) + ")")
 	}
 	out := []string{ui.TruncateStyled(line, w), ui.TruncateStyled(sys, w)}
 	return append(out, leadMarks(st, d, w)...)
@@ -334,30 +336,52 @@ func (s *walkerScreen) verdicts(w int) []string {
 
 // kindNoun is what one item of the cell is called in running text (its
 // kind's noun).
-func kindNoun(c store.SystemCell) string { return kindNounOf(cellKind(c)) }
+func kindNoun(l *lang.Printer, c store.SystemCell) string { return kindNounOf(l, cellKind(c)) }
 
 // kindItems is what the cell's items are called in the help.
-func kindItems(c store.SystemCell) string { return kindTitle(cellKind(c)) }
+func kindItems(l *lang.Printer, c store.SystemCell) string { return kindTitle(l, cellKind(c)) }
 
-func kindNounOf(kind string) string {
+// comparedNouns are the names of the items of the kinds a system view
+// compares (claims: their entailment), in running text: one, several.
+var comparedNouns = map[schema.Kind][2]string{
+	schema.KindClaim: {lang.Key("claim|one"), lang.Key("claims|several")},
+}
+
+func kindNounOf(l *lang.Printer, kind string) string {
+	if n, ok := comparedNouns[schema.Kind(kind)]; ok {
+		return l.Text(n[0])
+	}
 	if sp := schema.SpecOf(schema.Kind(kind)); sp != nil {
 		return sp.Noun
 	}
-	return "item"
+	return l.Sprintf("item")
 }
 
 // kindTitle is what items of a kind are called in running text (claims, QA
 // pairs): the kind's title, lower-cased unless it starts with an acronym.
-func kindTitle(kind string) string {
+func kindTitle(l *lang.Printer, kind string) string {
+	if n, ok := comparedNouns[schema.Kind(kind)]; ok {
+		return l.Text(n[1])
+	}
 	sp := schema.SpecOf(schema.Kind(kind))
 	if sp == nil {
-		return "items"
+		return l.Sprintf("items")
 	}
 	t := sp.Title
 	if len(t) > 1 && !unicode.IsUpper(rune(t[1])) {
 		t = strings.ToLower(t[:1]) + t[1:]
 	}
 	return t
+}
+
+// classLabel is a class of the confusion as the screen says it: a value
+// of the field by its label, the system's predictions outside the field's
+// values (store.OtherClass) as "other".
+func classLabel(l *lang.Printer, field, class string) string {
+	if class == store.OtherClass {
+		return l.Sprintf("other|class")
+	}
+	return l.Value(field, class)
 }
 
 func cellKind(c store.SystemCell) string {

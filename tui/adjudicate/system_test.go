@@ -129,11 +129,11 @@ func TestSystemCells(t *testing.T) {
 func TestSystemWalkerKindWords(t *testing.T) {
 	for kind, want := range map[schema.Kind]string{schema.KindClaim: "claims", schema.KindQA: "QA pairs", schema.KindQuery: "queries", "unknown": "items"} {
 		c := store.SystemCell{Field: "f", Items: []store.ItemRef{{Kind: string(kind)}}}
-		if got := kindItems(c); got != want {
+		if got := kindItems(nil, c); got != want {
 			t.Errorf("%s: %q, want %q", kind, got, want)
 		}
 	}
-	if got := kindNoun(store.SystemCell{Items: []store.ItemRef{{Kind: string(schema.KindClaim)}}}); got != "claim" {
+	if got := kindNoun(nil, store.SystemCell{Items: []store.ItemRef{{Kind: string(schema.KindClaim)}}}); got != "claim" {
 		t.Errorf("claim noun %q", got)
 	}
 	s := openStore(t)

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -14,7 +15,8 @@ import (
 // QueryTop renders a query's text and, dim under it, its persona, province
 // and legal issue.
 func QueryTop(st Styles, q *store.Query, w int) []string {
-	out := Labelled(st, "Query", Data(q.Text), w, nil, nil)
+	label := st.Lang.Sprintf("Query")
+	out := Labelled(st, label, Data(q.Text), w, nil, nil)
 	var meta []string
 	for _, v := range []string{q.Persona, q.Jurisdiction, q.Issue} {
 		if v != "" {
@@ -22,7 +24,7 @@ func QueryTop(st Styles, q *store.Query, w int) []string {
 		}
 	}
 	if len(meta) > 0 {
-		out = append(out, st.Dim.Render(Truncate("      "+strings.Join(meta, " · "), w)))
+		out = append(out, st.Dim.Render(Truncate(strings.Repeat(" ", TextWidth(label)+1)+strings.Join(meta, " · "), w)))
 	}
 	return out
 }
@@ -31,10 +33,11 @@ func QueryTop(st Styles, q *store.Query, w int) []string {
 func QueryAbout(st Styles, q *store.Query, w int) []string {
 	seed := q.SeedDoc
 	if q.SeedGroup != "" {
-		seed = strings.TrimSpace(seed + " (variations: " + q.SeedGroup + ")")
+		seed = strings.TrimSpace(seed + " " + st.Lang.Sprintf("(variations: %s)", q.SeedGroup))
 	}
 	var out []string
-	for _, kv := range [][2]string{{"Persona", q.Persona}, {"Province", q.Jurisdiction}, {"Issue", q.Issue}, {"Seed", seed}} {
+	l := st.Lang
+	for _, kv := range [][2]string{{l.Sprintf("Persona"), q.Persona}, {l.Sprintf("Province"), q.Jurisdiction}, {l.Sprintf("Issue"), q.Issue}, {l.Sprintf("Seed"), seed}} {
 		if kv[1] != "" {
 			out = append(out, Labelled(st, kv[0], Data(kv[1]), w, nil, nil)...)
 		}
@@ -67,18 +70,18 @@ func GenEvidence(st Styles, ev *store.GenEvidence, claim, field, answer string, 
 	var out []string
 	gold := func() {
 		if ev.Gold == nil {
-			out = append(out, Wrap("No accepted gold answer for this query yet: the lead accepts gold answers first (annotate review --kind answer_task).", w)...)
+			out = append(out, Wrap(st.Lang.Sprintf("No accepted gold answer for this query yet: the lead accepts gold answers first (annotate review --kind answer_task)."), w)...)
 			return
 		}
 		text := Data(ev.Gold.Text)
 		out = append(out, WrapStyled(text, HighlightSpans(string(text), words, st.Highlight), w, nil)...)
 		if len(ev.Gold.Citations) > 0 {
-			out = append(out, st.Dim.Render(Truncate("Cites: "+SanitizeLine(strings.Join(ev.Gold.Citations, "; ")), w)))
+			out = append(out, st.Dim.Render(Truncate(st.Lang.Sprintf("Cites: %s", SanitizeLine(strings.Join(ev.Gold.Citations, "; "))), w)))
 		}
 	}
 	docs := func() {
 		if len(ev.Documents) == 0 && len(ev.Missing) == 0 {
-			out = append(out, st.Dim.Render(Truncate("The answer names no document.", w)))
+			out = append(out, st.Dim.Render(Truncate(st.Lang.Sprintf("The answer names no document."), w)))
 		}
 		for i, doc := range ev.Documents {
 			if i > 0 {
@@ -87,7 +90,7 @@ func GenEvidence(st Styles, ev *store.GenEvidence, claim, field, answer string, 
 			out = append(out, DocumentLines(st, doc, words, w)...)
 		}
 		if len(ev.Missing) > 0 {
-			out = append(out, "", st.Dim.Render(Truncate("Not in the database: "+SanitizeLine(strings.Join(ev.Missing, ", ")), w)))
+			out = append(out, "", st.Dim.Render(Truncate(st.Lang.Sprintf("Not in the database: %s", SanitizeLine(strings.Join(ev.Missing, ", "))), w)))
 		}
 	}
 	switch field {
@@ -96,25 +99,25 @@ func GenEvidence(st Styles, ev *store.GenEvidence, claim, field, answer string, 
 	case schema.Grounded:
 		docs()
 	default:
-		out = append(out, st.Label.Render("Gold answer"))
+		out = append(out, st.Label.Render(st.Lang.Sprintf("Gold answer")))
 		gold()
-		out = append(out, "", st.Label.Render("Documents"))
+		out = append(out, "", st.Label.Render(st.Lang.Sprintf("Documents")))
 		docs()
 	}
 	if answer != "" {
-		out = append(out, "", st.Dim.Render(Truncate("The generated answer:", w)))
+		out = append(out, "", st.Dim.Render(Truncate(st.Lang.Sprintf("The generated answer:"), w)))
 		out = append(out, WrapStyled(Data(answer), nil, w, &st.Dim)...)
 	}
 	return out
 }
 
 // GenEvidenceTitle is the pane's title over GenEvidence for a field.
-func GenEvidenceTitle(field string) string {
+func GenEvidenceTitle(l *lang.Printer, field string) string {
 	switch field {
 	case schema.AccuracySupport:
-		return "Accepted gold answer"
+		return l.Sprintf("Accepted gold answer")
 	case schema.Grounded:
-		return "Documents the answer used"
+		return l.Sprintf("Documents the answer used")
 	}
-	return "Gold answer and documents"
+	return l.Sprintf("Gold answer and documents")
 }

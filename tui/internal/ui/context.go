@@ -127,7 +127,7 @@ func HighlightSpans(text string, set map[string]bool, st lipgloss.Style) []Span 
 func ContextLines(st Styles, ctx []store.Context, w int, set map[string]bool) []string {
 	var out []string
 	if len(ctx) == 0 {
-		return []string{st.Dim.Render(Truncate("(no context unit)", w))}
+		return []string{st.Dim.Render(Truncate(st.Lang.Sprintf("(no context unit)"), w))}
 	}
 	for i, c := range ctx {
 		if i > 0 {

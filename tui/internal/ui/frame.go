@@ -97,7 +97,7 @@ func (p *PaneState) Render(st Styles, f Frame, w, h int) string {
 		continued = top[cut:]
 		top = append([]string(nil), top[:cut]...)
 		if topMax > 0 {
-			top = append(top, st.Dim.Render(Truncate("… continued in the pane below (tab to scroll)", w)))
+			top = append(top, st.Dim.Render(Truncate(st.Lang.Sprintf("… continued in the pane below (tab to scroll)"), w)))
 		}
 	}
 	paneH := rest - len(top)

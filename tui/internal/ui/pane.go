@@ -1,23 +1,20 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 )
 
 // PaneTitle draws the rule above the pane, with the scroll position; when
 // the pane has the focus it says how to scroll.
 func PaneTitle(st Styles, title string, focus bool, percent int, scrollable bool, w int) string {
-	t := "─ " + title + " "
+	pos := ""
 	if scrollable {
-		t += "(" + strconv.Itoa(percent) + "%) "
+		pos = st.Lang.Sprintf("(%d%%) ", percent)
 	}
+	t := "─ " + title + " " + pos
 	if focus {
-		t = "▶ " + title + " "
-		if scrollable {
-			t += "(" + strconv.Itoa(percent) + "%) "
-		}
-		t = Truncate(t+"— ↑↓ pgup pgdn home end scroll, tab/esc leave ", w)
+		t = "▶ " + title + " " + pos
+		t = Truncate(t+st.Lang.Sprintf("— ↑↓ pgup pgdn home end scroll, tab/esc leave "), w)
 		return st.Focus.Render(t + strings.Repeat(" ", max(0, w-TextWidth(t))))
 	}
 	t = Truncate(t, w)

@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	gstyles "charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
+
+	"github.com/annotate-dev/annotate/internal/lang"
 )
 
 // Styles is every style the TUI draws with. It is built once from the
@@ -13,6 +15,11 @@ import (
 // screens; nothing reads a global style.
 type Styles struct {
 	Dark, Plain bool
+	// Lang is the language the screens are written in: how a screen says
+	// things, as the styles are how it shows them (nil: English). The
+	// root sets it once; every widget that writes words says them
+	// through it.
+	Lang *lang.Printer
 
 	Title     lipgloss.Style // the annotator's name, screen titles
 	Header    lipgloss.Style // the header bar

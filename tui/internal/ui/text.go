@@ -16,6 +16,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/annotate-dev/annotate/internal/lang"
 )
 
 // Child is a screen, an overlay or an input. Update returns the Child to
@@ -72,12 +74,13 @@ func Plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-// Percent is done/total as a whole percentage ("0%" when total is 0).
-func Percent(done, total int) string {
+// Percent is done/total as a whole percentage ("0%" when total is 0), as
+// the language writes it ("33 %" in French).
+func Percent(l *lang.Printer, done, total int) string {
 	if total <= 0 {
-		return "0%"
+		return l.Sprintf("%d%%", 0)
 	}
-	return strconv.Itoa(done*100/total) + "%"
+	return l.Sprintf("%d%%", done*100/total)
 }
 
 // Bar draws a progress bar of n cells (unstyled: the lines it is on carry
