@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/annotate-dev/annotate/schema"
 )
@@ -213,6 +214,9 @@ func dumpRows(t *testing.T, s *Store, q string, out *strings.Builder) {
 func TestStagingCheckFailsAReadBeforeItsRowsAreWritten(t *testing.T) {
 	defer func(c bool) { checkStaging = c }(checkStaging)
 	checkStaging = true
+	// One step for the whole import: a step committed in the middle of a
+	// case (a slow machine) would flush the staged rows the case reads.
+	defer SetImportSteps(time.Hour, 0)()
 	s := openTemp(t)
 	pair := QAPair{ID: "q1", Source: "GDPR", Question: "Q", Answer: "A", Contexts: []Context{{ID: "p", Text: "t"}}}
 	label := Label{Annotator: "jo", Field: schema.QuestionValidity, Value: "valid"}
