@@ -194,17 +194,6 @@ func (r *runner) bigCellFiles(maker string) ([]bigCellFile, error) {
 	return files, nil
 }
 
-func dirSize(dir string) int64 {
-	var n int64
-	filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
-			n += info.Size()
-		}
-		return nil
-	})
-	return n
-}
-
 // multiFlag is a flag given several times.
 type multiFlag []string
 

@@ -14,6 +14,7 @@
 //	bench queues [flags]              keys on every kind's screen in a pty, of one build or two (queues.go)
 //	bench busy -annotate BIN          an annotator's save latency during a long import (busy.go)
 //	bench bigcell -annotate NAME=BIN  peak memory of importing the largest text cell, every format (bigcell.go)
+//	bench restore [flags]             the restore of a backup beside the import of the same data, of one build or two (restore.go)
 package main
 
 import (
@@ -24,7 +25,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues|busy|exports|bigcell [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues|busy|exports|bigcell|restore [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -51,6 +52,8 @@ func main() {
 		err = busyCmd(os.Args[2:])
 	case "bigcell":
 		err = bigCellCmd(os.Args[2:])
+	case "restore":
+		err = restoreCmd(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
