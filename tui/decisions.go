@@ -382,7 +382,7 @@ func (s *itemScreen) undoWaiting() (ui.Child, tea.Cmd) {
 	if w := e.work; w != nil && w.finished[o.d.ref.ItemID] {
 		delete(w.finished, o.d.ref.ItemID)
 		if !w.following[o.d.ref.ItemID] {
-			w.done--
+			w.done = max(0, w.done-1) // the store's recount may have left it out already
 		}
 	}
 	status := e.status

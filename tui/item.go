@@ -403,7 +403,7 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
 		if e.work.finished[id] {
 			delete(e.work.finished, id)
 			if !e.work.following[id] {
-				e.work.done--
+				e.work.done = max(0, e.work.done-1) // the store's recount may have left it out already
 			}
 		}
 		cmd = e.work.recount(e)
