@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,7 +118,7 @@ func TestParquetCellAtTheLimit(t *testing.T) {
 	s := openDB(t)
 	mustImport(t, s, []string{p}, Options{})
 	var got string
-	if err := s.DB().QueryRow("SELECT d.text FROM documents d JOIN items i ON i.id=d.item_id WHERE i.ext_id=?", *docs[1].Citation).Scan(&got); err != nil {
+	if err := storetest.DB(t, s).QueryRow("SELECT d.text FROM documents d JOIN items i ON i.id=d.item_id WHERE i.ext_id=?", *docs[1].Citation).Scan(&got); err != nil {
 		t.Fatal(err)
 	}
 	if got != text {

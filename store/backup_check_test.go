@@ -30,7 +30,7 @@ func TestCurrentLabelsCheckedTwoWays(t *testing.T) {
 		`INSERT INTO items(id, ext_id, kind, hash, imported_at) VALUES (1, 'i1', 'qa', 'h', 't'), (2, 'i2', 'qa', 'h', 't'), (3, 'i3', 'qa', 'h', 't'), (4, 'i4', 'qa', 'h', 't')`,
 	}
 	for _, q := range seedSQL {
-		if _, err := s.DB().Exec(q); err != nil {
+		if _, err := s.db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}

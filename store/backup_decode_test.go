@@ -13,10 +13,10 @@ import (
 func decodeTable(t *testing.T) BackupTable {
 	t.Helper()
 	s := openTemp(t)
-	if _, err := s.DB().Exec(`CREATE TABLE dec(id INTEGER PRIMARY KEY, n INTEGER, r REAL, x TEXT NOT NULL, y TEXT, b BLOB, a)`); err != nil {
+	if _, err := s.db.Exec(`CREATE TABLE dec(id INTEGER PRIMARY KEY, n INTEGER, r REAL, x TEXT NOT NULL, y TEXT, b BLOB, a)`); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := tableInfo(s.DB(), "dec")
+	tb, err := tableInfo(s.db, "dec")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,10 +175,10 @@ func TestFastRowDeclinesToDecodeRow(t *testing.T) {
 // unique value, at any place of a statement of 256 rows.
 func TestRestoreRowsInBulkIsOneByOne(t *testing.T) {
 	s := openTemp(t)
-	if _, err := s.DB().Exec(`CREATE TABLE bulk(id INTEGER PRIMARY KEY, n INTEGER UNIQUE, x TEXT NOT NULL, r REAL)`); err != nil {
+	if _, err := s.db.Exec(`CREATE TABLE bulk(id INTEGER PRIMARY KEY, n INTEGER UNIQUE, x TEXT NOT NULL, r REAL)`); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := tableInfo(s.DB(), "bulk")
+	tb, err := tableInfo(s.db, "bulk")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -212,7 +212,7 @@ func tableDump(t *testing.T, db string) map[string]string {
 	defer s.Close()
 	strs := func(q string) []string {
 		t.Helper()
-		rows, err := s.DB().Query(q)
+		rows, err := storetest.DB(t, s).Query(q)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -255,7 +255,7 @@ func TestRestoredDatabaseIsTheOriginal(t *testing.T) {
 		t.Fatal(err)
 	}
 	var first, second string
-	if err := s.DB().QueryRow("SELECT min(ext_id), max(ext_id) FROM (SELECT ext_id FROM items WHERE kind='qa' ORDER BY id LIMIT 2)").Scan(&first, &second); err != nil {
+	if err := storetest.DB(t, s).QueryRow("SELECT min(ext_id), max(ext_id) FROM (SELECT ext_id FROM items WHERE kind='qa' ORDER BY id LIMIT 2)").Scan(&first, &second); err != nil {
 		t.Fatal(err)
 	}
 	// jo has answered all but citation_accuracy of both: the first is
@@ -265,7 +265,7 @@ func TestRestoredDatabaseIsTheOriginal(t *testing.T) {
 		labels = append(labels, [3]string{ext, "category", "factual_recall"}, [3]string{ext, "persona", "citizen"}, [3]string{ext, "answer_correctness", "correct"})
 	}
 	for _, l := range append(labels, [3]string{first, "citation_accuracy", "partial"}) {
-		ref, err := s.Resolve(l[0])
+		ref, err := storetest.Read(t, s).Resolve(l[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,7 +299,7 @@ func TestRestoredDatabaseIsTheOriginal(t *testing.T) {
 			t.Fatal(err)
 		}
 		var done []string
-		rows, err := s.DB().Query(`SELECT i.ext_id FROM done_items d JOIN items i ON i.id = d.item_id JOIN annotators a ON a.id = d.annotator_id
+		rows, err := storetest.DB(t, s).Query(`SELECT i.ext_id FROM done_items d JOIN items i ON i.id = d.item_id JOIN annotators a ON a.id = d.annotator_id
 			WHERE a.name = 'jo' AND i.ext_id IN (?, ?) ORDER BY i.ext_id`, first, second)
 		if err != nil {
 			t.Fatal(err)
