@@ -16,9 +16,9 @@ type globals struct {
 	// pragmas are the connection settings a command opens the database
 	// with beyond store.Open's (export: exporter.ReadPragmas).
 	pragmas []string
-	db   string
-	as   string
-	json bool
+	db      string
+	as      string
+	json    bool
 	// asFlag is --as, to tell a name given from the $USER fallback.
 	asFlag *pflag.Flag
 	// color is --color (never, auto or always), after the environment and
