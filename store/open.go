@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/annotate-dev/annotate/internal/clock"
+	"github.com/annotate-dev/annotate/internal/jsontext"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -293,16 +294,7 @@ func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,",
 
 // jsonInts passes a list of ids as one JSON parameter (json_each), which has
 // no limit on its length, unlike bound parameters.
-func jsonInts(v []int64) string {
-	b := []byte{'['}
-	for i, n := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, n, 10)
-	}
-	return string(append(b, ']'))
-}
+func jsonInts(v []int64) string { return jsontext.Ints(v) }
 
 // errNoRows is database/sql's "no row": a lookup found nothing.
 var errNoRows = sql.ErrNoRows

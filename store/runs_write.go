@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/annotate-dev/annotate/internal/jsontext"
 )
 
 // Retrieval runs: TREC run files and CanLegalRAGBench's query_results.jsonl.
@@ -472,7 +474,7 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 		l.chunkDocs = strconv.AppendInt(l.chunkDocs, ln.d.id, 10)
 		if ln.d.chunk {
 			more = true
-			l.chunkIDs = appendJSONBytes(l.chunkIDs, ln.doc)
+			l.chunkIDs = jsontext.AppendString(l.chunkIDs, ln.doc)
 		} else {
 			l.chunkIDs = append(l.chunkIDs, "null"...)
 		}
@@ -497,25 +499,6 @@ func encodeList(l *runList, qext string, lines []runLine, docs []rankedDoc, h ha
 	}
 	h.Write(hb)
 	l.hashed = hb
-}
-
-// appendJSONBytes appends s, a run's chunk id, as a JSON string with the
-// fewest escapes (backup.go's appendJSONString escapes as encoding/json does).
-func appendJSONBytes(b []byte, s []byte) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
 }
 
 // runOf is a staged run: its name and first line.
@@ -736,10 +719,7 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 			byRank = append(byRank, run)
 		}
 	}
-	names, err := jsonStrings(byRank)
-	if err != nil {
-		return nil, err
-	}
+	names := jsontext.Strings(byRank)
 	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_run_ranked`,
 		// Per (run, query, document): ranks renumbered 1..n per (run, query)
 		// by the best rank, then the best score, then the first line; or
