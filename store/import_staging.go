@@ -23,7 +23,7 @@ import (
 //   - the transaction writes every stage before it recounts and commits.
 //
 // A statement run while rows wait must not depend on them. The tests prove
-// it (checkStaging, import_check.go): every statement of a write
+// it (the staging check, import_check.go): every statement of a write
 // transaction is also run as if every waiting row had been written first,
 // and a different answer or a different database is an error naming the
 // statement. Only rows that cannot fail are staged: their parents (items,

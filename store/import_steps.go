@@ -53,15 +53,6 @@ var (
 	importYieldIdle = 15 * time.Millisecond
 )
 
-// SetImportSteps sets how long a step of an import works before it commits
-// and how long it then pauses, for the tests of other packages; the
-// returned func puts the defaults back.
-func SetImportSteps(step, yield time.Duration) (restore func()) {
-	was, wasYield, wasIdle := importStep, importYield, importYieldIdle
-	importStep, importYield, importYieldIdle = step, yield, min(yield, importYieldIdle)
-	return func() { importStep, importYield, importYieldIdle = was, wasYield, wasIdle }
-}
-
 // importSteps is the state of an import written in steps.
 type importSteps struct {
 	conn     *sql.Conn // one connection: its TEMP tables and triggers last the import
@@ -124,7 +115,7 @@ func (s *Store) Import(fn func(*Tx) error) error {
 // step deletes that row, and with it, for an import of one step, its
 // journal.
 func (s *Store) importSteps(st *importSteps, fn func(*Tx) error) error {
-	w := &wtx{store: s, annotators: map[string]int64{}, stages: newStages(), steps: st}
+	w := s.newWtx(&wtx{steps: st})
 	if err := w.beginStep(); err != nil {
 		return err
 	}
@@ -154,7 +145,7 @@ func (s *Store) importSteps(st *importSteps, fn func(*Tx) error) error {
 		}
 	}
 	err := fn(&Tx{tx: w, sources: map[string]int64{}})
-	if err == nil || w.stageErr != nil {
+	if err == nil || w.checkErr() != nil {
 		err = w.settle()
 	}
 	if err == nil && st.recorded {

@@ -31,9 +31,10 @@ import (
 // after the other (as runs are written: a query's lines together) and writes
 // them as one TEMP row when the next query starts; WriteRuns reads those rows
 // back a query at a time. Lookups of ids are cached per import (their number
-// is bounded by the database's documents, not by the file). With fastPaths
-// off (a test), every line is a TEMP row of its own and SQL resolves and
-// ranks them: the obvious path, which must store exactly the same rows.
+// is bounded by the database's documents, not by the file). The obvious
+// path, in the tests (runs_sql_test.go), makes every line a TEMP row of
+// its own and has SQL resolve and rank them: the fast path must store
+// exactly the rows it stores.
 
 // RunRow is one line of a run: a TREC run line (qid Q0 docid rank score
 // tag), or one retrieved chunk of a query_results.jsonl record.
@@ -104,11 +105,8 @@ type runStage struct {
 func (t *Tx) BeginRuns() error {
 	t.runs = &runStage{fields: map[string]RunFields{}}
 	for _, q := range []string{
-		`DROP TABLE IF EXISTS temp.import_run_rows`,
 		`DROP TABLE IF EXISTS temp.import_run_groups`,
 		`DROP TABLE IF EXISTS temp.import_run_lists`,
-		`CREATE TEMP TABLE import_run_rows (run TEXT NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL, rank INTEGER NOT NULL,
-			score REAL, file INTEGER NOT NULL, line INTEGER NOT NULL, q INTEGER, d INTEGER, chunk TEXT)`,
 		`CREATE TEMP TABLE import_run_groups (run TEXT NOT NULL, qid TEXT NOT NULL, seq INTEGER NOT NULL,
 			file INTEGER NOT NULL, line INTEGER NOT NULL, data BLOB NOT NULL)`,
 		`CREATE TEMP TABLE import_run_lists (run TEXT NOT NULL, qid TEXT NOT NULL, q INTEGER NOT NULL, docs TEXT NOT NULL,
@@ -122,8 +120,7 @@ func (t *Tx) BeginRuns() error {
 }
 
 func (t *Tx) endRuns() {
-	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_run_rows`, `DROP TABLE IF EXISTS temp.import_run_groups`,
-		`DROP TABLE IF EXISTS temp.import_run_lists`} {
+	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_run_groups`, `DROP TABLE IF EXISTS temp.import_run_lists`} {
 		t.tx.Tx.Exec(q)
 	}
 }
@@ -158,15 +155,6 @@ func (t *Tx) StageRunLine(run, qid, doc []byte, rank int, score float64, hasScor
 	}
 	if hasScore && (math.IsNaN(score) || math.IsInf(score, 0)) {
 		return fmt.Errorf("store: run %q, query %q: score %v is not a finite number", run, qid, score)
-	}
-	if !fastPaths {
-		var sc any
-		if hasScore {
-			sc = score
-		}
-		_, err := t.tx.Exec("INSERT INTO temp.import_run_rows(run,qid,docid,rank,score,file,line) VALUES (?,?,?,?,?,?,?)",
-			string(run), string(qid), string(doc), rank, sc, file, line)
-		return err
 	}
 	if len(s.buf) > 0 && (string(s.run) != string(run) || string(s.qid) != string(qid) || s.file != file) {
 		if err := t.flushRunGroup(); err != nil {
@@ -280,11 +268,14 @@ type runResolver struct {
 
 // preloadLines is the number of staged lines from which the resolver reads
 // everything first.
-var preloadLines = 20000
+const preloadLines = 20000
 
-func newRunResolver(t *Tx) (*runResolver, error) {
+// newRunResolver is a resolver that looks ids up one by one or, with
+// preload, reads them all first; both give the same answers
+// (TestRunResolverPreloadAnswersAsLookups).
+func newRunResolver(t *Tx, preload bool) (*runResolver, error) {
 	r := &runResolver{t: t, queries: map[string]int64{}, docs: map[string]docRef{}}
-	if t.runs.lines < preloadLines {
+	if !preload {
 		return r, nil
 	}
 	err := eachRow(t.tx, `SELECT ext_id, id FROM items WHERE kind='query'`, nil, func(sc func(...any) error) error {
@@ -521,9 +512,6 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 		return nil, nil
 	}
 	defer t.endRuns()
-	if !fastPaths {
-		return t.writeRunsSQL(update, fileName)
-	}
 	if err := t.flushRunGroup(); err != nil {
 		return nil, err
 	}
@@ -550,7 +538,7 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 			return nil, err
 		}
 	}
-	res, err := newRunResolver(t)
+	res, err := newRunResolver(t, t.runs.lines >= preloadLines)
 	if err != nil {
 		return nil, err
 	}
@@ -703,144 +691,4 @@ func (t *Tx) putRuns(runs []*runOf, update bool, fileName func(int) string, inse
 		out = append(out, r.w)
 	}
 	return out, nil
-}
-
-// writeRunsSQL is the obvious path: every line a TEMP row, resolved and
-// ranked by SQL; only the JSON arrays and the hash are written in Go, by
-// the same functions as the fast path's.
-func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten, error) {
-	if err := t.resolveRunRows(); err != nil {
-		return nil, err
-	}
-	// The runs ordered by rank (the others by score: RunFields.ByScore).
-	var byRank []string
-	for run, f := range t.runs.fields {
-		if !f.ByScore {
-			byRank = append(byRank, run)
-		}
-	}
-	names := jsontext.Strings(byRank)
-	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_run_ranked`,
-		// Per (run, query, document): ranks renumbered 1..n per (run, query)
-		// by the best rank, then the best score, then the first line; or
-		// by the best score, then the document's id descending.
-		`CREATE TEMP TABLE import_run_ranked AS
-		SELECT run, qid, q, d, best_score, first_line, file,
-			ROW_NUMBER() OVER (PARTITION BY run, q ORDER BY CASE WHEN by_rank THEN best_rank ELSE 0 END, best_score DESC,
-				CASE WHEN by_rank THEN '' ELSE ext END DESC, first_line) AS rank
-		FROM (SELECT r.run, r.qid, r.q, r.d, MIN(r.rank) AS best_rank, MAX(r.score) AS best_score, MIN(r.line) AS first_line, MIN(r.file) AS file,
-				di.ext_id AS ext, r.run IN (SELECT value FROM json_each(?)) AS by_rank
-			FROM temp.import_run_rows r JOIN items di ON di.id = r.d WHERE r.docid <> '' GROUP BY r.run, r.q, r.d)`} {
-		if _, err := t.tx.Tx.Exec(q, names); err != nil {
-			return nil, err
-		}
-	}
-	defer t.tx.Tx.Exec(`DROP TABLE IF EXISTS temp.import_run_ranked`)
-	runs, err := t.stagedRuns(`SELECT run, MIN(file), MIN(line) FROM temp.import_run_rows GROUP BY run ORDER BY MIN(file), MIN(line)`)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range runs {
-		// The ranking, then the chunk-level list, query by query.
-		docsOf := map[string][]rankedDoc{}
-		qOf := map[string]int64{}
-		var qids []string
-		err := eachRow(t.tx, `SELECT DISTINCT qid, q FROM temp.import_run_rows WHERE run = ? ORDER BY qid`, []any{r.name}, func(sc func(...any) error) error {
-			var qid string
-			var q int64
-			err := sc(&qid, &q)
-			qids, qOf[qid] = append(qids, qid), q
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		err = eachRow(t.tx, `SELECT r.qid, r.d, di.ext_id, r.best_score FROM temp.import_run_ranked r JOIN items di ON di.id = r.d
-			WHERE r.run = ? ORDER BY r.qid, r.rank`, []any{r.name}, func(sc func(...any) error) error {
-			var qid string
-			var d rankedDoc
-			var score sql.NullFloat64
-			if err := sc(&qid, &d.d.id, &d.d.ext, &score); err != nil {
-				return err
-			}
-			d.score, d.hasScore = score.Float64, score.Valid
-			docsOf[qid] = append(docsOf[qid], d)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		linesOf := map[string][]runLine{}
-		byScore := t.runFields(r.name).ByScore
-		err = eachRow(t.tx, `SELECT r.qid, r.docid, r.d, di.ext_id, r.chunk IS NOT NULL FROM temp.import_run_rows r JOIN items di ON di.id = r.d
-			WHERE r.run = ?1 AND r.docid <> '' ORDER BY r.qid, CASE WHEN ?2 THEN 0 ELSE r.rank END, r.score DESC,
-				CASE WHEN ?2 THEN di.ext_id ELSE '' END DESC, CASE WHEN ?2 THEN r.docid ELSE '' END DESC, r.line`,
-			[]any{r.name, byScore}, func(sc func(...any) error) error {
-				var qid string
-				var l runLine
-				if err := sc(&qid, &l.doc, &l.d.id, &l.d.ext, &l.d.chunk); err != nil {
-					return err
-				}
-				linesOf[qid] = append(linesOf[qid], l)
-				return nil
-			})
-		if err != nil {
-			return nil, err
-		}
-		var list runList
-		for _, qid := range qids {
-			r.w.Queries++
-			r.w.Results += len(docsOf[qid])
-			encodeList(&list, qid, linesOf[qid], docsOf[qid], r.hash)
-			if _, err := t.tx.Exec(`INSERT INTO temp.import_run_lists(run, qid, q, docs, scores, chunk_docs, chunk_ids) VALUES (?,?,?,?,?,?,?)`,
-				r.name, qid, qOf[qid], string(list.docs), string(list.scores), string(list.chunkDocs), string(list.chunkIDs)); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return t.putRuns(runs, update, fileName, `INSERT INTO run_lists(run_id, query_item_id, docs, scores, chunk_docs, chunk_ids)
-		SELECT ?, q, docs, scores, chunk_docs, chunk_ids FROM temp.import_run_lists WHERE run=?`)
-}
-
-// resolveRunRows finds each line's query and document (a chunk id names
-// its document); the first line that names neither is the error.
-func (t *Tx) resolveRunRows() error {
-	steps := []struct {
-		set, missing, what string
-		field              func(RunFields) string
-	}{
-		{`UPDATE temp.import_run_rows SET q = (SELECT id FROM items WHERE ext_id = qid AND kind = 'query')`, "q IS NULL", "query",
-			func(f RunFields) string { return f.Query }},
-		{`UPDATE temp.import_run_rows SET d = (SELECT doc_item_id FROM document_chunks WHERE chunk_id = docid),
-			chunk = CASE WHEN EXISTS (SELECT 1 FROM document_chunks WHERE chunk_id = docid) THEN docid END`, "", "", nil},
-		{`UPDATE temp.import_run_rows SET d = (SELECT id FROM items WHERE ext_id = docid AND kind = 'document') WHERE d IS NULL`, "d IS NULL AND docid <> ''", "document or chunk",
-			nil},
-	}
-	for _, s := range steps {
-		if _, err := t.tx.Exec(s.set); err != nil {
-			return err
-		}
-		if s.missing == "" {
-			continue
-		}
-		col := "qid"
-		if s.what != "query" {
-			col = "docid"
-		}
-		var file, line, rank int
-		var run, id string
-		err := t.tx.QueryRow(`SELECT file, line, run, `+col+`, rank FROM temp.import_run_rows WHERE `+s.missing+` ORDER BY file, line, rank LIMIT 1`).Scan(&file, &line, &run, &id, &rank)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		field := t.runFields(run).doc(rank)
-		if s.field != nil {
-			field = s.field(t.runFields(run))
-		}
-		return t.unknownRun(file, line, field, s.what, id)
-	}
-	return nil
 }
