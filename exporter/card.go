@@ -3,6 +3,7 @@ package exporter
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +56,10 @@ func (t *tally) add(r row, offset int) {
 				v = "(given)"
 			}
 			t.counts[i][v]++
+		case int: // an interval field's label
+			t.counts[i][strconv.Itoa(v)]++
+		case float64:
+			t.counts[i][strconv.FormatFloat(v, 'g', -1, 64)]++
 		default:
 			t.counts[i][""]++
 		}

@@ -62,8 +62,14 @@ func labelColumns(k schema.Kind) []column {
 	for _, n := range names {
 		f, _ := schema.Lookup(n)
 		doc := fieldDocs[n]
+		if f.Declared > 0 {
+			doc = declaredDoc(f)
+		}
 		typ := tString
 		switch {
+		case f.Level() == schema.Interval:
+			typ = numberType(f)
+			doc += "; null when not labelled or not asked"
 		case f.Multi:
 			typ = tStrings
 			doc += "; null when not labelled or not asked"
@@ -128,6 +134,8 @@ func (l layout) labelValues(r row, current, parent map[string]string) row {
 	for _, c := range l.labels {
 		if v, ok := counted[c.key]; ok && c.typ == tStrings {
 			r = append(r, schema.DecodeMulti(v))
+		} else if ok && (c.typ == tInt || c.typ == tFloat) {
+			r = append(r, numberOf(c.typ, v))
 		} else if ok {
 			r = append(r, v)
 		} else {

@@ -21,13 +21,13 @@ type Parent struct {
 // ParentOf reads a rater's labels on the parent of an item of kind k (nil
 // when the item has no parent).
 func ParentOf(k Kind, labels map[string]string) Parent {
-	p := Parent{spec: registry[k], Labels: labels}
+	p := Parent{spec: SpecOf(k), Labels: labels}
 	if p.spec == nil || len(labels) == 0 || p.spec.Parent == "" {
 		return p
 	}
 	// The parent's own parent is not read: its counted labels are those of
 	// a root.
-	p.Counted = countedBy(registry[p.spec.Parent], labels, false)
+	p.Counted = countedBy(SpecOf(p.spec.Parent), labels, false)
 	for _, c := range p.spec.UnlessParent {
 		if c.holds(p.Counted) {
 			p.Gate = c.Field + "=" + p.Counted[c.Field]
@@ -102,8 +102,15 @@ func (p Parent) NotAskedReason(field string, item map[string]string) string {
 }
 
 // NextField is the child's first asked field of the role without a label:
-// see NextFieldOf.
+// see NextFieldOf. An optional field is not one: it never leaves an item
+// unfinished.
 func (p Parent) NextField(item map[string]string, role string) string {
+	return p.next(item, role, nil)
+}
+
+// next is NextField where the optional fields not passed are asked too
+// (passed nil: none is).
+func (p Parent) next(item map[string]string, role string, passed func(field string) bool) string {
 	s := p.spec
 	if s == nil || p.Gate != "" {
 		return ""
@@ -111,6 +118,9 @@ func (p Parent) NextField(item map[string]string, role string) string {
 	counted := p.CountedItem(item)
 	for _, f := range s.Fields {
 		if f.Marker || f.Role != role || !askedGiven(f, counted) {
+			continue
+		}
+		if f.Optional && (passed == nil || passed(f.Name)) {
 			continue
 		}
 		if _, ok := item[f.Name]; !ok || item[f.Name] == "" {

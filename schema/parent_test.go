@@ -17,7 +17,7 @@ import (
 // answer was judged incorrect. Markers always count.
 func refCounted(k Kind, item, parent map[string]string) map[string]string {
 	out := make(map[string]string, len(item))
-	s := registry[k]
+	s := SpecOf(k)
 	if s == nil {
 		return out
 	}
@@ -55,7 +55,7 @@ func refParentGate(s *Spec, parent map[string]string) string {
 // not, why: the parent gate ("answer_correctness=incorrect") or the
 // condition still waited for ("answer_correctness unlabelled").
 func refOffered(k Kind, parent map[string]string, atOnce bool) (bool, string) {
-	s := registry[k]
+	s := SpecOf(k)
 	if s == nil {
 		return false, "unknown kind"
 	}
@@ -85,7 +85,7 @@ func refOffered(k Kind, parent map[string]string, atOnce bool) (bool, string) {
 // "answer_correctness=incorrect" (the parent gate), "claim_validity=incorrect"
 // (the field's own condition), "claim_validity unlabelled"; "" when it counts.
 func refNotAskedReason(k Kind, field string, item, parent map[string]string) string {
-	s := registry[k]
+	s := SpecOf(k)
 	if s == nil {
 		return "unknown kind"
 	}
@@ -117,7 +117,7 @@ func refNotAskedReason(k Kind, field string, item, parent map[string]string) str
 // by this rater, or "" when the item is complete. parent holds the rater's
 // labels on the parent item (nil when none).
 func refNextFieldOf(k Kind, item, parent map[string]string, role string) string {
-	s := registry[k]
+	s := SpecOf(k)
 	if s == nil || refParentGate(s, parent) != "" {
 		return ""
 	}
@@ -140,7 +140,7 @@ func randomLabels(rng *rand.Rand, k Kind) map[string]string {
 		return nil
 	}
 	out := map[string]string{}
-	for _, f := range registry[k].Fields {
+	for _, f := range SpecOf(k).Fields {
 		switch n := rng.IntN(len(f.Values) + 2); {
 		case n == 0:
 		case n == 1 || len(f.Values) == 0:
@@ -159,7 +159,7 @@ func TestParentMatchesTheReference(t *testing.T) {
 		k := kinds[rng.IntN(len(kinds))]
 		item := randomLabels(rng, k)
 		var parent map[string]string
-		if s := registry[k]; s.Parent != "" {
+		if s := SpecOf(k); s.Parent != "" {
 			parent = randomLabels(rng, s.Parent)
 		} else if rng.IntN(4) == 0 {
 			parent = randomLabels(rng, KindQA) // a root given labels anyway
@@ -168,7 +168,7 @@ func TestParentMatchesTheReference(t *testing.T) {
 		if g, w := Counted(k, item, parent), refCounted(k, item, parent); !reflect.DeepEqual(g, w) {
 			t.Fatalf("Counted(%s, %v, %v) = %v, want %v", k, item, parent, g, w)
 		}
-		if g, w := ParentGate(k, parent), refParentGate(registry[k], parent); g != w {
+		if g, w := ParentGate(k, parent), refParentGate(SpecOf(k), parent); g != w {
 			t.Fatalf("ParentGate(%s, %v) = %q, want %q", k, parent, g, w)
 		}
 		g1, g2 := Offered(k, parent, atOnce)
@@ -181,7 +181,7 @@ func TestParentMatchesTheReference(t *testing.T) {
 				t.Fatalf("NextFieldOf(%s, %v, %v, %q) = %q, want %q", k, item, parent, role, g, w)
 			}
 		}
-		for _, f := range append(registry[k].Fields, Field{Name: "no_such_field"}) {
+		for _, f := range append(SpecOf(k).Fields, Field{Name: "no_such_field"}) {
 			if g, w := NotAskedReason(k, f.Name, item, parent), refNotAskedReason(k, f.Name, item, parent); g != w {
 				t.Fatalf("NotAskedReason(%s, %s, %v, %v) = %q, want %q", k, f.Name, item, parent, g, w)
 			}

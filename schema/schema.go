@@ -11,7 +11,7 @@ package schema
 import (
 	"fmt"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/annotate-dev/annotate/internal/suggest"
@@ -47,6 +47,65 @@ type Field struct {
 	// zero Scale is nominal (text without values); an ordinal field ranks
 	// its Values in their order.
 	Scale Scale
+
+	// Question is what the field card asks ("Is the answer correct?").
+	Question string
+	// Keys are the keys that pick each value, in the order of Values (a
+	// digit 1 to 9); nil: 1, 2, 3… in that order.
+	Keys []string
+	// Labels and Meanings say each value in words, in the order of Values
+	// (the field card, the guidelines, the dataset card); nil or "": the
+	// value is its own label.
+	Labels, Meanings []string
+	// Optional fields are asked in their place but never leave an item
+	// unfinished (a declaration's required: false).
+	Optional bool
+	// Declared is the version of the lead's declaration the field comes
+	// from (annotate fields add, declared.go); 0 for a field built in.
+	Declared int
+	// DeclaredGuidelines is the version of a declared field's guidelines
+	// its declaration left in force (the dataset card names it).
+	DeclaredGuidelines int
+	// French holds the declaration's texts in French, nil when it gave
+	// none (built-in fields are translated by the program's catalog).
+	French *FrenchTexts
+	// after is the field it was declared after (registry.go's declare).
+	after string
+}
+
+// KeyOf is the key that picks the i-th value.
+func (f Field) KeyOf(i int) string {
+	if i < len(f.Keys) {
+		return f.Keys[i]
+	}
+	return strconv.Itoa(i + 1)
+}
+
+// ValueOfKey is the value the n-th option key (1 to 9) picks.
+func (f Field) ValueOfKey(n int) (string, bool) {
+	k := strconv.Itoa(n)
+	for i, v := range f.Values {
+		if f.KeyOf(i) == k {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// LabelOf is a value in words: its declared label, else the value.
+func (f Field) LabelOf(value string) string {
+	if i := slices.Index(f.Values, value); i >= 0 && i < len(f.Labels) && f.Labels[i] != "" {
+		return f.Labels[i]
+	}
+	return value
+}
+
+// MeaningOf is what a value means, as declared ("" : not said).
+func (f Field) MeaningOf(value string) string {
+	if i := slices.Index(f.Values, value); i >= 0 && i < len(f.Meanings) {
+		return f.Meanings[i]
+	}
+	return ""
 }
 
 // RoleLead marks fields only the lead answers (e.g. the review of a gold answer).
@@ -91,43 +150,9 @@ type Spec struct {
 }
 
 // GuidelineSections lists the guidelines sections of every kind, in the
-// order they are asked: each kind's fields, then its own steps.
-func GuidelineSections() []string { return slices.Clone(sections) }
-
-// sections are GuidelineSections, listed when a kind registers: the store
+// order they are asked: each kind's fields, then its own steps. The store
 // asks for them with every label it writes.
-var sections []string
-
-func listSections() {
-	sections = nil
-	for _, s := range specs() {
-		for _, f := range Fields(s.Kind) {
-			sections = append(sections, f.Name)
-		}
-		sections = append(sections, s.Guidelines...)
-	}
-}
-
-var registry = map[Kind]*Spec{}
-
-// Register adds a kind; each kind's own file calls it from init.
-func Register(s Spec) {
-	if _, dup := registry[s.Kind]; dup {
-		panic("schema: kind " + string(s.Kind) + " registered twice")
-	}
-	for i := range s.Fields {
-		s.Fields[i].Kind = s.Kind
-		if err := s.Fields[i].CheckScale(); err != nil {
-			panic("schema: kind " + string(s.Kind) + ": " + err.Error())
-		}
-	}
-	sp := s
-	registry[s.Kind] = &sp
-	indexFields(&sp)
-	sorted = append(sorted, &sp)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Order < sorted[j].Order })
-	listSections()
-}
+func GuidelineSections() []string { return slices.Clone(tab().sections) }
 
 // Kinds lists the annotated kinds in queue order.
 func Kinds() []Kind {
@@ -150,13 +175,11 @@ func AllKinds() []Kind {
 }
 
 // specs are the kinds in queue order (read-only).
-func specs() []*Spec { return sorted }
+func specs() []*Spec { return tab().sorted }
 
-// sorted holds every registered kind in queue order, kept by Register.
-var sorted []*Spec
-
-// SpecOf returns a kind's description, nil for an unknown kind.
-func SpecOf(k Kind) *Spec { return registry[k] }
+// SpecOf returns a kind's description, nil for an unknown kind (read-only:
+// the schema in force, which a declaration replaces whole).
+func SpecOf(k Kind) *Spec { return tab().specs[k] }
 
 // KindNames lists the annotated kinds' names, for flags and messages.
 func KindNames() []string {
@@ -180,7 +203,7 @@ func Children(k Kind) []Kind {
 
 // Fields returns the asked fields of a kind in the order they are asked.
 func Fields(k Kind) []Field {
-	s := registry[k]
+	s := SpecOf(k)
 	if s == nil {
 		return nil
 	}
@@ -204,41 +227,20 @@ func AllFields() []Field {
 
 // KindFields returns every field of a kind, markers included, in order.
 func KindFields(k Kind) []Field {
-	if s := registry[k]; s != nil {
+	if s := SpecOf(k); s != nil {
 		return slices.Clone(s.Fields)
 	}
 	return nil
 }
 
-// Lookup finds a field (asked or marker) by name.
+// Lookup finds a field (asked or marker) by name (a field's name is unique
+// in the schema).
 func Lookup(name string) (Field, bool) {
-	at, ok := byName[name]
+	at, ok := tab().byName[name]
 	if !ok {
 		return Field{}, false
 	}
 	return at.spec.Fields[at.i], true
-}
-
-// byName says where each field is, by name, for Lookup (which the counts
-// call for every label): in the first kind in queue order that has it, as a
-// walk of the kinds would find it. The field itself is read from its spec,
-// whose values UseTaxonomy may change. Register fills it; kinds register
-// only from init.
-var byName = map[string]struct {
-	spec *Spec
-	i    int
-}{}
-
-func indexFields(s *Spec) {
-	for i, f := range s.Fields {
-		if old, dup := byName[f.Name]; dup && old.spec.Order <= s.Order {
-			continue
-		}
-		byName[f.Name] = struct {
-			spec *Spec
-			i    int
-		}{s, i}
-	}
 }
 
 // FieldNames lists the names of the asked fields, for error messages and completion.
@@ -314,7 +316,7 @@ func ParentGate(k Kind, parent map[string]string) string { return ParentOf(k, pa
 // WaitsForParent reports whether items of kind k are asked of a rater
 // only once the rater's labels on their parent allow it (OnlyOnceParent).
 func WaitsForParent(k Kind) bool {
-	s := registry[k]
+	s := SpecOf(k)
 	return s != nil && len(s.OnlyOnceParent) > 0
 }
 
@@ -348,6 +350,16 @@ func fieldOf(s *Spec, name string) (Field, bool) {
 // labels on the parent item (nil when none).
 func NextFieldOf(k Kind, item, parent map[string]string, role string) string {
 	return ParentOf(k, parent).NextField(item, role)
+}
+
+// NextToAsk is the field a screen asks next of an annotator: NextField,
+// where an optional field comes in its place unless passed says the
+// annotator passed it on this visit.
+func NextToAsk(k Kind, item map[string]string, passed func(field string) bool) string {
+	if passed == nil {
+		passed = func(string) bool { return false }
+	}
+	return ParentOf(k, nil).next(item, "", passed)
 }
 
 // NextField is NextFieldOf for an annotator, without the parent's labels.
@@ -439,7 +451,7 @@ func (f Field) AskedWhen(labels map[string]string) bool { return askedGiven(f, l
 
 // Count says n items of a kind in words: "1 query", "3 queries".
 func Count(k Kind, n int) string {
-	s := registry[k]
+	s := SpecOf(k)
 	if s == nil {
 		return fmt.Sprintf("%d %s", n, k)
 	}

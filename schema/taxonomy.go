@@ -121,26 +121,33 @@ func UseTaxonomy(cats []ErrorKind) {
 		cats = defaultTaxonomy
 	}
 	taxMu.Lock()
-	defer taxMu.Unlock()
 	taxonomy = slices.Clone(cats)
-	s := registry[KindGenClaim]
-	for i := range s.Fields {
-		if s.Fields[i].Name == ErrorCategory {
-			s.Fields[i].Values = valuesOf(cats)
-		}
+	taxMu.Unlock()
+	build.Lock()
+	defer build.Unlock()
+	t, err := rebuild(build.declared)
+	if err != nil {
+		// The declarations in force were built over these kinds already;
+		// a taxonomy changes no field but error_category's values.
+		panic("schema: " + err.Error())
 	}
+	current.Store(t)
 }
 
-// TaxonomyError is a problem with a taxonomy file, named like the
-// importer's: FILE:LINE: field "categories[2].group": what is wrong.
-type TaxonomyError struct {
+// TaxonomyError is a problem with a taxonomy file.
+type TaxonomyError = FileError
+
+// FileError is a problem with a file the lead gives (a taxonomy, a field's
+// declaration), named like the importer's: FILE:LINE: field
+// "categories[2].group": what is wrong.
+type FileError struct {
 	File  string
 	Line  int
 	Field string
 	Msg   string
 }
 
-func (e *TaxonomyError) Error() string {
+func (e *FileError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {

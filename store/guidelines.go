@@ -186,30 +186,17 @@ func (s *Store) AddGuidelines(author, source string, texts []GuidelineText) ([]G
 	err := s.write(func(tx *wtx) error {
 		ts := now()
 		for _, t := range texts {
-			text := normalText(t.Text)
-			var en, fr sql.NullString
-			var n int
-			err := tx.QueryRow(`SELECT version, text, text_fr FROM guideline_versions WHERE field=? ORDER BY version DESC LIMIT 1`, t.Field).Scan(&n, &en, &fr)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return err
-			}
-			v := GuidelineVersion{Field: t.Field, Version: n + 1, Author: author, CreatedAt: ts, Source: source,
-				Lang: guidelines.English, Text: text, TextFR: fr.String}
-			cur := en
+			en, fr := &t.Text, (*string)(nil)
 			if t.Lang == guidelines.French {
-				v.Lang, v.Text, v.TextFR, cur = guidelines.French, en.String, text, fr
+				en, fr = nil, &t.Text
 			}
-			if cur.Valid && cur.String == text {
-				continue
-			}
-			if _, err := tx.Exec(`INSERT INTO guideline_versions(field,version,text,text_fr,changed,author,created_at,source) VALUES (?,?,?,?,?,?,?,?)`,
-				v.Field, v.Version, v.Text, v.TextFR, v.Lang, v.Author, v.CreatedAt, v.Source); err != nil {
+			v, ok, err := tx.addGuidelineVersion(t.Field, en, fr, author, source, ts)
+			if err != nil {
 				return err
 			}
-			if tx.guideVersions != nil {
-				tx.guideVersions[v.Field] = strconv.Itoa(v.Version)
+			if ok {
+				added = append(added, v)
 			}
-			added = append(added, v)
 		}
 		return nil
 	})
@@ -217,6 +204,46 @@ func (s *Store) AddGuidelines(author, source string, texts []GuidelineText) ([]G
 		return nil, err
 	}
 	return added, nil
+}
+
+// addGuidelineVersion records the next version of a field's guidelines
+// when a text given (en, fr; nil: kept) differs from the current one in its
+// language (ok false: none does), made at the time given. The version
+// keeps the other language's text in force and says which it changed
+// ("en", "fr"; "" both).
+func (tx *wtx) addGuidelineVersion(field string, en, fr *string, author, source, at string) (GuidelineVersion, bool, error) {
+	var curEN, curFR sql.NullString
+	var n int
+	err := tx.QueryRow(`SELECT version, text, text_fr FROM guideline_versions WHERE field=? ORDER BY version DESC LIMIT 1`, field).Scan(&n, &curEN, &curFR)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return GuidelineVersion{}, false, err
+	}
+	v := GuidelineVersion{Field: field, Version: n + 1, Author: author, CreatedAt: at, Source: source, Text: curEN.String, TextFR: curFR.String}
+	var changed []string
+	if en != nil {
+		if text := normalText(*en); !curEN.Valid || curEN.String != text {
+			v.Text, changed = text, append(changed, guidelines.English)
+		}
+	}
+	if fr != nil {
+		if text := normalText(*fr); !curFR.Valid || curFR.String != text {
+			v.TextFR, changed = text, append(changed, guidelines.French)
+		}
+	}
+	switch len(changed) {
+	case 0:
+		return GuidelineVersion{}, false, nil
+	case 1:
+		v.Lang = changed[0]
+	}
+	if _, err := tx.Exec(`INSERT INTO guideline_versions(field,version,text,text_fr,changed,author,created_at,source) VALUES (?,?,?,?,?,?,?,?)`,
+		v.Field, v.Version, v.Text, v.TextFR, v.Lang, v.Author, v.CreatedAt, v.Source); err != nil {
+		return GuidelineVersion{}, false, err
+	}
+	if tx.guideVersions != nil {
+		tx.guideVersions[v.Field] = strconv.Itoa(v.Version)
+	}
+	return v, true, nil
 }
 
 // guidelinesVersion is what a label of the field records: the number of

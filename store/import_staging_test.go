@@ -216,8 +216,8 @@ func dumpRows(t *testing.T, s *Store, q string, out *strings.Builder) {
 // written by other means; the same statements after an explicit flush pass
 // and see the rows.
 func TestStagingCheckFailsAReadBeforeItsRowsAreWritten(t *testing.T) {
-	// One step: rows stay staged until the test's statements run, however
-	// slow the machine.
+	// One step for the whole import: a step committed in the middle of a
+	// case (a slow machine) would flush the staged rows the case reads.
 	defer SetImportSteps(time.Hour, 0)()
 	pair := QAPair{ID: "q1", Source: "GDPR", Question: "Q", Answer: "A", Contexts: []Context{{ID: "p", Text: "t"}}}
 	label := Label{Annotator: "jo", Field: schema.QuestionValidity, Value: "valid"}

@@ -53,6 +53,16 @@ var (
 	importYieldIdle = 15 * time.Millisecond
 )
 
+// SetImportSteps sets how long a step of an import works before it commits
+// and how long it then pauses, for the tests of this and other packages (a
+// timing, not a choice of code: every import is written in steps); the
+// returned func puts the defaults back.
+func SetImportSteps(step, yield time.Duration) (restore func()) {
+	was, wasYield, wasIdle := importStep, importYield, importYieldIdle
+	importStep, importYield, importYieldIdle = step, yield, min(yield, importYieldIdle)
+	return func() { importStep, importYield, importYieldIdle = was, wasYield, wasIdle }
+}
+
 // importSteps is the state of an import written in steps.
 type importSteps struct {
 	conn     *sql.Conn // one connection: its TEMP tables and triggers last the import

@@ -314,6 +314,11 @@ func (t *wtx) recountAll() error {
 	if err := t.flushAll(); err != nil {
 		return err
 	}
+	// The rules count the fields the transaction sees (a restore may
+	// have brought declared ones).
+	if err := t.syncDeclared(); err != nil {
+		return err
+	}
 	for _, q := range []string{"DELETE FROM kept_counts", "DELETE FROM done_items", "DELETE FROM asked_items"} {
 		if _, err := t.Tx.Exec(q); err != nil {
 			return err
@@ -358,7 +363,7 @@ func (t *wtx) recountAll() error {
 	if err := t.applyDelta(delta); err != nil {
 		return err
 	}
-	_, err := t.Exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('tally_version', ?)", tally.Version)
+	_, err := t.Exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('tally_version', ?)", t.store.keptVersion())
 	return err
 }
 
@@ -367,7 +372,7 @@ func (t *wtx) recountAll() error {
 func (s *Store) ensureKeptCounts() error {
 	var v string
 	err := s.db.QueryRow("SELECT value FROM meta WHERE key='tally_version'").Scan(&v)
-	if err == nil && v == tally.Version {
+	if err == nil && v == s.keptVersion() {
 		return nil
 	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {

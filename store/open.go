@@ -30,6 +30,9 @@ type Store struct {
 	db   *sql.DB
 	Path string
 	snap *readConn // set on the view Dashboard passes: Read reuses this snapshot
+	// fields is what the store put in force of the database's declared
+	// fields (fields.go); nil until the migrations ran.
+	fields *declaredState
 	// busyMS is the busy timeout of every connection, in milliseconds.
 	busyMS string
 
@@ -111,8 +114,14 @@ func OpenPragmas(p string, busy time.Duration, pragmas ...string) (*Store, error
 	return s, nil
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database, and takes its declared fields out of the
+// schema in force.
+func (s *Store) Close() error {
+	if s.fields != nil && s.snap == nil {
+		s.fields.holding.Release()
+	}
+	return s.db.Close()
+}
 
 // DB exposes the handle to tests and benchmarks of this module.
 func (s *Store) DB() *sql.DB { return s.db }
@@ -146,24 +155,43 @@ func (s *Store) migrate() error {
 			return err
 		}
 	}
+	if err := s.holdDeclared(); err != nil {
+		return err
+	}
 	if err := s.seedGuidelines(); err != nil {
+		s.fields.holding.Release()
 		return err
 	}
 	if err := s.ensureKeptCounts(); err != nil {
+		s.fields.holding.Release()
 		return err
 	}
 	// An import killed before it was done is undone now.
-	return s.recoverImports()
+	if err := s.recoverImports(); err != nil {
+		s.fields.holding.Release()
+		return err
+	}
+	return nil
 }
 
-// write runs fn in one transaction and commits it.
-func (s *Store) write(fn func(tx *wtx) error) error {
+// write runs fn in one transaction and commits it. The declared fields in
+// force are the transaction's (another process may have declared one).
+func (s *Store) write(fn func(tx *wtx) error) (err error) {
 	tx, err := s.db.BeginTx(context.Background(), nil)
 	if err != nil {
 		return err
 	}
 	w := s.newWtx(&wtx{Tx: tx, stmts: map[string]*sql.Stmt{}})
 	defer w.closeStmts()
+	defer func() {
+		if w.declaredChanged && err != nil {
+			s.restoreDeclared()
+		}
+	}()
+	if err = s.syncDeclared(w); err != nil {
+		tx.Rollback()
+		return err
+	}
 	err = fn(w)
 	if err == nil || w.checkErr() != nil {
 		err = w.settle()
@@ -228,6 +256,9 @@ type wtx struct {
 	// guideVersions caches the version of each field's guidelines in force
 	// (guidelines.go).
 	guideVersions map[string]string
+	// declaredChanged: the transaction put other declared fields in force
+	// (fields.go); a rollback puts the database's back.
+	declaredChanged bool
 }
 
 func (t *wtx) prepared(q string) (*sql.Stmt, error) {

@@ -24,6 +24,9 @@ func (s *Store) Read(fn func(rx *ReadTx) error) error {
 		return err
 	}
 	defer c.close()
+	if err := s.syncDeclared(c); err != nil {
+		return err
+	}
 	return fn(&ReadTx{q: c})
 }
 

@@ -15,7 +15,7 @@ var prompts = map[string]string{} // filled by the kinds' files
 
 // optionKeys is how an option is chosen: "y/1" on two-way fields, else "1".
 func optionKeys(f schema.Field, i int) string {
-	k := itoa(i + 1)
+	k := f.KeyOf(i)
 	if f.TwoWay {
 		return []string{"y", "n"}[i] + "/" + k
 	}
@@ -38,19 +38,27 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 		return []string{ui.Truncate(name, w)}
 	}
 	head := st.Field.Render(ui.Truncate(name, inner))
-	if p := prompts[field]; p != "" && ui.TextWidth(name)+3 < inner {
-		head += " " + st.Dim.Render(ui.Truncate(l.Text(p), inner-ui.TextWidth(name)-1))
+	p := l.Question(f) // a declared field's, from its declaration
+	if key := prompts[field]; key != "" {
+		p = l.Text(key)
+	}
+	if p != "" && ui.TextWidth(name)+3 < inner {
+		head += " " + st.Dim.Render(ui.Truncate(p, inner-ui.TextWidth(name)-1))
 	}
 	lines := []string{bar + head}
 	var opts, plain []string
 	for i, value := range f.Values {
 		v := l.Value(field, value)
 		k := "[" + optionKeys(f, i) + "]"
-		text := k + " " + v
-		styled := st.Key.Render(k) + " " + st.Option.Render(v)
+		shown := v
+		if words := l.Words(f, value); words != "" {
+			shown = v + ": " + words // a declared value's
+		}
+		text := k + " " + shown
+		styled := st.Key.Render(k) + " " + st.Option.Render(shown)
 		if value == pre {
 			text = "◆ " + text + " (enter)"
-			styled = st.Preselect.Render("◆ " + k + " " + v + " (enter)")
+			styled = st.Preselect.Render("◆ " + k + " " + shown + " (enter)")
 		}
 		opts = append(opts, styled)
 		plain = append(plain, text)

@@ -233,8 +233,8 @@ func (f flow) Decide(in input) action {
 		}
 		return refuse(f.lang.Sprintf("%s is not an option of %s: press %s.", in.key, name, keys))
 	case inPick:
-		if in.n >= 1 && in.n <= len(field.Values) {
-			return action{kind: actSave, field: field.Name, value: field.Values[in.n-1]}
+		if v, ok := field.ValueOfKey(in.n); ok {
+			return action{kind: actSave, field: field.Name, value: v}
 		}
 		return refuse(f.lang.Sprintf("%s has %d options: press %s.", name, len(field.Values), keys))
 	case inAccept:

@@ -39,6 +39,21 @@ change the English text, or the French one with --lang fr.`,
 				if err := guidelinesTaxonomy(g); err != nil {
 					return err
 				}
+				// The database is open while the field is looked up: its
+				// declared fields have sections too.
+				var cur map[string]store.GuidelineVersion
+				code := g.language(nil, "")
+				if _, err := os.Stat(g.db); err == nil {
+					s, err := store.Open(g.db)
+					if err != nil {
+						return err
+					}
+					defer s.Close()
+					code = g.language(s, g.as)
+					if cur, err = s.CurrentGuidelines(); err != nil {
+						return err
+					}
+				}
 				field := ""
 				if len(args) == 1 {
 					var err error
@@ -46,32 +61,12 @@ change the English text, or the French one with --lang fr.`,
 						return err
 					}
 				}
-				cur, code, err := g.currentGuidelines()
-				if err != nil {
-					return err
-				}
 				return printMarkdown(cmd.OutOrStdout(), g, guidelinesText(cur, field, code))
 			},
 		}
 		cmd.AddCommand(newGuidelinesEditCmd(g), newGuidelinesImportCmd(g), newGuidelinesHistoryCmd(g))
 		return cmd
 	})
-}
-
-// currentGuidelines reads the versions in force in the --db database, or
-// gives nil when there is none (the embedded text is printed).
-func (g *globals) currentGuidelines() (map[string]store.GuidelineVersion, string, error) {
-	if _, err := os.Stat(g.db); err != nil {
-		return nil, g.language(nil, ""), nil
-	}
-	s, err := store.Open(g.db)
-	if err != nil {
-		return nil, "", err
-	}
-	defer s.Close()
-	code := g.language(s, g.as)
-	cur, err := s.CurrentGuidelines()
-	return cur, code, err
 }
 
 // guidelinesText is the Markdown `annotate guidelines` prints: one field's
