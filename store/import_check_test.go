@@ -243,3 +243,13 @@ func firstDifference(a, b string) string {
 	}
 	return fmt.Sprintf("%d lines against %d", len(al), len(bl))
 }
+
+// staged reports whether any row waits.
+func (t *wtx) staged() bool {
+	for _, b := range t.stages {
+		if b.rows > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -177,16 +177,6 @@ func (t *wtx) flushAll() error {
 	return nil
 }
 
-// staged reports whether any row waits.
-func (t *wtx) staged() bool {
-	for _, b := range t.stages {
-		if b.rows > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // writeStage writes a stage's rows: full batches, then what is left in
 // batches of halving sizes, every statement prepared once per transaction.
 func (t *wtx) writeStage(b *stage) error {
