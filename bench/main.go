@@ -8,6 +8,7 @@
 //	bench runs [flags]                the import of retrieval runs beside trec_eval (runs.go)
 //	bench speed [flags]               home, keys, cost and exports of two builds side by side (speed.go)
 //	bench import [flags]              the import alone on two fixtures beside the shell (importbench.go)
+//	bench exports [flags]             the streamed exports' peak memory and sizes, one build or two (exports.go)
 //	bench gen2 -claims N -out FILE    write the second, independent fixture (gen2.go)
 //	bench genkinds -claims N -out DIR write the other kinds' queues and jo's labels beside gen.go's (genkinds.go)
 //	bench queues [flags]              keys on every kind's screen in a pty, of one build or two (queues.go)
@@ -22,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues|busy [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues|busy|exports [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -39,6 +40,8 @@ func main() {
 		err = importCmd(os.Args[2:])
 	case "gen2":
 		err = gen2Cmd(os.Args[2:])
+	case "exports":
+		err = exportsCmd(os.Args[2:])
 	case "genkinds":
 		err = genKindsCmd(os.Args[2:])
 	case "queues":

@@ -333,26 +333,8 @@ func writeQueuesSection(path, section string) error {
 
 // withQueuesSection is text with its queues section replaced by section.
 func withQueuesSection(text, section string) string {
-	if i := strings.Index(text, queuesStart); i >= 0 {
-		if j := strings.Index(text[i:], queuesEnd); j >= 0 {
-			return text[:i] + section + strings.TrimPrefix(text[i+j+len(queuesEnd):], "\n")
-		}
-	}
-	if text != "" && !strings.HasSuffix(text, "\n\n") {
-		text = strings.TrimRight(text, "\n") + "\n\n"
-	}
-	return text + section
+	return withMarkedSection(text, queuesStart, queuesEnd, section)
 }
 
 // queuesSectionOf is the queues section of text ("" when it has none).
-func queuesSectionOf(text string) string {
-	i := strings.Index(text, queuesStart)
-	if i < 0 {
-		return ""
-	}
-	j := strings.Index(text[i:], queuesEnd)
-	if j < 0 {
-		return ""
-	}
-	return text[i:i+j+len(queuesEnd)] + "\n"
-}
+func queuesSectionOf(text string) string { return markedSectionOf(text, queuesStart, queuesEnd) }

@@ -57,7 +57,8 @@ type sizeResult struct {
 	Cost, CostShell measure
 	SameCost        string
 
-	Export           map[string]measure // hf, jsonl, csv; "sqlite3 jsonl", "sqlite3 csv"
+	Export           map[string]measure      // hf, jsonl, csv; "sqlite3 jsonl", "sqlite3 csv"
+	Streamed         map[string]exportFigure // the exports that stream (exports.go), by name
 	SameJSONL        string
 	SameCSV          string
 	BackupLeavesOut  []string // schema tables the backup does not write
@@ -297,6 +298,9 @@ func (r *runner) size(n int) (*sizeResult, error) {
 	}
 	if err := r.exports(dir, db, res); err != nil {
 		return nil, err
+	}
+	if res.Streamed, err = r.streamedExports(dir, db, n); err != nil {
+		return nil, fmt.Errorf("streamed exports: %w", err)
 	}
 	// Last on this file: it adds a third annotator's labels.
 	if res.LabelsOnly, res.LabelsOnlyLabels, err = r.labelsOnly(dir, db, n); err != nil {
@@ -655,6 +659,17 @@ func (r *runner) cost(dir, db string, res *sizeResult) error {
 	}
 	r.logf("cost: annotate %.3f s, shell %.3f s, same numbers: %s", res.Cost.Wall, res.CostShell.Wall, res.SameCost)
 	return nil
+}
+
+// streamedExports measures the exports that stream (exports.go) on this
+// size's file, TREC on a retrieval fixture of the same size.
+func (r *runner) streamedExports(dir, db string, n int) (map[string]exportFigure, error) {
+	trecDB, err := r.trecFixture(r.annotate, dir, n)
+	if err != nil {
+		return nil, err
+	}
+	figs, err := r.measureExports(streamedExports, []speedBuild{{"annotate", r.annotate}}, db, trecDB, dir)
+	return figs["annotate"], err
 }
 
 // exports times the hf, jsonl and csv exports and the sqlite3 shell

@@ -5,7 +5,9 @@
 # (and the second fixture, gen2.go) with annotate and with the sqlite3 shell
 # from CSV, runs the reports against pandas, scikit-learn, statsmodels and
 # NLTK (bench/rivals.py), launch → home and keys in a pty, cost beside the
-# shell's SQL, the jsonl and csv exports beside the shell, the labels-only
+# shell's SQL, the jsonl and csv exports beside the shell, the streamed
+# exports' peak memory beside their sizes (Label Studio, Prodigy, TREC, hf;
+# bench/exports.go), the labels-only
 # import, keys on every kind's annotation screen (the other kinds and jo's
 # judged answers added to the file: bench/genkinds.go) and a new annotator's
 # claim queue opening, and the TUI's in-process benchmarks, and writes the

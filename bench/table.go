@@ -159,6 +159,17 @@ func (r *runner) table(res []*sizeResult, tui map[string]float64) string {
 	info("csv: annotate and the shell write the same records", func(s *sizeResult) string { return s.SameCSV })
 	info("schema tables the backup leaves out (derived from the others)", func(s *sizeResult) string { return strings.Join(s.BackupLeavesOut, ", ") })
 	info("export hf (--annotator a1), annotate", func(s *sizeResult) string { return sec(s.Export["hf"]) })
+	for _, x := range streamedExports {
+		name := fmt.Sprintf("**export %s** (streamed), peak RSS", x.name)
+		if x.trec {
+			name += " (retrieval fixture of as many run lines: bench/exports.go)"
+		}
+		row(name, "≤ 100 MB; ≤ 1.2× growth", "MiB", func(s *sizeResult) float64 { return s.Streamed[x.name].RSS })
+		info(fmt.Sprintf("export %s: written, wall", x.name), func(s *sizeResult) string {
+			f := s.Streamed[x.name]
+			return fmt.Sprintf("%s, %.1f s", mib(f.Bytes), f.Wall)
+		})
+	}
 	if len(tui) > 0 {
 		b.WriteString("\nTUI (go test -bench in tui/, store of 200,000 pairs / 1,000,000 claims):\n\n")
 		b.WriteString("| figure | value | target |\n|---|---|---|\n")
@@ -263,6 +274,10 @@ How each size is measured, in this order on one file:
   bytes cannot be identical: the shell quotes every field holding a space or a non-ASCII byte, encoding/csv
   only those holding a comma, a quote, a line break or a leading space; so the parsed records are
   compared (header, row count, every cell), and the byte check is shown beside them.
+- **streamed exports**: ` + "`export --format label-studio`" + `, ` + "`prodigy`" + ` (entailment, answer_correctness),
+  ` + "`trec --annotator a1`" + ` and ` + "`hf`" + ` (` + "`--annotator a1`" + `, ` + "`--all-annotators`" + `): their peak resident set beside what they wrote
+  (bench/exports.go); TREC reads a retrieval fixture of its own with as many run lines as the size has claims.
+  ` + "`bench exports`" + ` measures them alone, for two builds side by side.
 - **labels-only import**: a third annotator's labels on the same items (no item added), beside the first
   import.
 - **every kind's queue**: the other kinds (bench/genkinds.go: queries with their answer tasks and generated
@@ -288,10 +303,14 @@ Times are wall clock of the whole process; CPU is user + sys and memory the peak
 	if len(notes) > 0 {
 		b.WriteString("\nNumbers that differ:\n\n" + strings.Join(notes[:min(len(notes), 50)], "\n") + "\n")
 	}
-	// The section bench queues wrote (before and after a change) stays.
+	// The sections bench queues and bench exports wrote (before and after
+	// a change) stay.
 	old, _ := os.ReadFile(r.results)
 	if q := queuesSectionOf(string(old)); q != "" {
 		b.WriteString("\n" + q)
+	}
+	if x := exportsSectionOf(string(old)); x != "" {
+		b.WriteString("\n" + x)
 	}
 	return os.WriteFile(r.results, []byte(b.String()), 0o644)
 }

@@ -1,12 +1,16 @@
 package exporter
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/schema"
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 )
 
@@ -67,5 +71,104 @@ func TestDeclaredFieldsInTheHFExport(t *testing.T) {
 			t.Errorf("the card misses\n%s\n\n%s", want, card)
 			break
 		}
+	}
+}
+
+// seedDeclared declares the README tour's citation_accuracy and the
+// interval helpfulness, and jo labels three QA pairs.
+func seedDeclared(t *testing.T) *store.Store {
+	t.Helper()
+	s := openStore(t)
+	storetest.DeclareExample(t, s)
+	d, err := schema.ParseDeclaration("helpfulness.yaml", []byte(helpfulnessDecl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.DeclareField("lead", "helpfulness.yaml", helpfulnessDecl, d); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Seed(t, s, func(b *storetest.Builder) {
+		for i, c := range []string{"exact", "wrong", "partial"} {
+			id := fmt.Sprintf("q%d", i+1)
+			b.QA(id, "GDPR", "en", "factual_recall")
+			b.Labels("jo", id, "question_validity=valid", "category=factual_recall", "persona=citizen",
+				"answer_correctness=correct", "citation_accuracy="+c, fmt.Sprintf("helpfulness=%d", i+3))
+		}
+	})
+	return s
+}
+
+// Label Studio: the QA config has a control per declared field, its
+// choices in the declared order (the interval field's whole numbers from
+// min to max), and every task is one Label Studio accepts with it.
+func TestDeclaredFieldsInTheLabelStudioExport(t *testing.T) {
+	s := seedDeclared(t)
+	out := filepath.Join(t.TempDir(), "ls")
+	export(t, s, Options{Format: "label-studio", Out: out})
+	rules, tasks := lsExport(t, out)
+	cfg, err := os.ReadFile(filepath.Join(out, "label-studio", "qa.config.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<Choices name="citation_accuracy" toName="question" choice="single">
+    <Choice value="wrong"/>
+    <Choice value="partial"/>
+    <Choice value="exact"/>
+  </Choices>`,
+		`<Choices name="helpfulness" toName="question" choice="single">
+    <Choice value="1"/>
+    <Choice value="2"/>
+    <Choice value="3"/>
+    <Choice value="4"/>
+    <Choice value="5"/>
+  </Choices>`,
+	} {
+		if !strings.Contains(string(cfg), want) {
+			t.Fatalf("qa.config.xml misses\n%s\n%s", want, cfg)
+		}
+	}
+	got := map[string]string{}
+	for _, task := range tasks["qa"] {
+		for _, e := range rules["qa"].checkTask(task, nil) {
+			t.Errorf("qa task: %s", e)
+		}
+		id := task["data"].(map[string]any)["annotate_id"].(string)
+		for _, a := range task["annotations"].([]any) {
+			for _, r := range a.(map[string]any)["result"].([]any) {
+				r := r.(map[string]any)
+				if f := r["from_name"].(string); f == storetest.ExampleField || f == "helpfulness" {
+					got[id+" "+f] = fmt.Sprint(r["value"].(map[string]any)["choices"])
+				}
+			}
+		}
+	}
+	want := map[string]string{"q1 citation_accuracy": "[exact]", "q2 citation_accuracy": "[wrong]", "q3 citation_accuracy": "[partial]",
+		"q1 helpfulness": "[3]", "q2 helpfulness": "[4]", "q3 helpfulness": "[5]"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("results %v, want %v", got, want)
+	}
+}
+
+// Prodigy: a declared closed field is a choice task, its options in the
+// declared order with the declaration's labels as their text.
+func TestDeclaredFieldInTheProdigyExport(t *testing.T) {
+	s := seedDeclared(t)
+	out := filepath.Join(t.TempDir(), "prodigy")
+	export(t, s, Options{Format: "prodigy", Out: out, Field: storetest.ExampleField})
+	rows := readJSONL(t, filepath.Join(out, "prodigy", "citation_accuracy.jsonl"))
+	if len(rows) != 3 {
+		t.Fatalf("%d lines, want 3", len(rows))
+	}
+	opts, _ := json.Marshal(rows[0]["options"])
+	if want := `[{"id":"wrong","text":"cites the wrong provisions"},{"id":"partial","text":"some right, some wrong or missing"},{"id":"exact","text":"exactly the provisions that answer the question"}]`; string(opts) != want {
+		t.Errorf("options %s, want %s", opts, want)
+	}
+	var accepted []string
+	for _, r := range rows {
+		accepted = append(accepted, fmt.Sprint(r["accept"]))
+	}
+	if want := []string{"[exact]", "[wrong]", "[partial]"}; !reflect.DeepEqual(accepted, want) {
+		t.Errorf("accept %v, want %v", accepted, want)
 	}
 }

@@ -108,8 +108,44 @@ type exporter struct {
 	res                       Result
 }
 
+// GCPercent is the garbage collector's target that `annotate export` runs
+// with, unless GOGC says otherwise: the heap may grow a quarter past what
+// is live, not double (Go's default). An export's live heap is small and
+// the same at any size (a batch of rows, the writers' buffers), its
+// garbage large (every row is built and dropped), so the default lets the
+// heap of a long export settle at twice what a short one reaches; a
+// collection every quarter costs no time that shows beside the reading and
+// writing. The command sets it for its whole process: a library call
+// cannot, as two exports in one process would put back each other's.
+const GCPercent = 25
+
+// ReadPragmas are the connection settings `annotate export` opens the
+// database with for o (store.OpenWith): every connection's page cache held
+// to 400 KiB, a fifth of SQLite's default, for every format but the backup,
+// which keeps the default. The default takes about 10 MB of memory a
+// connection once a long read has filled it (every page with its header,
+// in the allocator's rounded blocks), where a small database never fills
+// it, so the caches of the export's view and of the card's reports were
+// most of what an export's memory grew by from a small database to a large
+// one. A stream reads each page once, and the pages it comes back to (an
+// index's upper levels) fit in a small cache: the streams read at the same
+// speed with it.
+func ReadPragmas(o Options) []string {
+	if o.backup() {
+		return nil
+	}
+	return []string{"cache_size(-400)"}
+}
+
 // Export writes the database s as o.Format into o.Out.
 func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
+	return exportBy(ctx, s, o, nil)
+}
+
+// exportBy is Export with the folder's files written by write instead of
+// the format's writer when write is not nil: the streamed writers' tests
+// hold each to the obvious writer it replaced, around the same setup.
+func exportBy(ctx context.Context, s *store.Store, o Options, write func(e *exporter, dir string) error) (Result, error) {
 	o = withDefaults(o)
 	if err := check(o); err != nil {
 		return Result{}, err
@@ -154,6 +190,9 @@ func Export(ctx context.Context, s *store.Store, o Options) (Result, error) {
 		"label-studio": e.labelStudio, "prodigy": e.prodigy, "trec": e.trec}[o.Format]
 	if e.Backup() {
 		fill = e.backup
+	}
+	if write != nil {
+		fill = func(dir string) error { return write(e, dir) }
 	}
 	if err := writeFolder(o.Out, o.Force, fill); err != nil {
 		return Result{}, err

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // The Parquet data files of the hf folder (data/<config>/<split>.parquet).
@@ -29,8 +28,9 @@ const parquetGroupRows = 8192
 
 // zstdFast compresses the pages: zstd at its fastest level (every reader
 // of Parquet, pyarrow included, reads it), several times smaller than the
-// JSON Lines and faster to write than zstd's default level.
-var zstdFast = zstd.Codec{Level: zstd.SpeedFastest}
+// JSON Lines and faster to write than zstd's default level; with a small
+// window (hf_zstd.go).
+var zstdFast pageCodec
 
 type contextUnit struct {
 	ID   string `parquet:"id" json:"id"`

@@ -49,20 +49,20 @@ func init() {
 		total: func(r *Result) *int { return &r.Claims },
 		labelStudio: &lsKind{
 			texts: []lsText{{"claim", "Claim"}, {"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}},
-			data: func(e *exporter, fn func(string, map[string]any) error) error {
+			data: func(e *exporter, fn func(int64, string, map[string]any) error) error {
 				return each(e, e.snap.Claims(store.ExportOptions{}), func(c *store.ExportClaim) error {
 					text := c.Text
 					if c.IsTriplet() {
 						text = strings.Join(c.Triplet[:], " | ")
 					}
-					return fn(c.ID, map[string]any{"qa_id": c.QAID, "claim": text, "question": c.Question,
+					return fn(c.ItemID, c.ID, map[string]any{"qa_id": c.QAID, "claim": text, "question": c.Question,
 						"answer": c.Answer, "context": contextText(c.ContextsJSON)})
 				})
 			},
 		},
-		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
-			items := map[string]prodigyItem{}
-			for c, err := range x.Claims(store.ExportOptions{}) {
+		prodigyItems: func(x *store.Snapshot, ids []int64) (map[int64]prodigyItem, error) {
+			items := map[int64]prodigyItem{}
+			for c, err := range x.ClaimsByID(ids) {
 				if err != nil {
 					return nil, err
 				}
@@ -72,7 +72,7 @@ func init() {
 				}
 				// A claim is its triplet (or text) judged against its
 				// pair's context units.
-				items[c.ID] = newProdigyItem(c.ID, schema.KindClaim, text, c.QAID, string(c.ContextsJSON))
+				items[c.ItemID] = newProdigyItem(c.ID, schema.KindClaim, text, c.QAID, string(c.ContextsJSON))
 			}
 			return items, nil
 		},

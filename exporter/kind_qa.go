@@ -58,23 +58,23 @@ func init() {
 		nested: writeNativePairs,
 		labelStudio: &lsKind{
 			texts: []lsText{{"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}},
-			data: func(e *exporter, fn func(string, map[string]any) error) error {
+			data: func(e *exporter, fn func(int64, string, map[string]any) error) error {
 				return each(e, e.snap.QAs(store.ExportOptions{}), func(q *store.ExportQA) error {
 					// The pair's own fields too, so that a task made from
 					// them in Label Studio can create the pair (importer).
-					return fn(q.ID, map[string]any{"source": q.Source, "question": q.Question, "answer": q.Answer,
+					return fn(q.ItemID, q.ID, map[string]any{"source": q.Source, "question": q.Question, "answer": q.Answer,
 						"context": contextText(q.ContextsJSON), "contexts": q.ContextsJSON, "category": q.Category})
 				})
 			},
 		},
-		prodigyItems: func(x *store.Snapshot) (map[string]prodigyItem, error) {
-			items := map[string]prodigyItem{}
-			for q, err := range x.QAs(store.ExportOptions{}) {
+		prodigyItems: func(x *store.Snapshot, ids []int64) (map[int64]prodigyItem, error) {
+			items := map[int64]prodigyItem{}
+			for q, err := range x.QAsByID(ids) {
 				if err != nil {
 					return nil, err
 				}
 				// A pair is its question with its answer and context units.
-				items[q.ID] = newProdigyItem(q.ID, schema.KindQA, q.Question, q.Answer, string(q.ContextsJSON))
+				items[q.ItemID] = newProdigyItem(q.ID, schema.KindQA, q.Question, q.Answer, string(q.ContextsJSON))
 			}
 			return items, nil
 		},

@@ -1,8 +1,10 @@
 package exporter
 
 import (
+	"cmp"
 	"database/sql"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -40,14 +42,14 @@ func init() {
 		// A task per pooled (query, document) pair, not per judgment.
 		labelStudio: &lsKind{
 			texts: []lsText{{"query", "Query"}, {"document", "Document"}},
-			data: func(e *exporter, fn func(string, map[string]any) error) error {
+			data: func(e *exporter, fn func(int64, string, map[string]any) error) error {
 				return each(e, e.snap.ExportItems(schema.KindRelevance, store.ExportOptions{}), func(it *store.ExportItem) error {
 					r := it.Payload.(*store.Relevance)
 					doc := r.Document.Text
 					if head := strings.TrimSpace(r.Document.Title + " " + r.Document.Citation); head != "" {
 						doc = head + "\n\n" + doc
 					}
-					return fn(it.ExtID, map[string]any{"query_id": r.Query.ID, "document_id": r.Document.ID, "query": r.Query.Text,
+					return fn(it.ItemID, it.ExtID, map[string]any{"query_id": r.Query.ID, "document_id": r.Document.ID, "query": r.Query.Text,
 						"document": doc, "jurisdiction": r.Query.Jurisdiction})
 				})
 			},
@@ -97,20 +99,15 @@ func init() {
 				{schema.RelevanceGrade, tInt, false, "relevance grade in " + doc + ": 0 not relevant, 1 or more relevant"},
 			},
 			rows: func(e *exporter, fn func(row) error) error {
-				qs, err := e.qrels(after)
-				if err != nil {
-					return err
-				}
-				for _, q := range qs {
-					if err := fn(row{q.query, q.doc, q.gain}); err != nil {
-						return err
-					}
-				}
-				return nil
+				return e.eachQrel(after, func(q qrel) error { return fn(row{q.query, q.doc, q.gain}) })
 			},
 			count: func(e *exporter) (int, error) {
-				qs, err := e.qrels(after)
-				return len(qs), err
+				n := 0
+				err := e.eachQrel(after, func(qrel) error {
+					n++
+					return nil
+				})
+				return n, err
 			},
 		})
 	}
@@ -136,34 +133,73 @@ type qrel struct {
 	gain       int
 }
 
-// qrels reads the gold set, and after the label set's judgments when after.
-func (e *exporter) qrels(after bool) ([]qrel, error) {
+// eachQrel streams the gold set's judgments and, when after, those of the
+// export's label set merged into them as `annotate ir` merges them
+// (report.MergeJudgments without overrides: report.ExpertStands), in
+// (query, document) order: both are read in that order and merged as they
+// pass, so memory holds one judgment of each.
+func (e *exporter) eachQrel(after bool, fn func(qrel) error) error {
 	rx := e.snap.Read()
-	gold, err := rx.Judgments(store.LabelSet{Annotator: goldAnnotator})
-	if err != nil {
-		return nil, err
-	}
-	js := gold
-	if after && (e.labels.Annotator != "" || e.labels.Adjudicated) {
-		expert, err := rx.Judgments(e.labels)
-		if err != nil {
-			return nil, err
+	put := func(j store.NamedJudgment) error { return fn(qrel{j.QueryID, j.DocID, j.Gain()}) }
+	gold := rx.NamedJudgments(store.LabelSet{Annotator: goldAnnotator})
+	if !after || e.labels.Annotator == "" && !e.labels.Adjudicated {
+		for j, err := range gold {
+			if err == nil {
+				err = put(j)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		js, _, _ = report.MergeJudgments(gold, expert, false)
+		return nil
 	}
-	var ids []int64
-	for _, j := range js {
-		ids = append(ids, j.Query, j.Doc)
+	nextGold, stopGold := iter.Pull2(gold)
+	defer stopGold()
+	nextExpert, stopExpert := iter.Pull2(rx.NamedJudgments(e.labels))
+	defer stopExpert()
+	g, gerr, gok := nextGold()
+	x, xerr, xok := nextExpert()
+	for gok || xok {
+		if gerr != nil {
+			return gerr
+		}
+		if xerr != nil {
+			return xerr
+		}
+		// before: the gold judgment comes first; 0: both judge the pair.
+		order := 0
+		switch {
+		case !xok:
+			order = -1
+		case !gok:
+			order = 1
+		default:
+			order = cmp.Or(cmp.Compare(g.Query, x.Query), cmp.Compare(g.Doc, x.Doc))
+		}
+		var err error
+		switch order {
+		case -1:
+			err = put(g)
+			g, gerr, gok = nextGold()
+		case 1:
+			if stands, _, _ := report.ExpertStands(nil, x.Judgment, false); stands {
+				err = put(x)
+			}
+			x, xerr, xok = nextExpert()
+		default:
+			j := g
+			if stands, _, _ := report.ExpertStands(&g.Judgment, x.Judgment, false); stands {
+				j = x
+			}
+			err = put(j)
+			g, gerr, gok = nextGold()
+			x, xerr, xok = nextExpert()
+		}
+		if err != nil {
+			return err
+		}
 	}
-	names, err := rx.DocIDs(ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]qrel, len(js))
-	for i, j := range js {
-		out[i] = qrel{names[j.Query], names[j.Doc], j.Gain()}
-	}
-	return out, nil
+	return nil
 }
 
 // retrieval writes the card's retrieval section: the runs' scores before

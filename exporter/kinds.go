@@ -47,10 +47,11 @@ type kindExport struct {
 	// labels, note) from a query of its own, when the item model is too
 	// slow for it (a million claims); nil: the item model.
 	stream func(e *exporter, l layout, fn func(row) error) error
-	// prodigyItems gives what a Prodigy task shows of each item of the
-	// kind and the input hash that tells it from the others (prodigy.go);
-	// nil: the item's id.
-	prodigyItems func(x *store.Snapshot) (map[string]prodigyItem, error)
+	// prodigyItems gives what a Prodigy task shows of each item among ids
+	// (a batch) of the kind, by item id, and the input hash that tells it
+	// from the others (prodigy.go); nil: the item's "text" column, else its
+	// id.
+	prodigyItems func(x *store.Snapshot, ids []int64) (map[int64]prodigyItem, error)
 	// labelStudio is what the kind's Label Studio tasks show
 	// (labelstudio.go); nil: its "text" column, else its id.
 	labelStudio *lsKind

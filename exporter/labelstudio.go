@@ -54,10 +54,10 @@ type lsKind struct {
 	// texts are the <Text> tags, in order: the data key each shows and its
 	// header. The first is what the kind's fields label (to_name).
 	texts []lsText
-	// data streams each item's id and its task's data (every key of texts
-	// among them); nil: the item's base columns, read through the item
-	// model.
-	data func(e *exporter, fn func(id string, data map[string]any) error) error
+	// data streams each item (its item id and id) and its task's data
+	// (every key of texts among them), in the order of the tasks; nil: the
+	// item's base columns, read through the item model.
+	data func(e *exporter, fn func(item int64, id string, data map[string]any) error) error
 }
 
 type lsText struct{ key, header string }
@@ -170,138 +170,96 @@ func lsResultOf(f schema.Field, to, value string) (lsResult, bool) {
 	return r, len(vs) > 0 // an empty set of categories is no choice
 }
 
+// lsBatch is how many tasks share one read of their labels and
+// predictions: the items of a kind stream past, a batch at a time.
+const lsBatch = 256
+
+// lsWriter writes the tasks of every kind; annotation ids run on from one
+// kind's tasks to the next.
+type lsWriter struct {
+	e      *exporter
+	emails emailmap.Map
+	nextID int
+	left   map[string]int // "field value" -> labels and predictions left out
+}
+
+// lsItem is an item waiting in a batch for its labels.
+type lsItem struct {
+	item int64
+	id   string
+	data map[string]any
+}
+
 func (e *exporter) labelStudio(dir string) error {
-	var emails emailmap.Map
+	w := &lsWriter{e: e, left: map[string]int{}}
 	if e.o.EmailMap != "" {
 		var err error
-		if emails, err = emailmap.Read(e.o.EmailMap); err != nil {
+		if w.emails, err = emailmap.Read(e.o.EmailMap); err != nil {
 			return err
 		}
-	}
-	// The labels and predictions of every item, by item id: read first,
-	// then the items stream past them.
-	labels := map[string][]store.TimedLabel{}
-	names := map[string]bool{}
-	for l, err := range e.snap.TimedLabels("") {
+		names, err := e.snap.LabelAnnotators()
 		if err != nil {
 			return err
 		}
-		labels[l.Item] = append(labels[l.Item], l)
-		names[l.Annotator] = true
-	}
-	if e.o.EmailMap != "" {
 		var missing []string
-		for n := range names {
-			if emails.Email[n] == "" {
+		for _, n := range names {
+			if w.emails.Email[n] == "" {
 				missing = append(missing, n)
 			}
 		}
 		if len(missing) > 0 {
-			sort.Strings(missing)
 			e.res.Notes = append(e.res.Notes, fmt.Sprintf("--email-map %s has no e-mail for %s: their annotations have no completed_by "+
 				"(Label Studio gives them to whoever imports the tasks; each task's meta names them)", e.o.EmailMap, strings.Join(missing, ", ")))
 		}
 	}
-	preds := map[string][]store.ExportPrediction{}
-	for p, err := range e.snap.Predictions() {
-		if err != nil {
-			return err
-		}
-		preds[p.Item] = append(preds[p.Item], p)
-	}
-	left := map[string]int{} // "field value" -> labels and predictions left out
-	nextID := 0
-	task := func(k schema.Kind, to, id string, data map[string]any) lsTask {
-		data["annotate_id"], data["kind"] = id, string(k)
-		t := lsTask{Data: data, Annotations: []lsAnnotation{}, Predictions: []lsPrediction{}, Meta: lsMeta{Annotators: map[string]string{}}}
-		byWho := map[[2]string]*lsAnnotation{}
-		var order [][2]string
-		for _, l := range labels[id] {
-			f, ok := schema.Lookup(l.Field)
-			if !ok || f.Kind != k {
-				continue
-			}
-			r, ok := lsResultOf(f, to, l.Value)
-			if !ok {
-				left[f.Name+" "+l.Value]++
-				continue
-			}
-			key := [2]string{l.Annotator, l.Role}
-			a := byWho[key]
-			if a == nil {
-				a = &lsAnnotation{GroundTruth: l.Role == store.RoleAdjudicate, Result: []lsResult{}}
-				if email := emails.Email[l.Annotator]; email != "" {
-					a.CompletedBy = &lsUser{Email: email}
-				}
-				byWho[key] = a
-				order = append(order, key)
-			}
-			if a.CreatedAt == "" || l.At < a.CreatedAt {
-				a.CreatedAt = l.At
-			}
-			if l.At > a.UpdatedAt {
-				a.UpdatedAt = l.At
-			}
-			a.Result = append(a.Result, r)
-		}
-		sort.Slice(order, func(i, j int) bool {
-			if ai, aj := order[i][1] == store.RoleAdjudicate, order[j][1] == store.RoleAdjudicate; ai != aj {
-				return aj // the annotators', then the adjudicated labels
-			}
-			return order[i][0] < order[j][0]
-		})
-		for _, key := range order {
-			nextID++
-			a := *byWho[key]
-			a.ID = nextID
-			t.Meta.Annotators[strconv.Itoa(a.ID)] = key[0]
-			t.Annotations = append(t.Annotations, a)
-		}
-		bySys := map[string]*lsPrediction{}
-		for _, p := range preds[id] {
-			f, ok := schema.Lookup(p.Field)
-			if !ok || f.Kind != k {
-				continue // a pair's response-level verdict has no field to label
-			}
-			r, ok := lsResultOf(f, to, p.Value)
-			if !ok {
-				left[f.Name+" "+p.Value]++
-				continue
-			}
-			pr := bySys[p.System]
-			if pr == nil {
-				pr = &lsPrediction{ModelVersion: p.System, Result: []lsResult{}}
-				bySys[p.System] = pr
-			}
-			pr.Result = append(pr.Result, r)
-		}
-		for _, s := range sortedKeysOf(bySys) {
-			t.Predictions = append(t.Predictions, *bySys[s])
-		}
-		return t
-	}
-
 	e.prog.begin("tasks", 0)
 	total := 0
 	for _, x := range lsKinds() {
-		ls := lsOf(x)
-		to := ls.texts[0].key
-		var f *sink
-		n := 0
-		put := func(id string, data map[string]any) error {
-			if f == nil {
-				if err := e.writeLSConfig(dir, x, ls); err != nil {
-					return err
-				}
-				var err error
-				if f, err = e.openFile(dir, "label-studio/"+lsName(x)+".tasks.json"); err != nil {
-					return err
-				}
-				if _, err := f.WriteString("[\n"); err != nil {
-					return err
-				}
-			}
-			b, err := json.Marshal(task(x.kind, to, id, data))
+		n, err := w.kind(dir, x)
+		if err != nil {
+			return err
+		}
+		total += n
+	}
+	if total == 0 {
+		return errNothing
+	}
+	if len(w.left) > 0 {
+		var parts []string
+		for _, k := range sortedKeysOf(w.left) {
+			f, v, _ := strings.Cut(k, " ")
+			parts = append(parts, fmt.Sprintf("%d of %s %q", w.left[k], f, v))
+		}
+		e.res.Notes = append(e.res.Notes, "labels and predictions that are none of their field's values were left out (a Label Studio result must be a choice of the config): "+strings.Join(parts, ", "))
+	}
+	return nil
+}
+
+// kind writes the tasks of kind x, when it has items, and returns how many:
+// its items stream past, and each batch of lsBatch reads the labels and
+// predictions of its items by item id, so memory holds one batch.
+func (w *lsWriter) kind(dir string, x *kindExport) (int, error) {
+	e := w.e
+	ls := lsOf(x)
+	to := ls.texts[0].key
+	var f *sink
+	n := 0
+	var batch []lsItem
+	flush := func() error {
+		ids := make([]int64, len(batch))
+		for i, it := range batch {
+			ids[i] = it.item
+		}
+		labels, err := e.snap.TimedLabelsOf(ids)
+		if err != nil {
+			return err
+		}
+		preds, err := e.snap.PredictionsOf(ids)
+		if err != nil {
+			return err
+		}
+		for _, it := range batch {
+			b, err := json.Marshal(w.task(x.kind, to, it, labels[it.item], preds[it.item]))
 			if err != nil {
 				return err
 			}
@@ -309,45 +267,127 @@ func (e *exporter) labelStudio(dir string) error {
 				f.WriteString(",\n")
 			}
 			n++
-			_, err = f.Write(b)
-			return err
-		}
-		var err error
-		if ls.data != nil {
-			err = ls.data(e, put)
-		} else {
-			err = each(e, e.itemsOf(*x, store.ExportOptions{}), func(it *store.ExportItem) error {
-				return put(it.Item.ExtID, lsBaseData(x, it.Item))
-			})
-		}
-		if f == nil {
-			if err != nil {
+			if _, err := f.Write(b); err != nil {
 				return err
 			}
+		}
+		batch = batch[:0]
+		return nil
+	}
+	put := func(item int64, id string, data map[string]any) error {
+		if f == nil {
+			if err := e.writeLSConfig(dir, x, ls); err != nil {
+				return err
+			}
+			var err error
+			if f, err = e.openFile(dir, "label-studio/"+lsName(x)+".tasks.json"); err != nil {
+				return err
+			}
+			if _, err := f.WriteString("[\n"); err != nil {
+				return err
+			}
+		}
+		if batch = append(batch, lsItem{item, id, data}); len(batch) < lsBatch {
+			return nil
+		}
+		return flush()
+	}
+	var err error
+	if ls.data != nil {
+		err = ls.data(e, put)
+	} else {
+		err = each(e, e.itemsOf(*x, store.ExportOptions{}), func(it *store.ExportItem) error {
+			return put(it.Item.ItemID, it.Item.ExtID, lsBaseData(x, it.Item))
+		})
+	}
+	if f == nil {
+		return 0, err
+	}
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
+	if err == nil {
+		_, err = f.WriteString("\n]\n")
+	}
+	var written int
+	if err := e.finish(f, err, &written, n); err != nil {
+		return 0, err
+	}
+	e.res.counted(*x, written)
+	return written, nil
+}
+
+// task is the task of an item of kind k with its labels and predictions
+// (TimedLabelsOf's and PredictionsOf's order).
+func (w *lsWriter) task(k schema.Kind, to string, it lsItem, labels []store.TimedLabel, preds []store.ExportPrediction) lsTask {
+	data := it.data
+	data["annotate_id"], data["kind"] = it.id, string(k)
+	t := lsTask{Data: data, Annotations: []lsAnnotation{}, Predictions: []lsPrediction{}, Meta: lsMeta{Annotators: map[string]string{}}}
+	byWho := map[[2]string]*lsAnnotation{}
+	var order [][2]string
+	for _, l := range labels {
+		f, ok := schema.Lookup(l.Field)
+		if !ok || f.Kind != k {
 			continue
 		}
-		if err == nil {
-			_, err = f.WriteString("\n]\n")
+		r, ok := lsResultOf(f, to, l.Value)
+		if !ok {
+			w.left[f.Name+" "+l.Value]++
+			continue
 		}
-		var written int
-		if err := e.finish(f, err, &written, n); err != nil {
-			return err
+		key := [2]string{l.Annotator, l.Role}
+		a := byWho[key]
+		if a == nil {
+			a = &lsAnnotation{GroundTruth: l.Role == store.RoleAdjudicate, Result: []lsResult{}}
+			if email := w.emails.Email[l.Annotator]; email != "" {
+				a.CompletedBy = &lsUser{Email: email}
+			}
+			byWho[key] = a
+			order = append(order, key)
 		}
-		e.res.counted(*x, written)
-		total += written
-	}
-	if total == 0 {
-		return errNothing
-	}
-	if len(left) > 0 {
-		var parts []string
-		for _, k := range sortedKeysOf(left) {
-			f, v, _ := strings.Cut(k, " ")
-			parts = append(parts, fmt.Sprintf("%d of %s %q", left[k], f, v))
+		if a.CreatedAt == "" || l.At < a.CreatedAt {
+			a.CreatedAt = l.At
 		}
-		e.res.Notes = append(e.res.Notes, "labels and predictions that are none of their field's values were left out (a Label Studio result must be a choice of the config): "+strings.Join(parts, ", "))
+		if l.At > a.UpdatedAt {
+			a.UpdatedAt = l.At
+		}
+		a.Result = append(a.Result, r)
 	}
-	return nil
+	sort.Slice(order, func(i, j int) bool {
+		if ai, aj := order[i][1] == store.RoleAdjudicate, order[j][1] == store.RoleAdjudicate; ai != aj {
+			return aj // the annotators', then the adjudicated labels
+		}
+		return order[i][0] < order[j][0]
+	})
+	for _, key := range order {
+		w.nextID++
+		a := *byWho[key]
+		a.ID = w.nextID
+		t.Meta.Annotators[strconv.Itoa(a.ID)] = key[0]
+		t.Annotations = append(t.Annotations, a)
+	}
+	bySys := map[string]*lsPrediction{}
+	for _, p := range preds {
+		f, ok := schema.Lookup(p.Field)
+		if !ok || f.Kind != k {
+			continue // a pair's response-level verdict has no field to label
+		}
+		r, ok := lsResultOf(f, to, p.Value)
+		if !ok {
+			w.left[f.Name+" "+p.Value]++
+			continue
+		}
+		pr := bySys[p.System]
+		if pr == nil {
+			pr = &lsPrediction{ModelVersion: p.System, Result: []lsResult{}}
+			bySys[p.System] = pr
+		}
+		pr.Result = append(pr.Result, r)
+	}
+	for _, s := range sortedKeysOf(bySys) {
+		t.Predictions = append(t.Predictions, *bySys[s])
+	}
+	return t
 }
 
 // lsName names a kind's files: its hf config ("qa", "claims", "queries").

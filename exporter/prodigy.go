@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -58,19 +59,27 @@ func newProdigyItem(id string, k schema.Kind, text string, context ...string) pr
 	return prodigyItem{text: text, input: murmur3(b)}
 }
 
-// prodigyTaskHash is the task hash of a question about an input.
-func prodigyTaskHash(input int32, field string, question map[string]any) int32 {
-	question["field"] = field
-	b, _ := json.Marshal(question)
-	return murmur3(append([]byte(strconv.Itoa(int(input))), b...))
+// prodigyTaskHash is the task hash of a question about an input: question
+// is the JSON of the question with its field (prodigyQuestion).
+func prodigyTaskHash(input int32, question []byte) int32 {
+	return murmur3(append(strconv.AppendInt(nil, int64(input), 10), question...))
 }
+
+// prodigyQuestion is the JSON of the question asked about every input: the
+// field and its label (binary) or options, keys sorted.
+func prodigyQuestion(fd schema.Field, question map[string]any) []byte {
+	q := maps.Clone(question)
+	q["field"] = fd.Name
+	b, _ := json.Marshal(q)
+	return b
+}
+
+// prodigyBatch is how many labels share one read of their items: the labels
+// stream past in item order, and each batch reads what its tasks show.
+const prodigyBatch = 512
 
 func (e *exporter) prodigy(dir string) error {
 	fd, _ := schema.Lookup(e.o.Field)
-	items, err := e.prodigyItemsOf(fd.Kind)
-	if err != nil {
-		return err
-	}
 	e.res.Field = fd.Name
 	f, err := e.openFile(dir, "prodigy/"+fd.Name+".jsonl")
 	if err != nil {
@@ -85,29 +94,19 @@ func (e *exporter) prodigy(dir string) error {
 	} else {
 		opts := make([]map[string]string, len(fd.Values))
 		for i, v := range fd.Values {
-			opts[i] = map[string]string{"id": v, "text": v}
+			opts[i] = map[string]string{"id": v, "text": fd.LabelOf(v)} // a declared value's label
 		}
 		question = map[string]any{"options": opts}
 		options, _ = json.Marshal(opts)
 	}
-	taskHashes := map[int32]int32{} // input hash -> task hash
+	asked := prodigyQuestion(fd, question)
 	n, other := 0, 0
 	var buf []byte
-	e.prog.begin("labels", 0)
-	err = each(e, e.snap.TimedLabels(fd.Name), func(l store.TimedLabel) error {
+	line := func(l store.TimedLabel, it prodigyItem) error {
 		answer, accept, ok := prodigyAnswer(fd, binary, l.Value)
 		if !ok {
 			other++
 			return nil
-		}
-		it, ok := items[l.Item]
-		if !ok {
-			it = newProdigyItem(l.Item, fd.Kind, l.Item)
-		}
-		th, ok := taskHashes[it.input]
-		if !ok {
-			th = prodigyTaskHash(it.input, fd.Name, question)
-			taskHashes[it.input] = th
 		}
 		at, _ := time.Parse(time.RFC3339Nano, l.At)
 		session := fd.Name + "-" + l.Annotator
@@ -131,7 +130,7 @@ func (e *exporter) prodigy(dir string) error {
 		buf = appendString(buf, session)
 		buf = append(buf, `,"_annotator_id":`...)
 		buf = appendString(buf, session)
-		buf = fmt.Appendf(buf, `,"_timestamp":%d,"_input_hash":%d,"_task_hash":%d`, at.Unix(), it.input, th)
+		buf = fmt.Appendf(buf, `,"_timestamp":%d,"_input_hash":%d,"_task_hash":%d`, at.Unix(), it.input, prodigyTaskHash(it.input, asked))
 		if l.Role == store.RoleAdjudicate {
 			buf = append(buf, `,"annotate_role":"adjudicate"`...)
 		}
@@ -145,7 +144,41 @@ func (e *exporter) prodigy(dir string) error {
 		n++
 		_, err := f.Write(buf)
 		return err
+	}
+	var batch []store.TimedLabel
+	flush := func() error {
+		var ids []int64
+		for i, l := range batch {
+			if i == 0 || l.ItemID != batch[i-1].ItemID {
+				ids = append(ids, l.ItemID)
+			}
+		}
+		items, err := e.prodigyItemsOf(fd.Kind, ids)
+		if err != nil {
+			return err
+		}
+		for _, l := range batch {
+			it, ok := items[l.ItemID]
+			if !ok {
+				it = newProdigyItem(l.Item, fd.Kind, l.Item)
+			}
+			if err := line(l, it); err != nil {
+				return err
+			}
+		}
+		batch = batch[:0]
+		return nil
+	}
+	e.prog.begin("labels", 0)
+	err = each(e, e.snap.TimedLabels(fd.Name), func(l store.TimedLabel) error {
+		if batch = append(batch, l); len(batch) < prodigyBatch {
+			return nil
+		}
+		return flush()
 	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
 	if err := e.finish(f, err, &e.res.Labels, n); err != nil {
 		return err
 	}
@@ -156,28 +189,30 @@ func (e *exporter) prodigy(dir string) error {
 	return nil
 }
 
-// prodigyItemsOf reads what the tasks show of the items of kind k: the
-// kind's own prodigyItems, else its "text" column (a query's, a generated
-// claim's), else nothing (the tasks show the item's id).
-func (e *exporter) prodigyItemsOf(k schema.Kind) (map[string]prodigyItem, error) {
+// prodigyItemsOf reads what the tasks show of the items among ids (a
+// batch) of kind k, by item id: the kind's own prodigyItems, else its
+// "text" column (a query's, a generated claim's), else nothing (the tasks
+// show the item's id).
+func (e *exporter) prodigyItemsOf(k schema.Kind, ids []int64) (map[int64]prodigyItem, error) {
 	x, ok := exportOf(k)
 	if !ok {
 		return nil, nil
 	}
 	if x.prodigyItems != nil {
-		return x.prodigyItems(e.snap)
+		return x.prodigyItems(e.snap, ids)
 	}
 	col := slices.IndexFunc(x.base, func(c column) bool { return c.key == "text" && c.typ == tString })
 	if col < 0 {
 		return nil, nil
 	}
-	items := map[string]prodigyItem{}
-	for it, err := range e.itemsOf(x, store.ExportOptions{}) {
-		if err != nil {
-			return nil, err
-		}
-		text, _ := x.values(it.Item)[col].(string)
-		items[it.Item.ExtID] = newProdigyItem(it.Item.ExtID, k, text)
+	its, err := e.snap.ItemsByID(k, ids)
+	if err != nil {
+		return nil, err
+	}
+	items := make(map[int64]prodigyItem, len(its))
+	for id, it := range its {
+		text, _ := x.values(it)[col].(string)
+		items[id] = newProdigyItem(it.ExtID, k, text)
 	}
 	return items, nil
 }

@@ -255,3 +255,26 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// Values of a row: a string or null when empty, a list never null.
+
+func orNull(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func listOrNull(l []string, ok bool) any {
+	if !ok {
+		return nil
+	}
+	return nonNil(l)
+}
+
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return slices.Clone(l)
+}

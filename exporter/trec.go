@@ -31,43 +31,31 @@ func (e *exporter) trec(dir string) error {
 	if err != nil {
 		return err
 	}
-	names := make([]string, len(runs))
-	for i, r := range runs {
+	for _, r := range runs {
 		if strings.ContainsAny(r.Name, "/\\ \t") || r.Name == "" || r.Name == "." || r.Name == ".." {
 			return fmt.Errorf("run %q: its name cannot be a file name or a TREC tag (no spaces or slashes)", r.Name)
 		}
-		names[i] = r.Name
 	}
-	var lists []store.RunList
-	var ids []int64
-	if err := rx.RunLists(names, func(l store.RunList) {
-		lists = append(lists, l)
-		ids = append(ids, l.Query)
-		ids = append(ids, l.Docs...)
-	}); err != nil {
-		return err
-	}
-	ext, err := rx.DocIDs(ids)
-	if err != nil {
-		return err
-	}
+	// The runs' lists stream past one (run, query) at a time, run by run:
+	// a file a run.
 	var f *sink
 	cur := ""
 	n := 0
-	closeRun := func() error {
+	closeRun := func(err error) error {
 		if f == nil {
-			return nil
+			return err
 		}
 		var c int
-		err := e.finish(f, nil, &c, 0)
+		err = e.finish(f, err, &c, 0)
 		f = nil
 		return err
 	}
-	for _, l := range lists {
+	err = rx.EachRunExport(func(l store.RunExport) error {
 		if l.Run != cur {
-			if err := closeRun(); err != nil {
+			if err := closeRun(nil); err != nil {
 				return err
 			}
+			var err error
 			if f, err = e.openFile(dir, "trec/runs/"+l.Run+".run"); err != nil {
 				return err
 			}
@@ -75,42 +63,43 @@ func (e *exporter) trec(dir string) error {
 			n++
 		}
 		for i, d := range l.Docs {
-			if _, err := fmt.Fprintf(f, "%s Q0 %s %d %d %s\n", ext[l.Query], ext[d], i+1, len(l.Docs)-i, l.Run); err != nil {
-				f.Close()
+			if _, err := fmt.Fprintf(f, "%s Q0 %s %d %d %s\n", l.Query, d, i+1, len(l.Docs)-i, l.Run); err != nil {
 				return err
 			}
 		}
-	}
-	if err := closeRun(); err != nil {
+		return nil
+	})
+	if err := closeRun(err); err != nil {
 		return err
 	}
 	nq := 0
 	for _, after := range []bool{false, true} {
-		qs, err := e.qrels(after)
-		if err != nil {
-			return err
-		}
 		name := "trec/qrels_before.txt"
 		if after {
 			name = "trec/qrels_after.txt"
 		}
-		if len(qs) == 0 {
-			continue
-		}
-		f, err := e.openFile(dir, name)
-		if err != nil {
-			return err
-		}
-		for _, q := range qs {
-			if _, err = fmt.Fprintf(f, "%s 0 %s %d\n", q.query, q.doc, q.gain); err != nil {
-				break
+		var f *sink
+		err := e.eachQrel(after, func(q qrel) error {
+			if f == nil {
+				var err error
+				if f, err = e.openFile(dir, name); err != nil {
+					return err
+				}
 			}
+			nq++
+			_, err := fmt.Fprintf(f, "%s 0 %s %d\n", q.query, q.doc, q.gain)
+			return err
+		})
+		if f == nil {
+			if err != nil {
+				return err
+			}
+			continue
 		}
 		var c int
 		if err := e.finish(f, err, &c, 0); err != nil {
 			return err
 		}
-		nq += len(qs)
 	}
 	if n == 0 && nq == 0 {
 		return errNoRuns

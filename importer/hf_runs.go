@@ -12,7 +12,7 @@ import (
 	"github.com/annotate-dev/annotate/store"
 )
 
-// The runs config of an hf export (exporter/kind_runs.go): one row per
+// The runs config of an hf export (exporter/kind_relevance_runs.go): one row per
 // retrieved line of a (run, query) — run, query_id, rank, document_id,
 // chunk_id, score — staged as a run file's lines are (trec.go), so the
 // run's ranking and chunk-level list are rebuilt as they were. A query the

@@ -22,7 +22,7 @@ import (
 // claims and of assignments (a claim may carry several categories: 25
 // claims, one of them in two categories, are 26 assignments); the bounds of
 // the hallucination rate; the answers' lengths. Everything is read off the
-// kept counts (package tally, gen_claim.go).
+// kept counts (package tally, kind_gen_claim.go).
 
 // GenOptions selects the labels and the claims.
 type GenOptions struct {

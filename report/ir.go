@@ -291,15 +291,18 @@ func MergeJudgments(gold, expert []store.Judgment, overrides bool) (after []stor
 	}
 	for _, j := range expert {
 		i, inGold := at[pair{j.Query, j.Doc}]
-		goldRelevant := inGold && after[i].Gain() > 0
-		switch {
-		case j.Gain() > 0 && !goldRelevant:
-			added++ // a relevant document the gold set lacks
-		case !overrides:
-			continue // the gold set's own judgments stand
-		case j.Gain() <= 0 && goldRelevant:
+		var g *store.Judgment
+		if inGold {
+			g = &after[i]
+		}
+		stands, add, drop := ExpertStands(g, j, overrides)
+		if add {
+			added++
+		}
+		if drop {
 			dropped++
-		case j.Gain() <= 0:
+		}
+		if !stands {
 			continue
 		}
 		if inGold {
@@ -316,6 +319,24 @@ func MergeJudgments(gold, expert []store.Judgment, overrides bool) (after []stor
 		return after[a].Doc < after[b].Doc
 	})
 	return after, added, dropped
+}
+
+// ExpertStands says whether an expert's judgment of a pair takes the place
+// of the gold set's (gold nil: the gold set has none) in MergeJudgments,
+// and whether it adds a relevant document or drops one.
+func ExpertStands(gold *store.Judgment, expert store.Judgment, overrides bool) (stands, added, dropped bool) {
+	goldRelevant := gold != nil && gold.Gain() > 0
+	switch {
+	case expert.Gain() > 0 && !goldRelevant:
+		return true, true, false // a relevant document the gold set lacks
+	case !overrides:
+		return false, false, false // the gold set's own judgments stand
+	case expert.Gain() <= 0 && goldRelevant:
+		return true, false, true
+	case expert.Gain() <= 0:
+		return false, false, false
+	}
+	return true, false, false
 }
 
 // gainsOf builds query -> document -> gain from judgments.

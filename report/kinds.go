@@ -18,7 +18,7 @@ type KindStats struct {
 	Fields map[string]map[string]int `json:"fields"` // field -> value -> labels that count
 	By     map[string]map[string]int `json:"by"`     // attribute -> value -> items
 	// Judgments are the relevance kind's judgments and runs
-	// (relevance_stats.go).
+	// (kind_relevance_stats.go).
 	Judgments *JudgmentStats `json:"judgments,omitempty"`
 }
 
@@ -47,14 +47,7 @@ func kindStats(rt rater, t *tallies) map[string]*KindStats {
 func kindStatsOf(k schema.Kind, n int, rt rater, t *tallies) *KindStats {
 	ks := &KindStats{Items: n, Fields: map[string]map[string]int{}, By: map[string]map[string]int{}}
 	for _, f := range schema.Fields(k) {
-		m := map[string]int{}
-		for _, v := range f.Values {
-			m[v] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(v))
-		}
-		if len(f.Values) == 0 { // free text: counted as given
-			m[givenKey] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(""))
-		}
-		ks.Fields[f.Name] = m
+		ks.Fields[f.Name] = fieldCounts(f, rt, t)
 	}
 	prefix := string(k) + "/"
 	t.each(tally.Anyone, 0, true, tally.ItemsBy, func(key tally.Key, c int) {
@@ -66,6 +59,59 @@ func kindStatsOf(k schema.Kind, n int, rt rater, t *tallies) *KindStats {
 		}
 	})
 	return ks
+}
+
+// fieldCounts are the rater's labels of a field that count, by value (a
+// free-text field's as given).
+func fieldCounts(f schema.Field, rt rater, t *tallies) map[string]int {
+	m := map[string]int{}
+	for _, v := range f.Values {
+		m[v] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(v))
+	}
+	if len(f.Values) == 0 { // free text: counted as given
+		m[givenKey] = t.sum(rt.id, 0, true, tally.Label, f.Name, strPtr(""))
+	}
+	return m
+}
+
+// declaredStats counts the fields a lead declared on the kinds of Table 1
+// (whose columns are fixed); a declared field of another kind is in its
+// kind's statistics already.
+func declaredStats(rt rater, t *tallies) map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for k := range table1Kinds {
+		for _, f := range schema.Fields(k) {
+			if f.Declared > 0 {
+				out[f.Name] = fieldCounts(f, rt, t)
+			}
+		}
+	}
+	return out
+}
+
+// writeDeclared renders the declared fields' counts, values in the
+// declared order.
+func writeDeclared(w io.Writer, declared map[string]map[string]int) {
+	if len(declared) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nDeclared fields")
+	for _, k := range schema.AllKinds() {
+		for _, f := range schema.Fields(k) {
+			m, ok := declared[f.Name]
+			if !ok {
+				continue
+			}
+			var parts []string
+			for _, v := range f.Values {
+				parts = append(parts, fmt.Sprintf("%s %d", v, m[v]))
+			}
+			if len(f.Values) == 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", givenKey, m[givenKey]))
+			}
+			fmt.Fprintf(w, "  %s (%s, %s): %s\n", f.Name, schema.SpecOf(k).Title, f.Scale.Level, strings.Join(parts, ", "))
+		}
+	}
 }
 
 // writeKinds renders the other kinds' statistics.

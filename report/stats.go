@@ -26,6 +26,10 @@ type StatsReport struct {
 	// Kinds holds the statistics of the kinds beyond QA pairs and claims
 	// (queries, …) that have items.
 	Kinds map[string]*KindStats `json:"kinds"`
+	// DeclaredFields counts, per field a lead declared on QA pairs or
+	// claims (annotate fields add), the rater's labels that count by value
+	// (a free-text field's as "given"); absent when none is declared.
+	DeclaredFields map[string]map[string]int `json:"declared_fields,omitempty"`
 
 	rows []statsRow // display order, for the text renderer
 }
@@ -118,6 +122,9 @@ func computeStats(rt rater, t *tallies) *StatsReport {
 		UnknownValues: unknownValues(t, rt.id, schema.AllFields()),
 		NotAsked:      notAsked(t, rt.id),
 		Kinds:         kindStats(rt, t),
+	}
+	if d := declaredStats(rt, t); len(d) > 0 {
+		rep.DeclaredFields = d
 	}
 	for _, src := range t.sources {
 		st := sourceStats(rt, t, src.id, false)

@@ -169,6 +169,7 @@ CG2 factual_recall, CG3 false_premise, CG4 jurisdiction_time_specific (over vali
 	if changed := r.All.CategoryChanged; changed > 0 {
 		fmt.Fprintf(w, "The category label differs from the generated category on %d valid pairs.\n", changed)
 	}
+	writeDeclared(w, r.DeclaredFields)
 	writeKinds(w, r.Kinds)
 	writeOpen(w, r.OpenDisagreements)
 	writeLeftOut(w, r.UnknownValues, r.NotAsked)

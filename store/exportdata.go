@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
 	"slices"
 	"strings"
 
@@ -365,6 +366,14 @@ func (x *Snapshot) CountItems(k schema.Kind) (int, error) {
 	var n int
 	err := x.q.QueryRow("SELECT COUNT(*) FROM items WHERE kind = ?", k).Scan(&n)
 	return n, err
+}
+
+// ItemsByID reads the items among ids (a batch: a few hundred) of kind k
+// through the one read model of an item, by item id.
+func (x *Snapshot) ItemsByID(k schema.Kind, ids []int64) (map[int64]*Item, error) {
+	items, err := loadItems(x.q, ids)
+	maps.DeleteFunc(items, func(_ int64, it *Item) bool { return it.Kind != string(k) })
+	return items, err
 }
 
 // ExportItems streams the items of a kind in import order, through the one read

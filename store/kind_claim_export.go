@@ -51,6 +51,20 @@ type pairText struct {
 // read once per pair rather than once per claim (a pair has several claims,
 // and its contexts are the longest text of a row).
 func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
+	return x.claims(o, nil)
+}
+
+// ClaimsByID streams the standing claims among ids (a batch: a few hundred)
+// as Claims streams them, in its order, without a label set.
+func (x *Snapshot) ClaimsByID(ids []int64) iter.Seq2[*ExportClaim, error] {
+	if ids == nil {
+		ids = []int64{}
+	}
+	return x.claims(ExportOptions{}, ids)
+}
+
+// claims is Claims, of the claims among ids unless ids is nil.
+func (x *Snapshot) claims(o ExportOptions, ids []int64) iter.Seq2[*ExportClaim, error] {
 	return func(yield func(*ExportClaim, error) bool) {
 		cols, args, err := x.rowLabelCols(o, "c.id")
 		if err != nil {
@@ -63,16 +77,22 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 			preds.WriteString(", (SELECT value FROM predictions WHERE item_id = c.id AND system = ? AND field = 'entailment')")
 			pargs = append(pargs, sys)
 		}
-		where := "p.kind = 'qa'"
+		where, pairsWhere := "p.kind = 'qa'", ""
+		var idArgs []any
 		if !o.AllClaims {
 			where += " AND " + standingSQL
+		}
+		if ids != nil {
+			where += " AND c.id IN (SELECT value FROM json_each(?))"
+			pairsWhere = " AND p.id IN (SELECT parent_id FROM items WHERE id IN (SELECT value FROM json_each(?)))"
+			idArgs = []any{jsonInts(ids)}
 		}
 		q := `SELECT p.id, c.id, c.ext_id, p.ext_id, COALESCE(src.name, ''),
 			cl.position, cl.subject, cl.predicate, cl.object, cl.text, cl.origin, COALESCE(a.name, ''), cl.extractor` + preds.String() + cols + `
 			FROM items p JOIN items c ON c.parent_id = p.id JOIN claims cl ON cl.item_id = c.id
 			LEFT JOIN sources src ON src.id = c.source_id LEFT JOIN annotators a ON a.id = cl.added_by
 			WHERE ` + where + ` ORDER BY p.id, cl.position, c.id`
-		rows, err := x.q.Query(q, append(pargs, args...)...)
+		rows, err := x.q.Query(q, append(append(pargs, args...), idArgs...)...)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -92,7 +112,7 @@ func (x *Snapshot) Claims(o ExportOptions) iter.Seq2[*ExportClaim, error] {
 		}
 		pairs, err := x.q.Query(`SELECT p.id, COALESCE(NULLIF(q.language, ''), src.language, ''), q.question, q.answer, `+
 			fmt.Sprintf(contextsSQL, "p.id")+pcols+` FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
-			WHERE p.kind = 'qa' ORDER BY p.id`, pcargs...)
+			WHERE p.kind = 'qa'`+pairsWhere+` ORDER BY p.id`, append(pcargs, idArgs...)...)
 		if err != nil {
 			yield(nil, err)
 			return

@@ -33,6 +33,20 @@ const contextsSQL = `(SELECT COALESCE(json_group_array(json_object('id', cu.ext_
 
 // QAs streams the QA pairs in import order.
 func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
+	return x.qas(o, nil)
+}
+
+// QAsByID streams the QA pairs among ids (a batch: a few hundred) as QAs
+// streams them, in its order, without a label set.
+func (x *Snapshot) QAsByID(ids []int64) iter.Seq2[*ExportQA, error] {
+	if ids == nil {
+		ids = []int64{}
+	}
+	return x.qas(ExportOptions{}, ids)
+}
+
+// qas is QAs, of the pairs among ids unless ids is nil.
+func (x *Snapshot) qas(o ExportOptions, ids []int64) iter.Seq2[*ExportQA, error] {
 	return func(yield func(*ExportQA, error) bool) {
 		cols, args, err := x.rowLabelCols(o, "p.id")
 		if err != nil {
@@ -48,8 +62,12 @@ func (x *Snapshot) QAs(o ExportOptions) iter.Seq2[*ExportQA, error] {
 			(SELECT COALESCE(json_group_array(c.ext_id ORDER BY cl.position, c.id), '[]') FROM items c JOIN claims cl ON cl.item_id = c.id
 				WHERE c.parent_id = p.id AND ` + standing + `)` + cols + `
 			FROM items p JOIN qa_pairs q ON q.item_id = p.id LEFT JOIN sources src ON src.id = p.source_id
-			WHERE p.kind = 'qa' ORDER BY p.id`
-		rows, err := x.q.Query(q, args...)
+			WHERE p.kind = 'qa'`
+		if ids != nil {
+			q += " AND p.id IN (SELECT value FROM json_each(?))"
+			args = append(args, jsonInts(ids))
+		}
+		rows, err := x.q.Query(q+" ORDER BY p.id", args...)
 		if err != nil {
 			yield(nil, err)
 			return

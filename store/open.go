@@ -82,6 +82,11 @@ func SchemaVersion() int { return len(migrations()) }
 // ARCHITECTURE.md: WAL, foreign keys, a 10 s busy timeout, synchronous=FULL.
 func Open(p string) (*Store, error) { return OpenBusy(p, busyTimeout) }
 
+// OpenWith is Open with more pragmas on every connection (OpenPragmas's
+// form, "cache_size(-400)"): a command that reads in its own way (an
+// export's streams) sets them for its process.
+func OpenWith(p string, pragmas ...string) (*Store, error) { return OpenPragmas(p, busyTimeout, pragmas...) }
+
 // OpenBusy is Open with another busy timeout: how long a write waits for
 // another connection's write lock before it fails with SQLITE_BUSY (tests
 // make it short, to retry many times under one held lock).

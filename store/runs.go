@@ -2,7 +2,9 @@ package store
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -136,24 +138,63 @@ func (j Judgment) Gain() int {
 // or the adjudicated ones) in one statement: a pair with a relevance label,
 // with its grade when there is one. An unknown annotator has none.
 func (rx *ReadTx) Judgments(who LabelSet) ([]Judgment, error) {
+	var out []Judgment
+	err := rx.eachJudgment(who, false, func(j NamedJudgment) error {
+		out = append(out, j.Judgment)
+		return nil
+	})
+	return out, err
+}
+
+// NamedJudgment is a judgment with the ids a reader knows: its query's and
+// its document's.
+type NamedJudgment struct {
+	Judgment
+	QueryID, DocID string
+}
+
+// NamedJudgments streams the judgments of one label set as Judgments reads
+// them, in the same order (query, then document, by item id), with their
+// ids: memory holds one judgment.
+func (rx *ReadTx) NamedJudgments(who LabelSet) iter.Seq2[NamedJudgment, error] {
+	return func(yield func(NamedJudgment, error) bool) {
+		stopped := errors.New("stopped")
+		err := rx.eachJudgment(who, true, func(j NamedJudgment) error {
+			if !yield(j, nil) {
+				return stopped
+			}
+			return nil
+		})
+		if err != nil && err != stopped {
+			yield(NamedJudgment{}, err)
+		}
+	}
+}
+
+// eachJudgment hands over the judgments of a label set, with their ids
+// when named.
+func (rx *ReadTx) eachJudgment(who LabelSet, named bool, fn func(NamedJudgment) error) error {
 	role, aid := RoleAdjudicate, int64(0)
 	if !who.Adjudicated {
 		role = RoleAnnotate
 		id, ok, err := lookupAnnotator(rx.q, who.Annotator)
 		if err != nil || !ok {
-			return nil, err
+			return err
 		}
 		aid = id
 	}
-	var out []Judgment
-	err := eachRow(rx.q, `SELECT p.query_item_id, p.doc_item_id, l.value,
-			(SELECT g.value FROM current_labels g WHERE g.item_id = l.item_id AND g.field = ? AND g.role = l.role AND g.annotator_id = l.annotator_id)
-		FROM current_labels l JOIN relevance_pairs p ON p.item_id = l.item_id
+	names, join := ", '', ''", ""
+	if named {
+		names, join = ", qi.ext_id, di.ext_id", " JOIN items qi ON qi.id = p.query_item_id JOIN items di ON di.id = p.doc_item_id"
+	}
+	return eachRow(rx.q, `SELECT p.query_item_id, p.doc_item_id, l.value,
+			(SELECT g.value FROM current_labels g WHERE g.item_id = l.item_id AND g.field = ? AND g.role = l.role AND g.annotator_id = l.annotator_id)`+names+`
+		FROM current_labels l JOIN relevance_pairs p ON p.item_id = l.item_id`+join+`
 		WHERE l.field = ? AND l.role = ? AND l.annotator_id = ? ORDER BY p.query_item_id, p.doc_item_id`,
 		[]any{schema.RelevanceGrade, schema.Relevance, role, aid}, func(sc func(...any) error) error {
-			var j Judgment
+			var j NamedJudgment
 			var grade sql.NullString
-			if err := sc(&j.Query, &j.Doc, &j.Relevance, &grade); err != nil {
+			if err := sc(&j.Query, &j.Doc, &j.Relevance, &grade, &j.QueryID, &j.DocID); err != nil {
 				return err
 			}
 			if grade.Valid {
@@ -161,10 +202,8 @@ func (rx *ReadTx) Judgments(who LabelSet) ([]Judgment, error) {
 					j.Grade, j.HasGrade = g, true
 				}
 			}
-			out = append(out, j)
-			return nil
+			return fn(j)
 		})
-	return out, err
 }
 
 // QueryAttrs reads the ext id, persona, jurisdiction and issue of queries.

@@ -22,12 +22,15 @@ type RunExport struct {
 
 // EachRunExport streams every run's lists, run by run (by name) and query
 // by query (by item id), in one statement: memory holds one list at a time.
+// The runs are the outer loop (CROSS JOIN) so that both orders come from
+// keys: the runs' names, then each run's key range of run_lists. Left to
+// itself, SQLite scanned the lists by query and sorted every row.
 func (rx *ReadTx) EachRunExport(fn func(RunExport) error) error {
 	return eachRow(rx.q, `SELECT r.name, q.ext_id, x.scores, x.chunk_ids,
 			(SELECT json_group_array(i.ext_id) FROM (SELECT i.ext_id FROM json_each(x.docs) j JOIN items i ON i.id = j.value ORDER BY j.key) i),
 			CASE WHEN x.chunk_docs IS NULL THEN NULL ELSE
 			(SELECT json_group_array(i.ext_id) FROM (SELECT i.ext_id FROM json_each(x.chunk_docs) j JOIN items i ON i.id = j.value ORDER BY j.key) i) END
-		FROM runs r JOIN run_lists x ON x.run_id = r.id JOIN items q ON q.id = x.query_item_id
+		FROM runs r CROSS JOIN run_lists x ON x.run_id = r.id JOIN items q ON q.id = x.query_item_id
 		ORDER BY r.name, x.query_item_id`, nil, func(sc func(...any) error) error {
 		var l RunExport
 		var scores, docs string

@@ -28,7 +28,7 @@ type itemData struct {
 	notes   map[string]string // this annotator's current note per field ("" : the item as a whole)
 	flagged bool
 	// pairData is what a QA pair or a claim shows of its pair and claims,
-	// filled by their kinds' load (claim.go).
+	// filled by their kinds' load (kind_claim.go).
 	pairData
 	// notAsked says why the item asks this annotator nothing although it
 	// has fields (a claim of an answer they did not judge correct): the
@@ -44,6 +44,10 @@ type itemData struct {
 	// (Options.Suggest) on the item, by field; nil when blind.
 	suggested   map[string]string
 	suggestedBy string
+	// passed are the optional fields passed on this visit (step.go's
+	// flow.passed), kept here so that an item shown again by undo keeps
+	// the passes u did not take back.
+	passed map[string]bool
 }
 
 func (d *itemData) kind() schema.Kind { return schema.Kind(d.ref.Kind) }

@@ -143,7 +143,7 @@ func lockHolder(s *store.Store, l *lang.Printer) string { return s.Writing(l) }
 // enqueue adds a decision to the queue and starts its write when none is
 // under way. A decision is the last action: u undoes it before any skip.
 func (e *env) enqueue(op *pendingOp) tea.Cmd {
-	e.skips = nil
+	e.unrecorded = nil
 	e.dec.ops = append(e.dec.ops, op)
 	return e.sendOp()
 }
@@ -319,7 +319,7 @@ func (e *env) cancelLast() *pendingOp {
 			q.ops = q.ops[:i]
 		}
 		e.act.giveBack(o.label.ActiveMs)
-		e.status = "Undone before it was saved: " + o.label.Field + " = " + ui.SanitizeLine(o.label.Value) + "."
+		e.status = e.lang.Sprintf("Undone before it was saved: %s = %s.", e.lang.Field(o.label.Field), ui.SanitizeLine(o.label.Value))
 		return o
 	}
 	return nil
@@ -378,7 +378,7 @@ func (s *itemScreen) undoWaiting() (ui.Child, tea.Cmd) {
 	if w := e.work; w != nil && w.finished[o.d.ref.ItemID] {
 		delete(w.finished, o.d.ref.ItemID)
 		if !w.following[o.d.ref.ItemID] {
-			w.done--
+			w.done = max(0, w.done-1) // the store's recount may have left it out already
 		}
 	}
 	status := e.status

@@ -23,7 +23,8 @@ func optionKeys(f schema.Field, i int) string {
 }
 
 // card renders the field card: the field, its question and its options with
-// their keys, the preselected option marked. compact puts the options on one
+// their keys, the preselected option marked; an optional field's card says
+// enter passes it (when nothing is preselected). compact puts the options on one
 // line (for short terminals).
 func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 	f, ok := schema.Lookup(field)
@@ -63,6 +64,12 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 		opts = append(opts, styled)
 		plain = append(plain, text)
 	}
+	if f.Optional && pre == "" {
+		// An optional field: enter leaves it unanswered.
+		text := "[enter] " + l.Sprintf("pass (optional)")
+		opts = append(opts, st.Key.Render("[enter]")+" "+st.Option.Render(l.Sprintf("pass (optional)")))
+		plain = append(plain, text)
+	}
 	oneLine := strings.Join(plain, "   ")
 	if compact || ui.TextWidth(oneLine) <= inner {
 		if ui.TextWidth(oneLine) <= inner {
@@ -78,6 +85,9 @@ func card(st ui.Styles, field, pre string, w int, compact bool) []string {
 				s = st.Preselect.Render("◆" + s)
 			}
 			short = append(short, s)
+		}
+		if f.Optional && pre == "" {
+			short = append(short, "enter "+l.Sprintf("pass"))
 		}
 		return append(lines, bar+ui.TruncateStyled(strings.Join(short, "  "), inner))
 	}

@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"strconv"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -66,7 +65,7 @@ func (s *itemScreen) setData(d *itemData) {
 	s.version++
 	s.base = newFlow(d, s.e.lang)
 	s.rebuild()
-	s.openedDone = s.at.kind == stepDone
+	s.openedDone = s.flow.Finished()
 	if d.notAsked != "" {
 		// The card says why; the status line only what to do (it fits 80
 		// columns whatever the reason).
@@ -230,11 +229,13 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	case keyIs(msg, k.Flag):
 		return s, tea.Batch(s.ownWrite(), setFlagCmd(e.store, e.annotator, s.d.ref.ItemID, s.at.field, !s.d.flagged, e.session))
 	case keyIs(msg, k.Undo):
+		// What the store does not record is the newest (a decision
+		// forgets it), then the decisions still waiting, then the store's.
+		if len(e.unrecorded) > 0 {
+			return e.undoUnrecorded(s)
+		}
 		if len(e.dec.ops) > 0 {
 			return s.undoWaiting()
-		}
-		if len(e.skips) > 0 {
-			return e.undoSkip(s)
 		}
 		return s, tea.Batch(s.ownWrite(), undoCmd(e.store, e.lang, e.annotator, e.suggest))
 	case keyIs(msg, k.Skip):
@@ -242,7 +243,7 @@ func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 		if e.work != nil && !s.complete() {
 			e.work.noteSkipped(s.d.ref.ItemID)
 		}
-		e.skips = append(e.skips, s.d) // u takes the skip back
+		e.unrecorded = append(e.unrecorded, unrecorded{d: s.d}) // u takes the skip back
 		e.status = e.lang.Sprintf("Skipped %s (it stays in the queue).", ui.SanitizeLine(s.d.ref.ExtID))
 		return e.advance()
 	}
@@ -297,9 +298,23 @@ func (s *itemScreen) decide(in input) (ui.Child, tea.Cmd) {
 		return s.next()
 	case actNextItem:
 		return s.finish()
+	case actPass:
+		return s.pass(a.field)
 	}
 	e.status = a.why
 	return s, nil
+}
+
+// pass passes the optional field on screen: nothing is written, the flow
+// goes on (or the item is left, finished); u takes the pass back.
+func (s *itemScreen) pass(field string) (ui.Child, tea.Cmd) {
+	e := s.e
+	s.base = s.base.Apply(event{kind: evPassed, field: field})
+	s.d.passed = s.base.passed
+	e.unrecorded = append(e.unrecorded, unrecorded{d: s.d, field: field})
+	e.status = e.lang.Sprintf("%s passed: nothing recorded (u takes it back).", e.lang.Field(field))
+	s.rebuild()
+	return s.next()
 }
 
 // ownWrite marks a write of the screen's own (a note, a flag, an undo, an
@@ -382,7 +397,7 @@ func handleUndo(e *env, cur *itemScreen, msg undoneMsg) (ui.Child, tea.Cmd) {
 		if e.work.finished[id] {
 			delete(e.work.finished, id)
 			if !e.work.following[id] {
-				e.work.done--
+				e.work.done = max(0, e.work.done-1) // the store's recount may have left it out already
 			}
 		}
 		cmd = e.work.recount(e)
@@ -427,13 +442,17 @@ func (s *itemScreen) bindings() []key.Binding {
 			out = append(out, checklistBindings(k, len(f.Values))...)
 			break
 		}
+		pre := s.flow.preselected()
 		if f.TwoWay {
 			out = append(out, ui.With(k.Yes, "y", l.Value(f.Name, f.Values[0])), ui.With(k.No, "n", l.Value(f.Name, f.Values[1])))
 		} else {
 			out = append(out, ui.With(k.Pick, "1-"+strconv.Itoa(len(f.Values)), l.Sprintf("pick")))
-			if s.flow.preselected() != "" {
+			if pre != "" {
 				out = append(out, ui.With(k.Accept, "enter", l.Sprintf("accept")))
 			}
+		}
+		if pre == "" && f.Optional {
+			out = append(out, ui.With(k.Accept, "enter", l.Sprintf("pass")))
 		}
 	}
 	if s.view.bindings != nil {
@@ -443,159 +462,3 @@ func (s *itemScreen) bindings() []key.Binding {
 }
 
 func keyIs(msg tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(msg, b...) }
-
-// View lays the screen out (ui.Frame): header, the item (question and
-// answer, or the claim), the context pane taking the remaining height, the
-// field card and the trail of decisions, the status line and the help bar.
-// On a short terminal the trail, then the card, shrink first.
-func (s *itemScreen) View() string {
-	e, st := s.e, s.e.styles
-	w, h := s.w, s.h
-	bottom := []string{e.statusLine(w, s.saving, s.slow)}
-	bottom = append(bottom, e.helpBar(s.bindings(), w)...)
-	cardLines := s.card(w, false)
-	trailLines := s.trail(w, 2)
-	room := func() int { return h - 1 - len(cardLines) - len(trailLines) - len(bottom) }
-	if room() < 6 {
-		trailLines = s.trail(w, 1)
-	}
-	if room() < 5 {
-		cardLines = s.card(w, true)
-	}
-	if room() < 4 {
-		trailLines = nil
-	}
-	d, at, view := s.d, s.at, s.view
-	f := ui.Frame{
-		Header:    s.header(w),
-		Top:       view.top(st, d, at, w),
-		PaneTitle: view.paneTitle(e.lang, d, at),
-		Pane:      func(w int) []string { return view.pane(st, d, at, w) },
-		// The pane changes with the item's data, the step (and field: a
-		// generated claim's evidence), the claims added and the kind's own
-		// state; not with each decision.
-		PaneKey: itoa(s.version) + "/" + at.kindKey() + "/" + at.field + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen) + s.kindPaneKey(),
-		Card:    append(cardLines, trailLines...),
-		Bottom:  bottom,
-	}
-	return s.pane.Render(st, f, w, h)
-}
-
-func (s *itemScreen) card(w int, compact bool) []string {
-	st := s.e.styles
-	switch s.at.kind {
-	case askOwn:
-		if s.flow.own != nil {
-			return s.flow.own.card(st, s.flow, w)
-		}
-	case stepDone:
-		if s.flow.notAsked != "" {
-			return notAskedCard(st, s.flow.notAsked, w)
-		}
-		return completeCard(st, w)
-	}
-	if s.view.card != nil {
-		if c := s.view.card(st, s, w, compact); c != nil {
-			return c
-		}
-	}
-	if c := s.checklistOf(); c != nil {
-		return checklistCard(st, c, w, compact)
-	}
-	return card(st, s.at.field, s.flow.preselected(), w, compact)
-}
-
-// kindPaneKey is the kind's own part of the pane's cache key.
-func (s *itemScreen) kindPaneKey() string {
-	if s.view.paneKey == nil {
-		return ""
-	}
-	return "/" + s.view.paneKey(s.d)
-}
-
-func (s *itemScreen) trail(w, maxLines int) []string {
-	var extra []string
-	if m := s.flow.marker; m != "" && s.flow.own != nil {
-		extra = append(extra, s.e.lang.Sprintf("%s %s", s.e.lang.Field(s.flow.own.marker), s.e.lang.Value(s.flow.own.marker, m)))
-	}
-	if o := s.flow.own; s.at.kind == askOwn && o.of != nil {
-		// The step is about the parent: its decisions, and the marker.
-		_, parent := o.of(s.d)
-		waiting := s.e.dec.waitingFields(parent)
-		if len(waiting) > 0 {
-			waiting[""] = true
-		}
-		return trail(s.e.styles, schema.SpecOf(s.d.kind()).Parent, s.d.parent, waiting, extra, w, maxLines)
-	}
-	waiting := s.e.dec.waitingFields(s.d.ref.ItemID)
-	if s.flow.own != nil && len(s.e.dec.waitingFields(s.d.qa.ItemID)) > 0 && len(extra) > 0 {
-		waiting[""] = true // the marker on the answer waits
-	}
-	return trail(s.e.styles, s.d.kind(), s.flow.labels, waiting, extra, w, maxLines)
-}
-
-// header: where the annotator is (queue, batch, item k of n, progress), the
-// item's id, its flag and note markers and the session clock.
-func (s *itemScreen) header(w int) string {
-	e, st, l := s.e, s.e.styles, s.e.lang
-	var pieces []ui.Piece
-	title := l.Text(s.view.label) + " " + ui.SanitizeLine(s.d.ref.ExtID)
-	if o := s.flow.own; s.at.kind == askOwn && o.title != "" {
-		// The step is about the parent: "Missed claims · gdpr-001".
-		ext, _ := o.of(s.d)
-		title = l.Text(o.title) + " · " + ui.SanitizeLine(ext)
-	}
-	pieces = append(pieces, ui.Piece{Text: title})
-	switch s.origin {
-	case fromUndo:
-		pieces = append(pieces, ui.Piece{Text: l.Sprintf("(back by undo)"), Optional: true})
-	case fromGoto:
-		pieces = append(pieces, ui.Piece{Text: l.Sprintf("(go to)"), Optional: true})
-	case fromSearch:
-		pieces = append(pieces, ui.Piece{Text: l.Sprintf("(search)"), Optional: true})
-	}
-	if wk := e.work; wk != nil {
-		if wk.batch != "" {
-			pieces = append(pieces, ui.Piece{Text: l.Sprintf("batch %s", ui.SanitizeLine(wk.batch)), Optional: true})
-		}
-		if s.at.kind == askField && s.flow.suggestion(s.at.field) != "" {
-			pieces = append(pieces, ui.Piece{Text: "◆ " + l.Sprintf("%s's suggestion", ui.SanitizeLine(s.d.suggestedBy))})
-		}
-		if wk.filter.Active() {
-			pieces = append(pieces, ui.Piece{Text: l.Sprintf("filter: %s", ui.SanitizeLine(filterName(l, wk.filter)))})
-		}
-		if wk.counted && s.d.ref.Kind == wk.kind {
-			if p, ok := wk.pos[s.d.ref.ItemID]; ok {
-				pieces = append(pieces, ui.Piece{Text: l.Sprintf("item %d of %d", p, wk.total)})
-			}
-			pieces = append(pieces, ui.Piece{Text: ui.Bar(wk.done, wk.total, 10) + " " + ui.Percent(l, wk.done, wk.total), Optional: true})
-		}
-	}
-	var right []string
-	if s.d.flagged {
-		right = append(right, "⚑ "+l.Sprintf("flagged"))
-	}
-	if n := len(s.d.notes); n > 0 {
-		mark := "✎ " + l.Sprintf("note")
-		if n > 1 {
-			mark = "✎ " + l.Sprintf("%d notes", n)
-		}
-		right = append(right, mark)
-	}
-	session := l.Sprintf("session %s", clock(e.act.session()))
-	right = append(right, session)
-	r := " " + strings.Join(right, "  ") + " "
-	if ui.Width(r) > w/2 {
-		r = " " + session + " "
-		if s.d.flagged {
-			r = " ⚑" + r
-		}
-	}
-	leftW := max(0, w-ui.Width(r))
-	left := " " + ui.FitPieces(pieces, " · ", max(0, leftW-1))
-	left = ui.TruncateStyled(left, leftW)
-	pad := max(0, w-ui.Width(left)-ui.Width(r))
-	line := left + strings.Repeat(" ", pad) + r
-	line = ui.TruncateStyled(line, w)
-	return st.Header.Render(line)
-}

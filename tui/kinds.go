@@ -15,7 +15,7 @@ import (
 )
 
 // kindView is how the annotation screens show the items of one kind. Each
-// kind registers its own from its own file (qa.go, claim.go), so a new kind
+// kind registers its own from its own file (kind_qa.go, kind_claim.go), so a new kind
 // is a new file: the screens, the home rows and the --kind check read this
 // registry and name no kind themselves.
 type kindView struct {

@@ -138,8 +138,8 @@ func (d *doneScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 			return newFilterPicker(e, d), sourcesCmd(e.store, e.work.kind)
 		case keyIs(msg, e.keys.Quit, e.keys.Close, e.keys.Accept):
 			return e.goHome()
-		case keyIs(msg, e.keys.Undo) && len(e.skips) > 0:
-			return e.undoSkip(nil)
+		case keyIs(msg, e.keys.Undo) && len(e.unrecorded) > 0:
+			return e.undoUnrecorded(nil)
 		case keyIs(msg, e.keys.Undo):
 			d.undoing = true
 			return d, undoCmd(e.store, e.lang, e.annotator, e.suggest)

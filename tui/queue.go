@@ -82,16 +82,31 @@ func (w *work) unskip(item int64) {
 	}
 }
 
-// undoSkip takes back the last skip: the item skipped comes back on screen
-// (cur, unfinished, comes back after it).
-func (e *env) undoSkip(cur *itemScreen) (ui.Child, tea.Cmd) {
-	d := e.skips[len(e.skips)-1]
-	e.skips = e.skips[:len(e.skips)-1]
+// undoUnrecorded takes back the last action the store does not record: a
+// skip (the item skipped comes back on screen; cur, unfinished, comes back
+// after it) or a pass (the optional field is asked again, on its item).
+func (e *env) undoUnrecorded(cur *itemScreen) (ui.Child, tea.Cmd) {
+	u := e.unrecorded[len(e.unrecorded)-1]
+	e.unrecorded = e.unrecorded[:len(e.unrecorded)-1]
+	d := u.d
+	if u.field != "" {
+		d.passed = flow{passed: d.passed}.Apply(event{kind: evUnpassed, field: u.field}).passed
+		status := e.lang.Sprintf("Pass undone: %s is asked again.", e.lang.Field(u.field))
+		if cur != nil && cur.d.ref.ItemID == d.ref.ItemID {
+			cur.base = cur.base.Apply(event{kind: evUnpassed, field: u.field})
+			cur.rebuild()
+			e.status = status
+			return cur, nil
+		}
+		next, cmd := e.show(cur, d, fromUndo)
+		e.status = status
+		return next, cmd
+	}
 	if e.work != nil {
 		e.work.unskip(d.ref.ItemID)
 	}
 	next, cmd := e.show(cur, d, fromUndo)
-	e.status = "Skip undone: back to " + ui.SanitizeLine(d.ref.ExtID) + "."
+	e.status = e.lang.Sprintf("Skip undone: back to %s.", ui.SanitizeLine(d.ref.ExtID))
 	return next, cmd
 }
 
@@ -110,7 +125,7 @@ func (e *env) startWork(kind, batch string) (ui.Child, tea.Cmd) {
 	if e.work != nil {
 		gen = e.work.gen + 1
 	}
-	e.work, e.skips = newWork(kind, batch, gen), nil
+	e.work, e.unrecorded = newWork(kind, batch, gen), nil
 	e.lastKind, e.lastBatch = kind, batch
 	e.act.start()
 	w := e.work
@@ -424,7 +439,7 @@ func (e *env) open(d *itemData, o origin) (ui.Child, tea.Cmd) {
 
 // goHome leaves the queue (nothing to save: every decision is committed).
 func (e *env) goHome() (ui.Child, tea.Cmd) {
-	e.work, e.skips = nil, nil
+	e.work, e.unrecorded = nil, nil
 	e.act.stop()
 	h := newHome(e)
 	h.SetSize(e.w, e.h)

@@ -16,7 +16,7 @@ import (
 // queue, in queue order, whose own fields hold it, ignoring case and accents
 // (store.SearchQueue: the search runs in SQL); ctrl+n and ctrl+p go to the
 // next and previous match, wrapping round. In a relevance document / searches
-// the document (relevance.go), so ctrl+f is the queue's search there. F
+// the document (kind_relevance.go), so ctrl+f is the queue's search there. F
 // picks a filter (filter.go): the queue then holds only the matching items.
 
 // errNoMatch says that no item of the queue holds the text searched for.

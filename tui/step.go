@@ -56,6 +56,11 @@ type flow struct {
 	// preselected where the field has one; nil when blind.
 	suggested map[string]string
 	notAsked  string // why nothing is asked of the annotator (shown read-only); "" : asked
+	// passed are the optional fields the annotator passed on this visit
+	// (enter with nothing preselected): nothing is recorded, the field is
+	// not asked again until the item is opened anew or u takes the pass
+	// back. nil: none.
+	passed map[string]bool
 	// lang is the language a refusal is said in (nil: English): a pure
 	// formatter, so that the flow stays a value.
 	lang *lang.Printer
@@ -64,7 +69,7 @@ type flow struct {
 // newFlow is the flow of an item as loaded, its refusals said in l.
 func newFlow(d *itemData, l *lang.Printer) flow {
 	v := viewOf(d.kind())
-	f := flow{kind: d.kind(), labels: copyLabels(d.labels), notAsked: d.notAsked, suggested: d.suggested, lang: l}
+	f := flow{kind: d.kind(), labels: copyLabels(d.labels), notAsked: d.notAsked, suggested: d.suggested, lang: l, passed: d.passed}
 	if o := v.own; o != nil && o.asked(d) {
 		f.own, f.marker, f.added = o, d.parent[o.marker], o.count(d)
 	}
@@ -83,14 +88,25 @@ func copyLabels(m map[string]string) map[string]string {
 }
 
 // Next is the step the item is at: the first field asked and not labelled
-// (schema.NextField, so an undo re-asks the retracted field and those
-// depending on it), then, on the last claim of an answer, the missed-claims
-// step until the answer is marked (and while claims are being added).
+// (schema.NextToAsk, so an undo re-asks the retracted field and those
+// depending on it; an optional field in its place unless passed), then, on
+// the last claim of an answer, the missed-claims step until the answer is
+// marked (and while claims are being added).
 func (f flow) Next() step {
+	return f.next(func(field string) bool { return f.passed[field] })
+}
+
+// Finished reports whether the item is done as the counts see it: nothing
+// asked is left but optional fields, which never leave an item unfinished.
+func (f flow) Finished() bool {
+	return f.next(func(string) bool { return true }).kind == stepDone
+}
+
+func (f flow) next(passed func(field string) bool) step {
 	if f.notAsked != "" {
 		return step{kind: stepDone}
 	}
-	if field := schema.NextField(f.kind, f.labels); field != "" {
+	if field := schema.NextToAsk(f.kind, f.labels, passed); field != "" {
 		return step{kind: askField, field: field}
 	}
 	if f.own != nil && (f.marker == "" || f.stay) {
@@ -131,6 +147,8 @@ const (
 	evMarked                      // the answer's missed_claims_checked was recorded (value); the step closes
 	evClaimAdded                  // a missed claim was added; value: the answer's marker now ("" unchanged)
 	evStepClosed                  // enter on a missed-claims step already marked: done with the answer
+	evPassed                      // an optional field passed (field): nothing recorded
+	evUnpassed                    // a pass taken back (field): the field is asked again
 )
 
 type event struct {
@@ -154,6 +172,17 @@ func (f flow) Apply(ev event) flow {
 		}
 	case evStepClosed:
 		f.stay = false
+	case evPassed, evUnpassed:
+		passed := make(map[string]bool, len(f.passed)+1)
+		for k := range f.passed {
+			passed[k] = true
+		}
+		if ev.kind == evPassed {
+			passed[ev.field] = true
+		} else {
+			delete(passed, ev.field)
+		}
+		f.passed = passed
 	}
 	return f
 }
@@ -183,6 +212,7 @@ const (
 	actAddOpen                    // open the inputs of a missed claim
 	actClose                      // apply evStepClosed: the answer is done
 	actNextItem                   // the item is finished already: show the next one
+	actPass                       // pass the optional field (apply evPassed): nothing is recorded
 	actRefuse                     // the key belongs to no option here: say why
 )
 
@@ -241,16 +271,23 @@ func (f flow) Decide(in input) action {
 		if p := f.preselected(); p != "" {
 			return action{kind: actSave, field: field.Name, value: p}
 		}
+		if field.Optional {
+			return action{kind: actPass, field: field.Name}
+		}
 		return refuse(f.lang.Sprintf("enter accepts a preselected option; %s has none: press %s.", name, keys))
 	}
 	return refuse(f.lang.Sprintf("%s adds a claim the extractor missed, after the last claim of an answer; %s: press %s.", in.key, name, keys))
 }
 
-// fieldKeys names the keys of a field's options: "y/n or 1-2", "1-3".
+// fieldKeys names the keys of a field's options: "y/n or 1-2", "1-3";
+// an optional field's say enter passes it.
 func fieldKeys(l *lang.Printer, f schema.Field) string {
 	keys := "1-" + strconv.Itoa(len(f.Values))
 	if f.TwoWay {
-		return l.Sprintf("y/n or %s", keys)
+		keys = l.Sprintf("y/n or %s", keys)
+	}
+	if f.Optional {
+		return l.Sprintf("%s, or enter to pass", keys)
 	}
 	return keys
 }

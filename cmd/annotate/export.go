@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -102,30 +103,38 @@ interrupted export leaves nothing half-written.`,
   annotate export --format prodigy --field entailment --out prodigy-nli
   annotate export --format trec --out trec --annotator jo`,
 			Args: cobra.NoArgs,
-			RunE: g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
-				// A progress bar only on a terminal: piped or redirected
-				// stderr gets no control characters.
-				if f := terminalOf(cmd.ErrOrStderr()); f != nil {
-					o.Progress = f
-				}
-				// Ctrl-C, SIGTERM or a closed terminal (SIGHUP) stops the
-				// export between two rows; its temporary folder is removed.
-				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-				defer stop()
-				// The card's contact: --contact, else the name given with
-				// --as (not the $USER fallback).
-				if f := g.asFlag; o.Contact == "" && o.Format == "hf" && f != nil && f.Changed {
-					o.Contact = g.as
-				}
-				res, err := exporter.Export(ctx, s, o)
-				if err != nil {
-					return err
-				}
-				for _, n := range res.Notes {
-					fmt.Fprintln(cmd.ErrOrStderr(), "annotate:", n)
-				}
-				return printExport(cmd, g, res)
-			}),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				// Every export but the backup reads with small page
+				// caches: its memory stays the same at any size.
+				g.pragmas = exporter.ReadPragmas(o)
+				return g.withDB(func(cmd *cobra.Command, args []string, s *store.Store) error {
+					// A progress bar only on a terminal: piped or redirected
+					// stderr gets no control characters.
+					if f := terminalOf(cmd.ErrOrStderr()); f != nil {
+						o.Progress = f
+					}
+					if os.Getenv("GOGC") == "" {
+						debug.SetGCPercent(exporter.GCPercent)
+					}
+					// Ctrl-C, SIGTERM or a closed terminal (SIGHUP) stops the
+					// export between two rows; its temporary folder is removed.
+					ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+					defer stop()
+					// The card's contact: --contact, else the name given with
+					// --as (not the $USER fallback).
+					if f := g.asFlag; o.Contact == "" && o.Format == "hf" && f != nil && f.Changed {
+						o.Contact = g.as
+					}
+					res, err := exporter.Export(ctx, s, o)
+					if err != nil {
+						return err
+					}
+					for _, n := range res.Notes {
+						fmt.Fprintln(cmd.ErrOrStderr(), "annotate:", n)
+					}
+					return printExport(cmd, g, res)
+				})(cmd, args)
+			},
 		}
 		f := cmd.Flags()
 		f.StringVar(&o.Format, "format", "hf", "hf, jsonl, csv, label-studio, prodigy or trec")

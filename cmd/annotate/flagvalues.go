@@ -87,6 +87,9 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 		return union(gen, rag), err
 	})
 	annotator := valueSet{what: "annotator", read: annotatorNames}
+	// The fields are the build's and those the database declares (in
+	// force once it is open).
+	field := valueSet{what: "field", read: func(*store.Store) ([]string, error) { return everyField(), nil }}
 	system := valueSet{what: "system", read: systems}
 	conditions := []string{schema.ConditionOracle, schema.ConditionPipeline}
 	genCondition := valueSet{what: "condition", closed: conditions, known: snapshot((*store.Snapshot).GenConditions)}
@@ -94,7 +97,7 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 	judge := valueSet{what: "judge", read: snapshot((*store.Snapshot).GenJudges), known: systems}
 	byFlag = map[string]valueSet{
 		"runs":       {what: "run", read: runs, list: true},
-		"field":      {what: "field", closed: everyField()},
+		"field":      field,
 		"kind":       {closed: schema.KindNames()},
 		"annotator":  annotator,
 		"annotators": {what: "annotator", read: annotatorNames, list: true},
@@ -130,7 +133,7 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 			"format": {closed: importer.Formats}},
 		"annotate export": {"license": {closed: exporter.Licenses(), open: true}, // its own refusal names the Hub's list
 			"format": {closed: exporter.Formats}, "data-format": {closed: []string{"parquet", "jsonl"}},
-			"field": {what: "field", closed: everyField()}},
+			"field": field},
 		"annotate agreement": {"annotators": {what: "annotator", read: annotatorNames, list: true}},
 		// A locale (fr_CA) is a language too: the command reads it (lang.Parse).
 		"annotate annotator set": {"lang": {closed: []string{"en", "fr", "auto"}, open: true}},

@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/annotate-dev/annotate/adjudication"
 	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/internal/suggest"
-	"github.com/annotate-dev/annotate/review"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui"
@@ -80,11 +80,6 @@ the lead's on their own unit (agreement and the dataset card count them).`,
   annotate review --kind answer_task --as lead`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				if o.field != "" {
-					if err := schema.CheckField(o.field); err != nil {
-						return err
-					}
-				}
 				if err := checkReviewKind(cmd, o.kind); err != nil {
 					return err
 				}
@@ -93,6 +88,13 @@ the lead's on their own unit (agreement and the dataset card count them).`,
 					return err
 				}
 				defer s.Close()
+				// Checked once the database is open: its declared fields
+				// are fields too.
+				if o.field != "" {
+					if err := schema.CheckField(o.field); err != nil {
+						return err
+					}
+				}
 				// Every form of review is the lead's: the screen and --accept
 				// record decisions, and --json lists what waits for them.
 				if _, err := g.needLead(s, "annotate review"); err != nil {
@@ -317,7 +319,7 @@ func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, sin
 	}
 	fmt.Fprintf(w, " (annotate review --as %s)\n", names.ShellWord(g.as))
 	if acc.Held > 0 {
-		fmt.Fprintln(w, review.HeldMessage(g.as, acc.Held))
+		fmt.Fprintln(w, adjudication.HeldMessage(g.as, acc.Held))
 	}
 	switch {
 	case rev.Ready > 0:

@@ -13,6 +13,9 @@ import (
 
 // globals are the flags every command has.
 type globals struct {
+	// pragmas are the connection settings a command opens the database
+	// with beyond store.Open's (export: exporter.ReadPragmas).
+	pragmas []string
 	db   string
 	as   string
 	json bool
@@ -103,7 +106,7 @@ func (g *globals) openExisting() (*store.Store, error) {
 	if _, err := os.Stat(g.db); err != nil {
 		return nil, &noDBError{path: g.db}
 	}
-	s, err := openTaxonomy(store.Open(g.db))
+	s, err := openTaxonomy(store.OpenWith(g.db, g.pragmas...))
 	if err != nil || g.cmd == nil {
 		return s, err
 	}

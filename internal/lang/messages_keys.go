@@ -12,6 +12,7 @@ var _ = add(
 	msg("add claim", "ajouter"),
 	msg("undo", "annuler"),
 	msg("skip", "passer"),
+	msg("pass", "sans réponse"),
 	msg("flag", "signaler"),
 	msg("note", "note"),
 	msg("guidelines", "guide"),

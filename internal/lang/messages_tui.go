@@ -87,6 +87,11 @@ var _ = add(
 	msg("%s adds a claim the extractor missed, after the last claim of an answer; %s: press %s.",
 		"%s ajoute une proposition omise par l'extracteur, après la dernière proposition d'une réponse ; « %s » : appuyez sur %s."),
 	msg("y/n or %s", "y/n ou %s"),
+	// An optional field (a declaration's required: false): enter passes it.
+	msg("%s, or enter to pass", "%s, ou enter pour laisser sans réponse"),
+	msg("pass (optional)", "sans réponse (facultatif)"),
+	msg("%s passed: nothing recorded (u takes it back).", "« %s » laissé sans réponse : rien n'est enregistré (u revient dessus)."),
+	msg("Pass undone: %s is asked again.", "Annulé : « %s » est de nouveau demandé."),
 	msg("a adds a claim the extractor missed, enter says you are done with this answer.",
 		"a ajoute une proposition omise, enter clôt cette réponse."),
 
@@ -332,4 +337,6 @@ var _ = add(
 		"%d décision non enregistrée (la base était occupée) : %s", "%d décisions non enregistrées (la base était occupée) : %s"),
 	msg("the end of the session was not recorded (the database is busy); its active time is kept.",
 		"la fin de la séance n'a pas été enregistrée (la base est occupée) ; son temps actif est conservé."),
+	msg("Undone before it was saved: %s = %s.", "Annulé avant d'être enregistré : %s = %s."),
+	msg("Skip undone: back to %s.", "Passage annulé : retour à %s."),
 )

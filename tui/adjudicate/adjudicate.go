@@ -8,7 +8,7 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
-	"github.com/annotate-dev/annotate/review"
+	"github.com/annotate-dev/annotate/adjudication"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
@@ -338,7 +338,7 @@ func (a *adjScreen) decide(km tea.KeyPressMsg) tea.Cmd {
 		e.ok(e.say().Sprintf("Not asked given the adjudicated labels: nothing to decide here."))
 		return nil
 	case u.Own && !e.allowOwn:
-		e.fail(&review.OwnError{Lead: e.lead, Item: u.ExtID, Field: u.Field})
+		e.fail(&adjudication.OwnError{Lead: e.lead, Item: u.ExtID, Field: u.Field})
 		return nil
 	}
 	a.saving = true

@@ -189,8 +189,9 @@ func optionKey(f schema.Field, value string) string {
 	return "?"
 }
 
-// card is the decision: the field and its values with their keys, each
-// followed by who chose it; the adjudicated one marked.
+// card is the decision: the field and its values with their keys (a
+// declared value with its words), each followed by who chose it; the
+// adjudicated one marked.
 func (a *adjScreen) card(w int) []string {
 	st, u, l := a.e.styles, a.unit(), a.e.say()
 	f, _ := schema.Lookup(u.Field)
@@ -217,6 +218,9 @@ func (a *adjScreen) card(w int) []string {
 			}
 		}
 		label := l.Value(f.Name, v)
+		if words := l.Words(f, v); words != "" {
+			label += ": " + ui.SanitizeLine(words) // a declared value's
+		}
 		o := st.Key.Render("["+optionKey(f, v)+"]") + " " + st.Option.Render(label)
 		if v == u.Final {
 			o = st.Preselect.Render("◆ [" + optionKey(f, v) + "] " + label)

@@ -7,9 +7,7 @@ import (
 	"github.com/annotate-dev/annotate/tui/internal/ui"
 )
 
-// QA pairs and their claims on the review screens: a pair's question and
-// answer over its context; a claim (with the pair it comes from) over the
-// answer, words shared with the claim highlighted, the question and the
+// QA pairs on the review screens: a pair's question and answer over its
 // context.
 
 func init() {
@@ -31,25 +29,6 @@ func init() {
 			return ""
 		},
 	})
-	registerRender(schema.KindClaim, kindRender{top: claimTop, pane: claimPane,
-		title: func(l *lang.Printer, _ *store.ReviewDetail) string { return l.Sprintf("Answer and context") }})
-}
-
-func claimTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
-	l := st.Lang
-	title := l.Sprintf("Claim %s of %s", ui.SanitizeLine(d.ExtID), ui.SanitizeLine(pairOf(d).ID))
-	if claimOf(d).Origin == store.OriginAnnotator {
-		title += " " + l.Sprintf("(added by %s)", ui.SanitizeLine(claimOf(d).AddedBy))
-	}
-	out := []string{st.Label.Render(ui.Truncate(title, w))}
-	return append(out, ui.ClaimText(st, *claimOf(d), w)...)
-}
-
-func claimPane(st ui.Styles, d *store.ReviewDetail, w int) []string {
-	words := ui.ClaimWords(*claimOf(d))
-	out := ui.HighlightedAnswer(st, pairOf(d).Answer, words, w)
-	out = append(out, st.Dim.Render(ui.Truncate(st.Lang.Sprintf("Question: %s", ui.SanitizeLine(pairOf(d).Question)), w)), "")
-	return append(out, ui.ContextLines(st, pairOf(d).Contexts, w, words)...)
 }
 
 // pairOf is the item's QA pair: the item itself, or a claim's answer's.
@@ -58,12 +37,4 @@ func pairOf(d *store.ReviewDetail) *store.QAPair {
 		return q
 	}
 	return &store.QAPair{}
-}
-
-// claimOf is the claim on screen (an empty one for another kind).
-func claimOf(d *store.ReviewDetail) *store.Claim {
-	if c, ok := d.Payload.(*store.Claim); ok {
-		return c
-	}
-	return &store.Claim{}
 }

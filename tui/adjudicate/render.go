@@ -11,7 +11,7 @@ import (
 
 // The item as the review screens show it (ui.Frame): above the pane the
 // item itself, in the pane what it is judged against. Each kind registers
-// its rendering from its own file (kind_qa.go, kind_canlegal.go), as it does
+// its rendering from its own file (kind_qa.go, kind_relevance.go, …), as it does
 // for the annotation screens.
 
 // kindRender draws one kind of item on the review screens.

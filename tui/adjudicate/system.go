@@ -342,10 +342,9 @@ func kindNoun(l *lang.Printer, c store.SystemCell) string { return kindNounOf(l,
 func kindItems(l *lang.Printer, c store.SystemCell) string { return kindTitle(l, cellKind(c)) }
 
 // comparedNouns are the names of the items of the kinds a system view
-// compares (claims: their entailment), in running text: one, several.
-var comparedNouns = map[schema.Kind][2]string{
-	schema.KindClaim: {lang.Key("claim|one"), lang.Key("claims|several")},
-}
+// compares, in running text: one, several; each such kind sets its own
+// (kind_claim.go). Another kind is called by its schema noun and title.
+var comparedNouns = map[schema.Kind][2]string{}
 
 func kindNounOf(l *lang.Printer, kind string) string {
 	if n, ok := comparedNouns[schema.Kind(kind)]; ok {

@@ -88,8 +88,11 @@ func Percent(l *lang.Printer, done, total int) string {
 func Bar(done, total, n int) string {
 	full := 0
 	if total > 0 {
-		full = min(n, done*n/total)
+		// A count corrected a moment later (the screen's own, then the
+		// store's) may be out of range meanwhile: the bar stays in its box.
+		full = max(0, min(n, done*n/total))
 	}
+	n = max(0, n)
 	return strings.Repeat("█", full) + strings.Repeat("░", n-full)
 }
 

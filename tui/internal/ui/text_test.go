@@ -99,3 +99,23 @@ func TestWrapStyledKeepsText(t *testing.T) {
 		t.Fatalf("no highlight: %q", lines)
 	}
 }
+
+// TestBarStaysInItsBox: a count out of range for a moment (the screen's
+// own count, corrected by the store's a moment later) draws a full or an
+// empty bar of its width, never a panic.
+func TestBarStaysInItsBox(t *testing.T) {
+	for _, c := range []struct {
+		done, total, n int
+		want           string
+	}{
+		{-1, 4, 4, "░░░░"},
+		{5, 4, 4, "████"},
+		{2, 4, 4, "██░░"},
+		{1, 0, 3, "░░░"},
+		{1, 2, -2, ""},
+	} {
+		if got := Bar(c.done, c.total, c.n); got != c.want {
+			t.Errorf("Bar(%d, %d, %d) = %q, want %q", c.done, c.total, c.n, got, c.want)
+		}
+	}
+}
