@@ -13,6 +13,8 @@
 //	bench genkinds -claims N -out DIR write the other kinds' queues and jo's labels beside gen.go's (genkinds.go)
 //	bench queues [flags]              keys on every kind's screen in a pty, of one build or two (queues.go)
 //	bench busy -annotate BIN          an annotator's save latency during a long import (busy.go)
+//	bench bigcell -annotate NAME=BIN  peak memory of importing the largest text cell, every format (bigcell.go)
+//	bench restore [flags]             the restore of a backup beside the import of the same data, of one build or two (restore.go)
 package main
 
 import (
@@ -23,7 +25,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues|busy|exports [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench gen|gen2 -claims N -out FILE | bench genkinds -claims N -out DIR | bench run|runs|speed|import|queues|busy|exports|bigcell|restore [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -48,6 +50,10 @@ func main() {
 		err = queuesCmd(os.Args[2:])
 	case "busy":
 		err = busyCmd(os.Args[2:])
+	case "bigcell":
+		err = bigCellCmd(os.Args[2:])
+	case "restore":
+		err = restoreCmd(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

@@ -74,7 +74,7 @@ func queuesCmd(args []string) error {
 		}
 		out = append(out, res)
 		if *results != "" {
-			if err := writeQueuesSection(*results, queuesSection(*command, started, out, builds)); err != nil {
+			if err := writeSection(*results, queuesStart, queuesEnd, queuesSection(*command, started, out, builds)); err != nil {
 				return err
 			}
 		}
@@ -199,7 +199,9 @@ func (r *runner) addKinds(bin, dir, db string, n int) error {
 		{"import", filepath.Join(dir, "kinds.jsonl")},
 		{"import", "--format", "trec-run", filepath.Join(dir, "kinds.run")},
 		{"import", filepath.Join(dir, "jo.jsonl")},
-		{"batch", "create", "pool", "--kind", "relevance", "--runs", "bench-run"},
+		// Cutting a batch is the lead's; the fixture has none yet.
+		{"annotator", "add", "bench-lead", "--lead"},
+		{"batch", "create", "pool", "--kind", "relevance", "--runs", "bench-run", "--as", "bench-lead"},
 	} {
 		m, err := r.timed("", "", os.DevNull, append([]string{bin, "--db", db}, args...)...)
 		if err != nil {
@@ -320,21 +322,3 @@ shared.
 	b.WriteString("\n" + queuesTable(res, builds) + "\n" + queuesEnd + "\n")
 	return b.String()
 }
-
-// writeQueuesSection replaces the queues section of the results file (or
-// adds it at the end).
-func writeQueuesSection(path, section string) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return os.WriteFile(path, []byte(withQueuesSection(string(old), section)), 0o644)
-}
-
-// withQueuesSection is text with its queues section replaced by section.
-func withQueuesSection(text, section string) string {
-	return withMarkedSection(text, queuesStart, queuesEnd, section)
-}
-
-// queuesSectionOf is the queues section of text ("" when it has none).
-func queuesSectionOf(text string) string { return markedSectionOf(text, queuesStart, queuesEnd) }

@@ -64,8 +64,9 @@ type sizeResult struct {
 	BackupLeavesOut  []string // schema tables the backup does not write
 	LabelsOnly       measure
 	LabelsOnlyLabels int
-	Gen2             importRow // the second fixture, its import beside the shell's
-	Load             [2]string // load average at the start and end of the size
+	Gen2             importRow     // the second fixture, its import beside the shell's
+	Restore          []restorePair // import, restore of the same data (restore.go)
+	Load             [2]string     // load average at the start and end of the size
 }
 
 type runner struct {
@@ -240,8 +241,8 @@ var nullable = map[string]struct{ cols, sel string }{
 		"id, ext_id, kind, NULLIF(source_id,''), NULLIF(parent_id,''), hash, origin_file, imported_at"},
 	"claims": {"item_id, position, subject, predicate, object, text, origin, added_by, extractor",
 		"item_id, position, subject, predicate, object, text, origin, NULLIF(added_by,''), extractor"},
-	"label_events": {"id, annotator_id, item_id, field, value, role, created_at, active_ms, session_id, guidelines_version, retracts, suggested_by",
-		"id, annotator_id, item_id, field, NULLIF(value,''), role, created_at, active_ms, NULLIF(session_id,''), guidelines_version, NULLIF(retracts,''), NULLIF(suggested_by,'')"},
+	"label_events": {"id, annotator_id, item_id, field, value, role, created_at, active_ms, session_id, guidelines_version, retracts, suggested_by, own_unit",
+		"id, annotator_id, item_id, field, NULLIF(value,''), role, created_at, active_ms, NULLIF(session_id,''), guidelines_version, NULLIF(retracts,''), NULLIF(suggested_by,''), own_unit"},
 }
 
 // importPragmas are the connection settings annotate's import runs with
@@ -311,6 +312,9 @@ func (r *runner) size(n int) (*sizeResult, error) {
 	}
 	if res.Gen2, err = r.importSize("gen2", n); err != nil {
 		return nil, fmt.Errorf("gen2: %w", err)
+	}
+	if res.Restore, err = r.restoreBeside(dir, data); err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
 	}
 	res.Load[1] = loadAverage()
 	// The data of the largest size is kept for profiling; the rest goes.

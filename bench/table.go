@@ -99,6 +99,9 @@ func (r *runner) table(res []*sizeResult, tui map[string]float64) string {
 		return fmt.Sprintf("%s, %d labels", sec(s.LabelsOnly), s.LabelsOnlyLabels)
 	})
 	infoT("labels-only / first import", "≤ 1.5×", func(s *sizeResult) string { return ratio(s.LabelsOnly, s.Import) })
+	for i, f := range restoreFigures {
+		infoT(f[0]+" (bench/restore.go)", f[1], func(s *sizeResult) string { return restoreCells(s.Restore)[i] })
+	}
 	row("**launch → home** in a pty, a1 (every decision dated today), median of 3", "", "ms", func(s *sizeResult) float64 { return s.Home[0] })
 	row("launch → home in a pty, new annotator, median of 3", "", "ms", func(s *sizeResult) float64 { return s.Home[1] })
 	row("home a1 / new annotator", "≤ 2×", "×", func(s *sizeResult) float64 { return s.Home[0] / s.Home[1] })
@@ -285,6 +288,9 @@ How each size is measured, in this order on one file:
   file; then keys on each kind's screen in the pty as above (the claims as jo, the rest as new annotators), the
   next question read from the screen's grid (bench/screen.go), and a new annotator opening the claim queue,
   which asks them nothing yet.
+- **restore**: the file imported into a new database, that database backed up and the backup restored into
+  another, twice over (import, restore, import, restore: the two meet the same load); the restored database is
+  compared with the imported one, every table and the schema (bench/restore.go; ` + "`bench restore`" + ` runs it alone).
 
 Times are wall clock of the whole process; CPU is user + sys and memory the peak resident set
 (` + "`/usr/bin/time -v`" + `). Earlier, separate runs are kept as history: [RESULTS-speed.md](RESULTS-speed.md)
@@ -303,11 +309,13 @@ Times are wall clock of the whole process; CPU is user + sys and memory the peak
 	if len(notes) > 0 {
 		b.WriteString("\nNumbers that differ:\n\n" + strings.Join(notes[:min(len(notes), 50)], "\n") + "\n")
 	}
-	// The sections bench queues and bench exports wrote (before and after
-	// a change) stay.
+	// The sections bench queues, bench restore and bench exports wrote
+	// (before and after a change) stay.
 	old, _ := os.ReadFile(r.results)
-	if q := queuesSectionOf(string(old)); q != "" {
-		b.WriteString("\n" + q)
+	for _, m := range [][2]string{{queuesStart, queuesEnd}, {restoreStart, restoreEnd}} {
+		if sec := markedSectionOf(string(old), m[0], m[1]); sec != "" {
+			b.WriteString("\n" + sec)
+		}
 	}
 	if x := exportsSectionOf(string(old)); x != "" {
 		b.WriteString("\n" + x)

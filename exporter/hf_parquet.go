@@ -123,12 +123,13 @@ func newParquetRows(out io.Writer, config string, l layout, feats []feature, sys
 	sch := parquet.SchemaOf(p.val.Interface())
 	opts := []parquet.WriterOption{sch, parquet.Compression(&zstdFast),
 		parquet.MaxRowsPerRowGroup(parquetGroupRows), parquet.KeyValueMetadata("huggingface", hf)}
-	// No min and max of a text column in the footer (pyarrow leaves out
-	// those of long values too): a long text would be written there twice,
-	// and a footer over 16 MiB is refused on import.
+	// No min and max of a text column in the footer nor in its pages'
+	// headers (pyarrow leaves out those of long values too): a long text
+	// would be written there four times more, and read back whole on
+	// import with the page (a footer over 16 MiB is refused).
 	for _, path := range sch.Columns() {
 		if leaf, ok := sch.Lookup(path...); ok && leaf.Node.Type().Kind() == parquet.ByteArray {
-			opts = append(opts, parquet.SkipPageBounds(path...))
+			opts = append(opts, parquet.SkipPageBounds(path...), parquet.SkipPageStatistics(path...))
 		}
 	}
 	p.w = parquet.NewWriter(out, opts...)

@@ -25,7 +25,7 @@ import (
 // Version identifies the embedded guidelines; a database notes it with the
 // version 1 it seeded. Format: the date of the change, a dot, and a counter
 // for that day. Change it whenever the meaning of any section changes.
-const Version = "2026-12-01.1"
+const Version = "2026-12-02.1"
 
 //go:embed md/*.md md/fr/*.md
 var files embed.FS

@@ -146,7 +146,7 @@ var taxonomyFR = map[string]schema.ErrorKind{
 	"modal_or_detail_error": {
 		Label:      "Erreur de modalité ou de détail",
 		Definition: "Se trompe sur une modalité ou un détail\u00a0: «\u00a0ne doit pas\u00a0» pour «\u00a0ne peut pas\u00a0», un chiffre, une date, une partie.",
-		Example:    "«\u00a0Le locataire doit donner un préavis de 60\u00a0jours\u00a0», alors que la loi prévoit 30\u00a0jours.",
+		Example:    "«\u00a0En Ontario, le préavis que doit donner le locataire pour mettre fin à une location au mois est de 30\u00a0jours\u00a0», alors que la Loi de 2006 sur la location à usage d'habitation exige au moins 60\u00a0jours.",
 	},
 	"unsupported_by_cited_document": {
 		Label:      "Non appuyée par le document cité",

@@ -97,7 +97,7 @@ func (f *fileData) hfByAnnotatorRow(k schema.Kind, r *rec) error {
 	}
 	for key := range r.m {
 		if key != "annotator" && !slices.Contains(fields, key) {
-			r.get(key)
+			r.used[key] = true // read past
 		}
 	}
 	return f.hfLabels(r, id, k, fields)
@@ -176,7 +176,7 @@ func parseHF(f *fileData, t *textReader) error {
 	}
 	var err error
 	if strings.HasSuffix(f.name, ".parquet") {
-		err = f.eachParquetRow(func(at loc, m map[string]json.RawMessage) error { return row(newRec(at, "", m)) })
+		err = f.eachParquetRow(row)
 	} else {
 		err = t.eachLine(func(at loc, line []byte) error {
 			m, err := object(at, line)

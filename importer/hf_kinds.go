@@ -3,10 +3,9 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -62,22 +61,30 @@ func (f *fileData) hfKindRow(k hfKind, r *rec, seen map[string]bool) error {
 		skip[l] = true
 	}
 	out := map[string]any{"kind": string(k.kind)}
+	var texts map[string]string // the row's texts, under their native keys
 	for key, raw := range r.m {
 		if skip[key] {
 			continue
 		}
 		name, renamed := k.native[key]
 		if renamed && name == "" {
-			r.get(key)
+			r.used[key] = true // read past
 			continue
 		}
 		if !renamed {
 			name = key
 		}
+		if s, ok := r.text(key); ok {
+			if texts == nil {
+				texts = map[string]string{}
+			}
+			texts[name], out[name] = s, json.RawMessage(nil)
+			continue
+		}
 		r.get(key)
 		// Empty and null mean "not recorded", as a native line leaves
 		// the key out.
-		if s := string(raw); s == "null" || s == `""` {
+		if bytes.Equal(raw, []byte("null")) || bytes.Equal(raw, []byte(`""`)) {
 			continue
 		}
 		out[name] = raw
@@ -87,13 +94,19 @@ func (f *fileData) hfKindRow(k hfKind, r *rec, seen map[string]bool) error {
 			return err
 		}
 	}
-	line, err := json.Marshal(out)
-	if err != nil {
-		return r.errf("", "cannot rewrite the row: %v", err)
-	}
-	m, err := object(r.at, line)
-	if err != nil {
-		return err
+	// The native line's values are the row's own (a text of 16 MiB is
+	// not encoded again, nor read back): its line is made only for an
+	// item that may have to wait (nativeItem).
+	m := make(map[string]json.RawMessage, len(out))
+	for key, v := range out {
+		raw, ok := v.(json.RawMessage)
+		if !ok {
+			var err error
+			if raw, err = json.Marshal(v); err != nil {
+				return r.errf(key, "cannot rewrite the value: %v", err)
+			}
+		}
+		m[key] = raw
 	}
 	id, err := r.str("id")
 	if err != nil {
@@ -107,7 +120,9 @@ func (f *fileData) hfKindRow(k hfKind, r *rec, seen map[string]bool) error {
 	}
 	if !seen[id] {
 		seen[id] = true
-		if err := f.nativeItem(nativeKinds[string(k.kind)], newRec(r.at, "", m), line); err != nil {
+		native := newRec(r.at, "", m)
+		native.texts = texts
+		if err := f.nativeItem(nativeKinds[string(k.kind)], native, nil); err != nil {
 			return err
 		}
 	}
@@ -238,56 +253,86 @@ func hfVerdicts(r *rec, out map[string]any) error {
 
 // eachParquetRow reads a Parquet data file row by row as JSON values,
 // class_label codes turned back into their names (the features of the
-// file's "huggingface" metadata, else the label schema's values).
-func (f *fileData) eachParquetRow(fn func(at loc, m map[string]json.RawMessage) error) error {
+// file's "huggingface" metadata, else the label schema's values). A
+// string column's value over hugeRecord is one of the record's texts:
+// its page's own bytes, not JSON.
+func (f *fileData) eachParquetRow(fn func(r *rec) error) error {
 	pf, closeFn, err := openParquet(f)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	var classes map[string][]string
-	var rd *parquet.Reader
+	var sch *parquet.Schema
+	var groups []parquet.RowGroup
+	var top []string // a column's name when it is a column of the row's own, not of a list or a group
 	if err := recovered(f.name, func() error {
-		classes, rd = parquetClasses(pf), parquet.NewReader(pf)
+		classes, sch, groups = parquetClasses(pf), pf.Schema(), pf.RowGroups()
+		for _, path := range sch.Columns() {
+			name := ""
+			if len(path) == 1 {
+				name = path[0]
+			}
+			top = append(top, name)
+		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	defer rd.Close()
-	for n := 1; ; n++ {
-		row := map[string]any{}
-		var rerr error
-		if err := recovered(f.name, func() error { rerr = rd.Read(&row); return nil }); err != nil {
+	var values parquet.Row
+	return f.eachRow(groups, func(n int, row parquet.Row, text func(parquet.Value) string) error {
+		at := lineLoc(f.name, n)
+		var texts map[string]string
+		values = append(values[:0], row...)
+		for i, v := range values {
+			c := v.Column()
+			if v.Kind() != parquet.ByteArray || v.IsNull() || len(v.ByteArray()) <= hugeRecord || c < 0 || c >= len(top) || top[c] == "" || classes[top[c]] != nil {
+				continue
+			}
+			s := text(v)
+			if len(s) > maxCell {
+				return at.errf(top[c], "%v", &tooBigCell{int64(len(s))})
+			}
+			if !utf8.ValidString(s) {
+				continue // JSON's reading of it (U+FFFD) below
+			}
+			if texts == nil {
+				texts = map[string]string{}
+			}
+			texts[top[c]] = s
+			values[i] = parquet.ByteArrayValue(nil).Level(v.RepetitionLevel(), v.DefinitionLevel(), c)
+		}
+		cells := map[string]any{}
+		if err := recovered(f.name, func() error { return sch.Reconstruct(&cells, values) }); err != nil {
 			return err
 		}
-		if errors.Is(rerr, io.EOF) {
-			return nil
-		} else if rerr != nil {
-			return lineLoc(f.name, n).errf("", "cannot read the row: %v", rerr)
-		}
-		m := make(map[string]json.RawMessage, len(row))
-		for k, v := range row {
+		m := make(map[string]json.RawMessage, len(cells))
+		for k, v := range cells {
+			if _, ok := texts[k]; ok {
+				m[k] = nil
+				continue
+			}
 			if cl := classes[k]; cl != nil {
 				if code, ok := asInt(v); ok {
 					if code < 0 || code >= int64(len(cl)) {
-						return lineLoc(f.name, n).errf(k, "class code %d is none of %d classes", code, len(cl))
+						return at.errf(k, "class code %d is none of %d classes", code, len(cl))
 					}
 					v = cl[code]
 				}
 			}
 			b, err := json.Marshal(v)
 			if err != nil {
-				return lineLoc(f.name, n).errf(k, "cannot read the value: %v", err)
+				return at.errf(k, "cannot read the value: %v", err)
 			}
 			if len(b) > maxCell {
-				return lineLoc(f.name, n).errf(k, "%v", &tooBigCell{int64(len(b))})
+				return at.errf(k, "%v", &tooBigCell{int64(len(b))})
 			}
 			m[k] = b
 		}
-		if err := fn(lineLoc(f.name, n), m); err != nil {
-			return err
-		}
-	}
+		r := newRec(at, "", m)
+		r.texts = texts
+		return fn(r)
+	})
 }
 
 func asInt(v any) (int64, bool) {

@@ -202,7 +202,9 @@ func claimragPair(r *rec, q store.QAPair) (store.QAPair, error) {
 		}
 		// A paragraph shared by several pairs is one context unit: the id is
 		// derived from the text, so it never clashes and always matches.
-		sum := sha256.Sum256([]byte(text))
+		h := sha256.New()
+		writeString(h, text)
+		sum := h.Sum(nil)
 		q.Contexts = append(q.Contexts, store.Context{ID: q.Source + "/ctx-" + hex.EncodeToString(sum[:6]), Text: text})
 	}
 	return q, nil

@@ -3,7 +3,6 @@ package importer
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -81,7 +80,8 @@ func nativeKindOf(r *rec) (nativeKind, error) {
 	return nil, r.errf("kind", "unknown kind %q (known: %s)", k, strings.Join(known, ", "))
 }
 
-// nativeItem reads a line of a kind of its own and hands the item on.
+// nativeItem reads a line of a kind of its own and hands the item on; a
+// nil line is made from r's values if the item needs it.
 func (f *fileData) nativeItem(parse nativeKind, r *rec, line []byte) error {
 	it, err := parse(f, r)
 	if err != nil {
@@ -90,18 +90,31 @@ func (f *fileData) nativeItem(parse nativeKind, r *rec, line []byte) error {
 	if err := printable(r.at, it.idField, "the id", it.id); err != nil {
 		return err
 	}
-	// The line is kept to stage the item; the reader reuses its buffer
-	// while the writer, on another goroutine, is still behind.
-	it.at, it.line = r.at, slices.Clone(line)
+	// The line is kept to stage the item if it has to wait for an item it
+	// needs; the reader reuses its buffer while the writer, on another
+	// goroutine, is still behind. An item that needs none never waits: a
+	// copy of its line (16 MiB for the largest) would only be held.
+	it.at = r.at
+	switch {
+	case len(it.needs) == 0:
+	case line == nil:
+		b, err := r.record()
+		if err != nil {
+			return r.errf("", "cannot rewrite the record: %v", err)
+		}
+		it.line = b
+	default:
+		it.line = slices.Clone(line)
+	}
 	return f.out.item(f, it)
 }
 
 // contentHash identifies an item's content whatever the line looked like
 // (key order, spacing, labels inside): the hash of its store value.
 func contentHash(v any) string {
-	b, _ := json.Marshal(v) // struct fields in declaration order: canonical
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
+	h := sha256.New()
+	writeJSON(h, v) // json.Marshal's bytes; struct fields in declaration order: canonical
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // item writes one item of a kind of its own, or keeps it until every line is

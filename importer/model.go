@@ -3,7 +3,6 @@ package importer
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"sort"
 	"strings"
 	"sync"
@@ -211,15 +210,17 @@ func sortedKeys[V any](m map[string]V) []string {
 // pairs imported before pairs had predictions stay the same.
 
 func hash(v any) string {
-	b, _ := json.Marshal(v)
-	sum := sha256.Sum256(append([]byte("annotate-item-v1\n"), b...))
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	h.Write([]byte("annotate-item-v1\n"))
+	writeJSON(h, v)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // textHash identifies a context unit's text in the ids seen by an import.
 func textHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:16])
+	h := sha256.New()
+	writeString(h, s)
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // baseName is a file name without directory and extension: the prefix of ids

@@ -12,6 +12,9 @@ import (
 // hold them (docs/json.md); the array is passed on as its JSON text, which
 // schema.Normalize reads.
 func (r *rec) labelValue(key string) (string, error) {
+	if s, ok := r.text(key); ok {
+		return s, nil
+	}
 	v := r.get(key)
 	if v == nil {
 		return "", nil

@@ -1,6 +1,10 @@
 package importer
 
-import "errors"
+import (
+	"errors"
+	"runtime"
+	"runtime/debug"
+)
 
 // A file is parsed on a goroutine of its own while the records already
 // parsed are written, in the file's order, on the import's goroutine: the
@@ -19,6 +23,9 @@ type queued struct {
 	r  kindRow
 	l  *labelRec
 	it *itemRec
+	// written is closed by the writer once the records before it are
+	// written (afterBig).
+	written chan struct{}
 }
 
 // recordQueue is the parser's sink: it hands records to the writer in
@@ -64,12 +71,54 @@ func (q *recordQueue) send() error {
 	}
 }
 
+// afterBig is called by the parser once it has handed on a record of size
+// bytes over bigLine (a text of a few MiB, up to 16): it waits until the
+// writer has written it before reading on. Queued records are otherwise
+// counted, not weighed: thousands of big ones would wait in memory at
+// once, and the next big record would be read while the database copies
+// this one. Before the wait, the copies the parse made of a record over
+// hugeRecord (its line, the pieces it was read in) are given back to the
+// system: the collector would keep them until the heap doubled, beside
+// the copies the database is about to make.
+func (q *recordQueue) afterBig(size int64) error {
+	if size > hugeRecord {
+		runtime.GC() // buffers pooled by the Parquet library live one collection more
+		debug.FreeOSMemory()
+	}
+	written := make(chan struct{})
+	q.batch = append(q.batch, queued{written: written})
+	if err := q.send(); err != nil {
+		return err
+	}
+	select {
+	case <-written:
+		return nil
+	case <-q.stop:
+		return errWriterStopped
+	}
+}
+
+// hugeRecord is the size past which a record's copies are given back to
+// the system before it is written (afterBig): a forced collection takes a
+// few milliseconds, what writing a record of this size takes.
+const hugeRecord = 4 << 20
+
+// afterBig is recordQueue.afterBig for the readers of Parquet rows; f.out
+// is the writer itself when the file is not read on a goroutine of its own.
+func (f *fileData) afterBig(size int64) error {
+	if q, ok := f.out.(*recordQueue); ok && size > bigLine {
+		return q.afterBig(size)
+	}
+	return nil
+}
+
 // parseWhileWriting runs parse on its own goroutine and writes what it
 // parses to out as it comes.
 func parseWhileWriting(f *fileData, t *textReader, parse func(*fileData, *textReader) error, out sink) error {
 	q := newRecordQueue()
 	pf := *f // the parser's view of the file: same summary, records to q
 	pf.out = q
+	t.afterBig = q.afterBig
 	go func() {
 		err := parse(&pf, t)
 		// The records before a parse error are written before it is told.
@@ -83,6 +132,8 @@ func parseWhileWriting(f *fileData, t *textReader, parse func(*fileData, *textRe
 		for _, r := range batch {
 			var err error
 			switch {
+			case r.written != nil:
+				close(r.written)
 			case r.r != nil:
 				err = out.row(f, r.r)
 			case r.it != nil:

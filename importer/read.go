@@ -38,6 +38,33 @@ type textReader struct {
 	line, col int
 	buf       []byte // the record being read, reused
 	skipping  bool   // value reads past a value without keeping it
+	// afterBig, when set, is called once a record over bigLine has been
+	// handed on, its buffer dropped: the import's pipeline waits there
+	// for the writer (pipeline.go).
+	afterBig func(size int64) error
+}
+
+// reuse empties the record buffer for the next record; one that held a
+// record over bigLine is dropped instead, so that a big record's bytes
+// are never written over (they may be kept: kinds.go) and its memory goes
+// back with it.
+func (t *textReader) reuse() {
+	if cap(t.buf) > bigLine {
+		t.buf = nil
+	}
+	t.buf = t.buf[:0]
+}
+
+// handedOn is called after the record of size bytes has been handed on.
+func (t *textReader) handedOn(size int64) error {
+	if size <= bigLine {
+		return nil
+	}
+	t.reuse()
+	if t.afterBig == nil {
+		return nil
+	}
+	return t.afterBig(size)
 }
 
 func (t *textReader) Close() error { return t.closer.Close() }
@@ -127,6 +154,9 @@ func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 			if err := fn(at, line); err != nil {
 				return err
 			}
+			if err := t.handedOn(size); err != nil {
+				return err
+			}
 		}
 		if err == io.EOF {
 			return nil
@@ -138,10 +168,7 @@ func (t *textReader) eachLine(fn func(at loc, line []byte) error) error {
 // a line over limit is read to its end but not kept past the limit (what is
 // kept names the field it runs over in: fieldAt).
 func (t *textReader) readLine(limit int64) ([]byte, int64, error) {
-	if cap(t.buf) > bigLine {
-		t.buf = nil // the last line was huge: its buffer goes now, not with the reader
-	}
-	t.buf = t.buf[:0]
+	t.reuse()
 	var size int64
 	var spill [][]byte // a line over bigLine: its pieces, joined once at its end
 	for {
@@ -195,7 +222,7 @@ func (t *textReader) value(record int) ([]byte, pos, error) {
 	}
 	scalar := c != '{' && c != '[' && c != '"'
 	depth, inString, escaped := 0, false, false
-	t.buf = t.buf[:0]
+	t.reuse()
 	var size int64
 	for {
 		err = nil
@@ -359,6 +386,9 @@ func (t *textReader) eachElement(fn func(i int, raw []byte, at pos) error) (int,
 			return i, err
 		}
 		if err := fn(i, raw, start); err != nil {
+			return i, err
+		}
+		if err := t.handedOn(int64(len(raw))); err != nil {
 			return i, err
 		}
 		c, err = t.peekNonSpace()

@@ -16,6 +16,38 @@ type rec struct {
 	path string // prefix of field names, e.g. "claims[2]."
 	m    map[string]json.RawMessage
 	used map[string]bool
+	// texts are string values read without JSON: a Parquet cell over
+	// hugeRecord, whose string is its page's own bytes (parquet_rows.go),
+	// is not encoded only to be decoded again. Their keys are in m too,
+	// with no JSON until something asks for it (raw).
+	texts map[string]string
+}
+
+// raw is the JSON of key's value; a text's is made when first asked for.
+func (r *rec) raw(key string) (json.RawMessage, bool) {
+	v, ok := r.m[key]
+	if s, isText := r.texts[key]; isText && v == nil {
+		v, _ = json.Marshal(s)
+		r.m[key] = v
+	}
+	return v, ok
+}
+
+// text is the string of key's value when it is one of texts.
+func (r *rec) text(key string) (string, bool) {
+	s, ok := r.texts[key]
+	if ok {
+		r.used[key] = true
+	}
+	return s, ok
+}
+
+// record is r's JSON object.
+func (r *rec) record() ([]byte, error) {
+	for key := range r.texts {
+		r.raw(key)
+	}
+	return json.Marshal(r.m) // keys sorted, values compacted
 }
 
 func newRec(at loc, path string, m map[string]json.RawMessage) *rec {
@@ -51,17 +83,25 @@ func (r *rec) errf(field, format string, args ...any) error {
 // get returns the raw value of key, nil when absent or null.
 func (r *rec) get(key string) json.RawMessage {
 	r.used[key] = true
-	v, ok := r.m[key]
+	v, ok := r.raw(key)
 	if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 		return nil
 	}
 	return v
 }
 
-func (r *rec) has(key string) bool { return r.get(key) != nil }
+func (r *rec) has(key string) bool {
+	if _, ok := r.text(key); ok {
+		return true
+	}
+	return r.get(key) != nil
+}
 
 // str returns an optional string ("" when absent).
 func (r *rec) str(key string) (string, error) {
+	if s, ok := r.text(key); ok {
+		return s, nil
+	}
 	v := r.get(key)
 	if v == nil {
 		return "", nil
@@ -90,7 +130,7 @@ func (r *rec) boolean(key string) (bool, error) {
 
 // need returns a required, non-empty string.
 func (r *rec) need(key string) (string, error) {
-	if r.get(key) == nil {
+	if !r.has(key) {
 		return "", r.errf(key, "missing (required)")
 	}
 	s, err := r.str(key)
@@ -217,9 +257,9 @@ func (r *rec) strings(key string) ([]string, error) {
 func (r *rec) unknown() ([]string, string) {
 	rest := map[string]json.RawMessage{}
 	var keys []string
-	for k, v := range r.m {
+	for k := range r.m {
 		if !r.used[k] {
-			rest[k] = v
+			rest[k], _ = r.raw(k)
 			keys = append(keys, k)
 		}
 	}

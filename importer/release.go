@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -245,7 +246,7 @@ func (f *fileData) releaseReference(r *rec) (key, answer string, err error) {
 			f.sum.quirk(`"answer" is empty and "user_answer" is not: the benchmark reads "answer" (no reference answer: the query is not usable), never "user_answer"`)
 		}
 	}
-	if strings.TrimSpace(string(raw)) == "null" {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		f.sum.quirk(fmt.Sprintf(`%q is null: read as the reference answer "None", as the benchmark's str() reads it (the query is usable)`, key))
 	}
 	return key, s, nil

@@ -41,9 +41,6 @@ var (
 	releaseDocColumns = append(append([]string{}, releaseDocRequired...), releaseDocOptional...)
 )
 
-// parquetBatch is the number of rows read at a time.
-const parquetBatch = 64
-
 var parquetMagic = []byte("PAR1")
 
 // openAt opens the input for random access, as Parquet is read.
@@ -243,45 +240,21 @@ func parseReleaseDocuments(f *fileData, _ *textReader) error {
 		}
 	}
 	vals := make([][]parquet.Value, len(pf.Schema().Columns()))
-	rows := make([]parquet.Row, parquetBatch)
-	n := 0 // rows read so far
-	for _, rg := range groups {
-		var rr parquet.Rows
-		if err := recovered(f.name, func() error { rr = rg.Rows(); return nil }); err != nil {
-			return err
+	n := 0 // rows read
+	err = f.eachRow(groups, func(row int, values parquet.Row, text func(parquet.Value) string) error {
+		n = row
+		for i := range vals {
+			vals[i] = vals[i][:0]
 		}
-		for {
-			var k int
-			var rerr error
-			if err := recovered(f.name, func() error { k, rerr = rr.ReadRows(rows); return nil }); err != nil {
-				return err
-			}
-			for _, row := range rows[:k] {
-				n++
-				for i := range vals {
-					vals[i] = vals[i][:0]
-				}
-				for _, v := range row {
-					if c := v.Column(); c >= 0 && c < len(vals) {
-						vals[c] = append(vals[c], v)
-					}
-				}
-				if err := f.releaseDocument(lineLoc(f.name, n), cols, vals); err != nil {
-					rr.Close()
-					return err
-				}
-			}
-			if rerr == io.EOF {
-				break
-			}
-			if rerr != nil {
-				rr.Close()
-				return lineLoc(f.name, n+1).errf("", "cannot read the row: %v", rerr)
+		for _, v := range values {
+			if c := v.Column(); c >= 0 && c < len(vals) {
+				vals[c] = append(vals[c], v)
 			}
 		}
-		if err := rr.Close(); err != nil {
-			return err
-		}
+		return f.releaseDocument(lineLoc(f.name, row), cols, vals, text)
+	})
+	if err != nil {
+		return err
 	}
 	if n == 0 {
 		return at0.errf("", "no rows: nothing to import")
@@ -299,7 +272,7 @@ func contains(list []string, s string) bool {
 }
 
 // releaseDocument makes the document of one row.
-func (f *fileData) releaseDocument(at loc, cols []pqColumn, vals [][]parquet.Value) error {
+func (f *fileData) releaseDocument(at loc, cols []pqColumn, vals [][]parquet.Value, text func(parquet.Value) string) error {
 	var d store.Document
 	extra := map[string]any{}
 	for _, c := range cols {
@@ -313,22 +286,22 @@ func (f *fileData) releaseDocument(at loc, cols []pqColumn, vals [][]parquet.Val
 		var err error
 		switch c.name {
 		case "citation":
-			if d.ID, err = pqString(at, c, vs, true); err == nil {
+			if d.ID, err = pqString(at, c, vs, true, text); err == nil {
 				err = printable(at, c.name, "the citation", d.ID)
 			}
 			d.Citation = d.ID
 		case "text":
-			d.Text, err = pqString(at, c, vs, true)
+			d.Text, err = pqString(at, c, vs, true, text)
 		case "name":
-			d.Title, err = pqString(at, c, vs, false)
+			d.Title, err = pqString(at, c, vs, false, text)
 		case "original_source":
-			d.Court, err = pqString(at, c, vs, false)
+			d.Court, err = pqString(at, c, vs, false, text)
 		case "year":
 			d.Year, err = pqYear(at, c, vs)
 		case "url":
-			d.URL, err = pqString(at, c, vs, false)
+			d.URL, err = pqString(at, c, vs, false, text)
 		case "upstream_license":
-			d.License, err = pqString(at, c, vs, false)
+			d.License, err = pqString(at, c, vs, false, text)
 		case "ground_truth_query_ids":
 			extra[c.name], err = pqQueryIDs(at, c, vs)
 		default:
@@ -372,7 +345,7 @@ func pqKind(v parquet.Value) string {
 }
 
 // pqString reads a string column.
-func pqString(at loc, c pqColumn, vs []parquet.Value, required bool) (string, error) {
+func pqString(at loc, c pqColumn, vs []parquet.Value, required bool, text func(parquet.Value) string) (string, error) {
 	if c.list {
 		return "", at.errf(c.name, "want a string, got a list")
 	}
@@ -396,7 +369,7 @@ func pqString(at loc, c pqColumn, vs []parquet.Value, required bool) (string, er
 	if required && len(b) == 0 {
 		return "", at.errf(c.name, "empty (required)")
 	}
-	return string(b), nil
+	return text(v), nil
 }
 
 // pqYear reads the year: an integer, a float without a fraction (pandas

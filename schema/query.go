@@ -1,8 +1,9 @@
 package schema
 
 // The query kind of CanLegalRAGBench (§3): a legal question asked by a lay
-// person or a professional in a province; the 8 variations of one seed
-// document share a seed group. The expert says whether the query is valid.
+// person or a professional in a province; a seed query, written from one
+// case, and its 8 variations share a seed group. The expert says whether the
+// query is valid.
 
 // KindQuery is a legal question of a retrieval benchmark.
 const KindQuery Kind = "query"

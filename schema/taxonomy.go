@@ -85,7 +85,7 @@ var defaultTaxonomy = []ErrorKind{
 		"Treating constructive dismissal and wrongful dismissal as the same claim."},
 	{"modal_or_detail_error", "Modal or detail error", GroupHallucination,
 		"Gets a modality or a detail wrong: \"shall not\" for \"may not\", a number, a date, a party.",
-		"\"The tenant must give 60 days' notice\" where the Act says 30."},
+		"\"A tenant in Ontario may end a monthly tenancy with 30 days' notice\" where the Residential Tenancies Act, 2006 requires at least 60."},
 	{"unsupported_by_cited_document", "Unsupported by the cited document", GroupHallucination,
 		"States something the document it cites does not support at all.",
 		"A claim citing a case that never discusses the point."},

@@ -9,8 +9,13 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/annotate-dev/annotate/internal/smallfile"
 	gossh "golang.org/x/crypto/ssh"
 )
+
+// maxHostKeyFile bounds the host key file: an ed25519 private key takes
+// 400 bytes, the longest RSA one a few KB.
+const maxHostKeyFile = 64 << 10
 
 // loadHostKey reads the server's private key, creating an ed25519 key with
 // mode 0600 on first run. Annotators' known_hosts pin this key, so it must
@@ -20,10 +25,14 @@ import (
 // chmods the key's directory to 0700, which here is the lead's project folder
 // next to the database; so the key is written here instead.
 func loadHostKey(path string) (signer gossh.Signer, created bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := smallfile.Read(path, maxHostKeyFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		data, err = createHostKey(path)
 		created = true
+	}
+	var tooBig *smallfile.TooBig
+	if errors.As(err, &tooBig) {
+		return nil, false, fmt.Errorf("host key: %w: a private key takes a few KB (is this the key?)", err)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("host key: %w", err)

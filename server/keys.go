@@ -3,11 +3,12 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/annotate-dev/annotate/internal/names"
+	"github.com/annotate-dev/annotate/internal/smallfile"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -23,6 +24,10 @@ var harmlessOptions = map[string]bool{
 
 // maxKeyLine bounds one line of authorized_keys.
 const maxKeyLine = 1 << 20
+
+// maxKeysFile bounds the authorized_keys file: some 50,000 ed25519 keys, or
+// 1,400 of 16384-bit RSA. It is read line by line, never whole.
+const maxKeysFile = 4 << 20
 
 // ParseAuthorizedKeys reads an OpenSSH authorized_keys file and returns the
 // annotator of each key by its SHA256 fingerprint ("SHA256:…"). The
@@ -41,13 +46,14 @@ func ParseAuthorizedKeysFor(path string, known []string) (map[string]string, err
 }
 
 func parseAuthorizedKeys(path string, rule *names.Rule) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	f, err := smallfile.Stream(path, maxKeysFile)
 	if err != nil {
 		return nil, fmt.Errorf("authorized keys: %w", err)
 	}
+	defer f.Close()
 	byKey := map[string]string{}
 	firstLine := map[string]int{} // fingerprint -> line, to name both lines of a conflict
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), maxKeyLine) // RSA 16k keys are long lines
 	n := 0
 	for sc.Scan() {
@@ -70,8 +76,11 @@ func parseAuthorizedKeys(path string, rule *names.Rule) (map[string]string, erro
 		}
 		byKey[fp], firstLine[fp] = name, n
 	}
+	var tooBig *smallfile.TooBig
 	if err := sc.Err(); err == bufio.ErrTooLong {
 		return nil, fmt.Errorf("%s:%d: the line is longer than %d MiB: a line holds one key (a 16384-bit RSA key takes about 3 KB)", path, n+1, maxKeyLine>>20)
+	} else if errors.As(err, &tooBig) {
+		return nil, fmt.Errorf("authorized keys: %w: a line holds one key, and %d MiB is thousands of them (is this the right file?)", err, maxKeysFile>>20)
 	} else if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
 	}

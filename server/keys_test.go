@@ -1,9 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
@@ -97,5 +99,73 @@ func TestNewRefusesAKeyWithoutName(t *testing.T) {
 	_, err = New(Config{Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "hk"), AuthorizedKeysPath: p, Store: st})
 	if err == nil || !strings.Contains(err.Error(), p+":1: the key has no comment") {
 		t.Fatalf("New: %v", err)
+	}
+}
+
+// authorized_keys is read line by line to at most maxKeysFile: a file over
+// it is refused naming the file (an over-long line before the limit is
+// named by its line, above), and so is what is not a regular file; a file
+// of exactly the limit is read.
+func TestAuthorizedKeysFileLimit(t *testing.T) {
+	jo := authorizedLine(newKey(t)) + " jo\n"
+	comment := "# " + strings.Repeat("c", 1000) + "\n"
+	fill := func(size int) string {
+		text := jo + strings.Repeat(comment, (size-len(jo))/len(comment))
+		return text + "#" + strings.Repeat(" ", size-len(text)-2) + "\n"
+	}
+	exact := fill(maxKeysFile)
+	if len(exact) != maxKeysFile {
+		t.Fatalf("the file is %d bytes, not %d", len(exact), maxKeysFile)
+	}
+	if got, err := ParseAuthorizedKeys(writeKeys(t, exact)); err != nil || len(got) != 1 {
+		t.Fatalf("a file of exactly %d bytes: %v, %v", maxKeysFile, got, err)
+	}
+	p := writeKeys(t, exact+"\n")
+	_, err := ParseAuthorizedKeys(p)
+	want := "authorized keys: " + p + ": 4.0 MiB, over the 4.0 MiB limit of this file: a line holds one key"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a byte over the limit: %v\nwant %s…", err, want)
+	}
+	fifo := filepath.Join(t.TempDir(), "authorized_keys")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseAuthorizedKeys(fifo)
+	if want := "authorized keys: " + fifo + ": not a regular file"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a FIFO: %v\nwant %s…", err, want)
+	}
+}
+
+// The host key file is read to at most maxHostKeyFile: over it, or not a
+// regular file, it is refused naming the file; a key is read as before.
+func TestHostKeyFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "host_ed25519")
+	made, created, err := loadHostKey(p)
+	if err != nil || !created {
+		t.Fatalf("creating the key: %v (created %v)", err, created)
+	}
+	again, created, err := loadHostKey(p)
+	if err != nil || created || !bytes.Equal(again.PublicKey().Marshal(), made.PublicKey().Marshal()) {
+		t.Fatalf("reading the key back: %v (created %v)", err, created)
+	}
+	key, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, append(key, bytes.Repeat([]byte("\n"), maxHostKeyFile)...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = loadHostKey(big)
+	if want := "host key: " + big + ": 65 KiB, over the 64 KiB limit of this file: a private key takes a few KB"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a host key file over the limit: %v\nwant %s…", err, want)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err = loadHostKey(fifo); err == nil || !strings.HasPrefix(err.Error(), "host key: "+fifo+": not a regular file") {
+		t.Errorf("a FIFO: %v", err)
 	}
 }

@@ -2,6 +2,9 @@ package store
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
+	"database/sql/driver"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -24,7 +27,7 @@ import (
 // restore, by this build's rules.
 
 // backupSkipped are the tables a backup leaves out: derived, or the file's own.
-// label_days is refilled by its triggers as the restore inserts the events.
+// label_days is rebuilt from the restored label log (backup_load.go).
 // screen_leases and writers say who uses this file now, import_undo what an
 // import in progress changed.
 var backupSkipped = map[string]bool{"kept_counts": true, "done_items": true, "meta": true, "label_days": true,
@@ -65,8 +68,22 @@ type BackupTable struct {
 	alias    string   // a rowid table's INTEGER PRIMARY KEY, if it has one
 }
 
-// BackupTables lists the tables a backup holds, by name, with their row counts.
+// ErrImportInBackup refuses a backup of a view that holds part of an
+// import: its journal (import_undo), which a backup leaves out, is what
+// would take those rows back.
+var ErrImportInBackup = errors.New("an import was in progress as the backup began: back up once it is done")
+
+// BackupTables lists the tables a backup holds, by name, with their row
+// counts. The commands wait for an import to be done before they read; an
+// import that began in between is refused (ErrImportInBackup).
 func (rx *ReadTx) BackupTables() ([]BackupTable, error) {
+	var journalled bool
+	if err := rx.q.QueryRow("SELECT EXISTS (SELECT 1 FROM import_undo)").Scan(&journalled); err != nil {
+		return nil, err
+	}
+	if journalled {
+		return nil, ErrImportInBackup
+	}
 	var names []string
 	err := eachRow(rx.q, "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite%' ORDER BY name", nil, func(sc func(...any) error) error {
 		var n string
@@ -324,8 +341,19 @@ func (r RestoreResult) NoOp() bool {
 // then recounted from the labels.
 func (s *Store) Restore(tables []RestoreTable, schemaVersion int) (RestoreResult, error) {
 	res := RestoreResult{Added: map[string]int{}, Unchanged: map[string]int{}}
-	err := s.write(func(tx *wtx) error {
-		if _, err := tx.Tx.Exec("PRAGMA defer_foreign_keys = ON"); err != nil {
+	conn, err := s.restoreConn()
+	if err != nil {
+		return res, err
+	}
+	defer conn.release()
+	err = s.writeOn(conn.Conn, func(tx *wtx) error {
+		for _, p := range importPragmas {
+			if _, err := tx.Tx.Exec(p); err != nil {
+				return err
+			}
+		}
+		triggers, err := dropTriggers(tx, restoreRebuilt...)
+		if err != nil {
 			return err
 		}
 		for _, rt := range tables {
@@ -359,7 +387,7 @@ func (s *Store) Restore(tables []RestoreTable, schemaVersion int) (RestoreResult
 				}
 			}
 			if n == 0 {
-				added, err := restoreRows(tx, t, rt.Lines)
+				added, err := restoreRows(tx, t, rt.Lines, bulkRows)
 				if err != nil {
 					return err
 				}
@@ -376,7 +404,7 @@ func (s *Store) Restore(tables []RestoreTable, schemaVersion int) (RestoreResult
 				res.Unchanged[t.Name] = same
 			}
 		}
-		if _, err := tx.Tx.Exec("PRAGMA defer_foreign_keys = OFF"); err != nil {
+		if err := triggers.create(tx); err != nil {
 			return err
 		}
 		if err := everyTable(tx, tables, schemaVersion); err != nil {
@@ -395,6 +423,11 @@ func (s *Store) Restore(tables []RestoreTable, schemaVersion int) (RestoreResult
 		if err := r.labelLogHolds(); err != nil {
 			return err
 		}
+		if res.Added["label_events"] > 0 {
+			if err := rebuildLabelDays(tx); err != nil {
+				return err
+			}
+		}
 		if err := rebuildWorkKept(tx); err != nil {
 			return err
 		}
@@ -404,6 +437,34 @@ func (s *Store) Restore(tables []RestoreTable, schemaVersion int) (RestoreResult
 		return RestoreResult{}, err
 	}
 	return res, nil
+}
+
+// restoreConn is the connection a restore writes on: its foreign keys are
+// off, so that SQLite does not look up each row's references as it is
+// written (and, a child table being written before its parent, look for
+// the children of each parent row); foreignKeysHold checks them all once,
+// before the restore commits.
+type restoreConn struct{ *sql.Conn }
+
+func (s *Store) restoreConn() (*restoreConn, error) {
+	c, err := s.db.Conn(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.ExecContext(context.Background(), "PRAGMA foreign_keys = OFF"); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return &restoreConn{c}, nil
+}
+
+// release gives the connection back to the pool as the others are, or
+// has the pool drop it.
+func (c *restoreConn) release() {
+	if _, err := c.ExecContext(context.Background(), "PRAGMA foreign_keys = ON"); err != nil {
+		c.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	c.Close()
 }
 
 // decodeRow reads one line into the table's columns; a column the line
@@ -526,28 +587,87 @@ func decodeValue(r json.RawMessage) (any, error) {
 	return f, nil
 }
 
-func restoreRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (int, error) {
-	n := 0
+// restoreRows writes a table's lines into it, empty: up to per rows a
+// statement (the import's multi-row INSERT, import_staging.go; per 1 is
+// one INSERT a line), in the order of the file. The first fault of the
+// file is the one reported, as one INSERT a line would meet it: a line
+// that does not read, or the end of the file, first writes the lines
+// before it; a statement that fails writes its rows again one by one, to
+// name the row at fault. TestRestoreRowsInBulkIsOneByOne holds per 256 to
+// per 1.
+func restoreRows(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error], per int) (int, error) {
+	d, err := newLineDecoder(t)
+	if err != nil {
+		return 0, err
+	}
+	cols := len(d.cols)
+	q := make([]string, cols)
+	for i, c := range d.cols {
+		q[i] = quoteIdent(c)
+	}
+	st := newStage(t.Name, "INSERT INTO "+quoteIdent(t.Name)+"("+strings.Join(q, ",")+") VALUES ", cols, "")
+	per = max(1, min(per, maxBoundValues/cols))
+	exec := func(q string, args []any) error {
+		_, err := tx.Exec(q, args...)
+		return err
+	}
+	args := make([]any, 0, per*cols)
+	n := 0     // lines read
+	first := 1 // the row of args[0]
+	each := func() error {
+		for i := 0; i < len(args); i += cols {
+			if err := exec(st.sqlFor(1), args[i:i+cols]); err != nil {
+				return &RowError{Table: t.Name, Row: first + i/cols, Field: constraintColumn(err, t.Name), Msg: err.Error()}
+			}
+		}
+		return nil
+	}
+	write := func() error {
+		if len(args) == per*cols {
+			if err := exec(st.sqlFor(per), args); err != nil {
+				// The statement wrote none of its rows.
+				if rerr := each(); rerr != nil {
+					return rerr
+				}
+				return err
+			}
+		} else if err := each(); err != nil {
+			return err
+		}
+		clear(args)
+		args, first = args[:0], n+1
+		return nil
+	}
 	for line, err := range lines {
+		if err == nil {
+			n++
+			args = args[:len(args)+cols]
+			err = d.decode(n, line, args[len(args)-cols:])
+			if err != nil {
+				args = args[:len(args)-cols]
+			}
+		}
 		if err != nil {
+			if werr := write(); werr != nil {
+				return 0, werr
+			}
 			return 0, err
 		}
-		n++
-		cols, vals, err := decodeRow(t, n, line)
-		if err != nil {
-			return 0, err
+		if len(args) == per*cols {
+			if err := write(); err != nil {
+				return 0, err
+			}
 		}
-		q := make([]string, len(cols))
-		for i, c := range cols {
-			q[i] = quoteIdent(c)
-		}
-		stmt := "INSERT INTO " + quoteIdent(t.Name) + "(" + strings.Join(q, ",") + ") VALUES (" + placeholders(len(cols)) + ")"
-		if _, err := tx.Exec(stmt, vals...); err != nil {
-			return 0, &RowError{Table: t.Name, Row: n, Field: constraintColumn(err, t.Name), Msg: err.Error()}
-		}
+	}
+	if err := write(); err != nil {
+		return 0, err
 	}
 	return n, nil
 }
+
+// maxBoundValues bounds the values of one statement (SQLite's limit is
+// 32,766).
+const maxBoundValues = 30000
 
 // constraintColumn is the column SQLite names in a constraint error
 // ("NOT NULL constraint failed: items.hash"), or "".

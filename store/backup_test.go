@@ -2,7 +2,11 @@ package store
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Values keep their SQLite type through a line: the expected lines are
@@ -44,5 +48,41 @@ func TestBackupValues(t *testing.T) {
 		if _, err := decodeValue([]byte(bad)); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
+	}
+}
+
+// A backup of a view that holds part of an import (its steps committed,
+// its journal there) is refused: the backup leaves the journal out, and
+// its restore would hold half an import as data. Once the import is done,
+// the backup is taken.
+func TestBackupRefusesAnImportInProgress(t *testing.T) {
+	defer SetImportSteps(time.Nanosecond, 0)()
+	s := seedForSteps(t, filepath.Join(t.TempDir(), "t.db"))
+	defer s.Close()
+	tables := func() error {
+		return s.Read(func(rx *ReadTx) error {
+			_, err := rx.BackupTables()
+			return err
+		})
+	}
+	var during error
+	err := s.Import(func(tx *Tx) error {
+		if err := importPairs(tx, 6, 40, 5); err != nil {
+			return err
+		}
+		if tx.tx.steps.n < 2 {
+			return fmt.Errorf("the import committed %d steps: not in steps", tx.tx.steps.n)
+		}
+		during = tables()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(during, ErrImportInBackup) {
+		t.Errorf("a backup during the import: %v, want %v", during, ErrImportInBackup)
+	}
+	if err := tables(); err != nil {
+		t.Errorf("a backup once the import is done: %v", err)
 	}
 }

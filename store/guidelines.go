@@ -300,7 +300,7 @@ func restoreOverSeed(tx *wtx, t BackupTable, lines iter.Seq2[[]byte, error]) (ad
 	if _, err := tx.Exec("DELETE FROM guideline_versions"); err != nil {
 		return 0, 0, false, err
 	}
-	if added, err = restoreRows(tx, t, lines); err != nil {
+	if added, err = restoreRows(tx, t, lines, bulkRows); err != nil {
 		return 0, 0, false, err
 	}
 	// A backup with no guidelines rows keeps this database's version 1; one

@@ -181,8 +181,14 @@ func (s *Store) migrate() error {
 
 // write runs fn in one transaction and commits it. The declared fields in
 // force are the transaction's (another process may have declared one).
-func (s *Store) write(fn func(tx *wtx) error) (err error) {
-	tx, err := s.db.BeginTx(context.Background(), nil)
+func (s *Store) write(fn func(tx *wtx) error) error { return s.writeOn(s.db, fn) }
+
+// writeOn is write on a connection the caller chose (a restore's, with
+// its own pragmas: backup.go), or any of the pool's.
+func (s *Store) writeOn(c interface {
+	BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
+}, fn func(tx *wtx) error) (err error) {
+	tx, err := c.BeginTx(context.Background(), nil)
 	if err != nil {
 		return err
 	}
@@ -289,7 +295,7 @@ func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.Exec(args...)
+	return t.exec(st, args)
 }
 
 func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
