@@ -312,8 +312,6 @@ func (v *vscreen) lines() []string {
 	return out
 }
 
-func (v *vscreen) String() string { return strings.Join(v.lines(), "\n") }
-
 // unknownSeen names the sequences met that the grid does not follow.
 func (v *vscreen) unknownSeen() string {
 	var out []string

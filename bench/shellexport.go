@@ -78,11 +78,12 @@ func (r *runner) shellBackup(db, backupDir, out string) (m measure, left []strin
 }
 
 // asBackupJSON rewrites, in the JSON text json_object writes, what
-// annotate's backup writes otherwise (store's appendJSONString): it escapes
-// <, > and & (\u003c, \u003e, \u0026) and the line and paragraph separators
-// U+2028 and U+2029, which SQLite leaves as they are, and writes a
-// backspace and a form feed as \u0008 and \u000c where SQLite writes \b
-// and \f. Outside strings a json_object has only its column names, which
+// annotate's backup writes otherwise (internal/jsontext, as encoding/json
+// does). It is SQL, run by the sqlite3 shell the bench measures annotate
+// against, so no Go function can do it. It escapes <, > and & (\u003c,
+// \u003e, \u0026) and the line and paragraph separators U+2028 and U+2029,
+// which SQLite leaves as they are, and writes a backspace and a form feed
+// as \u0008 and \u000c where SQLite writes \b and \f. Outside strings a json_object has only its column names, which
 // hold none of these. An escaped backslash (\\) is set aside as char(1)
 // while \b and \f are rewritten, so that \\b stays a backslash and a b:
 // the JSON text holds no raw control character, so char(1) is free.

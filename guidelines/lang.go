@@ -14,10 +14,6 @@ const (
 	French  = "fr"
 )
 
-// Languages lists the languages the embedded guidelines are written in,
-// English first.
-func Languages() []string { return []string{English, French} }
-
 // Written reports whether the guidelines are written in a language ("en",
 // "fr"); "" is English.
 func Written(lang string) bool { return lang == "" || lang == English || lang == French }

@@ -19,15 +19,6 @@ import (
 // not sure of (an escape, a syntax error, a number) makes them say no, and
 // the caller asks encoding/json, whose errors the messages quote.
 
-// splitObject splits b, a JSON object, into its members (the last of
-// duplicate keys wins, as encoding/json does); ok is false when b is not a
-// JSON object or a key has an escape. Readers of import records use
-// decodeObject, which refuses duplicate keys.
-func splitObject(b []byte) (m map[string]json.RawMessage, ok bool) {
-	m, _, _, ok = splitObjectDup(b)
-	return m, ok
-}
-
 // splitObjectDup is splitObject that also returns the first key that
 // appears a second time and the offset in b where that second occurrence
 // starts (-1 when no key does: the key itself may be "").

@@ -128,3 +128,12 @@ func compact(t *testing.T, raw []byte) []byte {
 	}
 	return buf.Bytes()
 }
+
+// splitObject splits b, a JSON object, into its members (the last of
+// duplicate keys wins, as encoding/json does); ok is false when b is not a
+// JSON object or a key has an escape. Readers of import records use
+// decodeObject, which refuses duplicate keys.
+func splitObject(b []byte) (m map[string]json.RawMessage, ok bool) {
+	m, _, _, ok = splitObjectDup(b)
+	return m, ok
+}

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -138,4 +139,24 @@ func TestUseTaxonomyChangesTheValues(t *testing.T) {
 	if !IsDefaultTaxonomy() || GroupOf("irrelevant") != GroupQuality {
 		t.Error("back to the default")
 	}
+}
+
+// IsDefaultTaxonomy reports whether the taxonomy in force is the default.
+func IsDefaultTaxonomy() bool {
+	taxMu.RLock()
+	defer taxMu.RUnlock()
+	return slices.Equal(taxonomy, defaultTaxonomy)
+}
+
+// GroupOf is the group of a category value ("" for a value outside the
+// taxonomy in force).
+func GroupOf(value string) string {
+	taxMu.RLock()
+	defer taxMu.RUnlock()
+	for _, c := range taxonomy {
+		if c.Value == value {
+			return c.Group
+		}
+	}
+	return ""
 }

@@ -113,26 +113,6 @@ func Taxonomy() []ErrorKind {
 	return slices.Clone(taxonomy)
 }
 
-// IsDefaultTaxonomy reports whether the taxonomy in force is the default.
-func IsDefaultTaxonomy() bool {
-	taxMu.RLock()
-	defer taxMu.RUnlock()
-	return slices.Equal(taxonomy, defaultTaxonomy)
-}
-
-// GroupOf is the group of a category value ("" for a value outside the
-// taxonomy in force).
-func GroupOf(value string) string {
-	taxMu.RLock()
-	defer taxMu.RUnlock()
-	for _, c := range taxonomy {
-		if c.Value == value {
-			return c.Group
-		}
-	}
-	return ""
-}
-
 // UseTaxonomy puts a taxonomy in force (nil: the default): error_category's
 // values become its values, in its order. Call it before anything reads the
 // schema (a command does, right after opening the database).

@@ -14,7 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/annotate-dev/annotate/internal/jsontext"
 )
 
 // The lossless backup (`annotate export --format jsonl`): every table of the
@@ -243,7 +244,7 @@ func appendBackupRow(b []byte, table string, cols []string, vals []any) ([]byte,
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, c)
+		b = jsontext.AppendString(b, c)
 		b = append(b, ':')
 		var err error
 		if b, err = appendBackupValue(b, vals[i]); err != nil {
@@ -269,7 +270,7 @@ func appendBackupValue(b []byte, v any) ([]byte, error) {
 		}
 		return strconv.AppendFloat(b, x, 'g', -1, 64), nil
 	case string:
-		return appendJSONString(b, x), nil
+		return jsontext.AppendString(b, x), nil
 	case []byte:
 		b = append(b, `{"base64":"`...)
 		b = base64.StdEncoding.AppendEncode(b, x)
@@ -281,57 +282,6 @@ func appendBackupValue(b []byte, v any) ([]byte, error) {
 		return append(b, '0'), nil
 	}
 	return nil, fmt.Errorf("unexpected value of type %T", v)
-}
-
-// appendJSONString writes s as a JSON string, as encoding/json does (an
-// invalid UTF-8 byte becomes U+FFFD) without its allocations.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // RestoreTable is one table of a backup being restored: its rows, one JSON

@@ -10,7 +10,7 @@ import (
 // The restore's fast read of a line. A backup's line is what
 // appendBackupRow wrote: `{"col":value,…}`, the manifest's columns in its
 // order, each value null, an integer, a real or a string in the escapes of
-// appendJSONString. decodeRow reads any JSON object (encoding/json into a
+// jsontext.AppendString. decodeRow reads any JSON object (encoding/json into a
 // map, then each value again): a profile of the restore put a fifth of its
 // time there. fastRow reads the exporter's shape only, byte by byte, into
 // the values decodeRow would give, and declines anything else — other keys

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/annotate-dev/annotate/internal/jsontext"
 )
 
 // The backup's fast read: one text column a row, built by SQLite, instead of
@@ -46,15 +48,15 @@ func packedKeys(cols []string) []string {
 		if i == 0 {
 			sep = '{'
 		}
-		keys[i] = string(append(appendJSONString([]byte{sep}, c), ':'))
+		keys[i] = string(append(jsontext.AppendString([]byte{sep}, c), ':'))
 	}
 	return keys
 }
 
 // appendPackedRow writes the line of a json_array row as appendBackupRow
 // writes it from the values the plain read scans (nil, int64, string): the
-// same appendJSONString for texts, AppendInt's digits for integers, without boxing
-// each value in an interface. scratch is a buffer to unescape texts in,
+// same jsontext.AppendString for texts, AppendInt's digits for integers,
+// without boxing each value in an interface. scratch is a buffer to unescape texts in,
 // returned for the next row.
 func appendPackedRow(b []byte, keys []string, s string, scratch []byte) ([]byte, []byte, error) {
 	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
@@ -86,13 +88,13 @@ func appendPackedRow(b []byte, keys []string, s string, scratch []byte) ([]byte,
 				return b, scratch, errUnpackable
 			}
 			if !escaped {
-				b = appendJSONString(b, s[1:end])
+				b = jsontext.AppendString(b, s[1:end])
 			} else {
 				var ok bool
 				if scratch, ok = unescapeSQLiteJSON(scratch[:0], s[1:end]); !ok {
 					return b, scratch, errUnpackable
 				}
-				b = appendJSONString(b, string(scratch))
+				b = jsontext.AppendString(b, scratch)
 			}
 			s = s[end+1:]
 		default:

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -48,17 +47,6 @@ func TestBackupValues(t *testing.T) {
 	for _, bad := range []string{`true`, `[1]`, `{"x":1}`, `12345678901234567890`} {
 		if _, err := decodeValue([]byte(bad)); err == nil {
 			t.Errorf("%s: no error", bad)
-		}
-	}
-}
-
-// appendJSONString writes what encoding/json writes (the reference).
-func TestAppendJSONStringIsEncodingJSON(t *testing.T) {
-	for _, s := range []string{"", "plain", "é à ü", "tab\there\r\n", "\x00\x01\x1f\x7f", `q"uo\te`, "<a href='x'>&amp;</a>",
-		"line\u2028sep\u2029", "emoji 🧑‍⚖️", "bad \xff\xfe utf8 \xc3", "Article 6(1)(f) — « loi »"} {
-		want, _ := json.Marshal(s)
-		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
-			t.Errorf("%q: %s, want %s", s, got, want)
 		}
 	}
 }

@@ -13,9 +13,6 @@ import (
 // in the table. See, Seen, Resee and FillPairLanguages write the staged
 // rows first; EndScratch drops them with the table.
 func (t *Tx) SeeFast(space, extID string, s Seen) (Seen, bool, error) {
-	if !fastPaths {
-		return t.See(space, extID, s)
-	}
 	key := space + "\x00" + extID
 	if t.seen.mayHave(key) {
 		prev, met, err := t.seenBefore(space, extID)

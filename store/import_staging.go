@@ -23,7 +23,7 @@ import (
 //   - the transaction writes every stage before it recounts and commits.
 //
 // A statement run while rows wait must not depend on them. The tests prove
-// it (checkStaging, import_check.go): every statement of a write
+// it (the staging check, import_check.go): every statement of a write
 // transaction is also run as if every waiting row had been written first,
 // and a different answer or a different database is an error naming the
 // statement. Only rows that cannot fail are staged: their parents (items,
@@ -175,16 +175,6 @@ func (t *wtx) flushAll() error {
 		}
 	}
 	return nil
-}
-
-// staged reports whether any row waits.
-func (t *wtx) staged() bool {
-	for _, b := range t.stages {
-		if b.rows > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // writeStage writes a stage's rows: full batches, then what is left in

@@ -54,7 +54,8 @@ var (
 )
 
 // SetImportSteps sets how long a step of an import works before it commits
-// and how long it then pauses, for the tests of other packages; the
+// and how long it then pauses, for the tests of this and other packages (a
+// timing, not a choice of code: every import is written in steps); the
 // returned func puts the defaults back.
 func SetImportSteps(step, yield time.Duration) (restore func()) {
 	was, wasYield, wasIdle := importStep, importYield, importYieldIdle
@@ -124,7 +125,7 @@ func (s *Store) Import(fn func(*Tx) error) error {
 // step deletes that row, and with it, for an import of one step, its
 // journal.
 func (s *Store) importSteps(st *importSteps, fn func(*Tx) error) error {
-	w := &wtx{store: s, annotators: map[string]int64{}, stages: newStages(), steps: st}
+	w := s.newWtx(&wtx{steps: st})
 	if err := w.beginStep(); err != nil {
 		return err
 	}
@@ -154,7 +155,7 @@ func (s *Store) importSteps(st *importSteps, fn func(*Tx) error) error {
 		}
 	}
 	err := fn(&Tx{tx: w, sources: map[string]int64{}})
-	if err == nil || w.stageErr != nil {
+	if err == nil || w.checkErr() != nil {
 		err = w.settle()
 	}
 	if err == nil && st.recorded {

@@ -164,7 +164,7 @@ type itemRow struct {
 // (a filter: an id it never wrote is new when the table was empty before
 // it), and the rows of the last ones (a claim's pair, a label's item).
 // Only PutItem writes items in an import; the staging check proves each
-// answer against the table (checkFast).
+// answer against the table (stagingCheck).
 type importItems struct {
 	ids    idFilter
 	recent map[string]itemRow
@@ -184,38 +184,39 @@ func (t *wtx) wroteItem(ext string, r itemRow) {
 // newItem reports that ext is certainly not in items: the table was empty
 // when the import began and the import did not write it.
 func (t *wtx) newItem(ext string) bool {
-	if !fastPaths || !t.itemsKnown || t.itemsBefore != 0 || t.items.ids.mayHave(ext) {
+	if !t.itemsKnown || t.itemsBefore != 0 || t.items.ids.mayHave(ext) {
 		return false
 	}
-	t.checkFast(func() string { return "new item " + ext }, func() (string, error) {
-		var id int64
-		switch err := t.Tx.QueryRow("SELECT id FROM items WHERE ext_id=?", ext).Scan(&id); {
-		case err == nil:
-			return fmt.Sprintf("taken as new, but the table has it as item %d", id), nil
-		case errors.Is(err, sql.ErrNoRows):
-			return "", nil
-		default:
-			return "", err
-		}
-	})
+	if t.check != nil {
+		t.check.fast(t, func() string { return "new item " + ext }, func() (string, error) {
+			var id int64
+			switch err := t.Tx.QueryRow("SELECT id FROM items WHERE ext_id=?", ext).Scan(&id); {
+			case err == nil:
+				return fmt.Sprintf("taken as new, but the table has it as item %d", id), nil
+			case errors.Is(err, sql.ErrNoRows):
+				return "", nil
+			default:
+				return "", err
+			}
+		})
+	}
 	return true
 }
 
 // recentItem is a row the import wrote and remembers.
 func (t *wtx) recentItem(ext string) (itemRow, bool) {
-	if !fastPaths {
-		return itemRow{}, false
-	}
 	r, ok := t.items.recent[ext]
 	if ok {
-		t.checkFast(func() string { return "item " + ext }, func() (string, error) {
-			var got itemRow
-			err := t.Tx.QueryRow("SELECT id, COALESCE(source_id,0), kind FROM items WHERE ext_id=?", ext).Scan(&got.id, &got.source, &got.kind)
-			if err == nil && got != r {
-				return fmt.Sprintf("remembered as %+v, the table has %+v", r, got), nil
-			}
-			return "", err
-		})
+		if t.check != nil {
+			t.check.fast(t, func() string { return "item " + ext }, func() (string, error) {
+				var got itemRow
+				err := t.Tx.QueryRow("SELECT id, COALESCE(source_id,0), kind FROM items WHERE ext_id=?", ext).Scan(&got.id, &got.source, &got.kind)
+				if err == nil && got != r {
+					return fmt.Sprintf("remembered as %+v, the table has %+v", r, got), nil
+				}
+				return "", err
+			})
+		}
 	}
 	return r, ok
 }
@@ -317,29 +318,27 @@ type freshLabels struct {
 	keys     []labelKey
 }
 
-// fastPaths switches off, for a test, every answer an import gives without
-// asking the table: the fast paths must write what the slow ones write.
-var fastPaths = true
-
 // none reports that the item certainly has no current label of key.
 func (f *freshLabels) none(t *wtx, item int64, k labelKey) bool {
-	if !fastPaths || !t.itemsKnown || item <= t.itemsBefore {
+	if !t.itemsKnown || item <= t.itemsBefore {
 		return false
 	}
 	none := !f.labelled.has(item) || item == f.item && !slices.Contains(f.keys, k)
 	if none {
-		t.checkFast(func() string { return fmt.Sprintf("no label %+v on item %d", k, item) }, func() (string, error) {
-			var v string
-			err := t.Tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?",
-				k.role, k.annotator, item, k.field).Scan(&v)
-			if err == nil {
-				return "the table has " + v, nil
-			}
-			if errors.Is(err, sql.ErrNoRows) {
-				return "", nil
-			}
-			return "", err
-		})
+		if t.check != nil {
+			t.check.fast(t, func() string { return fmt.Sprintf("no label %+v on item %d", k, item) }, func() (string, error) {
+				var v string
+				err := t.Tx.QueryRow("SELECT value FROM current_labels WHERE role=? AND annotator_id=? AND item_id=? AND field=?",
+					k.role, k.annotator, item, k.field).Scan(&v)
+				if err == nil {
+					return "the table has " + v, nil
+				}
+				if errors.Is(err, sql.ErrNoRows) {
+					return "", nil
+				}
+				return "", err
+			})
+		}
 	}
 	return none
 }
@@ -387,17 +386,19 @@ func (t *Tx) PutPredictions(item int64, field string, bySystem map[string]string
 // and reports whether the item certainly has none of that field yet: it is
 // the item PutItem created last and none were put on it since.
 func (t *wtx) putPredictions(item int64, field string) bool {
-	none := fastPaths && item == t.added && !slices.Contains(t.addedFields, field)
+	none := item == t.added && !slices.Contains(t.addedFields, field)
 	t.notePredictions(item, field)
 	if none {
-		t.checkFast(func() string { return fmt.Sprintf("no %s predictions on item %d", field, item) }, func() (string, error) {
-			var n int
-			err := t.Tx.QueryRow("SELECT COUNT(*) FROM predictions WHERE item_id=? AND field=?", item, field).Scan(&n)
-			if err == nil && n > 0 {
-				return fmt.Sprintf("the table has %d", n), nil
-			}
-			return "", err
-		})
+		if t.check != nil {
+			t.check.fast(t, func() string { return fmt.Sprintf("no %s predictions on item %d", field, item) }, func() (string, error) {
+				var n int
+				err := t.Tx.QueryRow("SELECT COUNT(*) FROM predictions WHERE item_id=? AND field=?", item, field).Scan(&n)
+				if err == nil && n > 0 {
+					return fmt.Sprintf("the table has %d", n), nil
+				}
+				return "", err
+			})
+		}
 	}
 	return none
 }

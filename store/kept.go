@@ -182,7 +182,7 @@ func (t *wtx) finish() error {
 		// A root created by this transaction has no family before it.
 		var was []int64
 		for _, r := range roots {
-			if !fastPaths || !t.itemsKnown || r <= t.rootsBefore {
+			if !t.itemsKnown || r <= t.rootsBefore {
 				was = append(was, r)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/annotate-dev/annotate/schema"
 
+	"github.com/annotate-dev/annotate/internal/jsontext"
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
@@ -231,13 +232,10 @@ func checkRuns(q querier, runs []string) error {
 // those documents and the ones left to judge: not judged by anyone (the
 // gold set's qrels included) and in no relevance batch.
 func eligibleQueries(tx *wtx, spec PoolSpec) ([]*poolQuery, error) {
-	runs, err := jsonStrings(spec.Runs)
-	if err != nil {
-		return nil, err
-	}
+	runs := jsontext.Strings(spec.Runs)
 	byID := map[int64]*poolQuery{}
 	var order []*poolQuery
-	err = eachRow(tx, `SELECT x.query_item_id, qi.ext_id, q.persona, q.jurisdiction, q.issue, x.doc_item_id,
+	err := eachRow(tx, `SELECT x.query_item_id, qi.ext_id, q.persona, q.jurisdiction, q.issue, x.doc_item_id,
 			EXISTS (SELECT 1 FROM relevance_pairs rp JOIN current_labels l ON l.item_id = rp.item_id AND l.field = 'relevance'
 				WHERE rp.query_item_id = x.query_item_id AND rp.doc_item_id = x.doc_item_id)
 			OR EXISTS (SELECT 1 FROM relevance_pairs rp JOIN batch_items bi ON bi.item_id = rp.item_id JOIN batches b ON b.id = bi.batch_id AND b.kind = 'relevance'

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/annotate-dev/annotate/internal/clock"
+	"github.com/annotate-dev/annotate/internal/jsontext"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -38,6 +39,10 @@ type Store struct {
 	// write for one of them checks its lease before it commits.
 	leaseMu sync.Mutex
 	leases  map[string][]*ScreenLease
+
+	// newCheck makes the staging check of each write transaction: the
+	// tests' (import_check.go), nil for a user.
+	newCheck func() stagingCheck
 }
 
 // migration is one embedded SQL file, numbered by its name (0002_….sql).
@@ -185,7 +190,7 @@ func (s *Store) writeOn(c interface {
 	if err != nil {
 		return err
 	}
-	w := &wtx{Tx: tx, store: s, stmts: map[string]*sql.Stmt{}, annotators: map[string]int64{}, stages: newStages()}
+	w := s.newWtx(&wtx{Tx: tx, stmts: map[string]*sql.Stmt{}})
 	defer w.closeStmts()
 	defer func() {
 		if w.declaredChanged && err != nil {
@@ -197,7 +202,7 @@ func (s *Store) writeOn(c interface {
 		return err
 	}
 	err = fn(w)
-	if err == nil || w.stageErr != nil {
+	if err == nil || w.checkErr() != nil {
 		err = w.settle()
 	}
 	if err != nil {
@@ -212,14 +217,14 @@ func (s *Store) writeOn(c interface {
 // staging check is the cause of whatever fn made of the read it failed
 // under.
 func (w *wtx) settle() error {
-	if w.stageErr != nil {
-		return w.stageErr
+	if err := w.checkErr(); err != nil {
+		return err
 	}
 	if err := w.finish(); err != nil {
 		return err
 	}
-	if w.stageErr != nil {
-		return w.stageErr
+	if err := w.checkErr(); err != nil {
+		return err
 	}
 	return w.checkLeases()
 }
@@ -249,11 +254,10 @@ type wtx struct {
 	rootsBefore int64
 	steps       *importSteps // the import's steps, nil for one transaction
 
-	stages   []*stage    // rows waiting to be written (import_staging.go)
-	stageErr error       // a failed staging check (tests: import_check.go)
-	checks   int         // statements the staging check ran
-	fresh    freshLabels // what an import knows of its items' labels (import_tx.go)
-	items    importItems // what an import knows of the items it wrote (import_tx.go)
+	stages []*stage     // rows waiting to be written (import_staging.go)
+	check  stagingCheck // the tests' staging check, nil for a user (import_check.go)
+	fresh  freshLabels  // what an import knows of its items' labels (import_tx.go)
+	items  importItems  // what an import knows of the items it wrote (import_tx.go)
 	// added is the item the last PutItem created and the prediction fields
 	// put on it since: it has no other predictions (PutPredictions).
 	added       int64
@@ -280,9 +284,11 @@ func (t *wtx) prepared(q string) (*sql.Stmt, error) {
 
 // Exec, Query and QueryRow run a statement prepared once. They write no
 // staged rows: code that depends on them flushes their stage first
-// (import_staging.go), and the tests check that it did (checkStatement).
+// (import_staging.go), and the tests check that it did (stagingCheck).
 func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
-	t.checkStatement(q, args, false)
+	if t.check != nil {
+		t.check.statement(t, q, args, false)
+	}
 	st, err := t.prepared(q)
 	if err != nil {
 		return nil, err
@@ -291,7 +297,9 @@ func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
 }
 
 func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
-	t.checkStatement(q, args, true)
+	if t.check != nil {
+		t.check.statement(t, q, args, true)
+	}
 	st, err := t.prepared(q)
 	if err != nil {
 		return nil, err
@@ -300,7 +308,9 @@ func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {
 }
 
 func (t *wtx) QueryRow(q string, args ...any) *sql.Row {
-	t.checkStatement(q, args, true)
+	if t.check != nil {
+		t.check.statement(t, q, args, true)
+	}
 	st, err := t.prepared(q)
 	if err != nil {
 		return t.Tx.QueryRow(q, args...) // carries the same error to Scan
@@ -333,16 +343,7 @@ func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,",
 
 // jsonInts passes a list of ids as one JSON parameter (json_each), which has
 // no limit on its length, unlike bound parameters.
-func jsonInts(v []int64) string {
-	b := []byte{'['}
-	for i, n := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, n, 10)
-	}
-	return string(append(b, ']'))
-}
+func jsonInts(v []int64) string { return jsontext.Ints(v) }
 
 // errNoRows is database/sql's "no row": a lookup found nothing.
 var errNoRows = sql.ErrNoRows

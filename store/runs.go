@@ -2,13 +2,13 @@ package store
 
 import (
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"strconv"
 	"strings"
 
+	"github.com/annotate-dev/annotate/internal/jsontext"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -63,17 +63,15 @@ type RunList struct {
 // RunLists hands over the lists of the runs, run by run (by name) and query
 // by query (by item id), in one statement.
 func (rx *ReadTx) RunLists(runs []string, fn func(RunList)) error {
-	names, err := jsonStrings(runs)
-	if err != nil {
-		return err
-	}
+	names := jsontext.Strings(runs)
 	return eachRow(rx.q, `SELECT r.name, x.query_item_id, x.docs, x.chunk_docs FROM runs r JOIN run_lists x ON x.run_id = r.id
 		WHERE r.name IN (SELECT value FROM json_each(?)) ORDER BY r.name, x.query_item_id`,
 		[]any{names}, func(sc func(...any) error) error {
 			var l RunList
 			var docs string
 			var chunks sql.NullString
-			if err := sc(&l.Run, &l.Query, &docs, &chunks); err != nil {
+			err := sc(&l.Run, &l.Query, &docs, &chunks)
+			if err != nil {
 				return err
 			}
 			if l.Docs, err = parseIDs(docs); err != nil {
@@ -231,15 +229,6 @@ func (rx *ReadTx) QueryAttrs(ids []int64) (map[int64]*Query, error) {
 // DocIDs reads the ext ids of items (documents), keyed by id.
 func (rx *ReadTx) DocIDs(ids []int64) (map[int64]string, error) {
 	return extIDsOf(rx.q, ids)
-}
-
-// jsonStrings passes a list of names as one JSON parameter.
-func jsonStrings(v []string) (string, error) {
-	if v == nil {
-		v = []string{}
-	}
-	b, err := json.Marshal(v)
-	return string(b), err
 }
 
 // AcceptedGoldAnswers reads the accepted gold answers of the queries (the

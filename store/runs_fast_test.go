@@ -13,9 +13,10 @@ import (
 // ranked by SQL). Runs name documents and chunks, repeat them, tie on rank
 // and score, are ordered by score (trec_eval's order) or by rank, give no score, scatter a query's lines, come again unchanged,
 // changed, with update, name unknown queries and documents, and stage
-// queries with nothing retrieved; half the
-// seeds resolve ids one lookup each, half from everything read first. Every answer
-// and every row of runs and run_lists must be the same.
+// queries with nothing retrieved. Every answer and every row of runs and
+// run_lists must be the same. (The two ways the fast path resolves ids, one
+// lookup each or everything read first, are held equal by
+// TestRunResolverPreloadAnswersAsLookups.)
 func TestRunImportFastPathWritesWhatSQLWrites(t *testing.T) {
 	empty := 0
 	defer func() {
@@ -42,30 +43,8 @@ func TestRunImportFastPathWritesWhatSQLWrites(t *testing.T) {
 }
 
 func runImportsOf(t *testing.T, seed uint64, fast bool) (string, string) {
-	defer func(f bool, n int) { fastPaths, preloadLines = f, n }(fastPaths, preloadLines)
-	fastPaths = fast
-	if seed%2 == 1 {
-		preloadLines = 0 // every query and document read first
-	}
 	s := openTemp(t)
-	err := s.Import(func(tx *Tx) error {
-		for i := range 8 {
-			d := Document{ID: fmt.Sprintf("d%d", i), Text: strings.Repeat("x", 40)}
-			if i%2 == 0 {
-				d.Chunks = []Chunk{{ID: fmt.Sprintf("d%d#0", i), Start: 0, End: 20}, {ID: fmt.Sprintf("d%d#1", i), Start: 20, End: 40}}
-			}
-			if _, _, err := tx.PutDocument(d, d.ID, "f", false); err != nil {
-				return err
-			}
-		}
-		for i := range 6 {
-			q := Query{ID: fmt.Sprintf("q%d", i), Text: "t"}
-			if _, _, err := tx.PutQuery(q, q.ID, "f", false); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := s.Import(putRunTargets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,19 +87,23 @@ func runImportsOf(t *testing.T, seed uint64, fast bool) (string, string) {
 		update := r.IntN(2) == 0
 		again := r.IntN(3) == 0
 		err := s.Import(func(tx *Tx) error {
+			begin, stage, write := tx.BeginRuns, tx.StageRunRow, tx.WriteRuns
+			if !fast {
+				begin, stage, write = tx.beginRunsSQL, tx.stageRunRowSQL, tx.writeRunsSQL
+			}
 			for pass := range 1 + boolInt(again) {
-				if err := tx.BeginRuns(); err != nil {
+				if err := begin(); err != nil {
 					return err
 				}
 				// r1 is ordered by its ranks (as a list given in order is),
 				// the others by score (as trec_eval orders a TREC run).
 				tx.SetRunFields("r1", RunFields{Query: "query_id", Doc: "document_id", Run: "run"})
 				for _, row := range rows {
-					if err := tx.StageRunRow(row); err != nil {
+					if err := stage(row); err != nil {
 						return err
 					}
 				}
-				w, err := tx.WriteRuns(update, func(int) string { return "f.run" })
+				w, err := write(update, func(int) string { return "f.run" })
 				fmt.Fprintf(&log, "%d/%d update=%v: %+v %v\n", imp, pass, update, w, err)
 				if err != nil {
 					return err
@@ -162,4 +145,83 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// putRunTargets puts the documents (half of them with two chunks) and the
+// queries the runs of these tests name.
+func putRunTargets(tx *Tx) error {
+	for i := range 8 {
+		d := Document{ID: fmt.Sprintf("d%d", i), Text: strings.Repeat("x", 40)}
+		if i%2 == 0 {
+			d.Chunks = []Chunk{{ID: fmt.Sprintf("d%d#0", i), Start: 0, End: 20}, {ID: fmt.Sprintf("d%d#1", i), Start: 20, End: 40}}
+		}
+		if _, _, err := tx.PutDocument(d, d.ID, "f", false); err != nil {
+			return err
+		}
+	}
+	for i := range 6 {
+		q := Query{ID: fmt.Sprintf("q%d", i), Text: "t"}
+		if _, _, err := tx.PutQuery(q, q.ID, "f", false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The resolver that reads every id first (a large run) answers as the one
+// that looks each id up: documents, chunks (which name their document),
+// queries, a query's id asked as a document, a document's asked as a query,
+// and ids that name nothing.
+func TestRunResolverPreloadAnswersAsLookups(t *testing.T) {
+	s := openTemp(t)
+	ids := []string{"d0", "d1", "d7", "d0#0", "d0#1", "d2#1", "d6#0", "d1#0", "q0", "q5", "q6", "gone", ""}
+	err := s.Import(func(tx *Tx) error {
+		if err := putRunTargets(tx); err != nil {
+			return err
+		}
+		if err := tx.BeginRuns(); err != nil {
+			return err
+		}
+		defer tx.endRuns()
+		answers := func(preload bool) (string, error) {
+			r, err := newRunResolver(tx, preload)
+			if err != nil {
+				return "", err
+			}
+			var b strings.Builder
+			for _, id := range ids {
+				d, err := r.doc([]byte(id))
+				if err != nil {
+					return "", err
+				}
+				if d.id == 0 {
+					d = docRef{} // names nothing: WriteRuns reads only the id
+				}
+				q, err := r.query(id)
+				if err != nil {
+					return "", err
+				}
+				fmt.Fprintf(&b, "%q: doc %+v, query %d\n", id, d, q)
+			}
+			return b.String(), nil
+		}
+		looked, err := answers(false)
+		if err != nil {
+			return err
+		}
+		read, err := answers(true)
+		if err != nil {
+			return err
+		}
+		if read != looked {
+			t.Errorf("read first:\n%s\nlooked up:\n%s", read, looked)
+		}
+		if !strings.Contains(looked, `"d0#1": doc {id:`) || !strings.Contains(looked, "chunk:true") {
+			t.Errorf("no chunk resolved:\n%s", looked)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

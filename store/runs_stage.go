@@ -13,9 +13,10 @@ import (
 // after the other (as runs are written: a query's lines together) and writes
 // them as one TEMP row when the next query starts; WriteRuns reads those rows
 // back a query at a time. Lookups of ids are cached per import (their number
-// is bounded by the database's documents, not by the file). With fastPaths
-// off (a test), every line is a TEMP row of its own and SQL resolves and
-// ranks them: the obvious path, which must store exactly the same rows.
+// is bounded by the database's documents, not by the file). The obvious
+// path, in the tests (runs_write_sql_test.go), makes every line a TEMP row
+// of its own and has SQL resolve and rank them: the fast path must store
+// exactly the rows it stores.
 
 // RunRow is one line of a run: a TREC run line (qid Q0 docid rank score
 // tag), or one retrieved chunk of a query_results.jsonl record.
@@ -77,11 +78,8 @@ type runStage struct {
 func (t *Tx) BeginRuns() error {
 	t.runs = &runStage{fields: map[string]RunFields{}}
 	for _, q := range []string{
-		`DROP TABLE IF EXISTS temp.import_run_rows`,
 		`DROP TABLE IF EXISTS temp.import_run_groups`,
 		`DROP TABLE IF EXISTS temp.import_run_lists`,
-		`CREATE TEMP TABLE import_run_rows (run TEXT NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL, rank INTEGER NOT NULL,
-			score REAL, file INTEGER NOT NULL, line INTEGER NOT NULL, q INTEGER, d INTEGER, chunk TEXT)`,
 		`CREATE TEMP TABLE import_run_groups (run TEXT NOT NULL, qid TEXT NOT NULL, seq INTEGER NOT NULL,
 			file INTEGER NOT NULL, line INTEGER NOT NULL, data BLOB NOT NULL)`,
 		`CREATE TEMP TABLE import_run_lists (run TEXT NOT NULL, qid TEXT NOT NULL, q INTEGER NOT NULL, docs TEXT NOT NULL,
@@ -95,8 +93,7 @@ func (t *Tx) BeginRuns() error {
 }
 
 func (t *Tx) endRuns() {
-	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_run_rows`, `DROP TABLE IF EXISTS temp.import_run_groups`,
-		`DROP TABLE IF EXISTS temp.import_run_lists`} {
+	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_run_groups`, `DROP TABLE IF EXISTS temp.import_run_lists`} {
 		t.tx.Tx.Exec(q)
 	}
 }
@@ -131,15 +128,6 @@ func (t *Tx) StageRunLine(run, qid, doc []byte, rank int, score float64, hasScor
 	}
 	if hasScore && (math.IsNaN(score) || math.IsInf(score, 0)) {
 		return fmt.Errorf("store: run %q, query %q: score %v is not a finite number", run, qid, score)
-	}
-	if !fastPaths {
-		var sc any
-		if hasScore {
-			sc = score
-		}
-		_, err := t.tx.Exec("INSERT INTO temp.import_run_rows(run,qid,docid,rank,score,file,line) VALUES (?,?,?,?,?,?,?)",
-			string(run), string(qid), string(doc), rank, sc, file, line)
-		return err
 	}
 	if len(s.buf) > 0 && (string(s.run) != string(run) || string(s.qid) != string(qid) || s.file != file) {
 		if err := t.flushRunGroup(); err != nil {

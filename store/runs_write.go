@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/annotate-dev/annotate/internal/jsontext"
 	"github.com/annotate-dev/annotate/ranking"
 )
 
@@ -23,8 +24,8 @@ import (
 // rank, RunFields.ByScore), and writes one row per (run, query) into
 // run_lists: the document ranking and the chunk-level list (every line's
 // document in that order, repeats included). The lines are staged by
-// runs_stage.go, their ids resolved by runs_resolve.go; runs_write_sql.go is
-// the obvious path the tests hold this one equal to.
+// runs_stage.go, their ids resolved by runs_resolve.go; runs_write_sql_test.go
+// is the obvious path the tests hold this one equal to.
 
 // RunWritten says what WriteRuns did with one run.
 type RunWritten struct {
@@ -78,7 +79,7 @@ func encodeList(l *runList, qext string, lines []runLine, docs []ranking.Doc, h 
 		l.chunkDocs = strconv.AppendInt(l.chunkDocs, ln.Doc, 10)
 		if ln.Chunk {
 			more = true
-			l.chunkIDs = appendJSONBytes(l.chunkIDs, ln.Named)
+			l.chunkIDs = jsontext.AppendString(l.chunkIDs, ln.Named)
 		} else {
 			l.chunkIDs = append(l.chunkIDs, "null"...)
 		}
@@ -105,25 +106,6 @@ func encodeList(l *runList, qext string, lines []runLine, docs []ranking.Doc, h 
 	l.hashed = hb
 }
 
-// appendJSONBytes appends s, a run's chunk id, as a JSON string with the
-// fewest escapes (backup.go's appendJSONString escapes as encoding/json does).
-func appendJSONBytes(b []byte, s []byte) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
-}
-
 // runOf is a staged run: its name and first line.
 type runOf struct {
 	name       string
@@ -144,9 +126,6 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 		return nil, nil
 	}
 	defer t.endRuns()
-	if !fastPaths {
-		return t.writeRunsSQL(update, fileName)
-	}
 	if err := t.flushRunGroup(); err != nil {
 		return nil, err
 	}
@@ -173,7 +152,7 @@ func (t *Tx) WriteRuns(update bool, fileName func(int) string) ([]RunWritten, er
 			return nil, err
 		}
 	}
-	res, err := newRunResolver(t)
+	res, err := newRunResolver(t, t.runs.lines >= preloadLines)
 	if err != nil {
 		return nil, err
 	}

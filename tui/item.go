@@ -199,12 +199,6 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 	return s, nil
 }
 
-// mine reports whether a save answer concerns this screen's item (or its
-// answer, for the missed-claims marker).
-func (s *itemScreen) mine(item int64) bool {
-	return item == s.d.ref.ItemID || item == s.d.qa.ItemID
-}
-
 func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	e, k := s.e, s.e.keys
 	if s.view.keys != nil {

@@ -401,3 +401,8 @@ func TestGuidelinesRendering(t *testing.T) {
 		t.Errorf("--color never: %.300q", plain)
 	}
 }
+
+func newRootCmd() *cobra.Command {
+	root, _ := newRoot()
+	return root
+}

@@ -42,11 +42,6 @@ var commands []func(g *globals) *cobra.Command
 
 func register(f func(g *globals) *cobra.Command) { commands = append(commands, f) }
 
-func newRootCmd() *cobra.Command {
-	root, _ := newRoot()
-	return root
-}
-
 // newRoot makes the command tree and the globals its flags set.
 func newRoot() (*cobra.Command, *globals) {
 	g := &globals{}

@@ -58,9 +58,3 @@ func Now() time.Time {
 	}
 	return fixed.Add(time.Duration(reading.Add(1)-1) * time.Microsecond)
 }
-
-// Fixed reports whether ANNOTATE_NOW fixes the clock.
-func Fixed() bool {
-	load()
-	return !fixed.IsZero()
-}

@@ -33,14 +33,6 @@ type Text struct {
 	Other string
 }
 
-// forms lists a text's forms.
-func (t Text) forms() []string {
-	if t.Arg == 0 {
-		return []string{t.Other}
-	}
-	return []string{t.One, t.Other}
-}
-
 // message is the text as the x/text catalog holds it. %w (an error an
 // Errorf wraps) is said as %v: the printer formats the error's text.
 func (t Text) message() catalog.Message {

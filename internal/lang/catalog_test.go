@@ -306,3 +306,11 @@ func TestNoMessageLeftInEnglish(t *testing.T) {
 		}
 	}
 }
+
+// forms lists a text's forms.
+func (t Text) forms() []string {
+	if t.Arg == 0 {
+		return []string{t.Other}
+	}
+	return []string{t.One, t.Other}
+}

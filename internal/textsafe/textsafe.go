@@ -54,12 +54,6 @@ func Text(s string) string {
 	return b.String()
 }
 
-// Line is Text for a value shown on one line (a name, an id): a newline
-// shows as ␤.
-func Line(s string) string {
-	return strings.ReplaceAll(Text(s), "\n", "\u2424")
-}
-
 // plain reports whether s is printable ASCII plus newlines and tabs, which
 // Text leaves as it is (the fast path).
 func plain(s string) bool {

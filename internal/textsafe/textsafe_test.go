@@ -30,9 +30,6 @@ func TestText(t *testing.T) {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := Line("a\nb\x1b"); got != "a␤b␛" {
-		t.Errorf("Line = %q", got)
-	}
 }
 
 // TestWriterHoldsCutRunes writes "é␛" one byte at a time, as a buffered

@@ -42,7 +42,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	}
 	var out string
 	if w.JSON != nil && w.JSON() {
-		out = jsonEscape(string(buf))
+		out = inertJSON(string(buf))
 	} else {
 		out = Text(string(buf))
 	}
@@ -81,8 +81,11 @@ func incompleteTail(b []byte) int {
 	return len(b)
 }
 
-// jsonEscape writes the control characters of a JSON text as \u escapes.
-func jsonEscape(s string) string {
+// inertJSON writes the control characters of a JSON text as \u escapes. It
+// writes no JSON string (encoding/json and internal/jsontext wrote them): it
+// rewrites, inside the strings of a finished document, the characters JSON
+// allows raw and a terminal would obey.
+func inertJSON(s string) string {
 	var b []byte
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])

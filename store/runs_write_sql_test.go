@@ -4,17 +4,48 @@ import (
 	"database/sql"
 	"errors"
 
+	"github.com/annotate-dev/annotate/internal/jsontext"
 	"github.com/annotate-dev/annotate/ranking"
 )
 
-// The obvious path of WriteRuns (fastPaths off, in the tests): every line a
-// TEMP row, resolved and ranked by SQL; it must store exactly the rows the
-// fast path does.
+// The obvious path of a run's import, in the tests: every line a TEMP row
+// of its own, resolved and ranked by SQL. The fast path (runs_stage.go,
+// runs_resolve.go, runs_write.go) must store exactly the rows it stores
+// (TestRunImportFastPathWritesWhatSQLWrites).
+
+// beginRunsSQL creates, beside BeginRuns' tables, the TEMP table the
+// obvious path stages its lines in.
+func (t *Tx) beginRunsSQL() error {
+	if err := t.BeginRuns(); err != nil {
+		return err
+	}
+	_, err := t.tx.Tx.Exec(`CREATE TEMP TABLE IF NOT EXISTS import_run_rows (run TEXT NOT NULL, qid TEXT NOT NULL, docid TEXT NOT NULL,
+		rank INTEGER NOT NULL, score REAL, file INTEGER NOT NULL, line INTEGER NOT NULL, q INTEGER, d INTEGER, chunk TEXT)`)
+	if err == nil {
+		_, err = t.tx.Tx.Exec(`DELETE FROM temp.import_run_rows`)
+	}
+	return err
+}
+
+// stageRunRowSQL stages one line as a TEMP row.
+func (t *Tx) stageRunRowSQL(r RunRow) error {
+	var sc any
+	if !r.NoScore {
+		sc = r.Score
+	}
+	_, err := t.tx.Exec("INSERT INTO temp.import_run_rows(run,qid,docid,rank,score,file,line) VALUES (?,?,?,?,?,?,?)",
+		r.Run, r.Query, r.Doc, r.Rank, sc, r.File, r.Line)
+	return err
+}
 
 // writeRunsSQL is the obvious path: every line a TEMP row, resolved and
 // ranked by SQL; only the JSON arrays and the hash are written in Go, by
 // the same functions as the fast path's.
 func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten, error) {
+	if t.runs == nil {
+		return nil, nil
+	}
+	defer t.endRuns()
 	if err := t.resolveRunRows(); err != nil {
 		return nil, err
 	}
@@ -25,10 +56,7 @@ func (t *Tx) writeRunsSQL(update bool, fileName func(int) string) ([]RunWritten,
 			byRank = append(byRank, run)
 		}
 	}
-	names, err := jsonStrings(byRank)
-	if err != nil {
-		return nil, err
-	}
+	names := jsontext.Strings(byRank)
 	for _, q := range []string{`DROP TABLE IF EXISTS temp.import_run_ranked`,
 		// Per (run, query, document): ranks renumbered 1..n per (run, query)
 		// by the best rank, then the best score, then the first line; or
