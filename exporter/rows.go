@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/annotate-dev/annotate/internal/jsontext"
 	"github.com/annotate-dev/annotate/schema"
 )
 
@@ -213,48 +214,10 @@ func appendValue(b []byte, v any) []byte {
 	panic(fmt.Sprintf("exporter: no JSON form for %T", v))
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string. The store holds valid UTF-8 (the
-// importer refuses anything else), so only quotes, backslashes and control
-// characters need escaping; U+2028/U+2029 are escaped too so a line stays
-// one line for JavaScript readers.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != 0xe2 {
-			continue
-		}
-		if c == 0xe2 { // possible U+2028 / U+2029 (e2 80 a8 / e2 80 a9)
-			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
-				b = append(b, s[start:i]...)
-				b = append(b, `\u202`...)
-				b = append(b, hexDigits[s[i+2]&0xf])
-				i += 2
-				start = i + 1
-			}
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// appendString writes s as a JSON string, as an encoding/json Encoder
+// without HTML escapes writes it (U+2028/U+2029 escaped, so a line stays one
+// line for JavaScript readers).
+func appendString(b []byte, s string) []byte { return jsontext.AppendStringNoHTML(b, s) }
 
 // Values of a row: a string or null when empty, a list never null.
 

@@ -15,13 +15,20 @@ const hex = "0123456789abcdef"
 // the others as \u00XX), <, > and & as \u003c, \u003e and \u0026, the line
 // and paragraph separators as \u2028 and \u2029, and a byte that is not
 // UTF-8 as \ufffd.
-func AppendString[S ~string | ~[]byte](b []byte, s S) []byte {
+func AppendString[S ~string | ~[]byte](b []byte, s S) []byte { return appendString(b, s, true) }
+
+// AppendStringNoHTML is AppendString with <, > and & left as they are, byte
+// for byte as an encoding/json Encoder writes it after SetEscapeHTML(false):
+// the exports' rows, which data tools read, not browsers.
+func AppendStringNoHTML[S ~string | ~[]byte](b []byte, s S) []byte { return appendString(b, s, false) }
+
+func appendString[S ~string | ~[]byte](b []byte, s S, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}

@@ -35,6 +35,17 @@ func TestAppendStringIsEncodingJSON(t *testing.T) {
 		if got := AppendString(nil, []byte(s)); !bytes.Equal(got, want) {
 			t.Errorf("%q as bytes: %s, want %s", s, got, want)
 		}
+		// The same without HTML escapes: an Encoder after SetEscapeHTML(false).
+		var enc bytes.Buffer
+		e := json.NewEncoder(&enc)
+		e.SetEscapeHTML(false)
+		if err := e.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		wantRaw := bytes.TrimSuffix(enc.Bytes(), []byte("\n"))
+		if got := AppendStringNoHTML(nil, s); !bytes.Equal(got, wantRaw) {
+			t.Errorf("%q without HTML escapes: %s, want %s", s, got, wantRaw)
+		}
 	}
 }
 
