@@ -371,36 +371,23 @@ func reviewItems(q querier, ids []int64, batch string) ([]adjudication.Item, err
 		return nil, err
 	}
 	var out []adjudication.Item
-	for _, chunk := range chunks(roots, familyChunk) {
-		fams, err := loadFamilies(q, chunk)
-		if err != nil {
-			return nil, err
+	err = eachMember(q, roots, func(f *tally.Family, m *tally.Member) {
+		if !inBatch(m, bid) || !labelledBy(m, ids) {
+			return
 		}
-		for _, r := range chunk {
-			f := fams[r]
-			if f == nil {
-				continue
-			}
-			members := []*tally.Member{&f.Root}
-			for i := range f.Children {
-				members = append(members, &f.Children[i])
-			}
-			for _, m := range members {
-				if !inBatch(m, bid) || !labelledBy(m, ids) {
-					continue
-				}
-				it := adjudication.Item{Ref: adjudication.Ref{ID: m.ID, Kind: m.Kind, Added: m.Attrs[tally.AttrOrigin] == OriginAnnotator},
-					Final: m.Labels[tally.Adjudicated], FinalParent: f.ParentLabels(m, tally.Adjudicated)}
-				if m.ID != f.Root.ID {
-					it.Parent = f.Root.ID
-				}
-				for _, a := range ids {
-					it.Labels = append(it.Labels, m.Labels[a])
-					it.ParentLabels = append(it.ParentLabels, f.ParentLabels(m, a))
-				}
-				out = append(out, it)
-			}
+		it := adjudication.Item{Ref: adjudication.Ref{ID: m.ID, Kind: m.Kind, Added: m.Attrs[tally.AttrOrigin] == OriginAnnotator},
+			Final: m.Labels[tally.Adjudicated], FinalParent: f.ParentLabels(m, tally.Adjudicated)}
+		if m.ID != f.Root.ID {
+			it.Parent = f.Root.ID
 		}
+		for _, a := range ids {
+			it.Labels = append(it.Labels, m.Labels[a])
+			it.ParentLabels = append(it.ParentLabels, f.ParentLabels(m, a))
+		}
+		out = append(out, it)
+	})
+	if err != nil {
+		return nil, err
 	}
 	items := make([]int64, len(out))
 	for i, it := range out {
@@ -605,36 +592,45 @@ func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rate
 		return nil, err
 	}
 	var pairs []adjudication.SystemPair
+	err = eachMember(q, roots, func(f *tally.Family, m *tally.Member) {
+		if m.Kind != kind || !inBatch(m, bid) {
+			return
+		}
+		step, expert := cmp.enters(f, m, rater)
+		p := slices.IndexFunc(m.Predictions, func(p tally.Prediction) bool {
+			return p.System == sq.System && p.Field == cmp.field
+		})
+		if step != tally.StepReady || p < 0 {
+			return
+		}
+		pairs = append(pairs, adjudication.SystemPair{Item: m.ID, Expert: expert, System: tally.Predicted(m.Predictions[p])})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pairs, nil
+}
+
+// eachMember hands fn every member of the families of roots, familyChunk
+// families loaded at a time, in root order: each root, then its children.
+func eachMember(q querier, roots []int64, fn func(f *tally.Family, m *tally.Member)) error {
 	for _, chunk := range chunks(roots, familyChunk) {
 		fams, err := loadFamilies(q, chunk)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, r := range chunk {
 			f := fams[r]
 			if f == nil {
 				continue
 			}
-			members := []*tally.Member{&f.Root}
+			fn(f, &f.Root)
 			for i := range f.Children {
-				members = append(members, &f.Children[i])
-			}
-			for _, m := range members {
-				if m.Kind != kind || !inBatch(m, bid) {
-					continue
-				}
-				step, expert := cmp.enters(f, m, rater)
-				p := slices.IndexFunc(m.Predictions, func(p tally.Prediction) bool {
-					return p.System == sq.System && p.Field == cmp.field
-				})
-				if step != tally.StepReady || p < 0 {
-					continue
-				}
-				pairs = append(pairs, adjudication.SystemPair{Item: m.ID, Expert: expert, System: tally.Predicted(m.Predictions[p])})
+				fn(f, &f.Children[i])
 			}
 		}
 	}
-	return pairs, nil
+	return nil
 }
 
 // systemCells names the items of the cells.
