@@ -421,7 +421,7 @@ type ReviewDetail struct {
 	Final       map[string]string            // adjudicated labels
 	Predictions map[string]string            // system -> value of PredictedField; only when asked for
 	// PredictedField is the field the systems predict on the item's kind
-	// (registerCompared), read only with the predictions.
+	// (Predicted), read only with the predictions.
 	PredictedField string
 	LeadNote       string            // the lead's notes, one a line (ItemNote)
 	LeadNotes      map[string]string // … per field (FieldNotes)

@@ -98,7 +98,7 @@ type ItemView struct {
 	// as a whole), never nil.
 	FieldNotes map[string]string
 	Flagged    bool
-	Aside      any // what the kind shows beside the item (registerAside), nil for most
+	Aside      any // what the kind shows beside the item (store.Aside), nil for most
 	// NotAsked says why the item asks this annotator nothing although it
 	// has fields: its kind waits for the parent's labels and they do not
 	// ask it ("answer_correctness=incorrect", "answer_correctness

@@ -2,7 +2,9 @@ package toykind
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -273,5 +275,98 @@ func TestToyLineWithoutIDIsRefused(t *testing.T) {
 	}
 	if _, err := storetest.Read(t, s).Resolve("c1"); err == nil {
 		t.Error("c1 was written by a refused import")
+	}
+}
+
+// The toy's own table: the cited texts of its lines are written into
+// citation_checks and read back as its payloads; the same file again
+// changes nothing; a changed text is refused without update and replaced
+// with it; the backup holds the table, and restores it into a new database
+// and onto its own as a no-op.
+func TestToyKindOwnTable(t *testing.T) {
+	s := storetest.Open(t)
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	in := write("cited.jsonl", `{"kind":"citation_check","id":"k1","cited":"a tenant may withhold rent","labels":{"jo":{"citation_ok":"no"}}}
+{"kind":"citation_check","id":"k2","cited":"notice must be in writing"}
+`)
+	sum, err := importer.Import(s, []string{in}, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := sum.Total().Items[string(kindCitation)]; c == nil || c.Added != 2 {
+		t.Fatalf("import: %+v, want 2 citations added", sum.Total().Items)
+	}
+	cited := func(s *store.Store) map[string]string {
+		out := map[string]string{}
+		for _, id := range []string{"k1", "k2"} {
+			ref, err := storetest.Read(t, s).Resolve(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items, err := storetest.Read(t, s).Items([]int64{ref.ItemID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[id] = items[ref.ItemID].Payload.(*citation).Cited
+		}
+		return out
+	}
+	want := map[string]string{"k1": "a tenant may withhold rent", "k2": "notice must be in writing"}
+	if got := cited(s); !maps.Equal(got, want) {
+		t.Errorf("payloads read back: %v, want %v", got, want)
+	}
+	var rows int
+	if err := storetest.DB(t, s).QueryRow("SELECT count(*) FROM citation_checks WHERE cited <> ''").Scan(&rows); err != nil || rows != 2 {
+		t.Errorf("citation_checks holds %d texts (%v), want 2", rows, err)
+	}
+
+	again, err := importer.Import(s, []string{in}, importer.Options{})
+	if c := again.Total().Items[string(kindCitation)]; err != nil || c == nil || c.Unchanged != 2 {
+		t.Errorf("the same file again: %+v %v, want 2 unchanged", again.Total().Items, err)
+	}
+	changed := write("changed.jsonl", `{"kind":"citation_check","id":"k2","cited":"notice may be oral"}
+`)
+	if _, err := importer.Import(s, []string{changed}, importer.Options{}); err == nil || !strings.Contains(err.Error(), "changed.jsonl:1") {
+		t.Errorf("a changed text without update: %v, want an error naming changed.jsonl:1", err)
+	}
+	if got := cited(s)["k2"]; got != want["k2"] {
+		t.Errorf("k2 after the refused import: %q, want %q", got, want["k2"])
+	}
+	if _, err := importer.Import(s, []string{changed}, importer.Options{Update: true}); err != nil {
+		t.Fatal(err)
+	}
+	want["k2"] = "notice may be oral"
+	if got := cited(s); !maps.Equal(got, want) {
+		t.Errorf("payloads after the update: %v, want %v", got, want)
+	}
+
+	backup := filepath.Join(dir, "backup")
+	if _, err := exporter.Export(context.Background(), s, exporter.Options{Format: "jsonl", Out: backup}); err != nil {
+		t.Fatal(err)
+	}
+	var manifest store.BackupManifest
+	if b, err := os.ReadFile(filepath.Join(backup, "backup.json")); err != nil || json.Unmarshal(b, &manifest) != nil {
+		t.Fatalf("backup manifest: %v", err)
+	}
+	if i := slices.IndexFunc(manifest.Tables, func(r store.BackupManifestRow) bool { return r.Name == "citation_checks" }); i < 0 || manifest.Tables[i].Rows != 2 {
+		t.Errorf("the backup's tables %+v: want citation_checks with 2 rows", manifest.Tables)
+	}
+	fresh := storetest.Open(t)
+	if res, err := importer.Import(fresh, []string{backup}, importer.Options{}); err != nil || res.Backup == nil {
+		t.Fatalf("restoring the backup into a new database: %+v %v", res, err)
+	}
+	if got := cited(fresh); !maps.Equal(got, want) {
+		t.Errorf("payloads restored: %v, want %v", got, want)
+	}
+	restored, err := importer.Import(s, []string{backup}, importer.Options{})
+	if err != nil || restored.Backup == nil || !restored.Backup.NoOp() {
+		t.Errorf("restoring the backup onto its own database: %+v %v, want a no-op", restored.Backup, err)
 	}
 }
