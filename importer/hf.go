@@ -58,17 +58,17 @@ func hfConfigs() []string {
 	out = append(out, hfRunsConfig)
 	for _, c := range slices.Clone(out) {
 		k, ok := hfKindOfConfig(c)
-		if _, long := kindOf[k].(hfLabelSetRows); ok && schema.SpecOf(k).Annotated && !long {
+		if _, long := kindOf[k].(HFLabelSetRows); ok && schema.SpecOf(k).Annotated && !long {
 			out = append(out, c+byAnnotatorSuffix)
 		}
 	}
 	return out
 }
 
-// hfLabelSetRows is a kind whose config already holds a row per label set
+// HFLabelSetRows is a kind whose config already holds a row per label set
 // (relevance: one per judgment), so it has no --all-annotators config.
-type hfLabelSetRows interface {
-	hfRowPerLabelSet()
+type HFLabelSetRows interface {
+	HFRowPerLabelSet()
 }
 
 // byAnnotatorSuffix names the configs of `export --all-annotators`: one row

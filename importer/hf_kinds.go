@@ -16,50 +16,52 @@ import (
 // What a kind's rows hold beyond its native line, the kind says by the
 // interfaces below, from its own file: columns that only repeat what
 // another config holds (a query's text on an answer row, a generated
-// claim's system) are read past (hfColumns); the lead's review columns of
-// answers become that lead's adjudicated labels (hfAlso). The runs config
+// claim's system) are read past (HFColumns); the lead's review columns of
+// answers become that lead's adjudicated labels (HFExtra). The runs config
 // is read by hf_runs.go.
 
-// hfColumns is a kind whose columns are not all its native line's keys:
+// HFColumns is a kind whose columns are not all its native line's keys:
 // a column mapped to the key of the native line, or to "" (read past).
 // Columns not listed keep their name.
-type hfColumns interface {
-	hfColumns() map[string]string
+type HFColumns interface {
+	HFColumns() map[string]string
 }
 
-// hfLabelColumns is a kind whose label columns are not its fields (nil:
+// HFLabelColumns is a kind whose label columns are not its fields (nil:
 // the kind's fields are the row's annotator's labels).
-type hfLabelColumns interface {
-	hfLabels() []string
+type HFLabelColumns interface {
+	HFLabels() []string
 }
 
-// hfConverter is a kind whose native line needs what its row holds in
-// another shape (a document's chunks from chunk_ids and chunk_spans).
-type hfConverter interface {
-	hfConvert(r *rec, out map[string]any) error
+// HFConverter is a kind whose native line needs what its row holds in
+// another shape (a document's chunks from chunk_ids and chunk_spans): it
+// puts it into out, the native line's values by key.
+type HFConverter interface {
+	HFConvert(row *Line, out map[string]any) error
 }
 
-// hfAlso is a kind whose rows hold more than the native line and its
-// annotator's labels (an answer task's review), read after them.
-type hfAlso interface {
-	hfAlso(f *fileData, r *rec, id string) error
+// HFExtra is a kind whose rows hold more than the native line and its
+// annotator's labels (an answer task's review), read after them, for the
+// item id.
+type HFExtra interface {
+	HFExtra(row *Line, id string) error
 }
 
-// hfIdentified is a kind whose rows' id is made from the native line
+// HFIdentified is a kind whose rows' id is made from the native line
 // (a relevance pair's, from its query and document), not read.
-type hfIdentified interface {
-	hfID(line map[string]json.RawMessage) string
+type HFIdentified interface {
+	HFID(line map[string]json.RawMessage) string
 }
 
 // hfKindRow reads one row of a kind's config.
 func (f *fileData) hfKindRow(k Kind, n NativeLine, r *rec, seen map[string]bool) error {
 	labels := fieldNames(k.Kind())
-	if l, ok := k.(hfLabelColumns); ok {
-		labels = l.hfLabels()
+	if l, ok := k.(HFLabelColumns); ok {
+		labels = l.HFLabels()
 	}
 	var columns map[string]string
-	if c, ok := k.(hfColumns); ok {
-		columns = c.hfColumns()
+	if c, ok := k.(HFColumns); ok {
+		columns = c.HFColumns()
 	}
 	skip := map[string]bool{"annotator": true, "notes": true}
 	for _, l := range labels {
@@ -94,8 +96,8 @@ func (f *fileData) hfKindRow(k Kind, n NativeLine, r *rec, seen map[string]bool)
 		}
 		out[name] = raw
 	}
-	if c, ok := k.(hfConverter); ok {
-		if err := c.hfConvert(r, out); err != nil {
+	if c, ok := k.(HFConverter); ok {
+		if err := c.HFConvert(&Line{f: f, r: r}, out); err != nil {
 			return err
 		}
 	}
@@ -117,8 +119,8 @@ func (f *fileData) hfKindRow(k Kind, n NativeLine, r *rec, seen map[string]bool)
 	if err != nil {
 		return err
 	}
-	if h, ok := k.(hfIdentified); ok {
-		id = h.hfID(m)
+	if h, ok := k.(HFIdentified); ok {
+		id = h.HFID(m)
 	}
 	if !seen[id] {
 		seen[id] = true
@@ -131,8 +133,8 @@ func (f *fileData) hfKindRow(k Kind, n NativeLine, r *rec, seen map[string]bool)
 	if err := f.hfLabels(r, id, k.Kind(), labels); err != nil {
 		return err
 	}
-	if a, ok := k.(hfAlso); ok {
-		return a.hfAlso(f, r, id)
+	if a, ok := k.(HFExtra); ok {
+		return a.HFExtra(&Line{f: f, r: r}, id)
 	}
 	return nil
 }

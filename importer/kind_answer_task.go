@@ -17,12 +17,12 @@ type answerTaskKind struct{}
 
 func init() { Register(answerTaskKind{}) }
 
-func (answerTaskKind) Kind() schema.Kind                           { return schema.KindAnswerTask }
-func (answerTaskKind) ReadLine(l *Line) (*Item, error)             { return parseAnswerTask(l.f, l.r) }
-func (answerTaskKind) HFConfig() string                            { return "answers" }
-func (answerTaskKind) hfAlso(f *fileData, r *rec, id string) error { return hfReview(f, r, id) }
+func (answerTaskKind) Kind() schema.Kind                  { return schema.KindAnswerTask }
+func (answerTaskKind) ReadLine(l *Line) (*Item, error)    { return parseAnswerTask(l.f, l.r) }
+func (answerTaskKind) HFConfig() string                   { return "answers" }
+func (answerTaskKind) HFExtra(row *Line, id string) error { return hfReview(row.f, row.r, id) }
 
-func (answerTaskKind) hfColumns() map[string]string {
+func (answerTaskKind) HFColumns() map[string]string {
 	return map[string]string{"query": "", "query_id": "query", "query_persona": "", "jurisdiction": "",
 		"review": "", "review_reason": "", "reviewed_by": "", "gold_answer_accepted": "", "gold_citations": ""}
 }

@@ -29,11 +29,11 @@ func (documentKind) Kind() schema.Kind               { return schema.KindDocumen
 func (documentKind) ReadLine(l *Line) (*Item, error) { return parseDocument(l.f, l.r) }
 func (documentKind) HFConfig() string                { return "documents" }
 
-func (documentKind) hfColumns() map[string]string {
+func (documentKind) HFColumns() map[string]string {
 	return map[string]string{"chunk_ids": "", "chunk_spans": ""}
 }
 
-func (documentKind) hfConvert(r *rec, out map[string]any) error { return hfDocument(r, out) }
+func (documentKind) HFConvert(row *Line, out map[string]any) error { return hfDocument(row.r, out) }
 
 func parseDocument(f *fileData, r *rec) (*itemRec, error) {
 	var d store.Document

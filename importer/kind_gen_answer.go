@@ -33,7 +33,7 @@ func init() { Register(genAnswerKind{}) }
 func (genAnswerKind) Kind() schema.Kind               { return schema.KindGenAnswer }
 func (genAnswerKind) ReadLine(l *Line) (*Item, error) { return parseGenAnswer(l.f, l.r) }
 func (genAnswerKind) HFConfig() string                { return "gen_answers" }
-func (genAnswerKind) hfColumns() map[string]string    { return map[string]string{"query_id": "query"} }
+func (genAnswerKind) HFColumns() map[string]string    { return map[string]string{"query_id": "query"} }
 
 var conditions = []string{schema.ConditionOracle, schema.ConditionPipeline}
 

@@ -25,11 +25,11 @@ func (genClaimKind) Kind() schema.Kind               { return schema.KindGenClai
 func (genClaimKind) ReadLine(l *Line) (*Item, error) { return parseGenClaim(l.f, l.r) }
 func (genClaimKind) HFConfig() string                { return "gen_claims" }
 
-func (genClaimKind) hfColumns() map[string]string {
+func (genClaimKind) HFColumns() map[string]string {
 	return map[string]string{"answer_id": "answer", "query_id": "", "system": "", "condition": "", "verdicts": ""}
 }
 
-func (genClaimKind) hfConvert(r *rec, out map[string]any) error { return hfVerdicts(r, out) }
+func (genClaimKind) HFConvert(row *Line, out map[string]any) error { return hfVerdicts(row.r, out) }
 
 func parseGenClaim(f *fileData, r *rec) (*itemRec, error) {
 	var c store.GenClaim

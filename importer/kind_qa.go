@@ -22,7 +22,7 @@ type qaKind struct{}
 func init() { Register(qaKind{}) }
 
 func (qaKind) Kind() schema.Kind               { return schema.KindQA }
-func (qaKind) name() string                    { return "a QA pair" }
+func (qaKind) Name() string                    { return "a QA pair" }
 func (qaKind) counts(s *FileSummary) *Counts   { return &s.QA }
 func (qaKind) writeStaged(w *writer) error     { return w.writeStagedCopies() }
 func (qaKind) stagedBeforeItems()              {}

@@ -23,7 +23,7 @@ func init() { Register(queryKind{}) }
 func (queryKind) Kind() schema.Kind               { return schema.KindQuery }
 func (queryKind) ReadLine(l *Line) (*Item, error) { return parseQuery(l.f, l.r) }
 func (queryKind) HFConfig() string                { return "queries" }
-func (queryKind) hfColumns() map[string]string    { return map[string]string{"query_persona": "persona"} }
+func (queryKind) HFColumns() map[string]string    { return map[string]string{"query_persona": "persona"} }
 
 func parseQuery(f *fileData, r *rec) (*itemRec, error) {
 	var q store.Query

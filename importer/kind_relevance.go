@@ -23,17 +23,17 @@ func init() { Register(relevanceKind{}) }
 func (relevanceKind) Kind() schema.Kind               { return schema.KindRelevance }
 func (relevanceKind) ReadLine(l *Line) (*Item, error) { return parseRelevance(l.f, l.r) }
 func (relevanceKind) HFConfig() string                { return "relevance" }
-func (relevanceKind) hfRowPerLabelSet()               {}
+func (relevanceKind) HFRowPerLabelSet()               {}
 
-func (relevanceKind) hfColumns() map[string]string {
+func (relevanceKind) HFColumns() map[string]string {
 	return map[string]string{"query_id": "query", "document_id": "document"}
 }
 
-func (relevanceKind) hfLabels() []string {
+func (relevanceKind) HFLabels() []string {
 	return []string{schema.Relevance, schema.IrrelevanceReason, schema.RelevanceGrade}
 }
 
-func (relevanceKind) hfID(line map[string]json.RawMessage) string {
+func (relevanceKind) HFID(line map[string]json.RawMessage) string {
 	var q, d string
 	json.Unmarshal(line["query"], &q)
 	json.Unmarshal(line["document"], &d)

@@ -36,10 +36,10 @@ type rowsDone interface {
 	rowsDone(*writer) error
 }
 
-// named is a kind that says itself in errors otherwise than "a <kind>"
+// Named is a kind that says itself in errors otherwise than "a <kind>"
 // ("a QA pair").
-type named interface {
-	name() string
+type Named interface {
+	Name() string
 }
 
 func kindOrder(k schema.Kind) int {
@@ -51,8 +51,8 @@ func kindOrder(k schema.Kind) int {
 
 // kindName is a kind in errors: "a claim", "a query".
 func kindName(k schema.Kind) string {
-	if n, ok := kindOf[k].(named); ok {
-		return n.name()
+	if n, ok := kindOf[k].(Named); ok {
+		return n.Name()
 	}
 	return "a " + string(k)
 }

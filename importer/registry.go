@@ -14,15 +14,14 @@ import (
 //
 //   - NativeLine: a kind read from native lines of its own, {"kind":k,…}
 //     (queries, documents, … and a kind from outside the importer);
-//     HFConfig: its config of an hf export, each row read as such a line.
+//     HFConfig: its config of an hf export, each row read as such a line,
+//     with what its rows hold otherwise (HFColumns, HFLabelColumns,
+//     HFConverter, HFExtra, HFIdentified, HFLabelSetRows: hf_kinds.go).
 //   - A kind of records of its own (QA pairs, claims: kinds_rows.go)
-//     implements the unexported rowsKind, and hfRowReader for its config:
-//     their records are the importer's own types, so only a kind of this
-//     package can be one.
-//
-// The unexported interfaces (hfColumns, hfConverter, …) are, likewise,
-// behaviours over the importer's own records, for the kinds of this
-// package.
+//     implements the unexported rowsKind (and stagedFirst, rowsDone), and
+//     hfRowReader for its config, plainLiner for the lines without
+//     "kind": their records and writer are the importer's own types, so
+//     only a kind of this package can be one.
 
 // Kind is what the importer needs of every kind it reads: its name.
 type Kind interface {
