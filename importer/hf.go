@@ -39,20 +39,45 @@ type hfRowReader interface {
 // the kinds' configs: the queries and documents they rank are in.
 const hfRunsConfig = "runs"
 
+// HFReadAfter is a kind whose config is read after those of other kinds:
+// the kinds of the items its items need (a relevance pair's query and
+// document), which its items would otherwise wait for, held until every
+// line is read.
+type HFReadAfter interface {
+	HFReadAfter() []schema.Kind
+}
+
 // hfConfigs are the configs of an export, in the order they are read: in
 // the kinds' order those of the kinds of records of their own (a claim
-// row's pair is read first), then the other kinds' (an item that needs
-// one of a later config waits for it), the runs, and the long configs of
+// row's pair is read first), then the other kinds' (each after those it
+// reads after: HFReadAfter), the runs, and the long configs of
 // --all-annotators last, once their items are in. The qrels configs are
 // derived from relevance (the gold set is its rows of annotator "gold")
 // and are read past.
 func hfConfigs() []string {
 	var out []string
 	for _, rows := range []bool{true, false} {
+		var left []Kind
 		for _, k := range hfOrder {
 			if _, ok := k.(hfRowReader); ok == rows {
-				out = append(out, k.(HFConfig).HFConfig())
+				left = append(left, k)
 			}
+		}
+		read := map[schema.Kind]bool{}
+		for len(left) > 0 {
+			// The first kind, in the kinds' order, whose kinds to read
+			// after are read (or not among these); the first left when
+			// none is (a cycle: the order is then the kinds').
+			i := slices.IndexFunc(left, func(k Kind) bool {
+				a, ok := k.(HFReadAfter)
+				return !ok || !slices.ContainsFunc(a.HFReadAfter(), func(b schema.Kind) bool {
+					return !read[b] && slices.ContainsFunc(left, func(l Kind) bool { return l.Kind() == b })
+				})
+			})
+			i = max(i, 0)
+			read[left[i].Kind()] = true
+			out = append(out, left[i].(HFConfig).HFConfig())
+			left = slices.Delete(left, i, i+1)
 		}
 	}
 	out = append(out, hfRunsConfig)

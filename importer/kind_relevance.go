@@ -25,6 +25,12 @@ func (relevanceKind) ReadLine(l *Line) (*Item, error) { return parseRelevance(l.
 func (relevanceKind) HFConfig() string                { return "relevance" }
 func (relevanceKind) HFRowPerLabelSet()               {}
 
+// HFReadAfter: a pair's query and document are read first, so its rows are
+// written as they come rather than held until the end.
+func (relevanceKind) HFReadAfter() []schema.Kind {
+	return []schema.Kind{schema.KindQuery, schema.KindDocument}
+}
+
 func (relevanceKind) HFColumns() map[string]string {
 	return map[string]string{"query_id": "query", "document_id": "document"}
 }

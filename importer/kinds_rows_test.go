@@ -2,6 +2,7 @@ package importer
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -36,6 +37,24 @@ func TestRowKindsFollowTheKindsOrder(t *testing.T) {
 		if got := hfConfigs()[:2]; !slices.Equal(got, []string{"qa", "claims"}) {
 			t.Errorf("registered %v: hf configs read first %v, want a claim's pair read before it: [qa claims]", order, got)
 		}
+	}
+}
+
+// An hf folder's configs are read in the kinds' order, each after those it
+// reads after: a relevance pair's query and document before it (its rows
+// would wait for them otherwise), the runs after the items, the long
+// configs of --all-annotators last.
+func TestHFConfigsOrder(t *testing.T) {
+	want := []string{"qa", "claims", "queries", "documents", "relevance", "answers", "gen_answers", "gen_claims", "runs",
+		"qa_by_annotator", "claims_by_annotator", "queries_by_annotator", "answers_by_annotator", "gen_claims_by_annotator"}
+	var got []string
+	for _, c := range hfConfigs() {
+		if k, ok := hfKindOfConfig(strings.TrimSuffix(c, byAnnotatorSuffix)); !ok || kindOrder(k) < 100 || c == hfRunsConfig {
+			got = append(got, c) // the product's (a test kind has an order of its own, past 900)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("hf configs read in the order\n%v\nwant\n%v", got, want)
 	}
 }
 
