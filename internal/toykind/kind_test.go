@@ -30,6 +30,5 @@ func init() {
 	cited := func(it *store.Item) string { return it.ExtID }
 	tui.RegisterView(tui.View{Kind: kindCitation, Label: "Citation", Queue: "Citation checks", Noun: "citation check",
 		TopLabel: "Citation", PaneTitle: "Cited for", Top: cited})
-	adjudicate.RegisterRender(kindCitation, adjudicate.Render{TopLabel: "Citation", Title: "Cited for",
-		Top: func(d *store.ReviewDetail) string { return d.ExtID }})
+	adjudicate.Register(citationReview{})
 }
