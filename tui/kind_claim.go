@@ -15,30 +15,41 @@ import (
 func init() {
 	prompts[schema.ClaimValidity] = lang.Key("Is the claim correct: all required elements, coherent, meaningful?")
 	prompts[schema.Entailment] = lang.Key("How does the claim relate to the context?")
-	registerKind(kindView{
-		kind: schema.KindClaim, label: lang.Key("Claim"), queue: lang.Key("Claims"), noun: lang.Key("claim"),
-		top: func(st ui.Styles, d *itemData, at step, w int) []string {
-			if at.kind == askOwn {
-				return missedTop(st, d, w)
-			}
-			return claimTop(st, d, w)
-		},
-		pane: func(st ui.Styles, d *itemData, at step, w int) []string {
-			if at.kind == askOwn {
-				return missedPane(st, d, w)
-			}
-			return claimPane(st, d, w)
-		},
-		paneTitle: func(l *lang.Printer, _ *itemData, at step) string {
-			if at.kind == askOwn {
-				return l.Sprintf("Claims and context")
-			}
-			return l.Sprintf("Answer and context")
-		},
-		own:  missedClaims,
-		load: loadClaim,
-	})
+	Register(claimKind{})
 }
+
+type claimKind struct{}
+
+func (claimKind) Kind() schema.Kind { return schema.KindClaim }
+
+func (claimKind) Names() Names {
+	return Names{Label: lang.Key("Claim"), Queue: lang.Key("Claims"), Noun: lang.Key("claim")}
+}
+
+func (claimKind) Top(dr Drawing, w int) []string {
+	if dr.at.kind == askOwn {
+		return missedTop(dr.st, dr.d, w)
+	}
+	return claimTop(dr.st, dr.d, w)
+}
+
+func (claimKind) Pane(dr Drawing, w int) []string {
+	if dr.at.kind == askOwn {
+		return missedPane(dr.st, dr.d, w)
+	}
+	return claimPane(dr.st, dr.d, w)
+}
+
+func (claimKind) PaneTitle(dr Drawing) string {
+	if dr.at.kind == askOwn {
+		return dr.st.Lang.Sprintf("Claims and context")
+	}
+	return dr.st.Lang.Sprintf("Answer and context")
+}
+
+func (claimKind) ownStep() *ownStep { return missedClaims }
+
+func (claimKind) load(d *itemData, v *store.ItemView) { loadClaim(d, v) }
 
 // missedClaims is the claim kind's own step: after the last extracted claim
 // of an answer, did the extractor miss one? The answer records

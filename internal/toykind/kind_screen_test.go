@@ -3,6 +3,7 @@ package toykind
 import (
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tui"
 	"github.com/annotate-dev/annotate/tui/adjudicate"
 )
 
@@ -28,7 +29,7 @@ func (citationReview) Kind() schema.Kind { return kindCitation }
 
 func (citationReview) Top(dr adjudicate.Drawing, w int) []string {
 	c, _ := citationOf(dr.Detail().Payload)
-	return dr.Labelled("Citation", c, w)
+	return dr.Labelled("Cites", c, w)
 }
 
 func (citationReview) Pane(dr adjudicate.Drawing, w int) []string {
@@ -37,3 +38,24 @@ func (citationReview) Pane(dr adjudicate.Drawing, w int) []string {
 }
 
 func (citationReview) PaneTitle(adjudicate.Drawing) string { return "Cited for" }
+
+// citationScreen shows a citation check on the annotation screens.
+type citationScreen struct{}
+
+func (citationScreen) Kind() schema.Kind { return kindCitation }
+
+func (citationScreen) Names() tui.Names {
+	return tui.Names{Label: "Citation", Queue: "Citation checks", Noun: "citation check"}
+}
+
+func (citationScreen) Top(dr tui.Drawing, w int) []string {
+	c, _ := citationOf(dr.Item().Payload)
+	return dr.Labelled("Cites", c, w)
+}
+
+func (citationScreen) Pane(dr tui.Drawing, w int) []string {
+	_, about := citationOf(dr.Item().Payload)
+	return dr.Text(about, w)
+}
+
+func (citationScreen) PaneTitle(tui.Drawing) string { return "Cited for" }

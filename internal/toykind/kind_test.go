@@ -27,8 +27,6 @@ func init() {
 	importer.RegisterBareNative(kindCitation, "citation_checks")
 	exporter.RegisterBareExport(kindCitation, "citation_checks", "the citation checked",
 		map[string]string{citationOK: "does the citation say what it is cited for (`yes`, `no`)"})
-	cited := func(it *store.Item) string { return it.ExtID }
-	tui.RegisterView(tui.View{Kind: kindCitation, Label: "Citation", Queue: "Citation checks", Noun: "citation check",
-		TopLabel: "Citation", PaneTitle: "Cited for", Top: cited})
+	tui.Register(citationScreen{})
 	adjudicate.Register(citationReview{})
 }
