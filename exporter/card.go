@@ -370,17 +370,17 @@ func (c *card) fields(b *strings.Builder) {
 		fmt.Fprintf(b, "#### `%s`\n\n| key | type | description |\n|---|---|---|\n", x.name)
 		fs := x.features(c.e.systems)
 		for i, col := range x.layout.cols {
-			typ, doc := col.typ, col.doc
+			typ, doc := col.Type, col.Doc
 			switch names := classesOf(col); {
 			case fs[i].classes != nil:
 				typ = "class id (" + classNames(fs[i].classes) + ")"
 			case names != nil: // a value outside the schema: plain strings
 				doc += fmt.Sprintf(" (%s, or a value kept as imported)", valueList(names))
 			}
-			if col.nullable {
+			if col.Nullable {
 				typ += " or null"
 			}
-			fmt.Fprintf(b, "| %s | %s | %s |\n", cellCode(col.key), docCell(typ), docCell(doc))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", cellCode(col.Key), docCell(typ), docCell(doc))
 		}
 		b.WriteString("\n")
 	}

@@ -87,16 +87,16 @@ func csvHeader(l layout, systems []string) []string {
 	var h []string
 	for _, c := range l.cols {
 		switch {
-		case c.typ == tContexts:
+		case c.Type == tContexts:
 			h = append(h, "context_ids", "contexts")
-		case c.key == "triplet":
+		case c.Key == "triplet":
 			h = append(h, "subject", "predicate", "object")
-		case c.typ == tPreds:
+		case c.Type == tPreds:
 			for _, s := range systems {
 				h = append(h, "prediction_"+s)
 			}
 		default:
-			h = append(h, c.key)
+			h = append(h, c.Key)
 		}
 	}
 	return h
@@ -109,9 +109,9 @@ func csvRecord(rec []string, l layout, r row, ctx *csvContexts) ([]string, error
 		switch v := r[i].(type) {
 		case nil:
 			switch {
-			case c.key == "triplet":
+			case c.Key == "triplet":
 				rec = append(rec, "", "", "")
-			case c.typ == tPreds:
+			case c.Type == tPreds:
 				// no systems: no columns
 			default:
 				rec = append(rec, "")
@@ -125,23 +125,23 @@ func csvRecord(rec []string, l layout, r row, ctx *csvContexts) ([]string, error
 		case float64:
 			rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
 		case []string:
-			if c.key == "triplet" {
+			if c.Key == "triplet" {
 				rec = append(rec, v...)
 			} else {
 				rec = append(rec, strings.Join(v, "\n"))
 			}
 		case json.RawMessage:
-			if c.typ == tContexts {
+			if c.Type == tContexts {
 				ids, texts, err := ctx.cells(v)
 				if err != nil {
-					return nil, fmt.Errorf("%s: %w", c.key, err)
+					return nil, fmt.Errorf("%s: %w", c.Key, err)
 				}
 				rec = append(rec, ids, texts)
 				continue
 			}
 			var list []string // claim_ids
 			if err := json.Unmarshal(v, &list); err != nil {
-				return nil, fmt.Errorf("%s: %w", c.key, err)
+				return nil, fmt.Errorf("%s: %w", c.Key, err)
 			}
 			rec = append(rec, strings.Join(list, "\n"))
 		case preds:
@@ -153,7 +153,7 @@ func csvRecord(rec []string, l layout, r row, ctx *csvContexts) ([]string, error
 				}
 			}
 		default:
-			return nil, fmt.Errorf("%s: no CSV form for %T", c.key, v)
+			return nil, fmt.Errorf("%s: no CSV form for %T", c.Key, v)
 		}
 	}
 	return rec, nil

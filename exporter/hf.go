@@ -131,7 +131,7 @@ func (w *rowSink) write(r row) error {
 			if w.c.plain == nil {
 				w.c.plain = map[string]bool{}
 			}
-			w.c.plain[w.c.layout.cols[i].key] = true
+			w.c.plain[w.c.layout.cols[i].Key] = true
 			w.feats[i] = fString
 		}
 	}

@@ -159,10 +159,10 @@ func TestFeaturesOneTypePerColumn(t *testing.T) {
 		for i, col := range c.layout.cols {
 			var b strings.Builder
 			fs[i].yaml(&b, "")
-			if prev, ok := seen[col.key]; ok && prev != b.String() {
-				t.Errorf("column %s: %s in %s, %s in %s", col.key, prev, where[col.key], b.String(), c.name)
+			if prev, ok := seen[col.Key]; ok && prev != b.String() {
+				t.Errorf("column %s: %s in %s, %s in %s", col.Key, prev, where[col.Key], b.String(), c.name)
 			}
-			seen[col.key], where[col.key] = b.String(), c.name
+			seen[col.Key], where[col.Key] = b.String(), c.name
 		}
 	}
 	// Hand-written from the label schema (schema/relevance.go, schema/qa.go).

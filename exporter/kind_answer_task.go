@@ -21,17 +21,17 @@ func init() {
 		labelStudio: &lsKind{texts: []lsText{{"query", "Query"}}},
 		facts: cardFacts{tasks: []string{"question-answering"}, taskIDs: []string{"open-domain-qa"},
 			creators: []string{"expert-generated"}, protocol: protocolCanLegal, paper: &originCanLegal},
-		base: []column{
-			{"id", tString, false, "answer task id (`<query id>/answer`)"},
-			{"query_id", tString, false, "the query answered"},
-			{"query", tString, false, "the query's text"},
-			{"query_persona", tString, false, "who asks: `lay` or `professional`"},
-			{"jurisdiction", tString, false, "province or territory of the query"},
-			{"review", tString, true, "the lead's review: `accept` (the answer is gold) or `reject`; null when not reviewed"},
-			{"review_reason", tString, true, "why it was rejected; null unless rejected"},
-			{"reviewed_by", tString, true, "the lead who reviewed it; null when not reviewed"},
-			{"gold_answer_accepted", tString, true, "the gold answer: the answer the lead accepted, as accepted; null unless accepted"},
-			{"gold_citations", tStrings, true, "the accepted answer's citations (empty when its author gave none); null unless accepted, or when the acceptance recorded no citations"},
+		base: []Column{
+			{"id", TypeString, false, "answer task id (`<query id>/answer`)"},
+			{"query_id", TypeString, false, "the query answered"},
+			{"query", TypeString, false, "the query's text"},
+			{"query_persona", TypeString, false, "who asks: `lay` or `professional`"},
+			{"jurisdiction", TypeString, false, "province or territory of the query"},
+			{"review", TypeString, true, "the lead's review: `accept` (the answer is gold) or `reject`; null when not reviewed"},
+			{"review_reason", TypeString, true, "why it was rejected; null unless rejected"},
+			{"reviewed_by", TypeString, true, "the lead who reviewed it; null when not reviewed"},
+			{"gold_answer_accepted", TypeString, true, "the gold answer: the answer the lead accepted, as accepted; null unless accepted"},
+			{"gold_citations", TypeStrings, true, "the accepted answer's citations (empty when its author gave none); null unless accepted, or when the acceptance recorded no citations"},
 		},
 		values: func(it *store.Item) row {
 			t := it.Payload.(*store.AnswerTask)

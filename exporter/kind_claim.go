@@ -12,19 +12,19 @@ import (
 // the store's claim query. Their native lines sit inside their pair's
 // (kind_qa_native.go).
 
-var claimBase = []column{
-	{"id", tString, false, "claim id"},
-	{"qa_id", tString, false, "id of the QA pair whose answer the claim comes from"},
-	{"source", tString, false, "legal source"},
-	{"language", tString, false, "language (ISO 639-1)"},
-	{"position", tInt, false, "order of the claim in its answer"},
-	{"triplet", tStrings, true, "⟨subject, predicate, object⟩; null for a sub-sentence (text) claim"},
-	{"text", tString, true, "sub-sentence claim; null for a triplet claim"},
-	{"origin", tString, false, "`extracted` (by the claim extractor) or `annotator` (added by the expert because the extractor missed it)"},
-	{"added_by", tString, true, "annotator who added the claim; null for extracted claims"},
-	{"extractor", tString, true, "the extractor whose output the claim is (RefChecker's `<extractor>_response_kg`); null when the input did not say"},
-	{"question", tString, false, "question of the QA pair"},
-	{"answer", tString, false, "answer the claim was extracted from"},
+var claimBase = []Column{
+	{"id", TypeString, false, "claim id"},
+	{"qa_id", TypeString, false, "id of the QA pair whose answer the claim comes from"},
+	{"source", TypeString, false, "legal source"},
+	{"language", TypeString, false, "language (ISO 639-1)"},
+	{"position", TypeInt, false, "order of the claim in its answer"},
+	{"triplet", TypeStrings, true, "⟨subject, predicate, object⟩; null for a sub-sentence (text) claim"},
+	{"text", TypeString, true, "sub-sentence claim; null for a triplet claim"},
+	{"origin", TypeString, false, "`extracted` (by the claim extractor) or `annotator` (added by the expert because the extractor missed it)"},
+	{"added_by", TypeString, true, "annotator who added the claim; null for extracted claims"},
+	{"extractor", TypeString, true, "the extractor whose output the claim is (RefChecker's `<extractor>_response_kg`); null when the input did not say"},
+	{"question", TypeString, false, "question of the QA pair"},
+	{"answer", TypeString, false, "answer the claim was extracted from"},
 	{"contexts", tContexts, false, "the pair's context unit(s) the claim is judged against"},
 	{"predictions", tPreds, true, "system predictions (e.g. RefChecker's entailment/neutral/contradiction), one key per system present in the dataset, null when that system has no prediction; the whole object is null when the dataset has no predictions"},
 }

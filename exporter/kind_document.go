@@ -13,19 +13,19 @@ func init() {
 	registerExport(kindExport{
 		kind: schema.KindDocument, config: "documents",
 		facts: cardFacts{tasks: []string{"text-retrieval"}, paper: &originCanLegal},
-		base: []column{
-			{"id", tString, false, "document id"},
-			{"source", tString, false, "dataset the document comes from (empty when none)"},
-			{"title", tString, false, "title (empty when not recorded)"},
-			{"citation", tString, false, "neutral citation, e.g. 2019 ONCA 123"},
-			{"court", tString, false, "court (empty when not recorded)"},
-			{"jurisdiction", tString, false, "province or territory"},
-			{"year", tInt, true, "year of the decision; null when unknown"},
-			{"text", tString, true, "the document's text; null for an absent document (one a gold citation names but the collection does not hold: relevant, retrieved by no run)"},
-			{"chunk_ids", tStrings, false, "ids of the document's chunks (spans retrieval runs may name), in order"},
-			{"chunk_spans", tStrings, false, "each chunk's byte offsets in text, `start-end` (end exclusive), in the order of chunk_ids"},
-			{"url", tString, false, "where the document was published (empty when not recorded)"},
-			{"license", tString, false, "the licence it was published under, or a notice (empty when not recorded)"},
+		base: []Column{
+			{"id", TypeString, false, "document id"},
+			{"source", TypeString, false, "dataset the document comes from (empty when none)"},
+			{"title", TypeString, false, "title (empty when not recorded)"},
+			{"citation", TypeString, false, "neutral citation, e.g. 2019 ONCA 123"},
+			{"court", TypeString, false, "court (empty when not recorded)"},
+			{"jurisdiction", TypeString, false, "province or territory"},
+			{"year", TypeInt, true, "year of the decision; null when unknown"},
+			{"text", TypeString, true, "the document's text; null for an absent document (one a gold citation names but the collection does not hold: relevant, retrieved by no run)"},
+			{"chunk_ids", TypeStrings, false, "ids of the document's chunks (spans retrieval runs may name), in order"},
+			{"chunk_spans", TypeStrings, false, "each chunk's byte offsets in text, `start-end` (end exclusive), in the order of chunk_ids"},
+			{"url", TypeString, false, "where the document was published (empty when not recorded)"},
+			{"license", TypeString, false, "the licence it was published under, or a notice (empty when not recorded)"},
 		},
 		values: func(it *store.Item) row {
 			d := it.Payload.(*store.Document)

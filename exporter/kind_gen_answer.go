@@ -13,13 +13,13 @@ func init() {
 		kind: schema.KindGenAnswer, config: "gen_answers",
 		facts: cardFacts{tasks: []string{"question-answering"}, creators: []string{"machine-generated"},
 			paper: &originCanLegal, risk: riskModelMade},
-		base: []column{
-			{"id", tString, false, "generated answer id"},
-			{"query_id", tString, false, "the query it answers"},
-			{"system", tString, false, "the system that generated it"},
-			{"condition", tString, false, "`oracle` (from the gold documents) or `pipeline` (from what its retriever found)"},
-			{"answer", tString, false, "the generated answer"},
-			{"documents", tStrings, false, "ids of the documents the answer used"},
+		base: []Column{
+			{"id", TypeString, false, "generated answer id"},
+			{"query_id", TypeString, false, "the query it answers"},
+			{"system", TypeString, false, "the system that generated it"},
+			{"condition", TypeString, false, "`oracle` (from the gold documents) or `pipeline` (from what its retriever found)"},
+			{"answer", TypeString, false, "the generated answer"},
+			{"documents", TypeStrings, false, "ids of the documents the answer used"},
 		},
 		values: func(it *store.Item) row {
 			a := it.Payload.(*store.GenAnswer)

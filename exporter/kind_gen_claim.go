@@ -24,15 +24,15 @@ func init() {
 		facts: cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"fact-checking"},
 			tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
 			protocol: protocolCanLegal, paper: &originCanLegal},
-		base: []column{
-			{"id", tString, false, "generated claim id"},
-			{"answer_id", tString, false, "the generated answer it is a claim of (config gen_answers)"},
-			{"query_id", tString, false, "the query the answer answers"},
-			{"system", tString, false, "the system that generated the answer"},
-			{"condition", tString, false, "`oracle` or `pipeline`"},
-			{"position", tInt, false, "order of the claim in its answer"},
-			{"text", tString, false, "the atomic claim"},
-			{"verdicts", tStrings, false, "automatic judges' verdicts, `system/field=value` (e.g. `judge/grounded=not_grounded`), sorted"},
+		base: []Column{
+			{"id", TypeString, false, "generated claim id"},
+			{"answer_id", TypeString, false, "the generated answer it is a claim of (config gen_answers)"},
+			{"query_id", TypeString, false, "the query the answer answers"},
+			{"system", TypeString, false, "the system that generated the answer"},
+			{"condition", TypeString, false, "`oracle` or `pipeline`"},
+			{"position", TypeInt, false, "order of the claim in its answer"},
+			{"text", TypeString, false, "the atomic claim"},
+			{"verdicts", TypeStrings, false, "automatic judges' verdicts, `system/field=value` (e.g. `judge/grounded=not_grounded`), sorted"},
 		},
 		values: func(it *store.Item) row {
 			c := it.Payload.(*store.GenClaim)

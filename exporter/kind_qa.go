@@ -12,21 +12,21 @@ import (
 // the ids of its claims, streamed from the store's pair query. Their native
 // lines (a pair with its claims inside) are written by kind_qa_native.go.
 
-var qaBase = []column{
-	{"id", tString, false, "QA pair id"},
-	{"source", tString, false, "legal source, e.g. GDPR or CIVIL"},
-	{"language", tString, false, "language of the pair (ISO 639-1)"},
-	{"jurisdiction", tString, false, "jurisdiction of the source (empty when not recorded)"},
-	{"hop", tString, false, "`single` or `multi` (several context units)"},
-	{"question", tString, false, "generated question"},
-	{"answer", tString, false, "generated answer"},
-	{"rationale", tString, false, "generator's rationale (empty when none)"},
-	{"generated_category", tString, false, "category assigned by the generator (empty when none); the expert's is `category`"},
+var qaBase = []Column{
+	{"id", TypeString, false, "QA pair id"},
+	{"source", TypeString, false, "legal source, e.g. GDPR or CIVIL"},
+	{"language", TypeString, false, "language of the pair (ISO 639-1)"},
+	{"jurisdiction", TypeString, false, "jurisdiction of the source (empty when not recorded)"},
+	{"hop", TypeString, false, "`single` or `multi` (several context units)"},
+	{"question", TypeString, false, "generated question"},
+	{"answer", TypeString, false, "generated answer"},
+	{"rationale", TypeString, false, "generator's rationale (empty when none)"},
+	{"generated_category", TypeString, false, "category assigned by the generator (empty when none); the expert's is `category`"},
 	{"contexts", tContexts, false, "the context unit(s) the pair was generated from, in order"},
-	{"claim_ids", tStrings, false, "ids of the pair's claims in the claims config, in answer order"},
-	{"as_given", tBool, false, "true when the pair was imported as given (its answer a system response, not under review: its claims are asked at once)"},
-	{"extra", tString, true, "the keys of the input no field took, kept with the pair, as a JSON object (e.g. RefChecker's `<extractor>_response_kg: []` of an extractor that found nothing in the response); null when none"},
-	{"ragchecker", tString, true, "the RAGChecker result whose response the pair is, as a JSON object: `system`, `query_id`, `answer_pair` (the ground-truth answer's pair) and the claim × chunk matrices `answer2response`, `response2answer`, `retrieved2response`, `retrieved2answer` as RAGChecker wrote them (what `annotate rag` computes its metrics from); null for any other pair"},
+	{"claim_ids", TypeStrings, false, "ids of the pair's claims in the claims config, in answer order"},
+	{"as_given", TypeBool, false, "true when the pair was imported as given (its answer a system response, not under review: its claims are asked at once)"},
+	{"extra", TypeString, true, "the keys of the input no field took, kept with the pair, as a JSON object (e.g. RefChecker's `<extractor>_response_kg: []` of an extractor that found nothing in the response); null when none"},
+	{"ragchecker", TypeString, true, "the RAGChecker result whose response the pair is, as a JSON object: `system`, `query_id`, `answer_pair` (the ground-truth answer's pair) and the claim × chunk matrices `answer2response`, `response2answer`, `retrieved2response`, `retrieved2answer` as RAGChecker wrote them (what `annotate rag` computes its metrics from); null for any other pair"},
 }
 
 func init() {

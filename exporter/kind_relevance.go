@@ -54,13 +54,13 @@ func init() {
 				})
 			},
 		},
-		base: []column{
-			{"query_id", tString, false, "query id (config `queries`)"},
-			{"document_id", tString, false, "document id (config `documents`)"},
-			{"annotator", tString, false, "whose judgment: an annotator, `gold` for the gold set's qrels, or `adjudicated`"},
-			{schema.Relevance, tString, true, "`relevant` or `not_relevant`; null when only other fields were labelled"},
-			{schema.IrrelevanceReason, tString, true, "why not relevant: `different_issue`, `reversed_roles`, `different_posture`, `other`; null when relevant or not given"},
-			{schema.RelevanceGrade, tInt, true, "graded judgments: 0 not relevant, 1 relevant, 2 highly relevant (qrels grades as imported); null when not graded"},
+		base: []Column{
+			{"query_id", TypeString, false, "query id (config `queries`)"},
+			{"document_id", TypeString, false, "document id (config `documents`)"},
+			{"annotator", TypeString, false, "whose judgment: an annotator, `gold` for the gold set's qrels, or `adjudicated`"},
+			{schema.Relevance, TypeString, true, "`relevant` or `not_relevant`; null when only other fields were labelled"},
+			{schema.IrrelevanceReason, TypeString, true, "why not relevant: `different_issue`, `reversed_roles`, `different_posture`, `other`; null when relevant or not given"},
+			{schema.RelevanceGrade, TypeInt, true, "graded judgments: 0 not relevant, 1 relevant, 2 highly relevant (qrels grades as imported); null when not graded"},
 		},
 		rows: func(e *exporter, fn func(row) error) error {
 			return each(e, e.snap.RelevanceJudgments(), func(j *store.RelevanceJudgment) error {
@@ -93,10 +93,10 @@ func init() {
 		}
 		registerExport(kindExport{
 			kind: schema.KindRelevance, config: name, facts: facts,
-			base: []column{
-				{"query_id", tString, false, "query id"},
-				{"document_id", tString, false, "document id"},
-				{schema.RelevanceGrade, tInt, false, "relevance grade in " + doc + ": 0 not relevant, 1 or more relevant"},
+			base: []Column{
+				{"query_id", TypeString, false, "query id"},
+				{"document_id", TypeString, false, "document id"},
+				{schema.RelevanceGrade, TypeInt, false, "relevance grade in " + doc + ": 0 not relevant, 1 or more relevant"},
 			},
 			rows: func(e *exporter, fn func(row) error) error {
 				return e.eachQrel(after, func(q qrel) error { return fn(row{q.query, q.doc, q.gain}) })

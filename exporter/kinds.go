@@ -22,7 +22,7 @@ type kindExport struct {
 	suggestable bool
 	kind        schema.Kind
 	config      string   // the hf config and the csv file: "queries"
-	base        []column // the item's own columns, before "annotator" and the labels
+	base        []Column // the item's own columns, before "annotator" and the labels
 	// values fills the base columns of an item.
 	values func(it *store.Item) row
 	// native appends the item's line of items.jsonl, as the importer reads
@@ -141,7 +141,7 @@ func exportOf(k schema.Kind) (kindExport, bool) {
 	return kindExport{}, false
 }
 
-var annotatorColumn = column{"annotator", tString, false, "whose labels this row carries: an annotator name, or `adjudicated`"}
+var annotatorColumn = Column{"annotator", TypeString, false, "whose labels this row carries: an annotator name, or `adjudicated`"}
 
 // kindRow is the row of a generic kind's item: its own values, whose labels,
 // the labels that count, the note.

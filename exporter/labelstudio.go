@@ -124,7 +124,7 @@ func lsOf(x *kindExport) lsKind {
 	if x.labelStudio != nil {
 		return *x.labelStudio
 	}
-	if slices.ContainsFunc(x.base, func(c column) bool { return c.key == "text" }) {
+	if slices.ContainsFunc(x.base, func(c Column) bool { return c.Key == "text" }) {
 		return lsKind{texts: []lsText{{"text", "Text"}}}
 	}
 	return lsKind{texts: []lsText{{"id", "Item"}}}
@@ -137,13 +137,13 @@ func lsBaseData(x *kindExport, it *store.Item) map[string]any {
 	for i, v := range x.values(it) {
 		switch v := v.(type) {
 		case string, []string:
-			data[x.base[i].key] = v
+			data[x.base[i].Key] = v
 		case int:
-			data[x.base[i].key] = strconv.Itoa(v)
+			data[x.base[i].Key] = strconv.Itoa(v)
 		case json.RawMessage:
-			data[x.base[i].key] = v
+			data[x.base[i].Key] = v
 		case nil:
-			data[x.base[i].key] = ""
+			data[x.base[i].Key] = ""
 		}
 	}
 	return data

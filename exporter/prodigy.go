@@ -201,7 +201,7 @@ func (e *exporter) prodigyItemsOf(k schema.Kind, ids []int64) (map[int64]prodigy
 	if x.prodigyItems != nil {
 		return x.prodigyItems(e.snap, ids)
 	}
-	col := slices.IndexFunc(x.base, func(c column) bool { return c.key == "text" && c.typ == tString })
+	col := slices.IndexFunc(x.base, func(c Column) bool { return c.Key == "text" && c.Type == TypeString })
 	if col < 0 {
 		return nil, nil
 	}

@@ -141,7 +141,7 @@ func (e *exporter) prodigyItemsObvious(k schema.Kind) (map[string]prodigyItem, e
 		}
 		return items, nil
 	}
-	col := slices.IndexFunc(x.base, func(c column) bool { return c.key == "text" && c.typ == tString })
+	col := slices.IndexFunc(x.base, func(c Column) bool { return c.Key == "text" && c.Type == TypeString })
 	if col < 0 {
 		return nil, nil
 	}

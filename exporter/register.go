@@ -18,7 +18,7 @@ func RegisterBareExport(k schema.Kind, config, idDoc string, docs map[string]str
 	}
 	registerExport(kindExport{
 		kind: k, config: config,
-		base:   []column{{"id", tString, false, idDoc}},
+		base:   []Column{{"id", TypeString, false, idDoc}},
 		values: func(it *store.Item) row { return row{it.ExtID} },
 		native: func(b []byte, it *store.Item) []byte {
 			b = append(b, `{"kind":`...)
