@@ -26,12 +26,12 @@ import (
 func (e *exporter) csv(dir string) error {
 	wrote := false
 	written := map[schema.Kind]bool{}
-	for _, x := range kindExports {
-		n, err := x.rowCount(e)
+	for _, x := range kinds {
+		n, err := e.rowCount(x)
 		if err != nil {
 			return err
 		}
-		if n == 0 && !(x.withParent && written[schema.SpecOf(x.kind).Parent]) {
+		if n == 0 && !(isBesideParent(x) && written[schema.SpecOf(x.Kind()).Parent]) {
 			continue
 		}
 		l, err := e.layoutOf(x)
@@ -39,13 +39,13 @@ func (e *exporter) csv(dir string) error {
 			return err
 		}
 		var rows int
-		if err := e.writeCSV(dir, x.config+".csv", l, n, &rows, func(fn func(row) error) error {
+		if err := e.writeCSV(dir, x.Config()+".csv", l, n, &rows, func(fn func(row) error) error {
 			return e.writeKindRows(x, l, fn)
 		}); err != nil {
 			return err
 		}
 		e.res.counted(x, rows)
-		written[x.kind] = true
+		written[x.Kind()] = true
 		wrote = true
 	}
 	if !wrote {

@@ -149,8 +149,8 @@ func TestParquetRowsEqualJSONL(t *testing.T) {
 func TestFeaturesOneTypePerColumn(t *testing.T) {
 	systems := []string{"refchecker"}
 	var configs []*hfConfig
-	for i := range kindExports {
-		configs = append(configs, &hfConfig{name: kindExports[i].config, layout: layoutOf(kindExports[i], true)})
+	for _, x := range kinds {
+		configs = append(configs, &hfConfig{name: x.Config(), layout: layoutOf(x, true)})
 	}
 	seen := map[string]string{}
 	where := map[string]string{}

@@ -198,11 +198,12 @@ func (e *exporter) prodigyItemsOf(k schema.Kind, ids []int64) (map[int64]prodigy
 	if !ok {
 		return nil, nil
 	}
-	if x.prodigyItems != nil {
-		return x.prodigyItems(e.snap, ids)
+	if p, ok := x.(prodigyTasks); ok {
+		return p.prodigyItems(e.snap, ids)
 	}
-	col := slices.IndexFunc(x.base, func(c Column) bool { return c.Key == "text" && c.Type == TypeString })
-	if col < 0 {
+	col := slices.IndexFunc(x.Columns(), func(c Column) bool { return c.Key == "text" && c.Type == TypeString })
+	v, ok := x.(ItemValues)
+	if col < 0 || !ok {
 		return nil, nil
 	}
 	its, err := e.snap.ItemsByID(k, ids)
@@ -211,7 +212,7 @@ func (e *exporter) prodigyItemsOf(k schema.Kind, ids []int64) (map[int64]prodigy
 	}
 	items := make(map[int64]prodigyItem, len(its))
 	for id, it := range its {
-		text, _ := x.values(it)[col].(string)
+		text, _ := v.Values(it)[col].(string)
 		items[id] = newProdigyItem(it.ExtID, k, text)
 	}
 	return items, nil

@@ -55,6 +55,15 @@ var fieldDocs = map[string]string{} // filled by the kinds' files
 
 var notesColumn = Column{"notes", TypeString, true, "the annotator's free-text note on the item (with `adjudicated`: every annotator's, one `name: note` per line); null when none"}
 
+// markersOf are the marker fields kind k publishes as label columns.
+func markersOf(k schema.Kind) []string {
+	x, _ := exportOf(k)
+	if m, ok := x.(markerFields); ok {
+		return m.markers()
+	}
+	return nil
+}
+
 // labelColumns are the expert's fields of a kind from the label schema, so a
 // field added there is exported without touching this file.
 func labelColumns(k schema.Kind) []Column {
@@ -63,8 +72,8 @@ func labelColumns(k schema.Kind) []Column {
 	for _, f := range schema.Fields(k) {
 		names = append(names, f.Name)
 	}
-	x, _ := exportOf(k)
-	names = append(names, x.markers...)
+	markers := markersOf(k)
+	names = append(names, markers...)
 	for _, n := range names {
 		f, _ := schema.Lookup(n)
 		doc := fieldDocs[n]
@@ -82,7 +91,7 @@ func labelColumns(k schema.Kind) []Column {
 		case len(f.Values) == 0:
 			doc += "; null when not labelled"
 		default: // the card's type column lists a closed field's values (card.go, fields)
-			if !slices.Contains(x.markers, n) { // a marker's doc says when it is null
+			if !slices.Contains(markers, n) { // a marker's doc says when it is null
 				doc += "; null when not labelled or not asked"
 			}
 		}
@@ -112,9 +121,9 @@ func newLayout(k schema.Kind, notes bool) layout {
 	var base []Column
 	switch x, ok := exportOf(k); {
 	case ok && schema.SpecOf(k).Annotated:
-		base = append(append([]Column{}, x.base...), annotatorColumn)
+		base = append(append([]Column{}, x.Columns()...), annotatorColumn)
 	case ok: // shown, not annotated: no labels, no annotator
-		base = x.base
+		base = x.Columns()
 	}
 	l := layout{kind: k, labels: labelColumns(k), notes: notes}
 	l.cols = append(append([]Column{}, base...), l.labels...)
