@@ -14,7 +14,7 @@ import (
 // The sections of the Hub's dataset-card template, each filled with what
 // the database knows and written only for the kinds the export holds.
 
-// The parts of the card's sections a kind writes itself (kindExport.card).
+// The parts of the card's sections a kind writes itself (cardWriter).
 const (
 	cardUses     = "uses"     // Direct Use: what the rows evaluate
 	cardSource   = "source"   // Source Data: where the kind's texts come from

@@ -23,7 +23,7 @@ type cardReports struct {
 	work   []store.Work
 	guides []store.GuidelineUse // the guidelines versions of the labels (card_guidelines.go)
 	// measured holds the report each exported kind measures for its own
-	// sections (kindExport.measure), by kind.
+	// sections (measured), by kind.
 	measured  map[schema.Kind]any
 	agreement *report.AgreementReport // nil with fewer than two annotators
 	gen       *report.GenReport       // nil without generated answers (card_gen.go)

@@ -28,7 +28,7 @@ import (
 //     "answer":"accept".
 //
 // Every line has "text" (what the kind shows of its item:
-// kindExport.prodigyItems), "_session_id" and "_annotator_id" as Prodigy's
+// prodigyTasks), "_session_id" and "_annotator_id" as Prodigy's
 // named sessions write them, "FIELD-NAME" (the dataset is the field),
 // "_timestamp", the hashes, and "meta" {"annotate_id","field","annotator"}.
 // An adjudicated label adds "annotate_role":"adjudicate". A label that is

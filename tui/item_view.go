@@ -85,7 +85,7 @@ func (s *itemScreen) trail(w, maxLines int) []string {
 	if m := s.flow.marker; m != "" && s.flow.own != nil {
 		extra = append(extra, s.e.lang.Sprintf("%s %s", s.e.lang.Field(s.flow.own.marker), s.e.lang.Value(s.flow.own.marker, m)))
 	}
-	if o := s.flow.own; s.at.kind == askOwn && o.of != nil {
+	if o := s.flow.own; s.at.kind == askOwn && o != nil {
 		// The step is about the parent: its decisions, and the marker.
 		_, parent := o.of(s.d)
 		waiting := s.e.dec.waitingFields(parent)

@@ -55,15 +55,24 @@ func (claimKind) load(d *itemData, v *store.ItemView) { loadClaim(d, v) }
 // of an answer, did the extractor miss one? The answer records
 // missed_claims_checked.
 var missedClaims = &ownStep{
-	asked:  func(d *itemData) bool { return d.isLast },
-	marker: schema.MissedClaimsChecked, section: "missed_claims",
+	ownStepRules: missedClaimsRules{},
+	marker:       schema.MissedClaimsChecked, section: "missed_claims",
 	checked: "checked", added: "added",
-	count:   func(d *itemData) int { return len(d.mine) },
 	refused: lang.Key("a adds a claim the extractor missed, enter says you are done with this answer."),
-	card:    func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
 	title:   lang.Key("Missed claims"),
-	of:      func(d *itemData) (string, int64) { return d.qa.ID, d.qa.ItemID },
 }
+
+// missedClaimsRules: the step follows the last extracted claim of an
+// answer, counts the claims the annotator added to it, and is about the
+// answer's QA pair.
+type missedClaimsRules struct{}
+
+func (missedClaimsRules) asked(d *itemData) bool { return d.isLast }
+func (missedClaimsRules) count(d *itemData) int  { return len(d.mine) }
+func (missedClaimsRules) card(st ui.Styles, f flow, w int) []string {
+	return missedCard(st, f.marker, f.added, w)
+}
+func (missedClaimsRules) of(d *itemData) (string, int64) { return d.qa.ID, d.qa.ItemID }
 
 // pairData is what the QA pair and claim screens show of an item beyond
 // its labels: the pair (a claim's: its answer's) and the answer's claims.

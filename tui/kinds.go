@@ -123,24 +123,32 @@ type ownScreen interface {
 
 // ownStep is a step of a kind's own after its fields: it records a marker
 // on the item's parent (the answer's missed_claims_checked) and lets the
-// annotator add items there (missed claims).
+// annotator add items there (missed claims). What it does is its kind's
+// (ownStepRules); the rest is what it is called and records.
 type ownStep struct {
-	asked  func(d *itemData) bool // the step follows this item's fields
-	marker string                 // the parent's field it records
+	ownStepRules
+	marker string // the parent's field it records
 	// section is the step's guidelines section, and the field a note
 	// written at the step is about.
 	section string
 	// checked is the marker when the annotator added nothing, added when
 	// they did.
 	checked, added string
-	count          func(d *itemData) int // the items the annotator added that stand
-	refused        string                // what the step's keys do, for a key that answers nothing
-	card           func(st ui.Styles, f flow, w int) []string
+	refused        string // what the step's keys do, for a key that answers nothing
 	// title names the step in the header, after which comes the id of the
-	// parent it is about (of: its ext id and item id); the trail shows the
-	// parent's decisions then, not the item's.
+	// parent it is about (ownStepRules.of); the trail shows the parent's
+	// decisions then, not the item's.
 	title string
-	of    func(d *itemData) (ext string, item int64)
+}
+
+// ownStepRules is what a kind's own step does: whether it follows this
+// item's fields, how many items the annotator added there that stand, its
+// card, and the parent it is about (its ext id and item id).
+type ownStepRules interface {
+	asked(d *itemData) bool
+	count(d *itemData) int
+	card(st ui.Styles, f flow, w int) []string
+	of(d *itemData) (ext string, item int64)
 }
 
 var kinds []Kind
