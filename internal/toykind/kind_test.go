@@ -19,7 +19,9 @@ import (
 // of the product do: a table of its own (citation_checks, created at Open
 // from its TableSchema, as a test package cannot add a migration) holding
 // the text the citation is cited for, read into its payload and written
-// from its native line's "cited".
+// from its native line's "cited". The export's and the screens' are
+// types of kind_export_test.go and kind_screen_test.go, through the same
+// interfaces.
 
 const kindCitation schema.Kind = "citation_check"
 
@@ -31,13 +33,9 @@ func init() {
 	store.Register(citationKind{})
 	tally.Register(citationKind{})
 	importer.Register(citationKind{})
-	exporter.RegisterBareExport(kindCitation, "citation_checks", "the citation checked",
-		map[string]string{citationOK: "does the citation say what it is cited for (`yes`, `no`)"})
-	cited := func(it *store.Item) string { return it.ExtID }
-	tui.RegisterView(tui.View{Kind: kindCitation, Label: "Citation", Queue: "Citation checks", Noun: "citation check",
-		TopLabel: "Citation", PaneTitle: "Cited for", Top: cited})
-	adjudicate.RegisterRender(kindCitation, adjudicate.Render{TopLabel: "Citation", Title: "Cited for",
-		Top: func(d *store.ReviewDetail) string { return d.ExtID }})
+	exporter.Register(citationExport{})
+	tui.Register(citationScreen{})
+	adjudicate.Register(citationReview{})
 }
 
 // citationKind is the toy's store.Kind (with its TableSchema and

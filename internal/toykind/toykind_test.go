@@ -25,11 +25,12 @@ import (
 )
 
 // Four citations, three labelled by jo and sam in the file; jo checks the
-// fourth on the screen.
-const citations = `{"kind":"citation_check","id":"c1","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"yes"}}}
-{"kind":"citation_check","id":"c2","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"no"}}}
+// fourth on the screen. Each says what it is cited for (the toy's own
+// table), but c3.
+const citations = `{"kind":"citation_check","id":"c1","cited":"a lease binds the landlord's successor","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"yes"}}}
+{"kind":"citation_check","id":"c2","cited":"rent may be withheld for repairs","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"no"}}}
 {"kind":"citation_check","id":"c3","labels":{"jo":{"citation_ok":"no"},"sam":{"citation_ok":"no"}}}
-{"kind":"citation_check","id":"c4"}
+{"kind":"citation_check","id":"c4","cited":"notice to quit must be written"}
 `
 
 func TestToyKindEndToEnd(t *testing.T) {
@@ -152,9 +153,11 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 	t.Helper()
 	tm := teatest.NewTestModel(t, tui.New(tui.Options{Store: s, Annotator: "jo", Kind: string(kindCitation), Client: "test"}),
 		teatest.WithInitialTermSize(100, 30))
-	// The toy's view draws the pane's title.
+	// The toy's screen draws the citation above the pane, the pane's title,
+	// and in it what c4 is cited for, read from the toy's table.
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return strings.Contains(string(b), "c4") && strings.Contains(string(b), "Cited for")
+		return strings.Contains(string(b), "Cites c4") && strings.Contains(string(b), "Cited for") &&
+			strings.Contains(string(b), "notice to quit must be written")
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("y"))
 	ref, err := storetest.Read(t, s).Resolve("c4")
@@ -179,7 +182,7 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 }
 
 // adjudicateOnScreen opens the review of citation_ok on the real program,
-// where the toy's rendering shows c2, and picks no (2) as its final label.
+// where the toy's own drawing shows c2, and picks no (2) as its final label.
 func adjudicateOnScreen(t *testing.T, s *store.Store) {
 	t.Helper()
 	q := store.ReviewQuery{Field: citationOK}
@@ -187,7 +190,8 @@ func adjudicateOnScreen(t *testing.T, s *store.Store) {
 		Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: q})})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return strings.Contains(string(b), "Citation c2") && strings.Contains(string(b), "Cited for")
+		return strings.Contains(string(b), "Cites c2") && strings.Contains(string(b), "Cited for") &&
+			strings.Contains(string(b), "rent may be withheld for repairs")
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("2"))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
