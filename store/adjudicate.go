@@ -13,21 +13,21 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
-// Review and adjudication (`annotate review`). What waits for the lead is
+// Adjudication (the command `annotate review`). What waits for the lead is
 // planned by package adjudication (pure); this file loads the items it plans
 // over and writes the decisions.
 
-// ReviewQuery selects what review compares.
-type ReviewQuery struct {
+// AdjudicationQuery selects what an adjudication compares.
+type AdjudicationQuery struct {
 	Annotators []string // nil: every annotator with labels (as agreement)
 	Field      string   // "": every field
 	Batch      string   // "": every item; else the items of this batch
 	// Lead, when set, marks the units in which the lead gave a label
-	// (ReviewUnit.Own): their decision is refused unless --allow-own.
+	// (AdjudicationUnit.Own): their decision is refused unless --allow-own.
 	Lead string
 }
 
-// UnitState says where a review unit stands.
+// UnitState says where an adjudication unit stands.
 type UnitState = adjudication.State
 
 const (
@@ -36,14 +36,14 @@ const (
 	UnitMoot    = adjudication.Moot    // not asked given the item's adjudicated labels
 )
 
-// ReviewUnit is one (item, field) to adjudicate.
-type ReviewUnit struct {
+// AdjudicationUnit is one (item, field) to adjudicate.
+type AdjudicationUnit struct {
 	ItemRef
 	adjudication.Verdicts
 }
 
-// Review is what `annotate review` walks through (planned by adjudication.Make).
-type Review = adjudication.PlanOf[ReviewUnit]
+// Adjudication is what `annotate review` walks through (planned by adjudication.Make).
+type Adjudication = adjudication.PlanOf[AdjudicationUnit]
 
 // LabelledAnnotators lists the annotators with labels of their own that
 // count, by name: review's default, as agreement's and the card's.
@@ -68,14 +68,14 @@ func labelledAnnotators(q querier, field string) ([]string, error) {
 	return out, err
 }
 
-// Reviewers resolves the annotators a review compares (nil: every one with
-// labels) and checks there are at least two.
-func (rx *ReadTx) Reviewers(names []string) ([]string, error) {
-	_, out, err := resolveReviewers(rx.q, names, "")
+// ComparedAnnotators resolves the annotators an adjudication compares (nil:
+// every one with labels) and checks there are at least two.
+func (rx *ReadTx) ComparedAnnotators(names []string) ([]string, error) {
+	_, out, err := resolveCompared(rx.q, names, "")
 	return out, err
 }
 
-func resolveReviewers(q querier, names []string, field string) ([]int64, []string, error) {
+func resolveCompared(q querier, names []string, field string) ([]int64, []string, error) {
 	known, err := labelledAnnotators(q, field)
 	if err != nil {
 		return nil, nil, err
@@ -112,20 +112,20 @@ func orNone(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// Review lists the units to adjudicate and counts the agreements.
-func (rx *ReadTx) Review(q ReviewQuery) (Review, error) {
+// Adjudication lists the units to adjudicate and counts the agreements.
+func (rx *ReadTx) Adjudication(q AdjudicationQuery) (Adjudication, error) {
 	if q.Field != "" {
 		if err := schema.CheckField(q.Field); err != nil {
-			return Review{}, err
+			return Adjudication{}, err
 		}
 	}
-	var rev Review
+	var rev Adjudication
 	err := func() error {
-		ids, names, err := resolveReviewers(rx.q, q.Annotators, q.Field)
+		ids, names, err := resolveCompared(rx.q, q.Annotators, q.Field)
 		if err != nil {
 			return err
 		}
-		items, err := reviewItems(rx.q, ids, q.Batch)
+		items, err := adjudicationItems(rx.q, ids, q.Batch)
 		if err != nil {
 			return err
 		}
@@ -143,10 +143,10 @@ func (rx *ReadTx) Review(q ReviewQuery) (Review, error) {
 	return rev, err
 }
 
-func fromPlan(p adjudication.Plan) Review {
-	rev := Review{Annotators: p.Annotators, Agreeing: p.Agreeing, Ready: p.Ready, ReadySingle: p.ReadySingle, Accepted: p.Accepted}
+func fromPlan(p adjudication.Plan) Adjudication {
+	rev := Adjudication{Annotators: p.Annotators, Agreeing: p.Agreeing, Ready: p.Ready, ReadySingle: p.ReadySingle, Accepted: p.Accepted}
 	for _, u := range p.Units {
-		rev.Units = append(rev.Units, ReviewUnit{ItemRef: ItemRef{ItemID: u.ID, ExtID: u.Ext, Kind: string(u.Kind)}, Verdicts: u.Verdicts})
+		rev.Units = append(rev.Units, AdjudicationUnit{ItemRef: ItemRef{ItemID: u.ID, ExtID: u.Ext, Kind: string(u.Kind)}, Verdicts: u.Verdicts})
 	}
 	return rev
 }
@@ -158,7 +158,7 @@ func fromPlan(p adjudication.Plan) Review {
 // added to answers adjudicated as missing claims. With q.Field, the
 // agreeing fields it depends on are accepted too. The events share one
 // timestamp, so UndoAdjudication takes them back together.
-func (s *Store) AcceptAgreements(lead string, q ReviewQuery) (int, error) {
+func (s *Store) AcceptAgreements(lead string, q AdjudicationQuery) (int, error) {
 	a, err := s.AcceptReady(lead, q, AcceptOptions{})
 	return a.N, err
 }
@@ -186,14 +186,14 @@ type Accepted struct {
 // AcceptReady is AcceptAgreements with options: single-label units too,
 // the lead's own units with AllowOwn, and the session and active time of
 // the review screen.
-func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (Accepted, error) {
+func (s *Store) AcceptReady(lead string, q AdjudicationQuery, o AcceptOptions) (Accepted, error) {
 	var res Accepted
 	err := s.update(func(wx *WriteTx) error {
-		ids, names, err := resolveReviewers(wx.q, q.Annotators, q.Field)
+		ids, names, err := resolveCompared(wx.q, q.Annotators, q.Field)
 		if err != nil {
 			return err
 		}
-		items, err := reviewItems(wx.q, ids, q.Batch)
+		items, err := adjudicationItems(wx.q, ids, q.Batch)
 		if err != nil {
 			return err
 		}
@@ -357,9 +357,9 @@ func inBatch(m *tally.Member, batch int64) bool {
 	return batch == 0 || slices.ContainsFunc(m.Queues, func(q tally.Queue) bool { return q.Batch == batch })
 }
 
-// reviewItems loads, family by family, the items the annotators (ids) have
+// adjudicationItems loads, family by family, the items the annotators (ids) have
 // labels on, with their labels, their parents' and the adjudicated ones.
-func reviewItems(q querier, ids []int64, batch string) ([]adjudication.Item, error) {
+func adjudicationItems(q querier, ids []int64, batch string) ([]adjudication.Item, error) {
 	bid, err := batchID(q, batch)
 	if err != nil {
 		return nil, err

@@ -23,11 +23,11 @@ type ReviewDetail struct {
 	LeadFlagged    bool
 }
 
-// ReviewItem loads one item, in one snapshot, with the labels, notes and
+// AdjudicationItem loads one item, in one snapshot, with the labels, notes and
 // flags of the annotators, the adjudicated labels and the lead's note and
 // flag. Review reads predictions only for the system view: adjudicating with
 // the system's answer on screen would bias the labels it is measured against.
-func (rx *ReadTx) ReviewItem(ref ItemRef, annotators []string, lead string, predictions bool) (ReviewDetail, error) {
+func (rx *ReadTx) AdjudicationItem(ref ItemRef, annotators []string, lead string, predictions bool) (ReviewDetail, error) {
 	d := ReviewDetail{ItemRef: ref, Labels: map[string]map[string]string{}, Notes: map[string]string{},
 		Flagged: map[string]bool{}, Final: map[string]string{}}
 	err := func() error {

@@ -35,11 +35,11 @@ type SystemCell struct {
 	Items          []ItemRef // in import order
 }
 
-// SystemReview is the expert-versus-system confusion over the items of the
+// SystemConfusion is the expert-versus-system confusion over the items of the
 // kind compared that enter its comparison (for claims, the verified ones:
 // extracted claims the expert judged correct, with an entailment label that
 // counts) and that the system predicted.
-type SystemReview struct {
+type SystemConfusion struct {
 	System    string
 	Expert    string // the annotator, or "adjudicated"
 	Kind      string // the kind compared
@@ -55,13 +55,13 @@ type SystemReview struct {
 // cell. Which items enter, and in which cell, is the kind's declared rule
 // (claims: tally.Verify, the one `annotate metrics` counts by); the matrix
 // is adjudication.Confuse.
-func (rx *ReadTx) SystemDisagreements(q SystemQuery) (SystemReview, error) {
+func (rx *ReadTx) SystemDisagreements(q SystemQuery) (SystemConfusion, error) {
 	kind, cmp, err := comparedKind(q.Kind)
 	if err != nil {
-		return SystemReview{}, err
+		return SystemConfusion{}, err
 	}
 	fd, _ := schema.Lookup(cmp.field)
-	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Kind: string(kind), Field: cmp.field, Classes: fd.Values}
+	rev := SystemConfusion{System: q.System, Expert: q.Labels.Annotator, Kind: string(kind), Field: cmp.field, Classes: fd.Values}
 	err = func() error {
 		rater := tally.Adjudicated
 		switch {
