@@ -79,11 +79,11 @@ func Lookup(field string) (string, error) {
 }
 
 // Embedded returns the section of a field as this build embeds it, before
-// Render: version 1 of the field in every database.
+// RenderIn: version 1 of the field in every database.
 func Embedded(field string) (string, bool) { return EmbeddedIn(field, English) }
 
 // EmbeddedIn is the section of a field as this build embeds it in a
-// language, before Render; false when there is none in that language (a
+// language, before RenderIn; false when there is none in that language (a
 // language the guidelines are not written in).
 func EmbeddedIn(field, lang string) (string, bool) {
 	if !Written(lang) {
