@@ -2,8 +2,9 @@ package report
 
 import (
 	"fmt"
-	"github.com/annotate-dev/annotate/store"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/store/storetest"
 )

@@ -1,9 +1,10 @@
 package report
 
 import (
-	"github.com/annotate-dev/annotate/schema"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/schema"
 
 	"github.com/annotate-dev/annotate/store"
 )

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"github.com/annotate-dev/annotate/store"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/importer"
 )
