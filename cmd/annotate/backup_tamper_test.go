@@ -2,14 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/annotate-dev/annotate/store"
 )

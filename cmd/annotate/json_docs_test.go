@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-
-	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/annotate-dev/annotate/store"
 )
