@@ -2,9 +2,8 @@ package report
 
 import (
 	"fmt"
-	"testing"
-
 	"github.com/annotate-dev/annotate/store"
+	"testing"
 
 	"github.com/annotate-dev/annotate/store/storetest"
 )

@@ -2,13 +2,12 @@ package report
 
 import (
 	"encoding/json"
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/tally"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
-
-	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/tally"
 
 	"github.com/annotate-dev/annotate/metrics"
 	"github.com/annotate-dev/annotate/schema"

@@ -1,10 +1,9 @@
 package report
 
 import (
+	"github.com/annotate-dev/annotate/schema"
 	"strings"
 	"testing"
-
-	"github.com/annotate-dev/annotate/schema"
 
 	"github.com/annotate-dev/annotate/store"
 )

@@ -1,13 +1,12 @@
 package report
 
 import (
+	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/annotate-dev/annotate/store"
 )

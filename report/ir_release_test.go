@@ -1,12 +1,11 @@
 package report
 
 import (
+	"github.com/annotate-dev/annotate/store"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
-
-	"github.com/annotate-dev/annotate/store"
 
 	"github.com/parquet-go/parquet-go"
 

@@ -2,11 +2,10 @@ package report
 
 import (
 	"fmt"
+	"github.com/annotate-dev/annotate/store"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/annotate-dev/annotate/store"
 )
 
 // at follows a path of keys ("verification.CIVIL.classes") through decoded

@@ -3,12 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/annotate-dev/annotate/store"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/importer"
 	"github.com/annotate-dev/annotate/metrics"

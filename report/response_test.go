@@ -1,11 +1,10 @@
 package report
 
 import (
+	"github.com/annotate-dev/annotate/store"
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/importer"
 )
