@@ -12,7 +12,8 @@ import (
 
 // The toy kind: a citation an annotator checks, one two-way field. Every
 // registration a kind makes is here, in the order ARCHITECTURE.md's
-// "Kinds" lists them; a bare kind keeps its id alone (no table: a kind of
+// "Kinds" lists them (the export's and the screens' are types of
+// kind_export_test.go and kind_screen_test.go); a bare kind keeps its id alone (no table: a kind of
 // the product adds one in a migration, which a test package cannot).
 
 const kindCitation schema.Kind = "citation_check"
@@ -25,11 +26,7 @@ func init() {
 	store.RegisterBareKind(kindCitation)
 	tally.RegisterKind(kindCitation, tally.KindRules{})
 	importer.RegisterBareNative(kindCitation, "citation_checks")
-	exporter.RegisterBareExport(kindCitation, "citation_checks", "the citation checked",
-		map[string]string{citationOK: "does the citation say what it is cited for (`yes`, `no`)"})
-	cited := func(it *store.Item) string { return it.ExtID }
-	tui.RegisterView(tui.View{Kind: kindCitation, Label: "Citation", Queue: "Citation checks", Noun: "citation check",
-		TopLabel: "Citation", PaneTitle: "Cited for", Top: cited})
-	adjudicate.RegisterRender(kindCitation, adjudicate.Render{TopLabel: "Citation", Title: "Cited for",
-		Top: func(d *store.ReviewDetail) string { return d.ExtID }})
+	exporter.Register(citationExport{})
+	tui.Register(citationScreen{})
+	adjudicate.Register(citationReview{})
 }

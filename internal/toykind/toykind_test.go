@@ -150,9 +150,9 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 	t.Helper()
 	tm := teatest.NewTestModel(t, tui.New(tui.Options{Store: s, Annotator: "jo", Kind: string(kindCitation), Client: "test"}),
 		teatest.WithInitialTermSize(100, 30))
-	// The toy's view draws the pane's title.
+	// The toy's screen draws the citation above the pane and the pane's title.
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return strings.Contains(string(b), "c4") && strings.Contains(string(b), "Cited for")
+		return strings.Contains(string(b), "Cites c4") && strings.Contains(string(b), "Cited for")
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("y"))
 	ref, err := storetest.Read(t, s).Resolve("c4")
@@ -177,7 +177,7 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 }
 
 // adjudicateOnScreen opens the review of citation_ok on the real program,
-// where the toy's rendering shows c2, and picks no (2) as its final label.
+// where the toy's own drawing shows c2, and picks no (2) as its final label.
 func adjudicateOnScreen(t *testing.T, s *store.Store) {
 	t.Helper()
 	q := store.AdjudicationQuery{Field: citationOK}
@@ -185,7 +185,7 @@ func adjudicateOnScreen(t *testing.T, s *store.Store) {
 		Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: q})})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return strings.Contains(string(b), "Citation c2") && strings.Contains(string(b), "Cited for")
+		return strings.Contains(string(b), "Cites c2") && strings.Contains(string(b), "Cited for")
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("2"))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
