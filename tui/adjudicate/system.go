@@ -24,7 +24,7 @@ import (
 // cellsScreen lists the off-diagonal cells.
 type cellsScreen struct {
 	e    *env
-	rev  *store.SystemReview
+	rev  *store.SystemConfusion
 	err  error
 	seq  int
 	sel  int
