@@ -4,8 +4,8 @@ package store
 // annotator's labels and notes, the adjudicated labels and the systems'
 // predictions.
 
-// ReviewDetail is everything the review screens show of one item.
-type ReviewDetail struct {
+// AdjudicationDetail is everything the review screens show of one item.
+type AdjudicationDetail struct {
 	ItemRef
 	Payload     any                          // the item as its kind loads it (*Query, *Relevance, …)
 	Root        any                          // its family's root as its kind loads it (a child's parent; a root: Payload)
@@ -27,8 +27,8 @@ type ReviewDetail struct {
 // flags of the annotators, the adjudicated labels and the lead's note and
 // flag. Review reads predictions only for the system view: adjudicating with
 // the system's answer on screen would bias the labels it is measured against.
-func (rx *ReadTx) AdjudicationItem(ref ItemRef, annotators []string, lead string, predictions bool) (ReviewDetail, error) {
-	d := ReviewDetail{ItemRef: ref, Labels: map[string]map[string]string{}, Notes: map[string]string{},
+func (rx *ReadTx) AdjudicationItem(ref ItemRef, annotators []string, lead string, predictions bool) (AdjudicationDetail, error) {
+	d := AdjudicationDetail{ItemRef: ref, Labels: map[string]map[string]string{}, Notes: map[string]string{},
 		Flagged: map[string]bool{}, Final: map[string]string{}}
 	err := func() error {
 		ids, err := familyOf(rx.q, ref.ItemID)

@@ -28,7 +28,7 @@ type adjScreen struct {
 	wantPending bool
 
 	idx       int // into rev.Units; -1: the summary
-	detail    *store.ReviewDetail
+	detail    *store.AdjudicationDetail
 	detailErr error
 	detailSeq int
 	saving    bool // an adjudication, undo or acceptance is in flight

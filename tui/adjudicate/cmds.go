@@ -47,7 +47,7 @@ func loadReviewCmd(s *store.Store, q store.AdjudicationQuery, seq int) tea.Cmd {
 type detailMsg struct {
 	seq    int
 	walker bool
-	d      store.ReviewDetail
+	d      store.AdjudicationDetail
 	err    error
 }
 
@@ -56,7 +56,7 @@ func loadDetailCmd(s *store.Store, ref store.ItemRef, annotators []string, lead 
 		if err := s.WaitForWriters(context.Background(), nil); err != nil {
 			return detailMsg{seq: seq, walker: walker, err: err}
 		}
-		var d store.ReviewDetail
+		var d store.AdjudicationDetail
 		err := s.Read(func(rx *store.ReadTx) (err error) {
 			d, err = rx.AdjudicationItem(ref, annotators, lead, walker)
 			return err

@@ -210,7 +210,7 @@ type walkerScreen struct {
 	back      *cellsScreen
 	cell      store.SystemCell
 	i         int
-	detail    *store.ReviewDetail
+	detail    *store.AdjudicationDetail
 	detailErr error
 	seq       int
 	p         ui.PaneState
