@@ -131,7 +131,13 @@ func (e *Editor) Focused() bool { return e.ta.Focused() }
 // SetValue puts text from data (a draft, a submitted answer) in the
 // editor, made inert; the cursor goes to its end and the history is cleared.
 func (e *Editor) SetValue(s string) {
-	e.ta.SetValue(cleanText(s))
+	s = cleanText(s)
+	if s == "" && e.pristine {
+		// Nothing to put in a new editor: it is empty already, and
+		// emptying a textarea allocates its lines anew (240 kB).
+		return
+	}
+	e.ta.SetValue(s)
 	e.ta.MoveToEnd()
 	e.undo, e.redo, e.lastKind = nil, nil, editNone
 	e.gen++
