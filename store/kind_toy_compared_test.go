@@ -12,14 +12,14 @@ import (
 // declares that systems predict its toy_fun, and the view compares them with
 // no edit to its generic code.
 
-func init() {
-	registerCompared(kindToy, compared{field: "toy_fun", enters: func(f *tally.Family, m *tally.Member, r int64) (string, string) {
-		v, ok := f.Counted(m, r)["toy_fun"]
-		if !ok {
-			return "", ""
-		}
-		return tally.StepReady, v
-	}})
+func (toyKind) PredictedField() string { return "toy_fun" }
+
+func (toyKind) Enters(f *tally.Family, m *tally.Member, r int64) (string, string) {
+	v, ok := f.Counted(m, r)["toy_fun"]
+	if !ok {
+		return "", ""
+	}
+	return tally.StepReady, v
 }
 
 func TestSystemDisagreementsOfAnotherKind(t *testing.T) {
@@ -92,7 +92,7 @@ func TestSystemDisagreementsOfAnotherKind(t *testing.T) {
 		t.Errorf("cells:\n%q\nwant\n%q", cells, wantCells)
 	}
 	// The walker's detail reads the toy's predictions of its field.
-	d, err := s.pooled().ReviewItem(rev.Cells[0].Items[0], []string{"jo"}, "lead", true)
+	d, err := s.pooled().AdjudicationItem(rev.Cells[0].Items[0], []string{"jo"}, "lead", true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,8 +42,8 @@ import (
 // Options configures the review TUI.
 type Options struct {
 	Store *store.Store
-	Lead  string            // who adjudicates (--as)
-	Query store.ReviewQuery // the annotators compared, field, batch
+	Lead  string                  // who adjudicates (--as)
+	Query store.AdjudicationQuery // the annotators compared, field, batch
 	// System view: the system and the expert label sets it can compare
 	// against (e cycles through them), the first one shown first.
 	System  string
@@ -66,7 +66,7 @@ type Options struct {
 type env struct {
 	store   *store.Store
 	lead    string
-	query   store.ReviewQuery
+	query   store.AdjudicationQuery
 	system  string
 	experts []store.LabelSet
 	expert  int
