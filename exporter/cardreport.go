@@ -23,7 +23,7 @@ type cardReports struct {
 	work   []store.Work
 	guides []store.GuidelineUse // the guidelines versions of the labels (card_guidelines.go)
 	// measured holds the report each exported kind measures for its own
-	// sections (kindExport.measure), by kind.
+	// sections (measured), by kind.
 	measured  map[schema.Kind]any
 	agreement *report.AgreementReport // nil with fewer than two annotators
 	gen       *report.GenReport       // nil without generated answers (card_gen.go)
@@ -42,15 +42,21 @@ func measuredOf[T any](c *card, k schema.Kind) T {
 	return t
 }
 
+// measuredKind is a kind whose report the card draws from.
+type measuredKind struct {
+	kind schema.Kind
+	m    measured
+}
+
 // startReports computes the card's reports in the background: the work
 // and guidelines of the labels, each exported kind's measured report (in
 // the configs' order), the agreement, generation and cost; the returned
 // function waits for them.
 func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
-	var measures []*kindExport
+	var measures []measuredKind
 	for _, c := range configs { // read here: the writer updates the configs meanwhile
-		if c.rows > 0 && c.kind != nil && c.kind.measure != nil && !slices.Contains(measures, c.kind) {
-			measures = append(measures, c.kind)
+		if m, ok := c.kind.(measured); ok && c.rows > 0 && !slices.ContainsFunc(measures, func(x measuredKind) bool { return x.kind == c.kind.Kind() }) {
+			measures = append(measures, measuredKind{c.kind.Kind(), m})
 		}
 	}
 	done := make(chan cardReports, 1)
@@ -67,7 +73,7 @@ func (e *exporter) startReports(configs []*hfConfig) func() cardReports {
 }
 
 // cardReports reads the card's reports in one snapshot.
-func (e *exporter) cardReports(rx *store.ReadTx, measures []*kindExport) (r cardReports) {
+func (e *exporter) cardReports(rx *store.ReadTx, measures []measuredKind) (r cardReports) {
 	if r.work, r.err = rx.Work(); r.err != nil {
 		return
 	}
@@ -88,7 +94,7 @@ func (e *exporter) cardReports(rx *store.ReadTx, measures []*kindExport) (r card
 			break // --all-annotators without a label set: no one set's figures
 		}
 		var m any
-		if m, r.err = x.measure(e, rx, sel); r.err != nil {
+		if m, r.err = x.m.measure(e, rx, sel); r.err != nil {
 			return
 		}
 		r.measured[x.kind] = m
