@@ -82,8 +82,7 @@ func (q *recordQueue) send() error {
 // the copies the database is about to make.
 func (q *recordQueue) afterBig(size int64) error {
 	if size > hugeRecord {
-		runtime.GC() // buffers pooled by the Parquet library live one collection more
-		debug.FreeOSMemory()
+		giveBack()
 	}
 	written := make(chan struct{})
 	q.batch = append(q.batch, queued{written: written})
@@ -96,6 +95,12 @@ func (q *recordQueue) afterBig(size int64) error {
 	case <-q.stop:
 		return errWriterStopped
 	}
+}
+
+// giveBack returns the memory of what is no longer used to the system.
+func giveBack() {
+	runtime.GC() // buffers pooled by the Parquet library live one collection more
+	debug.FreeOSMemory()
 }
 
 // hugeRecord is the size past which a record's copies are given back to

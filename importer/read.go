@@ -193,6 +193,11 @@ func (t *textReader) readLine(limit int64) ([]byte, int64, error) {
 		if spill != nil && err != bufio.ErrBufferFull {
 			t.buf = bytes.Join(spill, nil)
 			spill = nil
+			if size > hugeRecord {
+				// The pieces go back to the system before the line's
+				// values are decoded beside it.
+				giveBack()
+			}
 		}
 		switch {
 		case err == bufio.ErrBufferFull:

@@ -207,7 +207,7 @@ func (t *wtx) writeRows(b *stage, args []any, n int) error {
 			if err != nil {
 				return err
 			}
-			if _, err := t.exec(st, args[done*b.cols:(done+size)*b.cols]); err != nil {
+			if _, err := t.exec(b.sqlFor(size), st, args[done*b.cols:(done+size)*b.cols]); err != nil {
 				return fmt.Errorf("writing %d rows of %s: %w", size, b.table, err)
 			}
 			done += size

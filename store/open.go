@@ -296,7 +296,7 @@ func (t *wtx) Exec(q string, args ...any) (sql.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.exec(st, args)
+	return t.exec(q, st, args)
 }
 
 func (t *wtx) Query(q string, args ...any) (*sql.Rows, error) {

@@ -73,12 +73,11 @@ const (
 // undoDepth bounds the undo history.
 const undoDepth = 1000
 
-// Undo and redo keys of the editor (those of the key map: an editor is
-// made without one).
-var (
-	UndoKey = DefaultKeyMap().UndoTyping
-	RedoKey = DefaultKeyMap().RedoTyping
-)
+// editorKeys are the key map whose undo and redo keys the editor takes
+// (an editor is made without one), built on first use: the key map's help
+// builds the language catalog, which a command without a screen (an
+// import) has no use for.
+var editorKeys = sync.OnceValue(DefaultKeyMap)
 
 // NewEditor returns a focused editor.
 func NewEditor(st Styles, clipboard bool, placeholder string) *Editor {
@@ -160,9 +159,9 @@ func (e *Editor) Update(msg tea.Msg) (tea.Cmd, bool) {
 		msg = m
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(m, UndoKey):
+		case key.Matches(m, editorKeys().UndoTyping):
 			return nil, e.step(&e.undo, &e.redo)
-		case key.Matches(m, RedoKey):
+		case key.Matches(m, editorKeys().RedoTyping):
 			return nil, e.step(&e.redo, &e.undo)
 		case key.Matches(m, e.ta.KeyMap.DeleteCharacterBackward, e.ta.KeyMap.DeleteCharacterForward,
 			e.ta.KeyMap.DeleteWordBackward, e.ta.KeyMap.DeleteWordForward, e.ta.KeyMap.DeleteAfterCursor, e.ta.KeyMap.DeleteBeforeCursor):
