@@ -215,8 +215,8 @@ func (c *card) intro(b *strings.Builder) {
 	fmt.Fprintf(b, "# %s\n\n", md(o.Name))
 	var sentences, others []string
 	for _, x := range c.configs {
-		if x.kind != nil && x.kind.intro != nil {
-			if t, own := x.kind.intro(c, x); own {
+		if k, ok := x.kind.(introduced); ok {
+			if t, own := k.intro(c, x); own {
 				if t != "" {
 					sentences = append(sentences, t)
 				}
@@ -321,10 +321,11 @@ func (c *card) structure(b *strings.Builder) {
 	fmt.Fprintf(b, "\n%d rows in all. Every row of a config has the same keys with the same types; a key that has no value "+
 		"(a label not given, or not asked given the item's other labels) is `null`, never missing.", c.totalRows())
 	for _, x := range c.configs {
-		if x.kind == nil {
+		k, ok := x.kind.(joined)
+		if !ok {
 			continue
 		}
-		if j := x.kind.joins; j.text != "" && c.has(j.with) {
+		if j := k.joins(); j.text != "" && c.has(j.with) {
 			b.WriteString(" " + j.text)
 		}
 	}
@@ -370,17 +371,17 @@ func (c *card) fields(b *strings.Builder) {
 		fmt.Fprintf(b, "#### `%s`\n\n| key | type | description |\n|---|---|---|\n", x.name)
 		fs := x.features(c.e.systems)
 		for i, col := range x.layout.cols {
-			typ, doc := col.typ, col.doc
+			typ, doc := col.Type, col.Doc
 			switch names := classesOf(col); {
 			case fs[i].classes != nil:
 				typ = "class id (" + classNames(fs[i].classes) + ")"
 			case names != nil: // a value outside the schema: plain strings
 				doc += fmt.Sprintf(" (%s, or a value kept as imported)", valueList(names))
 			}
-			if col.nullable {
+			if col.Nullable {
 				typ += " or null"
 			}
-			fmt.Fprintf(b, "| %s | %s | %s |\n", cellCode(col.key), docCell(typ), docCell(doc))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", cellCode(col.Key), docCell(typ), docCell(doc))
 		}
 		b.WriteString("\n")
 	}

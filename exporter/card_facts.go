@@ -38,10 +38,11 @@ func (c *card) declared(of func(cardFacts) []string, order []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, x := range c.configs {
-		if x.kind == nil {
+		k, ok := x.kind.(described)
+		if !ok {
 			continue
 		}
-		for _, v := range of(x.kind.facts) {
+		for _, v := range of(k.facts()) {
 			if v != "" && !seen[v] {
 				seen[v] = true
 				out = append(out, v)
@@ -59,10 +60,15 @@ func (c *card) declared(of func(cardFacts) []string, order []string) []string {
 func (c *card) declaredPapers(labelled bool) []origin {
 	var out []origin
 	for _, x := range c.configs {
-		if x.kind == nil || x.kind.facts.paper == nil || x.kind.facts.paperIfLabelled && !labelled {
+		k, ok := x.kind.(described)
+		if !ok {
 			continue
 		}
-		if p := *x.kind.facts.paper; !slices.ContainsFunc(out, func(o origin) bool { return o.name == p.name }) {
+		f := k.facts()
+		if f.paper == nil || f.paperIfLabelled && !labelled {
+			continue
+		}
+		if p := *f.paper; !slices.ContainsFunc(out, func(o origin) bool { return o.name == p.name }) {
 			out = append(out, p)
 		}
 	}

@@ -12,8 +12,8 @@ import (
 // only when someone labelled.
 func TestCardDeclaredFacts(t *testing.T) {
 	paper := origin{name: "P"}
-	a := &kindExport{facts: cardFacts{tasks: []string{"text-classification", "text-retrieval"}, risk: "r1", paper: &paper, paperIfLabelled: true}}
-	b := &kindExport{facts: cardFacts{tasks: []string{"question-answering", "text-retrieval"}, risk: "r2"}}
+	a := factsKind{cardFacts{tasks: []string{"text-classification", "text-retrieval"}, risk: "r1", paper: &paper, paperIfLabelled: true}}
+	b := factsKind{cardFacts{tasks: []string{"question-answering", "text-retrieval"}, risk: "r2"}}
 	c := &card{configs: []*hfConfig{{name: "a", kind: a}, {name: "x"}, {name: "b", kind: b}}}
 
 	tasks := c.declared(func(f cardFacts) []string { return f.tasks }, hubTaskOrder)
@@ -31,6 +31,14 @@ func TestCardDeclaredFacts(t *testing.T) {
 		t.Errorf("papers with labels %v, want [P]", ps)
 	}
 }
+
+// factsKind is a config of the card's tests that says its facts.
+type factsKind struct{ f cardFacts }
+
+func (factsKind) Kind() schema.Kind  { return "toy" }
+func (factsKind) Config() string     { return "toy" }
+func (factsKind) Columns() []Column  { return nil }
+func (x factsKind) facts() cardFacts { return x.f }
 
 // A kind's title inside a sentence: lower-cased, an initialism kept.
 func TestKindTitle(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 // The sections of the Hub's dataset-card template, each filled with what
 // the database knows and written only for the kinds the export holds.
 
-// The parts of the card's sections a kind writes itself (kindExport.card).
+// The parts of the card's sections a kind writes itself (cardWriter).
 const (
 	cardUses     = "uses"     // Direct Use: what the rows evaluate
 	cardSource   = "source"   // Source Data: where the kind's texts come from
@@ -31,10 +31,8 @@ const (
 func (c *card) kindText(b *strings.Builder, section string) bool {
 	wrote := false
 	for _, x := range c.configs {
-		if x.kind != nil && x.kind.card != nil {
-			if fn := x.kind.card[section]; fn != nil {
-				wrote = fn(c, b) || wrote
-			}
+		if k, ok := x.kind.(cardWriter); ok && slices.Contains(k.cardSections(), section) {
+			wrote = k.writeCard(section, c, b) || wrote
 		}
 	}
 	return wrote
@@ -43,7 +41,7 @@ func (c *card) kindText(b *strings.Builder, section string) bool {
 // hasKindText: a kind present writes its own part of the section.
 func (c *card) hasKindText(section string) bool {
 	for _, x := range c.configs {
-		if x.kind != nil && x.kind.card[section] != nil {
+		if k, ok := x.kind.(cardWriter); ok && slices.Contains(k.cardSections(), section) {
 			return true
 		}
 	}
@@ -65,7 +63,7 @@ var configNames = map[string][2]string{
 
 func configCount(x *hfConfig) string {
 	if x.byAnnotator != nil {
-		return fmt.Sprintf("%d rows of `%s` with each label set's labels (one per item and label set)", x.rows, x.byAnnotator.config)
+		return fmt.Sprintf("%d rows of `%s` with each label set's labels (one per item and label set)", x.rows, x.byAnnotator.Config())
 	}
 	n, ok := configNames[x.name]
 	if !ok {

@@ -23,7 +23,7 @@ type cardReports struct {
 	work   []store.Work
 	guides []store.GuidelineUse // the guidelines versions of the labels (card_guidelines.go)
 	// measured holds the report each exported kind measures for its own
-	// sections (kindExport.measure), by kind.
+	// sections (measured), by kind.
 	measured  map[schema.Kind]any
 	agreement *report.AgreementReport // nil with fewer than two annotators
 	gen       *report.GenReport       // nil without generated answers (card_gen.go)
@@ -42,6 +42,12 @@ func measuredOf[T any](c *card, k schema.Kind) T {
 	return t
 }
 
+// measuredKind is a kind whose report the card draws from.
+type measuredKind struct {
+	kind schema.Kind
+	m    measured
+}
+
 // reportsReader returns the function that reads the card's reports: the
 // work and guidelines of the labels, each exported kind's measured report
 // (in the configs' order, the kinds whose configs have rows as counted
@@ -49,15 +55,15 @@ func measuredOf[T any](c *card, k schema.Kind) T {
 //
 // The hf export calls it after the rows, not beside them: read while the
 // rows were written, on the other core, the reports' SQLite memory and the
-// streams' came on top of each other, and grew with the database (a
-// million claims: a peak of 67 MiB beside 58 MiB one after the other, 55
-// at ten thousand claims either way), for a wall time shorter by the
-// reports' (a quarter of the export at a million claims).
+// streams' came on top of each other, and the sum grew with the database
+// (peak RSS at a million claims 66 MiB beside them, 56 MiB after them; 53
+// and 48 MiB at ten thousand). The price is the reports' time added to
+// the wall: about 25 s at a million claims.
 func (e *exporter) reportsReader(configs []*hfConfig) func() cardReports {
-	var measures []*kindExport
+	var measures []measuredKind
 	for _, c := range configs { // read here: the writer updates the configs' rows afterwards
-		if c.rows > 0 && c.kind != nil && c.kind.measure != nil && !slices.Contains(measures, c.kind) {
-			measures = append(measures, c.kind)
+		if m, ok := c.kind.(measured); ok && c.rows > 0 && !slices.ContainsFunc(measures, func(x measuredKind) bool { return x.kind == c.kind.Kind() }) {
+			measures = append(measures, measuredKind{c.kind.Kind(), m})
 		}
 	}
 	return func() (r cardReports) {
@@ -70,7 +76,7 @@ func (e *exporter) reportsReader(configs []*hfConfig) func() cardReports {
 }
 
 // cardReports reads the card's reports in one snapshot.
-func (e *exporter) cardReports(rx *store.ReadTx, measures []*kindExport) (r cardReports) {
+func (e *exporter) cardReports(rx *store.ReadTx, measures []measuredKind) (r cardReports) {
 	if r.work, r.err = rx.Work(); r.err != nil {
 		return
 	}
@@ -91,7 +97,7 @@ func (e *exporter) cardReports(rx *store.ReadTx, measures []*kindExport) (r card
 			break // --all-annotators without a label set: no one set's figures
 		}
 		var m any
-		if m, r.err = x.measure(e, rx, sel); r.err != nil {
+		if m, r.err = x.m.measure(e, rx, sel); r.err != nil {
 			return
 		}
 		r.measured[x.kind] = m

@@ -26,12 +26,12 @@ import (
 func (e *exporter) csv(dir string) error {
 	wrote := false
 	written := map[schema.Kind]bool{}
-	for _, x := range kindExports {
-		n, err := x.rowCount(e)
+	for _, x := range kinds {
+		n, err := e.rowCount(x)
 		if err != nil {
 			return err
 		}
-		if n == 0 && !(x.withParent && written[schema.SpecOf(x.kind).Parent]) {
+		if n == 0 && !(isBesideParent(x) && written[schema.SpecOf(x.Kind()).Parent]) {
 			continue
 		}
 		l, err := e.layoutOf(x)
@@ -39,13 +39,13 @@ func (e *exporter) csv(dir string) error {
 			return err
 		}
 		var rows int
-		if err := e.writeCSV(dir, x.config+".csv", l, n, &rows, func(fn func(row) error) error {
+		if err := e.writeCSV(dir, x.Config()+".csv", l, n, &rows, func(fn func(row) error) error {
 			return e.writeKindRows(x, l, fn)
 		}); err != nil {
 			return err
 		}
 		e.res.counted(x, rows)
-		written[x.kind] = true
+		written[x.Kind()] = true
 		wrote = true
 	}
 	if !wrote {
@@ -87,16 +87,16 @@ func csvHeader(l layout, systems []string) []string {
 	var h []string
 	for _, c := range l.cols {
 		switch {
-		case c.typ == tContexts:
+		case c.Type == tContexts:
 			h = append(h, "context_ids", "contexts")
-		case c.key == "triplet":
+		case c.Key == "triplet":
 			h = append(h, "subject", "predicate", "object")
-		case c.typ == tPreds:
+		case c.Type == tPreds:
 			for _, s := range systems {
 				h = append(h, "prediction_"+s)
 			}
 		default:
-			h = append(h, c.key)
+			h = append(h, c.Key)
 		}
 	}
 	return h
@@ -109,9 +109,9 @@ func csvRecord(rec []string, l layout, r row, ctx *csvContexts) ([]string, error
 		switch v := r[i].(type) {
 		case nil:
 			switch {
-			case c.key == "triplet":
+			case c.Key == "triplet":
 				rec = append(rec, "", "", "")
-			case c.typ == tPreds:
+			case c.Type == tPreds:
 				// no systems: no columns
 			default:
 				rec = append(rec, "")
@@ -125,23 +125,23 @@ func csvRecord(rec []string, l layout, r row, ctx *csvContexts) ([]string, error
 		case float64:
 			rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
 		case []string:
-			if c.key == "triplet" {
+			if c.Key == "triplet" {
 				rec = append(rec, v...)
 			} else {
 				rec = append(rec, strings.Join(v, "\n"))
 			}
 		case json.RawMessage:
-			if c.typ == tContexts {
+			if c.Type == tContexts {
 				ids, texts, err := ctx.cells(v)
 				if err != nil {
-					return nil, fmt.Errorf("%s: %w", c.key, err)
+					return nil, fmt.Errorf("%s: %w", c.Key, err)
 				}
 				rec = append(rec, ids, texts)
 				continue
 			}
 			var list []string // claim_ids
 			if err := json.Unmarshal(v, &list); err != nil {
-				return nil, fmt.Errorf("%s: %w", c.key, err)
+				return nil, fmt.Errorf("%s: %w", c.Key, err)
 			}
 			rec = append(rec, strings.Join(list, "\n"))
 		case preds:
@@ -153,7 +153,7 @@ func csvRecord(rec []string, l layout, r row, ctx *csvContexts) ([]string, error
 				}
 			}
 		default:
-			return nil, fmt.Errorf("%s: no CSV form for %T", c.key, v)
+			return nil, fmt.Errorf("%s: no CSV form for %T", c.Key, v)
 		}
 	}
 	return rec, nil

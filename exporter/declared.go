@@ -43,16 +43,16 @@ func declaredDoc(f schema.Field) string {
 func numberType(f schema.Field) string {
 	for _, x := range f.Numbers() {
 		if x != math.Trunc(x) {
-			return tFloat
+			return TypeFloat
 		}
 	}
-	return tInt
+	return TypeInt
 }
 
 // numberOf is an interval label as its column's number; a value that is
 // no number (kept as imported) stays text, so it is not lost.
 func numberOf(typ, v string) any {
-	if typ == tInt {
+	if typ == TypeInt {
 		if n, err := strconv.Atoi(v); err == nil {
 			return n
 		}

@@ -344,12 +344,12 @@ func (e *exporter) streamOptions(l layout) store.ExportOptions {
 var errNothing = errors.New("nothing to export: the database has no items (import data first)")
 
 // counted records the rows written of a kind's config.
-func (r *Result) counted(x kindExport, n int) {
-	if x.total != nil {
-		*x.total(r) = n
+func (r *Result) counted(x Kind, n int) {
+	if t, ok := x.(totalled); ok {
+		*t.total(r) = n
 		return
 	}
-	r.countedConfig(x.config, n)
+	r.countedConfig(x.Config(), n)
 }
 
 // countedConfig records the rows written of a config in Items.

@@ -17,28 +17,27 @@ type hfConfig struct {
 	rows   int
 	layout layout
 	tally  *tally
-	kind   *kindExport     // the kind's export (kinds.go)
+	kind   Kind            // the kind's config (kinds.go)
 	plain  map[string]bool // label columns written as plain strings (hf_features.go)
 	// byAnnotator: a long config of --all-annotators (hf_annotators.go),
 	// the kind whose items it holds once per label set in sets; kind is
 	// nil then, so the card writes the kind's sections once.
-	byAnnotator *kindExport
+	byAnnotator Kind
 	sets        []*labelSetRows
 }
 
 func (e *exporter) hf(dir string) error {
 	var configs []*hfConfig
-	for i := range kindExports {
-		x := &kindExports[i]
-		n, err := x.rowCount(e)
+	for _, x := range kinds {
+		n, err := e.rowCount(x)
 		if err != nil {
 			return err
 		}
-		l, err := e.layoutOf(*x)
+		l, err := e.layoutOf(x)
 		if err != nil {
 			return err
 		}
-		configs = append(configs, &hfConfig{name: x.config, rows: n, layout: l, kind: x})
+		configs = append(configs, &hfConfig{name: x.Config(), rows: n, layout: l, kind: x})
 	}
 	if e.o.AllAnnotators {
 		long, err := e.byAnnotatorConfigs()
@@ -127,7 +126,7 @@ func (w *rowSink) write(r row) error {
 			if w.c.plain == nil {
 				w.c.plain = map[string]bool{}
 			}
-			w.c.plain[w.c.layout.cols[i].key] = true
+			w.c.plain[w.c.layout.cols[i].Key] = true
 			w.feats[i] = fString
 		}
 	}
@@ -162,14 +161,14 @@ func (e *exporter) writeKindData(dir string, c *hfConfig) (int, error) {
 		}
 		err = e.writeByAnnotatorRows(c, put)
 	} else {
-		err = e.writeKindRows(*c.kind, c.layout, put)
+		err = e.writeKindRows(c.kind, c.layout, put)
 	}
 	var written int
 	err = e.finish(w.f, w.end(err), &written, n)
 	if c.byAnnotator != nil {
 		e.res.countedConfig(c.name, written)
 	} else {
-		e.res.counted(*c.kind, written)
+		e.res.counted(c.kind, written)
 	}
 	return n, err
 }

@@ -34,13 +34,12 @@ type labelSetRows struct {
 // --all-annotators: one per annotated kind with labels.
 func (e *exporter) byAnnotatorConfigs() ([]*hfConfig, error) {
 	var out []*hfConfig
-	for i := range kindExports {
-		x := &kindExports[i]
-		if x.rows != nil || !schema.SpecOf(x.kind).Annotated {
+	for _, x := range kinds {
+		if _, own := x.(ownRows); own || !schema.SpecOf(x.Kind()).Annotated {
 			continue // relevance: its config is every judgment already
 		}
-		l := newLayout(x.kind, e.o.WithNotes)
-		if x.suggestable {
+		l := newLayout(x.Kind(), e.o.WithNotes)
+		if suggestable(x) {
 			counts, err := e.snap.SuggestedLabels()
 			if err != nil {
 				return nil, err
@@ -49,11 +48,11 @@ func (e *exporter) byAnnotatorConfigs() ([]*hfConfig, error) {
 				l.suggested, l.cols = true, append(l.cols, suggestedColumn)
 			}
 		}
-		found, err := e.snap.LabelSetsOf(x.kind, labelNames(l.labels))
+		found, err := e.snap.LabelSetsOf(x.Kind(), labelNames(l.labels))
 		if err != nil {
 			return nil, err
 		}
-		c := &hfConfig{name: x.config + byAnnotatorSuffix, layout: l, byAnnotator: x}
+		c := &hfConfig{name: x.Config() + byAnnotatorSuffix, layout: l, byAnnotator: x}
 		for _, s := range found {
 			name := s.Annotator
 			if s.Adjudicated {
@@ -74,7 +73,7 @@ func (e *exporter) writeByAnnotatorRows(c *hfConfig, fn func(row) error) error {
 	for _, s := range c.sets {
 		v := *e // the background reports read e's label set: not changed
 		v.labels, v.who = s.set, s.name
-		err := v.writeKindRows(*c.byAnnotator, c.layout, func(r row) error {
+		err := v.writeKindRows(c.byAnnotator, c.layout, func(r row) error {
 			if !slices.ContainsFunc(r[from:to], func(v any) bool { return v != nil }) {
 				return nil // no label of this set counts on the item
 			}
@@ -110,7 +109,7 @@ func (c *card) byAnnotatorText(b *strings.Builder) {
 			}
 		}
 		fmt.Fprintf(b, " `%s` holds every label set of the items of `%s` in long format, one row per item and label set, with that set's labels: %s "+
-			"(rows of each); `annotator` says whose labels a row carries, `adjudicated` for the adjudicated labels.", x.name, x.byAnnotator.config, strings.Join(sets, ", "))
+			"(rows of each); `annotator` says whose labels a row carries, `adjudicated` for the adjudicated labels.", x.name, x.byAnnotator.Config(), strings.Join(sets, ", "))
 	}
 }
 

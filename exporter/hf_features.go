@@ -48,11 +48,11 @@ var classColumns = map[string]string{
 
 // classesOf is the class_label names of a string column, nil when the
 // column is not a closed-value label.
-func classesOf(c column) []string {
-	if c.typ != tString {
+func classesOf(c Column) []string {
+	if c.Type != TypeString {
 		return nil
 	}
-	name := c.key
+	name := c.Key
 	if n, ok := classColumns[name]; ok {
 		name = n
 	}
@@ -64,15 +64,15 @@ func classesOf(c column) []string {
 }
 
 // featureOf is the feature of a column; systems are the prediction keys.
-func featureOf(c column, systems []string) feature {
-	switch c.typ {
-	case tInt:
+func featureOf(c Column, systems []string) feature {
+	switch c.Type {
+	case TypeInt:
 		return fInt
-	case tFloat:
+	case TypeFloat:
 		return fFloat
-	case tBool:
+	case TypeBool:
 		return fBool
-	case tStrings:
+	case TypeStrings:
 		return feature{list: &fString}
 	case tContexts:
 		return feature{list: &feature{fields: []fieldOf{{"id", fString}, {"text", fString}}}}
@@ -98,7 +98,7 @@ func (c *hfConfig) features(systems []string) []feature {
 	fs := make([]feature, len(c.layout.cols))
 	for i, col := range c.layout.cols {
 		fs[i] = featureOf(col, systems)
-		if fs[i].classes != nil && c.plain[col.key] {
+		if fs[i].classes != nil && c.plain[col.Key] {
 			fs[i] = fString
 		}
 	}
@@ -171,7 +171,7 @@ func hfYAML(b *strings.Builder, configs []*hfConfig, split string, systems []str
 		fmt.Fprintf(b, "- config_name: %s\n  features:\n", x.name)
 		fs := x.features(systems)
 		for i, col := range x.layout.cols {
-			fmt.Fprintf(b, "  - name: %s\n", q(col.key))
+			fmt.Fprintf(b, "  - name: %s\n", q(col.Key))
 			fs[i].yaml(b, "    ")
 		}
 		fmt.Fprintf(b, "  splits:\n  - name: %s\n    num_examples: %d\n", split, x.rows)

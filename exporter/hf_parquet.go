@@ -53,7 +53,7 @@ var (
 type parquetRows struct {
 	w      *parquet.Writer
 	typ    reflect.Type
-	cols   []column
+	cols   []Column
 	feats  []feature
 	val    reflect.Value // reused row value
 	preds  reflect.Type  // the predictions struct, when there are systems
@@ -69,13 +69,13 @@ func newParquetRows(out io.Writer, config string, l layout, feats []feature, sys
 	fields := make([]reflect.StructField, len(l.cols))
 	for i, c := range l.cols {
 		f := feats[i]
-		if strings.ContainsAny(c.key, ",\"`") {
-			return nil, fmt.Errorf("config %s: column %q: not a Parquet column name", config, c.key)
+		if strings.ContainsAny(c.Key, ",\"`") {
+			return nil, fmt.Errorf("config %s: column %q: not a Parquet column name", config, c.Key)
 		}
-		tag := c.key
+		tag := c.Key
 		var t reflect.Type
 		switch {
-		case c.typ == tPreds && len(systems) > 0:
+		case c.Type == tPreds && len(systems) > 0:
 			var sf []reflect.StructField
 			for j, s := range systems {
 				if strings.ContainsAny(s, ",\"`") {
@@ -85,30 +85,30 @@ func newParquetRows(out io.Writer, config string, l layout, feats []feature, sys
 			}
 			p.preds = reflect.StructOf(sf)
 			t, tag = reflect.PointerTo(p.preds), tag+",optional"
-		case c.typ == tPreds:
+		case c.Type == tPreds:
 			t, tag = tyStringP, tag+",optional"
 		case f.dtype == "int64" || f.classes != nil:
 			t = tyInt
-			if c.nullable {
+			if c.Nullable {
 				t, tag = tyIntP, tag+",optional"
 			}
 		case f.dtype == "bool":
 			t = tyBool
 		case f.dtype == "float64":
 			t = tyFloat
-			if c.nullable {
+			if c.Nullable {
 				t, tag = tyFloatP, tag+",optional"
 			}
 		case f.dtype == "string":
 			t = tyString
-			if c.nullable {
+			if c.Nullable {
 				t, tag = tyStringP, tag+",optional"
 			}
-		case c.typ == tContexts:
+		case c.Type == tContexts:
 			t, tag = tyContexts, tag+",list"
 		default: // a list of strings
 			t, tag = tyStrings, tag+",list"
-			if c.nullable {
+			if c.Nullable {
 				tag += ",optional"
 			}
 		}
@@ -148,7 +148,7 @@ func (p *parquetRows) write(r row) error {
 			if cl := p.feats[i].classes; cl != nil {
 				code := classCode(cl, x)
 				if code < 0 {
-					return &outOfClass{c.key}
+					return &outOfClass{c.Key}
 				}
 				setInt(f, int64(code))
 			} else if f.Kind() == reflect.Pointer {
@@ -176,7 +176,7 @@ func (p *parquetRows) write(r row) error {
 			}
 			ptr := reflect.New(f.Type())
 			if err := json.Unmarshal(x, ptr.Interface()); err != nil {
-				return fmt.Errorf("config %s: column %s: %w", p.config, c.key, err)
+				return fmt.Errorf("config %s: column %s: %w", p.config, c.Key, err)
 			}
 			f.Set(ptr.Elem())
 			p.lastRaw[i], p.lastVal[i] = x, ptr.Elem()
@@ -189,7 +189,7 @@ func (p *parquetRows) write(r row) error {
 			}
 			f.Set(s)
 		default:
-			return fmt.Errorf("config %s: column %s: no Parquet form for %T", p.config, c.key, x)
+			return fmt.Errorf("config %s: column %s: no Parquet form for %T", p.config, c.Key, x)
 		}
 	}
 	return p.w.Write(p.val.Interface())
@@ -209,13 +209,13 @@ func (p *parquetRows) close() error { return p.w.Close() }
 // hfMetadata is the features as `datasets` stores them in a Parquet file's
 // "huggingface" metadata: {"info":{"features":{…}}}, columns in file order
 // (datasets uses them only when they match the file's schema).
-func hfMetadata(cols []column, feats []feature) (string, error) {
+func hfMetadata(cols []Column, feats []feature) (string, error) {
 	b := []byte(`{"info":{"features":{`)
 	for i, c := range cols {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, c.key)
+		b = appendString(b, c.Key)
 		b = append(b, ':')
 		b = feats[i].appendHF(b)
 	}

@@ -149,8 +149,8 @@ func TestParquetRowsEqualJSONL(t *testing.T) {
 func TestFeaturesOneTypePerColumn(t *testing.T) {
 	systems := []string{"refchecker"}
 	var configs []*hfConfig
-	for i := range kindExports {
-		configs = append(configs, &hfConfig{name: kindExports[i].config, layout: layoutOf(kindExports[i], true)})
+	for _, x := range kinds {
+		configs = append(configs, &hfConfig{name: x.Config(), layout: layoutOf(x, true)})
 	}
 	seen := map[string]string{}
 	where := map[string]string{}
@@ -159,10 +159,10 @@ func TestFeaturesOneTypePerColumn(t *testing.T) {
 		for i, col := range c.layout.cols {
 			var b strings.Builder
 			fs[i].yaml(&b, "")
-			if prev, ok := seen[col.key]; ok && prev != b.String() {
-				t.Errorf("column %s: %s in %s, %s in %s", col.key, prev, where[col.key], b.String(), c.name)
+			if prev, ok := seen[col.Key]; ok && prev != b.String() {
+				t.Errorf("column %s: %s in %s, %s in %s", col.Key, prev, where[col.Key], b.String(), c.name)
 			}
-			seen[col.key], where[col.key] = b.String(), c.name
+			seen[col.Key], where[col.Key] = b.String(), c.name
 		}
 	}
 	// Hand-written from the label schema (schema/relevance.go, schema/qa.go).

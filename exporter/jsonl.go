@@ -32,11 +32,11 @@ func (e *exporter) native(dir string) error {
 
 func (e *exporter) writeItems(dir string) error {
 	n := 0
-	for _, x := range kindExports {
-		if x.native == nil && x.lines == nil && x.nested == nil {
+	for _, x := range kinds {
+		if !inNative(x) {
 			continue
 		}
-		c, err := e.snap.CountItems(x.kind)
+		c, err := e.snap.CountItems(x.Kind())
 		if err != nil {
 			return err
 		}
@@ -54,21 +54,29 @@ func (e *exporter) writeItems(dir string) error {
 	// need each other (kinds in order: queries and documents before what
 	// refers to them).
 	err = e.writeKindLines(f)
-	for _, x := range kindExports {
-		if err == nil && x.nested != nil {
-			err = x.nested(e, f)
+	for _, x := range kinds {
+		if n, ok := x.(nestedLines); ok && err == nil {
+			err = n.nested(e, f)
 		}
 	}
 	return e.finish(f, err, nil, 0)
 }
 
+// inNative: the kind's items are in items.jsonl.
+func inNative(x Kind) bool {
+	_, native := x.(NativeLine)
+	_, own := x.(ownLines)
+	_, nested := x.(nestedLines)
+	return native || own || nested
+}
+
 // writeKindLines writes the native lines of the kinds of their own.
 func (e *exporter) writeKindLines(f *sink) error {
 	var buf []byte
-	for _, x := range kindExports {
-		if x.lines != nil {
+	for _, x := range kinds {
+		if o, ok := x.(ownLines); ok {
 			n := 0
-			if err := x.lines(e, func(b []byte) error { n++; _, err := f.Write(b); return err }); err != nil {
+			if err := o.lines(e, func(b []byte) error { n++; _, err := f.Write(b); return err }); err != nil {
 				return err
 			}
 			if n > 0 {
@@ -76,12 +84,13 @@ func (e *exporter) writeKindLines(f *sink) error {
 			}
 			continue
 		}
-		if x.native == nil {
+		nl, ok := x.(NativeLine)
+		if !ok {
 			continue
 		}
 		n := 0
 		err := each(e, e.itemsOf(x, store.ExportOptions{}), func(it *store.ExportItem) error {
-			buf = x.native(buf[:0], it.Item)
+			buf = nl.Native(buf[:0], it.Item)
 			n++
 			_, err := f.Write(buf)
 			return err

@@ -3,6 +3,7 @@ package exporter
 import (
 	"strings"
 
+	"github.com/annotate-dev/annotate/report"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
@@ -12,85 +13,124 @@ import (
 // the store's claim query. Their native lines sit inside their pair's
 // (kind_qa_native.go).
 
-var claimBase = []column{
-	{"id", tString, false, "claim id"},
-	{"qa_id", tString, false, "id of the QA pair whose answer the claim comes from"},
-	{"source", tString, false, "legal source"},
-	{"language", tString, false, "language (ISO 639-1)"},
-	{"position", tInt, false, "order of the claim in its answer"},
-	{"triplet", tStrings, true, "⟨subject, predicate, object⟩; null for a sub-sentence (text) claim"},
-	{"text", tString, true, "sub-sentence claim; null for a triplet claim"},
-	{"origin", tString, false, "`extracted` (by the claim extractor) or `annotator` (added by the expert because the extractor missed it)"},
-	{"added_by", tString, true, "annotator who added the claim; null for extracted claims"},
-	{"extractor", tString, true, "the extractor whose output the claim is (RefChecker's `<extractor>_response_kg`); null when the input did not say"},
-	{"question", tString, false, "question of the QA pair"},
-	{"answer", tString, false, "answer the claim was extracted from"},
+var claimBase = []Column{
+	{"id", TypeString, false, "claim id"},
+	{"qa_id", TypeString, false, "id of the QA pair whose answer the claim comes from"},
+	{"source", TypeString, false, "legal source"},
+	{"language", TypeString, false, "language (ISO 639-1)"},
+	{"position", TypeInt, false, "order of the claim in its answer"},
+	{"triplet", TypeStrings, true, "⟨subject, predicate, object⟩; null for a sub-sentence (text) claim"},
+	{"text", TypeString, true, "sub-sentence claim; null for a triplet claim"},
+	{"origin", TypeString, false, "`extracted` (by the claim extractor) or `annotator` (added by the expert because the extractor missed it)"},
+	{"added_by", TypeString, true, "annotator who added the claim; null for extracted claims"},
+	{"extractor", TypeString, true, "the extractor whose output the claim is (RefChecker's `<extractor>_response_kg`); null when the input did not say"},
+	{"question", TypeString, false, "question of the QA pair"},
+	{"answer", TypeString, false, "answer the claim was extracted from"},
 	{"contexts", tContexts, false, "the pair's context unit(s) the claim is judged against"},
 	{"predictions", tPreds, true, "system predictions (e.g. RefChecker's entailment/neutral/contradiction), one key per system present in the dataset, null when that system has no prediction; the whole object is null when the dataset has no predictions"},
 }
 
 func init() {
-	fieldDocs[schema.ClaimValidity] = "has the claim all required elements, is it coherent and meaningful"
-	fieldDocs[schema.Entailment] = "relation of the claim to its context unit(s); only for correct claims"
 	configNames["claims"] = [2]string{"claim", "claims"}
-	registerExport(kindExport{
-		kind: schema.KindClaim, config: "claims", base: claimBase, withParent: true, suggestable: true,
-		facts: cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"natural-language-inference", "fact-checking"},
-			tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
-			protocol: protocolClaimRAG, paper: &originClaimRAG, paperIfLabelled: true,
-			risk: "Claims were extracted automatically: what the extractor missed is only known where annotators checked for missed claims."},
-		count: func(e *exporter) (int, error) {
-			_, n, err := e.snap.ExportCounts(false)
-			return n, err
-		},
-		stream: func(e *exporter, l layout, fn func(row) error) error {
-			return each(e, readAhead(e.snap.Claims(e.streamOptions(l))), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
-		},
-		total: func(r *Result) *int { return &r.Claims },
-		labelStudio: &lsKind{
-			texts: []lsText{{"claim", "Claim"}, {"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}},
-			data: func(e *exporter, fn func(int64, string, map[string]any) error) error {
-				return each(e, e.snap.Claims(store.ExportOptions{}), func(c *store.ExportClaim) error {
-					text := c.Text
-					if c.IsTriplet() {
-						text = strings.Join(c.Triplet[:], " | ")
-					}
-					return fn(c.ItemID, c.ID, map[string]any{"qa_id": c.QAID, "claim": text, "question": c.Question,
-						"answer": c.Answer, "context": contextText(c.ContextsJSON)})
-				})
-			},
-		},
-		prodigyItems: func(x *store.ReadTx, ids []int64) (map[int64]prodigyItem, error) {
-			items := map[int64]prodigyItem{}
-			for c, err := range x.ClaimsByID(ids) {
-				if err != nil {
-					return nil, err
-				}
-				text := c.Text
-				if c.IsTriplet() {
-					text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
-				}
-				// A claim is its triplet (or text) judged against its
-				// pair's context units.
-				items[c.ItemID] = newProdigyItem(c.ID, schema.KindClaim, text, c.QAID, string(c.ContextsJSON))
-			}
-			return items, nil
-		},
-		intro:   claimIntro,
-		measure: claimMeasure,
-		card: map[string]func(c *card, b *strings.Builder) bool{
-			cardUses: func(c *card, b *strings.Builder) bool {
-				if c.config(ConfigOf(schema.KindQA)) == nil {
-					b.WriteString(qaUse)
-				}
-				b.WriteString("- Evaluating claim extraction and claim verification (does the context entail, contradict or not ground a claim?) against human labels.\n")
-				return true
-			},
-			cardProtocol: claimProtocol,
-			cardStats:    claimMetrics,
-		},
-		joins: joinText{"qa", "`claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims."},
+	Register(claimKind{})
+}
+
+// claimKind publishes the claims.
+type claimKind struct{}
+
+func (claimKind) FieldDocs() map[string]string {
+	return map[string]string{
+		schema.ClaimValidity: "has the claim all required elements, is it coherent and meaningful",
+		schema.Entailment:    "relation of the claim to its context unit(s); only for correct claims",
+	}
+}
+
+func (claimKind) Kind() schema.Kind { return schema.KindClaim }
+
+func (claimKind) Config() string { return "claims" }
+
+func (claimKind) Columns() []Column { return claimBase }
+
+func (claimKind) besideParent() bool { return true }
+
+func (claimKind) Suggestable() bool { return true }
+
+func (claimKind) facts() cardFacts {
+	return cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"natural-language-inference", "fact-checking"},
+		tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
+		protocol: protocolClaimRAG, paper: &originClaimRAG, paperIfLabelled: true,
+		risk: "Claims were extracted automatically: what the extractor missed is only known where annotators checked for missed claims."}
+}
+
+func (claimKind) count(e *exporter) (int, error) {
+	_, n, err := e.snap.ExportCounts(false)
+	return n, err
+}
+
+func (claimKind) stream(e *exporter, l layout, fn func(row) error) error {
+	return each(e, readAhead(e.snap.Claims(e.streamOptions(l))), func(c *store.ExportClaim) error { return fn(l.claimRow(c, e.systems, e.who)) })
+}
+
+func (claimKind) total(r *Result) *int { return &r.Claims }
+
+func (claimKind) lsTexts() []lsText {
+	return []lsText{{"claim", "Claim"}, {"question", "Question"}, {"answer", "Answer"}, {"context", "Context"}}
+}
+
+func (claimKind) lsData(e *exporter, fn func(int64, string, map[string]any) error) error {
+	return each(e, e.snap.Claims(store.ExportOptions{}), func(c *store.ExportClaim) error {
+		text := c.Text
+		if c.IsTriplet() {
+			text = strings.Join(c.Triplet[:], " | ")
+		}
+		return fn(c.ItemID, c.ID, map[string]any{"qa_id": c.QAID, "claim": text, "question": c.Question,
+			"answer": c.Answer, "context": contextText(c.ContextsJSON)})
 	})
+}
+
+func (claimKind) prodigyItems(x *store.ReadTx, ids []int64) (map[int64]prodigyItem, error) {
+	items := map[int64]prodigyItem{}
+	for c, err := range x.ClaimsByID(ids) {
+		if err != nil {
+			return nil, err
+		}
+		text := c.Text
+		if c.IsTriplet() {
+			text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
+		}
+		// A claim is its triplet (or text) judged against its
+		// pair's context units.
+		items[c.ItemID] = newProdigyItem(c.ID, schema.KindClaim, text, c.QAID, string(c.ContextsJSON))
+	}
+	return items, nil
+}
+
+func (claimKind) intro(c *card, x *hfConfig) (string, bool) { return claimIntro(c, x) }
+
+func (claimKind) measure(e *exporter, rx *store.ReadTx, sel report.Selection) (any, error) {
+	return claimMeasure(e, rx, sel)
+}
+
+func (claimKind) cardSections() []string { return []string{cardUses, cardProtocol, cardStats} }
+
+func (claimKind) writeCard(section string, c *card, b *strings.Builder) bool {
+	switch section {
+	case cardUses:
+		if c.config(ConfigOf(schema.KindQA)) == nil {
+			b.WriteString(qaUse)
+		}
+		b.WriteString("- Evaluating claim extraction and claim verification (does the context entail, contradict or not ground a claim?) against human labels.\n")
+		return true
+	case cardProtocol:
+		return claimProtocol(c, b)
+	case cardStats:
+		return claimMetrics(c, b)
+	}
+	return false
+}
+
+func (claimKind) joins() joinText {
+	return joinText{"qa", "`claims.qa_id` joins a claim to its QA pair; `qa.claim_ids` lists a pair's claims."}
 }
 
 func claimProtocol(c *card, b *strings.Builder) bool {

@@ -14,66 +14,88 @@ import (
 // back unchanged.
 
 func init() {
-	fieldDocs[schema.AccuracySupport] = "is the claim supported by the accepted gold answer (`supported`, `not_supported`)"
-	fieldDocs[schema.Grounded] = "is the claim supported by the documents its answer used (`grounded`, `not_grounded`)"
-	fieldDocs[schema.ErrorCategory] = "the error categories of a claim not supported or not grounded (values of the taxonomy in force)"
+	Register(genClaimKind{})
+}
 
-	registerExport(kindExport{
-		kind: schema.KindGenClaim, config: "gen_claims",
-		labelStudio: &lsKind{texts: []lsText{{"text", "Claim"}}},
-		facts: cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"fact-checking"},
-			tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
-			protocol: protocolCanLegal, paper: &originCanLegal},
-		base: []column{
-			{"id", tString, false, "generated claim id"},
-			{"answer_id", tString, false, "the generated answer it is a claim of (config gen_answers)"},
-			{"query_id", tString, false, "the query the answer answers"},
-			{"system", tString, false, "the system that generated the answer"},
-			{"condition", tString, false, "`oracle` or `pipeline`"},
-			{"position", tInt, false, "order of the claim in its answer"},
-			{"text", tString, false, "the atomic claim"},
-			{"verdicts", tStrings, false, "automatic judges' verdicts, `system/field=value` (e.g. `judge/grounded=not_grounded`), sorted"},
-		},
-		values: func(it *store.Item) row {
-			c := it.Payload.(*store.GenClaim)
-			return row{c.ID, c.AnswerID, c.Query, c.System, c.Condition, c.Position, c.Text, verdictList(c.Predictions)}
-		},
-		native: func(b []byte, it *store.Item) []byte {
-			c := it.Payload.(*store.GenClaim)
-			b = append(b, `{"kind":"gen_claim","id":`...)
-			b = appendString(b, c.ID)
-			b = append(b, `,"answer":`...)
-			b = appendString(b, c.AnswerID)
-			if c.Position > 0 {
-				b = append(b, `,"position":`...)
-				b = appendValue(b, c.Position)
+// genClaimKind publishes the generated answers' claims.
+type genClaimKind struct{}
+
+func (genClaimKind) FieldDocs() map[string]string {
+	return map[string]string{
+		schema.AccuracySupport: "is the claim supported by the accepted gold answer (`supported`, `not_supported`)",
+		schema.Grounded:        "is the claim supported by the documents its answer used (`grounded`, `not_grounded`)",
+		schema.ErrorCategory:   "the error categories of a claim not supported or not grounded (values of the taxonomy in force)",
+	}
+}
+
+func (genClaimKind) Kind() schema.Kind { return schema.KindGenClaim }
+
+func (genClaimKind) Config() string { return "gen_claims" }
+
+func (genClaimKind) lsTexts() []lsText { return []lsText{{"text", "Claim"}} }
+
+func (genClaimKind) facts() cardFacts {
+	return cardFacts{tasks: []string{"text-classification"}, taskIDs: []string{"fact-checking"},
+		tags: []string{"claim-verification", "hallucination"}, creators: []string{"machine-generated"},
+		protocol: protocolCanLegal, paper: &originCanLegal}
+}
+
+// items: the claims with their judges' verdicts.
+func (genClaimKind) items(x *store.ReadTx, o store.ExportOptions) iter.Seq2[*store.ExportItem, error] {
+	return genClaimsWithVerdicts(x, o)
+}
+
+func (genClaimKind) Columns() []Column { return genClaimColumns }
+
+func (genClaimKind) Values(it *store.Item) []any {
+	c := it.Payload.(*store.GenClaim)
+	return row{c.ID, c.AnswerID, c.Query, c.System, c.Condition, c.Position, c.Text, verdictList(c.Predictions)}
+}
+
+func (genClaimKind) Native(b []byte, it *store.Item) []byte {
+	c := it.Payload.(*store.GenClaim)
+	b = append(b, `{"kind":"gen_claim","id":`...)
+	b = appendString(b, c.ID)
+	b = append(b, `,"answer":`...)
+	b = appendString(b, c.AnswerID)
+	if c.Position > 0 {
+		b = append(b, `,"position":`...)
+		b = appendValue(b, c.Position)
+	}
+	b = append(b, `,"text":`...)
+	b = appendString(b, c.Text)
+	if len(c.Predictions) > 0 {
+		b = append(b, `,"predictions":{`...)
+		for i, sys := range sortedKeys(c.Predictions) {
+			if i > 0 {
+				b = append(b, ',')
 			}
-			b = append(b, `,"text":`...)
-			b = appendString(b, c.Text)
-			if len(c.Predictions) > 0 {
-				b = append(b, `,"predictions":{`...)
-				for i, sys := range sortedKeys(c.Predictions) {
-					if i > 0 {
-						b = append(b, ',')
-					}
-					b = appendString(b, sys)
-					b = append(b, ":{"...)
-					for j, f := range sortedKeys(c.Predictions[sys]) {
-						if j > 0 {
-							b = append(b, ',')
-						}
-						b = appendString(b, f)
-						b = append(b, ':')
-						b = appendString(b, c.Predictions[sys][f])
-					}
-					b = append(b, '}')
+			b = appendString(b, sys)
+			b = append(b, ":{"...)
+			for j, f := range sortedKeys(c.Predictions[sys]) {
+				if j > 0 {
+					b = append(b, ',')
 				}
-				b = append(b, '}')
+				b = appendString(b, f)
+				b = append(b, ':')
+				b = appendString(b, c.Predictions[sys][f])
 			}
-			return append(b, '}', '\n')
-		},
-		items: genClaimsWithVerdicts,
-	})
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}', '\n')
+}
+
+var genClaimColumns = []Column{
+	{"id", TypeString, false, "generated claim id"},
+	{"answer_id", TypeString, false, "the generated answer it is a claim of (config gen_answers)"},
+	{"query_id", TypeString, false, "the query the answer answers"},
+	{"system", TypeString, false, "the system that generated the answer"},
+	{"condition", TypeString, false, "`oracle` or `pipeline`"},
+	{"position", TypeInt, false, "order of the claim in its answer"},
+	{"text", TypeString, false, "the atomic claim"},
+	{"verdicts", TypeStrings, false, "automatic judges' verdicts, `system/field=value` (e.g. `judge/grounded=not_grounded`), sorted"},
 }
 
 // genClaimsWithVerdicts streams generated claims with their verdicts, read a

@@ -16,34 +16,48 @@ const protocolCanLegal = "the relevance, answer and claim judgments of CanLegalR
 const riskModelMade = "Questions, queries and answers made by language models carry those models' biases; the labels say which were judged valid, not that the rest is representative."
 
 func init() {
-	registerExport(kindExport{
-		kind: schema.KindQuery, config: "queries",
-		facts: cardFacts{tasks: []string{"text-retrieval"}, creators: []string{"machine-generated"},
-			protocol: protocolCanLegal, paper: &originCanLegal, risk: riskModelMade},
-		base: []column{
-			{"id", tString, false, "query id"},
-			{"source", tString, false, "dataset the query comes from (empty when none)"},
-			{"text", tString, false, "the legal question"},
-			{"query_persona", tString, false, "who asks it: `lay` or `professional` (empty when not recorded)"},
-			{"jurisdiction", tString, false, "province or territory, e.g. ON, BC, AB"},
-			{"issue", tString, false, "legal issue (empty when not recorded)"},
-			{"seed_doc", tString, false, "id of the document the query was written from"},
-			{"seed_group", tString, false, "the variations of one seed share it"},
-		},
-		labelStudio: &lsKind{texts: []lsText{{"text", "Query"}}},
-		values: func(it *store.Item) row {
-			q := it.Payload.(*store.Query)
-			return row{q.ID, q.Source, q.Text, q.Persona, q.Jurisdiction, q.Issue, q.SeedDoc, q.SeedGroup}
-		},
-		native: func(b []byte, it *store.Item) []byte {
-			q := it.Payload.(*store.Query)
-			b = append(b, `{"kind":"query","id":`...)
-			b = appendString(b, q.ID)
-			b = appendFields(b, [2]string{"source", q.Source}, [2]string{"text", q.Text}, [2]string{"persona", q.Persona},
-				[2]string{"jurisdiction", q.Jurisdiction}, [2]string{"issue", q.Issue}, [2]string{"seed_doc", q.SeedDoc},
-				[2]string{"seed_group", q.SeedGroup})
-			b, _ = appendExtra(b, q.Extra)
-			return append(b, '}', '\n')
-		},
-	})
+	Register(queryKind{})
+}
+
+// queryKind publishes the queries.
+type queryKind struct{}
+
+func (queryKind) Kind() schema.Kind { return schema.KindQuery }
+
+func (queryKind) Config() string { return "queries" }
+
+func (queryKind) facts() cardFacts {
+	return cardFacts{tasks: []string{"text-retrieval"}, creators: []string{"machine-generated"},
+		protocol: protocolCanLegal, paper: &originCanLegal, risk: riskModelMade}
+}
+
+func (queryKind) Columns() []Column { return queryColumns }
+
+func (queryKind) lsTexts() []lsText { return []lsText{{"text", "Query"}} }
+
+func (queryKind) Values(it *store.Item) []any {
+	q := it.Payload.(*store.Query)
+	return row{q.ID, q.Source, q.Text, q.Persona, q.Jurisdiction, q.Issue, q.SeedDoc, q.SeedGroup}
+}
+
+func (queryKind) Native(b []byte, it *store.Item) []byte {
+	q := it.Payload.(*store.Query)
+	b = append(b, `{"kind":"query","id":`...)
+	b = appendString(b, q.ID)
+	b = appendFields(b, [2]string{"source", q.Source}, [2]string{"text", q.Text}, [2]string{"persona", q.Persona},
+		[2]string{"jurisdiction", q.Jurisdiction}, [2]string{"issue", q.Issue}, [2]string{"seed_doc", q.SeedDoc},
+		[2]string{"seed_group", q.SeedGroup})
+	b, _ = appendExtra(b, q.Extra)
+	return append(b, '}', '\n')
+}
+
+var queryColumns = []Column{
+	{"id", TypeString, false, "query id"},
+	{"source", TypeString, false, "dataset the query comes from (empty when none)"},
+	{"text", TypeString, false, "the legal question"},
+	{"query_persona", TypeString, false, "who asks it: `lay` or `professional` (empty when not recorded)"},
+	{"jurisdiction", TypeString, false, "province or territory, e.g. ON, BC, AB"},
+	{"issue", TypeString, false, "legal issue (empty when not recorded)"},
+	{"seed_doc", TypeString, false, "id of the document the query was written from"},
+	{"seed_group", TypeString, false, "the variations of one seed share it"},
 }

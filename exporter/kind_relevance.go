@@ -34,83 +34,130 @@ const riskPooled = "Relevance was judged on pooled documents only: a document no
 const goldAnnotator = "gold"
 
 func init() {
-	registerExport(kindExport{
-		kind: schema.KindRelevance, config: "relevance",
-		facts: cardFacts{tasks: []string{"text-retrieval"}, taskIDs: []string{"document-retrieval"}, tags: []string{"relevance-judgments"},
-			protocol: protocolCanLegal, paper: &originCanLegal, risk: riskPooled},
-		joins: joinText{"queries", "`relevance.query_id` joins a judgment to its query, `relevance.document_id` to its document."},
-		// A task per pooled (query, document) pair, not per judgment.
-		labelStudio: &lsKind{
-			texts: []lsText{{"query", "Query"}, {"document", "Document"}},
-			data: func(e *exporter, fn func(int64, string, map[string]any) error) error {
-				return each(e, e.snap.ExportItems(schema.KindRelevance, store.ExportOptions{}), func(it *store.ExportItem) error {
-					r := it.Payload.(*store.Relevance)
-					doc := r.Document.Text
-					if head := strings.TrimSpace(r.Document.Title + " " + r.Document.Citation); head != "" {
-						doc = head + "\n\n" + doc
-					}
-					return fn(it.ItemID, it.ExtID, map[string]any{"query_id": r.Query.ID, "document_id": r.Document.ID, "query": r.Query.Text,
-						"document": doc, "jurisdiction": r.Query.Jurisdiction})
-				})
-			},
-		},
-		base: []column{
-			{"query_id", tString, false, "query id (config `queries`)"},
-			{"document_id", tString, false, "document id (config `documents`)"},
-			{"annotator", tString, false, "whose judgment: an annotator, `gold` for the gold set's qrels, or `adjudicated`"},
-			{schema.Relevance, tString, true, "`relevant` or `not_relevant`; null when only other fields were labelled"},
-			{schema.IrrelevanceReason, tString, true, "why not relevant: `different_issue`, `reversed_roles`, `different_posture`, `other`; null when relevant or not given"},
-			{schema.RelevanceGrade, tInt, true, "graded judgments: 0 not relevant, 1 relevant, 2 highly relevant (qrels grades as imported); null when not graded"},
-		},
-		rows: func(e *exporter, fn func(row) error) error {
-			return each(e, e.snap.RelevanceJudgments(), func(j *store.RelevanceJudgment) error {
-				reason := nullable(j.Reason)
-				if j.Relevance.String == schema.Relevant {
-					reason = nil // not asked: never counted (docs/metrics.md)
-				}
-				return fn(row{j.Query, j.Document, j.Annotator, nullable(j.Relevance), reason, grade(j.Grade)})
-			})
-		},
-		count: func(e *exporter) (int, error) { return e.snap.CountRelevanceJudgments() },
-		lines: func(e *exporter, fn func([]byte) error) error {
-			var b []byte
-			return each(e, e.snap.RelevancePairs(), func(p [2]string) error {
-				b = append(b[:0], `{"kind":"relevance","query":`...)
-				b = appendString(b, p[0])
-				b = append(b, `,"document":`...)
-				b = appendString(b, p[1])
-				return fn(append(b, '}', '\n'))
-			})
-		},
-	})
-	for _, after := range []bool{false, true} {
-		after := after
-		name, doc := "qrels_before", "the gold set (qrels of annotator `gold`)"
-		facts := cardFacts{tasks: []string{"text-retrieval"}, taskIDs: []string{"document-retrieval"}, tags: []string{"relevance-judgments"}, risk: riskPooled}
-		if after {
-			name, doc = "qrels_after", "the gold set plus the documents the export's label set judged relevant"
-			facts.tags, facts.risk = nil, "" // the gold set's: qrels_before's
+	Register(relevanceKind{})
+	Register(qrelsKind{after: false})
+	Register(qrelsKind{after: true})
+}
+
+// relevanceKind publishes every judgment with whose it is.
+type relevanceKind struct{}
+
+func (relevanceKind) Kind() schema.Kind { return schema.KindRelevance }
+
+func (relevanceKind) Config() string { return "relevance" }
+
+func (relevanceKind) facts() cardFacts {
+	return cardFacts{tasks: []string{"text-retrieval"}, taskIDs: []string{"document-retrieval"}, tags: []string{"relevance-judgments"},
+		protocol: protocolCanLegal, paper: &originCanLegal, risk: riskPooled}
+}
+
+func (relevanceKind) joins() joinText {
+	return joinText{"queries", "`relevance.query_id` joins a judgment to its query, `relevance.document_id` to its document."}
+}
+
+// A task per pooled (query, document) pair, not per judgment.
+func (relevanceKind) lsTexts() []lsText {
+	return []lsText{{"query", "Query"}, {"document", "Document"}}
+}
+
+func (relevanceKind) lsData(e *exporter, fn func(int64, string, map[string]any) error) error {
+	return each(e, e.snap.ExportItems(schema.KindRelevance, store.ExportOptions{}), func(it *store.ExportItem) error {
+		r := it.Payload.(*store.Relevance)
+		doc := r.Document.Text
+		if head := strings.TrimSpace(r.Document.Title + " " + r.Document.Citation); head != "" {
+			doc = head + "\n\n" + doc
 		}
-		registerExport(kindExport{
-			kind: schema.KindRelevance, config: name, facts: facts,
-			base: []column{
-				{"query_id", tString, false, "query id"},
-				{"document_id", tString, false, "document id"},
-				{schema.RelevanceGrade, tInt, false, "relevance grade in " + doc + ": 0 not relevant, 1 or more relevant"},
-			},
-			rows: func(e *exporter, fn func(row) error) error {
-				return e.eachQrel(after, func(q qrel) error { return fn(row{q.query, q.doc, q.gain}) })
-			},
-			count: func(e *exporter) (int, error) {
-				n := 0
-				err := e.eachQrel(after, func(qrel) error {
-					n++
-					return nil
-				})
-				return n, err
-			},
-		})
+		return fn(it.ItemID, it.ExtID, map[string]any{"query_id": r.Query.ID, "document_id": r.Document.ID, "query": r.Query.Text,
+			"document": doc, "jurisdiction": r.Query.Jurisdiction})
+	})
+}
+
+func (relevanceKind) Columns() []Column { return relevanceColumns }
+
+var relevanceColumns = []Column{
+	{"query_id", TypeString, false, "query id (config `queries`)"},
+	{"document_id", TypeString, false, "document id (config `documents`)"},
+	{"annotator", TypeString, false, "whose judgment: an annotator, `gold` for the gold set's qrels, or `adjudicated`"},
+	{schema.Relevance, TypeString, true, "`relevant` or `not_relevant`; null when only other fields were labelled"},
+	{schema.IrrelevanceReason, TypeString, true, "why not relevant: `different_issue`, `reversed_roles`, `different_posture`, `other`; null when relevant or not given"},
+	{schema.RelevanceGrade, TypeInt, true, "graded judgments: 0 not relevant, 1 relevant, 2 highly relevant (qrels grades as imported); null when not graded"},
+}
+
+func (relevanceKind) rows(e *exporter, fn func(row) error) error {
+	return each(e, e.snap.RelevanceJudgments(), func(j *store.RelevanceJudgment) error {
+		reason := nullable(j.Reason)
+		if j.Relevance.String == schema.Relevant {
+			reason = nil // not asked: never counted (docs/metrics.md)
+		}
+		return fn(row{j.Query, j.Document, j.Annotator, nullable(j.Relevance), reason, grade(j.Grade)})
+	})
+}
+
+func (relevanceKind) count(e *exporter) (int, error) { return e.snap.CountRelevanceJudgments() }
+
+func (relevanceKind) lines(e *exporter, fn func([]byte) error) error {
+	var b []byte
+	return each(e, e.snap.RelevancePairs(), func(p [2]string) error {
+		b = append(b[:0], `{"kind":"relevance","query":`...)
+		b = appendString(b, p[0])
+		b = append(b, `,"document":`...)
+		b = appendString(b, p[1])
+		return fn(append(b, '}', '\n'))
+	})
+}
+
+// qrelsKind publishes the gold set's qrels (qrels_before) or, after, the
+// gold set with the export's label set merged in (qrels_after).
+type qrelsKind struct{ after bool }
+
+func (qrelsKind) Kind() schema.Kind { return schema.KindRelevance }
+
+func (q qrelsKind) Config() string {
+	if q.after {
+		return "qrels_after"
 	}
+	return "qrels_before"
+}
+
+func (q qrelsKind) facts() cardFacts {
+	f := cardFacts{tasks: []string{"text-retrieval"}, taskIDs: []string{"document-retrieval"}, tags: []string{"relevance-judgments"}, risk: riskPooled}
+	if q.after {
+		f.tags, f.risk = nil, "" // the gold set's: qrels_before's
+	}
+	return f
+}
+
+func (q qrelsKind) Columns() []Column {
+	if q.after {
+		return qrelsAfterColumns
+	}
+	return qrelsBeforeColumns
+}
+
+var (
+	qrelsBeforeColumns = qrelsColumns("the gold set (qrels of annotator `gold`)")
+	qrelsAfterColumns  = qrelsColumns("the gold set plus the documents the export's label set judged relevant")
+)
+
+func qrelsColumns(doc string) []Column {
+	return []Column{
+		{"query_id", TypeString, false, "query id"},
+		{"document_id", TypeString, false, "document id"},
+		{schema.RelevanceGrade, TypeInt, false, "relevance grade in " + doc + ": 0 not relevant, 1 or more relevant"},
+	}
+}
+
+func (q qrelsKind) rows(e *exporter, fn func(row) error) error {
+	return e.eachQrel(q.after, func(q qrel) error { return fn(row{q.query, q.doc, q.gain}) })
+}
+
+func (q qrelsKind) count(e *exporter) (int, error) {
+	n := 0
+	err := e.eachQrel(q.after, func(qrel) error {
+		n++
+		return nil
+	})
+	return n, err
 }
 
 func nullable(s sql.NullString) any {

@@ -16,26 +16,36 @@ import (
 
 func init() {
 	configNames["runs"] = [2]string{"retrieved line of a run (run, query, rank)", "retrieved lines of runs"}
-	registerExport(kindExport{
-		kind: schema.KindRelevance, config: "runs",
-		base: []column{
-			{"run", tString, false, "the run's name"},
-			{"query_id", tString, false, "query id (config `queries`)"},
-			{"rank", tInt, false, "rank of the line in the run's list for the query, from 1; 0: the run retrieved nothing for it"},
-			{"document_id", tString, true, "the document retrieved (config `documents`); null only at rank 0"},
-			{"chunk_id", tString, true, "the chunk the run named (one of the document's `chunk_ids`); null when it named the document"},
-			{"score", tFloat, true, "the document's best score, on its first row; null on its later rows and when the run gave none"},
-		},
-		rows: func(e *exporter, fn func(row) error) error {
-			return e.snap.EachRunExport(func(l store.RunExport) error {
-				if err := e.ctx.Err(); err != nil {
-					return err
-				}
-				return runRows(l, fn)
-			})
-		},
-		count: func(e *exporter) (int, error) { return e.snap.CountRunExportRows() },
+	Register(runsKind{})
+}
+
+// runsKind publishes the runs' retrieved lines.
+type runsKind struct{}
+
+func (runsKind) Kind() schema.Kind { return schema.KindRelevance }
+
+func (runsKind) Config() string { return "runs" }
+
+func (runsKind) Columns() []Column { return runsColumns }
+
+func (runsKind) rows(e *exporter, fn func(row) error) error {
+	return e.snap.EachRunExport(func(l store.RunExport) error {
+		if err := e.ctx.Err(); err != nil {
+			return err
+		}
+		return runRows(l, fn)
 	})
+}
+
+func (runsKind) count(e *exporter) (int, error) { return e.snap.CountRunExportRows() }
+
+var runsColumns = []Column{
+	{"run", TypeString, false, "the run's name"},
+	{"query_id", TypeString, false, "query id (config `queries`)"},
+	{"rank", TypeInt, false, "rank of the line in the run's list for the query, from 1; 0: the run retrieved nothing for it"},
+	{"document_id", TypeString, true, "the document retrieved (config `documents`); null only at rank 0"},
+	{"chunk_id", TypeString, true, "the chunk the run named (one of the document's `chunk_ids`); null when it named the document"},
+	{"score", TypeFloat, true, "the document's best score, on its first row; null on its later rows and when the run gave none"},
 }
 
 // runRows writes the rows of one (run, query) list.

@@ -1,12 +1,14 @@
 package exporter
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/importer"
+	"github.com/annotate-dev/annotate/schema"
 )
 
 const canlegal = `{"kind":"document","id":"doc-1","title":"Smith v. Jones","citation":"2019 ONCA 1","court":"ONCA","jurisdiction":"ON","year":2019,"text":"The landlord must give notice. The tenant may dispute.","url":"https://example.org/2019onca1","license":"CC BY 4.0","chunks":[{"id":"doc-1#0","start":0,"end":30}]}
@@ -64,3 +66,36 @@ func TestQueriesAndDocumentsPublish(t *testing.T) {
 		t.Errorf("the original file into the copy: %v %v", sum, err)
 	}
 }
+
+// Register refuses a config that makes no rows (no Values, no stream, no
+// rows of its own) and a config registered twice, naming it, and changes
+// nothing.
+func TestRegisterRefusesAConfigWithoutRowsOrTwice(t *testing.T) {
+	before := len(kinds)
+	for _, c := range []struct {
+		k    Kind
+		want string
+	}{
+		{rowless{}, "config rowless makes no rows"},
+		{queryKind{}, "config queries registered twice"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), c.want) {
+					t.Errorf("Register(%s): %v, want a panic saying %q", c.k.Config(), r, c.want)
+				}
+			}()
+			Register(c.k)
+		}()
+	}
+	if len(kinds) != before {
+		t.Errorf("%d configs after the refusals, want %d", len(kinds), before)
+	}
+}
+
+// rowless is a config with columns and no way to make its rows.
+type rowless struct{}
+
+func (rowless) Kind() schema.Kind { return schema.KindQuery }
+func (rowless) Config() string    { return "rowless" }
+func (rowless) Columns() []Column { return nil }

@@ -102,15 +102,15 @@ type lsMeta struct {
 
 // lsKinds lists the kinds that get tasks, with their export: every
 // annotated kind with a field.
-func lsKinds() []*kindExport {
-	var out []*kindExport
+func lsKinds() []Kind {
+	var out []Kind
 	for _, k := range schema.Kinds() {
 		if len(schema.KindFields(k)) == 0 {
 			continue
 		}
-		for i := range kindExports {
-			if kindExports[i].kind == k {
-				out = append(out, &kindExports[i])
+		for _, x := range kinds {
+			if x.Kind() == k {
+				out = append(out, x)
 				break
 			}
 		}
@@ -120,30 +120,42 @@ func lsKinds() []*kindExport {
 
 // lsOf is the kind's Label Studio tasks, or what every kind has: its
 // "text" column if it has one, else its id.
-func lsOf(x *kindExport) lsKind {
-	if x.labelStudio != nil {
-		return *x.labelStudio
+func lsOf(x Kind) lsKind {
+	var ls lsKind
+	switch t, ok := x.(labelStudioTasks); {
+	case ok:
+		ls.texts = t.lsTexts()
+	case slices.ContainsFunc(x.Columns(), func(c Column) bool { return c.Key == "text" }):
+		ls.texts = []lsText{{"text", "Text"}}
+	default:
+		ls.texts = []lsText{{"id", "Item"}}
 	}
-	if slices.ContainsFunc(x.base, func(c column) bool { return c.key == "text" }) {
-		return lsKind{texts: []lsText{{"text", "Text"}}}
+	if d, ok := x.(labelStudioData); ok {
+		ls.data = d.lsData
 	}
-	return lsKind{texts: []lsText{{"id", "Item"}}}
+	return ls
 }
 
 // lsBaseData is the data of an item from its base columns: strings as
-// they are, numbers as decimals, lists as lists.
-func lsBaseData(x *kindExport, it *store.Item) map[string]any {
+// they are, numbers as decimals, lists as lists; nothing for a kind whose
+// rows are not read through the item model (it has labelStudioData).
+func lsBaseData(x Kind, it *store.Item) map[string]any {
 	data := map[string]any{}
-	for i, v := range x.values(it) {
+	iv, ok := x.(ItemValues)
+	if !ok {
+		return data
+	}
+	cols := x.Columns()
+	for i, v := range iv.Values(it) {
 		switch v := v.(type) {
 		case string, []string:
-			data[x.base[i].key] = v
+			data[cols[i].Key] = v
 		case int:
-			data[x.base[i].key] = strconv.Itoa(v)
+			data[cols[i].Key] = strconv.Itoa(v)
 		case json.RawMessage:
-			data[x.base[i].key] = v
+			data[cols[i].Key] = v
 		case nil:
-			data[x.base[i].key] = ""
+			data[cols[i].Key] = ""
 		}
 	}
 	return data
@@ -238,7 +250,7 @@ func (e *exporter) labelStudio(dir string) error {
 // kind writes the tasks of kind x, when it has items, and returns how many:
 // its items stream past, and each batch of lsBatch reads the labels and
 // predictions of its items by item id, so memory holds one batch.
-func (w *lsWriter) kind(dir string, x *kindExport) (int, error) {
+func (w *lsWriter) kind(dir string, x Kind) (int, error) {
 	e := w.e
 	ls := lsOf(x)
 	to := ls.texts[0].key
@@ -259,7 +271,7 @@ func (w *lsWriter) kind(dir string, x *kindExport) (int, error) {
 			return err
 		}
 		for _, it := range batch {
-			b, err := json.Marshal(w.task(x.kind, to, it, labels[it.item], preds[it.item]))
+			b, err := json.Marshal(w.task(x.Kind(), to, it, labels[it.item], preds[it.item]))
 			if err != nil {
 				return err
 			}
@@ -296,7 +308,7 @@ func (w *lsWriter) kind(dir string, x *kindExport) (int, error) {
 	if ls.data != nil {
 		err = ls.data(e, put)
 	} else {
-		err = each(e, e.itemsOf(*x, store.ExportOptions{}), func(it *store.ExportItem) error {
+		err = each(e, e.itemsOf(x, store.ExportOptions{}), func(it *store.ExportItem) error {
 			return put(it.Item.ItemID, it.Item.ExtID, lsBaseData(x, it.Item))
 		})
 	}
@@ -313,7 +325,7 @@ func (w *lsWriter) kind(dir string, x *kindExport) (int, error) {
 	if err := e.finish(f, err, &written, n); err != nil {
 		return 0, err
 	}
-	e.res.counted(*x, written)
+	e.res.counted(x, written)
 	return written, nil
 }
 
@@ -391,13 +403,13 @@ func (w *lsWriter) task(k schema.Kind, to string, it lsItem, labels []store.Time
 }
 
 // lsName names a kind's files: its hf config ("qa", "claims", "queries").
-func lsName(x *kindExport) string { return x.config }
+func lsName(x Kind) string { return x.Config() }
 
 // LabelStudioConfigOf names the Label Studio files of kind k (and its key
 // in Result.Items), "" for a kind that has none.
 func LabelStudioConfigOf(k schema.Kind) string {
 	for _, x := range lsKinds() {
-		if x.kind == k {
+		if x.Kind() == k {
 			return lsName(x)
 		}
 	}
@@ -405,12 +417,12 @@ func LabelStudioConfigOf(k schema.Kind) string {
 }
 
 // writeLSConfig writes the labeling config of a kind.
-func (e *exporter) writeLSConfig(dir string, x *kindExport, ls lsKind) error {
+func (e *exporter) writeLSConfig(dir string, x Kind, ls lsKind) error {
 	f, err := e.openFile(dir, "label-studio/"+lsName(x)+".config.xml")
 	if err != nil {
 		return err
 	}
-	_, err = f.WriteString(lsConfigXML(x.kind, ls))
+	_, err = f.WriteString(lsConfigXML(x.Kind(), ls))
 	var n int
 	return e.finish(f, err, &n, 0)
 }

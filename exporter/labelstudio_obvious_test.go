@@ -147,7 +147,7 @@ func (e *exporter) labelStudioObvious(dir string) error {
 					return err
 				}
 			}
-			b, err := json.Marshal(task(x.kind, to, id, data))
+			b, err := json.Marshal(task(x.Kind(), to, id, data))
 			if err != nil {
 				return err
 			}
@@ -162,7 +162,7 @@ func (e *exporter) labelStudioObvious(dir string) error {
 		if ls.data != nil {
 			err = ls.data(e, put)
 		} else {
-			err = each(e, e.itemsOf(*x, store.ExportOptions{}), func(it *store.ExportItem) error {
+			err = each(e, e.itemsOf(x, store.ExportOptions{}), func(it *store.ExportItem) error {
 				return put(it.Item.ItemID, it.Item.ExtID, lsBaseData(x, it.Item))
 			})
 		}
@@ -179,7 +179,7 @@ func (e *exporter) labelStudioObvious(dir string) error {
 		if err := e.finish(f, err, &written, n); err != nil {
 			return err
 		}
-		e.res.counted(*x, written)
+		e.res.counted(x, written)
 		total += written
 	}
 	if total == 0 {

@@ -91,9 +91,9 @@ func TestLabelStudioEveryKind(t *testing.T) {
 		if err := storetest.DB(t, s).QueryRow(`SELECT COUNT(*) FROM items WHERE kind = ?`, string(k)).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		var x *kindExport
+		var x Kind
 		for _, y := range lsKinds() {
-			if y.kind == k {
+			if y.Kind() == k {
 				x = y
 			}
 		}

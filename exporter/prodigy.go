@@ -28,7 +28,7 @@ import (
 //     "answer":"accept".
 //
 // Every line has "text" (what the kind shows of its item:
-// kindExport.prodigyItems), "_session_id" and "_annotator_id" as Prodigy's
+// prodigyTasks), "_session_id" and "_annotator_id" as Prodigy's
 // named sessions write them, "FIELD-NAME" (the dataset is the field),
 // "_timestamp", the hashes, and "meta" {"annotate_id","field","annotator"}.
 // An adjudicated label adds "annotate_role":"adjudicate". A label that is
@@ -198,11 +198,12 @@ func (e *exporter) prodigyItemsOf(k schema.Kind, ids []int64) (map[int64]prodigy
 	if !ok {
 		return nil, nil
 	}
-	if x.prodigyItems != nil {
-		return x.prodigyItems(e.snap, ids)
+	if p, ok := x.(prodigyTasks); ok {
+		return p.prodigyItems(e.snap, ids)
 	}
-	col := slices.IndexFunc(x.base, func(c column) bool { return c.key == "text" && c.typ == tString })
-	if col < 0 {
+	col := slices.IndexFunc(x.Columns(), func(c Column) bool { return c.Key == "text" && c.Type == TypeString })
+	v, ok := x.(ItemValues)
+	if col < 0 || !ok {
 		return nil, nil
 	}
 	its, err := e.snap.ItemsByID(k, ids)
@@ -211,7 +212,7 @@ func (e *exporter) prodigyItemsOf(k schema.Kind, ids []int64) (map[int64]prodigy
 	}
 	items := make(map[int64]prodigyItem, len(its))
 	for id, it := range its {
-		text, _ := x.values(it)[col].(string)
+		text, _ := v.Values(it)[col].(string)
 		items[id] = newProdigyItem(it.ExtID, k, text)
 	}
 	return items, nil

@@ -141,8 +141,9 @@ func (e *exporter) prodigyItemsObvious(k schema.Kind) (map[string]prodigyItem, e
 		}
 		return items, nil
 	}
-	col := slices.IndexFunc(x.base, func(c column) bool { return c.key == "text" && c.typ == tString })
-	if col < 0 {
+	col := slices.IndexFunc(x.Columns(), func(c Column) bool { return c.Key == "text" && c.Type == TypeString })
+	v, ok := x.(ItemValues)
+	if col < 0 || !ok {
 		return nil, nil
 	}
 	items := map[string]prodigyItem{}
@@ -150,7 +151,7 @@ func (e *exporter) prodigyItemsObvious(k schema.Kind) (map[string]prodigyItem, e
 		if err != nil {
 			return nil, err
 		}
-		text, _ := x.values(it.Item)[col].(string)
+		text, _ := v.Values(it.Item)[col].(string)
 		items[it.Item.ExtID] = newProdigyItem(it.Item.ExtID, k, text)
 	}
 	return items, nil

@@ -16,22 +16,27 @@ import (
 // table order), the CSV writer (nested values flattened) and the dataset
 // card's field description, so the three cannot drift apart.
 
-// Column types, as a reader of the dataset sees them.
+// Column types, as a reader of the dataset sees them: the exported ones are
+// those a kind's own columns may have; a list of contexts and the
+// predictions object are the exporter's.
 const (
-	tString   = "string"
-	tInt      = "int"
-	tFloat    = "float"
-	tBool     = "bool"
-	tStrings  = "list of strings"
-	tContexts = "list of {id: string, text: string}"
-	tPreds    = "object: system -> string or null"
+	TypeString  = "string"
+	TypeInt     = "int"
+	TypeFloat   = "float"
+	TypeBool    = "bool"
+	TypeStrings = "list of strings"
+	tContexts   = "list of {id: string, text: string}"
+	tPreds      = "object: system -> string or null"
 )
 
-type column struct {
-	key      string
-	typ      string
-	nullable bool // null is a value of this key; every other key is never null
-	doc      string
+// Column is a column of a config: its key (the JSON key, the CSV header),
+// its type (TypeString…), whether null is one of its values, and what the
+// card says of it.
+type Column struct {
+	Key      string
+	Type     string
+	Nullable bool // null is a value of this key; every other key is never null
+	Doc      string
 }
 
 // Values of a row, in the order of its columns: string, int, bool, nil (null),
@@ -48,48 +53,57 @@ type preds struct {
 // fieldDocs says what a label means; the asked-when rule is the schema's (docs/metrics.md).
 var fieldDocs = map[string]string{} // filled by the kinds' files
 
-var notesColumn = column{"notes", tString, true, "the annotator's free-text note on the item (with `adjudicated`: every annotator's, one `name: note` per line); null when none"}
+var notesColumn = Column{"notes", TypeString, true, "the annotator's free-text note on the item (with `adjudicated`: every annotator's, one `name: note` per line); null when none"}
+
+// markersOf are the marker fields kind k publishes as label columns.
+func markersOf(k schema.Kind) []string {
+	x, _ := exportOf(k)
+	if m, ok := x.(markerFields); ok {
+		return m.markers()
+	}
+	return nil
+}
 
 // labelColumns are the expert's fields of a kind from the label schema, so a
 // field added there is exported without touching this file.
-func labelColumns(k schema.Kind) []column {
-	var out []column
+func labelColumns(k schema.Kind) []Column {
+	var out []Column
 	names := []string{}
 	for _, f := range schema.Fields(k) {
 		names = append(names, f.Name)
 	}
-	x, _ := exportOf(k)
-	names = append(names, x.markers...)
+	markers := markersOf(k)
+	names = append(names, markers...)
 	for _, n := range names {
 		f, _ := schema.Lookup(n)
 		doc := fieldDocs[n]
 		if f.Declared > 0 {
 			doc = declaredDoc(f)
 		}
-		typ := tString
+		typ := TypeString
 		switch {
 		case f.Level() == schema.Interval:
 			typ = numberType(f)
 			doc += "; null when not labelled or not asked"
 		case f.Multi:
-			typ = tStrings
+			typ = TypeStrings
 			doc += "; null when not labelled or not asked"
 		case len(f.Values) == 0:
 			doc += "; null when not labelled"
 		default: // the card's type column lists a closed field's values (card.go, fields)
-			if !slices.Contains(x.markers, n) { // a marker's doc says when it is null
+			if !slices.Contains(markers, n) { // a marker's doc says when it is null
 				doc += "; null when not labelled or not asked"
 			}
 		}
-		out = append(out, column{n, typ, true, doc})
+		out = append(out, Column{n, typ, true, doc})
 	}
 	return out
 }
 
-func labelNames(cols []column) []string {
+func labelNames(cols []Column) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
-		out[i] = c.key
+		out[i] = c.Key
 	}
 	return out
 }
@@ -97,22 +111,22 @@ func labelNames(cols []column) []string {
 // layout is the column table of one config for one export.
 type layout struct {
 	kind      schema.Kind
-	cols      []column
-	labels    []column // the label part of cols
+	cols      []Column
+	labels    []Column // the label part of cols
 	notes     bool
 	suggested bool // the suggested_by column, last (suggested.go)
 }
 
 func newLayout(k schema.Kind, notes bool) layout {
-	var base []column
+	var base []Column
 	switch x, ok := exportOf(k); {
 	case ok && schema.SpecOf(k).Annotated:
-		base = append(append([]column{}, x.base...), annotatorColumn)
+		base = append(append([]Column{}, x.Columns()...), annotatorColumn)
 	case ok: // shown, not annotated: no labels, no annotator
-		base = x.base
+		base = x.Columns()
 	}
 	l := layout{kind: k, labels: labelColumns(k), notes: notes}
-	l.cols = append(append([]column{}, base...), l.labels...)
+	l.cols = append(append([]Column{}, base...), l.labels...)
 	if notes {
 		l.cols = append(l.cols, notesColumn)
 	}
@@ -133,10 +147,10 @@ func (l layout) labelOffset() int {
 func (l layout) labelValues(r row, current, parent map[string]string) row {
 	counted := schema.Counted(l.kind, current, parent)
 	for _, c := range l.labels {
-		if v, ok := counted[c.key]; ok && c.typ == tStrings {
+		if v, ok := counted[c.Key]; ok && c.Type == TypeStrings {
 			r = append(r, schema.DecodeMulti(v))
-		} else if ok && (c.typ == tInt || c.typ == tFloat) {
-			r = append(r, numberOf(c.typ, v))
+		} else if ok && (c.Type == TypeInt || c.Type == TypeFloat) {
+			r = append(r, numberOf(c.Type, v))
 		} else if ok {
 			r = append(r, v)
 		} else {
@@ -165,7 +179,7 @@ func (l layout) appendJSON(b []byte, r row) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, c.key)
+		b = appendString(b, c.Key)
 		b = append(b, ':')
 		b = appendValue(b, r[i])
 	}

@@ -5,7 +5,7 @@ package exporter
 // and claims configs get a last column, suggested_by, naming for each row
 // the labels made so. A dataset labelled blind keeps its columns as they were.
 
-var suggestedColumn = column{"suggested_by", tStrings, false,
+var suggestedColumn = Column{"suggested_by", TypeStrings, false,
 	"the labels of this row made with a system's prediction preselected (annotate --suggest), as `field=system`; empty when every label was made blind (anchored labels overstate agreement with that system)"}
 
 // withSuggested adds the suggested_by column when the label set has a label

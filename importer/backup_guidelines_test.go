@@ -2,9 +2,10 @@ package importer
 
 import (
 	"context"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"path/filepath"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/annotate-dev/annotate/demo"
 	"github.com/annotate-dev/annotate/exporter"

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/annotate-dev/annotate/exporter"
 	"github.com/annotate-dev/annotate/store"

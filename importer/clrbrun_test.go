@@ -1,12 +1,13 @@
 package importer
 
 import (
-	"github.com/annotate-dev/annotate/store"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // clrbResults writes a results file where CanLegalRAGBench's pipelines put

@@ -187,7 +187,8 @@ func lineShape(m map[string]json.RawMessage) shape {
 	}
 	// A line that names a kind ("kind":"query") is native too: an unknown
 	// kind is then an error naming the kinds there are.
-	if has(m, "id") && (has(m, "kind") || hasAny(m, plainLine.keys...)) {
+	plainKeys, plainResembles := plainLineKeys()
+	if has(m, "id") && (has(m, "kind") || hasAny(m, plainKeys...)) {
 		sh.fits = append(sh.fits, FormatNative)
 	}
 	if has(m, "item") && has(m, "field") && has(m, "value") {
@@ -200,7 +201,7 @@ func lineShape(m map[string]json.RawMessage) shape {
 	if has(m, "query_id") && has(m, "retrieved_ids") {
 		sh.fits = append(sh.fits, FormatCLRBRun) // clrbrun.go
 	}
-	if has(m, "id") || hasAny(m, plainLine.resembles...) {
+	if has(m, "id") || hasAny(m, plainResembles...) {
 		sh.resembles = append(sh.resembles, described[FormatNative])
 	}
 	if hasAny(m, "annotator", "item", "field", "value") {

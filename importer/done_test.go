@@ -1,9 +1,10 @@
 package importer
 
 import (
-	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/annotate-dev/annotate/store"
 )

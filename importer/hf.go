@@ -29,42 +29,71 @@ import (
 // annotator of this name when none is given.
 const AdjudicatedName = "adjudicated"
 
-// hfOtherConfigs are the configs of an export read after those of the
-// kinds of records of their own (hfRowConfigs), in the order they are read;
-// the qrels configs are derived from relevance (the gold set is its rows of
-// annotator "gold") and are read past.
-var hfOtherConfigs = []string{"queries", "documents", "relevance", "runs", "answers", "gen_answers", "gen_claims"}
-
-// hfRowConfig is the config of a kind of records of its own (kinds_rows.go)
-// and the reader of its rows, registered from the kind's file.
-type hfRowConfig struct {
-	kind   schema.Kind
-	config string
-	row    func(f *fileData, r *rec) error
+// hfRowReader is a kind of records of its own (kinds_rows.go) that reads
+// the rows of its config (HFConfig) itself.
+type hfRowReader interface {
+	hfRow(f *fileData, r *rec) error
 }
 
-// hfRowConfigs are in the kinds' order: a claim row's pair is read first.
-var hfRowConfigs []hfRowConfig
+// hfRunsConfig is the config of the systems' runs (hf_runs.go), read after
+// the kinds' configs: the queries and documents they rank are in.
+const hfRunsConfig = "runs"
 
-func registerHFRows(k schema.Kind, config string, row func(f *fileData, r *rec) error) {
-	hfRowConfigs = append(hfRowConfigs, hfRowConfig{k, config, row})
-	slices.SortStableFunc(hfRowConfigs, func(a, b hfRowConfig) int { return kindOrder(a.kind) - kindOrder(b.kind) })
+// HFReadAfter is a kind whose config is read after those of other kinds:
+// the kinds of the items its items need (a relevance pair's query and
+// document), which its items would otherwise wait for, held until every
+// line is read.
+type HFReadAfter interface {
+	HFReadAfter() []schema.Kind
 }
 
-// hfConfigs are the configs of an export, in the order they are read: the
-// long configs of --all-annotators last, once their items are in.
+// hfConfigs are the configs of an export, in the order they are read: in
+// the kinds' order those of the kinds of records of their own (a claim
+// row's pair is read first), then the other kinds' (each after those it
+// reads after: HFReadAfter), the runs, and the long configs of
+// --all-annotators last, once their items are in. The qrels configs are
+// derived from relevance (the gold set is its rows of annotator "gold")
+// and are read past.
 func hfConfigs() []string {
 	var out []string
-	for _, c := range hfRowConfigs {
-		out = append(out, c.config)
+	for _, rows := range []bool{true, false} {
+		var left []Kind
+		for _, k := range hfOrder {
+			if _, ok := k.(hfRowReader); ok == rows {
+				left = append(left, k)
+			}
+		}
+		read := map[schema.Kind]bool{}
+		for len(left) > 0 {
+			// The first kind, in the kinds' order, whose kinds to read
+			// after are read (or not among these); the first left when
+			// none is (a cycle: the order is then the kinds').
+			i := slices.IndexFunc(left, func(k Kind) bool {
+				a, ok := k.(HFReadAfter)
+				return !ok || !slices.ContainsFunc(a.HFReadAfter(), func(b schema.Kind) bool {
+					return !read[b] && slices.ContainsFunc(left, func(l Kind) bool { return l.Kind() == b })
+				})
+			})
+			i = max(i, 0)
+			read[left[i].Kind()] = true
+			out = append(out, left[i].(HFConfig).HFConfig())
+			left = slices.Delete(left, i, i+1)
+		}
 	}
-	out = append(out, hfOtherConfigs...)
+	out = append(out, hfRunsConfig)
 	for _, c := range slices.Clone(out) {
-		if k, ok := hfKindOfConfig(c); ok && schema.SpecOf(k).Annotated && c != "relevance" {
+		k, ok := hfKindOfConfig(c)
+		if _, long := kindOf[k].(HFLabelSetRows); ok && schema.SpecOf(k).Annotated && !long {
 			out = append(out, c+byAnnotatorSuffix)
 		}
 	}
 	return out
+}
+
+// HFLabelSetRows is a kind whose config already holds a row per label set
+// (relevance: one per judgment), so it has no --all-annotators config.
+type HFLabelSetRows interface {
+	HFRowPerLabelSet()
 }
 
 // byAnnotatorSuffix names the configs of `export --all-annotators`: one row
@@ -74,11 +103,12 @@ const byAnnotatorSuffix = "_by_annotator"
 
 // hfKindOfConfig is the kind whose items a config holds.
 func hfKindOfConfig(config string) (schema.Kind, bool) {
-	if i := slices.IndexFunc(hfRowConfigs, func(c hfRowConfig) bool { return c.config == config }); i >= 0 {
-		return hfRowConfigs[i].kind, true
+	for _, k := range hfOrder {
+		if k.(HFConfig).HFConfig() == config {
+			return k.Kind(), true
+		}
 	}
-	k, ok := hfKinds[config]
-	return k.kind, ok
+	return "", false
 }
 
 // hfByAnnotatorRow reads a row of a long config: the labels of its
@@ -143,14 +173,14 @@ func hfConfigOf(name string) string { return filepath.Base(filepath.Dir(name)) }
 
 // parseHF reads one data file of an exported hf folder, the config named
 // by its folder: the rows of a kind of records of its own by its kind's
-// reader (hfRowConfigs), the other kinds' rows (hf_kinds.go) and the runs
+// reader (hfRowReader), the other kinds' rows (hf_kinds.go) and the runs
 // (hf_runs.go) under theirs.
 func parseHF(f *fileData, t *textReader) error {
 	config := hfConfigOf(f.name)
 	var row func(*rec) error
 	end := func() error { return nil }
 	switch config {
-	case "runs":
+	case hfRunsConfig:
 		h, err := f.hfRuns()
 		if err != nil {
 			return err
@@ -162,17 +192,16 @@ func parseHF(f *fileData, t *textReader) error {
 			row = func(r *rec) error { return f.hfByAnnotatorRow(k, r) }
 			break
 		}
-		if i := slices.IndexFunc(hfRowConfigs, func(c hfRowConfig) bool { return c.config == config }); i >= 0 {
-			rc := hfRowConfigs[i]
-			row = func(r *rec) error { return rc.row(f, r) }
-			break
-		}
-		k, ok := hfKinds[config]
-		if !ok {
+		k, _ := hfKindOfConfig(config)
+		switch kind := kindOf[k].(type) {
+		case hfRowReader:
+			row = func(r *rec) error { return kind.hfRow(f, r) }
+		case NativeLine:
+			seen := map[string]bool{} // relevance: one row per judgment, several per pair
+			row = func(r *rec) error { return f.hfKindRow(kindOf[k], kind, r, seen) }
+		default:
 			return fileLoc(f.name).errf("", "unknown config %q", config)
 		}
-		seen := map[string]bool{} // relevance: one row per judgment, several per pair
-		row = func(r *rec) error { return f.hfKindRow(k, r, seen) }
 	}
 	var err error
 	if strings.HasSuffix(f.name, ".parquet") {

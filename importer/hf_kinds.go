@@ -3,70 +3,77 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
 	"github.com/parquet-go/parquet-go"
 )
 
-// The configs of an hf export beyond qa and claims. Each row becomes the
-// native line of its kind (kinds.go parses it as any native line: ids,
-// dedupe, waiting for the query or document it needs) and the labels of
-// its annotator column. Columns that only repeat what another config holds
-// (a query's text on an answer row, a generated claim's system) are read
-// past. The lead's review columns of answers (review, review_reason,
-// reviewed_by, gold_answer_accepted, gold_citations) become that lead's
-// adjudicated labels (hfReview); the runs config is read by hf_runs.go.
+// The configs of an hf export of the kinds read from native lines
+// (NativeLine, with an HFConfig). Each row becomes the native line of its
+// kind (kinds.go parses it as any native line: ids, dedupe, waiting for
+// the query or document it needs) and the labels of its annotator column.
+// What a kind's rows hold beyond its native line, the kind says by the
+// interfaces below, from its own file: columns that only repeat what
+// another config holds (a query's text on an answer row, a generated
+// claim's system) are read past (HFColumns); the lead's review columns of
+// answers become that lead's adjudicated labels (HFExtra). The runs config
+// is read by hf_runs.go.
 
-// hfKind is how the rows of one config are read.
-type hfKind struct {
-	kind schema.Kind
-	// native maps a column to the key of the native line; "" reads the
-	// column past. Columns not listed keep their name.
-	native map[string]string
-	// labels are the columns read as labels of the row's annotator.
-	labels []string
-	// convert rewrites what the native line needs in another shape.
-	convert func(r *rec, out map[string]any) error
-	// also reads what the row holds beyond the native line and its
-	// annotator's labels (an answer task's review).
-	also func(f *fileData, r *rec, id string) error
+// HFColumns is a kind whose columns are not all its native line's keys:
+// a column mapped to the key of the native line, or to "" (read past).
+// Columns not listed keep their name.
+type HFColumns interface {
+	HFColumns() map[string]string
 }
 
-var hfKinds = map[string]hfKind{
-	"queries": {kind: schema.KindQuery, native: map[string]string{"query_persona": "persona"}},
-	"documents": {kind: schema.KindDocument, native: map[string]string{"chunk_ids": "", "chunk_spans": ""},
-		convert: hfDocument},
-	"relevance": {kind: schema.KindRelevance, native: map[string]string{"query_id": "query", "document_id": "document"},
-		labels: []string{schema.Relevance, schema.IrrelevanceReason, schema.RelevanceGrade}},
-	"answers": {kind: schema.KindAnswerTask, native: map[string]string{"query": "", "query_id": "query", "query_persona": "",
-		"jurisdiction": "", "review": "", "review_reason": "", "reviewed_by": "", "gold_answer_accepted": "", "gold_citations": ""},
-		also: hfReview},
-	"gen_answers": {kind: schema.KindGenAnswer, native: map[string]string{"query_id": "query"}},
-	"gen_claims": {kind: schema.KindGenClaim, native: map[string]string{"answer_id": "answer", "query_id": "", "system": "",
-		"condition": "", "verdicts": ""}, convert: hfVerdicts},
+// HFLabelColumns is a kind whose label columns are not its fields (nil:
+// the kind's fields are the row's annotator's labels).
+type HFLabelColumns interface {
+	HFLabels() []string
+}
+
+// HFConverter is a kind whose native line needs what its row holds in
+// another shape (a document's chunks from chunk_ids and chunk_spans): it
+// puts it into out, the native line's values by key.
+type HFConverter interface {
+	HFConvert(row *Line, out map[string]any) error
+}
+
+// HFExtra is a kind whose rows hold more than the native line and its
+// annotator's labels (an answer task's review), read after them, for the
+// item id.
+type HFExtra interface {
+	HFExtra(row *Line, id string) error
+}
+
+// HFIdentified is a kind whose rows' id is made from the native line
+// (a relevance pair's, from its query and document), not read.
+type HFIdentified interface {
+	HFID(line map[string]json.RawMessage) string
 }
 
 // hfKindRow reads one row of a kind's config.
-func (f *fileData) hfKindRow(k hfKind, r *rec, seen map[string]bool) error {
-	labels := k.labels
-	if labels == nil {
-		labels = fieldNames(k.kind)
+func (f *fileData) hfKindRow(k Kind, n NativeLine, r *rec, seen map[string]bool) error {
+	labels := fieldNames(k.Kind())
+	if l, ok := k.(HFLabelColumns); ok {
+		labels = l.HFLabels()
+	}
+	var columns map[string]string
+	if c, ok := k.(HFColumns); ok {
+		columns = c.HFColumns()
 	}
 	skip := map[string]bool{"annotator": true, "notes": true}
 	for _, l := range labels {
 		skip[l] = true
 	}
-	out := map[string]any{"kind": string(k.kind)}
+	out := map[string]any{"kind": string(k.Kind())}
 	var texts map[string]string // the row's texts, under their native keys
 	for key, raw := range r.m {
 		if skip[key] {
 			continue
 		}
-		name, renamed := k.native[key]
+		name, renamed := columns[key]
 		if renamed && name == "" {
 			r.used[key] = true // read past
 			continue
@@ -89,8 +96,8 @@ func (f *fileData) hfKindRow(k hfKind, r *rec, seen map[string]bool) error {
 		}
 		out[name] = raw
 	}
-	if k.convert != nil {
-		if err := k.convert(r, out); err != nil {
+	if c, ok := k.(HFConverter); ok {
+		if err := c.HFConvert(&Line{f: f, r: r}, out); err != nil {
 			return err
 		}
 	}
@@ -112,141 +119,22 @@ func (f *fileData) hfKindRow(k hfKind, r *rec, seen map[string]bool) error {
 	if err != nil {
 		return err
 	}
-	if k.kind == schema.KindRelevance {
-		var q, d string
-		json.Unmarshal(m["query"], &q)
-		json.Unmarshal(m["document"], &d)
-		id = store.RelevanceID(q, d)
+	if h, ok := k.(HFIdentified); ok {
+		id = h.HFID(m)
 	}
 	if !seen[id] {
 		seen[id] = true
 		native := newRec(r.at, "", m)
 		native.texts = texts
-		if err := f.nativeItem(nativeKinds[string(k.kind)], native, nil); err != nil {
+		if err := f.nativeItem(n, native, nil); err != nil {
 			return err
 		}
 	}
-	if err := f.hfLabels(r, id, k.kind, labels); err != nil {
+	if err := f.hfLabels(r, id, k.Kind(), labels); err != nil {
 		return err
 	}
-	if k.also != nil {
-		return k.also(f, r, id)
-	}
-	return nil
-}
-
-// hfReview gives an answer task's review back to the lead who made it
-// (reviewed_by), as the review wrote it: adjudicated answer_review, and
-// the accepted gold answer and citations, or the reject reason. A row
-// without reviewed_by (a folder written before annotate named the
-// reviewer) keeps no review.
-func hfReview(f *fileData, r *rec, id string) error {
-	review, err := r.str("review")
-	if err != nil {
-		return err
-	}
-	lead, err := r.str("reviewed_by")
-	if err != nil {
-		return err
-	}
-	switch {
-	case lead == "":
-		return nil
-	case review == "":
-		return r.errf("reviewed_by", "%q reviewed nothing: review is null", lead)
-	}
-	reason, err := r.str("review_reason")
-	if err != nil {
-		return err
-	}
-	gold, err := r.str("gold_answer_accepted")
-	if err != nil {
-		return err
-	}
-	cites, err := r.strings("gold_citations")
-	if err != nil {
-		return err
-	}
-	labels := []labelRec{{field: "review", name: schema.AnswerReview, value: review}}
-	switch review {
-	case "accept":
-		if strings.TrimSpace(gold) == "" {
-			return r.errf("gold_answer_accepted", "missing: an accepted answer is the gold answer")
-		}
-		labels = append(labels, labelRec{field: "gold_answer_accepted", name: schema.GoldAnswer, value: gold})
-		if cites != nil { // [] too: the acceptance recorded that there are none
-			labels = append(labels, labelRec{field: "gold_citations", name: schema.Citations, value: schema.EncodeMulti(cites)})
-		}
-	case "reject":
-		if reason == "" {
-			return r.errf("review_reason", "missing: a rejection gives its reason")
-		}
-		labels = append(labels, labelRec{field: "review_reason", name: schema.RejectReason, value: reason})
-	default:
-		return r.errf("review", "want accept or reject, got %q", review)
-	}
-	for _, l := range labels {
-		l.at, l.itemField, l.annotator, l.who, l.item, l.adjudicate = r.at, "id", lead, "reviewed_by", id, true
-		if err := f.addLabel(l, schema.KindAnswerTask); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// hfDocument rebuilds a document's chunks from chunk_ids and chunk_spans;
-// a null text is an absent document (store.Document.Absent).
-func hfDocument(r *rec, out map[string]any) error {
-	if raw, ok := r.m["text"]; ok && string(bytes.TrimSpace(raw)) == "null" {
-		out["absent"] = true
-	}
-	var ids, spans []string
-	if raw := r.m["chunk_ids"]; raw != nil && json.Unmarshal(raw, &ids) != nil {
-		return r.errf("chunk_ids", "want a list of strings, got %s", kind(raw))
-	}
-	if raw := r.m["chunk_spans"]; raw != nil && json.Unmarshal(raw, &spans) != nil {
-		return r.errf("chunk_spans", "want a list of strings, got %s", kind(raw))
-	}
-	if len(ids) != len(spans) {
-		return r.errf("chunk_spans", "%d spans for %d chunk_ids", len(spans), len(ids))
-	}
-	var chunks []map[string]any
-	for i, id := range ids {
-		a, b, ok := strings.Cut(spans[i], "-")
-		start, err1 := strconv.Atoi(a)
-		end, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil {
-			return r.errf("chunk_spans["+strconv.Itoa(i)+"]", "want start-end byte offsets, got %q", spans[i])
-		}
-		chunks = append(chunks, map[string]any{"id": id, "start": start, "end": end})
-	}
-	if len(chunks) > 0 {
-		out["chunks"] = chunks
-	}
-	return nil
-}
-
-// hfVerdicts rebuilds a generated claim's predictions from its verdicts
-// ("system/field=value").
-func hfVerdicts(r *rec, out map[string]any) error {
-	var vs []string
-	if raw := r.m["verdicts"]; raw != nil && json.Unmarshal(raw, &vs) != nil {
-		return r.errf("verdicts", "want a list of strings, got %s", kind(raw))
-	}
-	p := map[string]map[string]string{}
-	for i, v := range vs {
-		sys, rest, ok1 := strings.Cut(v, "/")
-		field, value, ok2 := strings.Cut(rest, "=")
-		if !ok1 || !ok2 || sys == "" || field == "" {
-			return r.errf("verdicts["+strconv.Itoa(i)+"]", "want system/field=value, got %q", v)
-		}
-		if p[sys] == nil {
-			p[sys] = map[string]string{}
-		}
-		p[sys][field] = value
-	}
-	if len(p) > 0 {
-		out["predictions"] = p
+	if a, ok := k.(HFExtra); ok {
+		return a.HFExtra(&Line{f: f, r: r}, id)
 	}
 	return nil
 }

@@ -242,8 +242,9 @@ func (f *fileData) lsItem(r *rec, d *rec, anns []lsAnnotationIn, preds []lsPredi
 			}
 		}
 	}
+	plain, _ := plainKind()
 	if k == "" {
-		k = string(plainLine.kind)
+		k = string(plain)
 	}
 	m := map[string]json.RawMessage{}
 	for key, v := range d.m {
@@ -263,7 +264,7 @@ func (f *fileData) lsItem(r *rec, d *rec, anns []lsAnnotationIn, preds []lsPredi
 		return "", r.errf("data.annotate_id", "missing: the task names no annotate item; give data.annotate_id (an item annotate has) or data.id (a new one)")
 	}
 	m["id"], _ = json.Marshal(id)
-	if k == string(plainLine.kind) {
+	if k == string(plain) {
 		delete(m, "kind")
 		if _, ok := m["contexts"]; !ok {
 			var text string
@@ -285,15 +286,15 @@ func (f *fileData) lsItem(r *rec, d *rec, anns []lsAnnotationIn, preds []lsPredi
 			return "", r.errf("data", "the task names no annotate item (no data.annotate_id), and the QA pair made from its data lacks %s "+
 				"(a QA pair needs source, or --source, question, answer, and contexts [{\"id\",\"text\"}] or a context text)", strings.Join(missing, ", "))
 		}
-		return id, plainLine.parse(f, newRec(r.at, "data.", m))
+		return id, readPlain(f, newRec(r.at, "data.", m))
 	}
-	parse, ok := nativeKinds[k]
+	n, ok := kindOf[schema.Kind(k)].(NativeLine)
 	if !ok {
 		return "", r.errf("data.annotate_id", "missing: %s is made inside its parent, not from a task alone; give data.annotate_id of an item annotate has", kindName(schema.Kind(k)))
 	}
 	m["kind"], _ = json.Marshal(k)
 	line, _ := json.Marshal(m)
-	return id, f.nativeItem(parse, newRec(r.at, "data.", m), line)
+	return id, f.nativeItem(n, newRec(r.at, "data.", m), line)
 }
 
 func lsResults(f *fileData, r *rec, field, item, who string, prediction, adjudicate bool, results []lsResultIn) error {

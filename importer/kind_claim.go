@@ -16,11 +16,17 @@ import (
 // RefChecker have files of their own; the write path is
 // kind_claim_write.go.
 
-func init() {
-	registerRows(rowKind{kind: schema.KindClaim, counts: func(s *FileSummary) *Counts { return &s.Claims },
-		staged: (*writer).writeStagedClaims})
-	registerHFRows(schema.KindClaim, "claims", (*fileData).hfClaim)
-}
+// claimKind is the importer's claim: records of its own, staged after the
+// waiting items.
+type claimKind struct{}
+
+func init() { Register(claimKind{}) }
+
+func (claimKind) Kind() schema.Kind               { return schema.KindClaim }
+func (claimKind) counts(s *FileSummary) *Counts   { return &s.Claims }
+func (claimKind) writeStaged(w *writer) error     { return w.writeStagedClaims() }
+func (claimKind) HFConfig() string                { return "claims" }
+func (claimKind) hfRow(f *fileData, r *rec) error { return f.hfClaim(r) }
 
 // claimSummary is the claims' part of a file summary.
 type claimSummary struct {

@@ -1,8 +1,11 @@
 package importer
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
@@ -16,7 +19,21 @@ import (
 // citation names but the collection does not hold (store.Document.Absent):
 // no text, no chunks.
 
-func init() { registerNative(schema.KindDocument, parseDocument) }
+// documentKind reads documents from their native lines and from the
+// documents config of an hf export (its chunks rebuilt by hfDocument).
+type documentKind struct{}
+
+func init() { Register(documentKind{}) }
+
+func (documentKind) Kind() schema.Kind               { return schema.KindDocument }
+func (documentKind) ReadLine(l *Line) (*Item, error) { return parseDocument(l.f, l.r) }
+func (documentKind) HFConfig() string                { return "documents" }
+
+func (documentKind) HFColumns() map[string]string {
+	return map[string]string{"chunk_ids": "", "chunk_spans": ""}
+}
+
+func (documentKind) HFConvert(row *Line, out map[string]any) error { return hfDocument(row.r, out) }
 
 func parseDocument(f *fileData, r *rec) (*itemRec, error) {
 	var d store.Document
@@ -95,4 +112,36 @@ func parseDocument(f *fileData, r *rec) (*itemRec, error) {
 		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
 			return tx.PutDocument(d, hash, file, update)
 		}}, nil
+}
+
+// hfDocument rebuilds a document's chunks from chunk_ids and chunk_spans;
+// a null text is an absent document (store.Document.Absent).
+func hfDocument(r *rec, out map[string]any) error {
+	if raw, ok := r.m["text"]; ok && string(bytes.TrimSpace(raw)) == "null" {
+		out["absent"] = true
+	}
+	var ids, spans []string
+	if raw := r.m["chunk_ids"]; raw != nil && json.Unmarshal(raw, &ids) != nil {
+		return r.errf("chunk_ids", "want a list of strings, got %s", kind(raw))
+	}
+	if raw := r.m["chunk_spans"]; raw != nil && json.Unmarshal(raw, &spans) != nil {
+		return r.errf("chunk_spans", "want a list of strings, got %s", kind(raw))
+	}
+	if len(ids) != len(spans) {
+		return r.errf("chunk_spans", "%d spans for %d chunk_ids", len(spans), len(ids))
+	}
+	var chunks []map[string]any
+	for i, id := range ids {
+		a, b, ok := strings.Cut(spans[i], "-")
+		start, err1 := strconv.Atoi(a)
+		end, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil {
+			return r.errf("chunk_spans["+strconv.Itoa(i)+"]", "want start-end byte offsets, got %q", spans[i])
+		}
+		chunks = append(chunks, map[string]any{"id": id, "start": start, "end": end})
+	}
+	if len(chunks) > 0 {
+		out["chunks"] = chunks
+	}
+	return nil
 }

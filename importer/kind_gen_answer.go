@@ -24,9 +24,16 @@ import (
 // release's generation outputs build that line too).
 const genClaimsKey = "claims"
 
-func init() {
-	registerNative(schema.KindGenAnswer, parseGenAnswer)
-}
+// genAnswerKind reads generated answers from their native lines and from
+// the gen_answers config of an hf export.
+type genAnswerKind struct{}
+
+func init() { Register(genAnswerKind{}) }
+
+func (genAnswerKind) Kind() schema.Kind               { return schema.KindGenAnswer }
+func (genAnswerKind) ReadLine(l *Line) (*Item, error) { return parseGenAnswer(l.f, l.r) }
+func (genAnswerKind) HFConfig() string                { return "gen_answers" }
+func (genAnswerKind) HFColumns() map[string]string    { return map[string]string{"query_id": "query"} }
 
 var conditions = []string{schema.ConditionOracle, schema.ConditionPipeline}
 

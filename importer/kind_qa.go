@@ -15,11 +15,20 @@ import (
 // under data/qa (here); a line of native JSONL without "kind" is a pair
 // with its claims (kind_qa_native.go); the write path is kind_qa_write.go.
 
-func init() {
-	registerRows(rowKind{kind: schema.KindQA, name: "a QA pair", counts: func(s *FileSummary) *Counts { return &s.QA },
-		staged: (*writer).writeStagedCopies, beforeItems: true, done: (*writer).fillLanguages})
-	registerHFRows(schema.KindQA, "qa", (*fileData).hfPair)
-}
+// qaKind is the importer's QA pair: records of its own, staged first (its
+// copies, which claims need), its languages filled in once all is written.
+type qaKind struct{}
+
+func init() { Register(qaKind{}) }
+
+func (qaKind) Kind() schema.Kind               { return schema.KindQA }
+func (qaKind) Name() string                    { return "a QA pair" }
+func (qaKind) counts(s *FileSummary) *Counts   { return &s.QA }
+func (qaKind) writeStaged(w *writer) error     { return w.writeStagedCopies() }
+func (qaKind) stagedBeforeItems()              {}
+func (qaKind) rowsDone(w *writer) error        { return w.fillLanguages() }
+func (qaKind) HFConfig() string                { return "qa" }
+func (qaKind) hfRow(f *fileData, r *rec) error { return f.hfPair(r) }
 
 // qaSummary is the QA pairs' part of a file summary.
 type qaSummary struct {

@@ -13,9 +13,11 @@ import (
 // pair with its context units, predictions, labels, RAGChecker result and
 // its claims inside (kind_claim.go reads each).
 
-func init() {
-	registerPlainLine(schema.KindQA, (*fileData).nativePair,
-		[]string{"question", "answer", "contexts", "claims"}, []string{"source", "question", "answer", "contexts", "claims"})
+// A line without "kind" is a QA pair's (plainLiner).
+func (qaKind) readPlain(f *fileData, r *rec) error { return f.nativePair(r) }
+
+func (qaKind) plainKeys() (keys, resembles []string) {
+	return []string{"question", "answer", "contexts", "claims"}, []string{"source", "question", "answer", "contexts", "claims"}
 }
 
 func (f *fileData) nativePair(r *rec) error {

@@ -14,7 +14,16 @@ import (
 // queryPersonas are the query personas of CanLegalRAGBench.
 var queryPersonas = []string{"lay", "professional"}
 
-func init() { registerNative(schema.KindQuery, parseQuery) }
+// queryKind reads queries from their native lines and from the queries
+// config of an hf export.
+type queryKind struct{}
+
+func init() { Register(queryKind{}) }
+
+func (queryKind) Kind() schema.Kind               { return schema.KindQuery }
+func (queryKind) ReadLine(l *Line) (*Item, error) { return parseQuery(l.f, l.r) }
+func (queryKind) HFConfig() string                { return "queries" }
+func (queryKind) HFColumns() map[string]string    { return map[string]string{"query_persona": "persona"} }
 
 func parseQuery(f *fileData, r *rec) (*itemRec, error) {
 	var q store.Query

@@ -12,7 +12,39 @@ import (
 // in yet): {"kind":"relevance","query":…,"document":…,"labels":{…}}; "id",
 // when given, must be "<query>/<document>".
 
-func init() { registerNative(schema.KindRelevance, parseRelevance) }
+// relevanceKind reads relevance pairs from their native lines and from
+// the relevance config of an hf export: a row per judgment (so no
+// --all-annotators config), the pair's id made from its query and
+// document.
+type relevanceKind struct{}
+
+func init() { Register(relevanceKind{}) }
+
+func (relevanceKind) Kind() schema.Kind               { return schema.KindRelevance }
+func (relevanceKind) ReadLine(l *Line) (*Item, error) { return parseRelevance(l.f, l.r) }
+func (relevanceKind) HFConfig() string                { return "relevance" }
+func (relevanceKind) HFRowPerLabelSet()               {}
+
+// HFReadAfter: a pair's query and document are read first, so its rows are
+// written as they come rather than held until the end.
+func (relevanceKind) HFReadAfter() []schema.Kind {
+	return []schema.Kind{schema.KindQuery, schema.KindDocument}
+}
+
+func (relevanceKind) HFColumns() map[string]string {
+	return map[string]string{"query_id": "query", "document_id": "document"}
+}
+
+func (relevanceKind) HFLabels() []string {
+	return []string{schema.Relevance, schema.IrrelevanceReason, schema.RelevanceGrade}
+}
+
+func (relevanceKind) HFID(line map[string]json.RawMessage) string {
+	var q, d string
+	json.Unmarshal(line["query"], &q)
+	json.Unmarshal(line["document"], &d)
+	return store.RelevanceID(q, d)
+}
 
 func parseRelevance(f *fileData, r *rec) (*itemRec, error) {
 	q, err := r.needID("query")

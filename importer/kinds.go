@@ -13,10 +13,10 @@ import (
 )
 
 // Items of kinds beyond QA pairs and claims come as native JSONL lines that
-// name their kind ("kind":"query"). Each kind parses its lines in a file of
-// its own (kind_*.go) and registers the parser here; this file dedupes them
-// across the import, writes them when what they need is in, and otherwise
-// keeps them (their raw line) until every line is read.
+// name their kind ("kind":"query"). Each kind reads its lines in a file of
+// its own (kind_*.go: its NativeLine, registry.go); this file dedupes
+// them across the import, writes them when what they need is in, and
+// otherwise keeps them (their raw line) until every line is read.
 
 // itemRec is one item of such a kind.
 type itemRec struct {
@@ -36,45 +36,23 @@ type itemRec struct {
 
 type need struct{ field, id string }
 
-// nativeKind parses a line of a kind of its own into an item and the labels
-// it carries (added to f as usual).
-type nativeKind func(f *fileData, r *rec) (*itemRec, error)
-
-var nativeKinds = map[string]nativeKind{}
-
-// registerNative is called from each kind's file.
-func registerNative(k schema.Kind, parse nativeKind) { nativeKinds[string(k)] = parse }
-
-// plainLine is the kind of a native line without "kind" (QA pairs, which
-// are records of their own: kinds_rows.go) and its reader.
-var plainLine struct {
-	kind  schema.Kind
-	parse func(f *fileData, r *rec) error
-	// keys are keys of such a line besides "id": a first line with "id"
-	// and one of keys is native; one with one of resembles is like it.
-	keys, resembles []string
-}
-
-// registerPlainLine is called from the file of the kind of lines without
-// "kind".
-func registerPlainLine(k schema.Kind, parse func(f *fileData, r *rec) error, keys, resembles []string) {
-	plainLine.kind, plainLine.parse, plainLine.keys, plainLine.resembles = k, parse, keys, resembles
-}
-
-// nativeKindOf returns the parser of a line's "kind" (nil for "" or the
-// plain line's kind, read by plainLine.parse), or an error naming the
-// kinds there are.
-func nativeKindOf(r *rec) (nativeKind, error) {
+// nativeLineOf is the kind of a line's "kind" (nil for "" or the plain
+// line's kind, read by its readPlain), or an error naming the kinds there
+// are.
+func nativeLineOf(r *rec) (NativeLine, error) {
 	k, err := r.str("kind")
-	if err != nil || k == "" || k == string(plainLine.kind) {
+	plain, _ := plainKind()
+	if err != nil || k == "" || k == string(plain) {
 		return nil, err
 	}
-	if p, ok := nativeKinds[k]; ok {
-		return p, nil
+	if n, ok := kindOf[schema.Kind(k)].(NativeLine); ok {
+		return n, nil
 	}
-	known := []string{string(plainLine.kind)}
-	for n := range nativeKinds {
-		known = append(known, n)
+	known := []string{string(plain)}
+	for _, n := range kinds {
+		if _, ok := n.(NativeLine); ok {
+			known = append(known, string(n.Kind()))
+		}
 	}
 	slices.Sort(known[1:])
 	return nil, r.errf("kind", "unknown kind %q (known: %s)", k, strings.Join(known, ", "))
@@ -82,8 +60,8 @@ func nativeKindOf(r *rec) (nativeKind, error) {
 
 // nativeItem reads a line of a kind of its own and hands the item on; a
 // nil line is made from r's values if the item needs it.
-func (f *fileData) nativeItem(parse nativeKind, r *rec, line []byte) error {
-	it, err := parse(f, r)
+func (f *fileData) nativeItem(n NativeLine, r *rec, line []byte) error {
+	it, err := n.ReadLine(&Line{f: f, r: r})
 	if err != nil {
 		return err
 	}
@@ -207,11 +185,11 @@ func (w *writer) writeStagedItems() error {
 			return err
 		}
 		r := newRec(at, "", m)
-		parse, err := nativeKindOf(r)
-		if err != nil || parse == nil {
+		n, err := nativeLineOf(r)
+		if err != nil || n == nil {
 			return fmt.Errorf("importer: a staged item does not parse again: %v", err)
 		}
-		it, err := parse(&fileData{idx: f.idx, in: f.in, name: f.name, format: f.format, opt: f.opt, sum: &FileSummary{}, out: discard{}}, r)
+		it, err := n.ReadLine(&Line{f: &fileData{idx: f.idx, in: f.in, name: f.name, format: f.format, opt: f.opt, sum: &FileSummary{}, out: discard{}}, r: r})
 		if err != nil {
 			return err
 		}

@@ -1,42 +1,45 @@
 package importer
 
 import (
-	"slices"
-
 	"github.com/annotate-dev/annotate/schema"
 )
 
 // Some kinds are not read as native items (kinds.go) but into records of
 // their own, each with its own checks: a QA pair with its context units
-// and copies, a claim that waits for its pair. Such a kind registers here,
-// from its kind_*.go files, how the rows it staged are written at the end
-// and where the file summary counts them; the generic code (write.go,
-// summary.go, import.go) goes through this list and names no kind.
+// and copies, a claim that waits for its pair. Such a kind's importer Kind
+// is a rowsKind: where the file summary counts it and how the rows it
+// staged are written at the end; the generic code (write.go, summary.go,
+// import.go) goes through rowKinds (registry.go) and names no kind.
 
-// rowKind is what a kind of records of its own declares.
-type rowKind struct {
-	kind schema.Kind
-	// name is the kind in errors ("a QA pair"); "" says "a <kind>".
-	name string
+// rowsKind is a kind of records of its own.
+type rowsKind interface {
+	Kind
 	// counts points at the kind's counts in a file summary (a field of
 	// its own, for the summary's JSON).
-	counts func(*FileSummary) *Counts
-	// staged writes the rows the kind kept until every line was read:
-	// before the waiting items of the other kinds when beforeItems, else
-	// after them, and always before the labels.
-	staged      func(*writer) error
-	beforeItems bool
-	// done runs once every row and run is written (nil: nothing to do).
-	done func(*writer) error
+	counts(*FileSummary) *Counts
+	// writeStaged writes the rows the kind kept until every line was
+	// read: after the waiting items of the other kinds (before them for a
+	// stagedFirst), and always before the labels.
+	writeStaged(*writer) error
 }
 
-// rowKinds are in the kinds' order (schema.Spec.Order): the summary counts
-// them in that order.
-var rowKinds []rowKind
+// stagedFirst is a kind of records of its own whose staged rows are
+// written before the waiting items of the other kinds (the copies of QA
+// pairs, which claims need).
+type stagedFirst interface {
+	stagedBeforeItems()
+}
 
-func registerRows(k rowKind) {
-	rowKinds = append(rowKinds, k)
-	slices.SortStableFunc(rowKinds, func(a, b rowKind) int { return kindOrder(a.kind) - kindOrder(b.kind) })
+// rowsDone is a kind of records of its own with work once every row and
+// run is written (the languages of QA pairs, from their sources).
+type rowsDone interface {
+	rowsDone(*writer) error
+}
+
+// Named is a kind that says itself in errors otherwise than "a <kind>"
+// ("a QA pair").
+type Named interface {
+	Name() string
 }
 
 func kindOrder(k schema.Kind) int {
@@ -48,10 +51,8 @@ func kindOrder(k schema.Kind) int {
 
 // kindName is a kind in errors: "a claim", "a query".
 func kindName(k schema.Kind) string {
-	for _, r := range rowKinds {
-		if r.kind == k && r.name != "" {
-			return r.name
-		}
+	if n, ok := kindOf[k].(Named); ok {
+		return n.Name()
 	}
 	return "a " + string(k)
 }
@@ -61,8 +62,8 @@ func kindName(k schema.Kind) string {
 func (w *writer) writeStaged() error {
 	for _, before := range []bool{true, false} {
 		for _, k := range rowKinds {
-			if k.beforeItems == before && k.staged != nil {
-				if err := k.staged(w); err != nil {
+			if _, first := k.(stagedFirst); first == before {
+				if err := k.writeStaged(w); err != nil {
 					return err
 				}
 			}
@@ -79,8 +80,8 @@ func (w *writer) writeStaged() error {
 // finishRows runs what the kinds do once everything is written.
 func (w *writer) finishRows() error {
 	for _, k := range rowKinds {
-		if k.done != nil {
-			if err := k.done(w); err != nil {
+		if d, ok := k.(rowsDone); ok {
+			if err := d.rowsDone(w); err != nil {
 				return err
 			}
 		}

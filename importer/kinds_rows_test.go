@@ -2,6 +2,7 @@ package importer
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -12,13 +13,12 @@ import (
 // kind_qa.go's): the summary speaks of QA pairs before claims, and the
 // staged copies of pairs are written before the claims that need them.
 func TestRowKindsFollowTheKindsOrder(t *testing.T) {
-	saved := rowKinds
-	defer func() { rowKinds = saved }()
+	savedKinds, savedOf, savedRows, savedHF := kinds, kindOf, rowKinds, hfOrder
+	defer func() { kinds, kindOf, rowKinds, hfOrder = savedKinds, savedOf, savedRows, savedHF }()
 	for _, order := range [][]schema.Kind{{schema.KindClaim, schema.KindQA}, {schema.KindQA, schema.KindClaim}} {
-		rowKinds = nil
+		kinds, kindOf, rowKinds, hfOrder = nil, map[schema.Kind]Kind{}, nil, nil
 		for _, k := range order {
-			i := slices.IndexFunc(saved, func(r rowKind) bool { return r.kind == k })
-			registerRows(saved[i])
+			Register(savedOf[k])
 		}
 		var f FileSummary
 		f.File, f.Format = "x.jsonl", FormatNative
@@ -28,10 +28,33 @@ func TestRowKindsFollowTheKindsOrder(t *testing.T) {
 		if got := (Summary{Files: []FileSummary{f}}).String(); got != want {
 			t.Errorf("registered %v: got %q, want %q", order, got, want)
 		}
-		if rowKinds[0].kind != schema.KindQA || !rowKinds[0].beforeItems || rowKinds[1].beforeItems {
+		_, first0 := rowKinds[0].(stagedFirst)
+		_, first1 := rowKinds[1].(stagedFirst)
+		if rowKinds[0].Kind() != schema.KindQA || !first0 || first1 {
 			t.Errorf("registered %v: staged in the order %s (before items: %v), want the copies of pairs before the items, the claims after",
-				order, []schema.Kind{rowKinds[0].kind, rowKinds[1].kind}, []bool{rowKinds[0].beforeItems, rowKinds[1].beforeItems})
+				order, []schema.Kind{rowKinds[0].Kind(), rowKinds[1].Kind()}, []bool{first0, first1})
 		}
+		if got := hfConfigs()[:2]; !slices.Equal(got, []string{"qa", "claims"}) {
+			t.Errorf("registered %v: hf configs read first %v, want a claim's pair read before it: [qa claims]", order, got)
+		}
+	}
+}
+
+// An hf folder's configs are read in the kinds' order, each after those it
+// reads after: a relevance pair's query and document before it (its rows
+// would wait for them otherwise), the runs after the items, the long
+// configs of --all-annotators last.
+func TestHFConfigsOrder(t *testing.T) {
+	want := []string{"qa", "claims", "queries", "documents", "relevance", "answers", "gen_answers", "gen_claims", "runs",
+		"qa_by_annotator", "claims_by_annotator", "queries_by_annotator", "answers_by_annotator", "gen_claims_by_annotator"}
+	var got []string
+	for _, c := range hfConfigs() {
+		if k, ok := hfKindOfConfig(strings.TrimSuffix(c, byAnnotatorSuffix)); !ok || kindOrder(k) < 100 || c == hfRunsConfig {
+			got = append(got, c) // the product's (a test kind has an order of its own, past 900)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("hf configs read in the order\n%v\nwant\n%v", got, want)
 	}
 }
 

@@ -1,9 +1,10 @@
 package importer
 
 import (
-	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 )
 
 // One rule for annotator names on every format that names one: printable,

@@ -1,7 +1,7 @@
 package importer
 
 // parseNative reads native JSONL (docs/formats.md, native): a line without
-// "kind" is read by its kind's file (plainLine: a QA pair with its context
+// "kind" is read by its kind's file (plainLiner: a QA pair with its context
 // units, claims, predictions and labels), an item of another kind when the
 // line says so ("kind":"query", kinds.go).
 func parseNative(f *fileData, t *textReader) error {
@@ -11,14 +11,14 @@ func parseNative(f *fileData, t *textReader) error {
 			return err
 		}
 		r := newRec(at, "", m)
-		parse, err := nativeKindOf(r)
+		n, err := nativeLineOf(r)
 		if err != nil {
 			return err
 		}
-		if parse != nil {
-			return f.nativeItem(parse, r, line)
+		if n != nil {
+			return f.nativeItem(n, r, line)
 		}
-		return plainLine.parse(f, r)
+		return readPlain(f, r)
 	})
 }
 
@@ -39,4 +39,13 @@ func (f *fileData) predictions(r *rec, key string) (map[string]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// readPlain reads a line without "kind" by its kind (plainLiner).
+func readPlain(f *fileData, r *rec) error {
+	_, p := plainKind()
+	if p == nil {
+		return r.errf("kind", "missing: every line names its kind")
+	}
+	return p.readPlain(f, r)
 }

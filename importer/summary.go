@@ -284,7 +284,7 @@ func (s Summary) String() string {
 		var parts []string
 		for _, k := range rowKinds {
 			if n := k.counts(&t).Total(); n > 0 {
-				parts = append(parts, schema.Count(k.kind, n))
+				parts = append(parts, schema.Count(k.Kind(), n))
 			}
 		}
 		if n := t.LabelsUnchanged; n > 0 {
@@ -319,7 +319,7 @@ func (f FileSummary) line() string {
 	// records of their own.
 	if (len(f.Items) == 0 && len(f.Runs) == 0) || f.rowsTotal() > 0 {
 		for _, k := range rowKinds {
-			parts = append(parts, counts(k.kind, *k.counts(&f)))
+			parts = append(parts, counts(k.Kind(), *k.counts(&f)))
 		}
 	}
 	for _, k := range sortedKeys(f.Items) {

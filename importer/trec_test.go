@@ -2,10 +2,11 @@ package importer
 
 import (
 	"errors"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/annotate-dev/annotate/store"
 )

@@ -53,7 +53,7 @@ func (w *writer) read(f *fileData) error {
 		return err
 	}
 	defer t.Close()
-	if f.format == FormatTRECRun || f.format == FormatCLRBRun || f.format == FormatHF && hfConfigOf(f.name) == "runs" {
+	if f.format == FormatTRECRun || f.format == FormatCLRBRun || f.format == FormatHF && hfConfigOf(f.name) == hfRunsConfig {
 		// A run's lines are staged on the writer itself, not written as
 		// records: it is read on the import's goroutine.
 		return parsers[f.format](f, t)

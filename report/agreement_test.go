@@ -219,3 +219,24 @@ func TestAgreementConventions(t *testing.T) {
 		t.Errorf("question_validity all valid: AC1 over the schema's two classes %v, want 1", q.GwetAC1)
 	}
 }
+
+// A field nobody has labelled (declared after the labels were made) is
+// reported as such, not as agreement between no one.
+func TestAgreementOfAFieldNobodyLabelled(t *testing.T) {
+	s := seedThree(t)
+	rep, err := store.ReadWith(s, Agreement, AgreementOptions{Field: "claim_validity"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := render(t, rep.WriteText); !strings.Contains(out, "Agreement between jo, kim, sam\n") {
+		t.Fatalf("labelled field:\n%s", out)
+	}
+	rep, err = store.ReadWith(s, Agreement, AgreementOptions{Field: "answer_correctness"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := render(t, rep.WriteText)
+	if want := "answer_correctness: no annotator has labelled it yet (none of jo, kim, sam)\n"; out != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+}

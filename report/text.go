@@ -424,6 +424,18 @@ func writeConfusion(w io.Writer, title string, classes []string, counts [][]int,
 
 // WriteText renders the agreement of each field.
 func (r *AgreementReport) WriteText(w io.Writer) error {
+	if len(r.Annotators) == 0 {
+		// A field nobody has answered yet (one just declared): say so
+		// rather than print a table of no one.
+		for _, name := range r.order {
+			fmt.Fprintf(w, "%s: no annotator has labelled it yet", name)
+			if out := r.Fields[name].LeftOut; len(out) > 0 {
+				fmt.Fprintf(w, " (none of %s)", strings.Join(out, ", "))
+			}
+			fmt.Fprintln(w)
+		}
+		return nil
+	}
 	fmt.Fprintf(w, "Agreement between %s\n", strings.Join(r.Annotators, ", "))
 	for _, name := range r.order {
 		fa := r.Fields[name]

@@ -421,7 +421,7 @@ type ReviewDetail struct {
 	Final       map[string]string            // adjudicated labels
 	Predictions map[string]string            // system -> value of PredictedField; only when asked for
 	// PredictedField is the field the systems predict on the item's kind
-	// (registerCompared), read only with the predictions.
+	// (Predicted), read only with the predictions.
 	PredictedField string
 	LeadNote       string            // the lead's notes, one a line (ItemNote)
 	LeadNotes      map[string]string // … per field (FieldNotes)
@@ -551,8 +551,8 @@ func (rx *ReadTx) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 	if err != nil {
 		return SystemReview{}, err
 	}
-	fd, _ := schema.Lookup(cmp.field)
-	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Kind: string(kind), Field: cmp.field, Classes: fd.Values}
+	fd, _ := schema.Lookup(cmp.PredictedField())
+	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Kind: string(kind), Field: cmp.PredictedField(), Classes: fd.Values}
 	err = func() error {
 		rater := tally.Adjudicated
 		switch {
@@ -572,7 +572,7 @@ func (rx *ReadTx) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 		}
 		c := adjudication.Confuse(fd.Values, pairs)
 		rev.N, rev.Agree, rev.Confusion = c.N, c.Agree, c.Matrix
-		rev.Cells, err = systemCells(rx, c.Cells, kind, cmp.field)
+		rev.Cells, err = systemCells(rx, c.Cells, kind, cmp.PredictedField())
 		return err
 	}()
 	return rev, err
@@ -581,13 +581,13 @@ func (rx *ReadTx) SystemDisagreements(q SystemQuery) (SystemReview, error) {
 // systemPairs reads, root by root, the items of the kind (of the batch)
 // that enter the comparison and that the system predicted: the expert's
 // class and the system's value of each.
-func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rater int64) ([]adjudication.SystemPair, error) {
+func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp Predicted, rater int64) ([]adjudication.SystemPair, error) {
 	bid, err := batchID(q, sq.Batch)
 	if err != nil {
 		return nil, err
 	}
 	roots, err := int64s(q, `SELECT DISTINCT COALESCE(i.parent_id, i.id) FROM predictions p JOIN items i ON i.id = p.item_id
-		WHERE p.system = ? AND p.field = ? AND i.kind = ? ORDER BY 1`, sq.System, cmp.field, kind)
+		WHERE p.system = ? AND p.field = ? AND i.kind = ? ORDER BY 1`, sq.System, cmp.PredictedField(), kind)
 	if err != nil {
 		return nil, err
 	}
@@ -596,9 +596,9 @@ func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp compared, rate
 		if m.Kind != kind || !inBatch(m, bid) {
 			return
 		}
-		step, expert := cmp.enters(f, m, rater)
+		step, expert := cmp.Enters(f, m, rater)
 		p := slices.IndexFunc(m.Predictions, func(p tally.Prediction) bool {
-			return p.System == sq.System && p.Field == cmp.field
+			return p.System == sq.System && p.Field == cmp.PredictedField()
 		})
 		if step != tally.StepReady || p < 0 {
 			return

@@ -56,19 +56,6 @@ type Batch struct {
 	AtOnce bool
 }
 
-// kindSQL is what batch selection needs of a kind, as SQL over items i;
-// each kind registers its own (kind_*.go).
-type kindSQL struct {
-	queueable string // condition: the item has a queue of its own ("" : always)
-	hop       string // expression: the hop of the item's pair ("" : no hop)
-	answer    string // expression: the id of the pair whose answer gates the item ("" : none)
-	// givenParent: condition on the parent at {parent} that its items are
-	// asked at once (a pair imported as given), for kinds that wait for
-	// their parent's labels (schema.WaitsForParent); givenParents lists
-	// those parents.
-	givenParent, givenParents string
-}
-
 // parentAsks is the SQL condition that the parent at expr has labels that
 // ask its kind's items (schema's OnlyOnceParent and the asked-when rule of
 // those fields) by the rater the condition who names over labels v; n is
@@ -116,8 +103,8 @@ func atOnceCond(kind schema.Kind, item string, aid int64) (string, []any) {
 	}
 	parent := "(SELECT parent_id FROM items WHERE id = " + item + ")"
 	var or []string
-	if g := sqlOf[kind].givenParent; g != "" {
-		or = append(or, strings.ReplaceAll(g, "{parent}", parent))
+	if g, ok := kindOf[kind].(GivenParent); ok {
+		or = append(or, strings.ReplaceAll(g.GivenParentSQL(), "{parent}", parent))
 	}
 	or = append(or, `EXISTS (SELECT 1 FROM batch_items obi JOIN batches ob ON ob.id = obi.batch_id
 		WHERE obi.item_id = `+item+` AND ob.asks_at_once AND (NOT EXISTS (SELECT 1 FROM batch_assignees ox WHERE ox.batch_id = ob.id)
@@ -125,23 +112,28 @@ func atOnceCond(kind schema.Kind, item string, aid int64) (string, []any) {
 	return "(" + strings.Join(or, " OR ") + ")", []any{aid}
 }
 
-var sqlOf = map[schema.Kind]kindSQL{}
-
-func registerSQL(k schema.Kind, s kindSQL) { sqlOf[k] = s }
+// answerSQL is the expression of the id of the pair whose answer gates an
+// item of the kind (AnswerGated), "" for a kind gated by no answer.
+func answerSQL(k schema.Kind) string {
+	if a, ok := kindOf[k].(AnswerGated); ok {
+		return a.AnswerSQL()
+	}
+	return ""
+}
 
 // candidates is the SQL condition (over items i) of a spec's items, and its
 // arguments: the kind, a source, a hop; free restricts to items in no batch
 // of their kind; correct to items of answers judged correct (by one of
 // assignees, or adjudicated).
 func candidates(spec BatchSpec, free, correct bool, assignees []int64) (string, []any, error) {
-	k, ok := sqlOf[schema.Kind(spec.Kind)]
+	kind, ok := kindOf[schema.Kind(spec.Kind)]
 	if sp := schema.SpecOf(schema.Kind(spec.Kind)); sp == nil || !sp.Annotated || !ok {
 		return "", nil, fmt.Errorf("batch kind %q: must be one of %s%s", spec.Kind, strings.Join(schema.KindNames(), ", "), suggest.Hint(spec.Kind, schema.KindNames()))
 	}
 	where := []string{"i.kind = ?"}
 	args := []any{spec.Kind}
-	if k.queueable != "" {
-		where = append(where, k.queueable)
+	if q, ok := kind.(QueueCond); ok {
+		where = append(where, q.QueueCond())
 	}
 	if free {
 		where = append(where, "NOT EXISTS (SELECT 1 FROM batch_items bi JOIN batches b ON b.id = bi.batch_id WHERE bi.item_id = i.id AND b.kind = i.kind)")
@@ -151,22 +143,24 @@ func candidates(spec BatchSpec, free, correct bool, assignees []int64) (string, 
 		args = append(args, spec.Source)
 	}
 	if spec.Hop != "" {
-		if k.hop == "" {
+		h, ok := kind.(Hopped)
+		if !ok {
 			return "", nil, fmt.Errorf("--hop: %s items have no hop", spec.Kind)
 		}
-		where = append(where, k.hop+" = ?")
+		where = append(where, h.HopSQL()+" = ?")
 		args = append(args, spec.Hop)
 	}
 	if correct {
-		if k.answer == "" {
+		answer := answerSQL(kind.Kind())
+		if answer == "" {
 			return "", nil, fmt.Errorf("--only-correct-answers: %s items belong to no answer", spec.Kind)
 		}
 		switch {
 		case spec.Adjudicated:
-			cond, _ := parentAsks(schema.Kind(spec.Kind), k.answer, "v.role = 'adjudicate'")
+			cond, _ := parentAsks(schema.Kind(spec.Kind), answer, "v.role = 'adjudicate'")
 			where = append(where, cond)
 		default:
-			cond, n := parentAsks(schema.Kind(spec.Kind), k.answer, "v.role = 'annotate' AND v.annotator_id IN (SELECT value FROM json_each(?))")
+			cond, n := parentAsks(schema.Kind(spec.Kind), answer, "v.role = 'annotate' AND v.annotator_id IN (SELECT value FROM json_each(?))")
 			where = append(where, cond)
 			for range n {
 				args = append(args, jsonInts(assignees))
@@ -296,13 +290,12 @@ func assignBatch(tx *wtx, spec BatchSpec, bid int64, ids, aids []int64) ([]int, 
 // eligibleAssignees lists, per item, the assignees (by index) who judged
 // the item's answer correct.
 func eligibleAssignees(tx *wtx, spec BatchSpec, ids, aids []int64) (map[int64][]int, error) {
-	k := sqlOf[schema.Kind(spec.Kind)]
 	index := map[int64]int{}
 	for i, a := range aids {
 		index[a] = i
 	}
 	out := map[int64][]int{}
-	asks, _ := parentAsks(schema.Kind(spec.Kind), k.answer, "v.role = 'annotate' AND v.annotator_id = a.value")
+	asks, _ := parentAsks(schema.Kind(spec.Kind), answerSQL(schema.Kind(spec.Kind)), "v.role = 'annotate' AND v.annotator_id = a.value")
 	for _, chunk := range chunks(ids, 500) {
 		err := eachRow(tx, `SELECT i.id, a.value FROM items i, json_each(?) a WHERE i.id IN (SELECT value FROM json_each(?))
 			AND `+asks+` ORDER BY i.id, a.key`,
@@ -379,8 +372,8 @@ func (rx *ReadTx) BatchPool(spec BatchSpec) (BatchPool, error) {
 	if p.Free, err = count(true, false); err != nil {
 		return p, err
 	}
-	k := sqlOf[schema.Kind(spec.Kind)]
-	if !spec.OnlyCorrectAnswers || k.answer == "" {
+	answer := answerSQL(schema.Kind(spec.Kind))
+	if !spec.OnlyCorrectAnswers || answer == "" {
 		return p, nil
 	}
 	if p.FreeOfCorrect, err = count(true, true); err != nil {
@@ -390,7 +383,7 @@ func (rx *ReadTx) BatchPool(spec BatchSpec) (BatchPool, error) {
 	if err != nil {
 		return p, err
 	}
-	err = rx.q.QueryRow("SELECT COUNT(DISTINCT "+k.answer+") FROM items i WHERE "+where, args...).Scan(&p.CorrectAnswers)
+	err = rx.q.QueryRow("SELECT COUNT(DISTINCT "+answer+") FROM items i WHERE "+where, args...).Scan(&p.CorrectAnswers)
 	return p, err
 }
 

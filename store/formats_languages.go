@@ -54,11 +54,11 @@ func (x *ReadTx) Languages() ([]KindLanguage, error) {
 	var parts []string
 	var args []any
 	for _, k := range schema.AllKinds() {
-		t := textOf[k]
-		if t.language == "" {
+		t, ok := kindOf[k].(Languaged)
+		if !ok {
 			continue
 		}
-		parts = append(parts, `SELECT i.kind AS kind, LOWER(TRIM(COALESCE(NULLIF(`+fmt.Sprintf(t.language, "i.id")+`, ''),
+		parts = append(parts, `SELECT i.kind AS kind, LOWER(TRIM(COALESCE(NULLIF(`+fmt.Sprintf(t.LanguageSQL(), "i.id")+`, ''),
 			NULLIF(s.language, ''), ''))) AS lang FROM items i LEFT JOIN sources s ON s.id = i.source_id WHERE i.kind = ?`)
 		args = append(args, string(k))
 	}
@@ -85,13 +85,13 @@ func (x *ReadTx) Languages() ([]KindLanguage, error) {
 // query's or document's text) that declare no language, neither their own
 // nor their source's, so the card can tell their language from the words.
 func (x *ReadTx) UndeclaredTexts(kind string, n int) ([]string, error) {
-	t := textOf[schema.Kind(kind)]
-	if t.language == "" || t.sample == "" {
+	t, ok := kindOf[schema.Kind(kind)].(Languaged)
+	if !ok {
 		return nil, nil
 	}
-	sample := fmt.Sprintf(t.sample, "i.id")
+	sample := fmt.Sprintf(t.SampleSQL(), "i.id")
 	q := `SELECT substr(` + sample + `, 1, 2000) FROM items i LEFT JOIN sources s ON s.id = i.source_id
-		WHERE i.kind = ? AND COALESCE(NULLIF(` + fmt.Sprintf(t.language, "i.id") + `, ''), NULLIF(s.language, ''), '') = ''
+		WHERE i.kind = ? AND COALESCE(NULLIF(` + fmt.Sprintf(t.LanguageSQL(), "i.id") + `, ''), NULLIF(s.language, ''), '') = ''
 		AND ` + sample + ` IS NOT NULL ORDER BY i.id LIMIT ?`
 	var out []string
 	err := eachRow(x.q, q, []any{kind, n}, func(sc func(...any) error) error {

@@ -17,41 +17,10 @@ type Item struct {
 	Payload  any
 }
 
-// payloadLoader loads a kind's payloads for several items in one go (no
-// query per item), keyed by item id. Each kind registers its own.
-type payloadLoader func(q querier, ids []int64) (map[int64]any, error)
-
-var payloadOf = map[schema.Kind]payloadLoader{}
-
-// registerPayload is called from each kind's file.
-func registerPayload(k schema.Kind, load payloadLoader) { payloadOf[k] = load }
-
-// asideOf reads, for the kinds whose screens show more than the item's
-// family, what they show beside it (a generated claim's evidence: the gold
-// answer and the documents its answer used), in the snapshot of the item's
-// load. Each such kind registers its own.
-var asideOf = map[schema.Kind]func(q querier, id int64) (any, error){}
-
-func registerAside(k schema.Kind, load func(q querier, id int64) (any, error)) { asideOf[k] = load }
-
-// added declares, for a kind whose items an annotator may add to a family
-// (a claim the extractor missed), who added an item (added false: the item
-// was imported) and the marker field that stands while the addition does.
-// An added item is not a sibling: it is one of the annotator's own (Mine)
-// while its marker is "yes", and nobody else's.
-type added struct {
-	by     func(payload any) (annotator string, added bool)
-	marker string
-}
-
-var addedOf = map[schema.Kind]added{}
-
-func registerAdded(k schema.Kind, a added) { addedOf[k] = a }
-
-// aside is what the item's kind shows beside it (nil: nothing).
+// aside is what the item's kind shows beside it (Aside; nil: nothing).
 func aside(q querier, it *Item) (any, error) {
-	if load := asideOf[schema.Kind(it.Kind)]; load != nil {
-		return load(q, it.ItemID)
+	if a, ok := kindOf[schema.Kind(it.Kind)].(Aside); ok {
+		return a.Aside(q, it.ItemID)
 	}
 	return nil, nil
 }
@@ -78,13 +47,13 @@ func loadItems(q querier, ids []int64) (map[int64]*Item, error) {
 		}
 	}
 	for k, kids := range byKind {
-		load := payloadOf[k]
-		if load == nil {
+		kind := kindOf[k]
+		if kind == nil {
 			continue
 		}
 		slices.Sort(kids)
 		for _, chunk := range chunks(kids, 500) {
-			ps, err := load(q, chunk)
+			ps, err := kind.Payloads(q, chunk)
 			if err != nil {
 				return nil, fmt.Errorf("%s items: %w", k, err)
 			}
@@ -129,7 +98,7 @@ type ItemView struct {
 	// as a whole), never nil.
 	FieldNotes map[string]string
 	Flagged    bool
-	Aside      any // what the kind shows beside the item (registerAside), nil for most
+	Aside      any // what the kind shows beside the item (store.Aside), nil for most
 	// NotAsked says why the item asks this annotator nothing although it
 	// has fields: its kind waits for the parent's labels and they do not
 	// ask it ("answer_correctness=incorrect", "answer_correctness
@@ -184,9 +153,9 @@ func (rx *ReadTx) ItemView(annotator string, id int64) (*ItemView, error) {
 	}
 	for _, kid := range ids[1:] {
 		it := items[kid]
-		if ad, ok := addedOf[schema.Kind(it.Kind)]; ok {
-			if by, added := ad.by(it.Payload); added {
-				if by == annotator && v.LabelsOf(kid)[ad.marker] == "yes" {
+		if ad, ok := kindOf[schema.Kind(it.Kind)].(AddedItems); ok {
+			if by, added := ad.AddedBy(it.Payload); added {
+				if by == annotator && v.LabelsOf(kid)[ad.AddedMarker()] == "yes" {
 					v.Mine = append(v.Mine, it)
 				}
 				continue

@@ -381,18 +381,6 @@ func (s *Store) ensureKeptCounts() error {
 	return s.write(func(tx *wtx) error { return tx.recountAll() })
 }
 
-// kindAttrs loads a kind's attributes that the counts read: SQL selecting
-// item_id then one column per name, for the ids in the JSON array ?1.
-type kindAttrs struct {
-	names []string
-	sql   string
-}
-
-var attrsOf = map[schema.Kind]kindAttrs{}
-
-// registerAttrs is called from each kind's file.
-func registerAttrs(k schema.Kind, a kindAttrs) { attrsOf[k] = a }
-
 // loadFamilies loads the families of the given roots that exist in what q
 // sees, keyed by root id: their members, then the members' attributes,
 // labels, predictions and batches.
@@ -471,24 +459,25 @@ func familyMembers(q querier, roots []int64) (map[int64]*tally.Family, map[int64
 	return out, members, nil
 }
 
-// loadAttrs reads the attributes each member's kind registered.
+// loadAttrs reads the attributes each member's kind declares (Attributed).
 func loadAttrs(q querier, members map[int64]*tally.Member, byKind map[schema.Kind][]int64) error {
 	for k, kids := range byKind {
-		a, ok := attrsOf[k]
+		a, ok := kindOf[k].(Attributed)
 		if !ok {
 			continue
 		}
-		vals := make([]sql.NullString, len(a.names))
+		names, query := a.Attrs()
+		vals := make([]sql.NullString, len(names))
 		dest := []any{new(int64)}
 		for i := range vals {
 			dest = append(dest, &vals[i])
 		}
-		err := eachRow(q, a.sql, []any{jsonInts(kids)}, func(sc func(...any) error) error {
+		err := eachRow(q, query, []any{jsonInts(kids)}, func(sc func(...any) error) error {
 			if err := sc(dest...); err != nil {
 				return err
 			}
 			m := members[*dest[0].(*int64)]
-			for i, n := range a.names {
+			for i, n := range names {
 				m.Attrs[n] = vals[i].String
 			}
 			return nil

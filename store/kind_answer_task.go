@@ -36,13 +36,22 @@ type AnswerTask struct {
 // AnswerTaskID is the id of a query's answer task.
 func AnswerTaskID(query string) string { return query + "/answer" }
 
-func init() {
-	registerAttrs(schema.KindAnswerTask, kindAttrs{
-		names: []string{tally.AttrPersona, tally.AttrJurisdiction},
-		sql:   "SELECT item_id, persona, jurisdiction FROM answer_tasks WHERE item_id IN (SELECT value FROM json_each(?))",
-	})
-	registerPayload(schema.KindAnswerTask, loadAnswerTasks)
-	registerSQL(schema.KindAnswerTask, kindSQL{})
+// answerTaskKind is the store's answer task: its table answer_tasks
+// (migration 0005), read by loadAnswerTasks, written by PutAnswerTask.
+type answerTaskKind struct{}
+
+func init() { Register(answerTaskKind{}) }
+
+func (answerTaskKind) Kind() schema.Kind { return schema.KindAnswerTask }
+func (answerTaskKind) Table() string     { return "answer_tasks" }
+
+func (answerTaskKind) Payloads(q Querier, ids []int64) (map[int64]any, error) {
+	return loadAnswerTasks(q, ids)
+}
+
+func (answerTaskKind) Attrs() ([]string, string) {
+	return []string{tally.AttrPersona, tally.AttrJurisdiction},
+		"SELECT item_id, persona, jurisdiction FROM answer_tasks WHERE item_id IN (SELECT value FROM json_each(?))"
 }
 
 // PutAnswerTask adds the answer task of an existing query (a native line
@@ -431,8 +440,6 @@ func (rx *ReadTx) LoadAnswerScreen(annotator string, item int64) (*AnswerScreen,
 	return out, err
 }
 
-func init() {
-	registerText(schema.KindAnswerTask, kindText{
-		search: `(SELECT q.text FROM answer_tasks t JOIN queries q ON q.item_id = t.query_item_id WHERE t.item_id = %[1]s)`,
-	})
+func (answerTaskKind) SearchSQL() string {
+	return `(SELECT q.text FROM answer_tasks t JOIN queries q ON q.item_id = t.query_item_id WHERE t.item_id = %[1]s)`
 }

@@ -13,15 +13,20 @@ import (
 // The claim kind's rows: claims (a triple or a text, its position in the
 // answer, who added it).
 
-func init() {
-	registerAttrs(schema.KindClaim, kindAttrs{
-		names: []string{tally.AttrOrigin, tally.AttrAddedBy, tally.AttrPosition, tally.AttrExtractor},
-		sql:   "SELECT item_id, origin, COALESCE(added_by, 0), position, extractor FROM claims WHERE item_id IN (SELECT value FROM json_each(?))",
-	})
-}
+// claimKind is the store's claim: its table claims (migration 0001), read
+// by loadClaims, written by PutClaim.
+type claimKind struct{}
 
-func init() {
-	registerPayload(schema.KindClaim, loadClaims)
+func init() { Register(claimKind{}) }
+
+func (claimKind) Kind() schema.Kind { return schema.KindClaim }
+func (claimKind) Table() string     { return "claims" }
+
+func (claimKind) Payloads(q Querier, ids []int64) (map[int64]any, error) { return loadClaims(q, ids) }
+
+func (claimKind) Attrs() ([]string, string) {
+	return []string{tally.AttrOrigin, tally.AttrAddedBy, tally.AttrPosition, tally.AttrExtractor},
+		"SELECT item_id, origin, COALESCE(added_by, 0), position, extractor FROM claims WHERE item_id IN (SELECT value FROM json_each(?))"
 }
 
 // stageClaims stages the claims of an import (import_staging.go).
@@ -46,17 +51,20 @@ func loadClaims(q querier, ids []int64) (map[int64]any, error) {
 	return out, err
 }
 
-func init() {
-	registerSQL(schema.KindClaim, kindSQL{
-		// An annotator-added claim lives inside the missed-claims step.
-		queueable: "EXISTS (SELECT 1 FROM claims c WHERE c.item_id = i.id AND c.origin = 'extracted')",
-		hop:       "(SELECT hop FROM qa_pairs WHERE item_id = i.parent_id)",
-		answer:    "i.parent_id",
-		// Its pair imported as given: asked at once.
-		givenParent:  "EXISTS (SELECT 1 FROM qa_pairs op WHERE op.item_id = {parent} AND op.as_given)",
-		givenParents: "SELECT item_id FROM qa_pairs WHERE as_given",
-	})
+// QueueCond: an annotator-added claim lives inside the missed-claims step.
+func (claimKind) QueueCond() string {
+	return "EXISTS (SELECT 1 FROM claims c WHERE c.item_id = i.id AND c.origin = 'extracted')"
 }
+
+func (claimKind) HopSQL() string    { return "(SELECT hop FROM qa_pairs WHERE item_id = i.parent_id)" }
+func (claimKind) AnswerSQL() string { return "i.parent_id" }
+
+// GivenParentSQL: its pair imported as given, a claim is asked at once.
+func (claimKind) GivenParentSQL() string {
+	return "EXISTS (SELECT 1 FROM qa_pairs op WHERE op.item_id = {parent} AND op.as_given)"
+}
+
+func (claimKind) GivenParentsSQL() string { return "SELECT item_id FROM qa_pairs WHERE as_given" }
 
 // PutClaim adds a claim of an existing QA pair (by ext id), with its predictions.
 func (t *Tx) PutClaim(c Claim, hash, file string, update bool) (int64, PutResult, error) {
@@ -196,41 +204,39 @@ func (s *Store) addClaim(annotator string, qa int64, triplet [3]string, sessionI
 	return c, err
 }
 
-func init() {
-	// Undoing a claim_added goes back to the last extracted claim of its
-	// answer: the missed-claims step it was made in.
-	undoBack[schema.KindClaim] = func(q querier, ev Event) (int64, error) {
-		if ev.Field != schema.ClaimAdded {
-			return 0, nil
-		}
-		var parent int64
-		if err := q.QueryRow("SELECT COALESCE(parent_id,0) FROM items WHERE id=?", ev.ItemID).Scan(&parent); err != nil {
-			return 0, err
-		}
-		return lastClaimOf(q, parent)
+// UndoBack: undoing a claim_added goes back to the last extracted claim of
+// its answer, the missed-claims step it was made in.
+func (claimKind) UndoBack(q Querier, ev Event) (int64, error) {
+	if ev.Field != schema.ClaimAdded {
+		return 0, nil
 	}
+	var parent int64
+	if err := q.QueryRow("SELECT COALESCE(parent_id,0) FROM items WHERE id=?", ev.ItemID).Scan(&parent); err != nil {
+		return 0, err
+	}
+	return lastClaimOf(q, parent)
 }
 
-func init() {
-	// Systems predict a claim's entailment; a claim enters their comparison
-	// with an expert by the verification's rule (metrics' Table 3).
-	registerCompared(schema.KindClaim, compared{field: schema.Entailment, enters: tally.Verify})
+// Systems predict a claim's entailment; a claim enters their comparison
+// with an expert by the verification's rule (metrics' Table 3).
+func (claimKind) PredictedField() string { return schema.Entailment }
+
+func (claimKind) Enters(f *tally.Family, m *tally.Member, rater int64) (step, expert string) {
+	return tally.Verify(f, m, rater)
 }
 
-func init() {
-	registerText(schema.KindClaim, kindText{
-		search: `(SELECT subject || ' ' || predicate || ' ' || object || ' ' || text FROM claims WHERE item_id = %[1]s)`,
-	})
+func (claimKind) SearchSQL() string {
+	return `(SELECT subject || ' ' || predicate || ' ' || object || ' ' || text FROM claims WHERE item_id = %[1]s)`
 }
 
-func init() {
-	// A claim an annotator added stands while its claim_added does.
-	registerAdded(schema.KindClaim, added{marker: schema.ClaimAdded, by: func(p any) (string, bool) {
-		if c, ok := p.(*Claim); ok && c.Origin == OriginAnnotator {
-			return c.AddedBy, true
-		}
-		return "", false
-	}})
+// A claim an annotator added stands while its claim_added does.
+func (claimKind) AddedMarker() string { return schema.ClaimAdded }
+
+func (claimKind) AddedBy(p any) (string, bool) {
+	if c, ok := p.(*Claim); ok && c.Origin == OriginAnnotator {
+		return c.AddedBy, true
+	}
+	return "", false
 }
 
 // lastClaimOf is the extracted claim with the highest position of a QA pair, 0 if none.

@@ -44,9 +44,18 @@ type Chunk struct {
 	Start, End int
 }
 
-func init() {
-	registerPayload(schema.KindDocument, loadDocuments)
-	registerSQL(schema.KindDocument, kindSQL{})
+// documentKind is the store's document: its table documents (migration
+// 0003, with document_chunks), read by loadDocuments, written by
+// PutDocument.
+type documentKind struct{}
+
+func init() { Register(documentKind{}) }
+
+func (documentKind) Kind() schema.Kind { return schema.KindDocument }
+func (documentKind) Table() string     { return "documents" }
+
+func (documentKind) Payloads(q Querier, ids []int64) (map[int64]any, error) {
+	return loadDocuments(q, ids)
 }
 
 // PutDocument adds (or, with update, replaces) a document and its chunks.
@@ -143,11 +152,13 @@ func loadDocuments(q querier, ids []int64) (map[int64]any, error) {
 	return out, err
 }
 
-func init() {
-	registerText(schema.KindDocument, kindText{
-		search: `(SELECT title || ' ' || citation || ' ' || text FROM documents WHERE item_id = %[1]s)`,
-		// A document's language is the "language" key kept with it.
-		language: `(SELECT CASE WHEN json_valid(extra) THEN json_extract(extra, '$.language') END FROM documents WHERE item_id = %[1]s)`,
-		sample:   `(SELECT text FROM documents WHERE item_id = %[1]s)`,
-	})
+func (documentKind) SearchSQL() string {
+	return `(SELECT title || ' ' || citation || ' ' || text FROM documents WHERE item_id = %[1]s)`
 }
+
+// LanguageSQL: a document's language is the "language" key kept with it.
+func (documentKind) LanguageSQL() string {
+	return `(SELECT CASE WHEN json_valid(extra) THEN json_extract(extra, '$.language') END FROM documents WHERE item_id = %[1]s)`
+}
+
+func (documentKind) SampleSQL() string { return `(SELECT text FROM documents WHERE item_id = %[1]s)` }

@@ -34,14 +34,22 @@ type GenAnswer struct {
 // Attributes of generated answers the kept counts read (package tally).
 var genAnswerAttrs = []string{tally.AttrSystem, tally.AttrCondition, tally.AttrPersona, tally.AttrJurisdiction, tally.AttrChars}
 
-func init() {
-	registerAttrs(schema.KindGenAnswer, kindAttrs{
-		names: genAnswerAttrs,
-		sql: `SELECT item_id, system, condition, persona, jurisdiction, length(answer) FROM gen_answers
-			WHERE item_id IN (SELECT value FROM json_each(?))`,
-	})
-	registerPayload(schema.KindGenAnswer, loadGenAnswers)
-	registerSQL(schema.KindGenAnswer, kindSQL{})
+// genAnswerKind is the store's generated answer: its table gen_answers
+// (migration 0005), read by loadGenAnswers, written by PutGenAnswer.
+type genAnswerKind struct{}
+
+func init() { Register(genAnswerKind{}) }
+
+func (genAnswerKind) Kind() schema.Kind { return schema.KindGenAnswer }
+func (genAnswerKind) Table() string     { return "gen_answers" }
+
+func (genAnswerKind) Payloads(q Querier, ids []int64) (map[int64]any, error) {
+	return loadGenAnswers(q, ids)
+}
+
+func (genAnswerKind) Attrs() ([]string, string) {
+	return genAnswerAttrs, `SELECT item_id, system, condition, persona, jurisdiction, length(answer) FROM gen_answers
+			WHERE item_id IN (SELECT value FROM json_each(?))`
 }
 
 // PutGenAnswer adds (or, with update, replaces) a generated answer of an
@@ -106,9 +114,7 @@ func loadGenAnswers(q querier, ids []int64) (map[int64]any, error) {
 
 // loadGenClaims reads claims with their answer's system, condition and
 // query; never the judge's verdicts.
-func init() {
-	registerText(schema.KindGenAnswer, kindText{
-		search: `(SELECT COALESCE((SELECT text FROM queries WHERE item_id = g.query_item_id), g.query) || ' ' || g.answer
-		FROM gen_answers g WHERE g.item_id = %[1]s)`,
-	})
+func (genAnswerKind) SearchSQL() string {
+	return `(SELECT COALESCE((SELECT text FROM queries WHERE item_id = g.query_item_id), g.query) || ' ' || g.answer
+		FROM gen_answers g WHERE g.item_id = %[1]s)`
 }

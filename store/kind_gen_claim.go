@@ -34,12 +34,23 @@ type GenClaim struct {
 	Query     string
 }
 
-func init() {
-	registerPayload(schema.KindGenClaim, loadGenClaims)
-	registerAside(schema.KindGenClaim, func(q querier, id int64) (any, error) { return genEvidence(q, id) })
-	registerSQL(schema.KindGenClaim, kindSQL{})
-	registerText(schema.KindGenClaim, kindText{search: `(SELECT text FROM gen_claims WHERE item_id = %[1]s)`})
+// genClaimKind is the store's claim of a generated answer: its table
+// gen_claims (migration 0005), read by loadGenClaims, written by
+// PutGenClaim; its screen shows its evidence beside it (genEvidence).
+type genClaimKind struct{}
+
+func init() { Register(genClaimKind{}) }
+
+func (genClaimKind) Kind() schema.Kind { return schema.KindGenClaim }
+func (genClaimKind) Table() string     { return "gen_claims" }
+
+func (genClaimKind) Payloads(q Querier, ids []int64) (map[int64]any, error) {
+	return loadGenClaims(q, ids)
 }
+
+func (genClaimKind) Aside(q Querier, id int64) (any, error) { return genEvidence(q, id) }
+
+func (genClaimKind) SearchSQL() string { return `(SELECT text FROM gen_claims WHERE item_id = %[1]s)` }
 
 // GenClaimHash is the content hash of a generated claim: its answer,
 // position, text and the judges' verdicts.

@@ -12,16 +12,20 @@ import (
 
 // The QA pair kind's rows: qa_pairs, with its context units.
 
-func init() {
-	registerAttrs(schema.KindQA, kindAttrs{
-		names: []string{"hop", "category", tally.AttrAsGiven, tally.AttrNoClaimsFrom},
-		sql: "SELECT item_id, hop, category, as_given, " + noClaimsFromSQL +
-			" FROM qa_pairs WHERE item_id IN (SELECT value FROM json_each(?))",
-	})
-}
+// qaKind is the store's QA pair: its table qa_pairs (migration 0001), read
+// by loadQAs, written by PutQA.
+type qaKind struct{}
 
-func init() {
-	registerPayload(schema.KindQA, loadQAs)
+func init() { Register(qaKind{}) }
+
+func (qaKind) Kind() schema.Kind                                      { return schema.KindQA }
+func (qaKind) Table() string                                          { return "qa_pairs" }
+func (qaKind) Payloads(q Querier, ids []int64) (map[int64]any, error) { return loadQAs(q, ids) }
+
+func (qaKind) Attrs() ([]string, string) {
+	return []string{"hop", "category", tally.AttrAsGiven, tally.AttrNoClaimsFrom},
+		"SELECT item_id, hop, category, as_given, " + noClaimsFromSQL +
+			" FROM qa_pairs WHERE item_id IN (SELECT value FROM json_each(?))"
 }
 
 // noClaimsFromSQL is a pair's tally.AttrNoClaimsFrom: the extractors whose
@@ -67,9 +71,7 @@ func loadQAs(q querier, ids []int64) (map[int64]any, error) {
 	return out, err
 }
 
-func init() {
-	registerSQL(schema.KindQA, kindSQL{hop: "(SELECT hop FROM qa_pairs WHERE item_id = i.id)"})
-}
+func (qaKind) HopSQL() string { return "(SELECT hop FROM qa_pairs WHERE item_id = i.id)" }
 
 // PutQA adds a QA pair (and its context units). hash identifies its content.
 func (t *Tx) PutQA(q QAPair, hash, file string, update bool) (int64, PutResult, error) {
@@ -180,21 +182,17 @@ func (rx *ReadTx) QA(item int64) (QAPair, error) {
 	return q, rows.Err()
 }
 
-func init() {
-	// Undoing the answer-level marker goes back to the answer's last
-	// extracted claim, where the missed-claims step is.
-	undoBack[schema.KindQA] = func(q querier, ev Event) (int64, error) {
-		if ev.Field != schema.MissedClaimsChecked {
-			return 0, nil
-		}
-		return lastClaimOf(q, ev.ItemID)
+// UndoBack: undoing the answer-level marker goes back to the answer's last
+// extracted claim, where the missed-claims step is.
+func (qaKind) UndoBack(q Querier, ev Event) (int64, error) {
+	if ev.Field != schema.MissedClaimsChecked {
+		return 0, nil
 	}
+	return lastClaimOf(q, ev.ItemID)
 }
 
-func init() {
-	registerText(schema.KindQA, kindText{
-		search:   `(SELECT question || ' ' || answer FROM qa_pairs WHERE item_id = %[1]s)`,
-		language: `(SELECT language FROM qa_pairs WHERE item_id = %[1]s)`,
-		sample:   `(SELECT question || ' ' || answer FROM qa_pairs WHERE item_id = %[1]s)`,
-	})
+func (qaKind) SearchSQL() string {
+	return `(SELECT question || ' ' || answer FROM qa_pairs WHERE item_id = %[1]s)`
 }
+func (qaKind) LanguageSQL() string { return `(SELECT language FROM qa_pairs WHERE item_id = %[1]s)` }
+func (qaKind) SampleSQL() string   { return qaKind{}.SearchSQL() }

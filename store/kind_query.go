@@ -22,13 +22,20 @@ type Query struct {
 	ItemID int64
 }
 
-func init() {
-	registerAttrs(schema.KindQuery, kindAttrs{
-		names: []string{tally.AttrPersona, tally.AttrJurisdiction, tally.AttrIssue},
-		sql:   "SELECT item_id, persona, jurisdiction, issue FROM queries WHERE item_id IN (SELECT value FROM json_each(?))",
-	})
-	registerPayload(schema.KindQuery, loadQueries)
-	registerSQL(schema.KindQuery, kindSQL{})
+// queryKind is the store's query: its table queries (migration 0003), read
+// by loadQueries, written by PutQuery.
+type queryKind struct{}
+
+func init() { Register(queryKind{}) }
+
+func (queryKind) Kind() schema.Kind { return schema.KindQuery }
+func (queryKind) Table() string     { return "queries" }
+
+func (queryKind) Payloads(q Querier, ids []int64) (map[int64]any, error) { return loadQueries(q, ids) }
+
+func (queryKind) Attrs() ([]string, string) {
+	return []string{tally.AttrPersona, tally.AttrJurisdiction, tally.AttrIssue},
+		"SELECT item_id, persona, jurisdiction, issue FROM queries WHERE item_id IN (SELECT value FROM json_each(?))"
 }
 
 // PutQuery adds (or, with update, replaces) a query. hash identifies its content.
@@ -71,11 +78,10 @@ func loadQueries(q querier, ids []int64) (map[int64]any, error) {
 	return out, err
 }
 
-func init() {
-	registerText(schema.KindQuery, kindText{
-		search: `(SELECT text FROM queries WHERE item_id = %[1]s)`,
-		// A query's language is the "language" key kept with it.
-		language: `(SELECT CASE WHEN json_valid(extra) THEN json_extract(extra, '$.language') END FROM queries WHERE item_id = %[1]s)`,
-		sample:   `(SELECT text FROM queries WHERE item_id = %[1]s)`,
-	})
+func (queryKind) SearchSQL() string { return `(SELECT text FROM queries WHERE item_id = %[1]s)` }
+func (queryKind) SampleSQL() string { return queryKind{}.SearchSQL() }
+
+// LanguageSQL: a query's language is the "language" key kept with it.
+func (queryKind) LanguageSQL() string {
+	return `(SELECT CASE WHEN json_valid(extra) THEN json_extract(extra, '$.language') END FROM queries WHERE item_id = %[1]s)`
 }

@@ -43,17 +43,28 @@ func RelevanceHash(query, doc string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func init() {
-	registerAttrs(schema.KindRelevance, kindAttrs{
-		names: []string{tally.AttrGold},
-		sql: "SELECT item_id, COALESCE((SELECT id FROM annotators WHERE name = '" + GoldAnnotator + "'), 0) FROM relevance_pairs " +
-			"WHERE item_id IN (SELECT value FROM json_each(?))",
-	})
-	registerPayload(schema.KindRelevance, loadRelevance)
-	// A pair is annotated once it is pooled (in a relevance batch): the
-	// gold set's own pairs (qrels) are judgments, not work to do.
-	registerSQL(schema.KindRelevance, kindSQL{queueable: inRelevanceBatch})
+// relevanceKind is the store's relevance pair: its table relevance_pairs
+// (migration 0004), read by loadRelevance, written by PutRelevance.
+type relevanceKind struct{}
+
+func init() { Register(relevanceKind{}) }
+
+func (relevanceKind) Kind() schema.Kind { return schema.KindRelevance }
+func (relevanceKind) Table() string     { return "relevance_pairs" }
+
+func (relevanceKind) Payloads(q Querier, ids []int64) (map[int64]any, error) {
+	return loadRelevance(q, ids)
 }
+
+func (relevanceKind) Attrs() ([]string, string) {
+	return []string{tally.AttrGold},
+		"SELECT item_id, COALESCE((SELECT id FROM annotators WHERE name = '" + GoldAnnotator + "'), 0) FROM relevance_pairs " +
+			"WHERE item_id IN (SELECT value FROM json_each(?))"
+}
+
+// QueueCond: a pair is annotated once it is pooled (in a relevance batch):
+// the gold set's own pairs (qrels) are judgments, not work to do.
+func (relevanceKind) QueueCond() string { return inRelevanceBatch }
 
 const inRelevanceBatch = "EXISTS (SELECT 1 FROM batch_items bi JOIN batches b ON b.id = bi.batch_id WHERE bi.item_id = i.id AND b.kind = 'relevance')"
 
@@ -186,9 +197,7 @@ func (s *Store) RecordGradedRelevance(l Label, grade int) (int64, error) {
 	return id, err
 }
 
-func init() {
-	registerText(schema.KindRelevance, kindText{
-		search: `(SELECT q.text || ' ' || d.title || ' ' || d.citation || ' ' || d.text FROM relevance_pairs r
-		JOIN queries q ON q.item_id = r.query_item_id JOIN documents d ON d.item_id = r.doc_item_id WHERE r.item_id = %[1]s)`,
-	})
+func (relevanceKind) SearchSQL() string {
+	return `(SELECT q.text || ' ' || d.title || ' ' || d.citation || ' ' || d.text FROM relevance_pairs r
+		JOIN queries q ON q.item_id = r.query_item_id JOIN documents d ON d.item_id = r.doc_item_id WHERE r.item_id = %[1]s)`
 }

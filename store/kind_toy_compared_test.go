@@ -12,14 +12,14 @@ import (
 // declares that systems predict its toy_fun, and the view compares them with
 // no edit to its generic code.
 
-func init() {
-	registerCompared(kindToy, compared{field: "toy_fun", enters: func(f *tally.Family, m *tally.Member, r int64) (string, string) {
-		v, ok := f.Counted(m, r)["toy_fun"]
-		if !ok {
-			return "", ""
-		}
-		return tally.StepReady, v
-	}})
+func (toyKind) PredictedField() string { return "toy_fun" }
+
+func (toyKind) Enters(f *tally.Family, m *tally.Member, r int64) (string, string) {
+	v, ok := f.Counted(m, r)["toy_fun"]
+	if !ok {
+		return "", ""
+	}
+	return tally.StepReady, v
 }
 
 func TestSystemDisagreementsOfAnotherKind(t *testing.T) {

@@ -15,11 +15,31 @@ func TestOpenRefusesAKindMissingARegistration(t *testing.T) {
 		t.Fatalf("every kind of this build is registered, yet: %v", err)
 	}
 	k := schema.KindQuery
-	saved := sqlOf[k]
-	delete(sqlOf, k)
-	defer func() { sqlOf[k] = saved }()
+	saved := kindOf[k]
+	delete(kindOf, k)
+	defer func() { kindOf[k] = saved }()
 	_, err := Open(filepath.Join(t.TempDir(), "x.db"))
-	if err == nil || !strings.Contains(err.Error(), "kind query: no queue and batch SQL (registerSQL, in its store/kind_*.go)") {
-		t.Fatalf("open with the query kind's SQL missing: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "kind query: not registered in the store (store.Register of its store.Kind, in its store/kind_*.go)") {
+		t.Fatalf("open with the query kind's store.Kind missing: %v", err)
 	}
 }
+
+// A kind naming a table that neither a migration nor the kind creates
+// refuses to open the store, naming the kind and the table.
+func TestOpenRefusesAKindWithoutItsTable(t *testing.T) {
+	k := schema.KindQuery
+	saved := kindOf[k]
+	kindOf[k] = tablelessQuery{}
+	defer func() { kindOf[k] = saved }()
+	saveKinds := kinds
+	kinds = append([]Kind{tablelessQuery{}}, kinds...)
+	defer func() { kinds = saveKinds }()
+	_, err := Open(filepath.Join(t.TempDir(), "x.db"))
+	if err == nil || !strings.Contains(err.Error(), "kind query: its table query_texts is in no migration") {
+		t.Fatalf("open with the query kind's table missing: %v", err)
+	}
+}
+
+type tablelessQuery struct{ queryKind }
+
+func (tablelessQuery) Table() string { return "query_texts" }

@@ -184,20 +184,10 @@ func labelsOf(q querier, aid, item int64) (map[string]string, error) {
 	return cur, rows.Err()
 }
 
-type querier interface {
-	Query(string, ...any) (*sql.Rows, error)
-	QueryRow(string, ...any) *sql.Row
-}
-
-// undoBack names, per kind, the item the screens go back to after undoing a
-// decision on an item of that kind, when it is not the item itself (the
-// answer-level marker is undone from its last claim).
-var undoBack = map[schema.Kind]func(q querier, ev Event) (int64, error){}
-
 // Undo retracts the annotator's latest standing decision (role annotate) and
 // returns the event it retracted and, read in the same transaction, the item
 // to show again: the item of the retracted decision, or the one its kind
-// names instead (undoBack). ErrNothingToUndo when there is none.
+// names instead (UndoesBack). ErrNothingToUndo when there is none.
 func (s *Store) Undo(annotator string) (Event, ItemRef, error) {
 	var ev Event
 	var back ItemRef
@@ -230,8 +220,8 @@ func (s *Store) Undo(annotator string) (Event, ItemRef, error) {
 			return err
 		}
 		back = ItemRef{ItemID: ev.ItemID, ExtID: ev.ItemExtID, Kind: kind}
-		if f := undoBack[schema.Kind(kind)]; f != nil {
-			id, err := f(tx, ev)
+		if u, ok := kindOf[schema.Kind(kind)].(UndoesBack); ok {
+			id, err := u.UndoBack(tx, ev)
 			if err != nil {
 				return err
 			}

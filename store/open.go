@@ -158,6 +158,9 @@ func (s *Store) migrate() error {
 			return err
 		}
 	}
+	if err := s.kindTables(); err != nil {
+		return err
+	}
 	if err := s.holdDeclared(); err != nil {
 		return err
 	}

@@ -189,8 +189,8 @@ func offeredCond(kind schema.Kind, item string, aid int64) (string, []any) {
 		parent = "i.parent_id"
 	}
 	var sets []string
-	if g := sqlOf[kind].givenParents; g != "" {
-		sets = append(sets, g)
+	if g, ok := kindOf[kind].(GivenParent); ok {
+		sets = append(sets, g.GivenParentsSQL())
 	}
 	sets = append(sets, parentsAsking(kind))
 	return "(" + parent + " IN (" + strings.Join(sets, " UNION ") + ") OR " + item + " IN (" + atOnceItems + "))", []any{aid, aid}

@@ -76,8 +76,8 @@ func hasAssignments(q querier, aid int64, kind string) bool {
 // queue of its own: of claims the extracted ones, of relevance pairs the
 // pooled ones ("1": every item).
 func queueable(kind string) string {
-	if k := sqlOf[schema.Kind(kind)]; k.queueable != "" {
-		return k.queueable
+	if q, ok := kindOf[schema.Kind(kind)].(QueueCond); ok {
+		return q.QueueCond()
 	}
 	return "1"
 }

@@ -65,7 +65,7 @@ func (rx *ReadTx) SearchQueue(q QueueQuery, term string, from int64, backward bo
 		return SearchHit{}, false, err
 	}
 	text := "(SELECT ext_id FROM items WHERE id = " + col + ")"
-	if t := textOf[schema.Kind(q.Kind)].search; t != "" {
+	if t := searchSQL(schema.Kind(q.Kind)); t != "" {
 		text += " || ' ' || COALESCE(" + strings.ReplaceAll(t, "%[1]s", col) + ", '')"
 	}
 	matching := base + " AND instr(" + foldFunc + "(" + text + "), ?) > 0"

@@ -50,13 +50,14 @@ const (
 	AttrExtractor = "extractor"
 )
 
-func init() {
-	RegisterKind(schema.KindClaim, KindRules{
-		Queueable: extracted,
-		Finished:  claimFinished,
-		Count:     countClaim,
-	})
-}
+type claimKind struct{}
+
+func init() { Register(claimKind{}) }
+
+func (claimKind) Kind() schema.Kind                               { return schema.KindClaim }
+func (claimKind) Queueable(m *Member) bool                        { return extracted(m) }
+func (claimKind) Finished(f *Family, m *Member, r int64) bool     { return claimFinished(f, m, r) }
+func (claimKind) Count(c *Counter, f *Family, m *Member, r int64) { countClaim(c, f, m, r) }
 
 func extracted(m *Member) bool { return m.Attrs[AttrOrigin] != "annotator" }
 

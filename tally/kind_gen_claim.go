@@ -57,22 +57,25 @@ func slices3(attrs map[string]string) []string {
 	return []string{"", AttrPersona + "=" + attrs[AttrPersona], AttrJurisdiction + "=" + attrs[AttrJurisdiction]}
 }
 
-func init() {
-	RegisterKind(schema.KindGenClaim, KindRules{
-		CountItem: func(c *Counter, f *Family, m *Member) {
-			for _, sl := range slices3(f.Root.Attrs) {
-				k := GenKey(f.Root.Attrs[AttrSystem], f.Root.Attrs[AttrCondition], sl)
-				c.Add(Anyone, GenClaims, k, "", 1)
-				for _, p := range m.Predictions {
-					c.Add(Anyone, GenVerdict, k, p.System+"|"+p.Field+"="+Predicted(p), 1)
-				}
-			}
-		},
-		Count: countGenClaim,
-	})
+// genClaimKind counts a generated answer's claims and their verdicts by
+// system, condition and slice, and each rater's judgements of them.
+type genClaimKind struct{}
+
+func init() { Register(genClaimKind{}) }
+
+func (genClaimKind) Kind() schema.Kind { return schema.KindGenClaim }
+
+func (genClaimKind) CountItem(c *Counter, f *Family, m *Member) {
+	for _, sl := range slices3(f.Root.Attrs) {
+		k := GenKey(f.Root.Attrs[AttrSystem], f.Root.Attrs[AttrCondition], sl)
+		c.Add(Anyone, GenClaims, k, "", 1)
+		for _, p := range m.Predictions {
+			c.Add(Anyone, GenVerdict, k, p.System+"|"+p.Field+"="+Predicted(p), 1)
+		}
+	}
 }
 
-func countGenClaim(c *Counter, f *Family, m *Member, r int64) {
+func (genClaimKind) Count(c *Counter, f *Family, m *Member, r int64) {
 	counted := c.Counted(m, r)
 	sys, cond := f.Root.Attrs[AttrSystem], f.Root.Attrs[AttrCondition]
 	for _, sl := range slices3(f.Root.Attrs) {

@@ -50,17 +50,20 @@ const (
 // gave no claim (RefChecker's empty <extractor>_response_kg), one a line.
 const AttrNoClaimsFrom = "no_claims_from"
 
-func init() {
-	RegisterKind(schema.KindQA, KindRules{
-		CountItem: func(c *Counter, f *Family, m *Member) {
-			if hasExtracted(f) {
-				c.Add(Anyone, QAWithClaims, "", "", 1)
-			}
-			countExtractors(c, f)
-		},
-		Count: countQA,
-	})
+type qaKind struct{}
+
+func init() { Register(qaKind{}) }
+
+func (qaKind) Kind() schema.Kind { return schema.KindQA }
+
+func (qaKind) CountItem(c *Counter, f *Family, m *Member) {
+	if hasExtracted(f) {
+		c.Add(Anyone, QAWithClaims, "", "", 1)
+	}
+	countExtractors(c, f)
 }
+
+func (qaKind) Count(c *Counter, f *Family, m *Member, r int64) { countQA(c, f, m, r) }
 
 // countExtractors adds, once each, the extractors whose claims the answer
 // has and those that found nothing in it.

@@ -17,12 +17,14 @@ const (
 	AttrIssue        = "issue"
 )
 
-func init() {
-	RegisterKind(schema.KindQuery, KindRules{
-		CountItem: func(c *Counter, f *Family, m *Member) {
-			for _, a := range []string{AttrPersona, AttrJurisdiction, AttrIssue} {
-				c.Add(Anyone, ItemsBy, string(m.Kind)+"/"+a, m.Attrs[a], 1)
-			}
-		},
-	})
+type queryKind struct{}
+
+func init() { Register(queryKind{}) }
+
+func (queryKind) Kind() schema.Kind { return schema.KindQuery }
+
+func (queryKind) CountItem(c *Counter, f *Family, m *Member) {
+	for _, a := range []string{AttrPersona, AttrJurisdiction, AttrIssue} {
+		c.Add(Anyone, ItemsBy, string(m.Kind)+"/"+a, m.Attrs[a], 1)
+	}
 }

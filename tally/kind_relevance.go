@@ -15,14 +15,21 @@ import (
 // and the gold set is never "an annotator with labels" the reports must
 // choose among.
 func init() {
-	RegisterKind(schema.KindRelevance, KindRules{
-		Reference: func(m *Member) int64 {
-			id, _ := strconv.ParseInt(m.Attrs[AttrGold], 10, 64)
-			return id
-		},
-		Queueable: func(m *Member) bool { return len(m.Queues) > 0 || len(m.Labels) > 0 },
-	})
+	Register(relevanceKind{})
 }
+
+// relevanceKind: a pair's gold labels are a reference, not a rater's; a
+// pair is annotated once it is in a batch (or labelled).
+type relevanceKind struct{}
+
+func (relevanceKind) Kind() schema.Kind { return schema.KindRelevance }
+
+func (relevanceKind) Reference(m *Member) int64 {
+	id, _ := strconv.ParseInt(m.Attrs[AttrGold], 10, 64)
+	return id
+}
+
+func (relevanceKind) Queueable(m *Member) bool { return len(m.Queues) > 0 || len(m.Labels) > 0 }
 
 // AttrGold, a relevance pair's: the id of the gold set's annotator ("0"
 // when there is none).

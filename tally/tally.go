@@ -94,28 +94,59 @@ type Skip struct {
 	Gated     bool // the item asks them nothing (their labels on its parent)
 }
 
-// KindRules are what a kind adds to the generic counts.
-type KindRules struct {
-	// Queueable reports whether the item is annotated on its own (an
-	// annotator-added claim is not: it lives inside the missed-claims step).
-	Queueable func(m *Member) bool
-	// Finished adds a kind's own condition to "every asked field has a
-	// label" (the last claim of an answer waits for the missed-claims step).
-	Finished func(f *Family, m *Member, rater int64) bool
-	// Count adds the kind's own counts for one rater.
-	Count func(c *Counter, f *Family, m *Member, rater int64)
-	// CountItem adds counts that depend on no rater.
-	CountItem func(c *Counter, f *Family, m *Member)
-	// Reference names the rater whose labels on the member are a
-	// reference, not labels (a relevance gold set): every rule sees the
-	// member without them. 0: none.
-	Reference func(m *Member) int64
+// Kind is what the counts need of every kind: its name. Labels, queues
+// and agreement are counted for every kind alike; what a kind adds to them
+// it declares by the optional interfaces below (Queueable, Finisher,
+// ItemCounter, RaterCounter, Referenced), each checked where it is used.
+// A kind with nothing of its own implements Kind alone.
+type Kind interface {
+	Kind() schema.Kind
 }
 
-var rules = map[schema.Kind]KindRules{}
+// Queueable is a kind whose items are not all annotated on their own (an
+// annotator-added claim is not: it lives inside the missed-claims step).
+type Queueable interface {
+	Queueable(m *Member) bool
+}
 
-// RegisterKind sets a kind's rules; each kind's file calls it from init.
-func RegisterKind(k schema.Kind, r KindRules) { rules[k] = r }
+// Finisher adds a kind's own condition to "every asked field has a label"
+// (the last claim of an answer waits for the missed-claims step).
+type Finisher interface {
+	Finished(f *Family, m *Member, rater int64) bool
+}
+
+// RaterCounter adds the kind's own counts for one rater.
+type RaterCounter interface {
+	Count(c *Counter, f *Family, m *Member, rater int64)
+}
+
+// ItemCounter adds the kind's own counts that depend on no rater.
+type ItemCounter interface {
+	CountItem(c *Counter, f *Family, m *Member)
+}
+
+// Referenced is a kind whose items may hold a reference rater's labels,
+// not labels (a relevance gold set): every rule sees the member without
+// them. Reference returns 0 for none.
+type Referenced interface {
+	Reference(m *Member) int64
+}
+
+// kinds are the registered kinds, in the order of registration, and by name.
+var (
+	kinds  []Kind
+	kindOf = map[schema.Kind]Kind{}
+)
+
+// Register adds a kind's counting rules; each kind's file calls it from
+// init. A kind registered twice is a mistake of the program.
+func Register(k Kind) {
+	if _, dup := kindOf[k.Kind()]; dup {
+		panic("tally: kind " + string(k.Kind()) + " registered twice")
+	}
+	kinds = append(kinds, k)
+	kindOf[k.Kind()] = k
+}
 
 // Counter is handed to a kind's rules to add counts.
 type Counter struct {
@@ -170,9 +201,9 @@ func compute(f *Family, rd *readings) Result {
 }
 
 func computeMember(res *Result, f *Family, m *Member, rd *readings) {
-	kr := rules[m.Kind]
-	if kr.Reference != nil {
-		if ref := kr.Reference(m); ref != 0 && m.Labels[ref] != nil {
+	kr := kindOf[m.Kind]
+	if rf, ok := kr.(Referenced); ok {
+		if ref := rf.Reference(m); ref != 0 && m.Labels[ref] != nil {
 			without := *m
 			without.Labels = maps.Clone(m.Labels)
 			delete(without.Labels, ref)
@@ -180,9 +211,12 @@ func computeMember(res *Result, f *Family, m *Member, rd *readings) {
 		}
 	}
 	c := &Counter{res: res, src: m.Source, rd: rd}
-	queueable := kr.Queueable == nil || kr.Queueable(m)
-	if kr.CountItem != nil {
-		kr.CountItem(c, f, m)
+	queueable := true
+	if q, ok := kr.(Queueable); ok {
+		queueable = q.Queueable(m)
+	}
+	if ic, ok := kr.(ItemCounter); ok {
+		ic.CountItem(c, f, m)
 	}
 	if queueable {
 		c.Add(Anyone, Items, string(m.Kind), "", 1)
@@ -210,6 +244,7 @@ func computeMember(res *Result, f *Family, m *Member, rd *readings) {
 			res.Asked[m.ID] = slices.Sorted(maps.Keys(who))
 		}
 	}
+	rc, counts := kr.(RaterCounter)
 	for _, r := range raters(f, m) {
 		if queueable {
 			countLabels(c, f, m, r)
@@ -219,8 +254,8 @@ func computeMember(res *Result, f *Family, m *Member, rd *readings) {
 				c.Add(r, Gated, string(m.Kind), reason, 1)
 			}
 		}
-		if kr.Count != nil {
-			kr.Count(c, f, m, r)
+		if counts {
+			rc.Count(c, f, m, r)
 		}
 	}
 	if queueable {
@@ -289,7 +324,7 @@ func labelKeys(fd schema.Field, v string) []string {
 
 // countQueue decides whether the annotator's queues skip the item, and
 // counts it as finished or as not asked, overall and per batch.
-func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr KindRules) {
+func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr Kind) {
 	labels := m.Labels[r]
 	name := ""
 	reason := c.rd.gate(m, r)
@@ -303,7 +338,7 @@ func countQueue(res *Result, c *Counter, f *Family, m *Member, r int64, kr KindR
 	case !offered:
 		return // not asked yet: neither in the queue nor finished
 	case len(labels) > 0 && c.rd.nextField(m, r) == "" &&
-		(kr.Finished == nil || kr.Finished(f, m, r)):
+		finished(kr, f, m, r):
 		name = Done
 	default:
 		return
@@ -493,4 +528,11 @@ func ParsePattern(s string) Pattern {
 
 // Registered reports whether a kind has counting rules, so the store can
 // refuse to open with a kind that forgot them.
-func Registered(k schema.Kind) bool { _, ok := rules[k]; return ok }
+func Registered(k schema.Kind) bool { _, ok := kindOf[k]; return ok }
+
+// finished is a kind's own condition of a finished item (Finisher), true
+// for a kind without one.
+func finished(k Kind, f *Family, m *Member, r int64) bool {
+	fi, ok := k.(Finisher)
+	return !ok || fi.Finished(f, m, r)
+}

@@ -3,13 +3,14 @@ package tui
 import (
 	"context"
 	"fmt"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	tea "charm.land/bubbletea/v2"
 

@@ -74,12 +74,12 @@ func loadItem(rx *store.ReadTx, l *lang.Printer, annotator, suggest string, ref 
 	if v.Parent != nil {
 		d.parent = v.LabelsOf(v.Parent.ItemID)
 	}
-	kv, ok := kindViews[schema.Kind(ref.Kind)]
+	kv, ok := kindOf(schema.Kind(ref.Kind))
 	if !ok {
 		return nil, errors.New(l.Sprintf("item %s is a %s item: no screen labels this kind", ref.ExtID, ref.Kind))
 	}
-	if kv.load != nil {
-		kv.load(d, v)
+	if l, ok := kv.(itemLoader); ok {
+		l.load(d, v)
 	}
 	return d, nil
 }
@@ -386,7 +386,7 @@ func homeCmd(s *store.Store, l *lang.Printer, annotator string, now time.Time) t
 			}
 			m.rows = []homeRow{{title: l.Sprintf("Queues"), header: true}}
 			for _, k := range Kinds() {
-				m.rows = append(m.rows, homeRow{title: l.Text(viewOf(schema.Kind(k)).queue), kind: k})
+				m.rows = append(m.rows, homeRow{title: l.Text(viewOf(schema.Kind(k)).Names().Queue), kind: k})
 			}
 			batches, err := rx.Batches()
 			if err != nil {

@@ -2,9 +2,10 @@ package tui
 
 import (
 	"errors"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/annotate-dev/annotate/store"

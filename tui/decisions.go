@@ -1,8 +1,9 @@
 package tui
 
 import (
-	"github.com/annotate-dev/annotate/internal/lang"
 	"time"
+
+	"github.com/annotate-dev/annotate/internal/lang"
 
 	tea "charm.land/bubbletea/v2"
 

@@ -1,10 +1,11 @@
 package tui
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"fmt"
-	"github.com/annotate-dev/annotate/internal/lang"
 	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/annotate-dev/annotate/internal/lang"
 
 	"strings"
 	"testing"

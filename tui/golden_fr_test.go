@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"image/color"
 	"regexp"
 	"slices"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

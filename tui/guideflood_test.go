@@ -1,9 +1,10 @@
 package tui
 
 import (
-	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	tea "charm.land/bubbletea/v2"
 

@@ -237,7 +237,7 @@ func dropEmptyHeaders(rows []homeRow) []homeRow {
 func kindTitles(l *lang.Printer) string {
 	var ts []string
 	for _, k := range Kinds() {
-		ts = append(ts, lowerFirst(l.Text(viewOf(schema.Kind(k)).queue)))
+		ts = append(ts, lowerFirst(l.Text(viewOf(schema.Kind(k)).Names().Queue)))
 	}
 	if len(ts) < 2 {
 		return strings.Join(ts, "")

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,4 +42,14 @@ func TestHomeShowsOnlyTheKindsPresent(t *testing.T) {
 	if _, ok := h.m.cur.(*homeScreen); !ok {
 		t.Errorf("enter on an empty home left it: %T", h.m.cur)
 	}
+}
+
+// The annotation screens keep one screen per kind: a second is refused.
+func TestRegisterRefusesAKindTwice(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "kind query registered twice") {
+			t.Errorf("a second query screen: %v, want a panic naming the kind", r)
+		}
+	}()
+	Register(queryKind{})
 }

@@ -34,7 +34,7 @@ type itemScreen struct {
 	e      *env
 	d      *itemData
 	origin origin
-	view   kindView
+	view   Kind
 
 	base       flow // the flow of what the database holds
 	flow       flow // base, then the decisions waiting on the item (decisions.go): what the screen asks
@@ -201,8 +201,8 @@ func (s *itemScreen) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 
 func (s *itemScreen) key(msg tea.KeyPressMsg) (ui.Child, tea.Cmd) {
 	e, k := s.e, s.e.keys
-	if s.view.keys != nil {
-		if next, cmd, ok := s.view.keys(s, msg); ok {
+	if h, ok := s.view.(keyHandler); ok {
+		if next, cmd, ok := h.keys(s, msg); ok {
 			return next, cmd
 		}
 	}
@@ -455,8 +455,8 @@ func (s *itemScreen) bindings() []key.Binding {
 			out = append(out, ui.With(k.Accept, "enter", l.Sprintf("pass")))
 		}
 	}
-	if s.view.bindings != nil {
-		out = s.view.bindings(s, out)
+	if h, ok := s.view.(keyHandler); ok {
+		out = h.bindings(s, out)
 	}
 	return out
 }

@@ -31,16 +31,16 @@ func (s *itemScreen) View() string {
 	if room() < 4 {
 		trailLines = nil
 	}
-	d, at, view := s.d, s.at, s.view
+	dr, view := Drawing{st, s.d, s.at}, s.view
 	f := ui.Frame{
 		Header:    s.header(w),
-		Top:       view.top(st, d, at, w),
-		PaneTitle: view.paneTitle(e.lang, d, at),
-		Pane:      func(w int) []string { return view.pane(st, d, at, w) },
+		Top:       view.Top(dr, w),
+		PaneTitle: view.PaneTitle(dr),
+		Pane:      func(w int) []string { return view.Pane(dr, w) },
 		// The pane changes with the item's data, the step (and field: a
 		// generated claim's evidence), the claims added and the kind's own
 		// state; not with each decision.
-		PaneKey: itoa(s.version) + "/" + at.kindKey() + "/" + at.field + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen) + s.kindPaneKey(),
+		PaneKey: itoa(s.version) + "/" + s.at.kindKey() + "/" + s.at.field + "/" + itoa(s.flow.added) + "/" + itoa(e.styleGen) + s.kindPaneKey(),
 		Card:    append(cardLines, trailLines...),
 		Bottom:  bottom,
 	}
@@ -60,8 +60,8 @@ func (s *itemScreen) card(w int, compact bool) []string {
 		}
 		return completeCard(st, w)
 	}
-	if s.view.card != nil {
-		if c := s.view.card(st, s, w, compact); c != nil {
+	if v, ok := s.view.(cardDrawer); ok {
+		if c := v.card(st, s, w, compact); c != nil {
 			return c
 		}
 	}
@@ -73,10 +73,11 @@ func (s *itemScreen) card(w int, compact bool) []string {
 
 // kindPaneKey is the kind's own part of the pane's cache key.
 func (s *itemScreen) kindPaneKey() string {
-	if s.view.paneKey == nil {
+	v, ok := s.view.(paneKeyer)
+	if !ok {
 		return ""
 	}
-	return "/" + s.view.paneKey(s.d)
+	return "/" + v.paneKey(s.d)
 }
 
 func (s *itemScreen) trail(w, maxLines int) []string {
@@ -84,7 +85,7 @@ func (s *itemScreen) trail(w, maxLines int) []string {
 	if m := s.flow.marker; m != "" && s.flow.own != nil {
 		extra = append(extra, s.e.lang.Sprintf("%s %s", s.e.lang.Field(s.flow.own.marker), s.e.lang.Value(s.flow.own.marker, m)))
 	}
-	if o := s.flow.own; s.at.kind == askOwn && o.of != nil {
+	if o := s.flow.own; s.at.kind == askOwn && o != nil {
 		// The step is about the parent: its decisions, and the marker.
 		_, parent := o.of(s.d)
 		waiting := s.e.dec.waitingFields(parent)
@@ -105,7 +106,7 @@ func (s *itemScreen) trail(w, maxLines int) []string {
 func (s *itemScreen) header(w int) string {
 	e, st, l := s.e, s.e.styles, s.e.lang
 	var pieces []ui.Piece
-	title := l.Text(s.view.label) + " " + ui.SanitizeLine(s.d.ref.ExtID)
+	title := l.Text(s.view.Names().Label) + " " + ui.SanitizeLine(s.d.ref.ExtID)
 	if o := s.flow.own; s.at.kind == askOwn && o.title != "" {
 		// The step is about the parent: "Missed claims · gdpr-001".
 		ext, _ := o.of(s.d)

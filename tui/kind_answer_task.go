@@ -27,18 +27,28 @@ import (
 // answer and one for the citations, with the active time of the draft.
 
 func init() {
-	registerKind(kindView{
-		kind: schema.KindAnswerTask, label: lang.Key("Answer"), queue: lang.Key("Answer tasks"), noun: lang.Key("answer"),
-		top: func(st ui.Styles, d *itemData, _ step, w int) []string {
-			return ui.Labelled(st, st.Lang.Sprintf("Query"), ui.Data(answerTaskOf(d).Query.Text), w, nil, nil)
-		},
-		pane:      func(ui.Styles, *itemData, step, int) []string { return nil },
-		paneTitle: func(l *lang.Printer, _ *itemData, _ step) string { return l.Sprintf("Seed document") },
-		screen: func(e *env, d *itemData, o origin) (ui.Child, tea.Cmd) {
-			s := newAnswerScreen(e, d, o)
-			return s, loadAnswerCmd(e.store, e.annotator, d.ref.ItemID)
-		},
-	})
+	Register(answerTaskKind{})
+}
+
+type answerTaskKind struct{}
+
+func (answerTaskKind) Kind() schema.Kind { return schema.KindAnswerTask }
+
+func (answerTaskKind) Names() Names {
+	return Names{Label: lang.Key("Answer"), Queue: lang.Key("Answer tasks"), Noun: lang.Key("answer")}
+}
+
+func (answerTaskKind) Top(dr Drawing, w int) []string {
+	return dr.Labelled(dr.st.Lang.Sprintf("Query"), answerTaskOf(dr.d).Query.Text, w)
+}
+
+func (answerTaskKind) Pane(Drawing, int) []string  { return nil }
+func (answerTaskKind) PaneTitle(dr Drawing) string { return dr.st.Lang.Sprintf("Seed document") }
+
+// screen: the answer editor (answerScreen), not the field-by-field screen.
+func (answerTaskKind) screen(e *env, d *itemData, o origin) (ui.Child, tea.Cmd) {
+	s := newAnswerScreen(e, d, o)
+	return s, loadAnswerCmd(e.store, e.annotator, d.ref.ItemID)
 }
 
 // answerTaskOf is the answer task on screen (empty when the item is not one).

@@ -15,44 +15,64 @@ import (
 func init() {
 	prompts[schema.ClaimValidity] = lang.Key("Is the claim correct: all required elements, coherent, meaningful?")
 	prompts[schema.Entailment] = lang.Key("How does the claim relate to the context?")
-	registerKind(kindView{
-		kind: schema.KindClaim, label: lang.Key("Claim"), queue: lang.Key("Claims"), noun: lang.Key("claim"),
-		top: func(st ui.Styles, d *itemData, at step, w int) []string {
-			if at.kind == askOwn {
-				return missedTop(st, d, w)
-			}
-			return claimTop(st, d, w)
-		},
-		pane: func(st ui.Styles, d *itemData, at step, w int) []string {
-			if at.kind == askOwn {
-				return missedPane(st, d, w)
-			}
-			return claimPane(st, d, w)
-		},
-		paneTitle: func(l *lang.Printer, _ *itemData, at step) string {
-			if at.kind == askOwn {
-				return l.Sprintf("Claims and context")
-			}
-			return l.Sprintf("Answer and context")
-		},
-		own:  missedClaims,
-		load: loadClaim,
-	})
+	Register(claimKind{})
 }
+
+type claimKind struct{}
+
+func (claimKind) Kind() schema.Kind { return schema.KindClaim }
+
+func (claimKind) Names() Names {
+	return Names{Label: lang.Key("Claim"), Queue: lang.Key("Claims"), Noun: lang.Key("claim")}
+}
+
+func (claimKind) Top(dr Drawing, w int) []string {
+	if dr.at.kind == askOwn {
+		return missedTop(dr.st, dr.d, w)
+	}
+	return claimTop(dr.st, dr.d, w)
+}
+
+func (claimKind) Pane(dr Drawing, w int) []string {
+	if dr.at.kind == askOwn {
+		return missedPane(dr.st, dr.d, w)
+	}
+	return claimPane(dr.st, dr.d, w)
+}
+
+func (claimKind) PaneTitle(dr Drawing) string {
+	if dr.at.kind == askOwn {
+		return dr.st.Lang.Sprintf("Claims and context")
+	}
+	return dr.st.Lang.Sprintf("Answer and context")
+}
+
+func (claimKind) ownStep() *ownStep { return missedClaims }
+
+func (claimKind) load(d *itemData, v *store.ItemView) { loadClaim(d, v) }
 
 // missedClaims is the claim kind's own step: after the last extracted claim
 // of an answer, did the extractor miss one? The answer records
 // missed_claims_checked.
 var missedClaims = &ownStep{
-	asked:  func(d *itemData) bool { return d.isLast },
-	marker: schema.MissedClaimsChecked, section: "missed_claims",
+	ownStepRules: missedClaimsRules{},
+	marker:       schema.MissedClaimsChecked, section: "missed_claims",
 	checked: "checked", added: "added",
-	count:   func(d *itemData) int { return len(d.mine) },
 	refused: lang.Key("a adds a claim the extractor missed, enter says you are done with this answer."),
-	card:    func(st ui.Styles, f flow, w int) []string { return missedCard(st, f.marker, f.added, w) },
 	title:   lang.Key("Missed claims"),
-	of:      func(d *itemData) (string, int64) { return d.qa.ID, d.qa.ItemID },
 }
+
+// missedClaimsRules: the step follows the last extracted claim of an
+// answer, counts the claims the annotator added to it, and is about the
+// answer's QA pair.
+type missedClaimsRules struct{}
+
+func (missedClaimsRules) asked(d *itemData) bool { return d.isLast }
+func (missedClaimsRules) count(d *itemData) int  { return len(d.mine) }
+func (missedClaimsRules) card(st ui.Styles, f flow, w int) []string {
+	return missedCard(st, f.marker, f.added, w)
+}
+func (missedClaimsRules) of(d *itemData) (string, int64) { return d.qa.ID, d.qa.ItemID }
 
 // pairData is what the QA pair and claim screens show of an item beyond
 // its labels: the pair (a claim's: its answer's) and the answer's claims.

@@ -20,21 +20,31 @@ import (
 func init() {
 	prompts[schema.AccuracySupport] = lang.Key("Does the accepted gold answer support the claim?")
 	prompts[schema.Grounded] = lang.Key("Do the documents the answer used support the claim?")
-	registerKind(kindView{
-		kind: schema.KindGenClaim, label: lang.Key("Generated claim"), queue: lang.Key("Generated claims"), noun: lang.Key("generated claim"),
-		top: genClaimTop,
-		pane: func(st ui.Styles, d *itemData, at step, w int) []string {
-			answer := ""
-			if d.view != nil && d.view.Parent != nil {
-				if a, ok := d.view.Parent.Payload.(*store.GenAnswer); ok {
-					answer = a.Answer
-				}
-			}
-			return ui.GenEvidence(st, evidenceOf(d), genClaimOf(d).Text, at.field, answer, w)
-		},
-		paneTitle: func(l *lang.Printer, _ *itemData, at step) string { return ui.GenEvidenceTitle(l, at.field) },
-	})
+	Register(genClaimKind{})
 }
+
+type genClaimKind struct{}
+
+func (genClaimKind) Kind() schema.Kind { return schema.KindGenClaim }
+
+func (genClaimKind) Names() Names {
+	return Names{Label: lang.Key("Generated claim"), Queue: lang.Key("Generated claims"), Noun: lang.Key("generated claim")}
+}
+
+func (genClaimKind) Top(dr Drawing, w int) []string { return genClaimTop(dr.st, dr.d, w) }
+
+func (genClaimKind) Pane(dr Drawing, w int) []string {
+	d := dr.d
+	answer := ""
+	if d.view != nil && d.view.Parent != nil {
+		if a, ok := d.view.Parent.Payload.(*store.GenAnswer); ok {
+			answer = a.Answer
+		}
+	}
+	return ui.GenEvidence(dr.st, evidenceOf(d), genClaimOf(d).Text, dr.at.field, answer, w)
+}
+
+func (genClaimKind) PaneTitle(dr Drawing) string { return ui.GenEvidenceTitle(dr.st.Lang, dr.at.field) }
 
 func genClaimOf(d *itemData) *store.GenClaim {
 	if d.view != nil {
@@ -56,7 +66,7 @@ func evidenceOf(d *itemData) *store.GenEvidence {
 }
 
 // genClaimTop: where the claim comes from, then the claim.
-func genClaimTop(st ui.Styles, d *itemData, _ step, w int) []string {
+func genClaimTop(st ui.Styles, d *itemData, w int) []string {
 	c := genClaimOf(d)
 	n := 0
 	if d.view != nil {

@@ -12,18 +12,24 @@ import (
 // field, query_validity (y/n).
 
 func init() {
-	registerKind(kindView{
-		kind: schema.KindQuery, label: lang.Key("Query"), queue: lang.Key("Queries"), noun: lang.Key("query"),
-		top: func(st ui.Styles, d *itemData, _ step, w int) []string {
-			q := queryOf(d)
-			return ui.Labelled(st, st.Lang.Sprintf("Query"), ui.Data(q.Text), w, nil, nil)
-		},
-		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
-			return ui.QueryAbout(st, queryOf(d), w)
-		},
-		paneTitle: func(l *lang.Printer, _ *itemData, _ step) string { return l.Sprintf("About the query") },
-	})
+	Register(queryKind{})
 }
+
+type queryKind struct{}
+
+func (queryKind) Kind() schema.Kind { return schema.KindQuery }
+
+func (queryKind) Names() Names {
+	return Names{Label: lang.Key("Query"), Queue: lang.Key("Queries"), Noun: lang.Key("query")}
+}
+
+func (queryKind) Top(dr Drawing, w int) []string {
+	return dr.Labelled(dr.st.Lang.Sprintf("Query"), queryOf(dr.d).Text, w)
+}
+
+func (queryKind) Pane(dr Drawing, w int) []string { return ui.QueryAbout(dr.st, queryOf(dr.d), w) }
+
+func (queryKind) PaneTitle(dr Drawing) string { return dr.st.Lang.Sprintf("About the query") }
 
 // queryOf is the query on screen (empty when the item is not one).
 func queryOf(d *itemData) *store.Query {

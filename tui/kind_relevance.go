@@ -32,18 +32,35 @@ import (
 func init() {
 	prompts[schema.Relevance] = lang.Key("Is the document relevant to the query: does it help answer it?")
 	prompts[schema.IrrelevanceReason] = lang.Key("Why is it not relevant?")
-	registerKind(kindView{
-		kind: schema.KindRelevance, label: lang.Key("Relevance"), queue: lang.Key("Relevance judgments"), noun: lang.Key("relevance"),
-		top: func(st ui.Styles, d *itemData, _ step, w int) []string { return relevanceTop(st, d, w) },
-		pane: func(st ui.Styles, d *itemData, _ step, w int) []string {
-			return relevanceOf(d).lines(st, w)
-		},
-		paneTitle: func(l *lang.Printer, d *itemData, _ step) string { return relevanceOf(d).title(l) },
-		keys:      relevanceKeys,
-		bindings:  relevanceBindings,
-		paneKey:   func(d *itemData) string { return relevanceOf(d).key() },
-		card:      relevanceCard,
-	})
+	Register(relevanceKind{})
+}
+
+type relevanceKind struct{}
+
+func (relevanceKind) Kind() schema.Kind { return schema.KindRelevance }
+
+func (relevanceKind) Names() Names {
+	return Names{Label: lang.Key("Relevance"), Queue: lang.Key("Relevance judgments"), Noun: lang.Key("relevance")}
+}
+
+func (relevanceKind) Top(dr Drawing, w int) []string  { return relevanceTop(dr.st, dr.d, w) }
+func (relevanceKind) Pane(dr Drawing, w int) []string { return relevanceOf(dr.d).lines(dr.st, w) }
+func (relevanceKind) PaneTitle(dr Drawing) string     { return relevanceOf(dr.d).title(dr.st.Lang) }
+
+// keys and bindings: the search and the passages' jumps (relevanceKeys).
+func (relevanceKind) keys(s *itemScreen, msg tea.KeyPressMsg) (ui.Child, tea.Cmd, bool) {
+	return relevanceKeys(s, msg)
+}
+func (relevanceKind) bindings(s *itemScreen, help []key.Binding) []key.Binding {
+	return relevanceBindings(s, help)
+}
+
+// paneKey: the document's rendering changes with the search.
+func (relevanceKind) paneKey(d *itemData) string { return relevanceOf(d).key() }
+
+// card: the grades of a graded pool (relevanceCard).
+func (relevanceKind) card(st ui.Styles, s *itemScreen, w int, compact bool) []string {
+	return relevanceCard(st, s, w, compact)
 }
 
 // relevanceView is the relevance screen's state for one item: the document

@@ -14,90 +14,186 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
-// kindView is how the annotation screens show the items of one kind. Each
-// kind registers its own from its own file (kind_qa.go, kind_claim.go), so a new kind
-// is a new file: the screens, the home rows and the --kind check read this
-// registry and name no kind themselves.
-type kindView struct {
-	kind schema.Kind
-	// The kind's names, catalog keys (lang.Key) said in the screen's
-	// language.
-	label string // the header: "QA gdpr-001"
-	queue string // the home screen's row: "QA pairs"
-	noun  string // "Loading the QA queue…"
+// Kind is how the annotation screens show the items of one kind: its
+// names, the item above the context pane (Top: what does not fit is
+// continued in the pane), what the pane shows under it (Pane) and the
+// pane's title. Each kind of the product is a type of its own file
+// (kind_qa.go, kind_claim.go, …) registered in init, so a new kind is a new
+// file: the screens, the home rows and the --kind check read this registry
+// and name no kind themselves. A kind from outside the package (the test
+// kind of internal/toykind) implements the same interface and draws with
+// Drawing's building blocks.
+//
+// Optional behaviour is one of the small interfaces below, found by type
+// assertion. They reach the screens' own state (the item's data, the
+// screen), so only the product's kinds implement them.
+type Kind interface {
+	Kind() schema.Kind
+	Names() Names
+	Top(dr Drawing, w int) []string
+	Pane(dr Drawing, w int) []string
+	PaneTitle(dr Drawing) string
+}
 
-	// top is the item above the context pane at a step (what does not fit
-	// is continued in the pane); pane what the pane shows under it;
-	// paneTitle the pane's title.
-	top       func(st ui.Styles, d *itemData, at step, w int) []string
-	pane      func(st ui.Styles, d *itemData, at step, w int) []string
-	paneTitle func(l *lang.Printer, d *itemData, at step) string
-	// own is the kind's step after its fields (the claim's missed-claims
-	// step, asked on the last claim of an answer); nil: none.
-	own *ownStep
+// Names are a kind's names, catalog keys (lang.Key) said in the screen's
+// language.
+type Names struct {
+	Label string // the header: "QA gdpr-001"
+	Queue string // the home screen's row: "QA pairs"
+	Noun  string // "Loading the QA queue…"
+}
 
-	// load fills the kind's part of the item's data from what the store
-	// loaded (a claim's pair and siblings); nil: the screens read d.view.
-	load func(d *itemData, v *store.ItemView)
-	// preselect is the value enter accepts at a field (a QA pair's
-	// generated category), by field; nil: none.
-	preselect func(d *itemData) map[string]string
+// Drawing is what a kind draws its item from at a step: the item's data,
+// the step, and the screen's styles and language. Its exported methods are
+// the building blocks a kind outside this package draws with (ui.Styles is
+// internal to tui/); the product's kinds draw with the same styles
+// through ui.
+type Drawing struct {
+	st ui.Styles
+	d  *itemData
+	at step
+}
 
-	// Optional, for kinds with keys of their own (the relevance screen's
-	// search): keys sees each key first (handled false: the screen's keys
-	// go on); bindings edits the help bar; paneKey changes when the
-	// pane's content does beyond the item and the step; card replaces the
-	// field card when it returns lines.
-	keys     func(s *itemScreen, msg tea.KeyPressMsg) (next ui.Child, cmd tea.Cmd, handled bool)
-	bindings func(s *itemScreen, help []key.Binding) []key.Binding
-	paneKey  func(d *itemData) string
-	card     func(st ui.Styles, s *itemScreen, w int, compact bool) []string
-	// screen opens an item on a screen of the kind's own instead of the
-	// field-by-field item screen (the answer editor); nil: the item screen.
-	screen func(e *env, d *itemData, o origin) (ui.Child, tea.Cmd)
+// Item is the item on screen as the store loaded it (its Payload is its
+// kind's); an empty item before it is loaded.
+func (dr Drawing) Item() *store.Item {
+	if dr.d == nil || dr.d.view == nil || dr.d.view.Item == nil {
+		return &store.Item{}
+	}
+	return dr.d.view.Item
+}
+
+// Lang is the language the screen is written in.
+func (dr Drawing) Lang() *lang.Printer { return dr.st.Lang }
+
+// Labelled is text under a label (a hanging indent when w allows),
+// wrapped to w; text is data, made inert before it is drawn.
+func (dr Drawing) Labelled(label, text string, w int) []string {
+	return ui.Labelled(dr.st, label, ui.Data(text), w, nil, nil)
+}
+
+// Text is text wrapped to w; it is data, made inert before it is drawn.
+func (dr Drawing) Text(text string, w int) []string {
+	return ui.WrapStyled(ui.Data(text), nil, w, nil)
+}
+
+// itemLoader fills the kind's part of the item's data from what the store
+// loaded (a claim's pair and siblings); without it the screens read d.view.
+type itemLoader interface {
+	load(d *itemData, v *store.ItemView)
+}
+
+// preselector gives the value enter accepts at a field (a QA pair's
+// generated category), by field.
+type preselector interface {
+	preselect(d *itemData) map[string]string
+}
+
+// ownStepper is a kind with a step of its own after its fields (the
+// claim's missed-claims step, asked on the last claim of an answer).
+type ownStepper interface {
+	ownStep() *ownStep
+}
+
+// keyHandler is a kind with keys of its own (the relevance screen's
+// search): keys sees each key first (handled false: the screen's keys go
+// on); bindings edits the help bar.
+type keyHandler interface {
+	keys(s *itemScreen, msg tea.KeyPressMsg) (next ui.Child, cmd tea.Cmd, handled bool)
+	bindings(s *itemScreen, help []key.Binding) []key.Binding
+}
+
+// paneKeyer is a kind whose pane changes beyond the item and the step
+// (the relevance search): its part of the pane's cache key.
+type paneKeyer interface {
+	paneKey(d *itemData) string
+}
+
+// cardDrawer is a kind that replaces the field card when card returns
+// lines (the relevance grades).
+type cardDrawer interface {
+	card(st ui.Styles, s *itemScreen, w int, compact bool) []string
+}
+
+// ownScreen is a kind that opens its items on a screen of its own instead
+// of the field-by-field item screen (the answer editor).
+type ownScreen interface {
+	screen(e *env, d *itemData, o origin) (ui.Child, tea.Cmd)
 }
 
 // ownStep is a step of a kind's own after its fields: it records a marker
 // on the item's parent (the answer's missed_claims_checked) and lets the
-// annotator add items there (missed claims).
+// annotator add items there (missed claims). What it does is its kind's
+// (ownStepRules); the rest is what it is called and records.
 type ownStep struct {
-	asked  func(d *itemData) bool // the step follows this item's fields
-	marker string                 // the parent's field it records
+	ownStepRules
+	marker string // the parent's field it records
 	// section is the step's guidelines section, and the field a note
 	// written at the step is about.
 	section string
 	// checked is the marker when the annotator added nothing, added when
 	// they did.
 	checked, added string
-	count          func(d *itemData) int // the items the annotator added that stand
-	refused        string                // what the step's keys do, for a key that answers nothing
-	card           func(st ui.Styles, f flow, w int) []string
+	refused        string // what the step's keys do, for a key that answers nothing
 	// title names the step in the header, after which comes the id of the
-	// parent it is about (of: its ext id and item id); the trail shows the
-	// parent's decisions then, not the item's.
+	// parent it is about (ownStepRules.of); the trail shows the parent's
+	// decisions then, not the item's.
 	title string
-	of    func(d *itemData) (ext string, item int64)
 }
 
-var kindViews = map[schema.Kind]kindView{}
+// ownStepRules is what a kind's own step does: whether it follows this
+// item's fields, how many items the annotator added there that stand, its
+// card, and the parent it is about (its ext id and item id).
+type ownStepRules interface {
+	asked(d *itemData) bool
+	count(d *itemData) int
+	card(st ui.Styles, f flow, w int) []string
+	of(d *itemData) (ext string, item int64)
+}
 
-func registerKind(v kindView) { kindViews[v.kind] = v }
+var kinds []Kind
+
+// Register adds k to the annotation screens; a kind registers once.
+func Register(k Kind) {
+	if _, ok := kindOf(k.Kind()); ok {
+		panic("tui: kind " + string(k.Kind()) + " registered twice")
+	}
+	kinds = append(kinds, k)
+}
+
+func kindOf(k schema.Kind) (Kind, bool) {
+	for _, x := range kinds {
+		if x.Kind() == k {
+			return x, true
+		}
+	}
+	return nil, false
+}
 
 // viewOf is the registered view of a kind (a kind with none shows its id only).
-func viewOf(k schema.Kind) kindView {
-	if v, ok := kindViews[k]; ok {
+func viewOf(k schema.Kind) Kind {
+	if v, ok := kindOf(k); ok {
 		return v
 	}
-	none := func(ui.Styles, *itemData, step, int) []string { return nil }
-	return kindView{kind: k, label: string(k), queue: string(k), noun: string(k), top: none, pane: none,
-		paneTitle: func(l *lang.Printer, _ *itemData, _ step) string { return l.Sprintf("Context") }}
+	return unregistered(k)
 }
+
+// unregistered shows an item of a kind no screen knows by its id only.
+type unregistered schema.Kind
+
+func (u unregistered) Kind() schema.Kind { return schema.Kind(u) }
+func (u unregistered) Names() Names {
+	return Names{Label: string(u), Queue: string(u), Noun: string(u)}
+}
+func (unregistered) Top(Drawing, int) []string   { return nil }
+func (unregistered) Pane(Drawing, int) []string  { return nil }
+func (unregistered) PaneTitle(dr Drawing) string { return dr.st.Lang.Sprintf("Context") }
 
 // Kinds lists the kinds the annotation screens can open, in queue order.
 func Kinds() []string {
 	var out []string
 	for _, k := range schema.Kinds() {
-		if _, ok := kindViews[k]; ok {
+		if _, ok := kindOf(k); ok {
 			out = append(out, string(k))
 		}
 	}
@@ -106,7 +202,7 @@ func Kinds() []string {
 
 // CheckKind accepts "" (the home screen) and the kinds of Kinds().
 func CheckKind(kind string) error {
-	if _, ok := kindViews[schema.Kind(kind)]; ok || kind == "" {
+	if _, ok := kindOf(schema.Kind(kind)); ok || kind == "" {
 		return nil
 	}
 	if m := suggest.Close(kind, Kinds(), suggest.Edits(kind)); len(m) > 0 {

@@ -169,7 +169,7 @@ func (d *doneScreen) View() string {
 			lines = append(lines, ui.Truncate(l.Sprintf("Filter: %s (F changes it).", ui.SanitizeLine(filterName(l, w.filter))), d.w))
 		}
 		if schema.WaitsForParent(schema.Kind(w.kind)) {
-			lines = append(lines, ui.Truncate(l.Sprintf("%s are asked once you judge their answer correct.", l.Text(viewOf(schema.Kind(w.kind)).queue)), d.w))
+			lines = append(lines, ui.Truncate(l.Sprintf("%s are asked once you judge their answer correct.", l.Text(viewOf(schema.Kind(w.kind)).Names().Queue)), d.w))
 		}
 	}
 	lines = append(lines, "", st.Dim.Render(ui.Truncate(l.Sprintf("enter/q home · u undo the last decision"), d.w)))

@@ -2,9 +2,10 @@ package tui
 
 import (
 	"fmt"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/annotate-dev/annotate/schema"
 )

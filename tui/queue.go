@@ -425,7 +425,7 @@ func (e *env) show(cur *itemScreen, d *itemData, o origin) (ui.Child, tea.Cmd) {
 func (e *env) open(d *itemData, o origin) (ui.Child, tea.Cmd) {
 	var s ui.Child
 	var cmd tea.Cmd
-	if v := viewOf(d.kind()); v.screen != nil {
+	if v, ok := viewOf(d.kind()).(ownScreen); ok {
 		s, cmd = v.screen(e, d, o)
 	} else {
 		s = newItemScreen(e, d, o)
@@ -447,4 +447,6 @@ func (e *env) goHome() (ui.Child, tea.Cmd) {
 }
 
 // kindName is how the screens name a kind's queue ("the QA queue"), in l.
-func kindName(l *lang.Printer, kind string) string { return l.Text(viewOf(schema.Kind(kind)).noun) }
+func kindName(l *lang.Printer, kind string) string {
+	return l.Text(viewOf(schema.Kind(kind)).Names().Noun)
+}

@@ -19,7 +19,7 @@ type stepKind int
 
 const (
 	askField stepKind = iota // a field of the item (step.field)
-	askOwn                   // the kind's own step after its fields (kindView.own: the missed-claims step)
+	askOwn                   // the kind's own step after its fields (ownStepper: the missed-claims step)
 	stepDone                 // nothing left to ask: the item is finished
 )
 
@@ -70,10 +70,12 @@ type flow struct {
 func newFlow(d *itemData, l *lang.Printer) flow {
 	v := viewOf(d.kind())
 	f := flow{kind: d.kind(), labels: copyLabels(d.labels), notAsked: d.notAsked, suggested: d.suggested, lang: l, passed: d.passed}
-	if o := v.own; o != nil && o.asked(d) {
-		f.own, f.marker, f.added = o, d.parent[o.marker], o.count(d)
+	if k, ok := v.(ownStepper); ok {
+		if o := k.ownStep(); o.asked(d) {
+			f.own, f.marker, f.added = o, d.parent[o.marker], o.count(d)
+		}
 	}
-	if v.preselect != nil {
+	if v, ok := v.(preselector); ok {
 		f.preset = v.preselect(d)
 	}
 	return f

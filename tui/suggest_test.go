@@ -2,10 +2,11 @@ package tui
 
 import (
 	"database/sql"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 

@@ -2,12 +2,13 @@ package tui
 
 import (
 	"context"
-	"github.com/annotate-dev/annotate/store/storetest"
 	"io"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/annotate-dev/annotate/store/storetest"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"

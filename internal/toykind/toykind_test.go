@@ -2,7 +2,9 @@ package toykind
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,11 +25,12 @@ import (
 )
 
 // Four citations, three labelled by jo and sam in the file; jo checks the
-// fourth on the screen.
-const citations = `{"kind":"citation_check","id":"c1","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"yes"}}}
-{"kind":"citation_check","id":"c2","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"no"}}}
+// fourth on the screen. Each says what it is cited for (the toy's own
+// table), but c3.
+const citations = `{"kind":"citation_check","id":"c1","cited":"a lease binds the landlord's successor","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"yes"}}}
+{"kind":"citation_check","id":"c2","cited":"rent may be withheld for repairs","labels":{"jo":{"citation_ok":"yes"},"sam":{"citation_ok":"no"}}}
 {"kind":"citation_check","id":"c3","labels":{"jo":{"citation_ok":"no"},"sam":{"citation_ok":"no"}}}
-{"kind":"citation_check","id":"c4"}
+{"kind":"citation_check","id":"c4","cited":"notice to quit must be written"}
 `
 
 func TestToyKindEndToEnd(t *testing.T) {
@@ -150,9 +153,11 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 	t.Helper()
 	tm := teatest.NewTestModel(t, tui.New(tui.Options{Store: s, Annotator: "jo", Kind: string(kindCitation), Client: "test"}),
 		teatest.WithInitialTermSize(100, 30))
-	// The toy's view draws the pane's title.
+	// The toy's screen draws the citation above the pane, the pane's title,
+	// and in it what c4 is cited for, read from the toy's table.
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return strings.Contains(string(b), "c4") && strings.Contains(string(b), "Cited for")
+		return strings.Contains(string(b), "Cites c4") && strings.Contains(string(b), "Cited for") &&
+			strings.Contains(string(b), "notice to quit must be written")
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("y"))
 	ref, err := storetest.Read(t, s).Resolve("c4")
@@ -177,7 +182,7 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 }
 
 // adjudicateOnScreen opens the review of citation_ok on the real program,
-// where the toy's rendering shows c2, and picks no (2) as its final label.
+// where the toy's own drawing shows c2, and picks no (2) as its final label.
 func adjudicateOnScreen(t *testing.T, s *store.Store) {
 	t.Helper()
 	q := store.ReviewQuery{Field: citationOK}
@@ -185,7 +190,8 @@ func adjudicateOnScreen(t *testing.T, s *store.Store) {
 		Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: q})})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return strings.Contains(string(b), "Citation c2") && strings.Contains(string(b), "Cited for")
+		return strings.Contains(string(b), "Cites c2") && strings.Contains(string(b), "Cited for") &&
+			strings.Contains(string(b), "rent may be withheld for repairs")
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("2"))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -273,5 +279,98 @@ func TestToyLineWithoutIDIsRefused(t *testing.T) {
 	}
 	if _, err := storetest.Read(t, s).Resolve("c1"); err == nil {
 		t.Error("c1 was written by a refused import")
+	}
+}
+
+// The toy's own table: the cited texts of its lines are written into
+// citation_checks and read back as its payloads; the same file again
+// changes nothing; a changed text is refused without update and replaced
+// with it; the backup holds the table, and restores it into a new database
+// and onto its own as a no-op.
+func TestToyKindOwnTable(t *testing.T) {
+	s := storetest.Open(t)
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	in := write("cited.jsonl", `{"kind":"citation_check","id":"k1","cited":"a tenant may withhold rent","labels":{"jo":{"citation_ok":"no"}}}
+{"kind":"citation_check","id":"k2","cited":"notice must be in writing"}
+`)
+	sum, err := importer.Import(s, []string{in}, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := sum.Total().Items[string(kindCitation)]; c == nil || c.Added != 2 {
+		t.Fatalf("import: %+v, want 2 citations added", sum.Total().Items)
+	}
+	cited := func(s *store.Store) map[string]string {
+		out := map[string]string{}
+		for _, id := range []string{"k1", "k2"} {
+			ref, err := storetest.Read(t, s).Resolve(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items, err := storetest.Read(t, s).Items([]int64{ref.ItemID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[id] = items[ref.ItemID].Payload.(*citation).Cited
+		}
+		return out
+	}
+	want := map[string]string{"k1": "a tenant may withhold rent", "k2": "notice must be in writing"}
+	if got := cited(s); !maps.Equal(got, want) {
+		t.Errorf("payloads read back: %v, want %v", got, want)
+	}
+	var rows int
+	if err := storetest.DB(t, s).QueryRow("SELECT count(*) FROM citation_checks WHERE cited <> ''").Scan(&rows); err != nil || rows != 2 {
+		t.Errorf("citation_checks holds %d texts (%v), want 2", rows, err)
+	}
+
+	again, err := importer.Import(s, []string{in}, importer.Options{})
+	if c := again.Total().Items[string(kindCitation)]; err != nil || c == nil || c.Unchanged != 2 {
+		t.Errorf("the same file again: %+v %v, want 2 unchanged", again.Total().Items, err)
+	}
+	changed := write("changed.jsonl", `{"kind":"citation_check","id":"k2","cited":"notice may be oral"}
+`)
+	if _, err := importer.Import(s, []string{changed}, importer.Options{}); err == nil || !strings.Contains(err.Error(), "changed.jsonl:1") {
+		t.Errorf("a changed text without update: %v, want an error naming changed.jsonl:1", err)
+	}
+	if got := cited(s)["k2"]; got != want["k2"] {
+		t.Errorf("k2 after the refused import: %q, want %q", got, want["k2"])
+	}
+	if _, err := importer.Import(s, []string{changed}, importer.Options{Update: true}); err != nil {
+		t.Fatal(err)
+	}
+	want["k2"] = "notice may be oral"
+	if got := cited(s); !maps.Equal(got, want) {
+		t.Errorf("payloads after the update: %v, want %v", got, want)
+	}
+
+	backup := filepath.Join(dir, "backup")
+	if _, err := exporter.Export(context.Background(), s, exporter.Options{Format: "jsonl", Out: backup}); err != nil {
+		t.Fatal(err)
+	}
+	var manifest store.BackupManifest
+	if b, err := os.ReadFile(filepath.Join(backup, "backup.json")); err != nil || json.Unmarshal(b, &manifest) != nil {
+		t.Fatalf("backup manifest: %v", err)
+	}
+	if i := slices.IndexFunc(manifest.Tables, func(r store.BackupManifestRow) bool { return r.Name == "citation_checks" }); i < 0 || manifest.Tables[i].Rows != 2 {
+		t.Errorf("the backup's tables %+v: want citation_checks with 2 rows", manifest.Tables)
+	}
+	fresh := storetest.Open(t)
+	if res, err := importer.Import(fresh, []string{backup}, importer.Options{}); err != nil || res.Backup == nil {
+		t.Fatalf("restoring the backup into a new database: %+v %v", res, err)
+	}
+	if got := cited(fresh); !maps.Equal(got, want) {
+		t.Errorf("payloads restored: %v, want %v", got, want)
+	}
+	restored, err := importer.Import(s, []string{backup}, importer.Options{})
+	if err != nil || restored.Backup == nil || !restored.Backup.NoOp() {
+		t.Errorf("restoring the backup onto its own database: %+v %v, want a no-op", restored.Backup, err)
 	}
 }

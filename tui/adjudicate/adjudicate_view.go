@@ -60,7 +60,7 @@ func (a *adjScreen) View() string {
 		f.Mid = a.labelRows(w)
 		f.Pane = func(w int) []string { return itemPane(st, d, w) }
 		f.PaneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
-		f.PaneTitle = paneTitleOf(l, d)
+		f.PaneTitle = paneTitleOf(st, d)
 		f.Card = a.card(w)
 	}
 	switch {

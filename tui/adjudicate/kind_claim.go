@@ -11,13 +11,20 @@ import (
 // in kind_qa.go) over the answer, words shared with the claim highlighted,
 // the question and the context.
 
-func init() {
-	comparedNouns[schema.KindClaim] = [2]string{lang.Key("claim|one"), lang.Key("claims|several")}
-	registerRender(schema.KindClaim, kindRender{top: claimTop, pane: claimPane,
-		title: func(l *lang.Printer, _ *store.ReviewDetail) string { return l.Sprintf("Answer and context") }})
+func init() { Register(claimKind{}) }
+
+type claimKind struct{}
+
+func (claimKind) Kind() schema.Kind { return schema.KindClaim }
+
+func (claimKind) ComparedNouns() (one, several string) {
+	return lang.Key("claim|one"), lang.Key("claims|several")
 }
 
-func claimTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
+func (claimKind) PaneTitle(dr Drawing) string { return dr.st.Lang.Sprintf("Answer and context") }
+
+func (claimKind) Top(dr Drawing, w int) []string {
+	st, d := dr.st, dr.d
 	l := st.Lang
 	title := l.Sprintf("Claim %s of %s", ui.SanitizeLine(d.ExtID), ui.SanitizeLine(pairOf(d).ID))
 	if claimOf(d).Origin == store.OriginAnnotator {
@@ -27,7 +34,8 @@ func claimTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
 	return append(out, ui.ClaimText(st, *claimOf(d), w)...)
 }
 
-func claimPane(st ui.Styles, d *store.ReviewDetail, w int) []string {
+func (claimKind) Pane(dr Drawing, w int) []string {
+	st, d := dr.st, dr.d
 	words := ui.ClaimWords(*claimOf(d))
 	out := ui.HighlightedAnswer(st, pairOf(d).Answer, words, w)
 	out = append(out, st.Dim.Render(ui.Truncate(st.Lang.Sprintf("Question: %s", ui.SanitizeLine(pairOf(d).Question)), w)), "")

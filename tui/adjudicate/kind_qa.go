@@ -1,7 +1,6 @@
 package adjudicate
 
 import (
-	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -10,25 +9,32 @@ import (
 // QA pairs on the review screens: a pair's question and answer over its
 // context.
 
-func init() {
-	registerRender(schema.KindQA, kindRender{
-		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string { return ui.QATop(st, *pairOf(d), w) },
-		pane: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
-			return ui.ContextLines(st, pairOf(d).Contexts, w, nil)
-		},
-		title: func(l *lang.Printer, d *store.ReviewDetail) string {
-			if n := len(pairOf(d).Contexts); n > 1 {
-				return l.Sprintf("Context (%d units)", n)
-			}
-			return l.Sprintf("Context")
-		},
-		generated: func(d *store.ReviewDetail, field string) string {
-			if field == schema.Category {
-				return pairOf(d).Category
-			}
-			return ""
-		},
-	})
+func init() { Register(qaKind{}) }
+
+type qaKind struct{}
+
+func (qaKind) Kind() schema.Kind { return schema.KindQA }
+
+func (qaKind) Top(dr Drawing, w int) []string { return ui.QATop(dr.st, *pairOf(dr.d), w) }
+
+func (qaKind) Pane(dr Drawing, w int) []string {
+	return ui.ContextLines(dr.st, pairOf(dr.d).Contexts, w, nil)
+}
+
+func (qaKind) PaneTitle(dr Drawing) string {
+	l := dr.st.Lang
+	if n := len(pairOf(dr.d).Contexts); n > 1 {
+		return l.Sprintf("Context (%d units)", n)
+	}
+	return l.Sprintf("Context")
+}
+
+// Generated is the pair's generated category, tagged among the options.
+func (qaKind) Generated(d *store.ReviewDetail, field string) string {
+	if field == schema.Category {
+		return pairOf(d).Category
+	}
+	return ""
 }
 
 // pairOf is the item's QA pair: the item itself, or a claim's answer's.

@@ -1,7 +1,6 @@
 package adjudicate
 
 import (
-	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -11,19 +10,23 @@ import (
 // it: its query over its document, the query's words highlighted; never the
 // run, rank or score that brought it.
 
-func init() {
-	registerRender(schema.KindRelevance, kindRender{
-		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
-			return ui.QueryTop(st, relevanceIn(d).Query, w)
-		},
-		pane: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
-			r := relevanceIn(d)
-			return ui.DocumentLines(st, r.Document, ui.SignificantWords(r.Query.Text), w)
-		},
-		title: func(l *lang.Printer, d *store.ReviewDetail) string {
-			return l.Sprintf("Document") + " " + ui.SanitizeLine(relevanceIn(d).Document.ID)
-		},
-	})
+func init() { Register(relevanceKind{}) }
+
+type relevanceKind struct{}
+
+func (relevanceKind) Kind() schema.Kind { return schema.KindRelevance }
+
+func (relevanceKind) Top(dr Drawing, w int) []string {
+	return ui.QueryTop(dr.st, relevanceIn(dr.d).Query, w)
+}
+
+func (relevanceKind) Pane(dr Drawing, w int) []string {
+	r := relevanceIn(dr.d)
+	return ui.DocumentLines(dr.st, r.Document, ui.SignificantWords(r.Query.Text), w)
+}
+
+func (relevanceKind) PaneTitle(dr Drawing) string {
+	return dr.st.Lang.Sprintf("Document") + " " + ui.SanitizeLine(relevanceIn(dr.d).Document.ID)
 }
 
 func relevanceIn(d *store.ReviewDetail) *store.Relevance {

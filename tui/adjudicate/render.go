@@ -10,51 +10,115 @@ import (
 )
 
 // The item as the review screens show it (ui.Frame): above the pane the
-// item itself, in the pane what it is judged against. Each kind registers
-// its rendering from its own file (kind_qa.go, kind_relevance.go, …), as it does
-// for the annotation screens.
+// item itself, in the pane what it is judged against. Each kind is a type
+// of its own file (kind_qa.go, kind_relevance.go, …) registered in init, as
+// it is for the annotation screens; a kind from outside the package (the
+// test kind of internal/toykind) implements the same interface.
 
-// kindRender draws one kind of item on the review screens.
-type kindRender struct {
-	top   func(st ui.Styles, d *store.ReviewDetail, w int) []string
-	pane  func(st ui.Styles, d *store.ReviewDetail, w int) []string
-	title func(l *lang.Printer, d *store.ReviewDetail) string
-	// generated is the value a generator proposed for a field (a QA
-	// pair's category), tagged among the options; nil or "": none.
-	generated func(d *store.ReviewDetail, field string) string
+// Kind is how the review screens draw one kind of item: Top above the
+// pane, Pane in it under PaneTitle. Optional behaviour is one of the small
+// interfaces below, which the screens look for by type assertion.
+type Kind interface {
+	Kind() schema.Kind
+	Top(dr Drawing, w int) []string
+	Pane(dr Drawing, w int) []string
+	PaneTitle(dr Drawing) string
 }
+
+// GeneratedValues is a kind whose items carry the value a generator
+// proposed for a field (a QA pair's category), tagged among the options;
+// "": none for that field.
+type GeneratedValues interface {
+	Generated(d *store.ReviewDetail, field string) string
+}
+
+// ComparedNouns is a kind a system view compares (claims) that names its
+// items in running text: catalog keys (lang.Key) for one and several. A
+// kind without it is called by its schema noun and title.
+type ComparedNouns interface {
+	ComparedNouns() (one, several string)
+}
+
+// Drawing is what a kind draws its item from: the item under review, and
+// the screen's styles and language. Its exported methods are the building
+// blocks a kind outside this package draws with (ui.Styles is internal to
+// tui/); the product's kinds draw with the same styles through ui.
+type Drawing struct {
+	st ui.Styles
+	d  *store.ReviewDetail
+}
+
+// Detail is the item under review, as the store loaded it.
+func (dr Drawing) Detail() *store.ReviewDetail { return dr.d }
+
+// Lang is the language the screen is written in.
+func (dr Drawing) Lang() *lang.Printer { return dr.st.Lang }
+
+// Labelled is text under a label (a hanging indent when w allows),
+// wrapped to w; text is data, made inert before it is drawn.
+func (dr Drawing) Labelled(label, text string, w int) []string {
+	return ui.Labelled(dr.st, label, ui.Data(text), w, nil, nil)
+}
+
+// Text is text wrapped to w; it is data, made inert before it is drawn.
+func (dr Drawing) Text(text string, w int) []string {
+	return ui.WrapStyled(ui.Data(text), nil, w, nil)
+}
+
+var kinds []Kind
+
+// Register adds k to the review screens; a kind registers once.
+func Register(k Kind) {
+	if _, ok := kindOf(k.Kind()); ok {
+		panic("adjudicate: kind " + string(k.Kind()) + " registered twice")
+	}
+	kinds = append(kinds, k)
+}
+
+func kindOf(k schema.Kind) (Kind, bool) {
+	for _, x := range kinds {
+		if x.Kind() == k {
+			return x, true
+		}
+	}
+	return nil, false
+}
+
+// renderOf is the item's kind; a kind without one shows its id and an
+// empty pane rather than another kind's empty fields.
+func renderOf(d *store.ReviewDetail) Kind {
+	if k, ok := kindOf(schema.Kind(d.Kind)); ok {
+		return k
+	}
+	return unregistered{}
+}
+
+// unregistered draws an item of a kind the review screens do not know.
+type unregistered struct{}
+
+func (unregistered) Kind() schema.Kind { return "" }
+func (unregistered) Top(dr Drawing, w int) []string {
+	return []string{dr.st.Label.Render(ui.Truncate(ui.SanitizeLine(dr.d.Kind+" "+dr.d.ExtID), w))}
+}
+func (unregistered) Pane(Drawing, int) []string  { return nil }
+func (unregistered) PaneTitle(dr Drawing) string { return dr.st.Lang.Sprintf("Item") }
 
 // generatedOf is the generator's value of a field of the item, "" none.
 func generatedOf(d *store.ReviewDetail, field string) string {
-	if g := renderOf(d).generated; g != nil {
-		return g(d, field)
+	if g, ok := renderOf(d).(GeneratedValues); ok {
+		return g.Generated(d, field)
 	}
 	return ""
 }
 
-var renders = map[schema.Kind]kindRender{}
-
-func registerRender(k schema.Kind, r kindRender) { renders[k] = r }
-
-// renderOf is the kind's rendering; a kind without one shows its id and an
-// empty pane rather than another kind's empty fields.
-func renderOf(d *store.ReviewDetail) kindRender {
-	if r, ok := renders[schema.Kind(d.Kind)]; ok {
-		return r
-	}
-	return kindRender{
-		top: func(st ui.Styles, d *store.ReviewDetail, w int) []string {
-			return []string{st.Label.Render(ui.Truncate(ui.SanitizeLine(d.Kind+" "+d.ExtID), w))}
-		},
-		pane:  func(ui.Styles, *store.ReviewDetail, int) []string { return nil },
-		title: func(l *lang.Printer, _ *store.ReviewDetail) string { return l.Sprintf("Item") },
-	}
+func itemTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
+	return renderOf(d).Top(Drawing{st, d}, w)
 }
-
-func itemTop(st ui.Styles, d *store.ReviewDetail, w int) []string  { return renderOf(d).top(st, d, w) }
-func itemPane(st ui.Styles, d *store.ReviewDetail, w int) []string { return renderOf(d).pane(st, d, w) }
-func paneTitleOf(l *lang.Printer, d *store.ReviewDetail) string {
-	return renderOf(d).title(l, d)
+func itemPane(st ui.Styles, d *store.ReviewDetail, w int) []string {
+	return renderOf(d).Pane(Drawing{st, d}, w)
+}
+func paneTitleOf(st ui.Styles, d *store.ReviewDetail) string {
+	return renderOf(d).PaneTitle(Drawing{st, d})
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

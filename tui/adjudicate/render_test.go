@@ -1,6 +1,7 @@
 package adjudicate
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -176,4 +177,14 @@ func TestResizeSweep(t *testing.T) {
 		small := c.open(t, s, 20, 6)
 		checkFits(t, small.m.View(), 20, 6, c.name+" opened small")
 	}
+}
+
+// The review screens keep one drawing per kind: a second is refused.
+func TestRegisterRefusesAKindTwice(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "kind query registered twice") {
+			t.Errorf("a second query drawing: %v, want a panic naming the kind", r)
+		}
+	}()
+	Register(queryKind{})
 }

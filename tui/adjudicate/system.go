@@ -305,7 +305,7 @@ func (s *walkerScreen) View() string {
 		f.Mid = s.verdicts(w)
 		f.Pane = func(w int) []string { return itemPane(st, d, w) }
 		f.PaneKey = itoa(int(d.ItemID)) + "/" + itoa(e.styleGen)
-		f.PaneTitle = paneTitleOf(l, d)
+		f.PaneTitle = paneTitleOf(st, d)
 	}
 	return s.p.Render(st, f, w, s.h)
 }
@@ -341,14 +341,19 @@ func kindNoun(l *lang.Printer, c store.SystemCell) string { return kindNounOf(l,
 // kindItems is what the cell's items are called in the help.
 func kindItems(l *lang.Printer, c store.SystemCell) string { return kindTitle(l, cellKind(c)) }
 
-// comparedNouns are the names of the items of the kinds a system view
-// compares, in running text: one, several; each such kind sets its own
-// (kind_claim.go). Another kind is called by its schema noun and title.
-var comparedNouns = map[schema.Kind][2]string{}
+// comparedNounsOf are the names of the items of a kind a system view
+// compares, in running text, when the kind gives them (ComparedNouns:
+// kind_claim.go). Another kind is called by its schema noun and title.
+func comparedNounsOf(kind string) (ComparedNouns, bool) {
+	k, _ := kindOf(schema.Kind(kind))
+	n, ok := k.(ComparedNouns)
+	return n, ok
+}
 
 func kindNounOf(l *lang.Printer, kind string) string {
-	if n, ok := comparedNouns[schema.Kind(kind)]; ok {
-		return l.Text(n[0])
+	if n, ok := comparedNounsOf(kind); ok {
+		one, _ := n.ComparedNouns()
+		return l.Text(one)
 	}
 	if sp := schema.SpecOf(schema.Kind(kind)); sp != nil {
 		return sp.Noun
@@ -359,8 +364,9 @@ func kindNounOf(l *lang.Printer, kind string) string {
 // kindTitle is what items of a kind are called in running text (claims, QA
 // pairs): the kind's title, lower-cased unless it starts with an acronym.
 func kindTitle(l *lang.Printer, kind string) string {
-	if n, ok := comparedNouns[schema.Kind(kind)]; ok {
-		return l.Text(n[1])
+	if n, ok := comparedNounsOf(kind); ok {
+		_, several := n.ComparedNouns()
+		return l.Text(several)
 	}
 	sp := schema.SpecOf(schema.Kind(kind))
 	if sp == nil {
