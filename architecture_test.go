@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -188,4 +190,43 @@ func lineDiff(got, want string) string {
 		}
 	}
 	return fmt.Sprintf("the picture has %d lines, go list's %d", len(gl), len(wl))
+}
+
+// kindConstant is a kind's constant named in Go code; the grep ARCHITECTURE.md
+// states finds it the same way.
+var kindConstant = regexp.MustCompile(`schema\.Kind(QA|Claim|Document|GenAnswer|GenClaim|Query|Relevance|AnswerTask)\b`)
+
+// TestGenericFilesNameNoKind holds ARCHITECTURE.md's count: no product file
+// outside a kind's own files (kind_*.go) names a kind constant.
+func TestGenericFilesNameNoKind(t *testing.T) {
+	var named []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && path != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		name := d.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, "kind_") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if kindConstant.Match(b) {
+			named = append(named, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(named) > 0 {
+		t.Errorf("generic files name a kind constant (move the kind's part into its kind_*.go, or ask the kind through an interface): %v", named)
+	}
 }

@@ -83,7 +83,7 @@ type Unit struct {
 }
 
 // PlanOf is what review walks through, with units naming their item as the
-// caller does (Plan here, store.Review with the store's item references).
+// caller does (Plan here, store.Adjudication with the store's item references).
 type PlanOf[U interface{ Verdict() Verdicts }] struct {
 	Annotators []string
 	Units      []U // field by field in schema order, items in import order

@@ -165,7 +165,7 @@ func TestFeaturesOneTypePerColumn(t *testing.T) {
 			seen[col.Key], where[col.Key] = b.String(), c.name
 		}
 	}
-	// Hand-written from the label schema (schema/relevance.go, schema/qa.go).
+	// Hand-written from the label schema (schema/kind_relevance.go, schema/kind_qa.go).
 	for key, want := range map[string]string{
 		"relevance":       "dtype:\n  class_label:\n    names:\n      '0': \"relevant\"\n      '1': \"not_relevant\"\n",
 		"relevance_grade": "dtype: int64\n",

@@ -60,34 +60,15 @@ func SectionOf(field string) (string, bool) {
 	return "", false
 }
 
-// Intro returns the introduction: what the items are, the fields and keys,
-// and the general principles.
-func Intro() string { return IntroIn(English) }
-
 // IntroIn is the introduction in a language (English for one the
 // guidelines are not written in).
 func IntroIn(lang string) string {
 	return strings.ReplaceAll(raw(lang, "intro"), "{{VERSION}}", Version)
 }
 
-// Section returns the Markdown guidelines of one field. The name is matched
-// case-insensitively, with spaces and hyphens read as underscores. An unknown
-// field gives an error that lists the known ones.
-func Section(field string) (string, error) { return SectionIn(field, English) }
-
-// SectionIn is the section of one field in a language, matched as Section
-// matches it: the language's text, rendered in that language, or the
-// English one for a language the guidelines are not written in.
-func SectionIn(field, lang string) (string, error) {
-	name, err := Lookup(field)
-	if err != nil {
-		return "", err
-	}
-	return RenderIn(raw(lang, name), lang), nil
-}
-
 // Lookup gives the canonical name of a field that has a section, matched
-// as Section matches it, or an error that lists the known ones.
+// case-insensitively, with spaces and hyphens read as underscores, or an
+// error that lists the known ones.
 func Lookup(field string) (string, error) {
 	name := normalize(field)
 	if slices.Contains(Fields(), name) {
@@ -98,11 +79,11 @@ func Lookup(field string) (string, error) {
 }
 
 // Embedded returns the section of a field as this build embeds it, before
-// Render: version 1 of the field in every database.
+// RenderIn: version 1 of the field in every database.
 func Embedded(field string) (string, bool) { return EmbeddedIn(field, English) }
 
 // EmbeddedIn is the section of a field as this build embeds it in a
-// language, before Render; false when there is none in that language (a
+// language, before RenderIn; false when there is none in that language (a
 // language the guidelines are not written in).
 func EmbeddedIn(field, lang string) (string, bool) {
 	if !Written(lang) {
@@ -110,22 +91,6 @@ func EmbeddedIn(field, lang string) (string, bool) {
 	}
 	b, err := files.ReadFile(dir(lang) + field + ".md")
 	return string(b), err == nil
-}
-
-// All returns the introduction followed by every field's section, in order.
-func All() string { return AllIn(English) }
-
-// AllIn is All in a language (English for one the guidelines are not
-// written in).
-func AllIn(lang string) string {
-	parts := []string{IntroIn(lang)}
-	for _, f := range Fields() {
-		parts = append(parts, RenderIn(raw(lang, f), lang))
-	}
-	for i := range parts {
-		parts[i] = strings.TrimRight(parts[i], "\n")
-	}
-	return strings.Join(parts, "\n\n") + "\n"
 }
 
 // raw is an embedded file in a language, else the English one; a missing
@@ -142,13 +107,10 @@ func raw(lang, name string) string {
 	return "## " + name + "\n\n" + words(lang).none + "\n"
 }
 
-// Render fills in what a section's text leaves to the build: the error
-// taxonomy in force where it says {{TAXONOMY}}. Stored versions keep the
+// RenderIn fills in what a section's text leaves to the build: the error
+// taxonomy in force where it says {{TAXONOMY}}, its table headed in lang and
+// its default categories described in it. Stored versions keep the
 // placeholder, so a section follows the lead's --taxonomy.
-func Render(section string) string { return RenderIn(section, English) }
-
-// RenderIn is Render for a section in a language: the taxonomy's table is
-// headed in that language, and its default categories are described in it.
 func RenderIn(section, lang string) string {
 	return strings.ReplaceAll(section, "{{TAXONOMY}}", taxonomyTable(lang))
 }

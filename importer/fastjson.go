@@ -3,10 +3,9 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/annotate-dev/annotate/internal/jsontext"
 )
 
 // A fast path for the JSON of import records. encoding/json decodes a record
@@ -162,76 +161,7 @@ func quickString(raw []byte) (string, bool) {
 	if plain {
 		return string(raw[1 : len(raw)-1]), true
 	}
-	return unescape(raw[1 : len(raw)-1]), true
-}
-
-// unescape reads b, the inside of a JSON string scanString found valid, as
-// encoding/json reads it: a \u escape of half a surrogate pair that is not
-// followed by the other half is U+FFFD.
-func unescape(b []byte) string {
-	var out strings.Builder
-	out.Grow(len(b)) // an escape is never shorter than what it stands for
-	for i := 0; i < len(b); {
-		if b[i] != '\\' {
-			j := bytes.IndexByte(b[i:], '\\')
-			if j < 0 {
-				j = len(b) - i
-			}
-			out.Write(b[i : i+j])
-			i += j
-			continue
-		}
-		c := b[i+1]
-		i += 2
-		switch c {
-		case 'b':
-			out.WriteByte('\b')
-		case 'f':
-			out.WriteByte('\f')
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 't':
-			out.WriteByte('\t')
-		case 'u':
-			r := hex4(b[i : i+4])
-			i += 4
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-					r2 = hex4(b[i+2 : i+6])
-				}
-				if pair := utf16.DecodeRune(r, r2); pair != unicode.ReplacementChar {
-					r = pair
-					i += 6
-				} else {
-					r = unicode.ReplacementChar
-				}
-			}
-			out.WriteRune(r)
-		default: // " \ /
-			out.WriteByte(c)
-		}
-	}
-	return out.String()
-}
-
-// hex4 reads four hexadecimal digits scanString checked.
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		default:
-			c -= 'A' - 10
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
+	return jsontext.Unescape(raw[1 : len(raw)-1])
 }
 
 // decodeString is json.Unmarshal(raw, s), quicker, and with one copy of

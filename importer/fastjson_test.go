@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -136,4 +137,25 @@ func compact(t *testing.T, raw []byte) []byte {
 func splitObject(b []byte) (m map[string]json.RawMessage, ok bool) {
 	m, _, _, ok = splitObjectDup(b)
 	return m, ok
+}
+
+// BenchmarkDecodeString reads a string of 64 KiB of legal text with an
+// escape every 100 bytes or so (quotes, new lines, accented letters).
+func BenchmarkDecodeString(b *testing.B) {
+	var text strings.Builder
+	for text.Len() < 64<<10 {
+		text.WriteString("Article 6(1)(f) — « loi » says \"legitimate interests\"\nof the controller, ")
+	}
+	raw, err := json.Marshal(text.String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var s string
+		if err := decodeString(raw, &s); err != nil || len(s) != text.Len() {
+			b.Fatal(err, len(s))
+		}
+	}
 }

@@ -15,8 +15,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/annotate-dev/annotate/internal/parquetcheck"
-	"github.com/annotate-dev/annotate/schema"
-	"github.com/annotate-dev/annotate/store"
 )
 
 // CanLegalRAGBench's data/documents.parquet (release.go): one document per
@@ -269,62 +267,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// releaseDocument makes the document of one row.
-func (f *fileData) releaseDocument(at loc, cols []pqColumn, vals [][]parquet.Value, text func(parquet.Value) string) error {
-	var d store.Document
-	extra := map[string]any{}
-	for _, c := range cols {
-		if c.nested {
-			if !contains(releaseDocColumns, c.name) {
-				f.sum.drop("column " + c.name + " (a nested group, not read)")
-			}
-			continue
-		}
-		vs := vals[c.leaf]
-		var err error
-		switch c.name {
-		case "citation":
-			if d.ID, err = pqString(at, c, vs, true, text); err == nil {
-				err = printable(at, c.name, "the citation", d.ID)
-			}
-			d.Citation = d.ID
-		case "text":
-			d.Text, err = pqString(at, c, vs, true, text)
-		case "name":
-			d.Title, err = pqString(at, c, vs, false, text)
-		case "original_source":
-			d.Court, err = pqString(at, c, vs, false, text)
-		case "year":
-			d.Year, err = pqYear(at, c, vs)
-		case "url":
-			d.URL, err = pqString(at, c, vs, false, text)
-		case "upstream_license":
-			d.License, err = pqString(at, c, vs, false, text)
-		case "ground_truth_query_ids":
-			extra[c.name], err = pqQueryIDs(at, c, vs)
-		default:
-			if !contains(releaseDocColumns, c.name) {
-				f.sum.countKey(c.name)
-			}
-			extra[c.name], err = pqAny(at, c, vs)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	b, err := json.Marshal(extra) // keys sorted: canonical
-	if err != nil {
-		return at.errf("", "%v", err)
-	}
-	if len(extra) > 0 {
-		d.Extra = string(b)
-	}
-	return f.out.item(f, &itemRec{at: at, idField: "citation", kind: schema.KindDocument, id: d.ID, hash: contentHash(d),
-		put: func(tx *store.Tx, hash, file string, update bool) (int64, store.PutResult, error) {
-			return tx.PutDocument(d, hash, file, update)
-		}})
 }
 
 // one returns the single value of a column that is not a list; ok false

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 )
 
@@ -29,7 +28,8 @@ import (
 //     file of the same import.
 //   - qrels: qid 0 docid rel. Each line is a relevance item "qid/docid"
 //     (created as needed) with labels of annotator gold (--annotator):
-//     relevance (relevant when rel > 0) and relevance_grade (rel).
+//     relevance (relevant when rel > 0) and relevance_grade (rel), read
+//     by kind_relevance_qrels.go.
 
 // Formats of this file.
 const (
@@ -212,45 +212,6 @@ func putStatus(r store.PutResult) string {
 		return "updated"
 	}
 	return "added"
-}
-
-// parseQrels reads TREC qrels: each line a relevance item with the gold
-// set's (or --annotator's) judgment.
-func parseQrels(f *fileData, t *textReader) error {
-	who := f.opt.Annotator
-	if who == "" {
-		who = GoldAnnotator
-	}
-	return t.eachLine(func(at loc, line []byte) error {
-		c, err := columns(at, line, "qid iter docid rel")
-		if err != nil {
-			return err
-		}
-		rel, err := strconv.Atoi(c[3])
-		if err != nil {
-			return at.errf("rel", "want an integer relevance grade (0 not relevant, 1 or more relevant), got %q", c[3])
-		}
-		// The item goes the way of a native relevance line (which is also
-		// what waits when its query or document is not in yet).
-		it := relevanceRec(f, c[0], c[2])
-		it.at, it.line = at, relevanceLine(c[0], c[2])
-		if err := f.out.item(f, it); err != nil {
-			return err
-		}
-		value := schema.NotRelevant
-		if rel > 0 {
-			value = schema.Relevant
-		}
-		for _, l := range []labelRec{
-			{at: at, field: "rel", itemField: "qid", annotator: who, item: it.id, name: schema.Relevance, value: value},
-			{at: at, field: "rel", itemField: "qid", annotator: who, item: it.id, name: schema.RelevanceGrade, value: strconv.Itoa(rel)},
-		} {
-			if err := f.addLabel(l, schema.KindRelevance); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
 
 // textFormatHint says which --format a file that is not JSON may need: the

@@ -67,41 +67,6 @@ func agreeTally(t tally) Agreement {
 	return a
 }
 
-// PercentAgreement is the mean pairwise percent agreement: over every unit
-// and every pair of raters who both labelled it, agreeing pairs / pairs.
-// It weights a pair of raters by the units they share; with complete data
-// it equals the mean over units and the mean over rater pairs. (irrCAC's
-// pa.coeff.raw instead averages per-unit agreement over units.)
-func PercentAgreement(r Ratings) float64 { return tallyRatings(r).percentAgreement() }
-
-// FleissKappa is Fleiss' kappa over the units labelled by every rater, as
-// statsmodels' fleiss_kappa(table, method="fleiss"). Units with a missing
-// label are left out, not imputed, because Fleiss' chance term assumes the
-// same number of raters per unit.
-func FleissKappa(r Ratings) float64 { return tallyRatings(r).fleiss() }
-
-// FleissPerClass is the category-specific Fleiss' kappa of each category
-// over the complete units (Fleiss 1971, eq. 17):
-// kappa_j = 1 - sum_i n_ij (m - n_ij) / (N m (m-1) p_j q_j).
-// It shows which category the raters find hard; a category never or always
-// used is undefined and reported as 0.
-func FleissPerClass(r Ratings) []float64 { return tallyRatings(r).fleissPerClass() }
-
-// KrippendorffAlpha is Krippendorff's alpha for nominal data with missing
-// values, by the coincidence-matrix method: units with fewer than two labels
-// are not pairable and are dropped. Same as nltk's AnnotationTask.alpha()
-// and irrCAC's krippen.alpha.raw.
-func KrippendorffAlpha(r Ratings) float64 { return tallyRatings(r).alpha() }
-
-// GwetAC1 is Gwet's AC1 (Gwet 2008) for any number of raters, with missing
-// labels handled as irrCAC's gwet.ac1.raw: observed agreement is averaged
-// over units with at least two labels, while the category prevalences of
-// the chance term are averaged over every unit with at least one label
-// (each unit weighted equally, as the share of its raters per category).
-// The chance term uses q = K categories, i.e. gwet.ac1.raw with
-// categ.labels set to the whole schema.
-func GwetAC1(r Ratings) float64 { return tallyRatings(r).ac1() }
-
 // tally holds the sums every statistic needs, gathered in one pass. Every
 // sum is an integer: the ones the coefficients divide per unit (by the
 // unit's number of labels n) are kept per n and divided once at the end, so

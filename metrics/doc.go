@@ -19,7 +19,7 @@
 //   - Other (-2): a label that is not one of the classes, e.g. a system
 //     prediction outside entailment/neutral/contradiction.
 //
-// Encode maps strings to codes. Working on ints instead of strings (and on
+// The caller maps its strings to codes. Working on ints instead of strings (and on
 // flat slices instead of a map or slice per item) is what keeps a million
 // items with three million labels in the low milliseconds: every function
 // makes a fixed number of allocations, none per item.
@@ -44,6 +44,6 @@
 //
 // Multi-rater statistics take a Ratings value: a units×raters matrix stored
 // row-major in one []int (Codes[u*Raters+r] is rater r's code for unit u).
-// RatingsFromCounts builds one from the per-unit category-count form used by
-// statsmodels and irrCAC's *.dist functions.
+// The tests build one from the per-unit category-count form used by
+// statsmodels and irrCAC's *.dist functions (RatingsFromCounts).
 package metrics

@@ -19,12 +19,6 @@ type Patterns struct {
 	K      int
 }
 
-// Len returns the number of patterns.
-func (p Patterns) Len() int {
-	p.check()
-	return len(p.Counts)
-}
-
 func (p Patterns) check() {
 	if p.Raters <= 0 || len(p.Codes) != len(p.Counts)*p.Raters {
 		panic("metrics: Patterns: len(Codes) is not Raters × len(Counts)")

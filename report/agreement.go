@@ -247,16 +247,11 @@ func patternsOf(t *tallies, field string, raters []rater, classes []string) metr
 		}
 		byCodes[key].n += n
 	})
-	list := make([]*pattern, 0, len(byCodes))
-	for _, p := range byCodes {
-		list = append(list, p)
-	}
-	slices.SortFunc(list, func(a, b *pattern) int { return slices.Compare(a.codes, b.codes) })
 	ps := metrics.Patterns{Raters: max(len(raters), 1), K: len(classes)}
-	for _, p := range list {
+	for _, p := range byCodes {
 		ps.Add(p.codes, p.n)
 	}
-	return ps
+	return metrics.SortPatterns(ps)
 }
 
 func intsKey(v []int) []byte {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/tally"
 )
@@ -127,11 +126,9 @@ func computeCost(rates []store.AnnotatorRate, work []store.KindWork, hours map[s
 			continue
 		}
 		a := get(w.Annotator)
-		if w.Kind != store.ReviewKind {
-			if sp := schema.SpecOf(schema.Kind(w.Kind)); sp != nil && sp.Parent == schema.KindQuery {
-				k.Queries = w.Groups
-				k.MinutesPerQuery = ratioF(k.SessionHours*60, w.Groups)
-			}
+		if w.Queries > 0 {
+			k.Queries = w.Queries
+			k.MinutesPerQuery = ratioF(k.SessionHours*60, w.Queries)
 		}
 		k.MinutesPerItem = ratioF(k.SessionHours*60, k.Items)
 		if a.Rate != nil {
@@ -171,9 +168,9 @@ func computeCost(rates []store.AnnotatorRate, work []store.KindWork, hours map[s
 		r.Total.Costs[a.Currency] += *a.Cost
 		currencies[a.Currency] = true
 	}
-	for kind, t := range r.Total.Kinds {
+	for _, t := range r.Total.Kinds {
 		t.MinutesPerItem = ratioF(t.SessionHours*60, t.Items)
-		if sp := schema.SpecOf(schema.Kind(kind)); sp != nil && sp.Parent == schema.KindQuery {
+		if t.Queries > 0 {
 			t.MinutesPerQuery = ratioF(t.SessionHours*60, t.Queries)
 		}
 	}

@@ -153,3 +153,47 @@ func TestCountWords(t *testing.T) {
 		}
 	}
 }
+
+// Relevance judgments cost per query too: kim judges three pairs of two
+// queries in a session of one hour, so (by hand) 20 minutes per pair and 30
+// per query.
+func TestCostPerQueryOfRelevance(t *testing.T) {
+	s := openStore(t)
+	seed(t, s, func(b *builder) {
+		for _, q := range []string{"q1", "q2"} {
+			b.Query(store.Query{ID: q, Text: "question " + q})
+		}
+		for _, d := range []string{"d1", "d2", "d3"} {
+			b.Document(store.Document{ID: d, Text: "text " + d})
+		}
+		b.Relevance("q1", "d1")
+		b.Relevance("q1", "d2")
+		b.Relevance("q2", "d3")
+	})
+	sess, err := s.StartSession("kim", "local")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storetest.DB(t, s).Exec("UPDATE sessions SET started_at=?, ended_at=? WHERE id=?", "2026-03-02T10:00:00Z", "2026-03-02T11:00:00Z", sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range []string{"q1/d1", "q1/d2", "q2/d3"} {
+		if _, err := s.RecordLabel(store.Label{Annotator: "kim", ItemID: mustRef(t, s, pair), Field: "relevance", Value: "relevant", ActiveMs: 100_000, SessionID: sess.ID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := store.ReadValue(s, Cost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := rep.Annotators["kim"].Kinds["relevance"]
+	if k == nil || k.Items != 3 || k.Queries != 2 {
+		t.Fatalf("kim's relevance work %+v", k)
+	}
+	near(t, "minutes per pair", k.MinutesPerItem, 20, 1e-9)
+	near(t, "minutes per query", k.MinutesPerQuery, 30, 1e-9)
+	near(t, "total minutes per query", rep.Total.Kinds["relevance"].MinutesPerQuery, 30, 1e-9)
+	if out := render(t, rep.WriteText); !strings.Contains(out, "relevance: 3 items, 20.0 min per item, 30.0 min per query (2 queries)") {
+		t.Errorf("no minutes per query in\n%s", out)
+	}
+}

@@ -54,9 +54,10 @@ func loadTallies(rx *store.ReadTx, names ...string) (*tallies, error) {
 	orphans := false
 	for _, c := range cs {
 		t.by[c.Key] += c.N
-		// Queries, documents and relevance pairs have no source: only QA
-		// pairs and claims without one make a "(no source)" row.
-		orphans = orphans || c.Source == 0 && c.Name == tally.Items && (c.A == string(schema.KindQA) || c.A == string(schema.KindClaim))
+		// Sources are Table 1's: only its kinds' items without one make
+		// a "(no source)" row (queries, documents and relevance pairs
+		// have none).
+		orphans = orphans || c.Source == 0 && c.Name == tally.Items && table1Kinds[schema.Kind(c.A)]
 	}
 	for _, s := range srcs {
 		t.sources = append(t.sources, source{id: s.ID, name: s.Name, language: s.Language})

@@ -20,6 +20,21 @@ import (
 // annotator's but the gold set's, or adjudicated); the rater's judgments
 // from the kept counts.
 
+// relevanceKindStats puts the relevance kind's statistics in kinds: its
+// items are the pairs an expert judged (a pool's pairs not judged yet are
+// work, not data), shown when there are some or runs.
+func relevanceKindStats(rx *store.ReadTx, rt rater, t *tallies, kinds map[string]*KindStats) error {
+	js, err := judgmentStats(rx, rt, t)
+	if err != nil || js == nil {
+		delete(kinds, string(schema.KindRelevance))
+		return err
+	}
+	ks := kindStatsOf(schema.KindRelevance, js.Pairs, rt, t)
+	ks.Judgments = js
+	kinds[string(schema.KindRelevance)] = ks
+	return nil
+}
+
 // JudgmentStats are the relevance judgments' statistics.
 type JudgmentStats struct {
 	Queries     int       `json:"queries"` // queries with a pair an expert judged

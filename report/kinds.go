@@ -26,9 +26,6 @@ type KindStats struct {
 // no value to count them by.
 const givenKey = "given"
 
-// table1Kinds are reported in Table 1 itself.
-var table1Kinds = map[schema.Kind]bool{schema.KindQA: true, schema.KindClaim: true}
-
 // kindStats builds the statistics of every other kind with items.
 func kindStats(rt rater, t *tallies) map[string]*KindStats {
 	out := map[string]*KindStats{}

@@ -164,7 +164,3 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
-
-// Same reports whether two declarations say the same (a file added again
-// unchanged records no version).
-func Same(a, b Declaration) bool { return len(Changes(a, b)) == 0 }

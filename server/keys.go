@@ -32,16 +32,11 @@ const maxKeysFile = 4 << 20
 // ParseAuthorizedKeys reads an OpenSSH authorized_keys file and returns the
 // annotator of each key by its SHA256 fingerprint ("SHA256:…"). The
 // annotator's name is the key's comment, which is therefore required, and
-// follows the rule of every annotator name (package names). Blank lines and
+// follows the rule of every annotator name (package names): a name new but
+// close to one of known, the database's annotators, (or to a name on an
+// earlier line) is refused as a typo, as --as refuses it. Blank lines and
 // # comments are skipped. Errors name the file and the line.
-func ParseAuthorizedKeys(path string) (map[string]string, error) {
-	return parseAuthorizedKeys(path, nil)
-}
-
-// ParseAuthorizedKeysFor is ParseAuthorizedKeys for a database whose
-// annotators are known: a name new but close to a known one (or to a name
-// on an earlier line) is refused as a typo, as --as refuses it.
-func ParseAuthorizedKeysFor(path string, known []string) (map[string]string, error) {
+func ParseAuthorizedKeys(path string, known []string) (map[string]string, error) {
 	return parseAuthorizedKeys(path, names.NewRule(known))
 }
 
@@ -63,7 +58,7 @@ func parseAuthorizedKeys(path string, rule *names.Rule) (map[string]string, erro
 			continue
 		}
 		fp, name, err := parseKeyLine(line)
-		if err == nil && rule != nil {
+		if err == nil {
 			if err = rule.Take(name); err != nil {
 				err = fmt.Errorf("the key's comment: %w", err)
 			}

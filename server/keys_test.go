@@ -28,7 +28,7 @@ func writeKeys(t *testing.T, text string) string {
 func TestParseAuthorizedKeys(t *testing.T) {
 	jo, sam := newKey(t), newKey(t)
 	p := writeKeys(t, "# annotators of the pilot\n\n"+authorizedLine(jo)+" jo\r\nrestrict,no-port-forwarding "+authorizedLine(sam)+" Søren-李\n")
-	got, err := ParseAuthorizedKeys(p)
+	got, err := ParseAuthorizedKeys(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestParseAuthorizedKeysErrorsNameTheLine(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := writeKeys(t, c.text)
-			_, err := ParseAuthorizedKeys(p)
+			_, err := ParseAuthorizedKeys(p, nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
 				t.Fatalf("error %v; want it to name %s and say %q", err, p, c.want)
 			}
@@ -74,16 +74,16 @@ func TestParseAuthorizedKeysErrorsNameTheLine(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := writeKeys(t, c.text)
-			_, err := ParseAuthorizedKeysFor(p, []string{"jo", "sam"})
+			_, err := ParseAuthorizedKeys(p, []string{"jo", "sam"})
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
 				t.Fatalf("error %v; want it to name %s and say %q", err, p, c.want)
 			}
 		})
 	}
-	if _, err := ParseAuthorizedKeysFor(writeKeys(t, jo+" jo\n"+authorizedLine(newKey(t))+" kim\n"), []string{"jo"}); err != nil {
+	if _, err := ParseAuthorizedKeys(writeKeys(t, jo+" jo\n"+authorizedLine(newKey(t))+" kim\n"), []string{"jo"}); err != nil {
 		t.Errorf("a known name and a new one unlike any: %v", err)
 	}
-	if _, err := ParseAuthorizedKeys(filepath.Join(t.TempDir(), "missing")); err == nil {
+	if _, err := ParseAuthorizedKeys(filepath.Join(t.TempDir(), "missing"), nil); err == nil {
 		t.Fatal("a missing file parsed")
 	}
 }
@@ -117,11 +117,11 @@ func TestAuthorizedKeysFileLimit(t *testing.T) {
 	if len(exact) != maxKeysFile {
 		t.Fatalf("the file is %d bytes, not %d", len(exact), maxKeysFile)
 	}
-	if got, err := ParseAuthorizedKeys(writeKeys(t, exact)); err != nil || len(got) != 1 {
+	if got, err := ParseAuthorizedKeys(writeKeys(t, exact), nil); err != nil || len(got) != 1 {
 		t.Fatalf("a file of exactly %d bytes: %v, %v", maxKeysFile, got, err)
 	}
 	p := writeKeys(t, exact+"\n")
-	_, err := ParseAuthorizedKeys(p)
+	_, err := ParseAuthorizedKeys(p, nil)
 	want := "authorized keys: " + p + ": 4.0 MiB, over the 4.0 MiB limit of this file: a line holds one key"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("a byte over the limit: %v\nwant %s…", err, want)
@@ -130,7 +130,7 @@ func TestAuthorizedKeysFileLimit(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ParseAuthorizedKeys(fifo)
+	_, err = ParseAuthorizedKeys(fifo, nil)
 	if want := "authorized keys: " + fifo + ": not a regular file"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("a FIFO: %v\nwant %s…", err, want)
 	}

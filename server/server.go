@@ -130,7 +130,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	var err error
-	if s.keys, err = ParseAuthorizedKeysFor(cfg.AuthorizedKeysPath, known); err != nil {
+	if s.keys, err = ParseAuthorizedKeys(cfg.AuthorizedKeysPath, known); err != nil {
 		return nil, err
 	}
 	signer, created, err := loadHostKey(cfg.HostKeyPath)

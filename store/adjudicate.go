@@ -13,21 +13,21 @@ import (
 	"github.com/annotate-dev/annotate/internal/suggest"
 )
 
-// Review and adjudication (`annotate review`). What waits for the lead is
+// Adjudication (the command `annotate review`). What waits for the lead is
 // planned by package adjudication (pure); this file loads the items it plans
 // over and writes the decisions.
 
-// ReviewQuery selects what review compares.
-type ReviewQuery struct {
+// AdjudicationQuery selects what an adjudication compares.
+type AdjudicationQuery struct {
 	Annotators []string // nil: every annotator with labels (as agreement)
 	Field      string   // "": every field
 	Batch      string   // "": every item; else the items of this batch
 	// Lead, when set, marks the units in which the lead gave a label
-	// (ReviewUnit.Own): their decision is refused unless --allow-own.
+	// (AdjudicationUnit.Own): their decision is refused unless --allow-own.
 	Lead string
 }
 
-// UnitState says where a review unit stands.
+// UnitState says where an adjudication unit stands.
 type UnitState = adjudication.State
 
 const (
@@ -36,14 +36,14 @@ const (
 	UnitMoot    = adjudication.Moot    // not asked given the item's adjudicated labels
 )
 
-// ReviewUnit is one (item, field) to adjudicate.
-type ReviewUnit struct {
+// AdjudicationUnit is one (item, field) to adjudicate.
+type AdjudicationUnit struct {
 	ItemRef
 	adjudication.Verdicts
 }
 
-// Review is what `annotate review` walks through (planned by adjudication.Make).
-type Review = adjudication.PlanOf[ReviewUnit]
+// Adjudication is what `annotate review` walks through (planned by adjudication.Make).
+type Adjudication = adjudication.PlanOf[AdjudicationUnit]
 
 // LabelledAnnotators lists the annotators with labels of their own that
 // count, by name: review's default, as agreement's and the card's.
@@ -68,14 +68,14 @@ func labelledAnnotators(q querier, field string) ([]string, error) {
 	return out, err
 }
 
-// Reviewers resolves the annotators a review compares (nil: every one with
-// labels) and checks there are at least two.
-func (rx *ReadTx) Reviewers(names []string) ([]string, error) {
-	_, out, err := resolveReviewers(rx.q, names, "")
+// ComparedAnnotators resolves the annotators an adjudication compares (nil:
+// every one with labels) and checks there are at least two.
+func (rx *ReadTx) ComparedAnnotators(names []string) ([]string, error) {
+	_, out, err := resolveCompared(rx.q, names, "")
 	return out, err
 }
 
-func resolveReviewers(q querier, names []string, field string) ([]int64, []string, error) {
+func resolveCompared(q querier, names []string, field string) ([]int64, []string, error) {
 	known, err := labelledAnnotators(q, field)
 	if err != nil {
 		return nil, nil, err
@@ -112,20 +112,20 @@ func orNone(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// Review lists the units to adjudicate and counts the agreements.
-func (rx *ReadTx) Review(q ReviewQuery) (Review, error) {
+// Adjudication lists the units to adjudicate and counts the agreements.
+func (rx *ReadTx) Adjudication(q AdjudicationQuery) (Adjudication, error) {
 	if q.Field != "" {
 		if err := schema.CheckField(q.Field); err != nil {
-			return Review{}, err
+			return Adjudication{}, err
 		}
 	}
-	var rev Review
+	var rev Adjudication
 	err := func() error {
-		ids, names, err := resolveReviewers(rx.q, q.Annotators, q.Field)
+		ids, names, err := resolveCompared(rx.q, q.Annotators, q.Field)
 		if err != nil {
 			return err
 		}
-		items, err := reviewItems(rx.q, ids, q.Batch)
+		items, err := adjudicationItems(rx.q, ids, q.Batch)
 		if err != nil {
 			return err
 		}
@@ -143,10 +143,10 @@ func (rx *ReadTx) Review(q ReviewQuery) (Review, error) {
 	return rev, err
 }
 
-func fromPlan(p adjudication.Plan) Review {
-	rev := Review{Annotators: p.Annotators, Agreeing: p.Agreeing, Ready: p.Ready, ReadySingle: p.ReadySingle, Accepted: p.Accepted}
+func fromPlan(p adjudication.Plan) Adjudication {
+	rev := Adjudication{Annotators: p.Annotators, Agreeing: p.Agreeing, Ready: p.Ready, ReadySingle: p.ReadySingle, Accepted: p.Accepted}
 	for _, u := range p.Units {
-		rev.Units = append(rev.Units, ReviewUnit{ItemRef: ItemRef{ItemID: u.ID, ExtID: u.Ext, Kind: string(u.Kind)}, Verdicts: u.Verdicts})
+		rev.Units = append(rev.Units, AdjudicationUnit{ItemRef: ItemRef{ItemID: u.ID, ExtID: u.Ext, Kind: string(u.Kind)}, Verdicts: u.Verdicts})
 	}
 	return rev
 }
@@ -158,7 +158,7 @@ func fromPlan(p adjudication.Plan) Review {
 // added to answers adjudicated as missing claims. With q.Field, the
 // agreeing fields it depends on are accepted too. The events share one
 // timestamp, so UndoAdjudication takes them back together.
-func (s *Store) AcceptAgreements(lead string, q ReviewQuery) (int, error) {
+func (s *Store) AcceptAgreements(lead string, q AdjudicationQuery) (int, error) {
 	a, err := s.AcceptReady(lead, q, AcceptOptions{})
 	return a.N, err
 }
@@ -186,14 +186,14 @@ type Accepted struct {
 // AcceptReady is AcceptAgreements with options: single-label units too,
 // the lead's own units with AllowOwn, and the session and active time of
 // the review screen.
-func (s *Store) AcceptReady(lead string, q ReviewQuery, o AcceptOptions) (Accepted, error) {
+func (s *Store) AcceptReady(lead string, q AdjudicationQuery, o AcceptOptions) (Accepted, error) {
 	var res Accepted
 	err := s.update(func(wx *WriteTx) error {
-		ids, names, err := resolveReviewers(wx.q, q.Annotators, q.Field)
+		ids, names, err := resolveCompared(wx.q, q.Annotators, q.Field)
 		if err != nil {
 			return err
 		}
-		items, err := reviewItems(wx.q, ids, q.Batch)
+		items, err := adjudicationItems(wx.q, ids, q.Batch)
 		if err != nil {
 			return err
 		}
@@ -357,9 +357,9 @@ func inBatch(m *tally.Member, batch int64) bool {
 	return batch == 0 || slices.ContainsFunc(m.Queues, func(q tally.Queue) bool { return q.Batch == batch })
 }
 
-// reviewItems loads, family by family, the items the annotators (ids) have
+// adjudicationItems loads, family by family, the items the annotators (ids) have
 // labels on, with their labels, their parents' and the adjudicated ones.
-func reviewItems(q querier, ids []int64, batch string) ([]adjudication.Item, error) {
+func adjudicationItems(q querier, ids []int64, batch string) ([]adjudication.Item, error) {
 	bid, err := batchID(q, batch)
 	if err != nil {
 		return nil, err
@@ -409,208 +409,6 @@ func labelledBy(m *tally.Member, ids []int64) bool {
 	return false
 }
 
-// ReviewDetail is everything the review screens show of one item.
-type ReviewDetail struct {
-	ItemRef
-	Payload     any                          // the item as its kind loads it (*Query, *Relevance, …)
-	Root        any                          // its family's root as its kind loads it (a child's parent; a root: Payload)
-	Aside       any                          // what the kind shows beside the item (a generated claim's evidence)
-	Labels      map[string]map[string]string // annotator -> current labels
-	Notes       map[string]string            // annotator -> note ("" none)
-	Flagged     map[string]bool              // annotator -> flag
-	Final       map[string]string            // adjudicated labels
-	Predictions map[string]string            // system -> value of PredictedField; only when asked for
-	// PredictedField is the field the systems predict on the item's kind
-	// (Predicted), read only with the predictions.
-	PredictedField string
-	LeadNote       string            // the lead's notes, one a line (ItemNote)
-	LeadNotes      map[string]string // … per field (FieldNotes)
-	LeadFlagged    bool
-}
-
-// ReviewItem loads one item, in one snapshot, with the labels, notes and
-// flags of the annotators, the adjudicated labels and the lead's note and
-// flag. Review reads predictions only for the system view: adjudicating with
-// the system's answer on screen would bias the labels it is measured against.
-func (rx *ReadTx) ReviewItem(ref ItemRef, annotators []string, lead string, predictions bool) (ReviewDetail, error) {
-	d := ReviewDetail{ItemRef: ref, Labels: map[string]map[string]string{}, Notes: map[string]string{},
-		Flagged: map[string]bool{}, Final: map[string]string{}}
-	err := func() error {
-		ids, err := familyOf(rx.q, ref.ItemID)
-		if err != nil {
-			return err
-		}
-		items, err := loadItems(rx.q, []int64{ids[0], ref.ItemID})
-		if err != nil {
-			return err
-		}
-		if root := items[ids[0]]; root != nil {
-			d.Root = root.Payload
-		}
-		if it := items[ref.ItemID]; it != nil {
-			d.Payload = it.Payload
-			if d.Aside, err = aside(rx.q, it); err != nil {
-				return err
-			}
-		}
-		for _, a := range annotators {
-			if d.Labels[a], err = labelsByName(rx.q, a, ref.ItemID); err != nil {
-				return err
-			}
-			if d.Notes[a], d.Flagged[a], err = itemNote(rx.q, a, ref.ItemID); err != nil {
-				return err
-			}
-		}
-		if d.LeadNote, d.LeadFlagged, err = itemNote(rx.q, lead, ref.ItemID); err != nil {
-			return err
-		}
-		if d.LeadNotes, err = fieldNotes(rx.q, lead, ref.ItemID); err != nil {
-			return err
-		}
-		if err := scanPairs(rx.q, d.Final, "SELECT field, value FROM current_labels WHERE item_id=? AND role='adjudicate' AND annotator_id=0", ref.ItemID); err != nil {
-			return err
-		}
-		if field := predictedField(ref.Kind); predictions && field != "" {
-			d.Predictions, d.PredictedField = map[string]string{}, field
-			return scanPairs(rx.q, d.Predictions, "SELECT system, value FROM predictions WHERE item_id=? AND field=?", ref.ItemID, field)
-		}
-		return nil
-	}()
-	return d, err
-}
-
-// labelsByName returns an annotator's current labels on an item (none when
-// the name is unknown).
-func labelsByName(q querier, annotator string, item int64) (map[string]string, error) {
-	aid, ok, err := lookupAnnotator(q, annotator)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return map[string]string{}, nil
-	}
-	return labelsOf(q, aid, item)
-}
-
-// scanPairs reads two text columns into a map.
-func scanPairs(q querier, dst map[string]string, query string, args ...any) error {
-	return eachRow(q, query, args, func(sc func(...any) error) error {
-		var k, v string
-		if err := sc(&k, &v); err != nil {
-			return err
-		}
-		dst[k] = v
-		return nil
-	})
-}
-
-// SystemQuery selects the expert labels and the system the system view
-// compares (as `annotate metrics` does).
-type SystemQuery struct {
-	System string   // e.g. "refchecker"
-	Labels LabelSet // an annotator's labels, or the adjudicated ones
-	Batch  string   // "": every item
-	// Kind is the kind compared: "" the first, in queue order, whose
-	// systems predict a field (claims).
-	Kind string
-}
-
-// OtherClass is the system column of values outside the field's classes.
-const OtherClass = tally.OtherClass
-
-// SystemCell is one off-diagonal cell of the confusion matrix: the items
-// the expert put in one class of Field and the system in another.
-type SystemCell struct {
-	Expert, System string
-	Field          string    // the field compared (a claim's entailment)
-	Items          []ItemRef // in import order
-}
-
-// SystemReview is the expert-versus-system confusion over the items of the
-// kind compared that enter its comparison (for claims, the verified ones:
-// extracted claims the expert judged correct, with an entailment label that
-// counts) and that the system predicted.
-type SystemReview struct {
-	System    string
-	Expert    string // the annotator, or "adjudicated"
-	Kind      string // the kind compared
-	Field     string // the field its systems predict
-	Classes   []string
-	N, Agree  int
-	Confusion map[string]map[string]int // expert -> system (OtherClass included) -> claims
-	Cells     []SystemCell              // off the diagonal, most claims first
-}
-
-// SystemDisagreements builds the confusion of the expert's labels of the
-// predicted field against the system's predictions, with the items of each
-// cell. Which items enter, and in which cell, is the kind's declared rule
-// (claims: tally.Verify, the one `annotate metrics` counts by); the matrix
-// is adjudication.Confuse.
-func (rx *ReadTx) SystemDisagreements(q SystemQuery) (SystemReview, error) {
-	kind, cmp, err := comparedKind(q.Kind)
-	if err != nil {
-		return SystemReview{}, err
-	}
-	fd, _ := schema.Lookup(cmp.PredictedField())
-	rev := SystemReview{System: q.System, Expert: q.Labels.Annotator, Kind: string(kind), Field: cmp.PredictedField(), Classes: fd.Values}
-	err = func() error {
-		rater := tally.Adjudicated
-		switch {
-		case q.Labels.Adjudicated:
-			rev.Expert = "adjudicated"
-		case q.Labels.Annotator == "":
-			return errors.New("choose the expert labels: an annotator, or the adjudicated ones")
-		default:
-			var err error
-			if rater, err = knownAnnotator(rx.q, q.Labels.Annotator); err != nil {
-				return err
-			}
-		}
-		pairs, err := systemPairs(rx.q, q, kind, cmp, rater)
-		if err != nil {
-			return err
-		}
-		c := adjudication.Confuse(fd.Values, pairs)
-		rev.N, rev.Agree, rev.Confusion = c.N, c.Agree, c.Matrix
-		rev.Cells, err = systemCells(rx, c.Cells, kind, cmp.PredictedField())
-		return err
-	}()
-	return rev, err
-}
-
-// systemPairs reads, root by root, the items of the kind (of the batch)
-// that enter the comparison and that the system predicted: the expert's
-// class and the system's value of each.
-func systemPairs(q querier, sq SystemQuery, kind schema.Kind, cmp Predicted, rater int64) ([]adjudication.SystemPair, error) {
-	bid, err := batchID(q, sq.Batch)
-	if err != nil {
-		return nil, err
-	}
-	roots, err := int64s(q, `SELECT DISTINCT COALESCE(i.parent_id, i.id) FROM predictions p JOIN items i ON i.id = p.item_id
-		WHERE p.system = ? AND p.field = ? AND i.kind = ? ORDER BY 1`, sq.System, cmp.PredictedField(), kind)
-	if err != nil {
-		return nil, err
-	}
-	var pairs []adjudication.SystemPair
-	err = eachMember(q, roots, func(f *tally.Family, m *tally.Member) {
-		if m.Kind != kind || !inBatch(m, bid) {
-			return
-		}
-		step, expert := cmp.Enters(f, m, rater)
-		p := slices.IndexFunc(m.Predictions, func(p tally.Prediction) bool {
-			return p.System == sq.System && p.Field == cmp.PredictedField()
-		})
-		if step != tally.StepReady || p < 0 {
-			return
-		}
-		pairs = append(pairs, adjudication.SystemPair{Item: m.ID, Expert: expert, System: tally.Predicted(m.Predictions[p])})
-	})
-	if err != nil {
-		return nil, err
-	}
-	return pairs, nil
-}
-
 // eachMember hands fn every member of the families of roots, familyChunk
 // families loaded at a time, in root order: each root, then its children.
 func eachMember(q querier, roots []int64, fn func(f *tally.Family, m *tally.Member)) error {
@@ -631,30 +429,6 @@ func eachMember(q querier, roots []int64, fn func(f *tally.Family, m *tally.Memb
 		}
 	}
 	return nil
-}
-
-// systemCells names the items of the cells.
-func systemCells(rx *ReadTx, cells []adjudication.Cell, kind schema.Kind, field string) ([]SystemCell, error) {
-	if len(cells) == 0 {
-		return nil, nil
-	}
-	var ids []int64
-	for _, c := range cells {
-		ids = append(ids, c.Items...)
-	}
-	ext, err := rx.ExtIDs(ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]SystemCell, len(cells))
-	for i, c := range cells {
-		out[i] = SystemCell{Expert: c.Expert, System: c.System, Field: field}
-		for _, id := range c.Items {
-			out[i].Items = append(out[i].Items, ItemRef{ItemID: id, ExtID: ext[0], Kind: string(kind)})
-			ext = ext[1:]
-		}
-	}
-	return out, nil
 }
 
 // OwnAdjudications counts, per field, the current adjudicated labels a lead

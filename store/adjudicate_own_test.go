@@ -24,11 +24,11 @@ func TestLeadNeverAdjudicatesTheirOwnUnit(t *testing.T) {
 		ids = b.IDs
 	})
 	q1 := ids["q1"]
-	rev, err := storetest.Read(t, s).Review(store.ReviewQuery{Lead: "ana"})
+	rev, err := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Lead: "ana"})
 	if err != nil || len(rev.Units) != 1 || rev.Units[0].Field != schema.Persona || !rev.Units[0].Own {
 		t.Fatalf("ana's review: %+v, %v; want persona, marked hers", rev.Units, err)
 	}
-	if rev, _ := storetest.Read(t, s).Review(store.ReviewQuery{Lead: "lee"}); rev.Units[0].Own {
+	if rev, _ := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Lead: "lee"}); rev.Units[0].Own {
 		t.Error("lee's review marks the unit as lee's")
 	}
 
@@ -37,15 +37,15 @@ func TestLeadNeverAdjudicatesTheirOwnUnit(t *testing.T) {
 	if !errors.As(err, &oe) || oe.Item != "q1" || oe.Field != schema.Persona {
 		t.Fatalf("ana deciding her own unit: %v", err)
 	}
-	if rev, _ := storetest.Read(t, s).Review(store.ReviewQuery{Lead: "ana"}); rev.Units[0].State != store.UnitPending {
+	if rev, _ := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Lead: "ana"}); rev.Units[0].State != store.UnitPending {
 		t.Error("the refused decision was written")
 	}
 
-	acc, err := s.AcceptReady("ana", store.ReviewQuery{}, store.AcceptOptions{})
+	acc, err := s.AcceptReady("ana", store.AdjudicationQuery{}, store.AcceptOptions{})
 	if err != nil || acc.N != 0 || acc.Held != 2 {
 		t.Errorf("ana's bulk accept: %+v, %v; want 0 written, 2 held (question_validity, answer_correctness)", acc, err)
 	}
-	acc, err = s.AcceptReady("ana", store.ReviewQuery{}, store.AcceptOptions{AllowOwn: true})
+	acc, err = s.AcceptReady("ana", store.AdjudicationQuery{}, store.AcceptOptions{AllowOwn: true})
 	if err != nil || acc.N != 2 || acc.Held != 0 {
 		t.Errorf("ana's bulk accept, --allow-own: %+v, %v", acc, err)
 	}

@@ -9,7 +9,7 @@ import (
 // A kind whose systems predict one of its labelled fields (a claim's
 // entailment) declares it from its own file (Predicted), with the rule of
 // which of its items enter the comparison of a system with an expert; the
-// system view (SystemDisagreements, ReviewItem's predictions) asks the
+// system view (SystemDisagreements, AdjudicationItem's predictions) asks the
 // declaration and names no kind or field.
 
 // comparedKind is the kind the system view compares: the one asked for, or

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/annotate-dev/annotate/internal/jsontext"
 )
 
 // The restore's fast read of a line. A backup's line is what
@@ -158,9 +160,8 @@ func fastNumber(s []byte) (any, []byte, bool) {
 	return f, s[i:], err == nil
 }
 
-// fastString reads a JSON string of valid UTF-8 whose escapes are JSON's
-// short ones or \u of a character that is not half a surrogate pair (what
-// encoding/json reads as that character).
+// fastString reads a JSON string of valid UTF-8, its escapes read by
+// jsontext.Unescape as encoding/json reads them.
 func fastString(s []byte) (any, []byte, bool) {
 	i, escaped := 1, false
 	for ; i < len(s) && s[i] != '"'; i++ {
@@ -182,42 +183,9 @@ func fastString(s []byte) (any, []byte, bool) {
 	if !escaped {
 		return string(body), rest, true
 	}
-	out := make([]byte, 0, len(body))
-	for j := 0; j < len(body); j++ {
-		if body[j] != '\\' {
-			out = append(out, body[j])
-			continue
-		}
-		j++
-		if j >= len(body) {
-			return nil, s, false
-		}
-		switch body[j] {
-		case '"', '\\', '/':
-			out = append(out, body[j])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			if j+4 >= len(body) {
-				return nil, s, false
-			}
-			r, err := strconv.ParseUint(string(body[j+1:j+5]), 16, 32)
-			if err != nil || r >= 0xd800 && r < 0xe000 {
-				return nil, s, false
-			}
-			out = utf8.AppendRune(out, rune(r))
-			j += 4
-		default:
-			return nil, s, false
-		}
+	v, ok := jsontext.Unescape(body)
+	if !ok {
+		return nil, s, false
 	}
-	return string(out), rest, true
+	return v, rest, true
 }

@@ -20,11 +20,11 @@ import (
 //
 //	null          NULL
 //	digits        an integer, as SQLite writes it (what strconv writes)
-//	"…"           a text, in SQLite's escapes, unescaped to its bytes
+//	"…"           a text, unescaped to its bytes (jsontext.AppendUnescaped)
 //
 // Anything else hands the table over to the plain read at that row (the same
 // snapshot, the same order): a real (SQLite writes it to 15 digits), a blob
-// (json_array refuses it), an escape SQLite does not write for a text. So
+// (json_array refuses it), an escape JSON does not have. So
 // whatever the data, the lines are the plain read's: TestPackedBackupIsPlain
 // checks it on every kind of value.
 
@@ -91,7 +91,7 @@ func appendPackedRow(b []byte, keys []string, s string, scratch []byte) ([]byte,
 				b = jsontext.AppendString(b, s[1:end])
 			} else {
 				var ok bool
-				if scratch, ok = unescapeSQLiteJSON(scratch[:0], s[1:end]); !ok {
+				if scratch, ok = jsontext.AppendUnescapedString(scratch[:0], s[1:end]); !ok {
 					return b, scratch, errUnpackable
 				}
 				b = jsontext.AppendString(b, scratch)
@@ -133,50 +133,6 @@ func canonicalInt(d string) bool {
 	}
 	_, err := strconv.ParseInt(d, 10, 64)
 	return err == nil
-}
-
-// unescapeSQLiteJSON appends the bytes of a JSON string's body as SQLite's
-// json functions escape a text: \" \\ \b \f \n \r \t and \u00XX for the
-// other control bytes; other bytes as they are. Any other escape: not ok.
-func unescapeSQLiteJSON(b []byte, s string) ([]byte, bool) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			b = append(b, c)
-			continue
-		}
-		i++
-		if i >= len(s) {
-			return b, false
-		}
-		switch s[i] {
-		case '"', '\\':
-			b = append(b, s[i])
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			if i+4 >= len(s) || s[i+1] != '0' || s[i+2] != '0' {
-				return b, false
-			}
-			v, err := strconv.ParseUint(s[i+3:i+5], 16, 8)
-			if err != nil || v >= 0x20 {
-				return b, false
-			}
-			b = append(b, byte(v))
-			i += 4
-		default:
-			return b, false
-		}
-	}
-	return b, true
 }
 
 // packedBackupRows is backupRows read packed; it reports how many rows it

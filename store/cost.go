@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql"
+	"fmt"
 	"time"
 )
 
@@ -81,7 +82,8 @@ type KindWork struct {
 	Annotator string
 	Kind      string
 	Items     int     // distinct items with a decision of theirs
-	Groups    int     // distinct parents of those items (a relevance judgment's query), 0 for kinds without a parent
+	Groups    int     // distinct parents of those items (a claim's QA pair), 0 for kinds without a parent
+	Queries   int     // distinct queries of those items, for a kind that is QueryGrouped (a relevance judgment's query), else 0
 	ActiveMs  int64   // active time of the decisions
 	SessionMs float64 // wall-clock session time shared out by active time
 }
@@ -138,6 +140,28 @@ func (rx *ReadTx) CostWork() ([]AnnotatorRate, []KindWork, error) {
 		})
 		if err != nil {
 			return err
+		}
+		// The queries of a QueryGrouped kind's work items: few (a pool's
+		// judgments), read from the work items rather than kept.
+		for _, k := range kinds {
+			qg, ok := k.(QueryGrouped)
+			if !ok {
+				continue
+			}
+			err = eachRow(rx.q, `SELECT a.name, COUNT(DISTINCT `+fmt.Sprintf(qg.QuerySQL(), "w.item_id")+`)
+				FROM work_items w JOIN annotators a ON a.id = w.annotator_id WHERE w.task = ? GROUP BY a.id`, []any{string(k.Kind())},
+				func(sc func(...any) error) error {
+					var who string
+					var n int
+					if err := sc(&who, &n); err != nil {
+						return err
+					}
+					get(who, string(k.Kind())).Queries = n
+					return nil
+				})
+			if err != nil {
+				return err
+			}
 		}
 		// Per session: its length, and its active time per kind.
 		type share struct {

@@ -1,13 +1,10 @@
 package store
 
 import (
-	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"maps"
-	"math/bits"
 	"slices"
 
 	"github.com/annotate-dev/annotate/schema"
@@ -27,53 +24,6 @@ import (
 
 // familyChunk is how many families finish loads per query.
 const familyChunk = 256
-
-// idSet is a set of item ids, one bit each: an import touches millions.
-type idSet struct{ words []uint64 }
-
-func (s *idSet) add(id int64) {
-	w := int(id >> 6)
-	if w >= len(s.words) {
-		s.words = append(s.words, make([]uint64, w+1-len(s.words)+len(s.words)/4)...)
-	}
-	s.words[w] |= 1 << (id & 63)
-}
-
-func (s *idSet) has(id int64) bool {
-	w := int(id >> 6)
-	return id >= 0 && w < len(s.words) && s.words[w]&(1<<(id&63)) != 0
-}
-
-// each calls fn with the ids in increasing order, n at a time.
-func (s *idSet) each(n int, fn func(ids []int64) error) error {
-	buf := make([]int64, 0, n)
-	for w, word := range s.words {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			word &^= 1 << b
-			buf = append(buf, int64(w)<<6|int64(b))
-			if len(buf) == n {
-				if err := fn(buf); err != nil {
-					return err
-				}
-				buf = buf[:0]
-			}
-		}
-	}
-	if len(buf) > 0 {
-		return fn(buf)
-	}
-	return nil
-}
-
-func (s *idSet) empty() bool {
-	for _, w := range s.words {
-		if w != 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // touch notes items whose families must be recounted before commit.
 func (t *wtx) touch(ids ...int64) error {
@@ -575,52 +525,6 @@ func eachRow(q querier, query string, args []any, fn func(scan func(...any) erro
 		}
 	}
 	return rows.Err()
-}
-
-// readConn is a read transaction on a connection of its own: every query
-// sees the database as of its first read.
-type readConn struct {
-	ctx  context.Context
-	conn *sql.Conn
-}
-
-func (s *Store) openReadConn() (*readConn, error) {
-	ctx := context.Background()
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// A plain BEGIN is deferred: no write lock (the pool's BeginTx would say
-	// BEGIN IMMEDIATE, see Open); the readConn starts at the first read.
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		conn.Close()
-		return nil, err
-	}
-	sn := &readConn{ctx: ctx, conn: conn}
-	if _, err := conn.ExecContext(ctx, "SELECT 1 FROM sqlite_schema LIMIT 1"); err != nil {
-		sn.close()
-		return nil, err
-	}
-	return sn, nil
-}
-
-func (sn *readConn) Query(q string, args ...any) (*sql.Rows, error) {
-	return sn.conn.QueryContext(sn.ctx, q, args...)
-}
-
-func (sn *readConn) QueryRow(q string, args ...any) *sql.Row {
-	return sn.conn.QueryRowContext(sn.ctx, q, args...)
-}
-
-func (sn *readConn) close() error {
-	if _, err := sn.conn.ExecContext(sn.ctx, "ROLLBACK"); err != nil {
-		// Still in the transaction, maybe: have the pool drop the
-		// connection rather than hand it to the next caller.
-		sn.conn.Raw(func(any) error { return driver.ErrBadConn })
-		sn.conn.Close()
-		return err
-	}
-	return sn.conn.Close()
 }
 
 // Recount rebuilds the kept counts and done items from the labels, for rows

@@ -330,6 +330,10 @@ type CitationCheck struct {
 	Document string // the document's id; "" : unknown
 }
 
+// citationLookupSQL finds a document by its citation, case aside, through
+// the index documents_citation (COLLATE NOCASE, migration 0020).
+const citationLookupSQL = `SELECT i.ext_id FROM documents d JOIN items i ON i.id=d.item_id WHERE d.citation=? COLLATE NOCASE LIMIT 1`
+
 // CheckCitations looks each citation up among the documents.
 func (rx *ReadTx) CheckCitations(cites []string) ([]CitationCheck, error) {
 	out := make([]CitationCheck, len(cites))
@@ -341,8 +345,7 @@ func (rx *ReadTx) CheckCitations(cites []string) ([]CitationCheck, error) {
 		}
 		err := rx.q.QueryRow(`SELECT ext_id FROM items WHERE ext_id=? AND kind=?`, key, schema.KindDocument).Scan(&out[i].Document)
 		if errors.Is(err, sql.ErrNoRows) {
-			err = rx.q.QueryRow(`SELECT i.ext_id FROM documents d JOIN items i ON i.id=d.item_id WHERE d.citation=? COLLATE NOCASE LIMIT 1`,
-				strings.Join(strings.Fields(key), " ")).Scan(&out[i].Document)
+			err = rx.q.QueryRow(citationLookupSQL, strings.Join(strings.Fields(key), " ")).Scan(&out[i].Document)
 		}
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, err

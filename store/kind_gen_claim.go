@@ -125,7 +125,7 @@ type GenEvidence struct {
 }
 
 // GenEvidenceOf reads the evidence of a generated claim (the screens get it
-// with the claim: ItemView.Aside, ReviewDetail.Aside).
+// with the claim: ItemView.Aside, AdjudicationDetail.Aside).
 func (rx *ReadTx) GenEvidenceOf(claim int64) (*GenEvidence, error) { return genEvidence(rx.q, claim) }
 
 func genEvidence(q querier, claim int64) (*GenEvidence, error) {

@@ -66,6 +66,10 @@ func (relevanceKind) Attrs() ([]string, string) {
 // the gold set's own pairs (qrels) are judgments, not work to do.
 func (relevanceKind) QueueCond() string { return inRelevanceBatch }
 
+func (relevanceKind) QuerySQL() string {
+	return `(SELECT query_item_id FROM relevance_pairs WHERE item_id = %[1]s)`
+}
+
 const inRelevanceBatch = "EXISTS (SELECT 1 FROM batch_items bi JOIN batches b ON b.id = bi.batch_id WHERE bi.item_id = i.id AND b.kind = 'relevance')"
 
 // PutRelevance adds the relevance item of a query and a document (by ext

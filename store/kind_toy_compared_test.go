@@ -92,7 +92,7 @@ func TestSystemDisagreementsOfAnotherKind(t *testing.T) {
 		t.Errorf("cells:\n%q\nwant\n%q", cells, wantCells)
 	}
 	// The walker's detail reads the toy's predictions of its field.
-	d, err := s.pooled().ReviewItem(rev.Cells[0].Items[0], []string{"jo"}, "lead", true)
+	d, err := s.pooled().AdjudicationItem(rev.Cells[0].Items[0], []string{"jo"}, "lead", true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,6 +103,14 @@ type Attributed interface {
 	Attrs() (names []string, query string)
 }
 
+// QueryGrouped is a kind whose items each belong to a query of a
+// retrieval benchmark without being its children (a relevance judgment's
+// pair): QuerySQL is the query's item id, an expression over the item whose
+// id is %[1]s. The cost report gives such a task's minutes per query.
+type QueryGrouped interface {
+	QuerySQL() string
+}
+
 // Searched is a kind whose items have text of their own the queue search
 // matches, beside their id: an expression of it over the item whose id is
 // %[1]s.

@@ -413,20 +413,7 @@ func TestActiveSinceReadsNoFullScan(t *testing.T) {
 	if from != "2026-11-30T18:30:00" || hour != "2026-11-30T19" || until != "2026-11-30T19" {
 		t.Errorf("bounds of midnight in India: %q %q %q, want the half hour from 18:30 UTC, then hours from 19", from, hour, until)
 	}
-	rows, err := s.db.Query("EXPLAIN QUERY PLAN "+activeSinceSQL, "jo", hour, from, until)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
+	plan := planOf(t, s, activeSinceSQL, "jo", hour, from, until)
 	var hours, events bool
 	for _, d := range plan {
 		switch {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/annotate-dev/annotate/report"
-	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 
 	"github.com/annotate-dev/annotate/tui/internal/ui"
@@ -79,7 +78,7 @@ func (d *dashboardScreen) summary(p dashPanel) string {
 		}
 	case panelErrors:
 		if r.Gen != nil && r.Gen.Errors != nil {
-			return schema.Count(schema.KindGenClaim, r.Gen.Errors.Claims)
+			return ui.Plural(r.Gen.Errors.Claims, "generated claim") // the error taxonomy sorts generated claims
 		}
 	}
 	return ""

@@ -28,13 +28,13 @@ func (o *testOpener) open(req ReviewRequest) (adjudicate.Options, func(), error)
 	if o.err != nil {
 		return adjudicate.Options{}, nil, o.err
 	}
-	opt := adjudicate.Options{Store: o.s, Lead: "lead", Query: store.ReviewQuery{Field: req.Field}}
+	opt := adjudicate.Options{Store: o.s, Lead: "lead", Query: store.AdjudicationQuery{Field: req.Field}}
 	if req.System != "" {
 		opt.System, opt.StartSystem = req.System, true
 		opt.Experts = []store.LabelSet{{Annotator: req.Expert, Adjudicated: req.Adjudicated}}
 	} else {
 		var err error
-		if opt.Query.Annotators, err = store.ReadWith(o.s, (*store.ReadTx).Reviewers, nil); err != nil {
+		if opt.Query.Annotators, err = store.ReadWith(o.s, (*store.ReadTx).ComparedAnnotators, nil); err != nil {
 			return opt, nil, err
 		}
 	}

@@ -310,8 +310,8 @@ func clockMs(ms int64) string { return clock(msDuration(ms)) }
 // annotator yet, and why: their parent (a claim's answer) is not judged
 // correct by them.
 func notAskedNote(l *lang.Printer, kind string, n int) string {
-	if schema.SpecOf(schema.Kind(kind)).Parent == schema.KindQA {
-		return l.Sprintf("%d not asked: their answer not judged correct by you", n)
+	if k, ok := viewOf(schema.Kind(kind)).(notAskedNoter); ok {
+		return k.notAskedNote(l, n)
 	}
 	return l.Sprintf("%d not asked: the item they belong to not judged correct by you", n)
 }

@@ -341,10 +341,17 @@ func (s *answerScreen) saveNow() tea.Cmd {
 	return saveDraftCmd(s.e.store, s.e.annotator, s.d.ref.ItemID, s.answer.Value(), s.cites.Value(), s.e.act.take())
 }
 
-// check looks the citations up among the documents.
+// check looks the citations up among the documents. With none typed there
+// is nothing to look up: no round trip to the database (and no frame more)
+// for every new item.
 func (s *answerScreen) check() tea.Cmd {
 	s.checkSeq++
-	return checkCitationsCmd(s.e.store, s.d.ref.ItemID, s.checkSeq, s.citationLines())
+	cites := s.citationLines()
+	if len(cites) == 0 {
+		s.checks = nil
+		return nil
+	}
+	return checkCitationsCmd(s.e.store, s.d.ref.ItemID, s.checkSeq, cites)
 }
 
 // submit records the answer and its citations (after the draft write in

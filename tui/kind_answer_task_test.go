@@ -123,6 +123,30 @@ func TestAnswerDraftsAndSubmission(t *testing.T) {
 	}
 }
 
+// Citations cleared: the marks and counts go with them once the draft is
+// written (no citation left to look up, and none asked of the database).
+func TestAnswerCitationsCleared(t *testing.T) {
+	s := openStore(t)
+	seedAnswers(t, s)
+	ref, _ := storetest.Read(t, s).Resolve("q1/answer")
+	if err := s.SaveDraft("jo", ref.ItemID, "An answer.", "doc-1", 0); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, s, Options{Kind: "answer_task"})
+	if !strings.Contains(h.view(), "✓ 1 known · ? 0 unknown") {
+		t.Fatalf("the draft's citation is not marked:\n%s", h.view())
+	}
+	h.keys("tab", "backspace", "backspace", "backspace", "backspace")
+	h.clock.add(time.Second)
+	h.keys("backspace") // the citations are empty; the draft is written
+	if d, _ := draftOf(t, s, "q1/answer"); d.Citations != "" {
+		t.Fatalf("draft citations %q", d.Citations)
+	}
+	if a := h.answer(); a.citationMark(0) != "  " || !strings.Contains(h.view(), "✓ 0 known · ? 0 unknown") {
+		t.Errorf("mark %q\n%s", a.citationMark(0), h.view())
+	}
+}
+
 // Undo of typing, and the clipboard key under annotate serve.
 func TestAnswerEditorUndoAndPaste(t *testing.T) {
 	s := openStore(t)

@@ -44,8 +44,14 @@ func (s *answerScreen) View() string {
 		right := s.document(rw, body)
 		sep := st.Rule.Render("│")
 		for i := 0; i < body; i++ {
-			l := ui.TruncateStyled(left[i], lw)
-			lines = append(lines, l+strings.Repeat(" ", max(0, lw-ui.Width(l)))+sep+ui.TruncateStyled(right[i], rw))
+			// The editors' lines fill their width: measured once, cut
+			// only when wider.
+			l, n := left[i], ui.Width(left[i])
+			if n > lw {
+				l = ui.TruncateStyled(l, lw)
+				n = ui.Width(l)
+			}
+			lines = append(lines, l+strings.Repeat(" ", max(0, lw-n))+sep+ui.TruncateStyled(right[i], rw))
 		}
 	} else {
 		docH := max(3, body/3)

@@ -22,6 +22,10 @@ type claimKind struct{}
 
 func (claimKind) Kind() schema.Kind { return schema.KindClaim }
 
+func (claimKind) notAskedNote(l *lang.Printer, n int) string {
+	return l.Sprintf("%d not asked: their answer not judged correct by you", n)
+}
+
 func (claimKind) Names() Names {
 	return Names{Label: lang.Key("Claim"), Queue: lang.Key("Claims"), Noun: lang.Key("claim")}
 }

@@ -89,6 +89,13 @@ type preselector interface {
 	preselect(d *itemData) map[string]string
 }
 
+// notAskedNoter says, in the home's note under the kind's queue, why n of
+// its items are not asked yet in the kind's own words (a claim: its answer
+// not judged correct); without it the note names "the item they belong to".
+type notAskedNoter interface {
+	notAskedNote(l *lang.Printer, n int) string
+}
+
 // ownStepper is a kind with a step of its own after its fields (the
 // claim's missed-claims step, asked on the last claim of an answer).
 type ownStepper interface {

@@ -106,7 +106,7 @@ func seedRichDB(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if n, err := s.AcceptAgreements("lead", store.ReviewQuery{Annotators: []string{"jo", "sam"}}); err != nil || n == 0 {
+	if n, err := s.AcceptAgreements("lead", store.AdjudicationQuery{Annotators: []string{"jo", "sam"}}); err != nil || n == 0 {
 		t.Fatalf("adjudication: %d, %v", n, err)
 	}
 	s.Close()

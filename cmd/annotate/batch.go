@@ -26,8 +26,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 	var spec store.BatchSpec
 	var assign, overlap string
 	var seed int64
-	var pool *poolFlags
-	var byKind *answerBatchFlags
+	var rules map[schema.Kind]batchRules
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Cut a batch from the items in no batch yet",
@@ -47,17 +46,8 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if spec.Size < 0 {
 				return fmt.Errorf("--size: want %s, got %d", flagWants["size"], spec.Size)
 			}
-			if spec.OnlyCorrectAnswers && schema.SpecOf(schema.Kind(spec.Kind)).Parent != schema.KindQA {
-				return fmt.Errorf("--only-correct-answers applies to batches of items of an answer (--kind %s)", kindsOfAnswers())
-			}
-			if spec.Adjudicated && !spec.OnlyCorrectAnswers {
-				return fmt.Errorf("--adjudicated goes with --only-correct-answers: the lead's answer labels choose the claims")
-			}
-			if spec.WithoutQA && !schema.WaitsForParent(schema.Kind(spec.Kind)) {
-				return fmt.Errorf("--without-qa applies to claim batches (--kind %s): their claims are asked at once, without the QA step", schema.KindClaim)
-			}
-			if spec.WithoutQA && spec.OnlyCorrectAnswers {
-				return fmt.Errorf("--without-qa takes the claims of every answer, judged or not: it does not go with --only-correct-answers")
+			if err := checkClaimBatchFlags(spec); err != nil {
+				return err
 			}
 			if cmd.Flags().Changed("assign") {
 				var err error
@@ -84,13 +74,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if cmd.Flags().Changed("seed") {
 				spec.Seed = &seed
 			}
-			if spec.Kind == string(schema.KindRelevance) {
-				return createPool(cmd, g, spec, pool)
-			}
-			if given := pool.given(cmd); len(given) > 0 {
-				return fmt.Errorf("%s: only relevance batches take these (--kind relevance)", strings.Join(given, ", "))
-			}
-			if handled, err := byKind.create(cmd, g, spec); handled {
+			if handled, err := kindBatch(cmd, g, spec, rules); handled {
 				return err
 			}
 			s, err := g.openExisting()
@@ -149,8 +133,7 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 	f.BoolVar(&spec.Adjudicated, "adjudicated", false, "with --only-correct-answers: answers the lead adjudicated correct (the claims are asked at once)")
 	f.BoolVar(&spec.WithoutQA, "without-qa", false, "claim batches: ask the claims at once, without the assignees judging their answers first")
 	f.StringVar(&spec.Hop, "hop", "", "only items of single-hop or multi-hop pairs (single or multi)")
-	pool = addPoolFlags(cmd)
-	byKind = addAnswerBatchFlags(f)
+	rules = addBatchRules(cmd)
 	return cmd
 }
 
@@ -289,15 +272,6 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return ""
-}
-
-// kindsOfAnswers names the kinds whose items belong to an answer.
-func kindsOfAnswers() string {
-	var out []string
-	for _, k := range schema.Children(schema.KindQA) {
-		out = append(out, string(k))
-	}
-	return strings.Join(out, ", ")
 }
 
 // batchJSON is batch create's --json result: the batch, and what its kind

@@ -5,55 +5,67 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annotate-dev/annotate/internal/clock"
 	"github.com/annotate-dev/annotate/schema"
 	"github.com/annotate-dev/annotate/store"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
-// Batches of the CanLegalRAGBench answer side choose their items by rules of
-// their own: answer tasks take whole seed groups of queries (--size counts
-// queries; each group goes to one assignee unless --overlap says more), and
-// generated claims are drawn at random among those the judge gave a verdict
-// (--sample 25 --where not_grounded --system S --seed N), the paper's samples.
+// Some kinds' batches choose their items by rules of their own, with flags
+// only their batches take: relevance pools (kind_relevance_batch.go), the
+// answer tasks' seed groups (kind_answer_task_batch.go), the generated
+// claims' samples (kind_gen_claim_batch.go).
 
-type answerBatchFlags struct {
-	sample            int
-	where             []string
-	system, condition string
-	judge             string
+// batchRules are such a kind's rules, with its flags added to batch create.
+type batchRules interface {
+	// refuse is the error for a batch of another kind given its flags (nil:
+	// none given).
+	refuse(cmd *cobra.Command) error
+	// create cuts a batch of the kind.
+	create(cmd *cobra.Command, g *globals, spec store.BatchSpec) error
 }
 
-func addAnswerBatchFlags(f *pflag.FlagSet) *answerBatchFlags {
-	var a answerBatchFlags
-	f.IntVar(&a.sample, "sample", 0, "gen_claim: draw this many claims at random (with --seed)")
-	f.StringSliceVar(&a.where, "where", nil, "gen_claim: only claims with these verdicts of the judge, e.g. not_grounded (several: all must hold)")
-	f.StringVar(&a.system, "system", "", "gen_claim: only claims of this system's answers")
-	f.StringVar(&a.condition, "condition", "", "gen_claim: only claims of answers in this condition (oracle or pipeline)")
-	f.StringVar(&a.judge, "judge", "judge", "gen_claim: the system whose verdicts --where reads")
-	return &a
+// batchKinds adds the flags of each kind with rules of its own to batch
+// create; the kinds' files fill it.
+var batchKinds = map[schema.Kind]func(cmd *cobra.Command) batchRules{}
+
+// addBatchRules adds every kind's batch flags to cmd.
+func addBatchRules(cmd *cobra.Command) map[schema.Kind]batchRules {
+	rules := map[schema.Kind]batchRules{}
+	for k, add := range batchKinds {
+		rules[k] = add(cmd)
+	}
+	return rules
 }
 
-// create cuts the batch when its kind has a rule of its own; handled is
-// false for the other kinds (and the generic batch is cut).
-func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.BatchSpec) (handled bool, err error) {
-	f := cmd.Flags()
+// kindBatch cuts the batch when its kind has rules of its own; handled is
+// false for the other kinds (and the generic batch is cut). The flags of
+// another kind's rules are refused, in queue order.
+func kindBatch(cmd *cobra.Command, g *globals, spec store.BatchSpec, rules map[schema.Kind]batchRules) (handled bool, err error) {
 	kind := schema.Kind(spec.Kind)
-	genOnly := []string{"sample", "where", "system", "condition", "judge"}
-	if kind != schema.KindGenClaim {
-		for _, name := range genOnly {
-			if f.Changed(name) {
-				return true, fmt.Errorf("--%s applies to batches of generated claims (--kind gen_claim)", name)
+	for _, k := range schema.AllKinds() {
+		if r := rules[k]; r != nil && k != kind {
+			if err := r.refuse(cmd); err != nil {
+				return true, err
 			}
 		}
 	}
-	if kind != schema.KindAnswerTask && kind != schema.KindGenClaim {
+	r := rules[kind]
+	if r == nil {
 		return false, nil
 	}
+	return true, r.create(cmd, g, spec)
+}
+
+// openRuledBatch begins a batch of the answer side (answer tasks,
+// generated claims): it refuses the QA pairs' claim flags, gives each item
+// one assignee unless --overlap says more (as the paper), and opens the
+// database for the batch's write, returning it and the annotators known
+// before the batch.
+func openRuledBatch(cmd *cobra.Command, g *globals, spec *store.BatchSpec) (*store.Store, []string, error) {
+	f := cmd.Flags()
 	for _, name := range []string{"only-correct-answers", "hop", "adjudicated", "without-qa"} {
 		if f.Changed(name) {
-			return true, fmt.Errorf("--%s applies to claims of QA pairs, not to %s batches", name, spec.Kind)
+			return nil, nil, fmt.Errorf("--%s applies to claims of QA pairs, not to %s batches", name, spec.Kind)
 		}
 	}
 	if !f.Changed("overlap") && len(spec.Assign) > 0 {
@@ -61,80 +73,22 @@ func (a *answerBatchFlags) create(cmd *cobra.Command, g *globals, spec store.Bat
 	}
 	s, err := g.openExisting()
 	if err != nil {
-		return true, err
+		return nil, nil, err
 	}
-	defer s.Close()
 	// A batch is one write: another process's (an import) is waited for.
-	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
-		return true, err
+	err = s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s))
+	if err == nil {
+		err = g.mayCreateBatch(s, spec.Assign)
 	}
-	if err := g.mayCreateBatch(s, spec.Assign); err != nil {
-		return true, err
+	var known []string
+	if err == nil {
+		known, err = annotatorNames(s)
 	}
-	known, err := annotatorNames(s)
 	if err != nil {
-		return true, err
+		s.Close()
+		return nil, nil, err
 	}
-	out := cmd.OutOrStdout()
-	var b store.Batch
-	switch kind {
-	case schema.KindAnswerTask:
-		var groups int
-		if b, groups, err = s.CreateAnswerBatch(spec); err != nil {
-			return true, err
-		}
-		if g.json {
-			return true, writeJSON(out, batchJSON(b, map[string]any{"seed_groups": groups}))
-		}
-		fmt.Fprintf(out, "batch %s: %d answer_task item%s (%d seed group%s), for %s\n", b.Name, b.Size, plural(b.Size), groups, plural(groups), batchWho(b, known))
-	case schema.KindGenClaim:
-		if f.Changed("sample") && a.sample < 1 {
-			return true, fmt.Errorf("--sample: want a whole number of claims, 1 or more, got %d", a.sample)
-		}
-		if a.sample > 0 && spec.Seed == nil {
-			seed := clock.Now().UnixNano() % 1_000_000
-			spec.Seed = &seed
-		}
-		var pool int
-		b, pool, err = s.SampleGenClaims(spec, store.GenSample{Sample: a.sample, Judge: a.judge, Where: a.where, System: a.system, Condition: a.condition})
-		if err != nil {
-			return true, err
-		}
-		if g.json {
-			extra := map[string]any{"pool": pool, "seed": nil}
-			if spec.Seed != nil {
-				extra["seed"] = *spec.Seed
-			}
-			return true, writeJSON(out, batchJSON(b, extra))
-		}
-		what := "every"
-		if b.Size < pool {
-			what = "a sample of"
-		}
-		fmt.Fprintf(out, "batch %s: %d gen_claim item%s, %s %d claim%s matching%s, for %s\n", b.Name, b.Size, plural(b.Size), what, pool, plural(pool),
-			sampleWhere(a), batchWho(b, known))
-		if b.Size < pool && !f.Changed("seed") {
-			fmt.Fprintf(cmd.ErrOrStderr(), "annotate: note: drawn with seed %d: --seed %d draws the same sample\n", *spec.Seed, *spec.Seed)
-		}
-	}
-	return true, nil
-}
-
-func sampleWhere(a *answerBatchFlags) string {
-	var parts []string
-	if a.system != "" {
-		parts = append(parts, "system "+a.system)
-	}
-	if a.condition != "" {
-		parts = append(parts, a.condition)
-	}
-	if len(a.where) > 0 {
-		parts = append(parts, strings.Join(a.where, " and ")+" by "+a.judge)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(parts, ", ") + ")"
+	return s, known, nil
 }
 
 // batchWho says who a batch is for and how many items each got, naming new

@@ -72,7 +72,7 @@ func TestReviewOfADeclaredField(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := storetest.Read(t, s).ReviewItem(ref, nil, "lead", false)
+		d, err := storetest.Read(t, s).AdjudicationItem(ref, nil, "lead", false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -114,7 +114,7 @@ func (g *globals) valueSets() (byFlag map[string]valueSet, byCommand map[string]
 	byCommand = map[string]map[string]valueSet{
 		"annotate":      {"kind": {closed: tui.Kinds()}},
 		"annotate demo": {"kind": {closed: tui.Kinds()}},
-		"annotate review": {"kind": {closed: []string{string(schema.KindAnswerTask)},
+		"annotate review": {"kind": {closed: reviewKinds,
 			note: "the review of a kind of its own; without --kind: the adjudication of disagreements"}},
 		"annotate gen": {"system": genSystem, "judge": judge, "condition": genCondition,
 			"by": {closed: []string{"persona", "jurisdiction"}}, "rate-from": {closed: []string{"judge", "expert"}}},

@@ -151,7 +151,7 @@ func TestHostileFilesAreRefusedWhereTheyFail(t *testing.T) {
 			case "guidelines":
 				_, err = execute(t, "--db", db, "--as", "lead", "guidelines", "import", c.path)
 			case "keys":
-				_, err = server.ParseAuthorizedKeys(c.path)
+				_, err = server.ParseAuthorizedKeys(c.path, nil)
 			default:
 				t.Fatalf("no door %q", c.door)
 			}

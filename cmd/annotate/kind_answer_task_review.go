@@ -17,6 +17,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// reviewKinds are the kinds with a review of their own (review --kind).
+var reviewKinds = []string{string(schema.KindAnswerTask)}
+
 // checkReviewKind checks --kind and the flags that go with it before
 // anything is opened: "" (the adjudication of disagreements) or
 // answer_task, which takes none of the adjudication's flags.
@@ -26,7 +29,7 @@ func checkReviewKind(cmd *cobra.Command, kind string) error {
 		return nil
 	case schema.KindAnswerTask:
 	default:
-		return fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task%s (without --kind: the adjudication of disagreements)", kind, suggest.Hint(kind, []string{"answer_task"}))
+		return fmt.Errorf("--kind %q: the review of a kind of its own is for answer_task%s (without --kind: the adjudication of disagreements)", kind, suggest.Hint(kind, reviewKinds))
 	}
 	for _, name := range []string{"annotators", "field", "system", "annotator", "adjudicated", "accept", "single"} {
 		if cmd.Flags().Changed(name) {

@@ -32,15 +32,26 @@ func addPoolFlags(cmd *cobra.Command) *poolFlags {
 	return p
 }
 
-// poolOnly names the relevance flags given to a batch of another kind.
-func (p *poolFlags) given(cmd *cobra.Command) []string {
-	var out []string
+func init() {
+	batchKinds[schema.KindRelevance] = func(cmd *cobra.Command) batchRules { return addPoolFlags(cmd) }
+}
+
+// refuse names the relevance flags given to a batch of another kind.
+func (p *poolFlags) refuse(cmd *cobra.Command) error {
+	var given []string
 	for _, n := range []string{"runs", "depth", "queries", "stratify", "graded"} {
 		if cmd.Flags().Changed(n) {
-			out = append(out, "--"+n)
+			given = append(given, "--"+n)
 		}
 	}
-	return out
+	if len(given) > 0 {
+		return fmt.Errorf("%s: only relevance batches take these (--kind relevance)", strings.Join(given, ", "))
+	}
+	return nil
+}
+
+func (p *poolFlags) create(cmd *cobra.Command, g *globals, spec store.BatchSpec) error {
+	return createPool(cmd, g, spec, p)
 }
 
 // createPool runs batch create for --kind relevance.

@@ -156,7 +156,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 			return errors.New("--single goes with --accept (on the screen: S)")
 		}
 		if g.json {
-			rev, err := store.ReadWith(s, (*store.ReadTx).Review, opt.Query)
+			rev, err := store.ReadWith(s, (*store.ReadTx).Adjudication, opt.Query)
 			if err != nil {
 				return err
 			}
@@ -182,7 +182,7 @@ func (o *reviewFlags) run(cmd *cobra.Command, g *globals, s *store.Store) error 
 // annotators whose disagreements are adjudicated. The dashboard opens
 // review through it too.
 func (o *reviewFlags) options(cmd *cobra.Command, s *store.Store, lead string, systemView bool) (adjudicate.Options, error) {
-	q := store.ReviewQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch, Lead: lead}
+	q := store.AdjudicationQuery{Annotators: o.annotators, Field: o.field, Batch: o.batch, Lead: lead}
 	opt := adjudicate.Options{Store: s, Lead: lead, Query: q, System: o.system, StartSystem: systemView, AllowOwn: o.allowOwn}
 	labelled, err := store.ReadValue(s, (*store.ReadTx).LabelledAnnotators)
 	if err != nil {
@@ -196,7 +196,7 @@ func (o *reviewFlags) options(cmd *cobra.Command, s *store.Store, lead string, s
 		opt.Experts = expertSets(first, labelled)
 		return opt, nil
 	}
-	if opt.Query.Annotators, err = store.ReadWith(s, (*store.ReadTx).Reviewers, o.annotators); err != nil {
+	if opt.Query.Annotators, err = store.ReadWith(s, (*store.ReadTx).ComparedAnnotators, o.annotators); err != nil {
 		return opt, err
 	}
 	opt.Experts = expertSets(store.LabelSet{Adjudicated: true}, labelled)
@@ -252,7 +252,7 @@ type reviewUnitJSON struct {
 	Own      bool              `json:"own"`    // the lead gave a label in it: their decision needs --allow-own
 }
 
-func printReview(w io.Writer, lead string, q store.ReviewQuery, rev store.Review) error {
+func printReview(w io.Writer, lead string, q store.AdjudicationQuery, rev store.Adjudication) error {
 	units := []reviewUnitJSON{}
 	for _, u := range rev.Units {
 		j := reviewUnitJSON{Item: u.ExtID, Kind: u.Kind, Field: u.Field, Labels: u.Labels, State: u.State.String(), FollowUp: u.FollowUp, Single: u.Single, Own: u.Own}
@@ -270,7 +270,7 @@ func printReview(w io.Writer, lead string, q store.ReviewQuery, rev store.Review
 	})
 }
 
-func printSystemReview(w io.Writer, rev store.SystemReview) error {
+func printSystemReview(w io.Writer, rev store.SystemConfusion) error {
 	type cell struct {
 		Expert string   `json:"expert"`
 		System string   `json:"system"`
@@ -293,13 +293,13 @@ func printSystemReview(w io.Writer, rev store.SystemReview) error {
 
 // acceptAll accepts every ready agreement, as A does on the review screen
 // (with single, the ready single labels too, as S does).
-func acceptAll(w io.Writer, g *globals, s *store.Store, q store.ReviewQuery, single, allowOwn bool) error {
+func acceptAll(w io.Writer, g *globals, s *store.Store, q store.AdjudicationQuery, single, allowOwn bool) error {
 	acc, err := s.AcceptReady(g.as, q, store.AcceptOptions{Single: single, AllowOwn: allowOwn})
 	if err != nil {
 		return err
 	}
 	n := acc.N
-	rev, err := store.ReadWith(s, (*store.ReadTx).Review, q)
+	rev, err := store.ReadWith(s, (*store.ReadTx).Adjudication, q)
 	if err != nil {
 		return err
 	}

@@ -153,7 +153,7 @@ func TestReviewThenAdjudicatedMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m := tui.New(tui.Options{Store: s, Annotator: "lead", Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: store.ReviewQuery{Annotators: []string{"jo", "sam"}}})})
+	m := tui.New(tui.Options{Store: s, Annotator: "lead", Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: store.AdjudicationQuery{Annotators: []string{"jo", "sam"}}})})
 	rvDrive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	rvExec(m, m.Init())
 	final := map[int]string{}
@@ -337,7 +337,7 @@ func TestReviewSessionInReports(t *testing.T) {
 	}
 	clock := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	m := tui.New(tui.Options{Store: s, Annotator: "lead", Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead",
-		Query: store.ReviewQuery{Annotators: []string{"jo", "sam"}}, Now: func() time.Time { return clock }})})
+		Query: store.AdjudicationQuery{Annotators: []string{"jo", "sam"}}, Now: func() time.Time { return clock }})})
 	rvDrive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	rvExec(m, m.Init())
 	// Two gaps before the first decision: 50 s, then 9 min (counts 5 min).

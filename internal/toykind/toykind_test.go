@@ -94,7 +94,7 @@ func TestToyKindEndToEnd(t *testing.T) {
 	}
 
 	// Review: c2 is the one disagreement; c1 and c3 agree.
-	rev, err := storetest.Read(t, s).Review(store.ReviewQuery{Field: citationOK})
+	rev, err := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Field: citationOK})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func labelOnScreen(t *testing.T, s *store.Store) {
 // where the toy's own drawing shows c2, and picks no (2) as its final label.
 func adjudicateOnScreen(t *testing.T, s *store.Store) {
 	t.Helper()
-	q := store.ReviewQuery{Field: citationOK}
+	q := store.AdjudicationQuery{Field: citationOK}
 	m := tui.New(tui.Options{Store: s, Annotator: "lead", Client: "test",
 		Start: tui.Review(adjudicate.Options{Store: s, Lead: "lead", Query: q})})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
@@ -195,11 +195,11 @@ func adjudicateOnScreen(t *testing.T, s *store.Store) {
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(tuitest.Key("2"))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		rev, err := storetest.Read(t, s).Review(q)
+		rev, err := storetest.Read(t, s).Adjudication(q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := slices.IndexFunc(rev.Units, func(u store.ReviewUnit) bool { return u.ExtID == "c2" })
+		i := slices.IndexFunc(rev.Units, func(u store.AdjudicationUnit) bool { return u.ExtID == "c2" })
 		if i >= 0 && rev.Units[i].Final != "" {
 			if rev.Units[i].Final != "no" {
 				t.Errorf("c2 adjudicated %q, want no", rev.Units[i].Final)

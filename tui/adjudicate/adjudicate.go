@@ -19,7 +19,7 @@ import (
 // now asked) or moot (a claim now incorrect).
 type adjScreen struct {
 	e       *env
-	rev     *store.Review
+	rev     *store.Adjudication
 	loadErr error
 	loadSeq int
 	// want is the unit to show when the reload comes back; with
@@ -28,7 +28,7 @@ type adjScreen struct {
 	wantPending bool
 
 	idx       int // into rev.Units; -1: the summary
-	detail    *store.ReviewDetail
+	detail    *store.AdjudicationDetail
 	detailErr error
 	detailSeq int
 	saving    bool // an adjudication, undo or acceptance is in flight
@@ -49,7 +49,7 @@ func (a *adjScreen) reload(want unitKey, pending bool) tea.Cmd {
 	return loadReviewCmd(a.e.store, a.e.query, a.loadSeq)
 }
 
-func (a *adjScreen) unit() *store.ReviewUnit {
+func (a *adjScreen) unit() *store.AdjudicationUnit {
 	if a.rev == nil || a.idx < 0 || a.idx >= len(a.rev.Units) {
 		return nil
 	}

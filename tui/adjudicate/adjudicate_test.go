@@ -278,14 +278,14 @@ func TestFollowUpAndMoot(t *testing.T) {
 func TestFieldAndBatch(t *testing.T) {
 	s := openStore(t)
 	seedTwenty(t, s)
-	rev, err := storetest.Read(t, s).Review(store.ReviewQuery{Field: schema.ClaimValidity})
+	rev, err := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Field: schema.ClaimValidity})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rev.Units) != 0 || rev.Ready != 20 {
 		t.Errorf("claim_validity: %d units, %d ready", len(rev.Units), rev.Ready)
 	}
-	rev, err = storetest.Read(t, s).Review(store.ReviewQuery{Field: schema.Entailment})
+	rev, err = storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Field: schema.Entailment})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,20 +295,20 @@ func TestFieldAndBatch(t *testing.T) {
 	if _, err := s.CreateBatch(store.BatchSpec{Name: "b", Kind: "claim", Size: 10}); err != nil {
 		t.Fatal(err)
 	}
-	rev, err = storetest.Read(t, s).Review(store.ReviewQuery{Batch: "b"})
+	rev, err = storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Batch: "b"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := unitIDs(rev, schema.Entailment); !reflect.DeepEqual(got, []string{claimID(3), claimID(7)}) {
 		t.Errorf("batch units %v", got)
 	}
-	if _, err := storetest.Read(t, s).Review(store.ReviewQuery{Batch: "nope"}); err == nil {
+	if _, err := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Batch: "nope"}); err == nil {
 		t.Error("unknown batch accepted")
 	}
-	if _, err := storetest.Read(t, s).Review(store.ReviewQuery{Annotators: []string{"jo"}}); err == nil {
+	if _, err := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Annotators: []string{"jo"}}); err == nil {
 		t.Error("one annotator accepted")
 	}
-	if _, err := storetest.Read(t, s).Review(store.ReviewQuery{Annotators: []string{"jo", "nobody"}}); err == nil {
+	if _, err := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{Annotators: []string{"jo", "nobody"}}); err == nil {
 		t.Error("unknown annotator accepted")
 	}
 }
@@ -386,7 +386,7 @@ func TestQAPair(t *testing.T) {
 	final := map[string]string{}
 	for _, f := range schema.Fields(schema.KindQA) {
 		ref, _ := storetest.Read(t, s).Resolve("civil-001")
-		d, err := storetest.Read(t, s).ReviewItem(ref, nil, "lead", false)
+		d, err := storetest.Read(t, s).AdjudicationItem(ref, nil, "lead", false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -497,7 +497,7 @@ func TestLeadsOwnUnitIsRefused(t *testing.T) {
 	if !strings.Contains(h.m.e.err, "ana labelled category of gdpr-001: a lead never adjudicates a unit in which they gave a label") {
 		t.Errorf("error %q, want the refusal", h.m.e.err)
 	}
-	if d, _ := storetest.Read(t, s).ReviewItem(store.ItemRef{ItemID: h.m.e.adj.unit().ItemID}, nil, "ana", false); d.Final[schema.Category] != "" {
+	if d, _ := storetest.Read(t, s).AdjudicationItem(store.ItemRef{ItemID: h.m.e.adj.unit().ItemID}, nil, "ana", false); d.Final[schema.Category] != "" {
 		t.Errorf("the refused pick was written: %v", d.Final)
 	}
 	h.keys("A", "y")
@@ -511,7 +511,7 @@ func TestLeadsOwnUnitIsRefused(t *testing.T) {
 	}
 	h.keys("3")
 	ref, _ := storetest.Read(t, s).Resolve("gdpr-001")
-	if d, _ := storetest.Read(t, s).ReviewItem(ref, nil, "ana", false); d.Final[schema.Category] != "false_premise" {
+	if d, _ := storetest.Read(t, s).AdjudicationItem(ref, nil, "ana", false); d.Final[schema.Category] != "false_premise" {
 		t.Errorf("--allow-own: final %v, want category false_premise", d.Final)
 	}
 	if own, _ := storetest.Read(t, s).OwnAdjudications(); own[schema.Category] != 1 {

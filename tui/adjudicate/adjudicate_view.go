@@ -313,7 +313,7 @@ func (a *adjScreen) summary(w int) []string {
 
 // leadMarks is the line that shows the lead's own flag and note on the item
 // (none when there are neither), on the adjudication and the system view.
-func leadMarks(st ui.Styles, d *store.ReviewDetail, w int) []string {
+func leadMarks(st ui.Styles, d *store.AdjudicationDetail, w int) []string {
 	if !d.LeadFlagged && d.LeadNote == "" {
 		return nil
 	}

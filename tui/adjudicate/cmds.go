@@ -18,24 +18,24 @@ type unitKey struct {
 	field string
 }
 
-func keyOf(u store.ReviewUnit) unitKey { return unitKey{u.ItemID, u.Field} }
+func keyOf(u store.AdjudicationUnit) unitKey { return unitKey{u.ItemID, u.Field} }
 
 type reviewLoadedMsg struct {
 	seq int
-	rev store.Review
+	rev store.Adjudication
 	err error
 }
 
 // The review's reads wait for an import in progress to be done: they show
 // it whole or not at all.
-func loadReviewCmd(s *store.Store, q store.ReviewQuery, seq int) tea.Cmd {
+func loadReviewCmd(s *store.Store, q store.AdjudicationQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
 		if err := s.WaitForWriters(context.Background(), nil); err != nil {
 			return reviewLoadedMsg{seq: seq, err: err}
 		}
-		var rev store.Review
+		var rev store.Adjudication
 		err := s.Read(func(rx *store.ReadTx) (err error) {
-			rev, err = rx.Review(q)
+			rev, err = rx.Adjudication(q)
 			return err
 		})
 		return reviewLoadedMsg{seq: seq, rev: rev, err: err}
@@ -47,7 +47,7 @@ func loadReviewCmd(s *store.Store, q store.ReviewQuery, seq int) tea.Cmd {
 type detailMsg struct {
 	seq    int
 	walker bool
-	d      store.ReviewDetail
+	d      store.AdjudicationDetail
 	err    error
 }
 
@@ -56,9 +56,9 @@ func loadDetailCmd(s *store.Store, ref store.ItemRef, annotators []string, lead 
 		if err := s.WaitForWriters(context.Background(), nil); err != nil {
 			return detailMsg{seq: seq, walker: walker, err: err}
 		}
-		var d store.ReviewDetail
+		var d store.AdjudicationDetail
 		err := s.Read(func(rx *store.ReadTx) (err error) {
-			d, err = rx.ReviewItem(ref, annotators, lead, walker)
+			d, err = rx.AdjudicationItem(ref, annotators, lead, walker)
 			return err
 		})
 		return detailMsg{seq: seq, walker: walker, d: d, err: err}
@@ -78,7 +78,7 @@ type adjudicatedMsg struct {
 // and the review's session, as the annotation screens record a label.
 // A write that meets another process's lock (an import) is tried again
 // until it goes through: a decision is not given up.
-func adjudicateCmd(s *store.Store, lead string, u store.ReviewUnit, value string, ms, session int64, allowOwn bool) tea.Cmd {
+func adjudicateCmd(s *store.Store, lead string, u store.AdjudicationUnit, value string, ms, session int64, allowOwn bool) tea.Cmd {
 	return func() tea.Msg {
 		l := store.Label{Annotator: lead, ItemID: u.ItemID, Field: u.Field, Value: value,
 			Adjudicate: true, ActiveMs: ms, SessionID: session, AllowOwn: allowOwn}
@@ -127,7 +127,7 @@ type acceptedMsg struct {
 	err    error
 }
 
-func acceptCmd(s *store.Store, lead string, q store.ReviewQuery, o store.AcceptOptions) tea.Cmd {
+func acceptCmd(s *store.Store, lead string, q store.AdjudicationQuery, o store.AcceptOptions) tea.Cmd {
 	return func() tea.Msg {
 		a, err := s.AcceptReady(lead, q, o)
 		return acceptedMsg{n: a.N, held: a.Held, single: o.Single, ms: o.ActiveMs, err: err}
@@ -136,13 +136,13 @@ func acceptCmd(s *store.Store, lead string, q store.ReviewQuery, o store.AcceptO
 
 type systemLoadedMsg struct {
 	seq int
-	rev store.SystemReview
+	rev store.SystemConfusion
 	err error
 }
 
 func loadSystemCmd(s *store.Store, q store.SystemQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
-		var rev store.SystemReview
+		var rev store.SystemConfusion
 		err := s.Read(func(rx *store.ReadTx) (err error) {
 			rev, err = rx.SystemDisagreements(q)
 			return err

@@ -53,7 +53,7 @@ func TestDeclaredFieldIsAdjudicated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := storetest.Read(t, s).ReviewItem(ref, nil, "lead", false)
+		d, err := storetest.Read(t, s).AdjudicationItem(ref, nil, "lead", false)
 		if err != nil {
 			t.Fatal(err)
 		}

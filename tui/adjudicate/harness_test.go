@@ -154,7 +154,7 @@ func seedClaims(t testing.TB, s *store.Store, n int, pred func(i int) string, la
 func claimID(i int) string { return fmt.Sprintf("gdpr-001-c%02d", i) }
 
 // unitIDs lists the ext ids of a review's units of a field.
-func unitIDs(rev store.Review, field string) []string {
+func unitIDs(rev store.Adjudication, field string) []string {
 	var out []string
 	for _, u := range rev.Units {
 		if u.Field == field {

@@ -43,7 +43,7 @@ func (claimKind) Pane(dr Drawing, w int) []string {
 }
 
 // claimOf is the claim on screen (an empty one for another kind).
-func claimOf(d *store.ReviewDetail) *store.Claim {
+func claimOf(d *store.AdjudicationDetail) *store.Claim {
 	if c, ok := d.Payload.(*store.Claim); ok {
 		return c
 	}

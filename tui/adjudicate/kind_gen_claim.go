@@ -28,7 +28,7 @@ func (genClaimKind) Pane(dr Drawing, w int) []string {
 
 func (genClaimKind) PaneTitle(dr Drawing) string { return ui.GenEvidenceTitle(dr.st.Lang, "") }
 
-func genClaimIn(d *store.ReviewDetail) *store.GenClaim {
+func genClaimIn(d *store.AdjudicationDetail) *store.GenClaim {
 	if c, ok := d.Payload.(*store.GenClaim); ok {
 		return c
 	}

@@ -30,7 +30,7 @@ func (qaKind) PaneTitle(dr Drawing) string {
 }
 
 // Generated is the pair's generated category, tagged among the options.
-func (qaKind) Generated(d *store.ReviewDetail, field string) string {
+func (qaKind) Generated(d *store.AdjudicationDetail, field string) string {
 	if field == schema.Category {
 		return pairOf(d).Category
 	}
@@ -38,7 +38,7 @@ func (qaKind) Generated(d *store.ReviewDetail, field string) string {
 }
 
 // pairOf is the item's QA pair: the item itself, or a claim's answer's.
-func pairOf(d *store.ReviewDetail) *store.QAPair {
+func pairOf(d *store.AdjudicationDetail) *store.QAPair {
 	if q, ok := d.Root.(*store.QAPair); ok {
 		return q
 	}

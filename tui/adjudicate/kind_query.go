@@ -23,7 +23,7 @@ func (queryKind) Pane(dr Drawing, w int) []string { return ui.QueryAbout(dr.st, 
 
 func (queryKind) PaneTitle(dr Drawing) string { return dr.st.Lang.Sprintf("About the query") }
 
-func queryIn(d *store.ReviewDetail) *store.Query {
+func queryIn(d *store.AdjudicationDetail) *store.Query {
 	if q, ok := d.Payload.(*store.Query); ok {
 		return q
 	}

@@ -29,7 +29,7 @@ func (relevanceKind) PaneTitle(dr Drawing) string {
 	return dr.st.Lang.Sprintf("Document") + " " + ui.SanitizeLine(relevanceIn(dr.d).Document.ID)
 }
 
-func relevanceIn(d *store.ReviewDetail) *store.Relevance {
+func relevanceIn(d *store.AdjudicationDetail) *store.Relevance {
 	if r, ok := d.Payload.(*store.Relevance); ok && r.Query != nil && r.Document != nil {
 		return r
 	}

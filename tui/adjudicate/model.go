@@ -42,8 +42,8 @@ import (
 // Options configures the review TUI.
 type Options struct {
 	Store *store.Store
-	Lead  string            // who adjudicates (--as)
-	Query store.ReviewQuery // the annotators compared, field, batch
+	Lead  string                  // who adjudicates (--as)
+	Query store.AdjudicationQuery // the annotators compared, field, batch
 	// System view: the system and the expert label sets it can compare
 	// against (e cycles through them), the first one shown first.
 	System  string
@@ -66,7 +66,7 @@ type Options struct {
 type env struct {
 	store   *store.Store
 	lead    string
-	query   store.ReviewQuery
+	query   store.AdjudicationQuery
 	system  string
 	experts []store.LabelSet
 	expert  int
@@ -228,14 +228,14 @@ func (m *Model) Update(msg tea.Msg) (ui.Child, tea.Cmd) {
 		}
 		return m, nil
 	case noteSavedMsg:
-		e.applyLead(msg.item, msg.err, e.say().Sprintf("Note saved."), func(d *store.ReviewDetail) { setLeadNote(d, msg.field, msg.text) })
+		e.applyLead(msg.item, msg.err, e.say().Sprintf("Note saved."), func(d *store.AdjudicationDetail) { setLeadNote(d, msg.field, msg.text) })
 		return m, nil
 	case flagSavedMsg:
 		status := e.say().Sprintf("Flag removed.")
 		if msg.flagged {
 			status = e.say().Sprintf("Flagged for discussion.")
 		}
-		e.applyLead(msg.item, msg.err, status, func(d *store.ReviewDetail) { d.LeadFlagged = msg.flagged })
+		e.applyLead(msg.item, msg.err, status, func(d *store.AdjudicationDetail) { d.LeadFlagged = msg.flagged })
 		return m, nil
 	case sessionMsg:
 		e.session, e.sessionErr = msg.id, msg.err
@@ -290,7 +290,7 @@ func (m *Model) atTop() bool {
 // setLeadNote records a committed note of the lead on one field of the
 // item shown: the notes are per field, LeadNote joins them (as the store's
 // ItemNote: one a line, in the order of the fields' names).
-func setLeadNote(d *store.ReviewDetail, field, text string) {
+func setLeadNote(d *store.AdjudicationDetail, field, text string) {
 	if d.LeadNotes == nil {
 		d.LeadNotes = map[string]string{}
 	}
@@ -308,27 +308,27 @@ func setLeadNote(d *store.ReviewDetail, field, text string) {
 
 // applyLead shows a committed note or flag of the lead on the screens
 // showing the item.
-func (e *env) applyLead(item int64, err error, status string, set func(*store.ReviewDetail)) {
+func (e *env) applyLead(item int64, err error, status string, set func(*store.AdjudicationDetail)) {
 	if err != nil {
 		e.fail(err)
 		return
 	}
 	e.ok(status)
-	for _, d := range []*store.ReviewDetail{e.adjDetail(), e.walkerDetail()} {
+	for _, d := range []*store.AdjudicationDetail{e.adjDetail(), e.walkerDetail()} {
 		if d != nil && d.ItemID == item {
 			set(d)
 		}
 	}
 }
 
-func (e *env) adjDetail() *store.ReviewDetail {
+func (e *env) adjDetail() *store.AdjudicationDetail {
 	if e.adj == nil {
 		return nil
 	}
 	return e.adj.detail
 }
 
-func (e *env) walkerDetail() *store.ReviewDetail {
+func (e *env) walkerDetail() *store.AdjudicationDetail {
 	if e.walker == nil {
 		return nil
 	}

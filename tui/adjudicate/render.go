@@ -29,7 +29,7 @@ type Kind interface {
 // proposed for a field (a QA pair's category), tagged among the options;
 // "": none for that field.
 type GeneratedValues interface {
-	Generated(d *store.ReviewDetail, field string) string
+	Generated(d *store.AdjudicationDetail, field string) string
 }
 
 // ComparedNouns is a kind a system view compares (claims) that names its
@@ -45,11 +45,11 @@ type ComparedNouns interface {
 // tui/); the product's kinds draw with the same styles through ui.
 type Drawing struct {
 	st ui.Styles
-	d  *store.ReviewDetail
+	d  *store.AdjudicationDetail
 }
 
 // Detail is the item under review, as the store loaded it.
-func (dr Drawing) Detail() *store.ReviewDetail { return dr.d }
+func (dr Drawing) Detail() *store.AdjudicationDetail { return dr.d }
 
 // Lang is the language the screen is written in.
 func (dr Drawing) Lang() *lang.Printer { return dr.st.Lang }
@@ -86,7 +86,7 @@ func kindOf(k schema.Kind) (Kind, bool) {
 
 // renderOf is the item's kind; a kind without one shows its id and an
 // empty pane rather than another kind's empty fields.
-func renderOf(d *store.ReviewDetail) Kind {
+func renderOf(d *store.AdjudicationDetail) Kind {
 	if k, ok := kindOf(schema.Kind(d.Kind)); ok {
 		return k
 	}
@@ -104,20 +104,20 @@ func (unregistered) Pane(Drawing, int) []string  { return nil }
 func (unregistered) PaneTitle(dr Drawing) string { return dr.st.Lang.Sprintf("Item") }
 
 // generatedOf is the generator's value of a field of the item, "" none.
-func generatedOf(d *store.ReviewDetail, field string) string {
+func generatedOf(d *store.AdjudicationDetail, field string) string {
 	if g, ok := renderOf(d).(GeneratedValues); ok {
 		return g.Generated(d, field)
 	}
 	return ""
 }
 
-func itemTop(st ui.Styles, d *store.ReviewDetail, w int) []string {
+func itemTop(st ui.Styles, d *store.AdjudicationDetail, w int) []string {
 	return renderOf(d).Top(Drawing{st, d}, w)
 }
-func itemPane(st ui.Styles, d *store.ReviewDetail, w int) []string {
+func itemPane(st ui.Styles, d *store.AdjudicationDetail, w int) []string {
 	return renderOf(d).Pane(Drawing{st, d}, w)
 }
-func paneTitleOf(st ui.Styles, d *store.ReviewDetail) string {
+func paneTitleOf(st ui.Styles, d *store.AdjudicationDetail) string {
 	return renderOf(d).PaneTitle(Drawing{st, d})
 }
 

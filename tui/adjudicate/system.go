@@ -24,7 +24,7 @@ import (
 // cellsScreen lists the off-diagonal cells.
 type cellsScreen struct {
 	e    *env
-	rev  *store.SystemReview
+	rev  *store.SystemConfusion
 	err  error
 	seq  int
 	sel  int
@@ -210,7 +210,7 @@ type walkerScreen struct {
 	back      *cellsScreen
 	cell      store.SystemCell
 	i         int
-	detail    *store.ReviewDetail
+	detail    *store.AdjudicationDetail
 	detailErr error
 	seq       int
 	p         ui.PaneState

@@ -78,7 +78,7 @@ func TestTeatestAdjudication(t *testing.T) {
 	tm.Send(keyMsg("y"))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		rev, err := storetest.Read(t, s).Review(store.ReviewQuery{})
+		rev, err := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestTeatestAdjudication(t *testing.T) {
 	}
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	rev, _ := storetest.Read(t, s).Review(store.ReviewQuery{})
+	rev, _ := storetest.Read(t, s).Adjudication(store.AdjudicationQuery{})
 	if p, d, _ := rev.Counts(""); p != 0 || d != 5 {
 		t.Errorf("pending %d done %d", p, d)
 	}

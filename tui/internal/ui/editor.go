@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -27,6 +29,30 @@ type Editor struct {
 	ta         textarea.Model
 	undo, redo []edit
 	lastKind   editKind
+
+	// The textarea's drawing is redone only when the editor changed (a
+	// frame after every message would otherwise draw it anew, which costs
+	// more than the rest of the answer screen): gen counts the changes,
+	// drawn is the drawing of generation drawnGen with the gutter marks
+	// it asked for. A pristine editor (nothing typed, nothing set) is drawn
+	// as every pristine editor of its size, focus, styles and placeholder
+	// is, so a new item's empty editors come from a drawing kept once
+	// (pristineDrawings).
+	gen       uint64
+	drawn     string
+	drawnGen  uint64
+	marks     []gutterMark
+	recording bool
+	pristine  bool
+	styleKey  string
+	mark      func(line int) string // the gutter (nil: none)
+	markW     int                   // the gutter's width
+}
+
+// gutterMark is a gutter mark a drawing asked for: the line and the mark.
+type gutterMark struct {
+	line int
+	mark string
 }
 
 // edit is the text and cursor an undo goes back to.
@@ -56,7 +82,7 @@ var (
 
 // NewEditor returns a focused editor.
 func NewEditor(st Styles, clipboard bool, placeholder string) *Editor {
-	e := &Editor{ta: textarea.New()}
+	e := &Editor{ta: textarea.New(), pristine: true}
 	e.ta.ShowLineNumbers = false
 	e.ta.Prompt = ""
 	e.ta.CharLimit = 0
@@ -77,6 +103,10 @@ func (e *Editor) SetStyles(st Styles) {
 	state := textarea.StyleState{Base: plain, Text: plain, LineNumber: plain, CursorLineNumber: plain,
 		CursorLine: plain, EndOfBuffer: plain, Placeholder: st.Dim, Prompt: st.Label, Selection: st.Selected}
 	e.ta.SetStyles(textarea.Styles{Focused: state, Blurred: state, Cursor: textarea.CursorStyle{Blink: false}})
+	// What the drawing takes from st, for the drawings kept of pristine
+	// editors: the placeholder's, prompt's and selection's attributes.
+	e.styleKey = st.Dim.Render("x") + "\x00" + st.Label.Render("x") + "\x00" + st.Selected.Render("x")
+	e.gen++
 }
 
 // CanPaste reports whether ctrl+v reads the local clipboard.
@@ -84,21 +114,34 @@ func (e *Editor) CanPaste() bool { return e.ta.KeyMap.Paste.Enabled() }
 
 // SetSize fits the editor in w×h cells.
 func (e *Editor) SetSize(w, h int) {
-	e.ta.SetWidth(max(1, w))
-	e.ta.SetHeight(max(1, h))
+	w, h = max(1, w), max(1, h)
+	if w == e.ta.Width() && h == e.ta.Height() {
+		return // the screens size their editors at every frame
+	}
+	e.ta.SetWidth(w)
+	e.ta.SetHeight(h)
+	e.gen++
 }
 
 // Focus and Blur show or hide the cursor; a blurred editor takes no keys.
-func (e *Editor) Focus()        { e.ta.Focus() }
-func (e *Editor) Blur()         { e.ta.Blur() }
+func (e *Editor) Focus()        { e.ta.Focus(); e.gen++ }
+func (e *Editor) Blur()         { e.ta.Blur(); e.gen++ }
 func (e *Editor) Focused() bool { return e.ta.Focused() }
 
 // SetValue puts text from data (a draft, a submitted answer) in the
 // editor, made inert; the cursor goes to its end and the history is cleared.
 func (e *Editor) SetValue(s string) {
-	e.ta.SetValue(cleanText(s))
+	s = cleanText(s)
+	if s == "" && e.pristine {
+		// Nothing to put in a new editor: it is empty already, and
+		// emptying a textarea allocates its lines anew (240 kB).
+		return
+	}
+	e.ta.SetValue(s)
 	e.ta.MoveToEnd()
 	e.undo, e.redo, e.lastKind = nil, nil, editNone
+	e.gen++
+	e.pristine = e.pristine && e.ta.Value() == ""
 }
 
 // Value is the text.
@@ -107,6 +150,9 @@ func (e *Editor) Value() string { return e.ta.Value() }
 // Update edits the text with a key press or a paste; it reports whether
 // the text changed.
 func (e *Editor) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if !forTextarea(msg) {
+		return nil, false
+	}
 	kind := editOther
 	switch m := msg.(type) {
 	case tea.PasteMsg:
@@ -130,6 +176,9 @@ func (e *Editor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	before := edit{e.ta.Value(), e.ta.Line(), e.ta.Column()}
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
+	// Any message may move the cursor, the scroll or a selection.
+	e.gen++
+	e.pristine = false
 	after := e.ta.Value()
 	if after == before.value {
 		return cmd, false
@@ -150,6 +199,27 @@ func (e *Editor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	e.lastKind = kind
 	e.redo = nil
 	return cmd, true
+}
+
+// forTextarea reports whether the textarea acts on msg: a key, a paste, a
+// message of Bubble Tea's (the mouse, the terminal's focus) or one of its
+// own commands' (a clipboard read, a cursor blink). The program's own
+// messages (an item loaded, a count) it would only draw itself anew for,
+// which costs more than the rest of the answer screen's frame: they pass it
+// by.
+func forTextarea(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		return true
+	case nil:
+		return false
+	}
+	t := reflect.TypeOf(msg)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	pkg := t.PkgPath()
+	return strings.HasPrefix(pkg, "charm.land/bubbletea/") || strings.HasPrefix(pkg, "charm.land/bubbles/")
 }
 
 // lastRune is what a typing step added at the cursor, as a string.
@@ -173,6 +243,8 @@ func (e *Editor) step(from, to *[]edit) bool {
 	}
 	last := (*from)[len(*from)-1]
 	*from = (*from)[:len(*from)-1]
+	e.gen++
+	e.pristine = false
 	*to = append(*to, edit{e.ta.Value(), e.ta.Line(), e.ta.Column()})
 	e.ta.SetValue(last.value)
 	e.ta.MoveToEnd()
@@ -184,8 +256,93 @@ func (e *Editor) step(from, to *[]edit) bool {
 	return true
 }
 
-// View draws the editor.
-func (e *Editor) View() string { return e.ta.View() }
+// View draws the editor: the drawing kept if nothing changed since it was
+// made and the gutter marks it asked for are still the same.
+func (e *Editor) View() string {
+	if e.drawnGen == e.gen && e.drawn != "" && e.marksHold() {
+		return e.drawn
+	}
+	var key pristineKey
+	if e.pristine {
+		key = pristineKey{e.ta.Placeholder, e.ta.Width(), e.ta.Height(), e.markW, e.ta.Focused(), e.styleKey}
+		if d, ok := pristineDrawings.get(key); ok && e.keep(d.view, d.marks) {
+			return d.view
+		}
+	}
+	e.recording, e.marks = true, nil
+	v := e.ta.View()
+	e.recording = false
+	e.keep(v, e.marks)
+	if e.pristine {
+		pristineDrawings.put(key, pristineDrawing{v, e.marks})
+	}
+	return v
+}
+
+// keep makes view the editor's drawing if the gutter marks it was drawn
+// with are the editor's now; it reports whether they are.
+func (e *Editor) keep(view string, marks []gutterMark) bool {
+	e.drawn, e.drawnGen, e.marks = "", 0, marks
+	if !e.marksHold() {
+		return false
+	}
+	e.drawn, e.drawnGen = view, e.gen
+	return true
+}
+
+// marksHold reports whether the gutter gives the marks the drawing kept
+// asked for (the marks follow data the editor does not own: the
+// citations found in the database).
+func (e *Editor) marksHold() bool {
+	for _, m := range e.marks {
+		if e.mark == nil || e.mark(m.line) != m.mark {
+			return false
+		}
+	}
+	return true
+}
+
+// pristineKey is what the drawing of a pristine editor depends on.
+type pristineKey struct {
+	placeholder string
+	w, h, markW int
+	focused     bool
+	styles      string
+}
+
+type pristineDrawing struct {
+	view  string
+	marks []gutterMark
+}
+
+// pristineDrawings are the drawings of pristine editors: one per editor of
+// a screen, size and focus seen, shared by the sessions of annotate serve.
+var pristineDrawings = keptDrawings{m: map[pristineKey]pristineDrawing{}}
+
+// keptDrawingsMax bounds the drawings kept (a terminal resized through many
+// sizes leaves one for each).
+const keptDrawingsMax = 64
+
+type keptDrawings struct {
+	mu sync.Mutex
+	m  map[pristineKey]pristineDrawing
+}
+
+func (k *keptDrawings) get(key pristineKey) (pristineDrawing, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	d, ok := k.m[key]
+	return d, ok
+}
+
+func (k *keptDrawings) put(key pristineKey, d pristineDrawing) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.m) >= keptDrawingsMax {
+		clear(k.m)
+	}
+	k.m[key] = d
+}
 
 // cleanText keeps what an expert may type in a text: letters, spaces,
 // newlines; tabs become spaces; CR, other control characters, C1 controls,
@@ -222,7 +379,15 @@ func unsafeRune(r rune) bool {
 // the 0-based line of the text; soft-wrapped rows repeat it): the
 // citations editor marks known and unknown citations.
 func (e *Editor) SetGutter(w int, mark func(line int) string) {
-	e.ta.SetPromptFunc(w, func(p textarea.PromptInfo) string { return mark(p.LineNumber) })
+	e.mark, e.markW = mark, w
+	e.ta.SetPromptFunc(w, func(p textarea.PromptInfo) string {
+		m := mark(p.LineNumber)
+		if e.recording {
+			e.marks = append(e.marks, gutterMark{p.LineNumber, m})
+		}
+		return m
+	})
+	e.gen++
 }
 
 // Line is the 0-based line of the cursor.

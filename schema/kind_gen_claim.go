@@ -1,14 +1,11 @@
 package schema
 
-// The generated answers of CanLegalRAGBench (§5): a system's answer to a
-// query (oracle condition: written from the gold documents; pipeline: from
-// what its retriever found), split into atomic claims. The expert judges each
-// claim against the accepted gold answer (accuracy) and against the
-// documents the answer used (groundedness), and sorts the unsupported ones
-// into the error taxonomy (Appendix E, taxonomy.go).
-
-// KindGenAnswer is a system's generated answer (shown, not annotated).
-const KindGenAnswer Kind = "gen_answer"
+// The claims of CanLegalRAGBench's generated answers (§5,
+// kind_gen_answer.go): a system's answer split into atomic claims. The
+// expert judges each claim against the accepted gold answer (accuracy) and
+// against the documents the answer used (groundedness), and sorts the
+// unsupported ones into the error taxonomy (Appendix E,
+// kind_gen_claim_taxonomy.go).
 
 // KindGenClaim is an atomic claim of a generated answer.
 const KindGenClaim Kind = "gen_claim"
@@ -20,14 +17,7 @@ const (
 	ErrorCategory   = "error_category"   // several values of the taxonomy
 )
 
-// Conditions of a generated answer.
-const (
-	ConditionOracle   = "oracle"
-	ConditionPipeline = "pipeline"
-)
-
 func init() {
-	Register(Spec{Kind: KindGenAnswer, Order: 60, Title: "Generated answers", Noun: "generated answer"})
 	Register(Spec{
 		Kind: KindGenClaim, Order: 70, Title: "Generated claims", Noun: "generated claim", Annotated: true, Parent: KindGenAnswer,
 		Fields: []Field{
