@@ -33,7 +33,7 @@ func TestCardMeasuresTheKindsExported(t *testing.T) {
 		{name: "absent", rows: 0, kind: absent}, {name: "bare", rows: 3, kind: bare}, {name: "qrels", rows: 4}}
 
 	e := &exporter{s: s, labels: store.LabelSet{Annotator: "jo"}}
-	r := e.startReports(configs)()
+	r := e.reportsReader(configs)()
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -53,7 +53,7 @@ func TestCardMeasuresTheKindsExported(t *testing.T) {
 
 	calls = nil
 	e.labels = store.LabelSet{}
-	if r := e.startReports(configs)(); r.err != nil || len(calls) != 0 || r.measured != nil {
+	if r := e.reportsReader(configs)(); r.err != nil || len(calls) != 0 || r.measured != nil {
 		t.Errorf("no label set: err %v, measured %v (calls %v)", r.err, r.measured, calls)
 	}
 
@@ -61,7 +61,7 @@ func TestCardMeasuresTheKindsExported(t *testing.T) {
 	boom := errors.New("boom")
 	b.m = measure("b", boom)
 	e.labels = store.LabelSet{Adjudicated: true}
-	if r := e.startReports(configs)(); !errors.Is(r.err, boom) || !slices.Equal(calls, []string{"b:"}) {
+	if r := e.reportsReader(configs)(); !errors.Is(r.err, boom) || !slices.Equal(calls, []string{"b:"}) {
 		t.Errorf("a failing measure: err %v, calls %v; want boom after b only", r.err, calls)
 	}
 }

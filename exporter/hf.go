@@ -46,7 +46,7 @@ func (e *exporter) hf(dir string) error {
 		}
 		configs = append(configs, long...)
 	}
-	wait := e.startReports(configs)
+	readReports := e.reportsReader(configs)
 	var written []*hfConfig
 	for _, c := range configs {
 		// An empty file would make a config whose features cannot be
@@ -74,9 +74,6 @@ func (e *exporter) hf(dir string) error {
 			e.res.Files = slices.DeleteFunc(e.res.Files, func(f string) bool { return f == c.path })
 		}
 		if err != nil {
-			if e.ctx.Err() == nil { // on Ctrl-C, do not wait for the reports
-				wait()
-			}
 			return err
 		}
 		c.rows = n
@@ -88,11 +85,10 @@ func (e *exporter) hf(dir string) error {
 		}
 		written = append(written, c)
 	}
-	rep := wait()
 	if len(written) == 0 {
 		return errNothing
 	}
-	return e.writeCard(dir, written, rep)
+	return e.writeCard(dir, written, readReports())
 }
 
 // rowSink writes the rows of one data file in the export's data format.

@@ -322,10 +322,18 @@ type Work struct {
 }
 
 // Work lists the annotators who have labels, in creation order, in one scan
-// of the log. It reads outside any snapshot so that it can run beside an
+// of the log (and one walk of each annotator's index entries). It reads outside any snapshot so that it can run beside an
 // export's streams.
+//
+// Each annotator's distinct items are counted by a subquery that walks
+// their entries of label_events_key, whose order makes them distinct as
+// they come: COUNT(DISTINCT item_id) in the scan would collect every item
+// in a temporary b-tree first, memory that grows with the log (about 9 MB
+// more at a million claims, during an export that otherwise holds flat).
 func (rx *ReadTx) Work() ([]Work, error) {
-	rows, err := rx.q.Query(`SELECT a.name, COUNT(DISTINCT e.item_id), COALESCE(SUM(e.active_ms), 0),
+	rows, err := rx.q.Query(`SELECT a.name,
+		(SELECT COUNT(*) FROM (SELECT DISTINCT d.item_id FROM label_events d WHERE d.annotator_id = a.id)),
+		COALESCE(SUM(e.active_ms), 0),
 		MAX(e.role = 'annotate'), MAX(e.role = 'adjudicate'), MIN(e.created_at), MAX(e.created_at),
 		COALESCE(group_concat(DISTINCT NULLIF(e.guidelines_version, '')), ''), MAX(e.session_id IS NOT NULL OR e.active_ms > 0)
 		FROM label_events e JOIN annotators a ON a.id = e.annotator_id GROUP BY e.annotator_id ORDER BY e.annotator_id`)

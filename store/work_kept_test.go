@@ -180,6 +180,9 @@ func checkWork(t *testing.T, s *Store) string {
 	if !reflect.DeepEqual(rates, rates0) || !reflect.DeepEqual(work, work0) {
 		return fmt.Sprintf("CostWork:\n kept   %+v\n recount %+v", work, work0)
 	}
+	if msg := checkWorkItems(t, s); msg != "" {
+		return msg
+	}
 	spans, err := s.pooled().SessionSpans("")
 	if err != nil {
 		t.Fatal(err)
@@ -190,6 +193,37 @@ func checkWork(t *testing.T, s *Store) string {
 	}
 	if !reflect.DeepEqual(spans, spans0) {
 		return fmt.Sprintf("SessionSpans:\n kept   %+v\n recount %+v", spans, spans0)
+	}
+	return ""
+}
+
+// checkWorkItems holds Work's items per annotator (a walk of each one's
+// index entries) to COUNT(DISTINCT item_id) over the log, the query it
+// replaced.
+func checkWorkItems(t *testing.T, s *Store) string {
+	t.Helper()
+	work, err := s.pooled().Work()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, w := range work {
+		got[w.Annotator] = w.Items
+	}
+	want := map[string]int{}
+	err = eachRow(s.db, `SELECT a.name, COUNT(DISTINCT e.item_id) FROM label_events e JOIN annotators a ON a.id = e.annotator_id
+		GROUP BY e.annotator_id`, nil, func(sc func(...any) error) error {
+		var who string
+		var n int
+		err := sc(&who, &n)
+		want[who] = n
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("Work's items %v, COUNT(DISTINCT) %v", got, want)
 	}
 	return ""
 }
