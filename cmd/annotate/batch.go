@@ -77,18 +77,11 @@ func newBatchCreateCmd(g *globals) *cobra.Command {
 			if handled, err := kindBatch(cmd, g, spec, rules); handled {
 				return err
 			}
-			s, err := g.openExisting()
+			s, err := g.openForBatch(cmd, spec.Assign)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			// A batch is one write: another process's (an import) is waited for.
-			if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
-				return err
-			}
-			if err := g.mayCreateBatch(s, spec.Assign); err != nil {
-				return err
-			}
 			if err := checkBatchPool(s, spec); err != nil {
 				return err
 			}

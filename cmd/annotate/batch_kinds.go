@@ -71,19 +71,11 @@ func openRuledBatch(cmd *cobra.Command, g *globals, spec *store.BatchSpec) (*sto
 	if !f.Changed("overlap") && len(spec.Assign) > 0 {
 		spec.Overlap = 1 // one expert per query (or claim), as the paper
 	}
-	s, err := g.openExisting()
+	s, err := g.openForBatch(cmd, spec.Assign)
 	if err != nil {
 		return nil, nil, err
 	}
-	// A batch is one write: another process's (an import) is waited for.
-	err = s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s))
-	if err == nil {
-		err = g.mayCreateBatch(s, spec.Assign)
-	}
-	var known []string
-	if err == nil {
-		known, err = annotatorNames(s)
-	}
+	known, err := annotatorNames(s)
 	if err != nil {
 		s.Close()
 		return nil, nil, err

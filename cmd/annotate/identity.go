@@ -9,6 +9,7 @@ import (
 	"github.com/annotate-dev/annotate/internal/names"
 	"github.com/annotate-dev/annotate/roles"
 	"github.com/annotate-dev/annotate/store"
+	"github.com/spf13/cobra"
 )
 
 // annotatorNames lists the annotators the database knows, by name.
@@ -84,6 +85,25 @@ func personsOf(rs []store.AnnotatorRate) []roles.Person {
 		out[i] = roles.Person{Name: r.Name, Role: r.Role}
 	}
 	return out
+}
+
+// openForBatch opens the database for a batch's write: another process's
+// write (an import) is waited for, then the batch is checked
+// (mayCreateBatch). The store is closed when it returns an error.
+func (g *globals) openForBatch(cmd *cobra.Command, assign []string) (*store.Store, error) {
+	s, err := g.openExisting()
+	if err != nil {
+		return nil, err
+	}
+	err = s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s))
+	if err == nil {
+		err = g.mayCreateBatch(s, assign)
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // mayCreateBatch checks a batch before it is cut: batch create is the

@@ -80,18 +80,11 @@ func createPool(cmd *cobra.Command, g *globals, spec store.BatchSpec, p *poolFla
 	if len(strata) > 0 && p.queries == 0 {
 		return fmt.Errorf("--stratify goes with --queries N: without a sample size every query is taken")
 	}
-	s, err := g.openExisting()
+	s, err := g.openForBatch(cmd, spec.Assign)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	// A batch is one write: another process's (an import) is waited for.
-	if err := s.WaitForWriters(cmd.Context(), g.sayWaiting(cmd, s)); err != nil {
-		return err
-	}
-	if err := g.mayCreateBatch(s, spec.Assign); err != nil {
-		return err
-	}
 	pool, err := s.CreatePool(store.PoolSpec{Name: spec.Name, Runs: runs, Depth: p.depth, Queries: p.queries, Stratify: strata,
 		Seed: spec.Seed, Assign: spec.Assign, Overlap: spec.Overlap, Graded: p.graded, Pilot: spec.Pilot})
 	if err != nil {
