@@ -41,25 +41,16 @@ import (
 //
 // Only one import runs at a time: a second one waits for the first.
 
-// Step timings (a test makes them tiny, to commit at every chance). The
-// pause is long while a screen is open (a lease is held: its saves poll
-// the lock every 100 ms at most); with none, it is short, enough for a
-// screen starting up to get in within a few steps.
+// Step timings (the store's tests make them tiny, to commit at every
+// chance: SetImportSteps in export_test.go). The pause is long while a
+// screen is open (a lease is held: its saves poll the lock every 100 ms at
+// most); with none, it is short, enough for a screen starting up to get in
+// within a few steps.
 var (
 	importStep      = 300 * time.Millisecond
 	importYield     = 120 * time.Millisecond
 	importYieldIdle = 15 * time.Millisecond
 )
-
-// SetImportSteps sets how long a step of an import works before it commits
-// and how long it then pauses, for the tests of this and other packages (a
-// timing, not a choice of code: every import is written in steps); the
-// returned func puts the defaults back.
-func SetImportSteps(step, yield time.Duration) (restore func()) {
-	was, wasYield, wasIdle := importStep, importYield, importYieldIdle
-	importStep, importYield, importYieldIdle = step, yield, min(yield, importYieldIdle)
-	return func() { importStep, importYield, importYieldIdle = was, wasYield, wasIdle }
-}
 
 // importSteps is the state of an import written in steps.
 type importSteps struct {
