@@ -83,7 +83,7 @@ func hfConfigs() []string {
 	out = append(out, hfRunsConfig)
 	for _, c := range slices.Clone(out) {
 		k, ok := hfKindOfConfig(c)
-		if _, long := kindOf[k].(HFLabelSetRows); ok && schema.SpecOf(k).Annotated && !long {
+		if _, long := kinds.Get(k).(HFLabelSetRows); ok && schema.SpecOf(k).Annotated && !long {
 			out = append(out, c+byAnnotatorSuffix)
 		}
 	}
@@ -193,12 +193,12 @@ func parseHF(f *fileData, t *textReader) error {
 			break
 		}
 		k, _ := hfKindOfConfig(config)
-		switch kind := kindOf[k].(type) {
+		switch kind := kinds.Get(k).(type) {
 		case hfRowReader:
 			row = func(r *rec) error { return kind.hfRow(f, r) }
 		case NativeLine:
 			seen := map[string]bool{} // relevance: one row per judgment, several per pair
-			row = func(r *rec) error { return f.hfKindRow(kindOf[k], kind, r, seen) }
+			row = func(r *rec) error { return f.hfKindRow(kinds.Get(k), kind, r, seen) }
 		default:
 			return fileLoc(f.name).errf("", "unknown config %q", config)
 		}

@@ -288,7 +288,7 @@ func (f *fileData) lsItem(r *rec, d *rec, anns []lsAnnotationIn, preds []lsPredi
 		}
 		return id, readPlain(f, newRec(r.at, "data.", m))
 	}
-	n, ok := kindOf[schema.Kind(k)].(NativeLine)
+	n, ok := kinds.Get(schema.Kind(k)).(NativeLine)
 	if !ok {
 		return "", r.errf("data.annotate_id", "missing: %s is made inside its parent, not from a task alone; give data.annotate_id of an item annotate has", kindName(schema.Kind(k)))
 	}

@@ -45,11 +45,11 @@ func nativeLineOf(r *rec) (NativeLine, error) {
 	if err != nil || k == "" || k == string(plain) {
 		return nil, err
 	}
-	if n, ok := kindOf[schema.Kind(k)].(NativeLine); ok {
+	if n, ok := kinds.Get(schema.Kind(k)).(NativeLine); ok {
 		return n, nil
 	}
 	known := []string{string(plain)}
-	for _, n := range kinds {
+	for _, n := range kinds.All() {
 		if _, ok := n.(NativeLine); ok {
 			known = append(known, string(n.Kind()))
 		}

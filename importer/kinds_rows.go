@@ -51,7 +51,7 @@ func kindOrder(k schema.Kind) int {
 
 // kindName is a kind in errors: "a claim", "a query".
 func kindName(k schema.Kind) string {
-	if n, ok := kindOf[k].(Named); ok {
+	if n, ok := kinds.Get(k).(Named); ok {
 		return n.Name()
 	}
 	return "a " + string(k)

@@ -13,12 +13,12 @@ import (
 // kind_qa.go's): the summary speaks of QA pairs before claims, and the
 // staged copies of pairs are written before the claims that need them.
 func TestRowKindsFollowTheKindsOrder(t *testing.T) {
-	savedKinds, savedOf, savedRows, savedHF := kinds, kindOf, rowKinds, hfOrder
-	defer func() { kinds, kindOf, rowKinds, hfOrder = savedKinds, savedOf, savedRows, savedHF }()
+	savedKinds, savedRows, savedHF := kinds, rowKinds, hfOrder
+	defer func() { kinds, rowKinds, hfOrder = savedKinds, savedRows, savedHF }()
 	for _, order := range [][]schema.Kind{{schema.KindClaim, schema.KindQA}, {schema.KindQA, schema.KindClaim}} {
-		kinds, kindOf, rowKinds, hfOrder = nil, map[schema.Kind]Kind{}, nil, nil
+		kinds, rowKinds, hfOrder = schema.Registry[Kind]{}, nil, nil
 		for _, k := range order {
-			Register(savedOf[k])
+			Register(savedKinds.Get(k))
 		}
 		var f FileSummary
 		f.File, f.Format = "x.jsonl", FormatNative

@@ -93,8 +93,7 @@ func (l *Line) Item(k schema.Kind, id string, payload any) *Item {
 // order (schema.Spec.Order): the summary counts the kinds of records of
 // their own in that order, and an hf folder's configs are read in it.
 var (
-	kinds    []Kind
-	kindOf   = map[schema.Kind]Kind{}
+	kinds    schema.Registry[Kind]
 	rowKinds []rowsKind
 	hfOrder  []Kind // the kinds with an HFConfig
 )
@@ -102,11 +101,7 @@ var (
 // Register adds a kind to the importer; each kind's file calls it from
 // init. A kind registered twice is a mistake of the program.
 func Register(k Kind) {
-	if _, dup := kindOf[k.Kind()]; dup {
-		panic("importer: kind " + string(k.Kind()) + " registered twice")
-	}
-	kinds = append(kinds, k)
-	kindOf[k.Kind()] = k
+	kinds.Add(k)
 	byOrder := func(a, b Kind) int { return kindOrder(a.Kind()) - kindOrder(b.Kind()) }
 	if r, ok := k.(rowsKind); ok {
 		rowKinds = append(rowKinds, r)
@@ -129,7 +124,7 @@ type plainLiner interface {
 
 // plainKind is the kind of the lines without "kind" ("" , nil: none).
 func plainKind() (schema.Kind, plainLiner) {
-	for _, k := range kinds {
+	for _, k := range kinds.All() {
 		if p, ok := k.(plainLiner); ok {
 			return k.Kind(), p
 		}

@@ -17,7 +17,7 @@ import (
 func comparedKind(kind string) (schema.Kind, Predicted, error) {
 	var names []string
 	for _, k := range schema.AllKinds() {
-		c, ok := kindOf[k].(Predicted)
+		c, ok := kinds.Get(k).(Predicted)
 		if !ok {
 			continue
 		}
@@ -34,7 +34,7 @@ func comparedKind(kind string) (schema.Kind, Predicted, error) {
 
 // predictedField is the field systems predict on items of a kind ("" none).
 func predictedField(kind string) string {
-	if p, ok := kindOf[schema.Kind(kind)].(Predicted); ok {
+	if p, ok := kinds.Get(schema.Kind(kind)).(Predicted); ok {
 		return p.PredictedField()
 	}
 	return ""

@@ -103,7 +103,7 @@ func atOnceCond(kind schema.Kind, item string, aid int64) (string, []any) {
 	}
 	parent := "(SELECT parent_id FROM items WHERE id = " + item + ")"
 	var or []string
-	if g, ok := kindOf[kind].(GivenParent); ok {
+	if g, ok := kinds.Get(kind).(GivenParent); ok {
 		or = append(or, strings.ReplaceAll(g.GivenParentSQL(), "{parent}", parent))
 	}
 	or = append(or, `EXISTS (SELECT 1 FROM batch_items obi JOIN batches ob ON ob.id = obi.batch_id
@@ -115,7 +115,7 @@ func atOnceCond(kind schema.Kind, item string, aid int64) (string, []any) {
 // answerSQL is the expression of the id of the pair whose answer gates an
 // item of the kind (AnswerGated), "" for a kind gated by no answer.
 func answerSQL(k schema.Kind) string {
-	if a, ok := kindOf[k].(AnswerGated); ok {
+	if a, ok := kinds.Get(k).(AnswerGated); ok {
 		return a.AnswerSQL()
 	}
 	return ""
@@ -126,7 +126,7 @@ func answerSQL(k schema.Kind) string {
 // of their kind; correct to items of answers judged correct (by one of
 // assignees, or adjudicated).
 func candidates(spec BatchSpec, free, correct bool, assignees []int64) (string, []any, error) {
-	kind, ok := kindOf[schema.Kind(spec.Kind)]
+	kind, ok := kinds.Lookup(schema.Kind(spec.Kind))
 	if sp := schema.SpecOf(schema.Kind(spec.Kind)); sp == nil || !sp.Annotated || !ok {
 		return "", nil, fmt.Errorf("batch kind %q: must be one of %s%s", spec.Kind, strings.Join(schema.KindNames(), ", "), suggest.Hint(spec.Kind, schema.KindNames()))
 	}

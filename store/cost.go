@@ -143,7 +143,7 @@ func (rx *ReadTx) CostWork() ([]AnnotatorRate, []KindWork, error) {
 		}
 		// The queries of a QueryGrouped kind's work items: few (a pool's
 		// judgments), read from the work items rather than kept.
-		for _, k := range kinds {
+		for _, k := range kinds.All() {
 			qg, ok := k.(QueryGrouped)
 			if !ok {
 				continue

@@ -54,7 +54,7 @@ func (x *ReadTx) Languages() ([]KindLanguage, error) {
 	var parts []string
 	var args []any
 	for _, k := range schema.AllKinds() {
-		t, ok := kindOf[k].(Languaged)
+		t, ok := kinds.Get(k).(Languaged)
 		if !ok {
 			continue
 		}
@@ -85,7 +85,7 @@ func (x *ReadTx) Languages() ([]KindLanguage, error) {
 // query's or document's text) that declare no language, neither their own
 // nor their source's, so the card can tell their language from the words.
 func (x *ReadTx) UndeclaredTexts(kind string, n int) ([]string, error) {
-	t, ok := kindOf[schema.Kind(kind)].(Languaged)
+	t, ok := kinds.Get(schema.Kind(kind)).(Languaged)
 	if !ok {
 		return nil, nil
 	}

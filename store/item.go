@@ -19,7 +19,7 @@ type Item struct {
 
 // aside is what the item's kind shows beside it (Aside; nil: nothing).
 func aside(q querier, it *Item) (any, error) {
-	if a, ok := kindOf[schema.Kind(it.Kind)].(Aside); ok {
+	if a, ok := kinds.Get(schema.Kind(it.Kind)).(Aside); ok {
 		return a.Aside(q, it.ItemID)
 	}
 	return nil, nil
@@ -47,7 +47,7 @@ func loadItems(q querier, ids []int64) (map[int64]*Item, error) {
 		}
 	}
 	for k, kids := range byKind {
-		kind := kindOf[k]
+		kind := kinds.Get(k)
 		if kind == nil {
 			continue
 		}
@@ -153,7 +153,7 @@ func (rx *ReadTx) ItemView(annotator string, id int64) (*ItemView, error) {
 	}
 	for _, kid := range ids[1:] {
 		it := items[kid]
-		if ad, ok := kindOf[schema.Kind(it.Kind)].(AddedItems); ok {
+		if ad, ok := kinds.Get(schema.Kind(it.Kind)).(AddedItems); ok {
 			if by, added := ad.AddedBy(it.Payload); added {
 				if by == annotator && v.LabelsOf(kid)[ad.AddedMarker()] == "yes" {
 					v.Mine = append(v.Mine, it)

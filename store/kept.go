@@ -412,7 +412,7 @@ func familyMembers(q querier, roots []int64) (map[int64]*tally.Family, map[int64
 // loadAttrs reads the attributes each member's kind declares (Attributed).
 func loadAttrs(q querier, members map[int64]*tally.Member, byKind map[schema.Kind][]int64) error {
 	for k, kids := range byKind {
-		a, ok := kindOf[k].(Attributed)
+		a, ok := kinds.Get(k).(Attributed)
 		if !ok {
 			continue
 		}

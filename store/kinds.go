@@ -162,26 +162,17 @@ type UndoesBack interface {
 }
 
 // The registered kinds, in the order of registration, and by name.
-var (
-	kinds  []Kind
-	kindOf = map[schema.Kind]Kind{}
-)
+var kinds schema.Registry[Kind]
 
 // Register adds a kind to the store; each kind's file calls it from init.
 // A kind registered twice is a mistake of the program.
-func Register(k Kind) {
-	if _, dup := kindOf[k.Kind()]; dup {
-		panic("store: kind " + string(k.Kind()) + " registered twice")
-	}
-	kinds = append(kinds, k)
-	kindOf[k.Kind()] = k
-}
+func Register(k Kind) { kinds.Add(k) }
 
 // Put adds (or, with update, replaces) an item of a kind that writes its
 // own payload (PayloadWriter): its items row as PutItem writes it, then
 // its payload, by the kind. An unchanged item is written no further.
 func (t *Tx) Put(k schema.Kind, extID string, source, parent int64, hash, file string, update bool, payload any) (int64, PutResult, error) {
-	w, ok := kindOf[k].(PayloadWriter)
+	w, ok := kinds.Get(k).(PayloadWriter)
 	if !ok {
 		return 0, 0, fmt.Errorf("kind %s writes no payload through Put (its store.Kind is not a PayloadWriter)", k)
 	}

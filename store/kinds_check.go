@@ -12,7 +12,7 @@ import (
 // not at the first `batch create` or export that needs it.
 func checkKinds() error {
 	for _, k := range schema.AllKinds() {
-		if kindOf[k] == nil {
+		if kinds.Get(k) == nil {
 			return fmt.Errorf("kind %s: not registered in the store (store.Register of its store.Kind, in its store/kind_*.go)", k)
 		}
 		if schema.SpecOf(k).Annotated && !tally.Registered(k) {
@@ -39,7 +39,7 @@ func (s *Store) kindTables() error {
 		return err
 	}
 	var missing []TableSchema
-	for _, k := range kinds {
+	for _, k := range kinds.All() {
 		if ts, ok := k.(TableSchema); ok && k.Table() != "" && !have[k.Table()] {
 			missing = append(missing, ts)
 			have[k.Table()] = true

@@ -220,7 +220,7 @@ func (s *Store) Undo(annotator string) (Event, ItemRef, error) {
 			return err
 		}
 		back = ItemRef{ItemID: ev.ItemID, ExtID: ev.ItemExtID, Kind: kind}
-		if u, ok := kindOf[schema.Kind(kind)].(UndoesBack); ok {
+		if u, ok := kinds.Get(schema.Kind(kind)).(UndoesBack); ok {
 			id, err := u.UndoBack(tx, ev)
 			if err != nil {
 				return err

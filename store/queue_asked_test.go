@@ -189,7 +189,7 @@ func offeredCond(kind schema.Kind, item string, aid int64) (string, []any) {
 		parent = "i.parent_id"
 	}
 	var sets []string
-	if g, ok := kindOf[kind].(GivenParent); ok {
+	if g, ok := kinds.Get(kind).(GivenParent); ok {
 		sets = append(sets, g.GivenParentsSQL())
 	}
 	sets = append(sets, parentsAsking(kind))

@@ -76,7 +76,7 @@ func hasAssignments(q querier, aid int64, kind string) bool {
 // queue of its own: of claims the extracted ones, of relevance pairs the
 // pooled ones ("1": every item).
 func queueable(kind string) string {
-	if q, ok := kindOf[schema.Kind(kind)].(QueueCond); ok {
+	if q, ok := kinds.Get(schema.Kind(kind)).(QueueCond); ok {
 		return q.QueueCond()
 	}
 	return "1"

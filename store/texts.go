@@ -11,7 +11,7 @@ import "github.com/annotate-dev/annotate/schema"
 // searchSQL is the text of the kind's items the queue search matches, over
 // the item whose id is %[1]s ("": searched by their id only).
 func searchSQL(k schema.Kind) string {
-	if s, ok := kindOf[k].(Searched); ok {
+	if s, ok := kinds.Get(k).(Searched); ok {
 		return s.SearchSQL()
 	}
 	return ""

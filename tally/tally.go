@@ -132,21 +132,12 @@ type Referenced interface {
 	Reference(m *Member) int64
 }
 
-// kinds are the registered kinds, in the order of registration, and by name.
-var (
-	kinds  []Kind
-	kindOf = map[schema.Kind]Kind{}
-)
+// kinds are the registered kinds, in the order of registration.
+var kinds schema.Registry[Kind]
 
 // Register adds a kind's counting rules; each kind's file calls it from
 // init. A kind registered twice is a mistake of the program.
-func Register(k Kind) {
-	if _, dup := kindOf[k.Kind()]; dup {
-		panic("tally: kind " + string(k.Kind()) + " registered twice")
-	}
-	kinds = append(kinds, k)
-	kindOf[k.Kind()] = k
-}
+func Register(k Kind) { kinds.Add(k) }
 
 // Counter is handed to a kind's rules to add counts.
 type Counter struct {
@@ -201,7 +192,7 @@ func compute(f *Family, rd *readings) Result {
 }
 
 func computeMember(res *Result, f *Family, m *Member, rd *readings) {
-	kr := kindOf[m.Kind]
+	kr := kinds.Get(m.Kind)
 	if rf, ok := kr.(Referenced); ok {
 		if ref := rf.Reference(m); ref != 0 && m.Labels[ref] != nil {
 			without := *m
@@ -528,7 +519,7 @@ func ParsePattern(s string) Pattern {
 
 // Registered reports whether a kind has counting rules, so the store can
 // refuse to open with a kind that forgot them.
-func Registered(k schema.Kind) bool { _, ok := kindOf[k]; return ok }
+func Registered(k schema.Kind) bool { _, ok := kinds.Lookup(k); return ok }
 
 // finished is a kind's own condition of a finished item (Finisher), true
 // for a kind without one.

@@ -74,7 +74,7 @@ func loadItem(rx *store.ReadTx, l *lang.Printer, annotator, suggest string, ref 
 	if v.Parent != nil {
 		d.parent = v.LabelsOf(v.Parent.ItemID)
 	}
-	kv, ok := kindOf(schema.Kind(ref.Kind))
+	kv, ok := kinds.Lookup(schema.Kind(ref.Kind))
 	if !ok {
 		return nil, errors.New(l.Sprintf("item %s is a %s item: no screen labels this kind", ref.ExtID, ref.Kind))
 	}

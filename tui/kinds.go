@@ -158,28 +158,14 @@ type ownStepRules interface {
 	of(d *itemData) (ext string, item int64)
 }
 
-var kinds []Kind
+var kinds schema.Registry[Kind]
 
 // Register adds k to the annotation screens; a kind registers once.
-func Register(k Kind) {
-	if _, ok := kindOf(k.Kind()); ok {
-		panic("tui: kind " + string(k.Kind()) + " registered twice")
-	}
-	kinds = append(kinds, k)
-}
-
-func kindOf(k schema.Kind) (Kind, bool) {
-	for _, x := range kinds {
-		if x.Kind() == k {
-			return x, true
-		}
-	}
-	return nil, false
-}
+func Register(k Kind) { kinds.Add(k) }
 
 // viewOf is the registered view of a kind (a kind with none shows its id only).
 func viewOf(k schema.Kind) Kind {
-	if v, ok := kindOf(k); ok {
+	if v, ok := kinds.Lookup(k); ok {
 		return v
 	}
 	return unregistered(k)
@@ -200,7 +186,7 @@ func (unregistered) PaneTitle(dr Drawing) string { return dr.st.Lang.Sprintf("Co
 func Kinds() []string {
 	var out []string
 	for _, k := range schema.Kinds() {
-		if _, ok := kindOf(k); ok {
+		if _, ok := kinds.Lookup(k); ok {
 			out = append(out, string(k))
 		}
 	}
@@ -209,7 +195,7 @@ func Kinds() []string {
 
 // CheckKind accepts "" (the home screen) and the kinds of Kinds().
 func CheckKind(kind string) error {
-	if _, ok := kindOf(schema.Kind(kind)); ok || kind == "" {
+	if _, ok := kinds.Lookup(schema.Kind(kind)); ok || kind == "" {
 		return nil
 	}
 	if m := suggest.Close(kind, Kinds(), suggest.Edits(kind)); len(m) > 0 {

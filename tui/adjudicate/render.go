@@ -65,29 +65,15 @@ func (dr Drawing) Text(text string, w int) []string {
 	return ui.WrapStyled(ui.Data(text), nil, w, nil)
 }
 
-var kinds []Kind
+var kinds schema.Registry[Kind]
 
 // Register adds k to the review screens; a kind registers once.
-func Register(k Kind) {
-	if _, ok := kindOf(k.Kind()); ok {
-		panic("adjudicate: kind " + string(k.Kind()) + " registered twice")
-	}
-	kinds = append(kinds, k)
-}
-
-func kindOf(k schema.Kind) (Kind, bool) {
-	for _, x := range kinds {
-		if x.Kind() == k {
-			return x, true
-		}
-	}
-	return nil, false
-}
+func Register(k Kind) { kinds.Add(k) }
 
 // renderOf is the item's kind; a kind without one shows its id and an
 // empty pane rather than another kind's empty fields.
 func renderOf(d *store.AdjudicationDetail) Kind {
-	if k, ok := kindOf(schema.Kind(d.Kind)); ok {
+	if k, ok := kinds.Lookup(schema.Kind(d.Kind)); ok {
 		return k
 	}
 	return unregistered{}

@@ -345,7 +345,7 @@ func kindItems(l *lang.Printer, c store.SystemCell) string { return kindTitle(l,
 // compares, in running text, when the kind gives them (ComparedNouns:
 // kind_claim.go). Another kind is called by its schema noun and title.
 func comparedNounsOf(kind string) (ComparedNouns, bool) {
-	k, _ := kindOf(schema.Kind(kind))
+	k, _ := kinds.Lookup(schema.Kind(kind))
 	n, ok := k.(ComparedNouns)
 	return n, ok
 }
