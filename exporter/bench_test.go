@@ -117,7 +117,7 @@ func benchStore(b *testing.B) *store.Store {
 			return
 		}
 		// Rows written behind the store's back: count them as a write would.
-		benchDB.err = s.Recount()
+		benchDB.err = storetest.RecountFile(s.Path)
 		benchDB.took = time.Since(start)
 	})
 	if benchDB.err != nil {

@@ -16,3 +16,11 @@ func SetImportSteps(step, yield time.Duration) (restore func()) {
 	importStep, importYield, importYieldIdle = step, yield, min(yield, importYieldIdle)
 	return func() { importStep, importYield, importYieldIdle = was, wasYield, wasIdle }
 }
+
+// Recount rebuilds the kept counts and done items from the labels: the
+// obvious path the kept counts are compared with, and what rows a
+// benchmark writes behind the store's back need. (Outside this folder,
+// storetest.Recount does the same through Open.)
+func (s *Store) Recount() error {
+	return s.write(func(tx *wtx) error { return tx.recountAll() })
+}

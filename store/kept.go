@@ -526,9 +526,3 @@ func eachRow(q querier, query string, args []any, fn func(scan func(...any) erro
 	}
 	return rows.Err()
 }
-
-// Recount rebuilds the kept counts and done items from the labels, for rows
-// written behind the store's back (a benchmark's set-based build).
-func (s *Store) Recount() error {
-	return s.write(func(tx *wtx) error { return tx.recountAll() })
-}

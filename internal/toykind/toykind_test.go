@@ -239,9 +239,7 @@ func checkKept(t *testing.T, s *store.Store) {
 	if len(kept) == 0 {
 		t.Fatal("no kept counts")
 	}
-	if err := s.Recount(); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Recount(t, s)
 	again := read()
 	for k, n := range again {
 		if kept[k] != n {

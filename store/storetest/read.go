@@ -63,7 +63,7 @@ var (
 
 // DB is a second handle on s's file for a test's own SQL: what it checks
 // beneath the store, or rows a benchmark writes behind its back (then
-// s.Recount). It is opened once per store and closed at the end of the
+// Recount). It is opened once per store and closed at the end of the
 // test.
 func DB(t testing.TB, s *store.Store) *sql.DB {
 	t.Helper()
@@ -96,4 +96,36 @@ func OpenDB(path string) (*sql.DB, error) {
 	}
 	q.Set("_txlock", "immediate")
 	return sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+}
+
+// Recount rebuilds s's kept counts and done items from its labels, for
+// rows a test or benchmark wrote behind the store's back (DB): it forgets
+// the rules the counts were kept by, and the store's Open, which recounts
+// a file whose counts were kept by other rules, is run on s's file.
+func Recount(t testing.TB, s *store.Store) {
+	t.Helper()
+	if err := RecountFile(s.Path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// RecountFile is Recount for the file at path, outside any test (a
+// TestMain building a benchmark's file).
+func RecountFile(path string) error {
+	db, err := OpenDB(path)
+	if err != nil {
+		return err
+	}
+	_, err = db.Exec("DELETE FROM meta WHERE key = 'tally_version'")
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	s, err := store.Open(path)
+	if err != nil {
+		return err
+	}
+	return s.Close()
 }
