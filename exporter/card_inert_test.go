@@ -143,7 +143,7 @@ func namedCard(t *testing.T, n cardNames) string {
 		t.Fatal(err)
 	}
 	rate := 40.0
-	if _, err := s.SetAnnotator(n.annotator, &rate, n.currency, ""); err != nil {
+	if _, err := s.SetAnnotator(nil, n.annotator, &rate, n.currency, ""); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "ds")

@@ -114,7 +114,7 @@ func demoStore(t testing.TB) *store.Store {
 		}
 	}
 	// jo adds a missed claim to gdpr-005.
-	if _, err := s.AddClaim("jo", l.id("gdpr-005"), [3]string{"The controller", "must document", "every personal data breach"}, l.sess("jo")); err != nil {
+	if _, err := s.AddMissedClaim("jo", l.id("gdpr-005"), [3]string{"The controller", "must document", "every personal data breach"}, l.sess("jo")); err != nil {
 		t.Fatal(err)
 	}
 	l.set("jo", "gdpr-005", schema.MissedClaimsChecked, "added")
@@ -156,7 +156,7 @@ func demoStore(t testing.TB) *store.Store {
 			l.set("sam", qa, schema.MissedClaimsChecked, "checked")
 		}
 	}
-	if _, err := s.AddClaim("sam", l.id("gdpr-002"), [3]string{"Consent", "must be given for", "one or more specific purposes"}, l.sess("sam")); err != nil {
+	if _, err := s.AddMissedClaim("sam", l.id("gdpr-002"), [3]string{"Consent", "must be given for", "one or more specific purposes"}, l.sess("sam")); err != nil {
 		t.Fatal(err)
 	}
 	l.set("sam", "gdpr-002", schema.MissedClaimsChecked, "added")

@@ -95,7 +95,7 @@ func streamStore(t *testing.T) *store.Store {
 		}
 	})
 	l := &labeler{t: t, s: s, session: map[string]int64{}}
-	c, err := s.AddClaim("a1", l.id("p007"), [3]string{"an addition", "taken", "back"}, l.sess("a1"))
+	c, err := s.AddMissedClaim("a1", l.id("p007"), [3]string{"an addition", "taken", "back"}, l.sess("a1"))
 	if err != nil {
 		t.Fatal(err)
 	}

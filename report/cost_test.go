@@ -63,7 +63,7 @@ func TestCostByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	rate := func(who string, r float64) {
-		if _, err := s.SetAnnotator(who, &r, "CAD", "student"); err != nil {
+		if _, err := s.SetAnnotator(nil, who, &r, "CAD", "student"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -128,7 +128,7 @@ func TestCostByHand(t *testing.T) {
 	}
 	// Two currencies: no single total.
 	eur := 30.0
-	s.SetAnnotator("lead", &eur, "EUR", "")
+	s.SetAnnotator(nil, "lead", &eur, "EUR", "")
 	rep, _ = store.ReadValue(s, Cost)
 	if rep.Total.Cost != nil || rep.Total.Costs["EUR"] != 15 || rep.Total.Costs["CAD"] != 40 || rep.Total.Kinds["review"].Cost != nil {
 		t.Errorf("two currencies: %+v", rep.Total)

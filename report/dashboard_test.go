@@ -31,7 +31,7 @@ func dashboardStore(t *testing.T, adjudicate bool) *store.Store {
 		}
 	})
 	rate := 20.0
-	if _, err := s.SetAnnotator("jo", &rate, "CAD", "student"); err != nil {
+	if _, err := s.SetAnnotator(nil, "jo", &rate, "CAD", "student"); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -66,7 +66,7 @@ func seedMetrics(t *testing.T) *store.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddClaim("expert", ref.ItemID, [3]string{"s", "p", "o"}, 0); err != nil {
+	if _, err := s.AddMissedClaim("expert", ref.ItemID, [3]string{"s", "p", "o"}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if ev, _, err := s.Undo("expert"); err != nil || ev.Field != "claim_added" {

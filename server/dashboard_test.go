@@ -40,7 +40,7 @@ func (f *fixture) openCommand(t *testing.T, key gossh.Signer, command string) *t
 func TestDashboardOverSSHIsTheLeads(t *testing.T) {
 	jo, ana := newKey(t), newKey(t)
 	f := start(t, 2, map[string]gossh.Signer{"jo": jo, "ana": ana})
-	if _, err := f.store.SetAnnotator("ana", nil, "", "lead"); err != nil {
+	if _, err := f.store.SetAnnotator(nil, "ana", nil, "", "lead"); err != nil {
 		t.Fatal(err)
 	}
 	term := f.openCommand(t, jo, DashboardCommand)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/annotate-dev/annotate/store"
+	"github.com/annotate-dev/annotate/store/storetest"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -71,10 +72,7 @@ func TestSessionWaitsForAWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	mark, err := f.store.MarkWriting("an import")
-	if err != nil {
-		t.Fatal(err)
-	}
+	mark := storetest.MarkWriting(t, f.store, store.ImportWriter)
 	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}

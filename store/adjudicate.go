@@ -151,18 +151,6 @@ func fromPlan(p adjudication.Plan) Adjudication {
 	return rev
 }
 
-// AcceptAgreements writes, in one transaction, the common label of every
-// agreement that is ready (its field asked given the adjudicated labels,
-// counting those accepted before it in schema order, parents before
-// children) as the lead's adjudication, and keeps the claims annotators
-// added to answers adjudicated as missing claims. With q.Field, the
-// agreeing fields it depends on are accepted too. The events share one
-// timestamp, so UndoAdjudication takes them back together.
-func (s *Store) AcceptAgreements(lead string, q AdjudicationQuery) (int, error) {
-	a, err := s.AcceptReady(lead, q, AcceptOptions{})
-	return a.N, err
-}
-
 // AcceptOptions says what a bulk accept takes and how it is timed.
 type AcceptOptions struct {
 	// Single: also the lone label of every single-label unit that is ready
@@ -183,9 +171,15 @@ type Accepted struct {
 	N, Held int
 }
 
-// AcceptReady is AcceptAgreements with options: single-label units too,
-// the lead's own units with AllowOwn, and the session and active time of
-// the review screen.
+// AcceptReady writes, in one transaction, the common label of every
+// agreement that is ready (its field asked given the adjudicated labels,
+// counting those accepted before it in schema order, parents before
+// children) as the lead's adjudication, and keeps the claims annotators
+// added to answers adjudicated as missing claims. With q.Field, the
+// agreeing fields it depends on are accepted too. The events share one
+// timestamp, so UndoAdjudication takes them back together. Options:
+// single-label units too, the lead's own units with AllowOwn, and the
+// session and active time of the review screen.
 func (s *Store) AcceptReady(lead string, q AdjudicationQuery, o AcceptOptions) (Accepted, error) {
 	var res Accepted
 	err := s.update(func(wx *WriteTx) error {
@@ -290,7 +284,7 @@ func writeAdjudications(tx *wtx, aid int64, labels []adjudication.Acceptance, ac
 
 // UndoAdjudication retracts the lead's latest standing adjudication step:
 // their latest adjudicate event, with every standing adjudicate event of
-// theirs written in the same transaction (one AcceptAgreements). The
+// theirs written in the same transaction (one AcceptReady). The
 // adjudication before it, if any, becomes current again. It returns the
 // retracted events; ErrNothingToUndo when there are none.
 func (s *Store) UndoAdjudication(lead string) ([]Event, error) {

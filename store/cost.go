@@ -21,15 +21,11 @@ type AnnotatorRate struct {
 }
 
 // SetAnnotator sets (creating the annotator if needed) the fields given:
-// rate (nil: unchanged), currency and role ("" : unchanged).
-func (s *Store) SetAnnotator(name string, rate *float64, currency, role string) (AnnotatorRate, error) {
-	return s.SetAnnotatorIf(nil, name, rate, currency, role)
-}
-
-// SetAnnotatorIf is SetAnnotator after check, when not nil, accepted every
-// annotator's role as it stands in the same write transaction (who may
-// make a lead is decided on the roles no other process is changing).
-func (s *Store) SetAnnotatorIf(check func(roles []AnnotatorRate) error, name string, rate *float64, currency, role string) (AnnotatorRate, error) {
+// rate (nil: unchanged), currency and role ("" : unchanged), after check,
+// when not nil, accepted every annotator's role as it stands in the same
+// write transaction (who may make a lead is decided on the roles no other
+// process is changing).
+func (s *Store) SetAnnotator(check func(roles []AnnotatorRate) error, name string, rate *float64, currency, role string) (AnnotatorRate, error) {
 	var out AnnotatorRate
 	err := s.write(func(tx *wtx) error {
 		if check != nil {

@@ -198,7 +198,7 @@ func (w *walker) step() string {
 		qa := 1 + r.IntN(w.pairs)
 		ref, _ := s.pooled().Resolve(fmt.Sprintf("q%d", qa))
 		who := people[r.IntN(3)]
-		if _, err := s.AddClaim(who, ref.ItemID, [3]string{"x", "y", "z"}, 0); err != nil {
+		if _, err := s.AddMissedClaim(who, ref.ItemID, [3]string{"x", "y", "z"}, 0); err != nil {
 			t.Fatal(err)
 		}
 		return who + " adds a claim to " + ref.ExtID

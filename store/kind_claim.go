@@ -151,20 +151,12 @@ func (rx *ReadTx) IsLastClaim(claim int64) (bool, error) {
 	return last == claim, err
 }
 
-// AddClaim records a claim the annotator added because the extractor missed it,
-// with a claim_added label, in one transaction. It returns the new claim.
-func (s *Store) AddClaim(annotator string, qa int64, triplet [3]string, sessionID int64) (Claim, error) {
-	return s.addClaim(annotator, qa, triplet, sessionID, false)
-}
-
-// AddMissedClaim is AddClaim in the missed-claims step: in the same
-// transaction, the answer is marked missed_claims_checked=added (unless it
-// is already), so a claim is never added to an answer left unmarked.
+// AddMissedClaim records a claim the annotator added in the missed-claims
+// step because the extractor missed it, with a claim_added label, and
+// marks the answer missed_claims_checked=added (unless it is already), in
+// one transaction, so a claim is never added to an answer left unmarked.
+// It returns the new claim.
 func (s *Store) AddMissedClaim(annotator string, qa int64, triplet [3]string, sessionID int64) (Claim, error) {
-	return s.addClaim(annotator, qa, triplet, sessionID, true)
-}
-
-func (s *Store) addClaim(annotator string, qa int64, triplet [3]string, sessionID int64, mark bool) (Claim, error) {
 	var c Claim
 	err := s.write(func(tx *wtx) error {
 		aid, err := annotatorID(tx, annotator)
@@ -191,7 +183,7 @@ func (s *Store) addClaim(annotator string, qa int64, triplet [3]string, sessionI
 		}
 		c = Claim{ID: ext, QAID: qaExt, Position: maxPos + 1, Triplet: triplet, Origin: OriginAnnotator, AddedBy: annotator, ItemID: id}
 		_, err = recordLabel(tx, Label{Annotator: annotator, ItemID: id, Field: schema.ClaimAdded, Value: "yes", SessionID: sessionID})
-		if err != nil || !mark {
+		if err != nil {
 			return err
 		}
 		cur, err := labelsOf(tx, aid, qa)

@@ -286,37 +286,6 @@ func (l *ScreenLease) Release() {
 // write lock, so that a screen or a command waiting for the lock can say
 // what it waits for.
 
-// MarkWriting records that what writes to the database, until the returned
-// func is called. It is a write transaction of its own, taken before the
-// long one: run it under Retry. (An import records itself: import_steps.go;
-// a test records "an import" so, to stand for one.)
-func (s *Store) MarkWriting(what string) (func(), error) {
-	me := proc.Self()
-	var id int64
-	err := s.write(func(tx *wtx) error {
-		// Rows of writers that died are cleared on the way.
-		if err := clearDeadWriters(tx); err != nil {
-			return err
-		}
-		// Below zero: the ids above are the imports' (import_steps.go).
-		if err := tx.QueryRow("SELECT MIN(COALESCE(MIN(id), 0), 0) - 1 FROM writers").Scan(&id); err != nil {
-			return err
-		}
-		_, err := tx.Exec("INSERT INTO writers(id, what, host, boot, pid, pid_start, since) VALUES (?,?,?,?,?,?,?)",
-			id, what, me.Host, me.Boot, me.PID, me.Start, now())
-		return err
-	})
-	if err != nil {
-		return func() {}, err
-	}
-	return func() {
-		s.write(func(tx *wtx) error {
-			_, err := tx.Exec("DELETE FROM writers WHERE id=?", id)
-			return err
-		})
-	}, nil
-}
-
 type writerRow struct {
 	id   int64
 	what string
@@ -332,27 +301,6 @@ func writerRows(q querier) ([]writerRow, error) {
 		return err
 	})
 	return out, err
-}
-
-// clearDeadWriters deletes the rows of writers that died, but for those of
-// imports with a journal: recoverImports undoes them.
-func clearDeadWriters(tx *wtx) error {
-	ws, err := writerRows(tx)
-	if err != nil {
-		return err
-	}
-	for _, w := range ws {
-		var journalled bool
-		if err := tx.QueryRow("SELECT EXISTS (SELECT 1 FROM import_undo WHERE import_id=?)", w.id).Scan(&journalled); err != nil {
-			return err
-		}
-		if w.Here() && !proc.Alive(w.ID) && !journalled {
-			if _, err := tx.Exec("DELETE FROM writers WHERE id=?", w.id); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // Writing says which long writer writes to the database now ("an import
@@ -384,7 +332,7 @@ func (s *Store) WaitingMessage(l *lang.Printer) string {
 	return l.Sprintf("%s is writing to %s; waiting…", who, filepath.Base(s.Path))
 }
 
-// ImportWriter is what an import records itself as (MarkWriting): the
+// ImportWriter is what an import records itself as (import_steps.go): the
 // writers table holds it in English, and Writing says it in the reader's
 // language.
 const ImportWriter = "an import"

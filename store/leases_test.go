@@ -189,11 +189,6 @@ func TestScreenLeaseHoldsWhateverHappensBesideTheDatabase(t *testing.T) {
 	if _, err := s.AcquireScreen("jo", "", ""); !errors.As(err, &held) || held.Holder.PID != os.Getpid() || held.Holder.Where != "ssh from 10.0.0.7:5555" {
 		t.Fatalf("same process: %v %+v", err, held)
 	}
-	done, err := s.MarkWriting("an import")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done()
 	l.Release()
 	l2, err := s.AcquireScreen("jo", "", "")
 	if err != nil {

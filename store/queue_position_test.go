@@ -115,7 +115,7 @@ func TestQueuePositions(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A claim added by an annotator is not in the claims queue.
-	if _, err := s.AddClaim("jo", ref("q1"), [3]string{"a", "b", "c"}, 0); err != nil {
+	if _, err := s.AddMissedClaim("jo", ref("q1"), [3]string{"a", "b", "c"}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if got := positions(qa, "q1", "q2", "q3", "q4", "q1-c1"); got != "1 2 3 4 -" {

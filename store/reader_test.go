@@ -15,16 +15,20 @@ var storeMethods = map[string][]string{
 	"snapshots":      {"Read", "Snapshot", "Snapshots"},
 	// The busy file: waiting for another writer, and saying so
 	// (WaitingMessage reads the writers table for the one waiting).
-	"busy":          {"WaitForWriters", "Retry", "RetryLock", "MarkWriting", "WaitingMessage", "AcquireScreen"},
-	"import":        {"Import", "Restore", "Recount"},
-	"annotators":    {"EnsureAnnotator", "SetAnnotator", "SetAnnotatorIf", "SetAnnotatorLang"},
+	"busy":          {"WaitForWriters", "Retry", "RetryLock", "WaitingMessage", "AcquireScreen"},
+	"import":        {"Import", "Restore"},
+	"annotators":    {"EnsureAnnotator", "SetAnnotator", "SetAnnotatorLang"},
 	"batches":       {"CreateBatch", "CreatePool", "CreateAnswerBatch", "SampleGenClaims"},
 	"guidelines":    {"AddGuidelines", "SetTaxonomy", "DeclareField"},
 	"labels":        {"RecordLabel", "RecordLabels", "RecordGradedRelevance", "Undo", "SetNote", "SetFlag"},
-	"kinds' writes": {"SaveDraft", "SubmitAnswer", "AddClaim", "AddMissedClaim"},
-	"adjudication":  {"AcceptAgreements", "AcceptReady", "UndoAdjudication", "ReviewAnswer"},
+	"kinds' writes": {"SaveDraft", "SubmitAnswer", "AddMissedClaim"},
+	"adjudication":  {"AcceptReady", "UndoAdjudication", "ReviewAnswer"},
 	"sessions":      {"StartSession", "EndSession"},
 }
+
+// testMethods are *Store's methods of export_test.go, for the tests of
+// this folder only: reflection sees them, the product has none of them.
+var testMethods = []string{"Recount"}
 
 // maxStoreMethods bounds *Store: open and close, snapshots, import and the
 // writes.
@@ -40,6 +44,9 @@ func TestStoreHasNoReads(t *testing.T) {
 	st, rx := reflect.TypeFor[*Store](), reflect.TypeFor[*ReadTx]()
 	var have []string
 	for m := range st.Methods() {
+		if slices.Contains(testMethods, m.Name) {
+			continue
+		}
 		have = append(have, m.Name)
 		if !allowed[m.Name] {
 			t.Errorf("*Store has %s, not in storeMethods: a read belongs on ReadTx; a write joins the list", m.Name)

@@ -170,7 +170,7 @@ func TestLastClaimWaitsForMissedClaimsCheck(t *testing.T) {
 		t.Fatalf("last claim must stay until the missed-claims step: %q", got)
 	}
 	qa, _ := s.pooled().Resolve("q1")
-	c, err := s.AddClaim("jo", qa.ItemID, [3]string{"x", "y", "z"}, 0)
+	c, err := s.AddMissedClaim("jo", qa.ItemID, [3]string{"x", "y", "z"}, 0)
 	if err != nil || c.Origin != OriginAnnotator {
 		t.Fatal(c, err)
 	}

@@ -50,7 +50,7 @@ func dashboardDemo(t testing.TB) *store.Store {
 		}
 	}
 	rate := 20.0
-	if _, err := s.SetAnnotator("jo", &rate, "CAD", "student"); err != nil {
+	if _, err := s.SetAnnotator(nil, "jo", &rate, "CAD", "student"); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/annotate-dev/annotate/store"
 	"github.com/annotate-dev/annotate/store/storetest"
 )
 
@@ -69,10 +70,7 @@ func TestRunWaitsForAWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	mark, err := s.MarkWriting("an import")
-	if err != nil {
-		t.Fatal(err)
-	}
+	mark := storetest.MarkWriting(t, s, store.ImportWriter)
 	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}

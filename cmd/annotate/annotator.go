@@ -94,7 +94,7 @@ another lead is made.`,
 			if f.Changed("role") {
 				check = g.mayGiveRole(name, role)
 			}
-			a, err := s.SetAnnotatorIf(check, name, r, currency, role)
+			a, err := s.SetAnnotator(check, name, r, currency, role)
 			if err != nil {
 				return err
 			}
@@ -169,7 +169,7 @@ annotator is a lead, anyone may make the first; after that only a lead
 			}
 			switch {
 			case lead && !wasLead:
-				if _, err := s.SetAnnotatorIf(g.mayGiveRole(name, roles.Lead), name, nil, "", roles.Lead); err != nil {
+				if _, err := s.SetAnnotator(g.mayGiveRole(name, roles.Lead), name, nil, "", roles.Lead); err != nil {
 					return err
 				}
 			case !exists:

@@ -106,8 +106,8 @@ func seedRichDB(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if n, err := s.AcceptAgreements("lead", store.AdjudicationQuery{Annotators: []string{"jo", "sam"}}); err != nil || n == 0 {
-		t.Fatalf("adjudication: %d, %v", n, err)
+	if a, err := s.AcceptReady("lead", store.AdjudicationQuery{Annotators: []string{"jo", "sam"}}, store.AcceptOptions{}); err != nil || a.N == 0 {
+		t.Fatalf("adjudication: %d, %v", a.N, err)
 	}
 	s.Close()
 	for _, args := range [][]string{

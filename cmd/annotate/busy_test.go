@@ -68,9 +68,7 @@ func TestCommandWaitsForAWriter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if mark, err = s.MarkWriting(c.mark); err != nil {
-				t.Fatal(err)
-			}
+			mark = storetest.MarkWriting(t, s, c.mark)
 			defer s.Close()
 		}
 		if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {

@@ -94,7 +94,7 @@ func seedHostileDB(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.SetAnnotator("lead", nil, "", "lead"); err != nil {
+	if _, err := s.SetAnnotator(nil, "lead", nil, "", "lead"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.CreateBatch(store.BatchSpec{Name: evilBatch, Kind: "qa", Assign: []string{evilTitle, evilByte}}); err != nil {

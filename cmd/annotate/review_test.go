@@ -395,7 +395,7 @@ func TestReviewSessionInReports(t *testing.T) {
 // makeLead gives name the role lead: the lead's commands need one.
 func makeLead(t *testing.T, s *store.Store, name string) {
 	t.Helper()
-	if _, err := s.SetAnnotator(name, nil, "", "lead"); err != nil {
+	if _, err := s.SetAnnotator(nil, name, nil, "", "lead"); err != nil {
 		t.Fatal(err)
 	}
 }
