@@ -18,8 +18,10 @@ import (
 // and a record (a line of JSON lines) 16 MiB too, so a Parquet cell is
 // exactly 16 MiB and a JSON lines one as large as its line leaves room for.
 // Each file holds that one cell and the little its format requires; each is
-// imported into a new database by every build given, under /usr/bin/time -v.
-// The target is a peak RSS within 4× the cell.
+// imported into a new database by every build given, under /usr/bin/time -v,
+// and once more sampled, for the split of its peak between the memory it
+// allocated and the pages of its executable (peakmem.go). The target is a
+// peak RSS within 4× the cell.
 
 // bigCellLimit is the importer's limit of one value and of one record
 // (importer.maxCell, importer.maxRecord).
@@ -77,10 +79,14 @@ func bigCellCmd(args []string) error {
 		if err != nil {
 			return err
 		}
+		p, err := r.sampledImport(bin, small)
+		if err != nil {
+			return err
+		}
 		floor[name] = m.RSS
-		r.logf("%s: a one-line import, %.0f MiB", name, m.RSS)
+		r.logf("%s: a one-line import, %.0f MiB (sampled: %.0f MiB allocated, %.0f MiB of its executable)", name, m.RSS, p.Anon, p.File())
 	}
-	fmt.Println("| format | file | cell | " + strings.Join(builds.names(), " peak RSS: total (× cell), above the floor (× cell) | ") + " peak RSS: total (× cell), above the floor (× cell) |")
+	fmt.Println("| format | file | cell | " + strings.Join(builds.names(), " peak RSS: total (× cell), above the floor (× cell); sampled: allocated (× cell), executable | ") + " peak RSS: total (× cell), above the floor (× cell); sampled: allocated (× cell), executable |")
 	fmt.Println("|---|---|---|" + strings.Repeat("---|", len(builds)))
 	for _, f := range files {
 		st, err := os.Stat(f.path)
@@ -100,13 +106,27 @@ func bigCellCmd(args []string) error {
 				line += " refused |"
 				continue
 			}
+			p, err := r.sampledImport(bin, f.path)
+			if err != nil {
+				return err
+			}
 			r.logf("%s %s: %.0f MiB, %.1f s", name, f.format, m.RSS, m.Wall)
 			cell := float64(f.cell) / (1 << 20)
-			line += fmt.Sprintf(" %.0f MiB (%.1f×), %.0f MiB (%.1f×) |", m.RSS, m.RSS/cell, m.RSS-floor[name], (m.RSS-floor[name])/cell)
+			line += fmt.Sprintf(" %.0f MiB (%.1f×), %.0f MiB (%.1f×); %.0f MiB (%.1f×), %.0f MiB |", m.RSS, m.RSS/cell, m.RSS-floor[name], (m.RSS-floor[name])/cell,
+				p.Anon, p.Anon/cell, p.File())
 		}
 		fmt.Println(line)
 	}
 	return nil
+}
+
+// sampledImport is importInto sampled (sampledPeak).
+func (r *runner) sampledImport(bin, path string) (peakMem, error) {
+	db := filepath.Join(r.work, "import.db")
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(db + suffix)
+	}
+	return sampledPeak(bin, "--db", db, "import", path)
 }
 
 // importInto imports path into a new database with the build bin.
