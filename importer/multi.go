@@ -23,9 +23,16 @@ func (r *rec) labelValue(key string) (string, error) {
 	if json.Unmarshal(v, &s) == nil {
 		return s, nil
 	}
+	// A number is the value of an interval field (a 1–5 rating) as label
+	// files may write it; schema.Normalize matches it to the declared
+	// value, and another field's values refuse it by name.
+	var n json.Number
+	if json.Unmarshal(v, &n) == nil {
+		return n.String(), nil
+	}
 	var list []json.RawMessage
 	if json.Unmarshal(v, &list) != nil {
-		return "", r.errf(key, "want a string (or, for %s, an array of strings), got %s", multiFields(), kind(v))
+		return "", r.errf(key, "want a string, a number (an interval field's) or, for %s, an array of strings; got %s", multiFields(), kind(v))
 	}
 	out := make([]string, len(list))
 	for i, e := range list {

@@ -113,3 +113,29 @@ func TestCheckScale(t *testing.T) {
 		}
 	}
 }
+
+// An interval field's value is its number however it is written (a label
+// file may give 4, 4.0 or "4e0"); a number no value has, and a number for
+// a field that is not interval, stay unknown.
+func TestIntervalValuesNormaliseAsNumbers(t *testing.T) {
+	rating := Field{Name: "helpfulness", Values: []string{"1", "2", "3", "4", "5"}, Scale: Scale{Level: Interval, Min: 1, Max: 5}}
+	for _, tc := range []struct {
+		in, want string
+		known    bool
+	}{
+		{"4", "4", true},
+		{"4.0", "4", true},
+		{" 4e0 ", "4", true},
+		{"6", "6", false},
+		{"4.5", "4.5", false},
+		{"four", "four", false},
+	} {
+		if got, known := NormalizeFor(rating, tc.in); got != tc.want || known != tc.known {
+			t.Errorf("interval %q: %q %v, want %q %v", tc.in, got, known, tc.want, tc.known)
+		}
+	}
+	grades := Field{Name: "grade", Values: []string{"0", "1", "2"}, Scale: Scale{Level: Ordinal}}
+	if got, known := NormalizeFor(grades, "1.0"); known {
+		t.Errorf("ordinal %q read as %q: only an interval value is a number", "1.0", got)
+	}
+}

@@ -428,6 +428,17 @@ func NormalizeFor(f Field, value string) (string, bool) {
 	if c, ok := f.Synonyms[norm]; ok {
 		return c, true
 	}
+	if f.Level() == Interval {
+		// A number is its value whatever its spelling: 4, 4.0 and 4e0 are
+		// the declared "4" (a label file may write it as a JSON number).
+		if x, err := strconv.ParseFloat(v, 64); err == nil {
+			for _, d := range f.Values {
+				if y, err := strconv.ParseFloat(d, 64); err == nil && x == y {
+					return d, true
+				}
+			}
+		}
+	}
 	return v, false
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -129,4 +131,62 @@ func TestGuidelinesOfADeclaredField(t *testing.T) {
 	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "Judge the citations only") {
 		t.Errorf("the English guidelines of citation_accuracy:\n%s", out)
 	}
+}
+
+// An interval field declared by the lead takes its labels as JSON numbers
+// too (4, 4.0), stored as the declared value; a boolean is refused naming
+// the file, the line and the field, and changes nothing.
+func TestLabelsOfAnIntervalFieldAsNumbers(t *testing.T) {
+	dir := t.TempDir()
+	path, s := storetest.Create(t, "annotate.db")
+	storetest.Seed(t, s, func(b *storetest.Builder) {
+		b.QA("q1", "GDPR", "en", "factual_recall")
+		b.QA("q2", "GDPR", "en", "factual_recall")
+	})
+	makeLead(t, s, "lead")
+	s.Close()
+	yaml := writeTemp(t, dir, "helpfulness.yaml", "kind: qa\nfield: helpfulness\nquestion: How helpful is the answer?\nscale: interval\nmin: 1\nmax: 5\nasked_after: question_validity\nrequired: false\nguidelines: |\n  1 useless, 5 answers fully.\n")
+	if out, err := execute(t, "--db", path, "--as", "lead", "fields", "add", yaml); err != nil {
+		t.Fatalf("fields add: %v\n%s", err, out)
+	}
+	labels := writeTemp(t, dir, "labels.jsonl",
+		`{"annotator":"jo","item":"q1","field":"helpfulness","value":4}`+"\n"+
+			`{"annotator":"jo","item":"q2","field":"helpfulness","value":2.0}`+"\n"+
+			`{"annotator":"sam","item":"q1","field":"helpfulness","value":"5"}`+"\n")
+	if out, err := execute(t, "--db", path, "import", labels); err != nil || strings.Contains(out, "unknown value") {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	bad := writeTemp(t, dir, "bad.jsonl", `{"annotator":"sam","item":"q1","field":"helpfulness","value":3}`+"\n"+
+		`{"annotator":"sam","item":"q2","field":"helpfulness","value":true}`+"\n")
+	_, err := execute(t, "--db", path, "import", bad)
+	if err == nil || !strings.Contains(err.Error(), bad+`:2: field "value": want a string, a number`) {
+		t.Errorf("a boolean value: %v", err)
+	}
+	s, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct{ who, item, want string }{{"jo", "q1", "4"}, {"jo", "q2", "2"}, {"sam", "q1", "5"}, {"sam", "q2", ""}} {
+		ref, err := storetest.Read(t, s).Resolve(c.item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := storetest.Read(t, s).CurrentLabels(c.who, ref.ItemID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["helpfulness"] != c.want {
+			t.Errorf("%s on %s: helpfulness %q, want %q", c.who, c.item, got["helpfulness"], c.want)
+		}
+	}
+}
+
+func writeTemp(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
