@@ -269,11 +269,12 @@ func fieldNames(k schema.Kind) []string {
 func hfLabelValue(r *rec, name string) (string, error) {
 	if raw := r.m[name]; len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
 		var n int64
-		if json.Unmarshal(raw, &n) != nil {
-			return "", r.errf(name, "want a label value, got %s", kind(raw))
+		if json.Unmarshal(raw, &n) == nil {
+			r.get(name)
+			return strconv.FormatInt(n, 10), nil
 		}
-		r.get(name)
-		return strconv.FormatInt(n, 10), nil
+		// Not an integer: an interval field's number (a float64 column),
+		// which labelValue takes, or refused there.
 	}
-	return r.labelValue(name)
+	return r.labelValue(name, name)
 }

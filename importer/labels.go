@@ -31,7 +31,7 @@ func parseLabels(f *fileData, t *textReader) error {
 		if err != nil {
 			return err
 		}
-		value, err := r.labelValue("value")
+		value, err := r.labelValue("value", field)
 		if err != nil {
 			return err
 		}

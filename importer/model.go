@@ -161,7 +161,7 @@ func (f *fileData) labelsObject(r *rec, key, item, itemField string, k schema.Ki
 		names := sortedKeys(fields.m)
 		sort.SliceStable(names, func(i, j int) bool { return fieldOrder(names[i]) < fieldOrder(names[j]) })
 		for _, name := range names {
-			v, err := fields.labelValue(name)
+			v, err := fields.labelValue(name, name)
 			if err != nil {
 				return err
 			}

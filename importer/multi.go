@@ -7,11 +7,13 @@ import (
 	"github.com/annotate-dev/annotate/schema"
 )
 
-// labelValue reads a label's value: a string, or, for a multi-valued field
-// (error_category, citations), a JSON array of strings as label files
-// hold them (docs/json.md); the array is passed on as its JSON text, which
-// schema.Normalize reads.
-func (r *rec) labelValue(key string) (string, error) {
+// labelValue reads the value of a label of field at key: a string, a
+// number for an interval field (a 1–5 rating, as label files may write it:
+// schema.Normalize matches 4.0 to the declared 4), or, for a multi-valued
+// field (error_category, citations), a JSON array of strings as label
+// files hold them (docs/json.md); the array is passed on as its JSON text,
+// which schema.Normalize reads.
+func (r *rec) labelValue(key, field string) (string, error) {
 	if s, ok := r.text(key); ok {
 		return s, nil
 	}
@@ -23,16 +25,13 @@ func (r *rec) labelValue(key string) (string, error) {
 	if json.Unmarshal(v, &s) == nil {
 		return s, nil
 	}
-	// A number is the value of an interval field (a 1–5 rating) as label
-	// files may write it; schema.Normalize matches it to the declared
-	// value, and another field's values refuse it by name.
 	var n json.Number
-	if json.Unmarshal(v, &n) == nil {
+	if f, ok := lookupField(field); ok && f.Level() == schema.Interval && json.Unmarshal(v, &n) == nil {
 		return n.String(), nil
 	}
 	var list []json.RawMessage
 	if json.Unmarshal(v, &list) != nil {
-		return "", r.errf(key, "want a string, a number (an interval field's) or, for %s, an array of strings; got %s", multiFields(), kind(v))
+		return "", r.errf(key, "want a string (or, for %s, an array of strings; for an interval field, a number), got %s", multiFields(), kind(v))
 	}
 	out := make([]string, len(list))
 	for i, e := range list {

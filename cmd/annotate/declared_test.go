@@ -135,7 +135,8 @@ func TestGuidelinesOfADeclaredField(t *testing.T) {
 
 // An interval field declared by the lead takes its labels as JSON numbers
 // too (4, 4.0), stored as the declared value; a boolean is refused naming
-// the file, the line and the field, and changes nothing.
+// the file, the line and the field, and changes nothing. (A number for a
+// nominal field is refused: testdata/hostile's labels-value-not-a-string.)
 func TestLabelsOfAnIntervalFieldAsNumbers(t *testing.T) {
 	dir := t.TempDir()
 	path, s := storetest.Create(t, "annotate.db")
@@ -159,7 +160,7 @@ func TestLabelsOfAnIntervalFieldAsNumbers(t *testing.T) {
 	bad := writeTemp(t, dir, "bad.jsonl", `{"annotator":"sam","item":"q1","field":"helpfulness","value":3}`+"\n"+
 		`{"annotator":"sam","item":"q2","field":"helpfulness","value":true}`+"\n")
 	_, err := execute(t, "--db", path, "import", bad)
-	if err == nil || !strings.Contains(err.Error(), bad+`:2: field "value": want a string, a number`) {
+	if err == nil || !strings.Contains(err.Error(), bad+`:2: field "value": want a string (or, for citations and error_category, an array of strings; for an interval field, a number), got a boolean`) {
 		t.Errorf("a boolean value: %v", err)
 	}
 	s, err = store.Open(path)
@@ -189,4 +190,63 @@ func writeTemp(t *testing.T, dir, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// An interval field with values that are not whole numbers exports as a
+// float column and comes back from the hf folder, JSON lines and Parquet,
+// as the declared values.
+func TestAFloatIntervalFieldRoundTripsThroughHF(t *testing.T) {
+	dir := t.TempDir()
+	yaml := writeTemp(t, dir, "confidence.yaml", "kind: qa\nfield: confidence\nquestion: How sure?\nscale: interval\nmin: 0\nmax: 1\nvalues: [\"0\", \"0.5\", \"1\"]\nasked_after: question_validity\nrequired: false\nguidelines: |\n  How sure the annotator is.\n")
+	declared := func(name string) string {
+		path, s := storetest.Create(t, name)
+		storetest.Seed(t, s, func(b *storetest.Builder) {
+			for _, q := range []string{"q1", "q2", "q3"} {
+				b.QA(q, "GDPR", "en", "factual_recall")
+			}
+		})
+		makeLead(t, s, "lead")
+		s.Close()
+		if out, err := execute(t, "--db", path, "--as", "lead", "fields", "add", yaml); err != nil {
+			t.Fatalf("fields add: %v\n%s", err, out)
+		}
+		return path
+	}
+	src := declared("src.db")
+	labels := writeTemp(t, dir, "labels.jsonl",
+		`{"annotator":"jo","item":"q1","field":"confidence","value":0.5}`+"\n"+
+			`{"annotator":"jo","item":"q2","field":"confidence","value":1}`+"\n"+
+			`{"annotator":"jo","item":"q3","field":"confidence","value":"0"}`+"\n")
+	if out, err := execute(t, "--db", src, "import", labels); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	want := map[string]string{"q1": "0.5", "q2": "1", "q3": "0"}
+	for _, format := range []string{"jsonl", "parquet"} {
+		out := filepath.Join(dir, "hf-"+format)
+		if o, err := execute(t, "--db", src, "export", "--format", "hf", "--data-format", format, "--out", out, "--annotator", "jo"); err != nil {
+			t.Fatalf("export %s: %v\n%s", format, err, o)
+		}
+		dst := declared(format + ".db")
+		if o, err := execute(t, "--db", dst, "import", out); err != nil {
+			t.Fatalf("import of the %s folder: %v\n%s", format, err, o)
+		}
+		s, err := store.Open(dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for item, v := range want {
+			ref, err := storetest.Read(t, s).Resolve(item)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := storetest.Read(t, s).CurrentLabels("jo", ref.ItemID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got["confidence"] != v {
+				t.Errorf("%s: jo's confidence on %s %q, want %q", format, item, got["confidence"], v)
+			}
+		}
+		s.Close()
+	}
 }
