@@ -169,18 +169,24 @@ func TestLabelsOfAnIntervalFieldAsNumbers(t *testing.T) {
 	}
 	defer s.Close()
 	for _, c := range []struct{ who, item, want string }{{"jo", "q1", "4"}, {"jo", "q2", "2"}, {"sam", "q1", "5"}, {"sam", "q2", ""}} {
-		ref, err := storetest.Read(t, s).Resolve(c.item)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := storetest.Read(t, s).CurrentLabels(c.who, ref.ItemID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got["helpfulness"] != c.want {
-			t.Errorf("%s on %s: helpfulness %q, want %q", c.who, c.item, got["helpfulness"], c.want)
+		if got := currentLabel(t, s, c.who, c.item, "helpfulness"); got != c.want {
+			t.Errorf("%s on %s: helpfulness %q, want %q", c.who, c.item, got, c.want)
 		}
 	}
+}
+
+// currentLabel is who's current label of field on the item with that id.
+func currentLabel(t *testing.T, s *store.Store, who, item, field string) string {
+	t.Helper()
+	ref, err := storetest.Read(t, s).Resolve(item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := storetest.Read(t, s).CurrentLabels(who, ref.ItemID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got[field]
 }
 
 func writeTemp(t *testing.T, dir, name, content string) string {
@@ -235,16 +241,8 @@ func TestAFloatIntervalFieldRoundTripsThroughHF(t *testing.T) {
 			t.Fatal(err)
 		}
 		for item, v := range want {
-			ref, err := storetest.Read(t, s).Resolve(item)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := storetest.Read(t, s).CurrentLabels("jo", ref.ItemID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got["confidence"] != v {
-				t.Errorf("%s: jo's confidence on %s %q, want %q", format, item, got["confidence"], v)
+			if got := currentLabel(t, s, "jo", item, "confidence"); got != v {
+				t.Errorf("%s: jo's confidence on %s %q, want %q", format, item, got, v)
 			}
 		}
 		s.Close()
