@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -60,80 +61,97 @@ func ParseDeclaration(file string, data []byte) (Declaration, error) {
 		return d, fail(top.Line, "", "want keys (kind, field, question, scale, …), got %s", nodeKind(top))
 	}
 	d.lines[""] = top.Line
-	keys, err := mapping(file, top, "", declKeys, d.lines)
-	if err != nil {
-		return d, err
-	}
-	str := func(key string) (string, error) { return scalar(file, keys[key], key, false) }
-	for _, k := range []struct {
-		key string
-		dst *string
-	}{{"field", &d.Field}, {"question", &d.Question}, {"asked_after", &d.AskedAfter}, {"guidelines", &d.Guidelines}} {
-		if *k.dst, err = str(k.key); err != nil {
-			return d, err
+	// Past the file's shape, every error that does not hide another is
+	// reported, in the order of the file's lines: a lead fixes them in
+	// one go rather than one per run. A check that needs what an earlier
+	// one refused (the values, a valid scale) is left out.
+	var errs []error
+	add := func(err error) bool {
+		if err != nil {
+			errs = append(errs, err)
 		}
+		return err == nil
 	}
-	var kind, scale string
-	if kind, err = str("kind"); err != nil {
-		return d, err
+	keys, err := mapping(file, top, "", declKeys, d.lines)
+	add(err)
+	str := func(key string) string {
+		v, err := scalar(file, keys[key], key, false)
+		add(err)
+		return v
 	}
-	if scale, err = str("scale"); err != nil {
-		return d, err
-	}
+	d.Field, d.Question, d.AskedAfter, d.Guidelines = str("field"), str("question"), str("asked_after"), str("guidelines")
+	kind, scale := str("kind"), str("scale")
 	d.Kind, d.Scale = Kind(kind), Level(scale)
 	for _, req := range []struct{ key, v string }{{"kind", kind}, {"field", d.Field}, {"question", d.Question}, {"scale", scale}, {"guidelines", d.Guidelines}} {
 		if strings.TrimSpace(req.v) == "" {
 			if _, given := keys[req.key]; given {
-				return d, fail(d.lines[req.key], req.key, "empty")
+				add(fail(d.lines[req.key], req.key, "empty"))
+			} else {
+				add(fail(top.Line, req.key, "missing (required)"))
 			}
-			return d, fail(top.Line, req.key, "missing (required)")
 		}
 	}
 	if n := keys["required"]; n != nil {
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-			return d, fail(n.Line, "required", "want true or false, got %s", describe(n))
+			add(fail(n.Line, "required", "want true or false, got %s", describe(n)))
 		}
 		d.Required = n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
 	}
-	if err := d.checkNames(); err != nil {
-		return d, err
+	namesOK := kind != "" && d.Field != "" && add(d.checkNames())
+	valuesOK := scale != "" && add(d.readScale(keys)) && add(d.readValues(keys["values"]))
+	if namesOK && valuesOK {
+		add(d.readAskedWhen(keys["asked_when"]))
+		add(d.readFrench(keys["fr"]))
 	}
-	if err := d.readScale(keys); err != nil {
-		return d, err
+	if len(errs) == 0 {
+		add(d.checkPlace())
 	}
-	if err := d.readValues(keys["values"]); err != nil {
-		return d, err
+	return d, fileErrors(errs)
+}
+
+// fileErrors is errs as one error, in the order of their lines (nil for
+// none; the error itself for one).
+func fileErrors(errs []error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
 	}
-	if err := d.readAskedWhen(keys["asked_when"]); err != nil {
-		return d, err
+	line := func(err error) int {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			return fe.Line
+		}
+		return 0
 	}
-	if err := d.readFrench(keys["fr"]); err != nil {
-		return d, err
-	}
-	return d, d.checkPlace()
+	slices.SortStableFunc(errs, func(a, b error) int { return line(a) - line(b) })
+	return errors.Join(errs...)
 }
 
 // mapping reads the keys of an object: each known (did you mean?) and
-// given once; lines gets the line of each, under prefix.
+// given once; lines gets the line of each, under prefix. A key refused is
+// left out of the map, and the error says every key refused.
 func mapping(file string, n *yaml.Node, prefix string, known []string, lines map[string]int) (map[string]*yaml.Node, error) {
 	out := map[string]*yaml.Node{}
+	var errs []error
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		name := prefix + k.Value
-		if k.Kind != yaml.ScalarNode || !slices.Contains(known, k.Value) {
+		switch _, dup := out[k.Value]; {
+		case k.Kind != yaml.ScalarNode || !slices.Contains(known, k.Value):
 			msg := "unknown key" + suggest.Hint(k.Value, known) + " (known: " + strings.Join(known, ", ") + ")"
-			return nil, &FileError{File: file, Line: k.Line, Field: name, Msg: msg}
+			errs = append(errs, &FileError{File: file, Line: k.Line, Field: name, Msg: msg})
+		case dup:
+			errs = append(errs, &FileError{File: file, Line: k.Line, Field: name, Msg: fmt.Sprintf("given twice (first on line %d)", lines[name])})
+		case v.Kind == yaml.AliasNode || v.Anchor != "":
+			errs = append(errs, &FileError{File: file, Line: v.Line, Field: name, Msg: "YAML anchors and aliases are not read here: write the text out"})
+		default:
+			out[k.Value] = v
+			lines[name] = k.Line
 		}
-		if _, dup := out[k.Value]; dup {
-			return nil, &FileError{File: file, Line: k.Line, Field: name, Msg: fmt.Sprintf("given twice (first on line %d)", lines[name])}
-		}
-		if v.Kind == yaml.AliasNode || v.Anchor != "" {
-			return nil, &FileError{File: file, Line: v.Line, Field: name, Msg: "YAML anchors and aliases are not read here: write the text out"}
-		}
-		out[k.Value] = v
-		lines[name] = k.Line
 	}
-	return out, nil
+	return out, fileErrors(errs)
 }
 
 // scalar reads a text value (nil: ""); number says a number is welcome (a

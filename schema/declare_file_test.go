@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,35 @@ guidelines: tone
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s → %s: got %v\nwant %s…", c.from, c.to, err, c.want)
 		}
+	}
+}
+
+// Every error of a file that does not hide another is reported at once,
+// in the order of its lines: a misspelt scale, a misspelt kind, an unknown
+// key and a missing guidelines section, from one run.
+func TestParseDeclarationReportsEveryError(t *testing.T) {
+	text := "kind: qaa\nfield: tone\nquestion: Tone?\nscale: ordnal\nvalues: [harsh, neutral]\nasked_afterr: answer_correctness\n"
+	_, err := ParseDeclaration("t.yaml", []byte(text))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	want := []string{
+		`t.yaml:1: field "guidelines": missing (required)`,
+		`t.yaml:1: field "kind": unknown kind "qaa"; did you mean "qa"?`,
+		`t.yaml:4: field "scale": unknown scale "ordnal"; did you mean "ordinal"?`,
+		`t.yaml:6: field "asked_afterr": unknown key; did you mean "asked_after"?`,
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%v", len(lines), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("error %d: %s\nwant %s…", i+1, lines[i], w)
+		}
+	}
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.File != "t.yaml" {
+		t.Errorf("not a FileError: %T", err)
 	}
 }

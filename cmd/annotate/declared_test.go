@@ -248,3 +248,29 @@ func TestAFloatIntervalFieldRoundTripsThroughHF(t *testing.T) {
 		s.Close()
 	}
 }
+
+// A declaration file with several mistakes gets every one on stderr, a
+// line each ("annotate: FILE:LINE: …"), and nothing is declared.
+func TestFieldsAddSaysEveryMistake(t *testing.T) {
+	path, s := storetest.Create(t, "annotate.db")
+	makeLead(t, s, "lead")
+	s.Close()
+	bad := writeTemp(t, t.TempDir(), "tone.yaml", "kind: qaa\nfield: tone\nquestion: Tone?\nscale: ordnal\nvalues: [harsh, neutral]\n")
+	var out, errb lockedBuffer
+	if err := runSafely([]string{"--db", path, "--as", "lead", "fields", "add", bad}, &out, &errb); err == nil {
+		t.Fatal("accepted")
+	}
+	lines := strings.Split(strings.TrimSuffix(errb.String(), "\n"), "\n")
+	want := []string{bad + `:1: field "guidelines": missing`, bad + `:1: field "kind": unknown kind "qaa"`, bad + `:4: field "scale": unknown scale "ordnal"`}
+	if len(lines) != len(want) {
+		t.Fatalf("stderr:\n%s\nwant %d lines", errb.String(), len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], "annotate: "+w) {
+			t.Errorf("line %d: %s\nwant annotate: %s…", i+1, lines[i], w)
+		}
+	}
+	if o, err := execute(t, "--db", path, "fields", "list"); err != nil || strings.Contains(o, "tone") {
+		t.Errorf("fields list after the refusal: %v\n%s", err, o)
+	}
+}

@@ -38,11 +38,28 @@ func runSafely(args []string, stdout, stderr io.Writer) error {
 	root.SetArgs(args)
 	err := root.Execute()
 	if err != nil && !errors.As(err, new(exitError)) {
-		fmt.Fprintln(errOut, "annotate:", oneLine(lang.Say(g.errorPrinter(), err)))
+		for _, e := range errorLines(err) {
+			fmt.Fprintln(errOut, "annotate:", oneLine(lang.Say(g.errorPrinter(), e)))
+		}
 	}
 	out.Flush()
 	errOut.Flush()
 	return err
+}
+
+// errorLines are the errors err joins (errors.Join: every mistake of a
+// declaration file, an import refused and its undoing), each printed on a
+// line of its own; any other error is one line.
+func errorLines(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, errorLines(e)...)
+	}
+	return out
 }
 
 // terminalOf returns the terminal behind an output writer, or nil when the
