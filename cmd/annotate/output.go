@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/annotate-dev/annotate/internal/lang"
 	"github.com/annotate-dev/annotate/internal/textsafe"
@@ -49,14 +50,24 @@ func runSafely(args []string, stdout, stderr io.Writer) error {
 
 // errorLines are the errors err joins (errors.Join: every mistake of a
 // declaration file, an import refused and its undoing), each printed on a
-// line of its own; any other error is one line.
+// line of its own; any other error is one line. A join is told by its text,
+// its parts' texts a line each: an error that wraps several (fmt.Errorf
+// with two %w) says them in a message of its own, which stays whole.
 func errorLines(err error) []error {
 	j, ok := err.(interface{ Unwrap() []error })
 	if !ok {
 		return []error{err}
 	}
+	parts := j.Unwrap()
+	texts := make([]string, len(parts))
+	for i, e := range parts {
+		texts[i] = e.Error()
+	}
+	if strings.Join(texts, "\n") != err.Error() {
+		return []error{err}
+	}
 	var out []error
-	for _, e := range j.Unwrap() {
+	for _, e := range parts {
 		out = append(out, errorLines(e)...)
 	}
 	return out
