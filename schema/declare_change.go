@@ -29,10 +29,25 @@ func CheckChange(old, d Declaration, labels map[string]int) error {
 		return d.fail("scale", "%s of its %s scale (version %d): they would not be %s; declare a field of another name", has, old.Scale, old.Version,
 			map[bool]string{true: "free text", false: "values of a list"}[d.Scale == Text])
 	}
+	// Where the values are: their list, or for an interval scale that
+	// lists none, the bound that made them.
+	at := "values"
+	if d.lines["values"] == 0 && d.lines["max"] != 0 {
+		at = "max"
+	}
+	var gone []string
 	for _, v := range old.ValueNames() {
 		if n := labels[v]; n > 0 && !slices.Contains(d.ValueNames(), v) {
-			return d.fail("values", "the value %s (version %d) has %s: it stays, or they would hold no value of the field (a value renamed is a value removed)", v, old.Version, plural(n, "label"))
+			gone = append(gone, fmt.Sprintf("%s (%s)", v, plural(n, "label")))
 		}
+	}
+	switch len(gone) {
+	case 0:
+	case 1:
+		v, n, _ := strings.Cut(gone[0], " (")
+		return d.fail(at, "the value %s (version %d) has %s: it stays, or they would hold no value of the field (a value renamed is a value removed)", v, old.Version, strings.TrimSuffix(n, ")"))
+	default:
+		return d.fail(at, "values of version %d that labels hold are gone: %s; they stay, or those labels would hold no value of the field (a value renamed is a value removed)", old.Version, strings.Join(gone, ", "))
 	}
 	if d.Scale == Ordinal || d.Scale == Interval {
 		var before, after []string
@@ -47,7 +62,7 @@ func CheckChange(old, d Declaration, labels map[string]int) error {
 			}
 		}
 		if !slices.Equal(before, after) {
-			return d.fail("values", "the values with labels were in the order %s (version %d), now %s: on an %s scale the order is what the labels mean",
+			return d.fail(at, "the values with labels were in the order %s (version %d), now %s: on an %s scale the order is what the labels mean",
 				strings.Join(before, " < "), old.Version, strings.Join(after, " < "), d.Scale)
 		}
 	}
