@@ -68,10 +68,16 @@ func labelledAnnotators(q querier, field string) ([]string, error) {
 	return out, err
 }
 
-// ComparedAnnotators resolves the annotators an adjudication compares (nil:
-// every one with labels) and checks there are at least two.
-func (rx *ReadTx) ComparedAnnotators(names []string) ([]string, error) {
-	_, out, err := resolveCompared(rx.q, names, "")
+// ComparedAnnotators resolves the annotators an adjudication of q compares
+// (q.Annotators, or when none are named every one with labels, of q.Field
+// when it names one) and checks there are at least two.
+func (rx *ReadTx) ComparedAnnotators(q AdjudicationQuery) ([]string, error) {
+	if q.Field != "" {
+		if err := schema.CheckField(q.Field); err != nil {
+			return nil, err
+		}
+	}
+	_, out, err := resolveCompared(rx.q, q.Annotators, q.Field)
 	return out, err
 }
 
@@ -91,6 +97,9 @@ func resolveCompared(q querier, names []string, field string) ([]int64, []string
 			continue
 		}
 		if !slices.Contains(known, n) {
+			if field != "" {
+				return nil, nil, fmt.Errorf("no annotator %q with labels of %s%s (annotators with labels of it: %s)", n, field, suggest.Hint(n, known), orNone(known))
+			}
 			return nil, nil, fmt.Errorf("no annotator %q with labels%s (annotators with labels: %s)", n, suggest.Hint(n, known), orNone(known))
 		}
 		id, err := knownAnnotator(q, n)
@@ -100,6 +109,9 @@ func resolveCompared(q querier, names []string, field string) ([]int64, []string
 		ids, out = append(ids, id), append(out, n)
 	}
 	if len(out) < 2 {
+		if field != "" {
+			return nil, nil, fmt.Errorf("review compares at least two annotators; %d selected (annotators with labels of %s: %s)", len(out), field, orNone(known))
+		}
 		return nil, nil, fmt.Errorf("review compares at least two annotators; %d selected (annotators with labels: %s)", len(out), orNone(known))
 	}
 	return ids, out, nil

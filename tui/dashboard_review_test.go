@@ -34,7 +34,7 @@ func (o *testOpener) open(req ReviewRequest) (adjudicate.Options, func(), error)
 		opt.Experts = []store.LabelSet{{Annotator: req.Expert, Adjudicated: req.Adjudicated}}
 	} else {
 		var err error
-		if opt.Query.Annotators, err = store.ReadWith(o.s, (*store.ReadTx).ComparedAnnotators, nil); err != nil {
+		if opt.Query.Annotators, err = store.ReadWith(o.s, (*store.ReadTx).ComparedAnnotators, store.AdjudicationQuery{}); err != nil {
 			return opt, nil, err
 		}
 	}

@@ -274,3 +274,27 @@ func TestFieldsAddSaysEveryMistake(t *testing.T) {
 		t.Errorf("fields list after the refusal: %v\n%s", err, o)
 	}
 }
+
+// review --field compares the annotators with labels of that field: a
+// third annotator who labelled other fields only is not among them (the
+// review refused, naming her, before), and naming her says of which field
+// she has no labels.
+func TestReviewOfAFieldComparesWhoLabelledIt(t *testing.T) {
+	db := declaredDB(t)
+	kim := writeTemp(t, t.TempDir(), "kim.jsonl", `{"annotator":"kim","item":"q1","field":"question_validity","value":"valid"}`+"\n")
+	if out, err := execute(t, "--db", db, "import", kim); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	out, err := execute(t, "--db", db, "--as", "lead", "review", "--json", "--field", storetest.ExampleField)
+	if err != nil {
+		t.Fatalf("review --field with kim's other labels: %v\n%s", err, out)
+	}
+	var got struct{ Annotators []string }
+	if err := json.Unmarshal([]byte(out), &got); err != nil || strings.Join(got.Annotators, ",") != "jo,sam" {
+		t.Errorf("annotators %v (%v), want jo and sam", got.Annotators, err)
+	}
+	_, err = execute(t, "--db", db, "--as", "lead", "review", "--json", "--field", storetest.ExampleField, "--annotators", "jo,kim")
+	if err == nil || !strings.Contains(err.Error(), `no annotator "kim" with labels of citation_accuracy (annotators with labels of it: jo, sam)`) {
+		t.Errorf("--annotators jo,kim: %v", err)
+	}
+}

@@ -196,7 +196,7 @@ func (o *reviewFlags) options(cmd *cobra.Command, s *store.Store, lead string, s
 		opt.Experts = expertSets(first, labelled)
 		return opt, nil
 	}
-	if opt.Query.Annotators, err = store.ReadWith(s, (*store.ReadTx).ComparedAnnotators, o.annotators); err != nil {
+	if opt.Query.Annotators, err = store.ReadWith(s, (*store.ReadTx).ComparedAnnotators, q); err != nil {
 		return opt, err
 	}
 	opt.Experts = expertSets(store.LabelSet{Adjudicated: true}, labelled)
