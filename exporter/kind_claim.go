@@ -79,13 +79,18 @@ func (claimKind) lsTexts() []lsText {
 
 func (claimKind) lsData(e *exporter, fn func(int64, string, map[string]any) error) error {
 	return each(e, e.snap.Claims(store.ExportOptions{}), func(c *store.ExportClaim) error {
-		text := c.Text
-		if c.IsTriplet() {
-			text = strings.Join(c.Triplet[:], " | ")
-		}
-		return fn(c.ItemID, c.ID, map[string]any{"qa_id": c.QAID, "claim": text, "question": c.Question,
+		return fn(c.ItemID, c.ID, map[string]any{"qa_id": c.QAID, "claim": claimLine(c.Claim), "question": c.Question,
 			"answer": c.Answer, "context": contextText(c.ContextsJSON)})
 	})
+}
+
+// claimLine is a claim as one line of text for the tools that show it
+// (Label Studio, Prodigy): its text, or its triplet's parts split by " | ".
+func claimLine(c store.Claim) string {
+	if c.IsTriplet() {
+		return strings.Join(c.Triplet[:], " | ")
+	}
+	return c.Text
 }
 
 func (claimKind) prodigyItems(x *store.ReadTx, ids []int64) (map[int64]prodigyItem, error) {
@@ -94,13 +99,9 @@ func (claimKind) prodigyItems(x *store.ReadTx, ids []int64) (map[int64]prodigyIt
 		if err != nil {
 			return nil, err
 		}
-		text := c.Text
-		if c.IsTriplet() {
-			text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
-		}
 		// A claim is its triplet (or text) judged against its
 		// pair's context units.
-		items[c.ItemID] = newProdigyItem(c.ID, schema.KindClaim, text, c.QAID, string(c.ContextsJSON))
+		items[c.ItemID] = newProdigyItem(c.ID, schema.KindClaim, claimLine(c.Claim), c.QAID, string(c.ContextsJSON))
 	}
 	return items, nil
 }

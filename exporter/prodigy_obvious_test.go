@@ -124,11 +124,7 @@ func (e *exporter) prodigyItemsObvious(k schema.Kind) (map[string]prodigyItem, e
 			if err != nil {
 				return nil, err
 			}
-			text := c.Text
-			if c.IsTriplet() {
-				text = c.Triplet[0] + " | " + c.Triplet[1] + " | " + c.Triplet[2]
-			}
-			items[c.ID] = newProdigyItem(c.ID, schema.KindClaim, text, c.QAID, string(c.ContextsJSON))
+			items[c.ID] = newProdigyItem(c.ID, schema.KindClaim, claimLine(c.Claim), c.QAID, string(c.ContextsJSON))
 		}
 		return items, nil
 	case schema.KindQA:
