@@ -1,14 +1,10 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -142,22 +138,7 @@ func (r *runner) sameDatabases(a, b string) (int, []string, error) {
 // quoteDigest hashes what a query prints in the shell's quote mode (each
 // value as an SQL literal: its type shows).
 func (r *runner) quoteDigest(db, query string) (string, error) {
-	cmd := exec.Command(r.sqlite, "-quote", db, query)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return "", err
-	}
-	if err := cmd.Start(); err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, out); err != nil {
-		return "", err
-	}
-	if err := cmd.Wait(); err != nil {
-		return "", fmt.Errorf("%s in %s: %w", query, db, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return r.shellDigest(db, query, "-quote")
 }
 
 // restoreCells are the restore's figures of one build on one size, each

@@ -122,7 +122,13 @@ func (r *runner) digest(db, table string) (string, error) {
 	if order == "" {
 		order = "1"
 	}
-	cmd := exec.Command(r.sqlite, "-csv", "-nullvalue", "<NULL>", db, "SELECT * FROM "+table+" ORDER BY "+order)
+	return r.shellDigest(db, "SELECT * FROM "+table+" ORDER BY "+order, "-csv", "-nullvalue", "<NULL>")
+}
+
+// shellDigest hashes what the sqlite3 shell prints of query in db, with
+// the shell's output flags.
+func (r *runner) shellDigest(db, query string, flags ...string) (string, error) {
+	cmd := exec.Command(r.sqlite, append(flags, db, query)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return "", err
@@ -135,7 +141,7 @@ func (r *runner) digest(db, table string) (string, error) {
 		return "", err
 	}
 	if err := cmd.Wait(); err != nil {
-		return "", fmt.Errorf("digest of %s in %s: %w", table, db, err)
+		return "", fmt.Errorf("%s in %s: %w", query, db, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
