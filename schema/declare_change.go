@@ -35,19 +35,19 @@ func CheckChange(old, d Declaration, labels map[string]int) error {
 	if d.lines["values"] == 0 && d.lines["max"] != 0 {
 		at = "max"
 	}
-	var gone []string
+	var gone, counted []string // the values with labels removed; each with its count
 	for _, v := range old.ValueNames() {
 		if n := labels[v]; n > 0 && !slices.Contains(d.ValueNames(), v) {
-			gone = append(gone, fmt.Sprintf("%s (%s)", v, plural(n, "label")))
+			gone = append(gone, v)
+			counted = append(counted, fmt.Sprintf("%s (%s)", v, plural(n, "label")))
 		}
 	}
 	switch len(gone) {
 	case 0:
 	case 1:
-		v, n, _ := strings.Cut(gone[0], " (")
-		return d.fail(at, "the value %s (version %d) has %s: it stays, or they would hold no value of the field (a value renamed is a value removed)", v, old.Version, strings.TrimSuffix(n, ")"))
+		return d.fail(at, "the value %s (version %d) has %s: it stays, or they would hold no value of the field (a value renamed is a value removed)", gone[0], old.Version, plural(labels[gone[0]], "label"))
 	default:
-		return d.fail(at, "values of version %d that labels hold are gone: %s; they stay, or those labels would hold no value of the field (a value renamed is a value removed)", old.Version, strings.Join(gone, ", "))
+		return d.fail(at, "values of version %d that labels hold are gone: %s; they stay, or those labels would hold no value of the field (a value renamed is a value removed)", old.Version, strings.Join(counted, ", "))
 	}
 	if d.Scale == Ordinal || d.Scale == Interval {
 		var before, after []string
