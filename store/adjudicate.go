@@ -89,6 +89,11 @@ func resolveCompared(q querier, names []string, field string) ([]int64, []string
 	if len(names) == 0 {
 		names = known
 	}
+	// With a field, the refusals say whose labels of it are there.
+	of, ofIt := "", ""
+	if field != "" {
+		of, ofIt = " of "+field, " of it"
+	}
 	var ids []int64
 	var out []string
 	for _, n := range names {
@@ -97,10 +102,7 @@ func resolveCompared(q querier, names []string, field string) ([]int64, []string
 			continue
 		}
 		if !slices.Contains(known, n) {
-			if field != "" {
-				return nil, nil, fmt.Errorf("no annotator %q with labels of %s%s (annotators with labels of it: %s)", n, field, suggest.Hint(n, known), orNone(known))
-			}
-			return nil, nil, fmt.Errorf("no annotator %q with labels%s (annotators with labels: %s)", n, suggest.Hint(n, known), orNone(known))
+			return nil, nil, fmt.Errorf("no annotator %q with labels%s%s (annotators with labels%s: %s)", n, of, suggest.Hint(n, known), ofIt, orNone(known))
 		}
 		id, err := knownAnnotator(q, n)
 		if err != nil {
@@ -109,10 +111,7 @@ func resolveCompared(q querier, names []string, field string) ([]int64, []string
 		ids, out = append(ids, id), append(out, n)
 	}
 	if len(out) < 2 {
-		if field != "" {
-			return nil, nil, fmt.Errorf("review compares at least two annotators; %d selected (annotators with labels of %s: %s)", len(out), field, orNone(known))
-		}
-		return nil, nil, fmt.Errorf("review compares at least two annotators; %d selected (annotators with labels: %s)", len(out), orNone(known))
+		return nil, nil, fmt.Errorf("review compares at least two annotators; %d selected (annotators with labels%s: %s)", len(out), of, orNone(known))
 	}
 	return ids, out, nil
 }
